@@ -1,0 +1,36 @@
+"""The command line: demo output, version, and one-line errors without tracebacks."""
+
+import subprocess
+import sys
+
+import pytest
+
+from fairconv import __version__
+from fairconv.cli import main
+
+
+def run(*args):
+    """Run the installed CLI in a subprocess; return (status, stdout, stderr)."""
+    proc = subprocess.run([sys.executable, "-m", "fairconv.cli", *args],
+                          capture_output=True, text=True)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["--version"])
+    assert exc.value.code == 0
+    assert capsys.readouterr().out.strip() == f"fairconv {__version__}"
+
+
+def test_demo_prints_the_slides_divergence_example(capsys):
+    assert main(["demo"]) == 0
+    out = capsys.readouterr().out
+    assert "D1 = (0.1,0.7,0.1,0.1)    0.3651  0.2000  0.5477" in out
+    assert "D2 = (0.1,0.1,0.1,0.7)    0.3651  0.6000  0.6000" in out
+    assert "(0,0,0,1)       RNOD  0.404881" in out
+
+
+def test_no_command_prints_help_and_fails(capsys):
+    assert main([]) == 2
+    assert "usage" in capsys.readouterr().out
