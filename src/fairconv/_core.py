@@ -139,3 +139,62 @@ def segment_ids(starts: np.ndarray, n_items: int) -> np.ndarray:
     ends = np.append(starts[1:], n_items)
     counts = ends - starts
     return np.repeat(np.arange(len(starts)), counts)
+
+
+# --------------------------------------------------------------------------- ranked lists
+def err_decay(stop: np.ndarray) -> np.ndarray:
+    """ERR decay over the last (rank) axis: Decay_k = p_k * prod_{j<k} (1 - p_j)."""
+    survive = np.cumprod(1.0 - stop, axis=-1)
+    out = np.empty_like(stop)
+    out[..., 0] = 1.0
+    out[..., 1:] = survive[..., :-1]
+    out *= stop
+    return out
+
+
+def at_cutoffs(per_rank: np.ndarray, cutoffs) -> dict:
+    """Sums over the first K ranks for K in ``cutoffs`` (None = full depth).
+
+    ``per_rank`` is zero beyond each list's length, so a list shorter than K keeps its
+    last value.
+    """
+    total = np.cumsum(per_rank, axis=-1)
+    depth = total.shape[-1]
+    out = {}
+    for k in cutoffs:
+        if depth == 0:
+            out[k] = np.zeros(total.shape[:-1])
+        else:
+            out[k] = total[..., (depth if k is None else min(k, depth)) - 1]
+    return out
+
+
+def utility_at_cutoffs(decay: np.ndarray, cutoffs, phi: float) -> dict:
+    """ERR (utility 1/k) and iRBU (utility phi^k) summed with the decay; no checks.
+
+    Returns {("ERR" | "iRBU", cutoff): array (...)}; cutoff None is full depth.
+    """
+    ranks = np.arange(1, decay.shape[-1] + 1, dtype=np.float64)
+    out = {}
+    for name, per_rank in (("ERR", decay / ranks), ("iRBU", decay * phi ** ranks)):
+        for k, v in at_cutoffs(per_rank, cutoffs).items():
+            out[(name, k)] = v
+    return out
+
+
+def gf_at_cutoffs(decay: np.ndarray, membership: np.ndarray, target: np.ndarray,
+                  divergences, cutoffs) -> dict:
+    """GF = sum_k Decay_k * DistrSim(D_k || target), D_k the mean of the top-k rows.
+
+    ``membership`` is (..., K, G) with uniform rows already in place wherever a doc
+    counts as uniform. Returns {(divergence, cutoff): array (...)}.
+    """
+    achieved = running_mean(membership, axis=-2)
+    out = {}
+    for name in divergences:
+        per_rank = DIVERGENCES[name](achieved, target)
+        np.subtract(1.0, per_rank, out=per_rank)
+        per_rank *= decay
+        for k, v in at_cutoffs(per_rank, cutoffs).items():
+            out[(name, k)] = v
+    return out

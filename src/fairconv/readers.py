@@ -1,0 +1,293 @@
+"""Readers for the files FairWeb participants have on disk (docs/formats.md).
+
+qrels (NTCIR ``topic doc L<level>`` or TREC ``topic iter doc level``), gmemb
+(``topic doc p1 .. pG``), golddistr (one probability per line) and TREC runs
+(``topic Q0 doc rank score tag``). Empty lines and lines starting with ``#`` are
+ignored. Every error names the file and the line.
+
+Files are split into tokens in one pass and matched with dictionaries keyed by
+(topic, doc) byte strings, so a run of millions of lines is read without a Python
+loop per line; a file that does not pass the quick shape check is read again line by
+line, which finds and names the first bad line.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ._validation import SUM_TOLERANCE
+
+__all__ = ["Qrels", "GroupMemberships", "Run", "read_qrels", "read_gmemb",
+           "read_golddistr", "read_run", "FileFormatError"]
+
+
+class FileFormatError(ValueError):
+    """A file that does not follow its format; the message starts with ``file:line:``."""
+
+    def __init__(self, path, line, message):
+        self.path, self.line = str(path), line
+        where = f"{path}:{line}" if line else f"{path}"
+        super().__init__(f"{where}: {message}")
+
+
+# --------------------------------------------------------------------------- tokenising
+@dataclass
+class _Rows:
+    """Columns of a whitespace table: ``columns[c][i]`` is token c of content row i."""
+
+    path: str
+    columns: list
+    line_numbers: list | None  # None: row i is on line i + 1
+
+    def __len__(self):
+        return len(self.columns[0]) if self.columns else 0
+
+    def line(self, row: int) -> int:
+        return row + 1 if self.line_numbers is None else self.line_numbers[row]
+
+
+def _read(path) -> bytes:
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def _split_rows(path, ncols=None, what="table", min_cols=1) -> _Rows:
+    """Split a file into rows of ``ncols`` tokens (or the count of its first row)."""
+    data = _read(path)
+    if b"#" not in data and b"\r" not in data:
+        tokens = data.split()
+        n_lines = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
+        if tokens and n_lines:
+            width = ncols or len(data[: data.find(b"\n") if b"\n" in data else None].split())
+            if width >= min_cols and len(tokens) == width * n_lines:
+                return _Rows(str(path), [tokens[c::width] for c in range(width)], None)
+    return _split_rows_slowly(path, data, ncols, what, min_cols)
+
+
+def _split_rows_slowly(path, data, ncols, what, min_cols) -> _Rows:
+    rows, numbers = [], []
+    width = ncols
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        parts = raw.split()
+        if not parts or parts[0].startswith(b"#"):
+            continue
+        if width is None:
+            width = len(parts)
+            if width < min_cols:
+                raise FileFormatError(path, number, f"a {what} line needs at least {min_cols} "
+                                                    f"columns; found {width}")
+        if len(parts) != width:
+            raise FileFormatError(path, number, f"expected {width} columns in this {what} "
+                                                f"line, found {len(parts)}")
+        rows.append(parts)
+        numbers.append(number)
+    if not rows:
+        return _Rows(str(path), [[] for _ in range(width or 0)], [])
+    return _Rows(str(path), [list(c) for c in zip(*rows)], numbers)
+
+
+def _text(token: bytes) -> str:
+    return token.decode("utf-8", errors="replace")
+
+
+def _floats(rows: _Rows, col_tokens, what, col_label) -> np.ndarray:
+    """Parse tokens as floats; on failure name the first bad line."""
+    try:
+        return np.array(col_tokens, dtype=np.bytes_).astype(np.float64)
+    except ValueError:
+        for i, tok in enumerate(col_tokens):
+            try:
+                float(tok)
+            except ValueError:
+                raise FileFormatError(rows.path, rows.line(i), f"the {col_label} of a {what} "
+                                      f"line must be a number; found {_text(tok)!r}") from None
+        raise
+
+
+# --------------------------------------------------------------------------- qrels
+@dataclass(frozen=True, eq=False)
+class Qrels:
+    """Relevance judgments: a level per judged (topic, doc); unjudged docs are level 0."""
+
+    source: str
+    levels: dict = field(repr=False)         # (topic bytes, doc bytes) -> level
+    topics: tuple = ()                       # in order of first appearance
+    n_relevant: dict = field(default_factory=dict, repr=False)     # topic -> count
+    n_nonrelevant: dict = field(default_factory=dict, repr=False)  # topic -> count
+
+    def level(self, topic: str, doc: str) -> int:
+        return self.levels.get((topic.encode(), doc.encode()), 0)
+
+    @property
+    def max_level(self) -> int:
+        return max(self.levels.values(), default=0)
+
+
+def read_qrels(path) -> Qrels:
+    """Read NTCIR (``topic doc L<level>``) or TREC (``topic iter doc level``) qrels.
+
+    Negative TREC levels (junk pages) count as nonrelevant, as in trec_eval. A
+    (topic, doc) judged twice is an error.
+    """
+    rows = _split_rows(path, None, "qrels")
+    if len(rows) == 0:
+        raise FileFormatError(path, None, "the qrels file has no judgments")
+    width = len(rows.columns)
+    if width == 3:
+        topics, docs, raw = rows.columns
+        labels = np.array(raw, dtype=np.bytes_)
+        ok = np.strings.startswith(labels, b"L")
+        try:
+            if not ok.all():
+                raise ValueError
+            levels = np.strings.slice(labels, 1, None).astype(np.int64)
+        except ValueError:
+            bad = next(i for i, t in enumerate(raw) if not (t[:1] == b"L" and t[1:].isdigit()))
+            raise FileFormatError(path, rows.line(bad), "an NTCIR qrels level must look like "
+                                  f"L0, L1, L2...; found {_text(raw[bad])!r}") from None
+    elif width == 4:
+        topics, _, docs, raw = rows.columns
+        try:
+            levels = np.array(raw, dtype=np.bytes_).astype(np.int64)
+        except ValueError:
+            bad = next(i for i, t in enumerate(raw) if not t.lstrip(b"-").isdigit())
+            raise FileFormatError(path, rows.line(bad), "a TREC qrels level must be an "
+                                  f"integer; found {_text(raw[bad])!r}") from None
+        levels = np.maximum(levels, 0)
+    else:
+        raise FileFormatError(path, rows.line(0), "expected NTCIR qrels "
+                              "(topic doc L<level>) or TREC qrels (topic iter doc level); "
+                              f"found {width} columns")
+    keys = list(zip(topics, docs))
+    table = dict(zip(keys, levels.tolist()))
+    if len(table) != len(keys):
+        seen = set()
+        for i, k in enumerate(keys):
+            if k in seen:
+                raise FileFormatError(path, rows.line(i), f"doc {_text(k[1])!r} of topic "
+                                      f"{_text(k[0])!r} is judged twice")
+            seen.add(k)
+    topic_order = list(dict.fromkeys(topics))
+    t_index = {t: i for i, t in enumerate(topic_order)}
+    ids = np.fromiter(map(t_index.__getitem__, topics), np.int64, len(topics))
+    rel = np.bincount(ids, weights=levels > 0, minlength=len(topic_order))
+    alln = np.bincount(ids, minlength=len(topic_order))
+    names = [_text(t) for t in topic_order]
+    return Qrels(str(path), table, tuple(names),
+                 dict(zip(names, rel.astype(int).tolist())),
+                 dict(zip(names, (alln - rel).astype(int).tolist())))
+
+
+# --------------------------------------------------------------------------- gmemb
+@dataclass(frozen=True, eq=False)
+class GroupMemberships:
+    """Group membership vectors of judged docs for one attribute set (a gmemb file)."""
+
+    source: str
+    rows: dict = field(repr=False)     # (topic bytes, doc bytes) -> row of ``matrix``
+    matrix: np.ndarray = field(repr=False)
+    topics: tuple = ()                 # the topics this attribute set covers
+
+    @property
+    def n_groups(self) -> int:
+        return int(self.matrix.shape[1])
+
+    def membership(self, topic: str, doc: str):
+        row = self.rows.get((topic.encode(), doc.encode()))
+        return None if row is None else self.matrix[row]
+
+
+def read_gmemb(path, n_groups: int | None = None) -> GroupMemberships:
+    """Read a gmemb file: ``topic doc p1 ... pG`` per line, each row summing to 1.
+
+    Parameters
+    ----------
+    n_groups : int, optional
+        Expected G (e.g. the target's length); a row with another count is an error.
+    """
+    rows = _split_rows(path, None if n_groups is None else n_groups + 2, "gmemb", min_cols=4)
+    if len(rows) == 0:
+        raise FileFormatError(path, None, "the gmemb file has no rows")
+    width = len(rows.columns)
+    if n_groups is not None and width != n_groups + 2:
+        raise FileFormatError(path, rows.line(0), f"expected {n_groups} group probabilities "
+                              f"(the target has {n_groups} groups), found {width - 2}")
+    flat = [t for col in rows.columns[2:] for t in col]
+    matrix = _floats(rows, flat, "gmemb", "group probability").reshape(width - 2, -1).T
+    matrix = np.ascontiguousarray(matrix)
+    bad = ~np.isfinite(matrix).all(axis=1) | (matrix < 0).any(axis=1)
+    sums = matrix.sum(axis=1)
+    bad |= np.abs(sums - 1.0) > SUM_TOLERANCE
+    if bad.any():
+        i = int(np.argmax(bad))
+        raise FileFormatError(path, rows.line(i), "group probabilities must be finite, "
+                              f"non-negative and sum to 1 (within {SUM_TOLERANCE:g}); found "
+                              f"{matrix[i].tolist()} with sum {sums[i]:.10g}")
+    topics, docs = rows.columns[0], rows.columns[1]
+    keys = list(zip(topics, docs))
+    table = dict(zip(keys, range(len(keys))))
+    if len(table) != len(keys):
+        seen = set()
+        for i, k in enumerate(keys):
+            if k in seen:
+                raise FileFormatError(path, rows.line(i), f"doc {_text(k[1])!r} of topic "
+                                      f"{_text(k[0])!r} is listed twice")
+            seen.add(k)
+    return GroupMemberships(str(path), table, matrix,
+                            tuple(_text(t) for t in dict.fromkeys(topics)))
+
+
+def read_golddistr(path) -> np.ndarray:
+    """Read a target distribution: one probability per line (checked by AttributeSet)."""
+    rows = _split_rows(path, 1, "golddistr")
+    if len(rows) < 2:
+        raise FileFormatError(path, None, "a golddistr file needs one probability per "
+                              f"group and at least 2 groups; found {len(rows)} lines")
+    return _floats(rows, rows.columns[0], "golddistr", "probability")
+
+
+# --------------------------------------------------------------------------- runs
+@dataclass(frozen=True, eq=False)
+class Run:
+    """A TREC run: its lines' topics, docs and scores, in file order."""
+
+    source: str
+    tag: str
+    topics: list = field(repr=False)   # bytes per line
+    docs: list = field(repr=False)     # bytes per line
+    scores: np.ndarray = field(repr=False)
+    lines: list | None = field(default=None, repr=False)  # line numbers, None = i + 1
+
+    def __len__(self):
+        return len(self.docs)
+
+    def line(self, i: int) -> int:
+        return i + 1 if self.lines is None else self.lines[i]
+
+
+def read_run(path, tag: str | None = None) -> Run:
+    """Read a TREC run ``topic Q0 doc rank score tag``.
+
+    The tag is the 6th column of the first line (the file's base name when the file
+    is empty or ``tag`` is given explicitly). Rank order is decided when the run is
+    evaluated (file order by default, or trec_eval's score order).
+    """
+    rows = _split_rows(path, 6, "run")
+    if len(rows) == 0:
+        return Run(str(path), tag or os.path.basename(str(path)), [], [], np.zeros(0), [])
+    topics, _, docs, _, scores, tags = rows.columns
+    values = _floats(rows, scores, "run", "score (5th column)")
+    if not np.isfinite(values).all():
+        i = int(np.argmax(~np.isfinite(values)))
+        raise FileFormatError(path, rows.line(i), f"the score must be finite; found "
+                              f"{_text(scores[i])!r}")
+    return Run(str(path), tag or _text(tags[0]), topics, docs, values, rows.line_numbers)
+
+
+def topic_ids(keys, index: dict, missing: int = -1) -> np.ndarray:
+    """Look every key up in ``index`` (no Python loop: map over the C dict.get)."""
+    return np.fromiter(map(index.get, keys, itertools.repeat(missing)), np.int64, len(keys))
