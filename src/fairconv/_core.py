@@ -8,6 +8,8 @@ segment start offsets.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 _LN2 = np.log(2.0)
@@ -23,6 +25,12 @@ def _xlogx(x: np.ndarray) -> np.ndarray:
     return out
 
 
+def _lastsum(x: np.ndarray) -> np.ndarray:
+    """Sum over the (short) last axis as a matrix-vector product: several times faster
+    than ``x.sum(axis=-1)`` for the 2-20 groups of an attribute set."""
+    return x @ np.ones(x.shape[-1])
+
+
 def jsd(p: np.ndarray, q: np.ndarray) -> np.ndarray:
     """Base-2 Jensen-Shannon divergence over the last axis, as H(m) - (H(p) + H(q)) / 2.
 
@@ -31,20 +39,33 @@ def jsd(p: np.ndarray, q: np.ndarray) -> np.ndarray:
     """
     m = p + q
     m *= 0.5
-    t = np.subtract(0.5 * _xlogx(p), _xlogx(m))
-    h = t.sum(axis=-1)
-    h += 0.5 * _xlogx(q).sum(axis=-1)
+    t = _xlogx(m)                      # m has the broadcast shape
+    half = _xlogx(p)
+    half *= 0.5
+    np.subtract(half, t, out=t)
+    h = _lastsum(t)
+    h += 0.5 * _lastsum(_xlogx(q))
     h /= _LN2
     return np.clip(h, 0.0, 1.0)
+
+
+@lru_cache(maxsize=64)
+def _cumulative_matrix(g: int) -> np.ndarray:
+    """(G, G-1) matrix whose product with a vector gives its first G-1 cumulative sums."""
+    return np.triu(np.ones((g, g)))[:, :-1]
 
 
 def nmd(p: np.ndarray, q: np.ndarray) -> np.ndarray:
     """Normalised match distance: sum_i |P_i - Q_i| / (G - 1) over cumulative sums."""
     g = p.shape[-1]
-    cum = np.cumsum(p - q, axis=-1)[..., :-1]  # the last cumulative sum is 1 - 1
-    return np.abs(cum).sum(axis=-1) / (g - 1)
+    cum = np.subtract(p, q) @ _cumulative_matrix(g)   # the last cumulative sum is 1 - 1
+    np.abs(cum, out=cum)
+    out = _lastsum(cum)
+    out /= g - 1
+    return out
 
 
+@lru_cache(maxsize=64)
 def _distance_matrix(g: int) -> np.ndarray:
     i = np.arange(g, dtype=np.float64)
     return np.abs(i[:, None] - i[None, :])
@@ -60,14 +81,14 @@ def rnod(p: np.ndarray, q: np.ndarray) -> np.ndarray:
     g = p.shape[-1]
     support = (q > 0).astype(np.float64)
     weights = support @ _distance_matrix(g)          # shape of q
-    count = support.sum(axis=-1)
-    d = p - q
+    count = _lastsum(support)
+    d = np.subtract(p, q)
     d *= d
     if weights.ndim == 1:
         od = d @ weights
     else:
         od = np.einsum("...j,...j->...", d, weights)
-    od /= count * (g - 1)
+    od = od / (count * (g - 1))
     return np.sqrt(np.maximum(od, 0.0))
 
 

@@ -21,6 +21,7 @@ Two entry points: :func:`gfr` scores padded arrays (topics x runs x ranks) in on
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -236,9 +237,16 @@ def load_attribute(name: str, gmemb, target, scale: str, *, divergence=None) -> 
     return AttributeData(attribute, read_gmemb(gmemb, attribute.n_groups))
 
 
-def _rank_lines(run: Run, t_index: dict, order: str, duplicates: str):
-    """Kept line indices of a run in rank order, their topic ids and ranks (0-based)."""
+def _rank_lines(run: Run, t_index: dict, ids_of: dict, counter, order: str,
+                duplicates: str):
+    """A run's kept lines in rank order as arrays: topic id, judgment id, rank, counts.
+
+    ``ids_of`` maps (topic, doc) to a judgment id; docs it lacks are added with fresh
+    ids from ``counter`` (so every key has one id and duplicates show as equal ids).
+    """
     tid = topic_ids(run.topics, t_index)
+    ids = np.fromiter(map(ids_of.setdefault, zip(run.topics, run.docs), counter),
+                      np.int64, len(run))
     keep = np.flatnonzero(tid >= 0)       # topics absent from qrels and gmemb are ignored
     if order == "file":
         idx = keep[np.argsort(tid[keep], kind="stable")]
@@ -246,28 +254,28 @@ def _rank_lines(run: Run, t_index: dict, order: str, duplicates: str):
         docs = np.array(run.docs, dtype=np.bytes_)[keep] if len(keep) else np.zeros(0, "S1")
         _, doc_rank = np.unique(docs, return_inverse=True)
         idx = keep[np.lexsort((-doc_rank, -run.scores[keep], tid[keep]))]
-    keys = list(zip(map(run.topics.__getitem__, idx), map(run.docs.__getitem__, idx)))
-    if len(dict.fromkeys(keys)) != len(keys):
+    _, first = np.unique(ids[idx], return_index=True)
+    if len(first) != len(idx):
         if duplicates == "error":
-            seen = {}
-            for i, key in zip(idx.tolist(), keys):
-                if key in seen:
-                    raise FileFormatError(run.source, run.line(i), f"doc {key[1].decode()!r} "
-                                          f"appears twice in the ranked list of topic "
-                                          f"{key[0].decode()!r} (first on line "
-                                          f"{run.line(seen[key])}); pass duplicates='first' "
-                                          "(--keep-first-duplicate) to keep its first "
-                                          "occurrence")
-                seen[key] = i
-        first = dict(zip(reversed(keys), range(len(keys) - 1, -1, -1)))
-        pick = np.sort(np.fromiter(first.values(), np.int64, len(first)))
-        idx = idx[pick]
-        keys = [keys[i] for i in pick.tolist()]
+            _raise_duplicate(run, idx, ids)
+        idx = idx[np.sort(first)]
     tid = tid[idx]
     counts = np.bincount(tid, minlength=len(t_index))
     starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
     rank = np.arange(len(idx)) - starts[tid]
-    return keys, tid, rank, counts
+    return tid, ids[idx], rank, counts
+
+
+def _raise_duplicate(run: Run, idx, ids):
+    seen = {}
+    for i, key in zip(idx.tolist(), ids[idx].tolist()):
+        if key in seen:
+            raise FileFormatError(run.source, run.line(i), f"doc {run.docs[i].decode()!r} "
+                                  f"appears twice in the ranked list of topic "
+                                  f"{run.topics[i].decode()!r} (first on line "
+                                  f"{run.line(seen[key])}); pass duplicates='first' "
+                                  "(--keep-first-duplicate) to keep its first occurrence")
+        seen[key] = i
 
 
 def evaluate(qrels: Qrels, runs: Sequence[Run], attributes: Sequence[AttributeData], *,
@@ -320,13 +328,17 @@ def evaluate(qrels: Qrels, runs: Sequence[Run], attributes: Sequence[AttributeDa
     w = _weights(weights, len(attributes), func)
     topics = sorted(set(qrels.topics).union(*(a.memberships.topics for a in attributes)))
     t_index = {t.encode(): i for i, t in enumerate(topics)}
-    ranked = [_rank_lines(run, t_index, order, duplicates) for run in runs]
+    n_judged = len(qrels.keys)
+    ids_of = dict(qrels.index)             # judged keys: ids 0..n_judged-1
+    counter = itertools.count(n_judged)
+    ranked = [_rank_lines(run, t_index, ids_of, counter, order, duplicates) for run in runs]
     n_t, n_r = len(topics), len(runs)
     depth = max([int(r[3].max()) if len(r[3]) else 0 for r in ranked] + [1])
 
+    judged_level = np.append(qrels.levels, 0)   # the extra entry: every unjudged doc
     level_of = np.zeros((n_t, n_r, depth), dtype=np.int64)
-    for r, (keys, tid, rank, _) in enumerate(ranked):
-        level_of[tid, r, rank] = topic_ids(keys, qrels.levels, 0)
+    for r, (tid, ids, rank, _) in enumerate(ranked):
+        level_of[tid, r, rank] = judged_level[np.minimum(ids, n_judged)]
     decay = _core.err_decay(prob[level_of])
 
     measures = measure_names(names, [k for k in cut if k is not None])
@@ -342,7 +354,8 @@ def evaluate(qrels: Qrels, runs: Sequence[Run], attributes: Sequence[AttributeDa
     for m, data in enumerate(attributes):
         cov = np.array(sorted(t_index[t.encode()] for t in data.memberships.topics), np.int64)
         covered[m, cov] = True
-        _score_attribute(data, ranked, level_of, decay, cov, cut, values, present, m_index)
+        _score_attribute(data, qrels, ranked, level_of, decay, cov, cut, values, present,
+                         m_index)
 
     # GFR per topic: the utility and the sets covering the topic
     comp_w = np.where(covered.T, w[1:], 0.0)                   # (topics, sets)
@@ -366,20 +379,35 @@ def evaluate(qrels: Qrels, runs: Sequence[Run], attributes: Sequence[AttributeDa
             combined = combined + comp_w[:, m] * gf
         values[:, :, m_index[f"GFR{s}"]] = combined
         present[:, :, m_index[f"GFR{s}"]] = True
-    return ScoreTable(tuple(r.tag for r in runs), tuple(topics), tuple(measures),
-                      values, present)
+    return ScoreTable(run_names(runs), tuple(topics), tuple(measures), values, present)
 
 
-def _score_attribute(data, ranked, level_of, decay, cov, cut, values, present, m_index):
+def run_names(runs: Sequence[Run]) -> tuple:
+    """Run tags, with the file name in place of a tag that several runs share."""
+    import os
+
+    tags = [r.tag for r in runs]
+    return tuple(t if tags.count(t) == 1 else os.path.basename(r.source)
+                 for t, r in zip(tags, runs))
+
+
+def _score_attribute(data, qrels, ranked, level_of, decay, cov, cut, values, present,
+                     m_index):
     """GF of one attribute set on the topics it covers, in blocks of topics."""
     a, gm = data.attribute, data.memberships
     n_t, n_r, depth = level_of.shape
+    n_judged = len(qrels.keys)
     uniform = gm.matrix.shape[0]
     table = np.vstack([gm.matrix, np.full((1, a.n_groups), 1.0 / a.n_groups)])
+    # membership row of each judgment: listed and relevant docs only, else uniform
+    row_of_judged = np.full(n_judged + 1, uniform, dtype=np.int64)
+    hit = topic_ids(gm.keys, qrels.index)
+    listed = hit >= 0
+    row_of_judged[hit[listed]] = np.flatnonzero(listed)
+    row_of_judged[:-1][qrels.levels == 0] = uniform
     row_of = np.full((n_t, n_r, depth), uniform, dtype=np.int64)
-    for r, (keys, tid, rank, _) in enumerate(ranked):
-        row_of[tid, r, rank] = topic_ids(keys, gm.rows, uniform)
-    row_of[level_of == 0] = uniform          # nonrelevant and unjudged docs: uniform
+    for r, (tid, ids, rank, _) in enumerate(ranked):
+        row_of[tid, r, rank] = row_of_judged[np.minimum(ids, n_judged)]
     block = max(1, _CHUNK_ELEMENTS // max(1, n_r * depth * a.n_groups))
     for start in range(0, len(cov), block):
         tt = cov[start:start + block]
@@ -430,8 +458,9 @@ def list_lengths(runs: Sequence[Run], topics: Sequence[str], order="file",
                  duplicates="error") -> dict:
     """{(run index, topic): number of ranked docs} for the nev header's syslen."""
     t_index = {t.encode(): i for i, t in enumerate(topics)}
+    ids_of, counter = {}, itertools.count()
     out = {}
     for r, run in enumerate(runs):
-        counts = _rank_lines(run, t_index, order, duplicates)[3]
+        counts = _rank_lines(run, t_index, ids_of, counter, order, duplicates)[3]
         out.update({(r, topics[t]): int(c) for t, c in enumerate(counts) if c})
     return out

@@ -42,12 +42,22 @@ class _Rows:
     path: str
     columns: list
     line_numbers: list | None  # None: row i is on line i + 1
+    tokens_: list | None = None
 
     def __len__(self):
         return len(self.columns[0]) if self.columns else 0
 
     def line(self, row: int) -> int:
         return row + 1 if self.line_numbers is None else self.line_numbers[row]
+
+    def tokens(self) -> list:
+        """All tokens, row-major (a new list)."""
+        if self.tokens_ is not None:
+            return list(self.tokens_)
+        out = [None] * (len(self) * len(self.columns))
+        for c, col in enumerate(self.columns):
+            out[c::len(self.columns)] = col
+        return out
 
 
 def _read(path) -> bytes:
@@ -64,7 +74,7 @@ def _split_rows(path, ncols=None, what="table", min_cols=1) -> _Rows:
         if tokens and n_lines:
             width = ncols or len(data[: data.find(b"\n") if b"\n" in data else None].split())
             if width >= min_cols and len(tokens) == width * n_lines:
-                return _Rows(str(path), [tokens[c::width] for c in range(width)], None)
+                return _Rows(str(path), [tokens[c::width] for c in range(width)], None, tokens)
     return _split_rows_slowly(path, data, ncols, what, min_cols)
 
 
@@ -94,37 +104,65 @@ def _text(token: bytes) -> str:
     return token.decode("utf-8", errors="replace")
 
 
-def _floats(rows: _Rows, col_tokens, what, col_label) -> np.ndarray:
-    """Parse tokens as floats; on failure name the first bad line."""
+def _floats(rows: _Rows, tokens, what, col_label, per_row=1) -> np.ndarray:
+    """Parse tokens as finite floats (C-level map); on failure name the first bad line.
+
+    ``tokens`` is row-major with ``per_row`` tokens for each row.
+    """
     try:
-        return np.array(col_tokens, dtype=np.bytes_).astype(np.float64)
+        values = np.fromiter(map(float, tokens), np.float64, len(tokens))
+        if np.isfinite(values).all():
+            return values
     except ValueError:
-        for i, tok in enumerate(col_tokens):
-            try:
-                float(tok)
-            except ValueError:
-                raise FileFormatError(rows.path, rows.line(i), f"the {col_label} of a {what} "
-                                      f"line must be a number; found {_text(tok)!r}") from None
-        raise
+        pass
+    for i, tok in enumerate(tokens):
+        try:
+            ok = np.isfinite(float(tok))
+        except ValueError:
+            ok = False
+        if not ok:
+            raise FileFormatError(rows.path, rows.line(i // per_row), f"the {col_label} of a "
+                                  f"{what} line must be a finite number; found {_text(tok)!r}")
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _unique_index(keys, rows, what) -> dict:
+    """{key: row}; a key listed twice is an error naming its second line."""
+    index = dict(zip(keys, range(len(keys))))
+    if len(index) != len(keys):
+        seen = set()
+        for i, k in enumerate(keys):
+            if k in seen:
+                raise FileFormatError(rows.path, rows.line(i), f"doc {_text(k[1])!r} of "
+                                      f"topic {_text(k[0])!r} {what}")
+            seen.add(k)
+    return index
 
 
 # --------------------------------------------------------------------------- qrels
 @dataclass(frozen=True, eq=False)
 class Qrels:
-    """Relevance judgments: a level per judged (topic, doc); unjudged docs are level 0."""
+    """Relevance judgments: a level per judged (topic, doc); unjudged docs are level 0.
+
+    ``keys[i]`` is the (topic, doc) pair of judgment i as bytes, ``levels[i]`` its
+    level and ``index`` maps a key to i.
+    """
 
     source: str
-    levels: dict = field(repr=False)         # (topic bytes, doc bytes) -> level
-    topics: tuple = ()                       # in order of first appearance
+    keys: list = field(repr=False)
+    levels: np.ndarray = field(repr=False)
+    index: dict = field(repr=False)
+    topics: tuple = ()                                               # as first listed
     n_relevant: dict = field(default_factory=dict, repr=False)     # topic -> count
     n_nonrelevant: dict = field(default_factory=dict, repr=False)  # topic -> count
 
     def level(self, topic: str, doc: str) -> int:
-        return self.levels.get((topic.encode(), doc.encode()), 0)
+        i = self.index.get((topic.encode(), doc.encode()))
+        return 0 if i is None else int(self.levels[i])
 
     @property
     def max_level(self) -> int:
-        return max(self.levels.values(), default=0)
+        return int(self.levels.max()) if len(self.levels) else 0
 
 
 def read_qrels(path) -> Qrels:
@@ -163,21 +201,14 @@ def read_qrels(path) -> Qrels:
                               "(topic doc L<level>) or TREC qrels (topic iter doc level); "
                               f"found {width} columns")
     keys = list(zip(topics, docs))
-    table = dict(zip(keys, levels.tolist()))
-    if len(table) != len(keys):
-        seen = set()
-        for i, k in enumerate(keys):
-            if k in seen:
-                raise FileFormatError(path, rows.line(i), f"doc {_text(k[1])!r} of topic "
-                                      f"{_text(k[0])!r} is judged twice")
-            seen.add(k)
+    index = _unique_index(keys, rows, "is judged twice")
     topic_order = list(dict.fromkeys(topics))
     t_index = {t: i for i, t in enumerate(topic_order)}
     ids = np.fromiter(map(t_index.__getitem__, topics), np.int64, len(topics))
     rel = np.bincount(ids, weights=levels > 0, minlength=len(topic_order))
     alln = np.bincount(ids, minlength=len(topic_order))
     names = [_text(t) for t in topic_order]
-    return Qrels(str(path), table, tuple(names),
+    return Qrels(str(path), keys, levels, index, tuple(names),
                  dict(zip(names, rel.astype(int).tolist())),
                  dict(zip(names, (alln - rel).astype(int).tolist())))
 
@@ -188,7 +219,8 @@ class GroupMemberships:
     """Group membership vectors of judged docs for one attribute set (a gmemb file)."""
 
     source: str
-    rows: dict = field(repr=False)     # (topic bytes, doc bytes) -> row of ``matrix``
+    keys: list = field(repr=False)     # (topic bytes, doc bytes) per row of ``matrix``
+    rows: dict = field(repr=False)     # key -> row of ``matrix``
     matrix: np.ndarray = field(repr=False)
     topics: tuple = ()                 # the topics this attribute set covers
 
@@ -209,16 +241,18 @@ def read_gmemb(path, n_groups: int | None = None) -> GroupMemberships:
     n_groups : int, optional
         Expected G (e.g. the target's length); a row with another count is an error.
     """
-    rows = _split_rows(path, None if n_groups is None else n_groups + 2, "gmemb", min_cols=4)
+    rows = _split_rows(path, None, "gmemb", min_cols=4)
     if len(rows) == 0:
         raise FileFormatError(path, None, "the gmemb file has no rows")
     width = len(rows.columns)
     if n_groups is not None and width != n_groups + 2:
         raise FileFormatError(path, rows.line(0), f"expected {n_groups} group probabilities "
                               f"(the target has {n_groups} groups), found {width - 2}")
-    flat = [t for col in rows.columns[2:] for t in col]
-    matrix = _floats(rows, flat, "gmemb", "group probability").reshape(width - 2, -1).T
-    matrix = np.ascontiguousarray(matrix)
+    numbers = rows.tokens()
+    del numbers[0::width]                        # topic column
+    del numbers[0::width - 1]                    # doc column
+    matrix = _floats(rows, numbers, "gmemb", "group probability", width - 2)
+    matrix = matrix.reshape(-1, width - 2)
     bad = ~np.isfinite(matrix).all(axis=1) | (matrix < 0).any(axis=1)
     sums = matrix.sum(axis=1)
     bad |= np.abs(sums - 1.0) > SUM_TOLERANCE
@@ -229,15 +263,8 @@ def read_gmemb(path, n_groups: int | None = None) -> GroupMemberships:
                               f"{matrix[i].tolist()} with sum {sums[i]:.10g}")
     topics, docs = rows.columns[0], rows.columns[1]
     keys = list(zip(topics, docs))
-    table = dict(zip(keys, range(len(keys))))
-    if len(table) != len(keys):
-        seen = set()
-        for i, k in enumerate(keys):
-            if k in seen:
-                raise FileFormatError(path, rows.line(i), f"doc {_text(k[1])!r} of topic "
-                                      f"{_text(k[0])!r} is listed twice")
-            seen.add(k)
-    return GroupMemberships(str(path), table, matrix,
+    index = _unique_index(keys, rows, "is listed twice")
+    return GroupMemberships(str(path), keys, index, matrix,
                             tuple(_text(t) for t in dict.fromkeys(topics)))
 
 
@@ -281,10 +308,6 @@ def read_run(path, tag: str | None = None) -> Run:
         return Run(str(path), tag or os.path.basename(str(path)), [], [], np.zeros(0), [])
     topics, _, docs, _, scores, tags = rows.columns
     values = _floats(rows, scores, "run", "score (5th column)")
-    if not np.isfinite(values).all():
-        i = int(np.argmax(~np.isfinite(values)))
-        raise FileFormatError(path, rows.line(i), f"the score must be finite; found "
-                              f"{_text(scores[i])!r}")
     return Run(str(path), tag or _text(tags[0]), topics, docs, values, rows.line_numbers)
 
 
