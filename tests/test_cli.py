@@ -31,6 +31,13 @@ def test_demo_prints_the_slides_divergence_example(capsys):
     assert "(0,0,0,1)       RNOD  0.404881" in out
 
 
+def test_demo_prints_the_pilot_pack_table(capsys):
+    """The @10 values are those of the organisers' expected/ files (FairWeb-1 pilot)."""
+    assert main(["demo"]) == 0
+    out = capsys.readouterr().out
+    assert "Anserini-bm25         P002   M-ORIGIN        0.3371   0.9248  0.8184  0.8877  0.7496" in out
+
+
 def test_no_command_prints_help_and_fails(capsys):
     assert main([]) == 2
     assert "usage" in capsys.readouterr().out

@@ -21,17 +21,19 @@ Two entry points: :func:`gfr` scores padded arrays (topics x runs x ranks) in on
 
 from __future__ import annotations
 
-import itertools
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from . import _core
-from ._validation import as_float_array, check_choice, check_distributions, fail
+from ._keys import KeyTable, first_occurrences
+from ._validation import as_float_array, check_choice, check_distributions, check_weights, \
+    fail
 from .divergences import DIVERGENCE_NAMES, AttributeSet
 from .readers import FileFormatError, GroupMemberships, Qrels, Run, read_golddistr, \
-    read_gmemb, topic_ids
+    read_gmemb
 from .results import ScoreTable
 
 __all__ = ["gfr", "evaluate", "AttributeData", "load_attribute", "write_nev",
@@ -199,7 +201,6 @@ def gfr(levels, memberships, attribute_sets, /, *, lengths=None, cutoffs=DEFAULT
 def _weights(weights, n_sets, func):
     if weights is None:
         return np.full(n_sets + 1, 1.0 / (n_sets + 1))
-    from ._validation import check_weights
     return check_weights(weights, n_sets + 1, "weights", func)
 
 
@@ -237,16 +238,16 @@ def load_attribute(name: str, gmemb, target, scale: str, *, divergence=None) -> 
     return AttributeData(attribute, read_gmemb(gmemb, attribute.n_groups))
 
 
-def _rank_lines(run: Run, t_index: dict, ids_of: dict, counter, order: str,
-                duplicates: str):
-    """A run's kept lines in rank order as arrays: topic id, judgment id, rank, counts.
+def _global_topic_ids(table, t_index: dict) -> np.ndarray:
+    """Topic id of each row of a qrels, gmemb or run in the evaluation's topic list."""
+    ids = np.array([t_index.get(t, -1) for t in table.topics], dtype=np.int64)
+    return ids[table.topic_ids] if len(ids) else np.full(len(table.docs), -1, np.int64)
 
-    ``ids_of`` maps (topic, doc) to a judgment id; docs it lacks are added with fresh
-    ids from ``counter`` (so every key has one id and duplicates show as equal ids).
-    """
-    tid = topic_ids(run.topics, t_index)
-    ids = np.fromiter(map(ids_of.setdefault, zip(run.topics, run.docs), counter),
-                      np.int64, len(run))
+
+def _rank_lines(run: Run, t_index: dict, judged: KeyTable, order: str, duplicates: str):
+    """A run's kept lines in rank order as arrays: topic id, judgment row (-1 when
+    unjudged), rank (0-based) and the list length of every topic."""
+    tid = _global_topic_ids(run, t_index)
     keep = np.flatnonzero(tid >= 0)       # topics absent from qrels and gmemb are ignored
     if order == "file":
         idx = keep[np.argsort(tid[keep], kind="stable")]
@@ -254,28 +255,25 @@ def _rank_lines(run: Run, t_index: dict, ids_of: dict, counter, order: str,
         docs = np.array(run.docs, dtype=np.bytes_)[keep] if len(keep) else np.zeros(0, "S1")
         _, doc_rank = np.unique(docs, return_inverse=True)
         idx = keep[np.lexsort((-doc_rank, -run.scores[keep], tid[keep]))]
-    _, first = np.unique(ids[idx], return_index=True)
-    if len(first) != len(idx):
+    docs = list(map(run.docs.__getitem__, idx.tolist()))
+    first = first_occurrences(tid[idx], docs)
+    repeated = first != np.arange(len(idx))
+    if repeated.any():
         if duplicates == "error":
-            _raise_duplicate(run, idx, ids)
-        idx = idx[np.sort(first)]
+            j = int(np.argmax(repeated))
+            raise FileFormatError(run.source, run.line(int(idx[j])), f"doc "
+                                  f"{docs[j].decode()!r} appears twice in the ranked list of "
+                                  f"topic {run.topics[run.topic_ids[idx[j]]]!r} (first on line "
+                                  f"{run.line(int(idx[first[j]]))}); pass duplicates='first' "
+                                  "(--keep-first-duplicate) to keep its first occurrence")
+        kept = np.flatnonzero(~repeated)
+        idx = idx[kept]
+        docs = list(map(docs.__getitem__, kept.tolist()))
     tid = tid[idx]
     counts = np.bincount(tid, minlength=len(t_index))
     starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
     rank = np.arange(len(idx)) - starts[tid]
-    return tid, ids[idx], rank, counts
-
-
-def _raise_duplicate(run: Run, idx, ids):
-    seen = {}
-    for i, key in zip(idx.tolist(), ids[idx].tolist()):
-        if key in seen:
-            raise FileFormatError(run.source, run.line(i), f"doc {run.docs[i].decode()!r} "
-                                  f"appears twice in the ranked list of topic "
-                                  f"{run.topics[i].decode()!r} (first on line "
-                                  f"{run.line(seen[key])}); pass duplicates='first' "
-                                  "(--keep-first-duplicate) to keep its first occurrence")
-        seen[key] = i
+    return tid, judged.find(tid, docs), rank, counts
 
 
 def evaluate(qrels: Qrels, runs: Sequence[Run], attributes: Sequence[AttributeData], *,
@@ -327,18 +325,16 @@ def evaluate(qrels: Qrels, runs: Sequence[Run], attributes: Sequence[AttributeDa
         raise fail("attributes", func, "have distinct names", repr(names))
     w = _weights(weights, len(attributes), func)
     topics = sorted(set(qrels.topics).union(*(a.memberships.topics for a in attributes)))
-    t_index = {t.encode(): i for i, t in enumerate(topics)}
-    n_judged = len(qrels.keys)
-    ids_of = dict(qrels.index)             # judged keys: ids 0..n_judged-1
-    counter = itertools.count(n_judged)
-    ranked = [_rank_lines(run, t_index, ids_of, counter, order, duplicates) for run in runs]
+    t_index = {t: i for i, t in enumerate(topics)}
+    judged = KeyTable(_global_topic_ids(qrels, t_index), qrels.docs)
+    ranked = [_rank_lines(run, t_index, judged, order, duplicates) for run in runs]
     n_t, n_r = len(topics), len(runs)
     depth = max([int(r[3].max()) if len(r[3]) else 0 for r in ranked] + [1])
 
-    judged_level = np.append(qrels.levels, 0)   # the extra entry: every unjudged doc
+    judged_level = np.append(qrels.levels, 0)   # row -1 (unjudged) reads the last entry
     level_of = np.zeros((n_t, n_r, depth), dtype=np.int64)
-    for r, (tid, ids, rank, _) in enumerate(ranked):
-        level_of[tid, r, rank] = judged_level[np.minimum(ids, n_judged)]
+    for r, (tid, rows, rank, _) in enumerate(ranked):
+        level_of[tid, r, rank] = judged_level[rows]
     decay = _core.err_decay(prob[level_of])
 
     measures = measure_names(names, [k for k in cut if k is not None])
@@ -352,10 +348,10 @@ def evaluate(qrels: Qrels, runs: Sequence[Run], attributes: Sequence[AttributeDa
 
     covered = np.zeros((len(attributes), n_t), dtype=bool)
     for m, data in enumerate(attributes):
-        cov = np.array(sorted(t_index[t.encode()] for t in data.memberships.topics), np.int64)
+        cov = np.array(sorted(t_index[t] for t in data.memberships.topics), np.int64)
         covered[m, cov] = True
-        _score_attribute(data, qrels, ranked, level_of, decay, cov, cut, values, present,
-                         m_index)
+        _score_attribute(data, qrels, judged, t_index, ranked, level_of, decay, cov, cut,
+                         values, present, m_index)
 
     # GFR per topic: the utility and the sets covering the topic
     comp_w = np.where(covered.T, w[1:], 0.0)                   # (topics, sets)
@@ -384,30 +380,28 @@ def evaluate(qrels: Qrels, runs: Sequence[Run], attributes: Sequence[AttributeDa
 
 def run_names(runs: Sequence[Run]) -> tuple:
     """Run tags, with the file name in place of a tag that several runs share."""
-    import os
-
     tags = [r.tag for r in runs]
     return tuple(t if tags.count(t) == 1 else os.path.basename(r.source)
                  for t, r in zip(tags, runs))
 
 
-def _score_attribute(data, qrels, ranked, level_of, decay, cov, cut, values, present,
-                     m_index):
+def _score_attribute(data, qrels, judged, t_index, ranked, level_of, decay, cov, cut,
+                     values, present, m_index):
     """GF of one attribute set on the topics it covers, in blocks of topics."""
     a, gm = data.attribute, data.memberships
     n_t, n_r, depth = level_of.shape
-    n_judged = len(qrels.keys)
     uniform = gm.matrix.shape[0]
     table = np.vstack([gm.matrix, np.full((1, a.n_groups), 1.0 / a.n_groups)])
-    # membership row of each judgment: listed and relevant docs only, else uniform
-    row_of_judged = np.full(n_judged + 1, uniform, dtype=np.int64)
-    hit = topic_ids(gm.keys, qrels.index)
+    # membership row of each judgment (the extra last entry: unjudged docs); only
+    # relevant docs listed in the gmemb file have their own vector, all others uniform
+    row_of_judged = np.full(len(qrels.docs) + 1, uniform, dtype=np.int64)
+    hit = judged.find(_global_topic_ids(gm, t_index), gm.docs)
     listed = hit >= 0
     row_of_judged[hit[listed]] = np.flatnonzero(listed)
     row_of_judged[:-1][qrels.levels == 0] = uniform
     row_of = np.full((n_t, n_r, depth), uniform, dtype=np.int64)
-    for r, (tid, ids, rank, _) in enumerate(ranked):
-        row_of[tid, r, rank] = row_of_judged[np.minimum(ids, n_judged)]
+    for r, (tid, rows, rank, _) in enumerate(ranked):
+        row_of[tid, r, rank] = row_of_judged[rows]
     block = max(1, _CHUNK_ELEMENTS // max(1, n_r * depth * a.n_groups))
     for start in range(0, len(cov), block):
         tt = cov[start:start + block]
@@ -457,10 +451,10 @@ def write_nev(table: ScoreTable, qrels: Qrels, runs: Sequence[Run],
 def list_lengths(runs: Sequence[Run], topics: Sequence[str], order="file",
                  duplicates="error") -> dict:
     """{(run index, topic): number of ranked docs} for the nev header's syslen."""
-    t_index = {t.encode(): i for i, t in enumerate(topics)}
-    ids_of, counter = {}, itertools.count()
+    t_index = {t: i for i, t in enumerate(topics)}
+    nothing = KeyTable(np.zeros(0, np.int64), [])
     out = {}
     for r, run in enumerate(runs):
-        counts = _rank_lines(run, t_index, ids_of, counter, order, duplicates)[3]
+        counts = _rank_lines(run, t_index, nothing, order, duplicates)[3]
         out.update({(r, topics[t]): int(c) for t, c in enumerate(counts) if c})
     return out

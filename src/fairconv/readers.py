@@ -16,9 +16,11 @@ from __future__ import annotations
 import itertools
 import os
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
+from ._keys import KeyTable, first_occurrences
 from ._validation import SUM_TOLERANCE
 
 __all__ = ["Qrels", "GroupMemberships", "Run", "read_qrels", "read_gmemb",
@@ -126,43 +128,74 @@ def _floats(rows: _Rows, tokens, what, col_label, per_row=1) -> np.ndarray:
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def _unique_index(keys, rows, what) -> dict:
-    """{key: row}; a key listed twice is an error naming its second line."""
-    index = dict(zip(keys, range(len(keys))))
-    if len(index) != len(keys):
-        seen = set()
-        for i, k in enumerate(keys):
-            if k in seen:
-                raise FileFormatError(rows.path, rows.line(i), f"doc {_text(k[1])!r} of "
-                                      f"topic {_text(k[0])!r} {what}")
-            seen.add(k)
-    return index
+def _topic_ids(topics: list):
+    """(names in order of first appearance, id of each row's topic)."""
+    order = list(dict.fromkeys(topics))
+    index = dict(zip(order, range(len(order))))
+    return tuple(_text(t) for t in order), lookup(topics, index)
+
+
+def _check_unique(rows: _Rows, topic_ids, docs, names, what):
+    """A (topic, doc) key listed twice is an error naming its second line."""
+    first = first_occurrences(topic_ids, docs)
+    repeated = np.flatnonzero(first != np.arange(len(first)))
+    if len(repeated):
+        i = int(repeated[0])
+        raise FileFormatError(rows.path, rows.line(i), f"doc {_text(docs[i])!r} of topic "
+                              f"{names[topic_ids[i]]!r} {what} (first on line "
+                              f"{rows.line(int(first[i]))})")
+
+
+@dataclass(frozen=True, eq=False)
+class _Keyed:
+    """Rows keyed by (topic, doc): ``topics[topic_ids[i]]`` and ``docs[i]`` of row i."""
+
+    source: str
+    topics: tuple                                   # names, in order of first appearance
+    topic_ids: np.ndarray = field(repr=False)
+    docs: list = field(repr=False)                  # bytes
+
+    @cached_property
+    def _table(self) -> KeyTable:
+        return KeyTable(self.topic_ids, self.docs)
+
+    def row(self, topic: str, doc: str) -> int:
+        """Row of (topic, doc), or -1."""
+        if topic not in self.topics:
+            return -1
+        return int(self._table.find(np.array([self.topics.index(topic)]), [doc.encode()])[0])
+
+    def rows_of(self, topic_ids: np.ndarray, docs: list) -> np.ndarray:
+        """Rows of many keys at once (topic ids index ``topics``); -1 where absent."""
+        return self._table.find(topic_ids, docs)
 
 
 # --------------------------------------------------------------------------- qrels
 @dataclass(frozen=True, eq=False)
-class Qrels:
-    """Relevance judgments: a level per judged (topic, doc); unjudged docs are level 0.
+class Qrels(_Keyed):
+    """Relevance judgments: a level per judged (topic, doc); unjudged docs are level 0."""
 
-    ``keys[i]`` is the (topic, doc) pair of judgment i as bytes, ``levels[i]`` its
-    level and ``index`` maps a key to i.
-    """
-
-    source: str
-    keys: list = field(repr=False)
-    levels: np.ndarray = field(repr=False)
-    index: dict = field(repr=False)
-    topics: tuple = ()                                               # as first listed
-    n_relevant: dict = field(default_factory=dict, repr=False)     # topic -> count
-    n_nonrelevant: dict = field(default_factory=dict, repr=False)  # topic -> count
+    levels: np.ndarray = field(default=None, repr=False)
 
     def level(self, topic: str, doc: str) -> int:
-        i = self.index.get((topic.encode(), doc.encode()))
-        return 0 if i is None else int(self.levels[i])
+        i = self.row(topic, doc)
+        return 0 if i < 0 else int(self.levels[i])
 
     @property
     def max_level(self) -> int:
         return int(self.levels.max()) if len(self.levels) else 0
+
+    @cached_property
+    def n_relevant(self) -> dict:
+        """Judged relevant docs per topic."""
+        rel = np.bincount(self.topic_ids, weights=self.levels > 0, minlength=len(self.topics))
+        return dict(zip(self.topics, rel.astype(int).tolist()))
+
+    @cached_property
+    def n_nonrelevant(self) -> dict:
+        """Judged nonrelevant docs (level 0) per topic."""
+        non = np.bincount(self.topic_ids, weights=self.levels == 0, minlength=len(self.topics))
+        return dict(zip(self.topics, non.astype(int).tolist()))
 
 
 def read_qrels(path) -> Qrels:
@@ -200,37 +233,29 @@ def read_qrels(path) -> Qrels:
         raise FileFormatError(path, rows.line(0), "expected NTCIR qrels "
                               "(topic doc L<level>) or TREC qrels (topic iter doc level); "
                               f"found {width} columns")
-    keys = list(zip(topics, docs))
-    index = _unique_index(keys, rows, "is judged twice")
-    topic_order = list(dict.fromkeys(topics))
-    t_index = {t: i for i, t in enumerate(topic_order)}
-    ids = np.fromiter(map(t_index.__getitem__, topics), np.int64, len(topics))
-    rel = np.bincount(ids, weights=levels > 0, minlength=len(topic_order))
-    alln = np.bincount(ids, minlength=len(topic_order))
-    names = [_text(t) for t in topic_order]
-    return Qrels(str(path), keys, levels, index, tuple(names),
-                 dict(zip(names, rel.astype(int).tolist())),
-                 dict(zip(names, (alln - rel).astype(int).tolist())))
+    names, ids = _topic_ids(topics)
+    _check_unique(rows, ids, docs, names, "is judged twice")
+    return Qrels(str(path), names, ids, docs, levels)
 
 
 # --------------------------------------------------------------------------- gmemb
 @dataclass(frozen=True, eq=False)
-class GroupMemberships:
-    """Group membership vectors of judged docs for one attribute set (a gmemb file)."""
+class GroupMemberships(_Keyed):
+    """Group membership vectors of judged docs for one attribute set (a gmemb file).
 
-    source: str
-    keys: list = field(repr=False)     # (topic bytes, doc bytes) per row of ``matrix``
-    rows: dict = field(repr=False)     # key -> row of ``matrix``
-    matrix: np.ndarray = field(repr=False)
-    topics: tuple = ()                 # the topics this attribute set covers
+    Its topics are the topics the attribute set covers.
+    """
+
+    matrix: np.ndarray = field(default=None, repr=False)
 
     @property
     def n_groups(self) -> int:
         return int(self.matrix.shape[1])
 
     def membership(self, topic: str, doc: str):
-        row = self.rows.get((topic.encode(), doc.encode()))
-        return None if row is None else self.matrix[row]
+        """The membership vector of (topic, doc), or None when it is not listed."""
+        i = self.row(topic, doc)
+        return None if i < 0 else self.matrix[i]
 
 
 def read_gmemb(path, n_groups: int | None = None) -> GroupMemberships:
@@ -261,11 +286,10 @@ def read_gmemb(path, n_groups: int | None = None) -> GroupMemberships:
         raise FileFormatError(path, rows.line(i), "group probabilities must be finite, "
                               f"non-negative and sum to 1 (within {SUM_TOLERANCE:g}); found "
                               f"{matrix[i].tolist()} with sum {sums[i]:.10g}")
-    topics, docs = rows.columns[0], rows.columns[1]
-    keys = list(zip(topics, docs))
-    index = _unique_index(keys, rows, "is listed twice")
-    return GroupMemberships(str(path), keys, index, matrix,
-                            tuple(_text(t) for t in dict.fromkeys(topics)))
+    names, ids = _topic_ids(rows.columns[0])
+    docs = rows.columns[1]
+    _check_unique(rows, ids, docs, names, "is listed twice")
+    return GroupMemberships(str(path), names, ids, docs, matrix)
 
 
 def read_golddistr(path) -> np.ndarray:
@@ -279,14 +303,11 @@ def read_golddistr(path) -> np.ndarray:
 
 # --------------------------------------------------------------------------- runs
 @dataclass(frozen=True, eq=False)
-class Run:
+class Run(_Keyed):
     """A TREC run: its lines' topics, docs and scores, in file order."""
 
-    source: str
-    tag: str
-    topics: list = field(repr=False)   # bytes per line
-    docs: list = field(repr=False)     # bytes per line
-    scores: np.ndarray = field(repr=False)
+    tag: str = ""
+    scores: np.ndarray = field(default=None, repr=False)
     lines: list | None = field(default=None, repr=False)  # line numbers, None = i + 1
 
     def __len__(self):
@@ -305,12 +326,14 @@ def read_run(path, tag: str | None = None) -> Run:
     """
     rows = _split_rows(path, 6, "run")
     if len(rows) == 0:
-        return Run(str(path), tag or os.path.basename(str(path)), [], [], np.zeros(0), [])
+        return Run(str(path), (), np.zeros(0, np.int64), [],
+                   tag or os.path.basename(str(path)), np.zeros(0), [])
     topics, _, docs, _, scores, tags = rows.columns
     values = _floats(rows, scores, "run", "score (5th column)")
-    return Run(str(path), tag or _text(tags[0]), topics, docs, values, rows.line_numbers)
+    names, ids = _topic_ids(topics)
+    return Run(str(path), names, ids, docs, tag or _text(tags[0]), values, rows.line_numbers)
 
 
-def topic_ids(keys, index: dict, missing: int = -1) -> np.ndarray:
+def lookup(keys, index: dict, missing: int = -1) -> np.ndarray:
     """Look every key up in ``index`` (no Python loop: map over the C dict.get)."""
     return np.fromiter(map(index.get, keys, itertools.repeat(missing)), np.int64, len(keys))
