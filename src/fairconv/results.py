@@ -8,6 +8,7 @@ the ``all`` mean, and a row ``n[<measure>]`` then says how many topics the mean 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -33,6 +34,33 @@ class ScoreTable:
     measures: tuple
     values: np.ndarray
     present: np.ndarray
+
+    @classmethod
+    def from_items(cls, runs: Sequence[str], topics: Sequence[str], measures: Sequence[str],
+                   values: np.ndarray, *, missing: float = 0.0, sources=None) -> "ScoreTable":
+        """One (run, topic) cell per item (e.g. a conversation); ``values`` (items, M).
+
+        Runs keep their order of first appearance and topics are sorted. A run without
+        a topic that another run has scores ``missing`` there (0, as a run that returns
+        nothing). Two items for the same (run, topic) are an error.
+        """
+        run_names = tuple(dict.fromkeys(runs))
+        topic_names = tuple(sorted(set(topics)))
+        r_index = {r: i for i, r in enumerate(run_names)}
+        t_index = {t: i for i, t in enumerate(topic_names)}
+        r = np.fromiter(map(r_index.__getitem__, runs), np.int64, len(runs))
+        t = np.fromiter(map(t_index.__getitem__, topics), np.int64, len(topics))
+        cell = r * len(topic_names) + t
+        _, first, counts = np.unique(cell, return_index=True, return_counts=True)
+        if (counts > 1).any():
+            dup = np.flatnonzero(cell == cell[first[np.argmax(counts > 1)]])
+            where = "" if sources is None else f" ({sources[dup[0]]} and {sources[dup[1]]})"
+            raise ValueError(f"run {runs[dup[0]]!r} has two entries for topic "
+                             f"{topics[dup[0]]!r}{where}")
+        table = np.full((len(run_names), len(topic_names), len(measures)), float(missing))
+        table[r, t] = values
+        present = np.ones(table.shape, dtype=bool)
+        return cls(run_names, topic_names, tuple(measures), table, present)
 
     def value(self, run: str, topic: str, measure: str) -> float:
         """One score; ``topic="all"`` gives the mean over topics."""
