@@ -66,3 +66,90 @@ def gfr_topic(ranked, levels, memberships, targets, divergences, gains=(1, 3), p
             achieved = [x / k for x in sums[m]]
             gf[m] += decay * sim(achieved, target, divergences[m])
     return err, irbu, gf
+
+
+def _dedupe(nuggets, dedupe):
+    """Levels after crediting each entity once (nuggets in position order)."""
+    seen, levels = set(), []
+    for n in nuggets:
+        level = n.get("level", 0) or 0
+        key = n.get("entity")
+        if dedupe and level > 0 and key is not None:
+            if key in seen:
+                level = 0
+            seen.add(key)
+        levels.append(level)
+    return levels
+
+
+def gfrc(nuggets, system_turns, sets, *, L, variant, gain, lmax, method, empty,
+         alpha=None, weights=None, dedupe=True):
+    """R, {set: GF}, GF, GFRC of one conversation, straight from the formulas.
+
+    nuggets: dicts with start, end, level, entity, groups, turn (1-based system turn);
+    sets: list of (name, target, divergence); system_turns: count or None.
+    """
+    nuggets = sorted(nuggets, key=lambda n: n["start"])
+    levels = _dedupe(nuggets, dedupe)
+    big_n = (L - 1) / 2 if variant == "eq9" else (L + 1) / 2
+    r = 0.0
+    for n, level in zip(nuggets, levels):
+        if level > 0:
+            wc = n["end"]
+            pw = max(0.0, 1 - (wc - 1) / L) if variant == "eq6" else max(0.0, 1 - wc / L)
+            g = (2 ** level - 1) / 2 ** lmax if gain == "exp" else level / lmax
+            r += pw * g
+    r /= big_n
+    gf = {}
+    for name, target, divergence in sets:
+        sims, so_far = [], []
+        turns = sorted({n["turn"] for n, lv in zip(nuggets, levels) if lv > 0})
+        for t in turns:
+            in_turn = [n["groups"][name] for n, lv in zip(nuggets, levels)
+                       if lv > 0 and n["turn"] == t]
+            so_far += in_turn
+            vecs = in_turn if method == "independent" else so_far
+            achieved = [sum(v[i] for v in vecs) / len(vecs) for i in range(len(target))]
+            sims.append(sim(achieved, target, divergence))
+        if empty == "uniform":
+            g = len(target)
+            sims += [sim([1 / g] * g, target, divergence)] * (system_turns - len(turns))
+        gf[name] = sum(sims) / len(sims) if sims else 0.0
+    m = len(sets)
+    w = weights or [1 / m] * m
+    a = 1 / (m + 1) if alpha is None else alpha
+    total = sum(wi * gf[name] for wi, (name, _, _) in zip(w, sets))
+    return r, gf, total, a * r + (1 - a) * total
+
+
+def gfrc2(nuggets, sets, *, L=1000, weights=None, dedupe=True):
+    """Per-cluster rows and (EGNP, {set: EGF}, GFRC2) of one conversation, word by word."""
+    nuggets = sorted(nuggets, key=lambda n: n["start"])
+    levels = _dedupe(nuggets, dedupe)
+    relevant = [(n, lv) for n, lv in zip(nuggets, levels) if lv > 0]
+    m = len(sets)
+    w = weights or [1 / (m + 1)] * (m + 1)
+    rows, egnp, egf, total = [], 0.0, {s[0]: 0.0 for s in sets}, 0.0
+    for k, (n, _) in enumerate(relevant):
+        wc = n["end"]
+        level_of_word = {}
+        for other, lv in relevant[:k + 1]:
+            for word in range(other["start"], other["end"] + 1):
+                level_of_word[word] = lv
+        gwc = sum(level_of_word.get(word, 0) for word in range(1, wc + 1))
+        nonrel = sum(1 for word in range(1, wc + 1) if word not in level_of_word)
+        gnp = gwc / (nonrel + gwc)
+        experience = w[0] * gnp
+        sims = {}
+        for i, (name, target, divergence) in enumerate(sets):
+            vecs = [o["groups"][name] for o, _ in relevant[:k + 1]]
+            achieved = [sum(v[j] for v in vecs) / len(vecs) for j in range(len(target))]
+            sims[name] = sim(achieved, target, divergence)
+            experience += w[i + 1] * sims[name]
+        prob = 1 / L if wc <= L else 0.0
+        rows.append((wc, gwc, nonrel, gnp, sims, experience, prob))
+        egnp += prob * gnp
+        for name in sims:
+            egf[name] += prob * sims[name]
+        total += prob * experience
+    return rows, (egnp, egf, total)

@@ -75,10 +75,38 @@ def _pilot_inputs(pilot):
     return qrels, runs, attributes
 
 
+def _demo_conversations(out) -> None:
+    from . import gfrc, gfrc2
+    from .conversation import read_attribute_sets, read_conversations
+    from .datasets import path
+
+    sets = read_attribute_sets(path("cases", "r112-attributes.json"))
+    r112 = read_conversations(path("cases", "r112-fairweb2.jsonl"), sets)
+    print("GFRC, topic R112 of NTCIR-18 FairWeb-2 CS (GFRC2 paper, Table 5: Eq. 6, L=1000)",
+          file=out)
+    _print_rows(gfrc.gfrc(r112, preset="gfrc2-paper"), out)
+    print("\nGFRC2, the same conversations (GFRC2 paper, Table 3: L=1000)", file=out)
+    _print_rows(gfrc2.gfrc2(r112), out)
+    sets = read_attribute_sets(path("cases", "m002-attributes.json"))
+    m002 = read_conversations(path("cases", "m002-evia2023.jsonl"), sets)
+    print("\nGFRC, topic M002, New Bing vs Google Bard (EVIA 2023, Tables 1-2: Eq. 6, "
+          "L=1250, gain l/2)", file=out)
+    _print_rows(gfrc.gfrc(m002, preset="evia2023"), out)
+
+
+def _print_rows(table, out) -> None:
+    print(f"{'run':<20}" + "".join(f"{m:>14}" for m in table.measures), file=out)
+    for r, run in enumerate(table.runs):
+        for t, _ in enumerate(table.topics):
+            print(f"{run:<20}" + "".join(f"{v:14.6f}" for v in table.values[r, t]), file=out)
+
+
 def _cmd_demo(args) -> int:
     _demo_divergences(sys.stdout)
     print()
     _demo_gfr(sys.stdout)
+    print()
+    _demo_conversations(sys.stdout)
     return 0
 
 
@@ -145,6 +173,68 @@ def _cmd_gfr(args) -> int:
     return 0
 
 
+# --------------------------------------------------------------------------- conversations
+def _conversations(args):
+    from .conversation import ConversationBatch, _json_lines, read_attribute_sets
+
+    sets = read_attribute_sets(args.attributes)
+    records, sources = [], []
+    for path in args.conversations:
+        recs, lines = _json_lines(path)
+        import os
+
+        run = os.path.basename(path)
+        for rec, line in zip(recs, lines):
+            if not isinstance(rec, dict) or "topic" not in rec or not isinstance(
+                    rec.get("nuggets", []), list):
+                raise ValueError(f"{path}:{line}: a conversation record needs a 'topic' and "
+                                 "a list of 'nuggets'")
+            records.append(rec if "run" in rec else dict(rec, run=run))
+            sources.append(f"{path}:{line}")
+    return ConversationBatch.from_records(records, sets, sources=sources)
+
+
+def _save_figure(fig, path):
+    fig.savefig(path, dpi=150)
+    print(f"wrote {path}", file=sys.stderr)
+
+
+def _cmd_gfrc(args) -> int:
+    from . import gfrc
+
+    batch = _conversations(args)
+    weights = None if args.weights is None else _float_list(args.weights, "--weights")
+    table = gfrc.gfrc(batch, preset=args.preset, L=args.L, variant=args.variant,
+                      gain=args.gain, lmax=args.lmax, method=args.method, empty=args.empty,
+                      alpha=args.alpha, weights=weights,
+                      dedupe=False if args.no_dedupe else None)
+    if args.plot:
+        from .plots import r_vs_gf
+
+        _save_figure(r_vs_gf(table, by=args.plot_by), args.plot)
+    _write(args.output, table.to_tsv)
+    return 0
+
+
+def _cmd_gfrc2(args) -> int:
+    from . import gfrc2
+
+    batch = _conversations(args)
+    weights = None if args.weights is None else _float_list(args.weights, "--weights")
+    options = dict(L=args.L, weights=weights, lmax=args.lmax, dedupe=not args.no_dedupe)
+    if args.plot or args.clusters:
+        clusters = gfrc2.clusters(batch, **options)
+    if args.plot:
+        from .plots import gfrc2_clusters
+
+        _save_figure(gfrc2_clusters(batch, clusters), args.plot)
+    if args.clusters:
+        _write(args.output, lambda f: gfrc2.write_clusters(batch, clusters, f))
+    else:
+        _write(args.output, gfrc2.gfrc2(batch, **options).to_tsv)
+    return 0
+
+
 def _write(output, writer):
     if output in (None, "-"):
         writer(sys.stdout)
@@ -197,6 +287,57 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("-o", "--output", help="write to this file instead of stdout")
     g.add_argument("runs", nargs="+", metavar="RUN", help="TREC run files")
     g.set_defaults(func=_cmd_gfr)
+
+    c = sub.add_parser(
+        "gfrc", help="GFRC of conversations (R, GF per attribute set, GF, GFRC)",
+        description="Turn-based relevance and group fairness of conversations (Sakai, EVIA "
+                    "2023; NTCIR-18 FairWeb-2 CS). Prints run, topic, measure, value rows.")
+    c.add_argument("--attributes", required=True, help="attribute-set JSON file")
+    c.add_argument("--preset", choices=["fairweb2", "gfrc2-paper", "evia2023"],
+                   help="named settings: fairweb2 (official: L=1000, eq7, exp gain; the "
+                        "default), gfrc2-paper (the same with eq6), evia2023 (L=1250, eq6, "
+                        "linear gain); the options below override it")
+    c.add_argument("--L", type=float, help="patience in words")
+    c.add_argument("--variant", choices=["eq6", "eq7", "eq9"], help="R variant")
+    c.add_argument("--gain", choices=["exp", "linear"], help="(2^l-1)/2^lmax or l/lmax")
+    c.add_argument("--lmax", type=int, help="highest relevance level (default 2)")
+    c.add_argument("--method", choices=["independent", "cumulative"],
+                   help="achieved distribution per turn, or of all turns so far")
+    c.add_argument("--empty", choices=["ignore", "uniform"],
+                   help="system turns without relevant nuggets: left out (default) or "
+                        "counted with a uniform distribution")
+    c.add_argument("--alpha", type=float, help="weight of R (default 1/(M+1))")
+    c.add_argument("--weights", help="comma-separated weights of the attribute sets "
+                   "(default 1/M each)")
+    c.add_argument("--no-dedupe", action="store_true",
+                   help="credit later mentions of an entity too (default: they earn nothing)")
+    c.add_argument("--plot", metavar="FILE", help="write the R vs GF figure (plot extra)")
+    c.add_argument("--plot-by", choices=["run", "topic"], default="run",
+                   help="one point per run (mean) or per run and topic")
+    c.add_argument("-o", "--output", help="write to this file instead of stdout")
+    c.add_argument("conversations", nargs="+", metavar="CONVERSATIONS.jsonl")
+    c.set_defaults(func=_cmd_gfrc)
+
+    c2 = sub.add_parser(
+        "gfrc2", help="GFRC2 of conversations (EGNP, EGF per attribute set, GFRC2)",
+        description="Word-level expected experience of conversations (the GFRC2 paper, "
+                    "Eqs. 11-21). Prints run, topic, measure, value rows, or with "
+                    "--clusters the per-cluster table.")
+    c2.add_argument("--attributes", required=True, help="attribute-set JSON file")
+    c2.add_argument("--L", type=float, default=1000, help="patience in words (default 1000)")
+    c2.add_argument("--weights", help="comma-separated w0 (GNP), w1..wM (attribute sets); "
+                    "default 1/(M+1) each")
+    c2.add_argument("--lmax", type=int, default=2, help="highest relevance level (default 2)")
+    c2.add_argument("--no-dedupe", action="store_true",
+                    help="credit later mentions of an entity too")
+    c2.add_argument("--clusters", action="store_true",
+                    help="print the per-cluster table (wc, GWCrel, WCnonrel, GNP, D, "
+                         "DistrSim, Experience, Prob)")
+    c2.add_argument("--plot", metavar="FILE", help="write GNP and GF against word count "
+                    "(the paper's Figures 4-5; plot extra)")
+    c2.add_argument("-o", "--output", help="write to this file instead of stdout")
+    c2.add_argument("conversations", nargs="+", metavar="CONVERSATIONS.jsonl")
+    c2.set_defaults(func=_cmd_gfrc2)
     return parser
 
 
@@ -213,7 +354,7 @@ def main(argv=None) -> int:
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
-    except (ValueError, TypeError) as exc:
+    except (ValueError, TypeError, ImportError) as exc:
         print(f"fairconv {args.command}: error: {exc}".replace("\n", " "), file=sys.stderr)
         return 2
     except OSError as exc:

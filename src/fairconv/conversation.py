@@ -314,8 +314,8 @@ class ConversationBatch:
         _raise_first(self.level > lmax, self, f"its level exceeds lmax = {lmax}"
                      + (f" (the 'lmax' option of {func})" if func else ""))
         level = self.level.copy()
-        if dedupe:
-            rel = np.flatnonzero((level > 0) & (self.entity >= 0))
+        rel = np.flatnonzero((level > 0) & (self.entity >= 0))
+        if dedupe and len(rel):
             key = self.conversation_of[rel] * (int(self.entity.max()) + 1) + self.entity[rel]
             _, first = np.unique(key, return_index=True)   # nuggets are in position order
             repeat = np.ones(len(rel), dtype=bool)
@@ -336,9 +336,11 @@ def _memberships(vectors, a: AttributeSet, sources, offsets) -> np.ndarray:
     out = np.full((len(vectors), a.n_groups), np.nan)
     given = np.fromiter((v is not None for v in vectors), bool, len(vectors))
     rows = [v for v in vectors if v is not None]
+    if not rows:
+        return out
     try:
         values = np.array(rows, dtype=np.float64).reshape(len(rows), -1)
-        ok = values.shape[1] == a.n_groups or not rows
+        ok = values.shape[1] == a.n_groups
     except (ValueError, TypeError):
         ok = False
     if not ok:

@@ -30,7 +30,7 @@ from ._validation import check_choice, check_weights, fail
 from .conversation import ConversationBatch, _raise_first
 from .results import ScoreTable
 
-__all__ = ["gfrc", "gfrc_arrays", "GFRCOptions", "PRESETS"]
+__all__ = ["gfrc", "gfrc_arrays", "turns", "Turns", "GFRCOptions", "PRESETS"]
 
 PRESETS = {
     # NTCIR-18 FairWeb-2 CS official setting (its overview reports eq7 values)
@@ -107,6 +107,63 @@ def _combination(n_sets: int, alpha, weights, func):
     return float(a), w
 
 
+@dataclass(frozen=True, eq=False)
+class Turns:
+    """Per-turn GF cells: one row per (conversation, system turn with a relevant nugget).
+
+    ``achieved[name]`` (rows, G) is the turn's achieved distribution and ``sim[name]``
+    its DistrSim, as in Table 4 (b)-(c) of the GFRC2 paper and Table 2 of EVIA 2023.
+    """
+
+    conversation: np.ndarray
+    turn: np.ndarray
+    achieved: dict
+    sim: dict
+
+
+def turns(batch: ConversationBatch, /, *, preset=None, **options) -> Turns:
+    """The per-turn achieved distributions and DistrSim values behind GF^m."""
+    opts = GFRCOptions.resolve(preset, **options)
+    level = batch.effective_levels(opts.lmax, dedupe=opts.dedupe, func="gfrc")
+    batch.check_relevant_groups(level > 0)
+    return _turns(batch, level, opts)
+
+
+def _turns(batch, level, opts) -> Turns:
+    rel = np.flatnonzero(level > 0)
+    conv = batch.conversation_of[rel]
+    turn = batch.turn[rel]
+    decreasing = np.zeros(len(batch.turn), dtype=bool)
+    decreasing[rel[1:]] = (conv[1:] == conv[:-1]) & (turn[1:] < turn[:-1])
+    _raise_first(decreasing, batch, "its turn is before the turn of the nugget before it")
+    if opts.empty == "uniform":
+        unknown = batch.system_turns < 0
+        if unknown.any():
+            c = int(np.argmax(unknown))
+            raise ValueError(f"{batch.sources[c]}: empty='uniform' needs the turn structure "
+                             "(text, or turns and length); this record gives only each "
+                             "nugget's turn")
+    # one group of relevant nuggets per (conversation, system turn)
+    new = np.ones(len(rel), dtype=bool)
+    new[1:] = (conv[1:] != conv[:-1]) | (turn[1:] != turn[:-1])
+    starts = np.flatnonzero(new)
+    ends = np.append(starts[1:], len(rel)) - 1
+    group_conv = conv[starts]
+    conv_first = np.searchsorted(conv, np.arange(len(batch)))
+    achieved, sim = {}, {}
+    for a in batch.attributes:
+        memb = batch.groups[a.name][rel]
+        if opts.method == "independent":
+            d = _core.segment_sum(memb, starts, len(rel))
+            d /= (ends - starts + 1)[:, None]
+        else:
+            cum = _core.segment_cumsum(memb, conv_first[conv_first < len(rel)])
+            d = cum[ends] / (ends - conv_first[group_conv] + 1)[:, None]
+        achieved[a.name] = d
+        sim[a.name] = _core.distr_sim(d, a.target, a.divergence)
+    return Turns(group_conv, turn[starts], achieved, sim)
+
+
 def gfrc_arrays(batch: ConversationBatch, /, *, preset=None, **options) -> dict:
     """R, GF per attribute set, GF and GFRC of every conversation of a batch.
 
@@ -147,8 +204,7 @@ def gfrc_arrays(batch: ConversationBatch, /, *, preset=None, **options) -> dict:
     alpha, w = _combination(len(sets), opts.alpha, opts.weights, func)
     level = batch.effective_levels(opts.lmax, dedupe=opts.dedupe, func=func)
     rel = np.flatnonzero(level > 0)
-    relevant = level > 0
-    batch.check_relevant_groups(relevant)
+    batch.check_relevant_groups(level > 0)
     n_conv = len(batch)
     conv = batch.conversation_of[rel]
 
@@ -157,37 +213,12 @@ def gfrc_arrays(batch: ConversationBatch, /, *, preset=None, **options) -> dict:
     out = {"R": np.bincount(conv, weights=pw * g, minlength=n_conv)
            / normaliser(opts.L, opts.variant)}
 
-    turn = batch.turn[rel]
-    decreasing = np.zeros(len(batch.turn), dtype=bool)
-    decreasing[rel[1:]] = (conv[1:] == conv[:-1]) & (turn[1:] < turn[:-1])
-    _raise_first(decreasing, batch, "its turn is before the turn of the nugget before it")
-    if opts.empty == "uniform":
-        unknown = batch.system_turns < 0
-        if unknown.any():
-            c = int(np.argmax(unknown))
-            raise ValueError(f"{batch.sources[c]}: empty='uniform' needs the turn structure "
-                             "(text, or turns and length); this record gives only each "
-                             "nugget's turn")
-    # groups of relevant nuggets: one per (conversation, system turn)
-    new = np.ones(len(rel), dtype=bool)
-    new[1:] = (conv[1:] != conv[:-1]) | (turn[1:] != turn[:-1])
-    starts = np.flatnonzero(new)
-    ends = np.append(starts[1:], len(rel)) - 1
-    group_conv = conv[starts]
-    n_counted = np.bincount(group_conv, minlength=n_conv)
-    conv_first = np.searchsorted(conv, np.arange(n_conv))  # first relevant nugget of each
-
+    per_turn = _turns(batch, level, opts)
+    n_counted = np.bincount(per_turn.conversation, minlength=n_conv)
     gf_total = np.zeros(n_conv)
     for m, a in enumerate(sets):
-        memb = batch.groups[a.name][rel]
-        if opts.method == "independent":
-            achieved = _core.segment_sum(memb, starts, len(rel))
-            achieved /= (ends - starts + 1)[:, None]
-        else:
-            cum = _core.segment_cumsum(memb, conv_first[conv_first < len(rel)])
-            achieved = cum[ends] / (ends - conv_first[group_conv] + 1)[:, None]
-        sim = _core.distr_sim(achieved, a.target, a.divergence)
-        total = np.bincount(group_conv, weights=sim, minlength=n_conv)
+        total = np.bincount(per_turn.conversation, weights=per_turn.sim[a.name],
+                            minlength=n_conv)
         if opts.empty == "uniform":
             uniform = float(_core.distr_sim(np.full(a.n_groups, 1.0 / a.n_groups), a.target,
                                             a.divergence))

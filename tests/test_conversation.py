@@ -1,0 +1,121 @@
+"""The conversation model: words, turns, spans, the JSON Lines reader, bad input."""
+
+import json
+
+import numpy as np
+import pytest
+
+from fairconv import AttributeSet
+from fairconv.conversation import (Conversation, ConversationBatch, Nugget, find_span,
+                                   read_attribute_sets, read_conversations, turns_of, word_at,
+                                   write_conversations)
+from fairconv.datasets import path
+
+SETS = [AttributeSet("A", [0.5, 0.5], "nominal")]
+TEXT = "U:Please list researchers. S:Here: Yoshua Bengio https://x/yb and Geoffrey Hinton U:More S:Fei-Fei Li"
+
+
+def test_words_and_turns_follow_the_papers_rules():
+    """measures.md section 3: 'U: Please' is two words, 'S:Yoshua' one (000, footnote 11)."""
+    assert [(t.role, t.start, t.end) for t in turns_of("U: Please list S:Yoshua Bengio")] == \
+        [("U", 1, 3), ("S", 4, 5)]
+    assert [(t.role, t.start, t.end) for t in turns_of(TEXT)] == \
+        [("U", 1, 3), ("S", 4, 10), ("U", 11, 11), ("S", 12, 13)]
+
+
+def test_find_span_and_word_at():
+    assert find_span(TEXT, "Yoshua Bengio https://x/yb") == (5, 7)
+    assert find_span(TEXT, "Li") == (13, 13)
+    assert word_at(TEXT, TEXT.index("Hinton")) == 10
+    with pytest.raises(ValueError, match="fewer than 1 times"):
+        find_span(TEXT, "Turing")
+    with pytest.raises(ValueError, match="not inside a word"):
+        word_at(TEXT, TEXT.index(" "))
+
+
+def test_text_must_begin_with_user_turn():
+    with pytest.raises(ValueError, match="must begin with 'U:'"):
+        turns_of("S:Hello U:Hi")
+
+
+def test_batch_from_records_with_text_and_system_turns():
+    c = Conversation("T", "r", (Nugget(12, 13, 2, groups={"A": [1, 0]}),
+                                Nugget(5, 7, 1, "yb", {"A": [0, 1]})), text=TEXT)
+    batch = ConversationBatch.from_conversations([c], SETS)
+    assert batch.start.tolist() == [5, 12]            # sorted by position
+    assert batch.turn.tolist() == [1, 2]              # system turns, 1-based
+    assert batch.system_turns.tolist() == [2]
+    assert batch.lengths.tolist() == [13]
+
+
+def test_round_trip_through_json_lines(tmp_path):
+    c = Conversation("T", "r", (Nugget(5, 7, 1, "yb", {"A": [0, 1]}),), text=TEXT)
+    write_conversations([c], tmp_path / "c.jsonl")
+    batch = read_conversations(tmp_path / "c.jsonl", SETS)
+    assert batch.topics == ("T",) and batch.runs == ("r",)
+    assert batch.groups["A"].tolist() == [[0.0, 1.0]]
+
+
+def test_bundled_cases_read():
+    sets = read_attribute_sets(path("cases", "r112-attributes.json"))
+    assert [a.name for a in sets] == ["PRONOUN", "HINDEX"]
+    batch = read_conversations(path("cases", "r112-fairweb2.jsonl"), sets)
+    assert len(batch) == 2 and batch.n_nuggets == 11
+
+
+def _batch(nuggets, **rec):
+    record = {"topic": "T", "run": "r", "text": TEXT, "nuggets": nuggets}
+    record.update(rec)
+    return ConversationBatch.from_records([record], SETS, sources=["c.jsonl:7"])
+
+
+@pytest.mark.parametrize("nuggets, rec, message", [
+    ([{"start": 13, "end": 14, "level": 1, "groups": {"A": [1, 0]}}], {},
+     "c.jsonl:7: .* ends after the last word"),
+    ([{"start": 1, "end": 2, "level": 1, "groups": {"A": [1, 0]}}], {}, "lies in a user turn"),
+    ([{"start": 10, "end": 12, "level": 1, "groups": {"A": [1, 0]}}], {}, "crosses the end"),
+    ([{"start": 6, "end": 5, "level": 1}], {}, "start word is after its end word"),
+    ([{"start": 5, "end": 7, "level": 1, "groups": {"A": [1, 0]}},
+      {"start": 7, "end": 8, "level": 1, "groups": {"A": [1, 0]}}], {}, "overlaps"),
+    ([{"start": 5, "end": 7, "level": -1}], {}, "level must be >= 0"),
+    ([{"start": 5, "end": 7, "level": 1, "groups": {"A": [1, 0, 0]}}], {},
+     "membership must be 2 numbers"),
+    ([{"start": 5, "end": 7, "level": 1, "groups": {"A": [0.5, 0.6]}}], {}, "sum to 1"),
+    ([{"start": 5, "end": 7, "level": 1, "groups": {"A": [-0.5, 1.5]}}], {}, "non-negative"),
+    ([{"start": 5.5, "end": 7, "level": 1}], {}, "'start' must be an integer"),
+    ([], {"text": "S:Hi U:there"}, "must begin with 'U:'"),
+    ([{"start": 5, "end": 7, "level": 1}], {"text": None}, "needs a 'turn'"),
+])
+def test_bad_conversations(nuggets, rec, message):
+    with pytest.raises(ValueError, match=message):
+        _batch(nuggets, **rec)
+
+
+def test_invalid_json_names_file_and_line(tmp_path):
+    f = tmp_path / "c.jsonl"
+    f.write_text('{"topic": "T", "nuggets": []}\n\n{"topic": "U", "nuggets": [}\n')
+    with pytest.raises(ValueError, match=r"c\.jsonl:3: invalid JSON"):
+        read_conversations(f, SETS)
+
+
+def test_record_without_topic(tmp_path):
+    f = tmp_path / "c.jsonl"
+    f.write_text('{"nuggets": []}\n')
+    with pytest.raises(ValueError, match=r"c\.jsonl:1: a conversation record needs a 'topic'"):
+        read_conversations(f, SETS)
+
+
+def test_attribute_set_file_errors(tmp_path):
+    f = tmp_path / "a.json"
+    f.write_text('{"A": {"target": [0.5, 0.6], "scale": "nominal"}}')
+    with pytest.raises(ValueError, match="attribute set 'A': .*sum to 1"):
+        read_attribute_sets(f)
+    f.write_text('{"A": {"target": [0.5, 0.5]}}')
+    with pytest.raises(ValueError, match="needs a 'target' and a 'scale'"):
+        read_attribute_sets(f)
+    f.write_text('{"A": ')
+    with pytest.raises(ValueError, match=r"a\.json:1: invalid JSON"):
+        read_attribute_sets(f)
+    (tmp_path / "t.golddistr").write_text("0.5\n0.5\n")
+    f.write_text('{"A": {"target": "t.golddistr", "scale": "ordinal"}}')
+    assert read_attribute_sets(f)[0].target.tolist() == [0.5, 0.5]
