@@ -1,0 +1,174 @@
+"""GFRC2: the R112 tables cell by cell, a loop oracle, properties, bad input, CLI."""
+
+import csv
+import io
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import oracles
+from conftest_data import SETS, random_record
+from fairconv import gfrc2
+from fairconv.cli import main
+from fairconv.conversation import ConversationBatch, read_attribute_sets, read_conversations
+from fairconv.datasets import path
+
+REFERENCE = Path(__file__).parent / "reference" / "gfrc2_clusters.csv"
+
+
+@pytest.fixture(scope="module")
+def r112():
+    sets = read_attribute_sets(path("cases", "r112-attributes.json"))
+    return read_conversations(path("cases", "r112-fairweb2.jsonl"), sets)
+
+
+def _rows():
+    with open(REFERENCE, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def test_000_tables_1_and_2_every_cell(r112):
+    """000 Table 1 (COPWA) and Table 2 (ORG): wc, GWCrel, WCnonrel, GNP, both DistrSim
+    and Experience of every user cluster, at the printed 6 digits."""
+    c = gfrc2.clusters(r112)
+    rows = _rows()
+    assert len(rows) == len(c.wc) == 11
+    for i, row in enumerate(rows):
+        assert r112.runs[c.conversation[i]] == row["run"]
+        assert int(c.wc[i]) == int(row["wc"])
+        assert c.gwc_rel[i] == float(row["GWCrel"])
+        assert c.wc_nonrel[i] == float(row["WCnonrel"])
+        for got, key in ((c.gnp[i], "GNP"), (c.sim["PRONOUN"][i], "PRONOUN"),
+                         (c.sim["HINDEX"][i], "HINDEX"), (c.experience[i], "Experience")):
+            assert round(float(got), 6) == pytest.approx(float(row[key]), abs=1e-12), key
+        assert c.prob[i] == 1 / 1000
+
+
+def test_000_table1_achieved_distributions(r112):
+    """000 Table 1: D(PRONOUN) goes (1,0,0) ... (3/4,1/4,0), (4/5,1/5,0), (5/6,1/6,0)."""
+    d = gfrc2.clusters(r112).achieved["PRONOUN"][:6]
+    np.testing.assert_allclose(d[3:], [[3 / 4, 1 / 4, 0], [4 / 5, 1 / 5, 0], [5 / 6, 1 / 6, 0]])
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_agrees_with_loop_oracle(seed):
+    rng = np.random.default_rng(seed)
+    records = [random_record(rng, topic=f"T{i}", n_sets=3)[0] for i in range(25)]
+    batch = ConversationBatch.from_records(records, SETS, sources=["x"] * 25)
+    L = float(rng.choice([20, 60, 1000]))              # clusters beyond L for small L
+    weights = rng.dirichlet(np.ones(4)).tolist()
+    dedupe = bool(seed % 2)
+    got = gfrc2.gfrc2_arrays(batch, L=L, weights=weights, dedupe=dedupe)
+    c = gfrc2.clusters(batch, L=L, weights=weights, dedupe=dedupe)
+    sets = [(a.name, a.target.tolist(), a.divergence) for a in SETS]
+    k = 0
+    for i, rec in enumerate(records):
+        rows, (egnp, egf, total) = oracles.gfrc2(rec["nuggets"], sets, L=L, weights=weights,
+                                                 dedupe=dedupe)
+        for wc, gwc, nonrel, gnp, sims, experience, prob in rows:
+            assert (c.conversation[k], c.wc[k]) == (i, wc)
+            assert (c.gwc_rel[k], c.wc_nonrel[k], c.prob[k]) == (gwc, nonrel, prob)
+            assert c.gnp[k] == pytest.approx(gnp, abs=1e-12)
+            assert c.experience[k] == pytest.approx(experience, abs=1e-12)
+            k += 1
+        assert got["EGNP"][i] == pytest.approx(egnp, abs=1e-12)
+        for name in egf:
+            assert got[f"EGF[{name}]"][i] == pytest.approx(egf[name], abs=1e-12)
+        assert got["GFRC2"][i] == pytest.approx(total, abs=1e-12)
+    assert k == len(c.wc)
+
+
+seeds = st.integers(0, 2**32 - 1)
+
+
+def _one(rec):
+    return ConversationBatch.from_records([rec], SETS[:2], sources=["x"])
+
+
+@given(seeds)
+def test_gnp_in_unit_interval(seed):
+    c = gfrc2.clusters(_one(random_record(np.random.default_rng(seed))[0]))
+    assert ((c.gnp > 0) & (c.gnp <= 1)).all()
+
+
+@given(seeds, st.data())
+def test_moving_a_relevant_nugget_earlier(seed, data):
+    """000, end of section 3: within L and without passing another relevant nugget,
+    moving one relevant nugget earlier never lowers EGNP and leaves every EGF as is."""
+    rec, _ = random_record(np.random.default_rng(seed))
+    nuggets = sorted(rec["nuggets"], key=lambda n: n["start"])
+    rel = [i for i, n in enumerate(nuggets) if n["level"] > 0]
+    if not rel:
+        return
+    i = data.draw(st.sampled_from(rel))
+    floor = max([nuggets[j]["end"] for j in range(i)] + [0])   # no overlap with any nugget
+    turn = next(t for t in rec["turns"] if t["start"] <= nuggets[i]["start"] <= t["end"])
+    lowest = max(floor + 1, turn["start"])
+    if lowest >= nuggets[i]["start"]:
+        return
+    shift = data.draw(st.integers(1, nuggets[i]["start"] - lowest))
+    moved = [dict(n) for n in nuggets]
+    moved[i]["start"] -= shift
+    moved[i]["end"] -= shift
+    before = gfrc2.gfrc2_arrays(_one(rec))
+    after = gfrc2.gfrc2_arrays(_one(dict(rec, nuggets=moved)))
+    assert after["EGNP"][0] >= before["EGNP"][0] - 1e-15
+    for a in SETS[:2]:
+        assert after[f"EGF[{a.name}]"][0] == pytest.approx(before[f"EGF[{a.name}]"][0], abs=1e-15)
+
+
+@given(seeds)
+def test_single_component_weights(seed):
+    b = _one(random_record(np.random.default_rng(seed))[0])
+    assert gfrc2.gfrc2_arrays(b, weights=[1, 0, 0])["GFRC2"][0] == pytest.approx(
+        gfrc2.gfrc2_arrays(b)["EGNP"][0], abs=1e-15)
+    for m, a in enumerate(SETS[:2]):
+        w = [0, 0, 0]
+        w[m + 1] = 1
+        s = gfrc2.gfrc2_arrays(b, weights=w)
+        assert s["GFRC2"][0] == pytest.approx(s[f"EGF[{a.name}]"][0], abs=1e-15)
+
+
+@given(seeds)
+def test_scores_at_most_one(seed):
+    s = gfrc2.gfrc2_arrays(_one(random_record(np.random.default_rng(seed))[0]), L=5)
+    for v in s.values():
+        assert 0 <= float(v[0]) <= 1 + 1e-12
+
+
+@pytest.mark.parametrize("options, message", [
+    (dict(weights=[0.5, 0.5]), "hold 3 weights"),
+    (dict(weights=[1.2, -0.1, -0.1]), "non-negative"),
+    (dict(weights=[0.5, 0.3, 0.3]), "sum to 1"),
+    (dict(L=1), "greater than 1"),
+    (dict(lmax=0), "integer >= 1"),
+    (dict(lmax=1), "exceeds lmax = 1"),
+])
+def test_bad_options(r112, options, message):
+    with pytest.raises(ValueError, match=message):
+        gfrc2.gfrc2_arrays(r112, **options)
+
+
+def test_cli_scores_and_clusters(capsys, tmp_path):
+    args = ["gfrc2", "--attributes", str(path("cases", "r112-attributes.json")),
+            str(path("cases", "r112-fairweb2.jsonl"))]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "ORG-CS-D-MN-1\tR112\tGFRC2\t0.00203" in out
+    assert main(args[:3] + ["--clusters", "--plot", str(tmp_path / "f.png")] + args[3:]) == 0
+    table = capsys.readouterr().out.splitlines()
+    assert table[0].split("\t")[:6] == ["run", "topic", "wc", "GWCrel", "WCnonrel", "GNP"]
+    assert len(table) == 12
+    assert (tmp_path / "f.png").read_bytes()[:4] == b"\x89PNG"
+    assert main(args[:3] + ["--weights", "0.5,0.5"] + args[3:]) == 2
+    assert "hold 3 weights" in capsys.readouterr().err
+
+
+def test_write_clusters_round_numbers(r112):
+    out = io.StringIO()
+    gfrc2.write_clusters(r112, gfrc2.clusters(r112), out)
+    first = out.getvalue().splitlines()[1].split("\t")
+    assert first[:5] == ["COPWA-CS-QD-MN-2", "R112", "33", "4.0", "31.0"]
