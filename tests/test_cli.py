@@ -41,3 +41,12 @@ def test_demo_prints_the_pilot_pack_table(capsys):
 def test_no_command_prints_help_and_fails(capsys):
     assert main([]) == 2
     assert "usage" in capsys.readouterr().out
+
+
+def test_demo_prints_the_papers_conversation_tables(capsys):
+    """000 Tables 3 and 5 (R112) and 001 Tables 1-2 (M002)."""
+    assert main(["demo"]) == 0
+    out = capsys.readouterr().out
+    assert "COPWA-CS-QD-MN-2          0.008532      0.733061      0.404881      0.568971      0.382158" in out
+    assert "ORG-CS-D-MN-1             0.001175      0.002913      0.002024      0.002038" in out
+    assert "GoogleBard-trial1         0.001395      0.404881      0.430272" in out

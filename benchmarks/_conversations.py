@@ -1,0 +1,58 @@
+"""Synthetic conversations for the GFRC and GFRC2 benchmarks."""
+
+import json
+
+import numpy as np
+
+from fairconv import AttributeSet
+from fairconv.conversation import ConversationBatch
+
+SETS = [AttributeSet("A4", [0.25] * 4, "ordinal"),
+        AttributeSet("B3", [1 / 3] * 3, "nominal")]
+
+
+def synthetic_batch(n_conv, rng, words=1000, nuggets=20, turns=4):
+    """A checked-shape batch built from arrays: ~``words`` words, ``nuggets`` nuggets
+    (3 words each, evenly spread over ``turns`` system turns), levels 0..2."""
+    per = np.full(n_conv, nuggets)
+    offsets = np.concatenate(([0], np.cumsum(per)))
+    n = int(offsets[-1])
+    slot = words // nuggets
+    k = np.tile(np.arange(nuggets), n_conv)
+    start = k * slot + 2 + rng.integers(0, slot - 4, size=n)   # inside the system turn
+    end = start + 2
+    turn = k * turns // nuggets + 1
+    level = rng.integers(0, 3, size=n)
+    entity = rng.integers(0, 40, size=n) + np.repeat(np.arange(n_conv), per) * 40
+    groups = {a.name: rng.dirichlet(np.ones(a.n_groups), size=n) for a in SETS}
+    return ConversationBatch(tuple(f"T{i:06d}" for i in range(n_conv)), ("run",) * n_conv,
+                             offsets, start, end, level, turn, entity, groups,
+                             np.full(n_conv, turns), np.full(n_conv, words),
+                             tuple("synthetic" for _ in range(n_conv)), tuple(SETS))
+
+
+def write_jsonl(batch, path, turns=4, words=1000):
+    """The batch as JSON Lines records with turns and length (no text)."""
+    span = words // turns
+    turn_list = []
+    for t in range(turns):
+        turn_list.append({"role": "U", "start": t * span + 1, "end": t * span + 1})
+        turn_list.append({"role": "S", "start": t * span + 2, "end": (t + 1) * span})
+    groups = {name: g.round(6) for name, g in batch.groups.items()}
+    for g in groups.values():
+        g[:, -1] = 1 - g[:, :-1].sum(axis=1)
+    with open(path, "w") as f:
+        for c in range(len(batch)):
+            lo, hi = batch.offsets[c], batch.offsets[c + 1]
+            nuggets = [{"start": int(batch.start[i]), "end": int(batch.end[i]),
+                        "level": int(batch.level[i]), "entity": f"e{batch.entity[i]}",
+                        "groups": {k: v[i].tolist() for k, v in groups.items()}}
+                       for i in range(lo, hi)]
+            f.write(json.dumps({"topic": batch.topics[c], "run": batch.runs[c],
+                                "turns": turn_list, "length": words,
+                                "nuggets": nuggets}) + "\n")
+
+
+def attributes_json(path):
+    with open(path, "w") as f:
+        json.dump({a.name: {"target": a.target.tolist(), "scale": a.scale} for a in SETS}, f)
