@@ -36,7 +36,7 @@ from .readers import FileFormatError, GroupMemberships, Qrels, Run, read_golddis
     read_gmemb
 from .results import ScoreTable
 
-__all__ = ["gfr", "evaluate", "AttributeData", "load_attribute", "write_nev",
+__all__ = ["gfr", "evaluate", "prepare", "RankedLists", "AttributeData", "load_attribute", "write_nev",
            "stop_probabilities", "measure_names", "DEFAULT_CUTOFFS"]
 
 DEFAULT_CUTOFFS = (10, 20, 100)
@@ -324,18 +324,9 @@ def evaluate(qrels: Qrels, runs: Sequence[Run], attributes: Sequence[AttributeDa
     if len(set(names)) != len(names):
         raise fail("attributes", func, "have distinct names", repr(names))
     w = _weights(weights, len(attributes), func)
-    topics = sorted(set(qrels.topics).union(*(a.memberships.topics for a in attributes)))
-    t_index = {t: i for i, t in enumerate(topics)}
-    judged = KeyTable(_global_topic_ids(qrels, t_index), qrels.docs)
-    ranked = [_rank_lines(run, t_index, judged, order, duplicates) for run in runs]
-    n_t, n_r = len(topics), len(runs)
-    depth = max([int(r[3].max()) if len(r[3]) else 0 for r in ranked] + [1])
-
-    judged_level = np.append(qrels.levels, 0)   # row -1 (unjudged) reads the last entry
-    level_of = np.zeros((n_t, n_r, depth), dtype=np.int64)
-    for r, (tid, rows, rank, _) in enumerate(ranked):
-        level_of[tid, r, rank] = judged_level[rows]
-    decay = _core.err_decay(prob[level_of])
+    lists = prepare(qrels, runs, attributes, order=order, duplicates=duplicates)
+    topics, n_t, n_r = lists.topics, len(lists.topics), len(runs)
+    decay = _core.err_decay(prob[lists.level])
 
     measures = measure_names(names, [k for k in cut if k is not None])
     m_index = {m: i for i, m in enumerate(measures)}
@@ -348,10 +339,18 @@ def evaluate(qrels: Qrels, runs: Sequence[Run], attributes: Sequence[AttributeDa
 
     covered = np.zeros((len(attributes), n_t), dtype=bool)
     for m, data in enumerate(attributes):
-        cov = np.array(sorted(t_index[t] for t in data.memberships.topics), np.int64)
+        a = data.attribute
+        cov = lists.covered[m]
         covered[m, cov] = True
-        _score_attribute(data, qrels, judged, t_index, ranked, level_of, decay, cov, cut,
-                         values, present, m_index)
+        block = max(1, _CHUNK_ELEMENTS // max(1, n_r * lists.depth * a.n_groups))
+        for start in range(0, len(cov), block):
+            tt = cov[start:start + block]
+            gf = _core.gf_at_cutoffs(decay[tt], lists.memberships(m, tt), a.target,
+                                     DIVERGENCE_NAMES, cut)
+            for (d, k), v in gf.items():
+                col = m_index[f"GF-{d}{_suffix(k)}[{a.name}]"]
+                values[:, tt, col] = v.T
+                present[:, tt, col] = True
 
     # GFR per topic: the utility and the sets covering the topic
     comp_w = np.where(covered.T, w[1:], 0.0)                   # (topics, sets)
@@ -375,7 +374,7 @@ def evaluate(qrels: Qrels, runs: Sequence[Run], attributes: Sequence[AttributeDa
             combined = combined + comp_w[:, m] * gf
         values[:, :, m_index[f"GFR{s}"]] = combined
         present[:, :, m_index[f"GFR{s}"]] = True
-    return ScoreTable(run_names(runs), tuple(topics), tuple(measures), values, present)
+    return ScoreTable(lists.runs, tuple(topics), tuple(measures), values, present)
 
 
 def run_names(runs: Sequence[Run]) -> tuple:
@@ -385,31 +384,68 @@ def run_names(runs: Sequence[Run]) -> tuple:
                  for t, r in zip(tags, runs))
 
 
-def _score_attribute(data, qrels, judged, t_index, ranked, level_of, decay, cov, cut,
-                     values, present, m_index):
-    """GF of one attribute set on the topics it covers, in blocks of topics."""
-    a, gm = data.attribute, data.memberships
-    n_t, n_r, depth = level_of.shape
-    uniform = gm.matrix.shape[0]
-    table = np.vstack([gm.matrix, np.full((1, a.n_groups), 1.0 / a.n_groups)])
-    # membership row of each judgment (the extra last entry: unjudged docs); only
-    # relevant docs listed in the gmemb file have their own vector, all others uniform
-    row_of_judged = np.full(len(qrels.docs) + 1, uniform, dtype=np.int64)
-    hit = judged.find(_global_topic_ids(gm, t_index), gm.docs)
-    listed = hit >= 0
-    row_of_judged[hit[listed]] = np.flatnonzero(listed)
-    row_of_judged[:-1][qrels.levels == 0] = uniform
-    row_of = np.full((n_t, n_r, depth), uniform, dtype=np.int64)
-    for r, (tid, rows, rank, _) in enumerate(ranked):
-        row_of[tid, r, rank] = row_of_judged[rows]
-    block = max(1, _CHUNK_ELEMENTS // max(1, n_r * depth * a.n_groups))
-    for start in range(0, len(cov), block):
-        tt = cov[start:start + block]
-        gf = _core.gf_at_cutoffs(decay[tt], table[row_of[tt]], a.target, DIVERGENCE_NAMES, cut)
-        for (d, k), v in gf.items():
-            col = m_index[f"GF-{d}{_suffix(k)}[{a.name}]"]
-            values[:, tt, col] = v.T
-            present[:, tt, col] = True
+@dataclass(frozen=True, eq=False)
+class RankedLists:
+    """Runs laid out as padded arrays over (topics, runs, ranks), joined with the qrels
+    and the membership files: what every measure on ranked lists works from.
+
+    ``level[t, r, k]`` is the level of the doc at rank k+1 (0 beyond the list's end);
+    ``lengths[t, r]`` the list lengths; ``covered[m]`` the topic indices that attribute
+    set m covers. :meth:`memberships` gives the membership vectors of ranked docs, the
+    uniform vector standing for nonrelevant, unjudged, unlisted and padded positions.
+    """
+
+    topics: tuple
+    runs: tuple
+    level: np.ndarray
+    lengths: np.ndarray
+    covered: list
+    tables: list          # per set: (n_rows + 1, G) vectors, the last one uniform
+    rows: list            # per set: (topics, runs, ranks) row of ``tables``
+
+    @property
+    def depth(self) -> int:
+        return self.level.shape[-1]
+
+    def memberships(self, m: int, topics: np.ndarray) -> np.ndarray:
+        """(len(topics), runs, ranks, G) membership vectors for attribute set m."""
+        return self.tables[m][self.rows[m][topics]]
+
+
+def prepare(qrels: Qrels, runs: Sequence[Run], attributes: Sequence[AttributeData], *,
+            order="file", duplicates="error") -> RankedLists:
+    """Join runs with qrels and membership files into :class:`RankedLists`."""
+    topics = sorted(set(qrels.topics).union(*(a.memberships.topics for a in attributes)))
+    t_index = {t: i for i, t in enumerate(topics)}
+    judged = KeyTable(_global_topic_ids(qrels, t_index), qrels.docs)
+    ranked = [_rank_lines(run, t_index, judged, order, duplicates) for run in runs]
+    n_t, n_r = len(topics), len(runs)
+    depth = max([int(r[3].max()) if len(r[3]) else 0 for r in ranked] + [1])
+    judged_level = np.append(qrels.levels, 0)   # row -1 (unjudged) reads the last entry
+    level = np.zeros((n_t, n_r, depth), dtype=np.int64)
+    lengths = np.zeros((n_t, n_r), dtype=np.int64)
+    for r, (tid, rows, rank, counts) in enumerate(ranked):
+        level[tid, r, rank] = judged_level[rows]
+        lengths[:, r] = counts
+    tables, row_arrays, covered = [], [], []
+    for data in attributes:
+        a, gm = data.attribute, data.memberships
+        uniform = gm.matrix.shape[0]
+        tables.append(np.vstack([gm.matrix, np.full((1, a.n_groups), 1.0 / a.n_groups)]))
+        # membership row of each judgment (the extra last entry: unjudged docs); only
+        # relevant docs listed in the gmemb file have their own vector, all others uniform
+        row_of_judged = np.full(len(qrels.docs) + 1, uniform, dtype=np.int64)
+        hit = judged.find(_global_topic_ids(gm, t_index), gm.docs)
+        listed = hit >= 0
+        row_of_judged[hit[listed]] = np.flatnonzero(listed)
+        row_of_judged[:-1][qrels.levels == 0] = uniform
+        row_of = np.full((n_t, n_r, depth), uniform, dtype=np.int64)
+        for r, (tid, rows, rank, _) in enumerate(ranked):
+            row_of[tid, r, rank] = row_of_judged[rows]
+        row_arrays.append(row_of)
+        covered.append(np.array(sorted(t_index[t] for t in gm.topics), np.int64))
+    return RankedLists(tuple(topics), run_names(runs), level, lengths, covered, tables,
+                       row_arrays)
 
 
 # --------------------------------------------------------------------------- NEV output
