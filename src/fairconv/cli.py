@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+import numpy as np
+
 from . import __version__
 
 
@@ -101,12 +103,39 @@ def _print_rows(table, out) -> None:
             print(f"{run:<20}" + "".join(f"{v:14.6f}" for v in table.values[r, t]), file=out)
 
 
+def _demo_rag(out) -> None:
+    from . import nuggets, ragfair
+    from .datasets import path
+
+    pilot = path("fairweb1-pilot")
+    qrels, runs, attributes = _pilot_inputs(pilot)
+    movies = [a for a in attributes if a.attribute.name in ("M-RATINGS", "M-ORIGIN")]
+    answers = ragfair.read_answers(path("rag", "pilot-answers.jsonl"),
+                                   [a.attribute for a in movies])
+    table = ragfair.evaluate(qrels, runs, movies, answers, cutoff=10)
+    print("RAG fairness gap on pilot topic P002 (retrieval: the top 10 of each pilot run; "
+          "answers: bundled illustrative examples)", file=out)
+    names = [m for m in table.measures if not m.startswith("GF_")]
+    print(f"{'run':<16}" + "".join(f"{m:>18}" for m in names), file=out)
+    t = table.topics.index("P002")
+    for r, run in enumerate(table.runs):
+        cells = [table.values[r, t, table.measures.index(m)] for m in names]
+        print(f"{run:<16}" + "".join(f"{'N/A':>18}" if np.isnan(v) else f"{v:18.4f}"
+                                     for v in cells), file=out)
+    labels = nuggets.read_labels(path("rag", "ikat-labels.jsonl"))
+    mean, _ = nuggets.coverage(labels).mean()
+    print("\nNugget coverage of the bundled iKAT-style labels (mean over turns): "
+          + ", ".join(f"{m} {v:.4f}" for m, v in zip(nuggets.MEASURES, mean[0])), file=out)
+
+
 def _cmd_demo(args) -> int:
     _demo_divergences(sys.stdout)
     print()
     _demo_gfr(sys.stdout)
     print()
     _demo_conversations(sys.stdout)
+    print()
+    _demo_rag(sys.stdout)
     return 0
 
 
@@ -235,6 +264,37 @@ def _cmd_gfrc2(args) -> int:
     return 0
 
 
+# --------------------------------------------------------------------------- RAG
+def _cmd_ragfair(args) -> int:
+    from . import gfr, ragfair, readers
+
+    qrels = readers.read_qrels(args.qrels)
+    attributes = [gfr.load_attribute(name, gmemb, _target(target), scale)
+                  for name, gmemb, target, scale in args.attribute]
+    if not attributes:
+        raise ValueError("give at least one --attribute NAME GMEMB TARGET SCALE")
+    runs = [readers.read_run(p) for p in args.runs]
+    answers = ragfair.read_answers(args.answers, [a.attribute for a in attributes])
+    weights = None if args.weights is None else _float_list(args.weights, "--weights")
+    table = ragfair.evaluate(qrels, runs, attributes, answers, cutoff=args.cutoff,
+                             weights=weights, order=args.order)
+    if args.plot:
+        from .plots import rigf_bars
+
+        _save_figure(rigf_bars(table, attribute=args.plot_attribute), args.plot)
+    _write(args.output, table.to_tsv)
+    return 0
+
+
+def _cmd_nuggets(args) -> int:
+    from . import nuggets
+
+    labels = nuggets.read_labels(args.labels)
+    table = nuggets.coverage(labels, average="micro" if args.micro else "macro")
+    _write(args.output, table.to_tsv)
+    return 0
+
+
 def _write(output, writer):
     if output in (None, "-"):
         writer(sys.stdout)
@@ -338,6 +398,38 @@ def build_parser() -> argparse.ArgumentParser:
     c2.add_argument("-o", "--output", help="write to this file instead of stdout")
     c2.add_argument("conversations", nargs="+", metavar="CONVERSATIONS.jsonl")
     c2.set_defaults(func=_cmd_gfrc2)
+
+    r = sub.add_parser(
+        "ragfair", help="RIGF and ADsim: the group fairness gap from retrieval to generation",
+        description="GF of the retrieved list (GF_Re), of the generated answer (GF_Gen), "
+                    "their relative gap RIGF (percent) and ADsim per attribute set, and "
+                    "the weighted overall GF_Re, GF_Gen, RIGF (Tao and Sakai, 2025).")
+    r.add_argument("--qrels", required=True, help="NTCIR or TREC qrels")
+    r.add_argument("--attribute", nargs=4, action="append", default=[],
+                   metavar=("NAME", "GMEMB", "TARGET", "SCALE"),
+                   help="an attribute set, as for 'fairconv gfr'; repeat for each set")
+    r.add_argument("--answers", required=True, help="RAG answers (JSON Lines)")
+    r.add_argument("--cutoff", type=int, help="depth of the retrieved list (default: all)")
+    r.add_argument("--weights", help="comma-separated weights of the attribute sets for the "
+                   "overall values (default equal)")
+    r.add_argument("--order", default="file", choices=["file", "score"],
+                   help="rank order of the run file (as for 'fairconv gfr')")
+    r.add_argument("--plot", metavar="FILE", help="write the per-topic RIGF bar chart")
+    r.add_argument("--plot-attribute", metavar="NAME",
+                   help="attribute set of the bar chart (default: the overall RIGF)")
+    r.add_argument("-o", "--output", help="write to this file instead of stdout")
+    r.add_argument("runs", nargs="+", metavar="RUN", help="TREC run files (the retrieval)")
+    r.set_defaults(func=_cmd_ragfair)
+
+    n = sub.add_parser(
+        "nuggets", help="nugget recall and precision (NtN, NtR) from match labels",
+        description="Recall_NtN, Precision_NtN and Recall_NtR per turn and per run from "
+                    "nugget match labels (TREC iKAT 2024 style).")
+    n.add_argument("--micro", action="store_true",
+                   help="run scores as pooled ratios over turns (default: mean over turns)")
+    n.add_argument("-o", "--output", help="write to this file instead of stdout")
+    n.add_argument("labels", metavar="LABELS.jsonl")
+    n.set_defaults(func=_cmd_nuggets)
     return parser
 
 

@@ -27,6 +27,8 @@ class ScoreTable:
         Higher is better for every fairconv score; NaN where undefined.
     present : ndarray of bool, same shape
         Which cells exist (a measure of an attribute set exists on the topics it covers).
+    overall : ndarray, shape (len(runs), len(measures)), optional
+        The ``all`` values when they are not the mean over topics (e.g. pooled ratios).
     """
 
     runs: tuple
@@ -34,6 +36,7 @@ class ScoreTable:
     measures: tuple
     values: np.ndarray
     present: np.ndarray
+    overall: np.ndarray | None = None   # (runs, measures): 'all' values other than means
 
     @classmethod
     def from_items(cls, runs: Sequence[str], topics: Sequence[str], measures: Sequence[str],
@@ -73,12 +76,15 @@ class ScoreTable:
         return float(self.values[r, t, m])
 
     def mean(self):
-        """(mean, count): mean over the topics where a cell exists and is defined.
+        """(mean, count): mean over the topics where a cell exists and is defined (or
+        the ``overall`` values, when the table has them).
 
         Both arrays have shape (runs, measures); the mean is NaN where count is 0.
         """
         defined = self.present & ~np.isnan(self.values)
         count = defined.sum(axis=1)
+        if self.overall is not None:
+            return self.overall, count
         total = np.where(defined, self.values, 0.0).sum(axis=1)
         with np.errstate(invalid="ignore", divide="ignore"):
             mean = np.where(count > 0, total / np.maximum(count, 1), np.nan)
