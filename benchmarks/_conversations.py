@@ -24,7 +24,8 @@ def synthetic_batch(n_conv, rng, words=1000, nuggets=20, turns=4):
     turn = k * turns // nuggets + 1
     level = rng.integers(0, 3, size=n)
     entity = rng.integers(0, 40, size=n) + np.repeat(np.arange(n_conv), per) * 40
-    groups = {a.name: rng.dirichlet(np.ones(a.n_groups), size=n) for a in SETS}
+    groups = {a.name: rng.multinomial(1000, np.full(a.n_groups, 1 / a.n_groups), size=n) / 1000
+              for a in SETS}                       # 3-decimal vectors, exact in JSON
     return ConversationBatch(tuple(f"T{i:06d}" for i in range(n_conv)), ("run",) * n_conv,
                              offsets, start, end, level, turn, entity, groups,
                              np.full(n_conv, turns), np.full(n_conv, words),
@@ -38,9 +39,7 @@ def write_jsonl(batch, path, turns=4, words=1000):
     for t in range(turns):
         turn_list.append({"role": "U", "start": t * span + 1, "end": t * span + 1})
         turn_list.append({"role": "S", "start": t * span + 2, "end": (t + 1) * span})
-    groups = {name: g.round(6) for name, g in batch.groups.items()}
-    for g in groups.values():
-        g[:, -1] = 1 - g[:, :-1].sum(axis=1)
+    groups = batch.groups
     with open(path, "w") as f:
         for c in range(len(batch)):
             lo, hi = batch.offsets[c], batch.offsets[c + 1]

@@ -12,3 +12,9 @@ def best_of(func, repeat=5):
         func()
         best = min(best, time.perf_counter() - t0)
     return best
+
+
+def succeeds(status):
+    """Stop the benchmark when a CLI call fails (its message is already on stderr)."""
+    if status != 0:
+        raise SystemExit(f"the command failed with status {status}")

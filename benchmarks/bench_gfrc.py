@@ -15,7 +15,7 @@ import tempfile
 
 import numpy as np
 from _conversations import attributes_json, synthetic_batch, write_jsonl
-from _timing import best_of
+from _timing import best_of, succeeds
 
 from fairconv import gfrc
 from fairconv.cli import main as cli_main
@@ -40,7 +40,7 @@ def main():
         write_jsonl(batch, data)
         attributes_json(attrs)
         out = os.path.join(folder, "out.tsv")
-        t = best_of(lambda: cli_main(["gfrc", "--attributes", attrs, "-o", out, data]), 1)
+        t = best_of(lambda: succeeds(cli_main(["gfrc", "--attributes", attrs, "-o", out, data])), 1)
         print(f"CLI path (JSON Lines in, TSV out):      {t * 1e3:8.1f} ms  {n / t:12,.0f} conv/s "
               f"({os.path.getsize(data) / 1e6:.0f} MB in)")
 

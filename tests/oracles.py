@@ -153,3 +153,33 @@ def gfrc2(nuggets, sets, *, L=1000, weights=None, dedupe=True):
             egf[name] += prob * sims[name]
         total += prob * experience
     return rows, (egnp, egf, total)
+
+
+def ragfair_topic(ranked, levels, memberships, target, divergence, answer, cutoff=None,
+                  gains=(1, 3)):
+    """GF_Re, GF_Gen, RIGF (percent or None) and ADsim (or None) for one list and answer.
+
+    answer: list of (level, vector) entities.
+    """
+    g = len(target)
+    _, _, gf = gfr_topic(ranked, levels, [memberships], [target], [divergence], gains=gains,
+                         cutoff=cutoff)
+    gf_re = gf[0]
+    relevant = [v for lv, v in answer if lv > 0]
+    if relevant:
+        d_a = [sum(v[i] for v in relevant) / len(relevant) for i in range(g)]
+        gf_gen = sim(d_a, target, divergence)
+    else:
+        d_a, gf_gen = None, 0.0
+    rigf = None if gf_re == 0 else (gf_gen - gf_re) / gf_re * 100
+    exposure = [0.0] * g
+    docs = ranked if cutoff is None else ranked[:cutoff]
+    for k, doc in enumerate(docs, start=1):
+        if levels.get(doc, 0) > 0:
+            vec = memberships.get(doc) or [1 / g] * g
+            for i in range(g):
+                exposure[i] += vec[i] / math.log2(k + 1)
+    total = sum(exposure)
+    d_l = [x / total for x in exposure] if total > 0 else None
+    ad = None if d_l is None or d_a is None else sim(d_l, d_a, divergence)
+    return gf_re, gf_gen, rigf, ad

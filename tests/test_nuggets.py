@@ -1,0 +1,93 @@
+"""Nugget recall and precision (002, TREC iKAT 2024) from match labels."""
+
+import json
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from fairconv import nuggets
+from fairconv.cli import main
+from fairconv.datasets import path
+
+
+def test_bundled_labels_per_turn_and_macro(capsys):
+    labels = nuggets.read_labels(path("rag", "ikat-labels.jsonl"))
+    t = nuggets.coverage(labels)
+    # T1_1: gold g2, g4 matched of 4; e1, e2, e3 all match; 3 of 4 gold entailed
+    assert [t.value("demo-run", "T1_1", m) for m in nuggets.MEASURES] == [0.5, 1.0, 0.75]
+    assert [t.value("demo-run", "T1_2", m) for m in nuggets.MEASURES] == [0.0, 0.0, 0.5]
+    assert np.isnan(t.value("demo-run", "T2_1", "Precision_NtN"))      # 0/0
+    assert t.value("demo-run", "all", "Precision_NtN") == 0.5           # over defined turns
+    assert t.value("demo-run", "all", "Recall_NtR") == pytest.approx(1.25 / 3)
+
+
+def test_micro_pools_the_counts():
+    t = nuggets.coverage(nuggets.read_labels(path("rag", "ikat-labels.jsonl")), average="micro")
+    assert t.value("demo-run", "all", "Recall_NtN") == pytest.approx(2 / 9)
+    assert t.value("demo-run", "all", "Precision_NtN") == pytest.approx(3 / 5)
+    assert t.value("demo-run", "all", "Recall_NtR") == pytest.approx(4 / 9)
+
+
+def _loop(rec):
+    gold, ext = rec["gold"], rec["extracted"]
+    matched_g = {g for _, g in rec["ntn"]}
+    matched_e = {e for e, _ in rec["ntn"]}
+    ratio = lambda a, b: a / b if b else float("nan")  # noqa: E731
+    return ratio(len(matched_g), len(gold)), ratio(len(matched_e), len(ext)), \
+        ratio(len(set(rec["ntr"])), len(gold))
+
+
+@st.composite
+def records(draw):
+    out = []
+    for i in range(draw(st.integers(1, 8))):
+        gold = [f"g{j}" for j in range(draw(st.integers(0, 6)))]
+        ext = [f"e{j}" for j in range(draw(st.integers(0, 6)))]
+        pairs = draw(st.lists(st.tuples(st.sampled_from(ext), st.sampled_from(gold)), max_size=8)) \
+            if gold and ext else []
+        ntr = draw(st.lists(st.sampled_from(gold), unique=True)) if gold else []
+        out.append({"topic": f"T{i % 3}", "turn": f"T{i % 3}_{i}", "run": "r", "gold": gold,
+                    "extracted": ext, "ntn": [list(p) for p in pairs], "ntr": ntr})
+    return out
+
+
+@given(records(), st.randoms(use_true_random=False))
+def test_agrees_with_loop_in_range_and_order_free(recs, rnd):
+    t = nuggets.coverage(nuggets.labels_from_records(recs))
+    for rec in recs:
+        want = _loop(rec)
+        for m, w in zip(nuggets.MEASURES, want):
+            got = t.value("r", rec["turn"], m)
+            assert (np.isnan(got) and np.isnan(w)) or got == pytest.approx(w, abs=1e-15)
+            assert np.isnan(got) or 0 <= got <= 1
+    shuffled = list(recs)
+    rnd.shuffle(shuffled)
+    t2 = nuggets.coverage(nuggets.labels_from_records(shuffled))
+    np.testing.assert_allclose(t.mean()[0], t2.mean()[0], atol=1e-15)
+
+
+@pytest.mark.parametrize("rec, message", [
+    ({"topic": "T", "turn": "1", "gold": ["g1"], "extracted": ["e1"], "ntn": [["e1", "g9"]]},
+     r"l\.jsonl:1: 'ntn' names nuggets that are not in 'extracted' or 'gold': \['g9'\]"),
+    ({"topic": "T", "turn": "1", "gold": ["g1"], "extracted": ["e1"], "ntr": ["g2"]},
+     "'ntr' names nuggets that are not in 'gold'"),
+    ({"topic": "T", "gold": [], "extracted": []}, "needs 'turn'"),
+    ({"topic": "T", "turn": "1", "gold": "g1", "extracted": []}, "must be lists"),
+    ({"topic": "T", "turn": "1", "gold": ["g1", "g1"], "extracted": []}, "listed twice"),
+])
+def test_bad_labels(tmp_path, rec, message):
+    (tmp_path / "l.jsonl").write_text(json.dumps(rec) + "\n")
+    with pytest.raises(ValueError, match=message):
+        nuggets.read_labels(tmp_path / "l.jsonl")
+
+
+def test_cli(capsys):
+    assert main(["nuggets", str(path("rag", "ikat-labels.jsonl"))]) == 0
+    out = capsys.readouterr().out
+    assert "demo-run\tT1_1\tRecall_NtN\t0.5\n" in out
+    assert "demo-run\tT2_1\tPrecision_NtN\tNaN\n" in out
+    assert "demo-run\tall\tn[Precision_NtN]\t2\n" in out
+    assert main(["nuggets", "--micro", str(path("rag", "ikat-labels.jsonl"))]) == 0
+    assert "demo-run\tall\tRecall_NtN\t0.2222222222222222\n" in capsys.readouterr().out

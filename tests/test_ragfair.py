@@ -1,0 +1,280 @@
+"""RIGF and ADsim: the tables of Tao and Sakai (003), a loop oracle, properties, errors."""
+
+import csv
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import oracles
+from fairconv import AttributeSet, gfr, ragfair, readers
+from fairconv.cli import main
+from fairconv.datasets import path
+from fairconv.results import ScoreTable
+
+REFERENCE = Path(__file__).parent / "reference" / "rigf_tables.csv"
+ORIGIN = readers.read_golddistr(path("fairweb1-pilot", "M-ORIGIN.golddistr"))
+
+
+def _table_rows():
+    with open(REFERENCE, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def _groups():
+    out = {}
+    for row in _table_rows():
+        out.setdefault((row["table"], row["run"], row["attribute"]), []).append(row)
+    return out
+
+
+@pytest.mark.parametrize("key", sorted(_groups()), ids=lambda k: " ".join(k))
+def test_tables_recomputed_from_printed_gf_values(key):
+    """003 Tables 1-3. The paper computed RIGF from unrounded GF values, so RIGF from the
+    printed 4-digit pairs may differ by a few hundredths of a point (M001 ORIGIN: -19.70
+    vs -19.71 printed): each row is checked within 0.05 points. N/A exactly where
+    GF_Re = 0; ADsim N/A exactly where GF_Re = 0 or GF_Gen = 0."""
+    rows = _groups()[key]
+    topics = [r for r in rows if r["topic"] != "mean"]
+    mean_row = next(r for r in rows if r["topic"] == "mean")
+    assert len(topics) == 15
+    re_ = np.array([float(r["gf_re"]) for r in topics])
+    gen = np.array([float(r["gf_gen"]) for r in topics])
+    got = ragfair.rigf(gen, re_)
+    for r, value in zip(topics, got):
+        if r["rigf"] == "":
+            assert np.isnan(value) and float(r["gf_re"]) == 0
+        else:
+            assert value == pytest.approx(float(r["rigf"]), abs=0.05), r["topic"]
+        if key[2] != "overall":
+            assert (r["adsim"] == "") == (float(r["gf_re"]) == 0 or float(r["gf_gen"]) == 0)
+    # the mean row: over all topics for GF, over the defined topics for RIGF and ADsim
+    printed_rigf = np.array([float(r["rigf"]) if r["rigf"] else np.nan for r in topics])
+    adsim = np.array([float(r["adsim"]) if r["adsim"] else np.nan for r in topics])
+    values = np.stack([re_, gen, printed_rigf, got, adsim], axis=1)[None]
+    table = ScoreTable(("run",), tuple(r["topic"] for r in topics),
+                       ("GF_Re", "GF_Gen", "RIGF printed", "RIGF", "ADsim"), values,
+                       np.ones(values.shape, dtype=bool))
+    # A mean of rounded cells is off the rounded mean of the exact cells by at most half a
+    # unit of the cells plus half a unit of the printed mean: 1e-4 for GF and ADsim,
+    # 0.01 for RIGF (RSLFW RATINGS: 19.6054 from the printed cells, 19.60 printed).
+    mean, count = table.mean()
+    assert mean[0, 0] == pytest.approx(float(mean_row["gf_re"]), abs=1e-4)
+    assert mean[0, 1] == pytest.approx(float(mean_row["gf_gen"]), abs=1e-4)
+    assert mean[0, 2] == pytest.approx(float(mean_row["rigf"]), abs=0.01)
+    assert mean[0, 3] == pytest.approx(float(mean_row["rigf"]), abs=0.05)
+    assert count[0, 3] == int((re_ != 0).sum())
+    if key[2] != "overall":
+        assert mean[0, 4] == pytest.approx(float(mean_row["adsim"]), abs=1e-4)
+
+
+def test_table3_overall_gf_is_the_equal_weight_mean():
+    """003 Table 3: overall GF with w_ORIGIN = w_RATINGS = 0.5 (rounding of the printed
+    4-digit inputs allows 1e-4)."""
+    rows = _groups()
+    for run in ("THUIR-QD-RR-3", "RSLFW-Q-RR-4"):
+        table = "Table 1" if run.startswith("THUIR") else "Table 2"
+        o = {r["topic"]: r for r in rows[(table, run, "ORIGIN")]}
+        a = {r["topic"]: r for r in rows[(table, run, "RATINGS")]}
+        for r in rows[("Table 3", run, "overall")]:
+            if r["topic"] == "mean":
+                continue
+            for col in ("gf_re", "gf_gen"):
+                want = 0.5 * float(o[r["topic"]][col]) + 0.5 * float(a[r["topic"]][col])
+                assert float(r[col]) == pytest.approx(want, abs=1.01e-4)
+
+
+def test_gf_gen_of_answers_matches_table_cells():
+    """003: a single RATINGS group-3 movie gives 0.4796 (uniform target, RNOD); a single
+    North American movie gives 0.2617 for ORIGIN (FairWeb-1 target, JSD); a group-3 and
+    a group-4 movie, one American and one European (THUIR M006), 0.6773 and 0.5123."""
+    ratings = AttributeSet("RATINGS", [0.25] * 4, "ordinal")
+    origin = AttributeSet("ORIGIN", ORIGIN, "nominal")
+    one = [{"level": 2, "groups": {"RATINGS": [0, 0, 1, 0], "ORIGIN": [0, 1, 0, 0, 0, 0, 0, 0]}}]
+    two = one + [{"level": 2, "groups": {"RATINGS": [0, 0, 0, 1],
+                                         "ORIGIN": [0, 0, 0, 0, 0, 1, 0, 0]}}]
+    d = ragfair.answer_distributions([one, two, []], [ratings, origin])
+    r = ragfair.gf_gen(d["RATINGS"], ratings.target, divergence="RNOD")
+    o = ragfair.gf_gen(d["ORIGIN"], origin.target, divergence="JSD")
+    assert np.round(r, 4).tolist() == [0.4796, 0.6773, 0.0]
+    assert np.round(o, 4).tolist() == [0.2617, 0.5123, 0.0]
+
+
+def _write_case(tmp_path, qrels, gmemb, run, answers):
+    (tmp_path / "q").write_text(qrels)
+    (tmp_path / "g").write_text(gmemb)
+    (tmp_path / "r").write_text(run)
+    (tmp_path / "a.jsonl").write_text("".join(json.dumps(a) + "\n" for a in answers))
+    data = gfr.load_attribute("RATINGS", tmp_path / "g", [0.25] * 4, "ordinal")
+    return (readers.read_qrels(tmp_path / "q"), [readers.read_run(tmp_path / "r")], [data],
+            ragfair.read_answers(tmp_path / "a.jsonl", [data.attribute]))
+
+
+def test_adsim_is_one_when_list_and_answer_share_one_group(tmp_path):
+    """003 Table 1, M001 RATINGS: ADsim 1.0000 beside a one-group answer (only relevant
+    docs give exposure; a nonrelevant doc in another group changes nothing)."""
+    case = _write_case(tmp_path, "M1 a L2\nM1 b L0\nM1 c L1\n",
+                       "M1 a 0 0 1 0\nM1 b 1 0 0 0\nM1 c 0 0 1 0\n",
+                       "M1 Q0 b 1 3 x\nM1 Q0 a 2 2 x\nM1 Q0 c 3 1 x\n",
+                       [{"topic": "M1", "run": "x", "entities": [
+                           {"level": 2, "groups": {"RATINGS": [0, 0, 1, 0]}}]}])
+    t = ragfair.evaluate(*case)
+    assert t.value("x", "M1", "ADsim[RATINGS]") == 1.0
+    assert round(t.value("x", "M1", "GF_Gen[RATINGS]"), 4) == 0.4796
+
+
+def test_undefined_values_are_nan_and_counted(tmp_path, capsys):
+    case = _write_case(tmp_path, "M1 a L2\nM2 b L0\n", "M1 a 0 0 1 0\nM2 b 1 0 0 0\n",
+                       "M1 Q0 a 1 2 x\nM2 Q0 b 1 1 x\n",
+                       [{"topic": "M1", "run": "x", "entities": []},
+                        {"topic": "M2", "run": "x", "entities": [
+                            {"level": 1, "groups": {"RATINGS": [0, 0, 0, 1]}}]}])
+    t = ragfair.evaluate(*case)
+    assert t.value("x", "M1", "GF_Gen[RATINGS]") == 0.0            # names nothing
+    assert t.value("x", "M1", "RIGF[RATINGS]") == -100.0
+    assert np.isnan(t.value("x", "M1", "ADsim[RATINGS]"))
+    assert np.isnan(t.value("x", "M2", "RIGF[RATINGS]"))             # GF_Re = 0
+    assert t.value("x", "all", "RIGF[RATINGS]") == -100.0            # mean over defined
+    import io
+    out = io.StringIO()
+    t.to_tsv(out)
+    assert "x\tM2\tRIGF[RATINGS]\tNaN\n" in out.getvalue()
+    assert "x\tall\tn[RIGF[RATINGS]]\t1\n" in out.getvalue()
+    assert t.to_dict()["x"]["M2"]["RIGF[RATINGS]"] != t.to_dict()["x"]["M2"]["RIGF[RATINGS]"]
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_agrees_with_loop_oracle(tmp_path, seed):
+    rng = np.random.default_rng(seed)
+    g = int(rng.integers(2, 7))
+    target = rng.dirichlet(np.ones(g))
+    target[rng.random(g) < 0.3] = 0
+    target = target / target.sum() if target.sum() else np.eye(g)[0]
+    scale = ["nominal", "ordinal"][seed % 2]
+    topics = [f"T{i}" for i in range(8)]
+    q, gm, run, answers = [], [], [], []
+    levels, memb, ranked, answer_of = {}, {}, {}, {}
+    for t in topics:
+        docs = [f"d{i}" for i in rng.permutation(30)[:int(rng.integers(1, 25))]]
+        ranked[t] = docs
+        run += [f"{t} Q0 {d} {k + 1} {30 - k} x" for k, d in enumerate(docs)]
+        for d in (f"d{i}" for i in range(30)):
+            if rng.random() < 0.6:
+                levels[(t, d)] = int(rng.integers(0, 3))
+                q.append(f"{t} {d} L{levels[(t, d)]}")
+                if rng.random() < 0.8:
+                    v = rng.dirichlet(np.ones(g)) if rng.random() < 0.5 else np.eye(g)[rng.integers(g)]
+                    memb[(t, d)] = v.tolist()
+                    gm.append(f"{t} {d} " + " ".join(repr(float(x)) for x in v))
+        ents = [(int(rng.integers(0, 3)), rng.dirichlet(np.ones(g)).tolist())
+                for _ in range(int(rng.integers(0, 4)))]
+        answer_of[t] = ents
+        answers.append({"topic": t, "run": "x", "entities": [
+            {"level": lv, "groups": {"A": v}} for lv, v in ents]})
+    (tmp_path / "q").write_text("\n".join(q) + "\n")
+    (tmp_path / "g").write_text("\n".join(gm) + "\n")
+    (tmp_path / "r").write_text("\n".join(run) + "\n")
+    (tmp_path / "a").write_text("".join(json.dumps(a) + "\n" for a in answers))
+    data = gfr.load_attribute("A", tmp_path / "g", target, scale)
+    cutoff = [None, 5, 10][seed % 3]
+    t = ragfair.evaluate(readers.read_qrels(tmp_path / "q"), [readers.read_run(tmp_path / "r")],
+                         [data], ragfair.read_answers(tmp_path / "a", [data.attribute]),
+                         cutoff=cutoff)
+    for topic in data.memberships.topics:
+        docs = ranked[topic]
+        want = oracles.ragfair_topic(docs, {d: levels.get((topic, d), 0) for d in docs},
+                                     {d: memb[(topic, d)] for d in docs if (topic, d) in memb},
+                                     target.tolist(), data.attribute.divergence,
+                                     answer_of[topic], cutoff=cutoff)
+        got = [t.value("x", topic, f"{m}[A]") for m in ("GF_Re", "GF_Gen", "RIGF", "ADsim")]
+        for w, v in zip(want, got):
+            if w is None:
+                assert np.isnan(v)
+            else:
+                assert v == pytest.approx(w, abs=1e-12)
+
+
+@given(st.floats(0.001, 1), st.integers(2, 8))
+def test_rigf_zero_when_equal_and_adsim_one_when_equal(gf, g):
+    assert float(ragfair.rigf(gf, gf)) == 0.0
+    d = np.random.default_rng(g).dirichlet(np.ones(g))
+    for div in ("JSD", "NMD", "RNOD"):
+        assert float(ragfair.adsim(d, d, divergence=div)) == pytest.approx(1.0, abs=1e-12)
+
+
+@given(st.permutations(range(6)))
+def test_permuting_topics_changes_no_mean(perm):
+    rows = [row for row in _table_rows() if row["table"] == "Table 1"
+            and row["attribute"] == "ORIGIN" and row["topic"] != "mean"][:6]
+    def table(order):
+        v = np.array([[float(rows[i]["gf_re"]), float(rows[i]["gf_gen"])] for i in order])
+        v = np.column_stack([v, ragfair.rigf(v[:, 1], v[:, 0])])
+        return ScoreTable.from_items(["r"] * 6, [rows[i]["topic"] for i in order],
+                                     ["GF_Re", "GF_Gen", "RIGF"], v)
+    np.testing.assert_allclose(table(perm).mean()[0], table(range(6)).mean()[0], atol=1e-12)
+
+
+def test_answers_naming_a_topic_the_run_lacks(tmp_path):
+    with pytest.raises(ValueError, match=r"a\.jsonl:2: the answer names topic 'M9'"):
+        ragfair.evaluate(*_write_case(
+            tmp_path, "M1 a L2\n", "M1 a 0 0 1 0\n", "M1 Q0 a 1 1 x\n",
+            [{"topic": "M1", "run": "x", "entities": []},
+             {"topic": "M9", "run": "x", "entities": []}]))
+
+
+@pytest.mark.parametrize("entity, message", [
+    ({"level": 2, "groups": {"RATINGS": [0, 1, 0]}}, r"a\.jsonl:1: entity 1: .*RATINGS membership must be 4"),
+    ({"level": 2, "groups": {"RATINGS": [0.5, 0.6, 0, 0]}}, "summing to 1"),
+    ({"level": 2}, "relevant, so its RATINGS membership"),
+    ({"level": -1}, "non-negative integer"),
+])
+def test_bad_answer_entities(tmp_path, entity, message):
+    with pytest.raises(ValueError, match=message):
+        _write_case(tmp_path, "M1 a L2\n", "M1 a 0 0 1 0\n", "M1 Q0 a 1 1 x\n",
+                    [{"topic": "M1", "run": "x", "entities": [entity]}])
+
+
+def test_answer_for_an_unknown_run(tmp_path):
+    with pytest.raises(ValueError, match="the answer's run 'y' is none of the runs given"):
+        ragfair.evaluate(*_write_case(tmp_path, "M1 a L2\n", "M1 a 0 0 1 0\n",
+                                      "M1 Q0 a 1 1 x\n",
+                                      [{"topic": "M1", "run": "y", "entities": []}]))
+
+
+def test_conversation_records_are_accepted_as_answers(tmp_path):
+    case = _write_case(tmp_path, "M1 a L2\n", "M1 a 0 0 1 0\n", "M1 Q0 a 1 1 x\n",
+                       [{"topic": "M1", "run": "x", "text": "U:q S:a", "nuggets": [
+                           {"start": 2, "end": 2, "level": 2,
+                            "groups": {"RATINGS": [0, 0, 1, 0]}}]}])
+    assert round(ragfair.evaluate(*case).value("x", "M1", "GF_Gen[RATINGS]"), 4) == 0.4796
+
+
+def test_cli_ragfair_and_plot(tmp_path, capsys):
+    p = path("fairweb1-pilot")
+    args = ["ragfair", "--qrels", str(p / "fairweb1pilot.qrels"), "--cutoff", "10",
+            "--answers", str(path("rag", "pilot-answers.jsonl")), "--plot", str(tmp_path / "b.png")]
+    for name, scale in (("M-RATINGS", "ordinal"), ("M-ORIGIN", "nominal")):
+        args += ["--attribute", name, str(p / f"fairweb1pilot.{name}.gmemb"),
+                 str(p / f"{name}.golddistr"), scale]
+    assert main(args + [str(f) for f in sorted((p / "runs").iterdir())]) == 0
+    out = capsys.readouterr().out
+    assert "Anserini-qljm\tP002\tADsim[M-ORIGIN]\tNaN" in out
+    assert "Anserini-qljm\tP002\tRIGF\t-100.0" in out
+    assert (tmp_path / "b.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_cli_error_is_one_line(tmp_path):
+    (tmp_path / "a.jsonl").write_text('{"topic": "P002", "run": "Anserini-bm25", "entities": [{"level": 2, "groups": {"M-RATINGS": [1]}}]}\n')
+    p = path("fairweb1-pilot")
+    proc = subprocess.run([sys.executable, "-m", "fairconv.cli", "ragfair", "--qrels",
+                           str(p / "fairweb1pilot.qrels"), "--attribute", "M-RATINGS",
+                           str(p / "fairweb1pilot.M-RATINGS.gmemb"), str(p / "M-RATINGS.golddistr"),
+                           "ordinal", "--answers", str(tmp_path / "a.jsonl"),
+                           str(p / "runs" / "run.bm25-depThre6")], capture_output=True, text=True)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+    assert "a.jsonl:1: entity 1" in proc.stderr
