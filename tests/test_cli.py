@@ -50,3 +50,11 @@ def test_demo_prints_the_papers_conversation_tables(capsys):
     assert "COPWA-CS-QD-MN-2          0.008532      0.733061      0.404881      0.568971      0.382158" in out
     assert "ORG-CS-D-MN-1             0.001175      0.002913      0.002024      0.002038" in out
     assert "GoogleBard-trial1         0.001395      0.404881      0.430272" in out
+
+
+def test_demo_prints_the_rag_case(capsys):
+    assert main(["demo"]) == 0
+    out = capsys.readouterr().out
+    assert "RAG fairness gap on pilot topic P002" in out
+    assert "Anserini-qljm" in out and "N/A" in out
+    assert "Recall_NtN 0.1667, Precision_NtN 0.5000, Recall_NtR 0.4167" in out

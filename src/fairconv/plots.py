@@ -100,12 +100,13 @@ def rigf_bars(table, *, attribute: str | None = None, run: str | None = None):
     defined = ~np.isnan(values)
     colours = np.where(values[defined] >= 0, "tab:blue", "tab:red")
     x = np.arange(len(topics))
-    ax.bar(x[defined], values[defined], color=colours)
+    ax.bar(x[defined], values[defined], color=colours, width=0.7)
+    ax.set_xlim(-1, len(topics))
     for i in x[~defined]:
         ax.text(i, 0, "N/A", ha="center", va="bottom", fontsize=7, rotation=90)
     ax.axhline(0, color="black", linewidth=0.8)
     ax.set_xticks(x, topics, rotation=90, fontsize=7)
     ax.set_ylabel(f"{name} (%)")
-    ax.set_title(f"{table.runs[r]}: group fairness gain from retrieval to generation")
+    ax.set_title(f"{table.runs[r]}: {name} per topic", fontsize=10)
     fig.tight_layout()
     return fig
