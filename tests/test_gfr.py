@@ -432,3 +432,15 @@ def test_records_and_frame(pilot):
         frame = table.to_frame()
         assert list(frame.columns) == ["run", "topic", "measure", "value"]
         assert len(frame) == int(table.present.sum())
+
+
+def test_lines_with_compensating_column_counts_are_caught(tmp_path):
+    """A short line followed by a long one keeps the token count right; the reader
+    still names the short line instead of shifting the columns."""
+    with pytest.raises(ValueError, match=r"r:1: expected 6 columns in this run line, found 5"):
+        _eval(tmp_path, "T1 a L2\n", "T1 a 1 0\n", "T1 Q0 a 1 x\nT1 Q0 b 2 2 x y\n")
+
+
+def test_tab_separated_files_are_read(tmp_path):
+    t = _eval(tmp_path, "T1\ta\tL2\n", "T1\ta\t1\t0\n", "T1\tQ0\ta\t1\t1\tx\n")
+    assert t.value("x", "T1", "ERR") == 0.75

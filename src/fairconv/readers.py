@@ -5,10 +5,12 @@ qrels (NTCIR ``topic doc L<level>`` or TREC ``topic iter doc level``), gmemb
 (``topic Q0 doc rank score tag``). Empty lines and lines starting with ``#`` are
 ignored. Every error names the file and the line.
 
-Files are split into tokens in one pass and matched with dictionaries keyed by
-(topic, doc) byte strings, so a run of millions of lines is read without a Python
-loop per line; a file that does not pass the quick shape check is read again line by
-line, which finds and names the first bad line.
+A file is split into tokens in one pass and checked to have the same number of
+separators on every line; (topic, doc) keys are then joined by hashing
+(:mod:`fairconv._keys`), so a run of millions of lines is read without a Python loop
+per line. A file that does not pass the quick shape check (comments, blank lines,
+mixed or repeated separators, a bad line) is read again line by line, which finds and
+names the first bad line.
 """
 
 from __future__ import annotations
@@ -70,12 +72,17 @@ def _read(path) -> bytes:
 def _split_rows(path, ncols=None, what="table", min_cols=1) -> _Rows:
     """Split a file into rows of ``ncols`` tokens (or the count of its first row)."""
     data = _read(path)
-    if b"#" not in data and b"\r" not in data:
-        tokens = data.split()
-        n_lines = data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1)
-        if tokens and n_lines:
-            width = ncols or len(data[: data.find(b"\n") if b"\n" in data else None].split())
-            if width >= min_cols and len(tokens) == width * n_lines:
+    sep = b"\t" if b" " not in data else (b" " if b"\t" not in data else None)
+    if data and sep and b"#" not in data and b"\r" not in data and sep * 2 not in data:
+        lines = data.split(b"\n")
+        if not lines[-1]:
+            lines.pop()                  # the final newline
+        width = ncols or lines[0].count(sep) + 1
+        per_line = np.fromiter(map(bytes.count, lines, itertools.repeat(sep)), np.int64,
+                               len(lines))
+        if width >= min_cols and (per_line == width - 1).all():
+            tokens = data.split()
+            if len(tokens) == width * len(lines):   # no line starts or ends with sep
                 return _Rows(str(path), [tokens[c::width] for c in range(width)], None, tokens)
     return _split_rows_slowly(path, data, ncols, what, min_cols)
 
