@@ -152,16 +152,6 @@ def segment_cumsum(x: np.ndarray, starts: np.ndarray) -> np.ndarray:
     return out
 
 
-def segment_ids(starts: np.ndarray, n_items: int) -> np.ndarray:
-    """Segment index of every flat item (items before starts[0] are not allowed)."""
-    ids = np.zeros(n_items, dtype=np.int64)
-    if n_items == 0:
-        return ids
-    ends = np.append(starts[1:], n_items)
-    counts = ends - starts
-    return np.repeat(np.arange(len(starts)), counts)
-
-
 # --------------------------------------------------------------------------- ranked lists
 def err_decay(stop: np.ndarray) -> np.ndarray:
     """ERR decay over the last (rank) axis: Decay_k = p_k * prod_{j<k} (1 - p_j)."""

@@ -24,7 +24,7 @@ import numpy as np
 from ._validation import SUM_TOLERANCE, fail
 from .divergences import AttributeSet
 
-__all__ = ["Nugget", "Turn", "Conversation", "ConversationBatch", "words", "turns_of",
+__all__ = ["Nugget", "Turn", "Conversation", "ConversationBatch", "turns_of",
            "find_span", "word_at", "read_conversations", "write_conversations",
            "read_attribute_sets"]
 
@@ -32,11 +32,6 @@ _TURN_MARK = re.compile(r"^[US]:", re.M)
 
 
 # --------------------------------------------------------------------------- text helpers
-def words(text: str) -> list[str]:
-    """The words of a conversation: its white-space separated tokens."""
-    return text.split()
-
-
 @dataclass(frozen=True)
 class Turn:
     """A turn: role ``"U"`` or ``"S"`` and its 1-based inclusive word span."""
