@@ -168,13 +168,29 @@ def _target(text):
         return text
 
 
-def _cmd_gfr(args) -> int:
+def _ranked_inputs(args):
+    """qrels, runs and attribute sets named by --qrels, --attribute and RUN."""
     from . import gfr, readers
 
     qrels = readers.read_qrels(args.qrels)
     attributes = [gfr.load_attribute(name, gmemb, _target(target), scale)
                   for name, gmemb, target, scale in args.attribute]
-    runs = [readers.read_run(p) for p in args.runs]
+    return qrels, [readers.read_run(p) for p in args.runs], attributes
+
+
+def _add_ranked_inputs(parser, attribute_help):
+    parser.add_argument("--qrels", required=True, help="NTCIR (topic doc L2) or TREC qrels")
+    parser.add_argument("--attribute", nargs=4, action="append", default=[],
+                        metavar=("NAME", "GMEMB", "TARGET", "SCALE"), help=attribute_help)
+    parser.add_argument("--order", default="file", choices=["file", "score"],
+                        help="rank order: the file's line order per topic (default, as the "
+                             "organisers' tool) or trec_eval's score order")
+
+
+def _cmd_gfr(args) -> int:
+    from . import gfr
+
+    qrels, runs, attributes = _ranked_inputs(args)
     options = dict(cutoffs=_int_list(args.cutoffs, "--cutoffs"),
                    gains=_float_list(args.gains, "--gains", ":"), phi=args.phi,
                    utility=args.utility, order=args.order,
@@ -204,23 +220,9 @@ def _cmd_gfr(args) -> int:
 
 # --------------------------------------------------------------------------- conversations
 def _conversations(args):
-    from .conversation import ConversationBatch, _json_lines, read_attribute_sets
+    from .conversation import read_attribute_sets, read_conversations
 
-    sets = read_attribute_sets(args.attributes)
-    records, sources = [], []
-    for path in args.conversations:
-        recs, lines = _json_lines(path)
-        import os
-
-        run = os.path.basename(path)
-        for rec, line in zip(recs, lines):
-            if not isinstance(rec, dict) or "topic" not in rec or not isinstance(
-                    rec.get("nuggets", []), list):
-                raise ValueError(f"{path}:{line}: a conversation record needs a 'topic' and "
-                                 "a list of 'nuggets'")
-            records.append(rec if "run" in rec else dict(rec, run=run))
-            sources.append(f"{path}:{line}")
-    return ConversationBatch.from_records(records, sets, sources=sources)
+    return read_conversations(args.conversations, read_attribute_sets(args.attributes))
 
 
 def _save_figure(fig, path):
@@ -266,14 +268,11 @@ def _cmd_gfrc2(args) -> int:
 
 # --------------------------------------------------------------------------- RAG
 def _cmd_ragfair(args) -> int:
-    from . import gfr, ragfair, readers
+    from . import ragfair
 
-    qrels = readers.read_qrels(args.qrels)
-    attributes = [gfr.load_attribute(name, gmemb, _target(target), scale)
-                  for name, gmemb, target, scale in args.attribute]
+    qrels, runs, attributes = _ranked_inputs(args)
     if not attributes:
         raise ValueError("give at least one --attribute NAME GMEMB TARGET SCALE")
-    runs = [readers.read_run(p) for p in args.runs]
     answers = ragfair.read_answers(args.answers, [a.attribute for a in attributes])
     weights = None if args.weights is None else _float_list(args.weights, "--weights")
     table = ragfair.evaluate(qrels, runs, attributes, answers, cutoff=args.cutoff,
@@ -318,12 +317,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Score TREC runs with GFR (Sakai, Kim and Kang, TOIS 2023) as NTCIR "
                     "FairWeb does. Prints run, topic, measure, value rows (TSV) with 'all' "
                     "rows for the means, or the organisers' .GFRnev layout.")
-    g.add_argument("--qrels", required=True, help="NTCIR (topic doc L2) or TREC qrels")
-    g.add_argument("--attribute", nargs=4, action="append", default=[],
-                   metavar=("NAME", "GMEMB", "TARGET", "SCALE"),
-                   help="an attribute set: its name, gmemb file, target (golddistr file or "
-                        "comma-separated probabilities) and scale (nominal: JSD in GFR; "
-                        "ordinal: RNOD); repeat for each set")
+    _add_ranked_inputs(g, "an attribute set: its name, gmemb file, target (golddistr file "
+                          "or comma-separated probabilities) and scale (nominal: JSD in GFR; "
+                          "ordinal: RNOD); repeat for each set")
     g.add_argument("--cutoffs", default="10,20,100", help="comma-separated depths "
                    "(default 10,20,100); full depth is always reported")
     g.add_argument("--gains", default="1:3", help="gain of each level 1..lmax, "
@@ -334,9 +330,6 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--weights", help="comma-separated w0 (utility), w1..wM (attribute sets "
                    "in order); default equal weights over the utility and the sets "
                    "covering each topic")
-    g.add_argument("--order", default="file", choices=["file", "score"],
-                   help="rank order: the file's line order per topic (default, as the "
-                        "organisers' tool) or trec_eval's score order")
     g.add_argument("--keep-first-duplicate", action="store_true",
                    help="keep only the first occurrence of a doc listed twice for a topic "
                         "(default: error)")
@@ -404,16 +397,11 @@ def build_parser() -> argparse.ArgumentParser:
         description="GF of the retrieved list (GF_Re), of the generated answer (GF_Gen), "
                     "their relative gap RIGF (percent) and ADsim per attribute set, and "
                     "the weighted overall GF_Re, GF_Gen, RIGF (Tao and Sakai, 2025).")
-    r.add_argument("--qrels", required=True, help="NTCIR or TREC qrels")
-    r.add_argument("--attribute", nargs=4, action="append", default=[],
-                   metavar=("NAME", "GMEMB", "TARGET", "SCALE"),
-                   help="an attribute set, as for 'fairconv gfr'; repeat for each set")
+    _add_ranked_inputs(r, "an attribute set, as for 'fairconv gfr'; repeat for each set")
     r.add_argument("--answers", required=True, help="RAG answers (JSON Lines)")
     r.add_argument("--cutoff", type=int, help="depth of the retrieved list (default: all)")
     r.add_argument("--weights", help="comma-separated weights of the attribute sets for the "
                    "overall values (default equal)")
-    r.add_argument("--order", default="file", choices=["file", "score"],
-                   help="rank order of the run file (as for 'fairconv gfr')")
     r.add_argument("--plot", metavar="FILE", help="write the per-topic RIGF bar chart")
     r.add_argument("--plot-attribute", metavar="NAME",
                    help="attribute set of the bar chart (default: the overall RIGF)")

@@ -299,6 +299,16 @@ class ConversationBatch:
                                  self.level, turn, self.entity, self.groups, self.system_turns,
                                  self.lengths, self.sources, self.attributes)
 
+    def table(self, scores: dict):
+        """A ScoreTable of per-conversation score arrays (one conversation per run and
+        topic; a run without a topic that another run has scores 0 there)."""
+        from .results import ScoreTable
+
+        names = list(scores)
+        return ScoreTable.from_items(self.runs, self.topics, names,
+                                     np.column_stack([scores[n] for n in names]),
+                                     sources=self.sources)
+
     def effective_levels(self, lmax: int, *, dedupe: bool = True, func: str = "") -> np.ndarray:
         """Levels with later mentions of an already credited entity set to 0.
 
@@ -444,24 +454,29 @@ def read_attribute_sets(path) -> list[AttributeSet]:
     return out
 
 
-def read_conversations(path, attributes: Sequence[AttributeSet]) -> ConversationBatch:
+def read_conversations(paths, attributes: Sequence[AttributeSet]) -> ConversationBatch:
     """Read annotated conversations (JSON Lines, docs/formats.md) into a checked batch.
 
-    Errors name the file and line: invalid JSON, missing fields, bad spans (outside the
-    conversation, in a user turn, overlapping, start after end), memberships of the
-    wrong length or not summing to 1, text not beginning with ``U:``.
+    ``paths`` is one file or a list of files. A record without ``run`` takes its
+    file's name. Errors name the file and line: invalid JSON, missing fields, bad spans
+    (outside the conversation, in a user turn, overlapping, start after end),
+    memberships of the wrong length or not summing to 1, text not beginning with ``U:``.
     """
-    records, lines = _json_lines(path)
-    sources = [f"{path}:{n}" for n in lines]
-    run = _base(path)
-    for i, (rec, where) in enumerate(zip(records, sources)):
-        if not isinstance(rec, dict) or "topic" not in rec or not isinstance(
-                rec.get("nuggets", []), list) or not all(
-                isinstance(n, dict) for n in rec.get("nuggets", [])):
-            raise ValueError(f"{where}: a conversation record needs a 'topic' and a list of "
-                             "'nuggets' (objects with 'start' and 'end')")
-        if "run" not in rec:
-            records[i] = dict(rec, run=run)
+    if isinstance(paths, (str, bytes)) or hasattr(paths, "__fspath__"):
+        paths = [paths]
+    records, sources = [], []
+    for path in paths:
+        recs, lines = _json_lines(path)
+        run = _base(path)
+        for rec, line in zip(recs, lines):
+            where = f"{path}:{line}"
+            if not isinstance(rec, dict) or "topic" not in rec or not isinstance(
+                    rec.get("nuggets", []), list) or not all(
+                    isinstance(n, dict) for n in rec.get("nuggets", [])):
+                raise ValueError(f"{where}: a conversation record needs a 'topic' and a list "
+                                 "of 'nuggets' (objects with 'start' and 'end')")
+            records.append(rec if "run" in rec else dict(rec, run=run))
+            sources.append(where)
     return ConversationBatch.from_records(records, attributes, sources=sources)
 
 

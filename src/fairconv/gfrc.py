@@ -250,8 +250,4 @@ def gfrc(batch: ConversationBatch, /, *, preset=None, **options) -> ScoreTable:
     >>> round(table.value("COPWA-CS-QD-MN-2", "R112", "GFRC"), 6)
     0.382158
     """
-    scores = gfrc_arrays(batch, preset=preset, **options)
-    names = list(scores)
-    return ScoreTable.from_items(batch.runs, batch.topics, names,
-                                 np.column_stack([scores[n] for n in names]),
-                                 sources=batch.sources)
+    return batch.table(gfrc_arrays(batch, preset=preset, **options))

@@ -145,11 +145,7 @@ def gfrc2_arrays(batch: ConversationBatch, /, *, L=1000, weights=None, lmax=2,
 
 def gfrc2(batch: ConversationBatch, /, **options) -> ScoreTable:
     """GFRC2 scores per run and topic; options as :func:`gfrc2_arrays`."""
-    scores = gfrc2_arrays(batch, **options)
-    names = list(scores)
-    return ScoreTable.from_items(batch.runs, batch.topics, names,
-                                 np.column_stack([scores[n] for n in names]),
-                                 sources=batch.sources)
+    return batch.table(gfrc2_arrays(batch, **options))
 
 
 def write_clusters(batch: ConversationBatch, c: Clusters, out) -> None:
