@@ -10,7 +10,6 @@ least 500,000 docs/s.
 """
 
 import argparse
-import io
 import os
 import tempfile
 import time

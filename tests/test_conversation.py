@@ -1,8 +1,6 @@
 """The conversation model: words, turns, spans, the JSON Lines reader, bad input."""
 
-import json
 
-import numpy as np
 import pytest
 
 from fairconv import AttributeSet

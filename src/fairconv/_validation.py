@@ -30,7 +30,8 @@ def as_float_array(x, name: str, func: str) -> np.ndarray:
         raise TypeError(f"The '{name}' parameter of {func} must be an array of numbers. "
                         f"Got an array of dtype {arr.dtype} instead.")
     if np.issubdtype(arr.dtype, np.complexfloating):
-        raise TypeError(f"The '{name}' parameter of {func} must be real. Got complex values instead.")
+        raise TypeError(f"The '{name}' parameter of {func} must be real. "
+                        "Got complex values instead.")
     return arr.astype(np.float64, copy=False)
 
 
@@ -88,7 +89,8 @@ def check_same_groups(p: np.ndarray, q: np.ndarray, func: str, names=("p", "q"))
         np.broadcast_shapes(p.shape, q.shape)
     except ValueError:
         raise ValueError(f"The '{names[0]}' and '{names[1]}' parameters of {func} must have "
-                         f"broadcastable shapes. Got shapes {p.shape} and {q.shape} instead.") from None
+                         f"broadcastable shapes. Got shapes {p.shape} and {q.shape} "
+                         "instead.") from None
 
 
 def check_choice(value, name: str, func: str, choices) -> str:

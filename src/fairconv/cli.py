@@ -50,7 +50,7 @@ def _demo_gfr(out) -> None:
           "prints the same values)", file=out)
     print(f"{'run':<22}{'topic':<7}{'attribute set':<14}{'ERR@10':>8}{'iRBU@10':>9}"
           f"{'GF-JSD':>8}{'GF-NMD':>8}{'GF-RNOD':>8}{'GFR@10':>8}", file=out)
-    for r, run in enumerate(table.runs):
+    for run in table.runs:
         for data in attributes:
             name = data.attribute.name
             for topic in data.memberships.topics:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._validation import SUM_TOLERANCE, fail
+from ._validation import SUM_TOLERANCE
 from .divergences import AttributeSet
 
 __all__ = ["Nugget", "Turn", "Conversation", "ConversationBatch", "turns_of",
@@ -46,8 +46,8 @@ def turns_of(text: str) -> tuple[Turn, ...]:
 
     Raises ValueError if the text does not begin with ``U:``.
 
-    >>> turns_of("U:Hi there S:Hello! U: More S:Sure")
-    (Turn(role='U', start=1, end=2), Turn(role='S', start=3, end=3), Turn(role='U', start=4, end=5), Turn(role='S', start=6, end=6))
+    >>> [(t.role, t.start, t.end) for t in turns_of("U:Hi there S:Hello! U: More S:Sure")]
+    [('U', 1, 2), ('S', 3, 3), ('U', 4, 5), ('S', 6, 6)]
     """
     joined = "\n".join(text.split())          # one word per line: C-level, no word loop
     if not joined.startswith("U:"):

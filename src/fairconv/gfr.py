@@ -36,8 +36,9 @@ from .readers import FileFormatError, GroupMemberships, Qrels, Run, read_golddis
     read_gmemb
 from .results import ScoreTable
 
-__all__ = ["gfr", "evaluate", "prepare", "RankedLists", "AttributeData", "load_attribute", "write_nev",
-           "stop_probabilities", "measure_names", "DEFAULT_CUTOFFS"]
+__all__ = ["gfr", "evaluate", "prepare", "RankedLists", "AttributeData", "load_attribute",
+           "write_nev", "list_lengths", "stop_probabilities", "measure_names",
+           "DEFAULT_CUTOFFS"]
 
 DEFAULT_CUTOFFS = (10, 20, 100)
 _CHUNK_ELEMENTS = 1 << 22   # membership elements per block of topics (bounds memory)

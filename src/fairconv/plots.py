@@ -31,7 +31,8 @@ def r_vs_gf(table, *, by: str = "run", gf: str = "GF"):
     (run, topic), coloured by run. ``gf`` may name one attribute set, ``"GF[HINDEX]"``.
     """
     if by not in ("run", "topic"):
-        raise ValueError(f"The 'by' parameter of r_vs_gf must be 'run' or 'topic'. Got {by!r} instead.")
+        raise ValueError("The 'by' parameter of r_vs_gf must be 'run' or 'topic'. "
+                         f"Got {by!r} instead.")
     for name in ("R", gf):
         if name not in table.measures:
             raise ValueError(f"r_vs_gf needs a table with {name!r}; it has {list(table.measures)}")
