@@ -91,17 +91,18 @@ class ScoreTable:
         return mean, count
 
     def to_dict(self) -> dict:
-        """``{run: {topic: {measure: value}}}`` with an ``"all"`` topic for the means."""
+        """``{run: {topic: {measure: value}}}`` with an ``"all"`` topic for the means;
+        an undefined value is ``None``."""
         mean, _ = self.mean()
         out = {}
         for r, run in enumerate(self.runs):
             per = {}
             for t, topic in enumerate(self.topics):
-                cells = {m: float(self.values[r, t, i]) for i, m in enumerate(self.measures)
+                cells = {m: _plain(self.values[r, t, i]) for i, m in enumerate(self.measures)
                          if self.present[r, t, i]}
                 if cells:
                     per[topic] = cells
-            per["all"] = {m: float(mean[r, i]) for i, m in enumerate(self.measures)
+            per["all"] = {m: _plain(mean[r, i]) for i, m in enumerate(self.measures)
                           if self.present[r, :, i].any()}
             out[run] = per
         return out
@@ -142,3 +143,9 @@ class ScoreTable:
                 if count[r, i] != n_topics[r, i]:
                     lines.append(f"{self.runs[r]}\tall\tn[{name}]\t{int(count[r, i])}\n")
             out.write("".join(lines).replace("\tnan\n", "\tNaN\n"))
+
+
+def _plain(value) -> float | None:
+    """A Python float, or None for an undefined (NaN) value."""
+    value = float(value)
+    return None if np.isnan(value) else value
