@@ -55,3 +55,37 @@ def write_jsonl(batch, path, turns=4, words=1000):
 def attributes_json(path):
     with open(path, "w") as f:
         json.dump({a.name: {"target": a.target.tolist(), "scale": a.scale} for a in SETS}, f)
+
+
+def run(doc, command, scorers):
+    """The shared GFRC/GFRC2 benchmark: ``scorers`` maps a label to f(batch)."""
+    import argparse
+    import os
+    import tempfile
+
+    from _timing import best_of, succeeds
+
+    from fairconv.cli import main as cli_main
+
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--conversations", type=int, default=100_000)
+    args = parser.parse_args()
+    batch = synthetic_batch(args.conversations, np.random.default_rng(0))
+    n = len(batch)
+    base = best_of(lambda: [g.sum(axis=-1) for g in batch.groups.values()], 3)
+    print(f"{n:,} conversations, {batch.n_nuggets:,} nuggets, attribute sets with G = 4 and 3")
+    print(f"one numpy pass over the nugget arrays: {base * 1e3:8.1f} ms")
+    for label, score in scorers.items():
+        t = best_of(lambda: score(batch), 3)
+        print(f"scoring ({label}):{' ' * max(1, 24 - len(label))}{t * 1e3:8.1f} ms  "
+              f"{n / t:12,.0f} conv/s  {t / base:5.1f}x the numpy pass "
+              f"(goal <= 30x: {'ok' if t / base <= 30 else 'MISSED'})")
+    with tempfile.TemporaryDirectory() as folder:
+        data, attrs = os.path.join(folder, "c.jsonl"), os.path.join(folder, "a.json")
+        write_jsonl(batch, data)
+        attributes_json(attrs)
+        out = os.path.join(folder, "out.tsv")
+        t = best_of(lambda: succeeds(cli_main([command, "--attributes", attrs, "-o", out,
+                                               data])), 1)
+        print(f"CLI path (JSON Lines in, TSV out):     {t * 1e3:8.1f} ms  {n / t:12,.0f} conv/s "
+              f"({os.path.getsize(data) / 1e6:.0f} MB in)")
