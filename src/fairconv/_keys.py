@@ -35,14 +35,17 @@ class KeyTable:
         self.order = np.argsort(hashes, kind="stable")
         self.sorted = hashes[self.order]
 
-    def find(self, topic_ids: np.ndarray, docs: list) -> np.ndarray:
-        """Row of each (topic id, doc) in this table; -1 where it is absent."""
+    def find(self, topic_ids: np.ndarray, docs: list, hashes=None) -> np.ndarray:
+        """Row of each (topic id, doc) in this table; -1 where it is absent.
+
+        ``hashes`` may pass the keys' :func:`key_hashes` when the caller has them.
+        """
         topic_ids = np.asarray(topic_ids, dtype=np.int64)
         rows = np.full(len(docs), -1, dtype=np.int64)
         n = len(self.sorted)
         if n == 0 or len(docs) == 0:
             return rows
-        h = key_hashes(topic_ids, docs)
+        h = key_hashes(topic_ids, docs) if hashes is None else hashes
         by_hash = np.argsort(h)            # sorted queries make the search cache-friendly
         pos = np.empty(len(h), dtype=np.int64)
         pos[by_hash] = np.searchsorted(self.sorted, h[by_hash])
@@ -65,12 +68,12 @@ class KeyTable:
         return -1
 
 
-def first_occurrences(topic_ids: np.ndarray, docs: list) -> np.ndarray:
+def first_occurrences(topic_ids: np.ndarray, docs: list, hashes=None) -> np.ndarray:
     """Index of the first occurrence of each item's key (itself when it is the first)."""
     n = len(docs)
     if n == 0:
         return np.zeros(0, dtype=np.int64)
-    h = key_hashes(topic_ids, docs)
+    h = key_hashes(topic_ids, docs) if hashes is None else hashes
     order = np.argsort(h, kind="stable")          # equal hashes keep their input order
     hs = h[order]
     new_group = np.empty(n, dtype=bool)

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _core
-from ._keys import KeyTable, first_occurrences
+from ._keys import KeyTable, first_occurrences, key_hashes
 from ._validation import as_float_array, check_choice, check_distributions, check_weights, \
     fail
 from .divergences import DIVERGENCE_NAMES, AttributeSet
@@ -257,7 +257,8 @@ def _rank_lines(run: Run, t_index: dict, judged: KeyTable, order: str, duplicate
         _, doc_rank = np.unique(docs, return_inverse=True)
         idx = keep[np.lexsort((-doc_rank, -run.scores[keep], tid[keep]))]
     docs = list(map(run.docs.__getitem__, idx.tolist()))
-    first = first_occurrences(tid[idx], docs)
+    hashes = key_hashes(tid[idx], docs)
+    first = first_occurrences(tid[idx], docs, hashes)
     repeated = first != np.arange(len(idx))
     if repeated.any():
         if duplicates == "error":
@@ -268,13 +269,13 @@ def _rank_lines(run: Run, t_index: dict, judged: KeyTable, order: str, duplicate
                                   f"{run.line(int(idx[first[j]]))}); pass duplicates='first' "
                                   "(--keep-first-duplicate) to keep its first occurrence")
         kept = np.flatnonzero(~repeated)
-        idx = idx[kept]
+        idx, hashes = idx[kept], hashes[kept]
         docs = list(map(docs.__getitem__, kept.tolist()))
     tid = tid[idx]
     counts = np.bincount(tid, minlength=len(t_index))
     starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
     rank = np.arange(len(idx)) - starts[tid]
-    return tid, judged.find(tid, docs), rank, counts
+    return tid, judged.find(tid, docs, hashes), rank, counts
 
 
 def evaluate(qrels: Qrels, runs: Sequence[Run], attributes: Sequence[AttributeData], *,
