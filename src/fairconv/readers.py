@@ -41,27 +41,22 @@ class FileFormatError(ValueError):
 # --------------------------------------------------------------------------- tokenising
 @dataclass
 class _Rows:
-    """Columns of a whitespace table: ``columns[c][i]`` is token c of content row i."""
+    """A whitespace table: ``tokens`` row-major, ``width`` tokens per content row."""
 
     path: str
-    columns: list
+    tokens: list
+    width: int
     line_numbers: list | None  # None: row i is on line i + 1
-    tokens_: list | None = None
 
     def __len__(self):
-        return len(self.columns[0]) if self.columns else 0
+        return len(self.tokens) // self.width if self.width else 0
 
     def line(self, row: int) -> int:
         return row + 1 if self.line_numbers is None else self.line_numbers[row]
 
-    def tokens(self) -> list:
-        """All tokens, row-major (a new list)."""
-        if self.tokens_ is not None:
-            return list(self.tokens_)
-        out = [None] * (len(self) * len(self.columns))
-        for c, col in enumerate(self.columns):
-            out[c::len(self.columns)] = col
-        return out
+    def column(self, c: int) -> list:
+        """Token c of every row (a new list)."""
+        return self.tokens[c::self.width]
 
 
 def _read(path) -> bytes:
@@ -83,12 +78,12 @@ def _split_rows(path, ncols=None, what="table", min_cols=1) -> _Rows:
         if width >= min_cols and (per_line == width - 1).all():
             tokens = data.split()
             if len(tokens) == width * len(lines):   # no line starts or ends with sep
-                return _Rows(str(path), [tokens[c::width] for c in range(width)], None, tokens)
+                return _Rows(str(path), tokens, width, None)
     return _split_rows_slowly(path, data, ncols, what, min_cols)
 
 
 def _split_rows_slowly(path, data, ncols, what, min_cols) -> _Rows:
-    rows, numbers = [], []
+    tokens, numbers = [], []
     width = ncols
     for number, raw in enumerate(data.split(b"\n"), start=1):
         parts = raw.split()
@@ -102,11 +97,9 @@ def _split_rows_slowly(path, data, ncols, what, min_cols) -> _Rows:
         if len(parts) != width:
             raise FileFormatError(path, number, f"expected {width} columns in this {what} "
                                                 f"line, found {len(parts)}")
-        rows.append(parts)
+        tokens += parts
         numbers.append(number)
-    if not rows:
-        return _Rows(str(path), [[] for _ in range(width or 0)], [])
-    return _Rows(str(path), [list(c) for c in zip(*rows)], numbers)
+    return _Rows(str(path), tokens, width or 0, numbers)
 
 
 def _text(token: bytes) -> str:
@@ -214,9 +207,9 @@ def read_qrels(path) -> Qrels:
     rows = _split_rows(path, None, "qrels")
     if len(rows) == 0:
         raise FileFormatError(path, None, "the qrels file has no judgments")
-    width = len(rows.columns)
+    width = rows.width
     if width == 3:
-        topics, docs, raw = rows.columns
+        topics, docs, raw = (rows.column(c) for c in range(3))
         labels = np.array(raw, dtype=np.bytes_)
         ok = np.strings.startswith(labels, b"L")
         try:
@@ -228,7 +221,7 @@ def read_qrels(path) -> Qrels:
             raise FileFormatError(path, rows.line(bad), "an NTCIR qrels level must look like "
                                   f"L0, L1, L2...; found {_text(raw[bad])!r}") from None
     elif width == 4:
-        topics, _, docs, raw = rows.columns
+        topics, docs, raw = (rows.column(c) for c in (0, 2, 3))
         try:
             levels = np.array(raw, dtype=np.bytes_).astype(np.int64)
         except ValueError:
@@ -276,11 +269,11 @@ def read_gmemb(path, n_groups: int | None = None) -> GroupMemberships:
     rows = _split_rows(path, None, "gmemb", min_cols=4)
     if len(rows) == 0:
         raise FileFormatError(path, None, "the gmemb file has no rows")
-    width = len(rows.columns)
+    width = rows.width
     if n_groups is not None and width != n_groups + 2:
         raise FileFormatError(path, rows.line(0), f"expected {n_groups} group probabilities "
                               f"(the target has {n_groups} groups), found {width - 2}")
-    numbers = rows.tokens()
+    numbers = list(rows.tokens)
     del numbers[0::width]                        # topic column
     del numbers[0::width - 1]                    # doc column
     matrix = _floats(rows, numbers, "gmemb", "group probability", width - 2)
@@ -293,8 +286,8 @@ def read_gmemb(path, n_groups: int | None = None) -> GroupMemberships:
         raise FileFormatError(path, rows.line(i), "group probabilities must be finite, "
                               f"non-negative and sum to 1 (within {SUM_TOLERANCE:g}); found "
                               f"{matrix[i].tolist()} with sum {sums[i]:.10g}")
-    names, ids = _topic_ids(rows.columns[0])
-    docs = rows.columns[1]
+    names, ids = _topic_ids(rows.column(0))
+    docs = rows.column(1)
     _check_unique(rows, ids, docs, names, "is listed twice")
     return GroupMemberships(str(path), names, ids, docs, matrix)
 
@@ -305,7 +298,7 @@ def read_golddistr(path) -> np.ndarray:
     if len(rows) < 2:
         raise FileFormatError(path, None, "a golddistr file needs one probability per "
                               f"group and at least 2 groups; found {len(rows)} lines")
-    return _floats(rows, rows.columns[0], "golddistr", "probability")
+    return _floats(rows, rows.column(0), "golddistr", "probability")
 
 
 # --------------------------------------------------------------------------- runs
@@ -335,7 +328,8 @@ def read_run(path, tag: str | None = None) -> Run:
     if len(rows) == 0:
         return Run(str(path), (), np.zeros(0, np.int64), [],
                    tag or os.path.basename(str(path)), np.zeros(0), [])
-    topics, _, docs, _, scores, tags = rows.columns
+    topics, docs, scores = (rows.column(c) for c in (0, 2, 4))
+    tags = rows.tokens[5:6]
     values = _floats(rows, scores, "run", "score (5th column)")
     names, ids = _topic_ids(topics)
     return Run(str(path), names, ids, docs, tag or _text(tags[0]), values, rows.line_numbers)
