@@ -32,7 +32,7 @@ class KeyTable:
         self.topic_ids = np.asarray(topic_ids, dtype=np.int64)
         self.docs = docs
         hashes = key_hashes(self.topic_ids, docs)
-        self.order = np.argsort(hashes, kind="stable")
+        self.order = np.argsort(hashes)
         self.sorted = hashes[self.order]
 
     def find(self, topic_ids: np.ndarray, docs: list, hashes=None) -> np.ndarray:
@@ -74,12 +74,12 @@ def first_occurrences(topic_ids: np.ndarray, docs: list, hashes=None) -> np.ndar
     if n == 0:
         return np.zeros(0, dtype=np.int64)
     h = key_hashes(topic_ids, docs) if hashes is None else hashes
-    order = np.argsort(h, kind="stable")          # equal hashes keep their input order
+    order = np.argsort(h)
     hs = h[order]
     new_group = np.empty(n, dtype=bool)
     new_group[0] = True
     new_group[1:] = hs[1:] != hs[:-1]
-    group_first = order[np.flatnonzero(new_group)]
+    group_first = np.minimum.reduceat(order, np.flatnonzero(new_group))   # earliest item
     first = np.empty(n, dtype=np.int64)
     first[order] = group_first[np.cumsum(new_group) - 1]
     check = np.flatnonzero(first != np.arange(n))
