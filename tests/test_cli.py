@@ -58,3 +58,9 @@ def test_demo_prints_the_rag_case(capsys):
     assert "RAG fairness gap on pilot topic P002" in out
     assert "Anserini-qljm" in out and "N/A" in out
     assert "Recall_NtN 0.1667, Precision_NtN 0.5000, Recall_NtR 0.4167" in out
+
+
+def test_usage_errors_are_one_line():
+    code, out, err = run("gfr", "run.txt")
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "--qrels" in err and "Traceback" not in err

@@ -302,13 +302,20 @@ def _write(output, writer):
             writer(f)
 
 
+class _Parser(argparse.ArgumentParser):
+    """Usage errors end with one line on stderr and exit status 2, like bad input."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="fairconv",
         description="Relevance and group fairness evaluation of ranked lists, "
                     "conversations and RAG answers.")
     parser.add_argument("--version", action="version", version=f"fairconv {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     demo = sub.add_parser("demo", help="run the library on the bundled data of the papers")
     demo.set_defaults(func=_cmd_demo)
 
