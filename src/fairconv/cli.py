@@ -197,11 +197,13 @@ def _cmd_gfr(args) -> int:
                    duplicates="first" if args.keep_first_duplicate else "error",
                    weights=None if args.weights is None else _float_list(args.weights,
                                                                           "--weights"))
-    table = gfr.evaluate(qrels, runs, attributes, **options)
+    lists = gfr.prepare(qrels, runs, attributes, order=args.order,
+                        duplicates=options["duplicates"])
+    table = gfr.evaluate(qrels, runs, attributes, lists=lists, **options)
     if args.format == "tsv":
         _write(args.output, table.to_tsv)
         return 0
-    syslen = gfr.list_lengths(runs, table.topics, args.order, options["duplicates"])
+    syslen = lists.syslen()
     if args.out_dir:
         import os
 

@@ -280,7 +280,7 @@ def _rank_lines(run: Run, t_index: dict, judged: KeyTable, order: str, duplicate
 
 def evaluate(qrels: Qrels, runs: Sequence[Run], attributes: Sequence[AttributeData], *,
              cutoffs=DEFAULT_CUTOFFS, gains=(1, 3), phi=0.99, utility="ERR", weights=None,
-             order="file", duplicates="error") -> ScoreTable:
+             order="file", duplicates="error", lists=None) -> ScoreTable:
     """Score runs against qrels and attribute sets; one vectorised pass per set.
 
     Parameters
@@ -300,6 +300,9 @@ def evaluate(qrels: Qrels, runs: Sequence[Run], attributes: Sequence[AttributeDa
     duplicates : {'error', 'first'}
         A doc twice in one ranked list is an error naming file and line, or only its
         first occurrence is kept.
+    lists : RankedLists, optional
+        The output of :func:`prepare` for these inputs, when the caller has it
+        already (e.g. for the list lengths of :func:`write_nev`).
 
     Returns
     -------
@@ -326,7 +329,8 @@ def evaluate(qrels: Qrels, runs: Sequence[Run], attributes: Sequence[AttributeDa
     if len(set(names)) != len(names):
         raise fail("attributes", func, "have distinct names", repr(names))
     w = _weights(weights, len(attributes), func)
-    lists = prepare(qrels, runs, attributes, order=order, duplicates=duplicates)
+    if lists is None:
+        lists = prepare(qrels, runs, attributes, order=order, duplicates=duplicates)
     topics, n_t, n_r = lists.topics, len(lists.topics), len(runs)
     decay = _core.err_decay(prob[lists.level])
 
@@ -408,6 +412,11 @@ class RankedLists:
     @property
     def depth(self) -> int:
         return self.level.shape[-1]
+
+    def syslen(self) -> dict:
+        """{(run index, topic): length of that ranked list} for :func:`write_nev`."""
+        t, r = np.nonzero(self.lengths)
+        return {(int(j), self.topics[i]): int(self.lengths[i, j]) for i, j in zip(t, r)}
 
     def memberships(self, m: int, topics: np.ndarray) -> np.ndarray:
         """(len(topics), runs, ranks, G) membership vectors for attribute set m."""
