@@ -7,8 +7,7 @@ import numpy as np
 from fairconv import AttributeSet
 from fairconv.conversation import ConversationBatch
 
-SETS = [AttributeSet("A4", [0.25] * 4, "ordinal"),
-        AttributeSet("B3", [1 / 3] * 3, "nominal")]
+SETS = [AttributeSet("A4", [0.25] * 4, "ordinal"), AttributeSet("B3", [1 / 3] * 3, "nominal")]
 
 
 def synthetic_batch(n_conv, rng, words=1000, nuggets=20, turns=4):
@@ -19,17 +18,30 @@ def synthetic_batch(n_conv, rng, words=1000, nuggets=20, turns=4):
     n = int(offsets[-1])
     slot = words // nuggets
     k = np.tile(np.arange(nuggets), n_conv)
-    start = k * slot + 2 + rng.integers(0, slot - 4, size=n)   # inside the system turn
+    start = k * slot + 2 + rng.integers(0, slot - 4, size=n)  # inside the system turn
     end = start + 2
     turn = k * turns // nuggets + 1
     level = rng.integers(0, 3, size=n)
     entity = rng.integers(0, 40, size=n) + np.repeat(np.arange(n_conv), per) * 40
-    groups = {a.name: rng.multinomial(1000, np.full(a.n_groups, 1 / a.n_groups), size=n) / 1000
-              for a in SETS}                       # 3-decimal vectors, exact in JSON
-    return ConversationBatch(tuple(f"T{i:06d}" for i in range(n_conv)), ("run",) * n_conv,
-                             offsets, start, end, level, turn, entity, groups,
-                             np.full(n_conv, turns), np.full(n_conv, words),
-                             tuple("synthetic" for _ in range(n_conv)), tuple(SETS))
+    groups = {
+        a.name: rng.multinomial(1000, np.full(a.n_groups, 1 / a.n_groups), size=n) / 1000
+        for a in SETS
+    }  # 3-decimal vectors, exact in JSON
+    return ConversationBatch(
+        tuple(f"T{i:06d}" for i in range(n_conv)),
+        ("run",) * n_conv,
+        offsets,
+        start,
+        end,
+        level,
+        turn,
+        entity,
+        groups,
+        np.full(n_conv, turns),
+        np.full(n_conv, words),
+        tuple("synthetic" for _ in range(n_conv)),
+        tuple(SETS),
+    )
 
 
 def write_jsonl(batch, path, turns=4, words=1000):
@@ -43,13 +55,28 @@ def write_jsonl(batch, path, turns=4, words=1000):
     with open(path, "w") as f:
         for c in range(len(batch)):
             lo, hi = batch.offsets[c], batch.offsets[c + 1]
-            nuggets = [{"start": int(batch.start[i]), "end": int(batch.end[i]),
-                        "level": int(batch.level[i]), "entity": f"e{batch.entity[i]}",
-                        "groups": {k: v[i].tolist() for k, v in groups.items()}}
-                       for i in range(lo, hi)]
-            f.write(json.dumps({"topic": batch.topics[c], "run": batch.runs[c],
-                                "turns": turn_list, "length": words,
-                                "nuggets": nuggets}) + "\n")
+            nuggets = [
+                {
+                    "start": int(batch.start[i]),
+                    "end": int(batch.end[i]),
+                    "level": int(batch.level[i]),
+                    "entity": f"e{batch.entity[i]}",
+                    "groups": {k: v[i].tolist() for k, v in groups.items()},
+                }
+                for i in range(lo, hi)
+            ]
+            f.write(
+                json.dumps(
+                    {
+                        "topic": batch.topics[c],
+                        "run": batch.runs[c],
+                        "turns": turn_list,
+                        "length": words,
+                        "nuggets": nuggets,
+                    }
+                )
+                + "\n"
+            )
 
 
 def attributes_json(path):
@@ -77,15 +104,20 @@ def run(doc, command, scorers):
     print(f"one numpy pass over the nugget arrays: {base * 1e3:8.1f} ms")
     for label, score in scorers.items():
         t = best_of(lambda: score(batch), 3)
-        print(f"scoring ({label}):{' ' * max(1, 24 - len(label))}{t * 1e3:8.1f} ms  "
-              f"{n / t:12,.0f} conv/s  {t / base:5.1f}x the numpy pass "
-              f"(goal <= 30x: {'ok' if t / base <= 30 else 'MISSED'})")
+        print(
+            f"scoring ({label}):{' ' * max(1, 24 - len(label))}{t * 1e3:8.1f} ms  "
+            f"{n / t:12,.0f} conv/s  {t / base:5.1f}x the numpy pass "
+            f"(goal <= 30x: {'ok' if t / base <= 30 else 'MISSED'})"
+        )
     with tempfile.TemporaryDirectory() as folder:
         data, attrs = os.path.join(folder, "c.jsonl"), os.path.join(folder, "a.json")
         write_jsonl(batch, data)
         attributes_json(attrs)
         out = os.path.join(folder, "out.tsv")
-        t = best_of(lambda: succeeds(cli_main([command, "--attributes", attrs, "-o", out,
-                                               data])), 1)
-        print(f"CLI path (JSON Lines in, TSV out):     {t * 1e3:8.1f} ms  {n / t:12,.0f} conv/s "
-              f"({os.path.getsize(data) / 1e6:.0f} MB in)")
+        t = best_of(
+            lambda: succeeds(cli_main([command, "--attributes", attrs, "-o", out, data])), 1
+        )
+        print(
+            f"CLI path (JSON Lines in, TSV out):     {t * 1e3:8.1f} ms  {n / t:12,.0f} conv/s "
+            f"({os.path.getsize(data) / 1e6:.0f} MB in)"
+        )

@@ -34,8 +34,10 @@ def main():
                 t = best_of(lambda: f(p, q))
                 ratio = t / base
                 flag = "ok" if ratio <= GOALS[name] else "MISSED"
-                print(f"{g:>2} {name:<10} {path:<7} {args.n / t:12.3e} {ratio:13.1f}  "
-                      f"<= {GOALS[name]}x {flag}")
+                print(
+                    f"{g:>2} {name:<10} {path:<7} {args.n / t:12.3e} {ratio:13.1f}  "
+                    f"<= {GOALS[name]}x {flag}"
+                )
 
 
 if __name__ == "__main__":

@@ -14,6 +14,11 @@ from _conversations import run
 from fairconv import gfrc
 
 if __name__ == "__main__":
-    run(__doc__, "gfrc", {
-        "independent": lambda b: gfrc.gfrc_arrays(b, method="independent"),
-        "cumulative": lambda b: gfrc.gfrc_arrays(b, method="cumulative")})
+    run(
+        __doc__,
+        "gfrc",
+        {
+            "independent": lambda b: gfrc.gfrc_arrays(b, method="independent"),
+            "cumulative": lambda b: gfrc.gfrc_arrays(b, method="cumulative"),
+        },
+    )

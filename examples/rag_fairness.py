@@ -1,6 +1,6 @@
 """The group fairness gap of a RAG pipeline on the pilot pack, and nugget coverage.
 
-    python examples/rag_fairness.py [rigf.png]
+python examples/rag_fairness.py [rigf.png]
 """
 
 import sys
@@ -10,9 +10,12 @@ from fairconv.datasets import path
 
 pilot = path("fairweb1-pilot")
 qrels = readers.read_qrels(pilot / "fairweb1pilot.qrels")
-movies = [gfr.load_attribute(name, pilot / f"fairweb1pilot.{name}.gmemb",
-                             pilot / f"{name}.golddistr", scale)
-          for name, scale in (("M-RATINGS", "ordinal"), ("M-ORIGIN", "nominal"))]
+movies = [
+    gfr.load_attribute(
+        name, pilot / f"fairweb1pilot.{name}.gmemb", pilot / f"{name}.golddistr", scale
+    )
+    for name, scale in (("M-RATINGS", "ordinal"), ("M-ORIGIN", "nominal"))
+]
 runs = [readers.read_run(p) for p in sorted((pilot / "runs").iterdir())]
 answers = ragfair.read_answers(path("rag", "pilot-answers.jsonl"), [m.attribute for m in movies])
 
@@ -22,8 +25,10 @@ for run in table.runs:
     print(run, row)
 
 coverage = nuggets.coverage(nuggets.read_labels(path("rag", "ikat-labels.jsonl")))
-print("nugget coverage (mean over turns):",
-      {m: round(float(v), 4) for m, v in zip(coverage.measures, coverage.mean()[0][0])})
+print(
+    "nugget coverage (mean over turns):",
+    {m: round(float(v), 4) for m, v in zip(coverage.measures, coverage.mean()[0][0])},
+)
 
 if len(sys.argv) > 1:
     from fairconv.plots import rigf_bars

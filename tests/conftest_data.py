@@ -4,9 +4,11 @@ import numpy as np
 
 from fairconv import AttributeSet
 
-SETS = [AttributeSet("NOM", [0.5, 0.3, 0.2], "nominal"),
-        AttributeSet("ORD", [0.4, 0.0, 0.3, 0.3], "ordinal"),
-        AttributeSet("NMD", [0.25] * 4, "ordinal", "NMD")]
+SETS = [
+    AttributeSet("NOM", [0.5, 0.3, 0.2], "nominal"),
+    AttributeSet("ORD", [0.4, 0.0, 0.3, 0.3], "ordinal"),
+    AttributeSet("NMD", [0.25] * 4, "ordinal", "NMD"),
+]
 
 
 def random_record(rng, topic="T1", run="r", n_sets=2, with_turn_field=False, lmax=2):
@@ -34,16 +36,26 @@ def random_record(rng, topic="T1", run="r", n_sets=2, with_turn_field=False, lma
             if rng.random() < 0.7:
                 n["entity"] = f"e{int(rng.integers(0, 6))}"
             if level > 0 or rng.random() < 0.3:
-                n["groups"] = {a.name: (rng.dirichlet(np.ones(a.n_groups)) if rng.random() < 0.5
-                                        else np.eye(a.n_groups)[rng.integers(a.n_groups)]).tolist()
-                               for a in sets}
+                n["groups"] = {
+                    a.name: (
+                        rng.dirichlet(np.ones(a.n_groups))
+                        if rng.random() < 0.5
+                        else np.eye(a.n_groups)[rng.integers(a.n_groups)]
+                    ).tolist()
+                    for a in sets
+                }
             if with_turn_field:
                 n["turn"] = s_turn
             nuggets.append(n)
             p += length
-    order = rng.permutation(len(nuggets))          # the reader sorts them
-    rec = {"topic": topic, "run": run, "turns": turns, "length": pos - 1,
-           "nuggets": [nuggets[i] for i in order]}
+    order = rng.permutation(len(nuggets))  # the reader sorts them
+    rec = {
+        "topic": topic,
+        "run": run,
+        "turns": turns,
+        "length": pos - 1,
+        "nuggets": [nuggets[i] for i in order],
+    }
     if with_turn_field:
         del rec["turns"], rec["length"]
     return rec, s_turn

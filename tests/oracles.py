@@ -37,8 +37,9 @@ def sim(p, q, divergence):
     return 1.0 - DIVERGENCES[divergence](p, q)
 
 
-def gfr_topic(ranked, levels, memberships, targets, divergences, gains=(1, 3), phi=0.99,
-              cutoff=None):
+def gfr_topic(
+    ranked, levels, memberships, targets, divergences, gains=(1, 3), phi=0.99, cutoff=None
+):
     """ERR, iRBU and one GF per attribute set for one ranked list, from the formulas.
 
     ranked: doc ids in rank order; levels: {doc: level}; memberships: list of
@@ -55,7 +56,7 @@ def gfr_topic(ranked, levels, memberships, targets, divergences, gains=(1, 3), p
         decay = p * survive
         survive *= 1.0 - p
         err += decay / k
-        irbu += decay * phi ** k
+        irbu += decay * phi**k
         for m, target in enumerate(targets):
             g = len(target)
             vec = memberships[m].get(doc) if level > 0 else None
@@ -82,8 +83,21 @@ def _dedupe(nuggets, dedupe):
     return levels
 
 
-def gfrc(nuggets, system_turns, sets, *, L, variant, gain, lmax, method, empty,
-         alpha=None, weights=None, dedupe=True):
+def gfrc(
+    nuggets,
+    system_turns,
+    sets,
+    *,
+    L,
+    variant,
+    gain,
+    lmax,
+    method,
+    empty,
+    alpha=None,
+    weights=None,
+    dedupe=True,
+):
     """R, {set: GF}, GF, GFRC of one conversation, straight from the formulas.
 
     nuggets: dicts with start, end, level, entity, groups, turn (1-based system turn);
@@ -97,7 +111,7 @@ def gfrc(nuggets, system_turns, sets, *, L, variant, gain, lmax, method, empty,
         if level > 0:
             wc = n["end"]
             pw = max(0.0, 1 - (wc - 1) / L) if variant == "eq6" else max(0.0, 1 - wc / L)
-            g = (2 ** level - 1) / 2 ** lmax if gain == "exp" else level / lmax
+            g = (2**level - 1) / 2**lmax if gain == "exp" else level / lmax
             r += pw * g
     r /= big_n
     gf = {}
@@ -105,8 +119,9 @@ def gfrc(nuggets, system_turns, sets, *, L, variant, gain, lmax, method, empty,
         sims, so_far = [], []
         turns = sorted({n["turn"] for n, lv in zip(nuggets, levels) if lv > 0})
         for t in turns:
-            in_turn = [n["groups"][name] for n, lv in zip(nuggets, levels)
-                       if lv > 0 and n["turn"] == t]
+            in_turn = [
+                n["groups"][name] for n, lv in zip(nuggets, levels) if lv > 0 and n["turn"] == t
+            ]
             so_far += in_turn
             vecs = in_turn if method == "independent" else so_far
             achieved = [sum(v[i] for v in vecs) / len(vecs) for i in range(len(target))]
@@ -133,7 +148,7 @@ def gfrc2(nuggets, sets, *, L=1000, weights=None, dedupe=True):
     for k, (n, _) in enumerate(relevant):
         wc = n["end"]
         level_of_word = {}
-        for other, lv in relevant[:k + 1]:
+        for other, lv in relevant[: k + 1]:
             for word in range(other["start"], other["end"] + 1):
                 level_of_word[word] = lv
         gwc = sum(level_of_word.get(word, 0) for word in range(1, wc + 1))
@@ -142,7 +157,7 @@ def gfrc2(nuggets, sets, *, L=1000, weights=None, dedupe=True):
         experience = w[0] * gnp
         sims = {}
         for i, (name, target, divergence) in enumerate(sets):
-            vecs = [o["groups"][name] for o, _ in relevant[:k + 1]]
+            vecs = [o["groups"][name] for o, _ in relevant[: k + 1]]
             achieved = [sum(v[j] for v in vecs) / len(vecs) for j in range(len(target))]
             sims[name] = sim(achieved, target, divergence)
             experience += w[i + 1] * sims[name]
@@ -155,15 +170,17 @@ def gfrc2(nuggets, sets, *, L=1000, weights=None, dedupe=True):
     return rows, (egnp, egf, total)
 
 
-def ragfair_topic(ranked, levels, memberships, target, divergence, answer, cutoff=None,
-                  gains=(1, 3)):
+def ragfair_topic(
+    ranked, levels, memberships, target, divergence, answer, cutoff=None, gains=(1, 3)
+):
     """GF_Re, GF_Gen, RIGF (percent or None) and ADsim (or None) for one list and answer.
 
     answer: list of (level, vector) entities.
     """
     g = len(target)
-    _, _, gf = gfr_topic(ranked, levels, [memberships], [target], [divergence], gains=gains,
-                         cutoff=cutoff)
+    _, _, gf = gfr_topic(
+        ranked, levels, [memberships], [target], [divergence], gains=gains, cutoff=cutoff
+    )
     gf_re = gf[0]
     relevant = [v for lv, v in answer if lv > 0]
     if relevant:

@@ -11,8 +11,9 @@ from fairconv.cli import main
 
 def run(*args):
     """Run the installed CLI in a subprocess; return (status, stdout, stderr)."""
-    proc = subprocess.run([sys.executable, "-m", "fairconv.cli", *args],
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "fairconv.cli", *args], capture_output=True, text=True
+    )
     return proc.returncode, proc.stdout, proc.stderr
 
 
@@ -35,7 +36,10 @@ def test_demo_prints_the_pilot_pack_table(capsys):
     """The @10 values are those of the organisers' expected/ files (FairWeb-1 pilot)."""
     assert main(["demo"]) == 0
     out = capsys.readouterr().out
-    assert "Anserini-bm25         P002   M-ORIGIN        0.3371   0.9248  0.8184  0.8877  0.7496" in out
+    assert (
+        "Anserini-bm25         P002   M-ORIGIN        0.3371   0.9248  0.8184  0.8877  0.7496"
+        in out
+    )
 
 
 def test_no_command_prints_help_and_fails(capsys):
@@ -47,7 +51,10 @@ def test_demo_prints_the_papers_conversation_tables(capsys):
     """000 Tables 3 and 5 (R112) and 001 Tables 1-2 (M002)."""
     assert main(["demo"]) == 0
     out = capsys.readouterr().out
-    assert "COPWA-CS-QD-MN-2          0.008532      0.733061      0.404881      0.568971      0.382158" in out
+    assert (
+        "COPWA-CS-QD-MN-2          0.008532      0.733061      0.404881      0.568971      0.382158"
+        in out
+    )
     assert "ORG-CS-D-MN-1             0.001175      0.002913      0.002024      0.002038" in out
     assert "GoogleBard-trial1         0.001395      0.404881      0.430272" in out
 

@@ -1,12 +1,19 @@
 """The conversation model: words, turns, spans, the JSON Lines reader, bad input."""
 
-
 import pytest
 
 from fairconv import AttributeSet
-from fairconv.conversation import (Conversation, ConversationBatch, Nugget, find_span,
-                                   read_attribute_sets, read_conversations, turns_of, word_at,
-                                   write_conversations)
+from fairconv.conversation import (
+    Conversation,
+    ConversationBatch,
+    Nugget,
+    find_span,
+    read_attribute_sets,
+    read_conversations,
+    turns_of,
+    word_at,
+    write_conversations,
+)
 from fairconv.datasets import path
 
 SETS = [AttributeSet("A", [0.5, 0.5], "nominal")]
@@ -15,10 +22,16 @@ TEXT = "U:Please list researchers. S:Here: Yoshua Bengio https://x/yb and Geoffr
 
 def test_words_and_turns_follow_the_papers_rules():
     """measures.md section 3: 'U: Please' is two words, 'S:Yoshua' one (000, footnote 11)."""
-    assert [(t.role, t.start, t.end) for t in turns_of("U: Please list S:Yoshua Bengio")] == \
-        [("U", 1, 3), ("S", 4, 5)]
-    assert [(t.role, t.start, t.end) for t in turns_of(TEXT)] == \
-        [("U", 1, 3), ("S", 4, 10), ("U", 11, 11), ("S", 12, 13)]
+    assert [(t.role, t.start, t.end) for t in turns_of("U: Please list S:Yoshua Bengio")] == [
+        ("U", 1, 3),
+        ("S", 4, 5),
+    ]
+    assert [(t.role, t.start, t.end) for t in turns_of(TEXT)] == [
+        ("U", 1, 3),
+        ("S", 4, 10),
+        ("U", 11, 11),
+        ("S", 12, 13),
+    ]
 
 
 def test_find_span_and_word_at():
@@ -37,11 +50,15 @@ def test_text_must_begin_with_user_turn():
 
 
 def test_batch_from_records_with_text_and_system_turns():
-    c = Conversation("T", "r", (Nugget(12, 13, 2, groups={"A": [1, 0]}),
-                                Nugget(5, 7, 1, "yb", {"A": [0, 1]})), text=TEXT)
+    c = Conversation(
+        "T",
+        "r",
+        (Nugget(12, 13, 2, groups={"A": [1, 0]}), Nugget(5, 7, 1, "yb", {"A": [0, 1]})),
+        text=TEXT,
+    )
     batch = ConversationBatch.from_conversations([c], SETS)
-    assert batch.start.tolist() == [5, 12]            # sorted by position
-    assert batch.turn.tolist() == [1, 2]              # system turns, 1-based
+    assert batch.start.tolist() == [5, 12]  # sorted by position
+    assert batch.turn.tolist() == [1, 2]  # system turns, 1-based
     assert batch.system_turns.tolist() == [2]
     assert batch.lengths.tolist() == [13]
 
@@ -67,23 +84,38 @@ def _batch(nuggets, **rec):
     return ConversationBatch.from_records([record], SETS, sources=["c.jsonl:7"])
 
 
-@pytest.mark.parametrize("nuggets, rec, message", [
-    ([{"start": 13, "end": 14, "level": 1, "groups": {"A": [1, 0]}}], {},
-     "c.jsonl:7: .* ends after the last word"),
-    ([{"start": 1, "end": 2, "level": 1, "groups": {"A": [1, 0]}}], {}, "lies in a user turn"),
-    ([{"start": 10, "end": 12, "level": 1, "groups": {"A": [1, 0]}}], {}, "crosses the end"),
-    ([{"start": 6, "end": 5, "level": 1}], {}, "start word is after its end word"),
-    ([{"start": 5, "end": 7, "level": 1, "groups": {"A": [1, 0]}},
-      {"start": 7, "end": 8, "level": 1, "groups": {"A": [1, 0]}}], {}, "overlaps"),
-    ([{"start": 5, "end": 7, "level": -1}], {}, "level must be >= 0"),
-    ([{"start": 5, "end": 7, "level": 1, "groups": {"A": [1, 0, 0]}}], {},
-     "membership must be 2 numbers"),
-    ([{"start": 5, "end": 7, "level": 1, "groups": {"A": [0.5, 0.6]}}], {}, "sum to 1"),
-    ([{"start": 5, "end": 7, "level": 1, "groups": {"A": [-0.5, 1.5]}}], {}, "non-negative"),
-    ([{"start": 5.5, "end": 7, "level": 1}], {}, "'start' must be an integer"),
-    ([], {"text": "S:Hi U:there"}, "must begin with 'U:'"),
-    ([{"start": 5, "end": 7, "level": 1}], {"text": None}, "needs a 'turn'"),
-])
+@pytest.mark.parametrize(
+    "nuggets, rec, message",
+    [
+        (
+            [{"start": 13, "end": 14, "level": 1, "groups": {"A": [1, 0]}}],
+            {},
+            "c.jsonl:7: .* ends after the last word",
+        ),
+        ([{"start": 1, "end": 2, "level": 1, "groups": {"A": [1, 0]}}], {}, "lies in a user turn"),
+        ([{"start": 10, "end": 12, "level": 1, "groups": {"A": [1, 0]}}], {}, "crosses the end"),
+        ([{"start": 6, "end": 5, "level": 1}], {}, "start word is after its end word"),
+        (
+            [
+                {"start": 5, "end": 7, "level": 1, "groups": {"A": [1, 0]}},
+                {"start": 7, "end": 8, "level": 1, "groups": {"A": [1, 0]}},
+            ],
+            {},
+            "overlaps",
+        ),
+        ([{"start": 5, "end": 7, "level": -1}], {}, "level must be >= 0"),
+        (
+            [{"start": 5, "end": 7, "level": 1, "groups": {"A": [1, 0, 0]}}],
+            {},
+            "membership must be 2 numbers",
+        ),
+        ([{"start": 5, "end": 7, "level": 1, "groups": {"A": [0.5, 0.6]}}], {}, "sum to 1"),
+        ([{"start": 5, "end": 7, "level": 1, "groups": {"A": [-0.5, 1.5]}}], {}, "non-negative"),
+        ([{"start": 5.5, "end": 7, "level": 1}], {}, "'start' must be an integer"),
+        ([], {"text": "S:Hi U:there"}, "must begin with 'U:'"),
+        ([{"start": 5, "end": 7, "level": 1}], {"text": None}, "needs a 'turn'"),
+    ],
+)
 def test_bad_conversations(nuggets, rec, message):
     with pytest.raises(ValueError, match=message):
         _batch(nuggets, **rec)

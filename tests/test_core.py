@@ -18,9 +18,9 @@ def test_segment_sum_and_cumsum_agree_with_loops(sizes, width):
     sums = _core.segment_sum(x, starts, n)
     cums = _core.segment_cumsum(x, starts)
     for i, (s, size) in enumerate(zip(starts, sizes)):
-        np.testing.assert_allclose(sums[i], x[s:s + size].sum(axis=0), atol=1e-12)
+        np.testing.assert_allclose(sums[i], x[s : s + size].sum(axis=0), atol=1e-12)
         for k in range(size):
-            np.testing.assert_allclose(cums[s + k], x[s:s + k + 1].sum(axis=0), atol=1e-12)
+            np.testing.assert_allclose(cums[s + k], x[s : s + k + 1].sum(axis=0), atol=1e-12)
 
 
 def test_segment_cumsum_keeps_precision_across_a_large_batch():
@@ -35,11 +35,11 @@ def test_segment_cumsum_keeps_precision_across_a_large_batch():
 def test_running_mean_and_decay():
     x = np.array([[[1.0, 0.0], [0.0, 1.0], [0.0, 1.0]]])
     np.testing.assert_allclose(_core.running_mean(x)[0], [[1, 0], [0.5, 0.5], [1 / 3, 2 / 3]])
-    np.testing.assert_allclose(_core.err_decay(np.array([0.25, 0.75, 0.75])),
-                               [0.25, 0.75 * 0.75, 0.75 * 0.75 * 0.25])
+    np.testing.assert_allclose(
+        _core.err_decay(np.array([0.25, 0.75, 0.75])), [0.25, 0.75 * 0.75, 0.75 * 0.75 * 0.25]
+    )
 
 
 def test_conversation_json_round_trip():
-    c = Conversation("T", "r", (Nugget(2, 3, 2, "e", {"A": [1.0, 0.0]}),),
-                     text="U:q S:a b c")
+    c = Conversation("T", "r", (Nugget(2, 3, 2, "e", {"A": [1.0, 0.0]}),), text="U:q S:a b c")
     assert Conversation.from_json(c.to_json()) == c

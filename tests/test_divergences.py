@@ -159,8 +159,9 @@ def test_jsd_invariant_to_permuting_groups(pq, rnd):
 @given(st.data())
 def test_batched_call_equals_loop_over_rows(data):
     g = data.draw(st.integers(2, 8))
-    rows = data.draw(st.lists(st.tuples(distributions(g), distributions(g)),
-                              min_size=1, max_size=6))
+    rows = data.draw(
+        st.lists(st.tuples(distributions(g), distributions(g)), min_size=1, max_size=6)
+    )
     p = np.array([r[0] for r in rows])
     q = np.array([r[1] for r in rows])
     for f in FUNCS.values():
@@ -170,14 +171,17 @@ def test_batched_call_equals_loop_over_rows(data):
 
 
 # --------------------------------------------------------------------------- bad input
-@pytest.mark.parametrize("bad, message", [
-    ([0.5, -0.1, 0.6], "non-negative"),
-    ([0.5, np.nan, 0.5], "finite"),
-    ([np.inf, 0.0, 0.0], "finite"),
-    ([0.5, 0.3, 0.1], "sum to 1"),
-    ([1.0], "at least 2 groups"),
-    (0.5, "scalar"),
-])
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        ([0.5, -0.1, 0.6], "non-negative"),
+        ([0.5, np.nan, 0.5], "finite"),
+        ([np.inf, 0.0, 0.0], "finite"),
+        ([0.5, 0.3, 0.1], "sum to 1"),
+        ([1.0], "at least 2 groups"),
+        (0.5, "scalar"),
+    ],
+)
 @pytest.mark.parametrize("f", [jsd, nmd, rnod])
 def test_bad_distributions_raise_value_error(f, bad, message):
     with pytest.raises(ValueError, match=message):

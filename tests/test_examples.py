@@ -11,7 +11,12 @@ EXAMPLES = sorted((Path(__file__).resolve().parent.parent / "examples").glob("*.
 
 @pytest.mark.parametrize("script", EXAMPLES, ids=lambda p: p.name)
 def test_example_runs(script, tmp_path):
-    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
-                          cwd=tmp_path, env={"MPLBACKEND": "Agg", "PATH": "/usr/bin:/bin"})
+    proc = subprocess.run(
+        [sys.executable, str(script)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={"MPLBACKEND": "Agg", "PATH": "/usr/bin:/bin"},
+    )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip()

@@ -47,8 +47,9 @@ def test_every_pilot_value_to_four_decimals(pilot, expected):
         got = table.values[r, table.topics.index(topic), table.measures.index(name)]
         assert f"{got:.4f}" == printed, (topic, name, got)
         checked += 1
-    assert checked == 20 * len(attributes[[a.attribute.name for a in attributes]
-                                          .index(set_name)].memberships.topics)
+    assert checked == 20 * len(
+        attributes[[a.attribute.name for a in attributes].index(set_name)].memberships.topics
+    )
 
 
 @pytest.mark.parametrize("expected", EXPECTED, ids=lambda p: p.name)
@@ -58,40 +59,70 @@ def test_nev_output_is_byte_identical(pilot, expected):
     r = [p.source.endswith(run_file) for p in runs].index(True)
     m = [a.attribute.name for a in attributes].index(set_name)
     out = io.StringIO()
-    gfr.write_nev(table, qrels, runs, attributes, out, run_index=r, attribute_index=m,
-                  syslen=gfr.list_lengths(runs, table.topics))
+    gfr.write_nev(
+        table,
+        qrels,
+        runs,
+        attributes,
+        out,
+        run_index=r,
+        attribute_index=m,
+        syslen=gfr.list_lengths(runs, table.topics),
+    )
     assert out.getvalue() == expected.read_text()
 
 
 def test_cli_nev_out_dir_reproduces_the_expected_files(tmp_path):
-    args = ["gfr", "--qrels", str(PILOT / "fairweb1pilot.qrels"), "--format", "nev",
-            "--out-dir", str(tmp_path)]
+    args = [
+        "gfr",
+        "--qrels",
+        str(PILOT / "fairweb1pilot.qrels"),
+        "--format",
+        "nev",
+        "--out-dir",
+        str(tmp_path),
+    ]
     for name, scale in PILOT_ATTRIBUTES:
-        args += ["--attribute", name, str(PILOT / f"fairweb1pilot.{name}.gmemb"),
-                 str(PILOT / f"{name}.golddistr"), scale]
+        args += [
+            "--attribute",
+            name,
+            str(PILOT / f"fairweb1pilot.{name}.gmemb"),
+            str(PILOT / f"{name}.golddistr"),
+            scale,
+        ]
     assert main(args + [str(p) for p in sorted((PILOT / "runs").iterdir())]) == 0
     for expected in EXPECTED:
         assert (tmp_path / expected.name).read_text() == expected.read_text()
 
 
 def test_cli_tsv_values_and_all_rows(capsys):
-    args = ["gfr", "--qrels", str(PILOT / "fairweb1pilot.qrels"), "--cutoffs", "10",
-            "--attribute", "M-ORIGIN", str(PILOT / "fairweb1pilot.M-ORIGIN.gmemb"),
-            str(PILOT / "M-ORIGIN.golddistr"), "nominal",
-            str(PILOT / "runs" / "run.bm25-depThre6")]
+    args = [
+        "gfr",
+        "--qrels",
+        str(PILOT / "fairweb1pilot.qrels"),
+        "--cutoffs",
+        "10",
+        "--attribute",
+        "M-ORIGIN",
+        str(PILOT / "fairweb1pilot.M-ORIGIN.gmemb"),
+        str(PILOT / "M-ORIGIN.golddistr"),
+        "nominal",
+        str(PILOT / "runs" / "run.bm25-depThre6"),
+    ]
     assert main(args) == 0
     rows = [line.split("\t") for line in capsys.readouterr().out.splitlines()]
     assert rows[0] == ["run", "topic", "measure", "value"]
     cell = {(r[1], r[2]): float(r[3]) for r in rows[1:]}
-    assert f"{cell[('P002', 'GF-JSD@10[M-ORIGIN]')]:.4f}" == "0.8184"   # expected/ file
+    assert f"{cell[('P002', 'GF-JSD@10[M-ORIGIN]')]:.4f}" == "0.8184"  # expected/ file
     assert f"{cell[('P002', 'ERR')]:.4f}" == "0.3401"
-    assert ("P001", "GF-JSD[M-ORIGIN]") not in cell        # the set covers P002 only
+    assert ("P001", "GF-JSD[M-ORIGIN]") not in cell  # the set covers P002 only
     assert cell[("all", "GF-JSD[M-ORIGIN]")] == cell[("P002", "GF-JSD[M-ORIGIN]")]
     errs = [cell[(t, "ERR")] for t in ("P001", "P002", "P003", "P004")]
     assert cell[("all", "ERR")] == pytest.approx(np.mean(errs), abs=1e-15)
     # GFR of the movie topic: mean of ERR and GF-JSD[M-ORIGIN] (the only covering set)
     assert cell[("P002", "GFR")] == pytest.approx(
-        (cell[("P002", "ERR")] + cell[("P002", "GF-JSD[M-ORIGIN]")]) / 2, abs=1e-15)
+        (cell[("P002", "ERR")] + cell[("P002", "GF-JSD[M-ORIGIN]")]) / 2, abs=1e-15
+    )
 
 
 def test_gfr_of_a_movie_topic_is_the_mean_of_three(pilot):
@@ -99,9 +130,13 @@ def test_gfr_of_a_movie_topic_is_the_mean_of_three(pilot):
     _, _, _, table = pilot
     for run in table.runs:
         for k in ("", "@10"):
-            want = np.mean([table.value(run, "P002", f"ERR{k}"),
-                            table.value(run, "P002", f"GF-RNOD{k}[M-RATINGS]"),
-                            table.value(run, "P002", f"GF-JSD{k}[M-ORIGIN]")])
+            want = np.mean(
+                [
+                    table.value(run, "P002", f"ERR{k}"),
+                    table.value(run, "P002", f"GF-RNOD{k}[M-RATINGS]"),
+                    table.value(run, "P002", f"GF-JSD{k}[M-ORIGIN]"),
+                ]
+            )
             assert table.value(run, "P002", f"GFR{k}") == pytest.approx(want, abs=1e-15)
 
 
@@ -112,7 +147,7 @@ def _random_case(rng, tmp_path, n_topics=6, n_runs=3):
     for m in range(rng.integers(1, 4)):
         g = int(rng.integers(2, 9))
         target = rng.dirichlet(np.ones(g))
-        target[rng.random(g) < 0.3] = 0          # targets with zero entries
+        target[rng.random(g) < 0.3] = 0  # targets with zero entries
         if target.sum() == 0:
             target[0] = 1
         target /= target.sum()
@@ -121,21 +156,26 @@ def _random_case(rng, tmp_path, n_topics=6, n_runs=3):
     topics = [f"T{i:02d}" for i in range(n_topics)]
     levels, members = {}, [dict() for _ in sets]
     q_lines, g_lines = [], [[] for _ in sets]
-    covered = [sorted(rng.choice(topics, size=int(rng.integers(1, n_topics + 1)),
-                                 replace=False)) for _ in sets]
-    for t in topics[:-1]:                          # the last topic is not judged at all
+    covered = [
+        sorted(rng.choice(topics, size=int(rng.integers(1, n_topics + 1)), replace=False))
+        for _ in sets
+    ]
+    for t in topics[:-1]:  # the last topic is not judged at all
         for d in range(int(rng.integers(0, 25))):
             doc = f"d{d}"
             level = int(rng.integers(0, 3)) if t != topics[0] else 0  # T00: no relevant
             levels[(t, doc)] = level
             q_lines.append(f"{t} {doc} L{level}")
             for m, a in enumerate(sets):
-                if t in covered[m] and rng.random() < 0.8:       # some judged docs unlisted
-                    vec = rng.dirichlet(np.ones(a.n_groups)) if rng.random() < 0.5 else \
-                        np.eye(a.n_groups)[rng.integers(a.n_groups)]
+                if t in covered[m] and rng.random() < 0.8:  # some judged docs unlisted
+                    vec = (
+                        rng.dirichlet(np.ones(a.n_groups))
+                        if rng.random() < 0.5
+                        else np.eye(a.n_groups)[rng.integers(a.n_groups)]
+                    )
                     members[m][(t, doc)] = vec
                     g_lines[m].append(f"{t} {doc} " + " ".join(repr(float(x)) for x in vec))
-    for m, t_list in enumerate(covered):           # a covered topic without listed docs
+    for m, t_list in enumerate(covered):  # a covered topic without listed docs
         for t in t_list:
             if not any(k[0] == t for k in members[m]):
                 vec = np.full(sets[m].n_groups, 1 / sets[m].n_groups)
@@ -151,12 +191,12 @@ def _random_case(rng, tmp_path, n_topics=6, n_runs=3):
         lines, lists = [], {}
         for t in topics:
             if rng.random() < 0.15:
-                continue                           # the run lacks this topic
+                continue  # the run lacks this topic
             n = int(rng.integers(1, 40))
-            docs = [f"d{i}" for i in rng.permutation(40)[:n]]   # some unjudged
+            docs = [f"d{i}" for i in rng.permutation(40)[:n]]  # some unjudged
             lists[t] = docs
             lines += [f"{t} Q0 {d} {i + 1} {100 - i} run{r}" for i, d in enumerate(docs)]
-        lines.append(f"X99 Q0 d1 1 1.0 run{r}")     # a topic no qrels or gmemb knows
+        lines.append(f"X99 Q0 d1 1 1.0 run{r}")  # a topic no qrels or gmemb knows
         (tmp_path / f"r{r}").write_text("\n".join(lines) + "\n")
         runs.append(readers.read_run(tmp_path / f"r{r}"))
         ranked.append(lists)
@@ -167,29 +207,38 @@ def _random_case(rng, tmp_path, n_topics=6, n_runs=3):
 @pytest.mark.parametrize("seed", range(12))
 def test_evaluate_agrees_with_loop_oracle(tmp_path, seed):
     rng = np.random.default_rng(seed)
-    qrels, runs, attrs, sets, levels, members, covered, ranked, topics = \
-        _random_case(rng, tmp_path)
+    qrels, runs, attrs, sets, levels, members, covered, ranked, topics = _random_case(rng, tmp_path)
     gains = (1, 3) if seed % 2 else (1.0, 2.5)
     table = gfr.evaluate(qrels, runs, attrs, cutoffs=[1, 5, 10, 100], gains=gains)
-    known = set(qrels.topics).union(*covered)     # qrels topics and gmemb topics
+    known = set(qrels.topics).union(*covered)  # qrels topics and gmemb topics
     assert table.topics == tuple(sorted(known))
     for r in range(len(runs)):
         for t in table.topics:
             docs = ranked[r].get(t, [])
             lv = {d: levels.get((t, d), 0) for d in docs}
-            mb = [{d: members[m][(t, d)] for d in docs if (t, d) in members[m]}
-                  for m in range(len(sets))]
+            mb = [
+                {d: members[m][(t, d)] for d in docs if (t, d) in members[m]}
+                for m in range(len(sets))
+            ]
             for k in (None, 1, 5, 10, 100):
                 s = "" if k is None else f"@{k}"
                 for d in ("JSD", "NMD", "RNOD"):
                     err, irbu, gf = oracles.gfr_topic(
-                        docs, lv, mb, [a.target for a in sets], [d] * len(sets),
-                        gains=gains, cutoff=k)
+                        docs,
+                        lv,
+                        mb,
+                        [a.target for a in sets],
+                        [d] * len(sets),
+                        gains=gains,
+                        cutoff=k,
+                    )
                     ti = table.topics.index(t)
-                    assert table.values[r, ti, table.measures.index(f"ERR{s}")] == \
-                        pytest.approx(err, abs=1e-12)
-                    assert table.values[r, ti, table.measures.index(f"iRBU{s}")] == \
-                        pytest.approx(irbu, abs=1e-12)
+                    assert table.values[r, ti, table.measures.index(f"ERR{s}")] == pytest.approx(
+                        err, abs=1e-12
+                    )
+                    assert table.values[r, ti, table.measures.index(f"iRBU{s}")] == pytest.approx(
+                        irbu, abs=1e-12
+                    )
                     for m, a in enumerate(sets):
                         col = table.measures.index(f"GF-{d}{s}[{a.name}]")
                         assert table.present[r, ti, col] == (t in covered[m])
@@ -200,23 +249,25 @@ def test_evaluate_agrees_with_loop_oracle(tmp_path, seed):
 def test_array_api_agrees_with_loop_oracle():
     rng = np.random.default_rng(5)
     n_t, n_r, depth = 7, 3, 30
-    sets = [AttributeSet("A", rng.dirichlet(np.ones(3)), "nominal"),
-            AttributeSet("B", [0.5, 0, 0.25, 0.25, 0], "ordinal")]
+    sets = [
+        AttributeSet("A", rng.dirichlet(np.ones(3)), "nominal"),
+        AttributeSet("B", [0.5, 0, 0.25, 0.25, 0], "ordinal"),
+    ]
     levels = rng.integers(0, 3, size=(n_t, n_r, depth))
     lengths = rng.integers(0, depth + 1, size=(n_t, n_r))
     memb = [rng.dirichlet(np.ones(a.n_groups), size=(n_t, n_r, depth)) for a in sets]
-    memb[1][0, 0, 0] = np.nan                      # a relevant doc without membership
+    memb[1][0, 0, 0] = np.nan  # a relevant doc without membership
     scores = gfr.gfr(levels, memb, sets, lengths=lengths, cutoffs=[3, 10])
     for t in range(n_t):
         for r in range(n_r):
             docs = list(range(lengths[t, r]))
             lv = {i: int(levels[t, r, i]) for i in docs}
-            mb = [{i: x[t, r, i] for i in docs if not np.isnan(x[t, r, i]).any()}
-                  for x in memb]
+            mb = [{i: x[t, r, i] for i in docs if not np.isnan(x[t, r, i]).any()} for x in memb]
             for k in (None, 3, 10):
                 s = "" if k is None else f"@{k}"
-                err, irbu, gf = oracles.gfr_topic(docs, lv, mb, [a.target for a in sets],
-                                                  [a.divergence for a in sets], cutoff=k)
+                err, irbu, gf = oracles.gfr_topic(
+                    docs, lv, mb, [a.target for a in sets], [a.divergence for a in sets], cutoff=k
+                )
                 assert scores[f"ERR{s}"][t, r] == pytest.approx(err, abs=1e-12)
                 assert scores[f"iRBU{s}"][t, r] == pytest.approx(irbu, abs=1e-12)
                 gfr_value = (err + gf[0] + gf[1]) / 3
@@ -229,8 +280,18 @@ def ranked_lists(draw):
     depth = draw(st.integers(1, 12))
     g = draw(st.integers(2, 6))
     levels = np.array(draw(st.lists(st.integers(0, 2), min_size=depth, max_size=depth)))
-    raw = np.array(draw(st.lists(st.lists(st.floats(0, 1), min_size=g, max_size=g),
-                                 min_size=depth, max_size=depth))) + 1e-3
+    raw = (
+        np.array(
+            draw(
+                st.lists(
+                    st.lists(st.floats(0, 1), min_size=g, max_size=g),
+                    min_size=depth,
+                    max_size=depth,
+                )
+            )
+        )
+        + 1e-3
+    )
     return levels, raw / raw.sum(axis=1, keepdims=True), g
 
 
@@ -242,8 +303,10 @@ def test_scores_in_unit_interval_and_grow_with_depth(case):
     for name, v in s.items():
         assert 0.0 <= float(v[0]) <= 1.0 + 1e-12, name
     for base in ("ERR", "iRBU", "GF-JSD[A]", "GF-NMD[A]", "GF-RNOD[A]", "GFR"):
-        at = [float(s[base.replace("[", f"@{k}[") if "[" in base else f"{base}@{k}"][0])
-              for k in (1, 2, 5)] + [float(s[base][0])]
+        at = [
+            float(s[base.replace("[", f"@{k}[") if "[" in base else f"{base}@{k}"][0])
+            for k in (1, 2, 5)
+        ] + [float(s[base][0])]
         assert all(x <= y + 1e-15 for x, y in zip(at, at[1:])), (base, at)
 
 
@@ -252,8 +315,9 @@ def test_appending_a_nonrelevant_doc_changes_nothing(case):
     levels, memb, g = case
     a = AttributeSet("A", np.full(g, 1 / g), "nominal")
     before = gfr.gfr(levels[None], [memb[None]], [a], cutoffs=[])
-    after = gfr.gfr(np.append(levels, 0)[None], [np.vstack([memb, memb[:1]])[None]], [a],
-                    cutoffs=[])
+    after = gfr.gfr(
+        np.append(levels, 0)[None], [np.vstack([memb, memb[:1]])[None]], [a], cutoffs=[]
+    )
     for name in before:
         assert float(after[name][0]) == pytest.approx(float(before[name][0]), abs=1e-15)
 
@@ -297,8 +361,9 @@ def _eval(tmp_path, qrels, gmemb, run, **kw):
 
 
 def test_topic_without_relevant_doc_scores_zero(tmp_path):
-    t = _eval(tmp_path, "T1 a L0\nT2 b L2\n", "T1 a 1 0\nT2 b 1 0\n",
-              "T1 Q0 a 1 1 x\nT2 Q0 b 1 1 x\n")
+    t = _eval(
+        tmp_path, "T1 a L0\nT2 b L2\n", "T1 a 1 0\nT2 b 1 0\n", "T1 Q0 a 1 1 x\nT2 Q0 b 1 1 x\n"
+    )
     assert t.value("x", "T1", "ERR") == 0 and t.value("x", "T1", "GF-JSD[A]") == 0
     assert t.value("x", "T2", "ERR") == 0.75
 
@@ -314,23 +379,31 @@ def test_run_topic_unknown_to_qrels_and_gmemb_is_ignored(tmp_path):
 
 
 def test_duplicate_doc_is_an_error_naming_file_line_topic_and_doc(tmp_path):
-    with pytest.raises(ValueError, match=r"r:3: doc 'a' appears twice in the ranked list "
-                                         r"of topic 'T1' \(first on line 1\)"):
-        _eval(tmp_path, "T1 a L2\n", "T1 a 1 0\n", "T1 Q0 a 1 3 x\nT1 Q0 b 2 2 x\n"
-                                                   "T1 Q0 a 3 1 x\n")
+    with pytest.raises(
+        ValueError,
+        match=r"r:3: doc 'a' appears twice in the ranked list "
+        r"of topic 'T1' \(first on line 1\)",
+    ):
+        _eval(tmp_path, "T1 a L2\n", "T1 a 1 0\n", "T1 Q0 a 1 3 x\nT1 Q0 b 2 2 x\nT1 Q0 a 3 1 x\n")
 
 
 def test_keep_first_duplicate(tmp_path):
-    t = _eval(tmp_path, "T1 a L2\nT1 b L1\n", "T1 a 1 0\nT1 b 0 1\n",
-              "T1 Q0 b 1 3 x\nT1 Q0 a 2 2 x\nT1 Q0 b 3 1 x\n", duplicates="first")
-    want = oracles.gfr_topic(["b", "a"], {"a": 2, "b": 1},
-                             [{"a": [1, 0], "b": [0, 1]}], [[0.5, 0.5]], ["JSD"])
+    t = _eval(
+        tmp_path,
+        "T1 a L2\nT1 b L1\n",
+        "T1 a 1 0\nT1 b 0 1\n",
+        "T1 Q0 b 1 3 x\nT1 Q0 a 2 2 x\nT1 Q0 b 3 1 x\n",
+        duplicates="first",
+    )
+    want = oracles.gfr_topic(
+        ["b", "a"], {"a": 2, "b": 1}, [{"a": [1, 0], "b": [0, 1]}], [[0.5, 0.5]], ["JSD"]
+    )
     assert t.value("x", "T1", "ERR") == pytest.approx(want[0], abs=1e-15)
     assert t.value("x", "T1", "GF-JSD[A]") == pytest.approx(want[2][0], abs=1e-15)
 
 
 def test_score_order_is_trec_eval_order(tmp_path):
-    run = "T1 Q0 a 1 1.0 x\nT1 Q0 b 2 2.0 x\nT1 Q0 c 3 2.0 x\n"   # by score: c, b, a
+    run = "T1 Q0 a 1 1.0 x\nT1 Q0 b 2 2.0 x\nT1 Q0 c 3 2.0 x\n"  # by score: c, b, a
     t = _eval(tmp_path, "T1 a L0\nT1 b L0\nT1 c L2\n", "T1 c 1 0\n", run, order="score")
     assert t.value("x", "T1", "ERR") == 0.75
     t = _eval(tmp_path, "T1 a L0\nT1 b L0\nT1 c L2\n", "T1 c 1 0\n", run)
@@ -347,19 +420,57 @@ def test_trec_qrels_are_read(tmp_path):
     assert t.value("x", "T1", "ERR") == pytest.approx(0.75 / 2)
 
 
-@pytest.mark.parametrize("qrels, gmemb, run, message", [
-    ("T1 a L2\n", "T1 a 0.5 0.4\n", "T1 Q0 a 1 1 x\n", r"g:1: group probabilities must .* sum 0\.9"),
-    ("T1 a L2\n", "T1 a 0.5 0.25 0.25\n", "T1 Q0 a 1 1 x\n", r"g:1: expected 2 group probabilities"),
-    ("T1 a L2\n", "T1 a 1 0\nT1 b 1\n", "T1 Q0 a 1 1 x\n", r"g:2: expected 4 columns"),
-    ("T1 a L2\n", "T1 a 1 x\n", "T1 Q0 a 1 1 x\n", r"g:1: the group probability .* 'x'"),
-    ("T1 a L2\n", "T1 a 1 0\nT1 a 1 0\n", "T1 Q0 a 1 1 x\n", r"g:2: doc 'a' of topic 'T1' is listed twice"),
-    ("T1 a L2\nT1 a L1\n", "T1 a 1 0\n", "T1 Q0 a 1 1 x\n", r"q:2: doc 'a' of topic 'T1' is judged twice"),
-    ("T1 a 2\n", "T1 a 1 0\n", "T1 Q0 a 1 1 x\n", r"q:1: an NTCIR qrels level must look like L0"),
-    ("T1 a L3\n", "T1 a 1 0\n", "T1 Q0 a 1 1 x\n", r"q: has level L3 but the gain table covers levels 1\.\.2"),
-    ("T1 a L2\n", "T1 a 1 0\n", "T1 Q0 a 1 1 x\nT1 Q0 b 2\n", r"r:2: expected 6 columns"),
-    ("T1 a L2\n", "T1 a 1 0\n", "T1 Q0 a 1 high x\n", r"r:1: the score .* 'high'"),
-    ("# judged\nT1 a L2\n\nT1 b L\n", "T1 a 1 0\n", "T1 Q0 a 1 1 x\n", r"q:4: an NTCIR qrels level"),
-])
+@pytest.mark.parametrize(
+    "qrels, gmemb, run, message",
+    [
+        (
+            "T1 a L2\n",
+            "T1 a 0.5 0.4\n",
+            "T1 Q0 a 1 1 x\n",
+            r"g:1: group probabilities must .* sum 0\.9",
+        ),
+        (
+            "T1 a L2\n",
+            "T1 a 0.5 0.25 0.25\n",
+            "T1 Q0 a 1 1 x\n",
+            r"g:1: expected 2 group probabilities",
+        ),
+        ("T1 a L2\n", "T1 a 1 0\nT1 b 1\n", "T1 Q0 a 1 1 x\n", r"g:2: expected 4 columns"),
+        ("T1 a L2\n", "T1 a 1 x\n", "T1 Q0 a 1 1 x\n", r"g:1: the group probability .* 'x'"),
+        (
+            "T1 a L2\n",
+            "T1 a 1 0\nT1 a 1 0\n",
+            "T1 Q0 a 1 1 x\n",
+            r"g:2: doc 'a' of topic 'T1' is listed twice",
+        ),
+        (
+            "T1 a L2\nT1 a L1\n",
+            "T1 a 1 0\n",
+            "T1 Q0 a 1 1 x\n",
+            r"q:2: doc 'a' of topic 'T1' is judged twice",
+        ),
+        (
+            "T1 a 2\n",
+            "T1 a 1 0\n",
+            "T1 Q0 a 1 1 x\n",
+            r"q:1: an NTCIR qrels level must look like L0",
+        ),
+        (
+            "T1 a L3\n",
+            "T1 a 1 0\n",
+            "T1 Q0 a 1 1 x\n",
+            r"q: has level L3 but the gain table covers levels 1\.\.2",
+        ),
+        ("T1 a L2\n", "T1 a 1 0\n", "T1 Q0 a 1 1 x\nT1 Q0 b 2\n", r"r:2: expected 6 columns"),
+        ("T1 a L2\n", "T1 a 1 0\n", "T1 Q0 a 1 high x\n", r"r:1: the score .* 'high'"),
+        (
+            "# judged\nT1 a L2\n\nT1 b L\n",
+            "T1 a 1 0\n",
+            "T1 Q0 a 1 1 x\n",
+            r"q:4: an NTCIR qrels level",
+        ),
+    ],
+)
 def test_bad_files_name_file_and_line(tmp_path, qrels, gmemb, run, message):
     with pytest.raises(ValueError, match=message):
         _eval(tmp_path, qrels, gmemb, run)
@@ -370,15 +481,18 @@ def test_comments_and_blank_lines_are_ignored(tmp_path):
     assert t.value("x", "T1", "ERR") == 0.75
 
 
-@pytest.mark.parametrize("kw, message", [
-    (dict(gains=(3, 1)), "non-decreasing"),
-    (dict(gains=(0, 3)), "positive"),
-    (dict(cutoffs=[0]), "positive integers"),
-    (dict(phi=1.5), r"persistence in \(0, 1\)"),
-    (dict(order="rank"), "'order' parameter"),
-    (dict(weights=[0.5, 0.6]), "sum to 1"),
-    (dict(weights=[0.5]), "hold 2 weights"),
-])
+@pytest.mark.parametrize(
+    "kw, message",
+    [
+        (dict(gains=(3, 1)), "non-decreasing"),
+        (dict(gains=(0, 3)), "positive"),
+        (dict(cutoffs=[0]), "positive integers"),
+        (dict(phi=1.5), r"persistence in \(0, 1\)"),
+        (dict(order="rank"), "'order' parameter"),
+        (dict(weights=[0.5, 0.6]), "sum to 1"),
+        (dict(weights=[0.5]), "hold 2 weights"),
+    ],
+)
 def test_bad_options(tmp_path, kw, message):
     with pytest.raises(ValueError, match=message):
         _eval(tmp_path, "T1 a L2\n", "T1 a 1 0\n", "T1 Q0 a 1 1 x\n", **kw)
@@ -401,10 +515,26 @@ def test_array_api_bad_input():
 def test_cli_bad_input_is_one_line_on_stderr(tmp_path):
     import subprocess
     import sys
+
     q, g, r = _files(tmp_path, "T1 a L2\n", "T1 a 0.5 0.4\n", "T1 Q0 a 1 1 x\n")
-    proc = subprocess.run([sys.executable, "-m", "fairconv.cli", "gfr", "--qrels", str(q),
-                           "--attribute", "A", str(g), "0.5,0.5", "nominal", str(r)],
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "fairconv.cli",
+            "gfr",
+            "--qrels",
+            str(q),
+            "--attribute",
+            "A",
+            str(g),
+            "0.5,0.5",
+            "nominal",
+            str(r),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 2
     assert proc.stdout == ""
     assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
@@ -422,17 +552,22 @@ def test_records_and_frame(pilot):
     d = table.to_dict()
     assert f"{d['Anserini-bm25']['P002']['GF-JSD[M-ORIGIN]']:.4f}" == "0.8546"
     assert d["Anserini-bm25"]["all"]["ERR"] == pytest.approx(
-        np.mean([d["Anserini-bm25"][t]["ERR"] for t in ("P001", "P002", "P003", "P004")]))
-    frame = table.to_frame()                      # the pandas extra is in the test install
+        np.mean([d["Anserini-bm25"][t]["ERR"] for t in ("P001", "P002", "P003", "P004")])
+    )
+    frame = table.to_frame()  # the pandas extra is in the test install
     assert list(frame.columns) == ["run", "topic", "measure", "value"]
     assert len(frame) == int(table.present.sum())
-    row = frame[(frame.topic == "P002") & (frame.measure == "GF-JSD[M-ORIGIN]")
-                & (frame.run == "Anserini-bm25")]
+    row = frame[
+        (frame.topic == "P002")
+        & (frame.measure == "GF-JSD[M-ORIGIN]")
+        & (frame.run == "Anserini-bm25")
+    ]
     assert f"{row.value.iloc[0]:.4f}" == "0.8546"
 
 
 def test_frame_without_pandas_says_how_to_install(pilot, monkeypatch):
     import sys
+
     monkeypatch.setitem(sys.modules, "pandas", None)
     with pytest.raises(ImportError, match=r"pip install 'fairconv\[pandas\]'"):
         pilot[3].to_frame()

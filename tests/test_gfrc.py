@@ -48,8 +48,19 @@ def test_000_table4_pw_cells():
     """000 Table 4 (a): pw with Eq. 6, L=1000, and pw*g with g=0.75."""
     b = case("r112")
     pw = gfrc.position_weight(b.end, 1000, "eq6")
-    assert np.round(pw, 3).tolist() == [0.968, 0.965, 0.962, 0.947, 0.938, 0.914,
-                                        0.962, 0.959, 0.956, 0.896, 0.893]
+    assert np.round(pw, 3).tolist() == [
+        0.968,
+        0.965,
+        0.962,
+        0.947,
+        0.938,
+        0.914,
+        0.962,
+        0.959,
+        0.956,
+        0.896,
+        0.893,
+    ]
     g = gfrc.gain_of(b.level, "exp", 2)
     assert np.round(pw * g, 6).tolist()[:3] == [0.726, 0.72375, 0.7215]
 
@@ -70,8 +81,20 @@ def test_001_table1_pw_cells():
     """001 Table 1: pw values use Eq. 6 with L=1250 (0.9728 for wc=35), gain l/2."""
     b = case("m002")
     pw = gfrc.position_weight(b.end, 1250, "eq6")
-    assert np.round(pw, 4).tolist() == [0.9728, 0.9696, 0.9664, 0.9640, 0.9600, 0.9280,
-                                        0.9240, 0.9216, 0.9176, 0.9152, 0.5960, 0.5528]
+    assert np.round(pw, 4).tolist() == [
+        0.9728,
+        0.9696,
+        0.9664,
+        0.9640,
+        0.9600,
+        0.9280,
+        0.9240,
+        0.9216,
+        0.9176,
+        0.9152,
+        0.5960,
+        0.5528,
+    ]
     g = gfrc.gain_of(b.level, "linear", 2)
     assert round(pw[3] * g[3], 4) == 0.4820
 
@@ -98,9 +121,15 @@ def test_001_totals_cannot_tell_eq6_from_eq7():
     assert round(s.value("GoogleBard-trial1", "M002", "R"), 6) == 0.001393
 
 
-OPTIONS = list(itertools.product(["eq6", "eq7", "eq9"], ["exp", "linear"],
-                                 ["independent", "cumulative"], ["ignore", "uniform"],
-                                 [True, False]))
+OPTIONS = list(
+    itertools.product(
+        ["eq6", "eq7", "eq9"],
+        ["exp", "linear"],
+        ["independent", "cumulative"],
+        ["ignore", "uniform"],
+        [True, False],
+    )
+)
 
 
 @pytest.mark.parametrize("variant, gain, method, empty, dedupe", OPTIONS)
@@ -110,14 +139,33 @@ def test_agrees_with_loop_oracle(variant, gain, method, empty, dedupe):
     batch = ConversationBatch.from_records(list(records), SETS, sources=["x"] * 30)
     L = float(rng.choice([60, 150, 1000]))
     weights = [0.2, 0.5, 0.3]
-    got = gfrc.gfrc_arrays(batch, L=L, variant=variant, gain=gain, method=method, empty=empty,
-                           dedupe=dedupe, alpha=0.4, weights=weights)
+    got = gfrc.gfrc_arrays(
+        batch,
+        L=L,
+        variant=variant,
+        gain=gain,
+        method=method,
+        empty=empty,
+        dedupe=dedupe,
+        alpha=0.4,
+        weights=weights,
+    )
     sets = [(a.name, a.target.tolist(), a.divergence) for a in SETS]
     for i, (rec, n_turns) in enumerate(zip(records, turns)):
-        r, gf, total, score = oracles.gfrc(system_turn_of(rec), n_turns, sets, L=L,
-                                           variant=variant, gain=gain, lmax=2, method=method,
-                                           empty=empty, alpha=0.4, weights=weights,
-                                           dedupe=dedupe)
+        r, gf, total, score = oracles.gfrc(
+            system_turn_of(rec),
+            n_turns,
+            sets,
+            L=L,
+            variant=variant,
+            gain=gain,
+            lmax=2,
+            method=method,
+            empty=empty,
+            alpha=0.4,
+            weights=weights,
+            dedupe=dedupe,
+        )
         assert got["R"][i] == pytest.approx(r, abs=1e-12)
         for name in gf:
             assert got[f"GF[{name}]"][i] == pytest.approx(gf[name], abs=1e-12)
@@ -164,7 +212,7 @@ def test_r_never_rises_when_a_relevant_nugget_moves_later(seed, shift):
     rel = [i for i, n in enumerate(nuggets) if n["level"] > 0]
     if not rel:
         return
-    i = rel[-1]                                   # the last relevant nugget: free space after
+    i = rel[-1]  # the last relevant nugget: free space after
     moved = [dict(n) for n in nuggets]
     limit = max([n["end"] for n in nuggets] + [0])
     width = nuggets[i]["end"] - nuggets[i]["start"]
@@ -205,21 +253,33 @@ def test_annotating_a_later_repeat_changes_no_score(seed):
 
 
 @settings(max_examples=50)
-@given(st.lists(st.sampled_from(["alpha", "beta", "gamma"]), min_size=1, max_size=4),
-       st.integers(1, 40), st.sampled_from(["eq6", "eq7", "eq9"]))
+@given(
+    st.lists(st.sampled_from(["alpha", "beta", "gamma"]), min_size=1, max_size=4),
+    st.integers(1, 40),
+    st.sampled_from(["eq6", "eq7", "eq9"]),
+)
 def test_inserting_nonrelevant_words_shifts_r_exactly(names, k, variant):
     """Inserting k words before a nugget changes R exactly as shifting it by k."""
     from fairconv.conversation import find_span
+
     body = " ".join(f"{n}-{i} filler words" for i, n in enumerate(names))
     text = "U:Give me names S:Sure " + body
     padded = "U:Give me names S:Sure " + " ".join(["pad"] * k) + " " + body
 
     def record(t):
-        nuggets = [{"start": find_span(t, f"{n}-{i}")[0], "end": find_span(t, f"{n}-{i}")[1],
-                    "level": 2, "groups": {"A": [1, 0]}} for i, n in enumerate(names)]
+        nuggets = [
+            {
+                "start": find_span(t, f"{n}-{i}")[0],
+                "end": find_span(t, f"{n}-{i}")[1],
+                "level": 2,
+                "groups": {"A": [1, 0]},
+            }
+            for i, n in enumerate(names)
+        ]
         return {"topic": "T", "run": "r", "text": t, "nuggets": nuggets}
 
     from fairconv import AttributeSet
+
     sets = [AttributeSet("A", [0.5, 0.5], "nominal")]
     before = ConversationBatch.from_records([record(text)], sets, sources=["x"])
     after = ConversationBatch.from_records([record(padded)], sets, sources=["x"])
@@ -231,27 +291,34 @@ def test_inserting_nonrelevant_words_shifts_r_exactly(names, k, variant):
 
 
 # --------------------------------------------------------------------------- bad input
-@pytest.mark.parametrize("options, message", [
-    (dict(L=1), "greater than 1"),
-    (dict(L=0.5), "greater than 1"),
-    (dict(variant="eq8"), "'variant' parameter"),
-    (dict(gain="log"), "'gain' parameter"),
-    (dict(method="mean"), "'method' parameter"),
-    (dict(empty="drop"), "'empty' parameter"),
-    (dict(lmax=1), "exceeds lmax = 1"),
-    (dict(weights=[1.0]), "hold 2 weights"),
-    (dict(weights=[0.7, 0.7]), "sum to 1"),
-    (dict(alpha=1.5), r"'alpha' parameter .* \[0, 1\]"),
-    (dict(preset="trec"), "'preset' parameter"),
-])
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        (dict(L=1), "greater than 1"),
+        (dict(L=0.5), "greater than 1"),
+        (dict(variant="eq8"), "'variant' parameter"),
+        (dict(gain="log"), "'gain' parameter"),
+        (dict(method="mean"), "'method' parameter"),
+        (dict(empty="drop"), "'empty' parameter"),
+        (dict(lmax=1), "exceeds lmax = 1"),
+        (dict(weights=[1.0]), "hold 2 weights"),
+        (dict(weights=[0.7, 0.7]), "sum to 1"),
+        (dict(alpha=1.5), r"'alpha' parameter .* \[0, 1\]"),
+        (dict(preset="trec"), "'preset' parameter"),
+    ],
+)
 def test_bad_options(options, message):
     with pytest.raises(ValueError, match=message):
         gfrc.gfrc_arrays(case("r112"), **options)
 
 
 def test_relevant_nugget_missing_an_attribute_set():
-    rec = {"topic": "T", "run": "r", "text": "U:q S:a b c",
-           "nuggets": [{"start": 3, "end": 3, "level": 1, "groups": {"NOM": [1, 0, 0]}}]}
+    rec = {
+        "topic": "T",
+        "run": "r",
+        "text": "U:q S:a b c",
+        "nuggets": [{"start": 3, "end": 3, "level": 1, "groups": {"NOM": [1, 0, 0]}}],
+    }
     b = ConversationBatch.from_records([rec], SETS[:2], sources=["c.jsonl:4"])
     with pytest.raises(ValueError, match=r"c\.jsonl:4: .* relevant but gives no ORD membership"):
         gfrc.gfrc_arrays(b)
@@ -273,8 +340,19 @@ def test_conversation_without_relevant_nuggets_scores_zero():
 
 # --------------------------------------------------------------------------- CLI
 def test_cli_gfrc_tsv(capsys):
-    assert main(["gfrc", "--attributes", str(path("cases", "r112-attributes.json")),
-                 "--preset", "gfrc2-paper", str(path("cases", "r112-fairweb2.jsonl"))]) == 0
+    assert (
+        main(
+            [
+                "gfrc",
+                "--attributes",
+                str(path("cases", "r112-attributes.json")),
+                "--preset",
+                "gfrc2-paper",
+                str(path("cases", "r112-fairweb2.jsonl")),
+            ]
+        )
+        == 0
+    )
     rows = [line.split("\t") for line in capsys.readouterr().out.splitlines()]
     cell = {(r[0], r[1], r[2]): r[3] for r in rows[1:]}
     assert round(float(cell[("COPWA-CS-QD-MN-2", "R112", "GFRC")]), 6) == 0.382158
@@ -282,9 +360,21 @@ def test_cli_gfrc_tsv(capsys):
 
 
 def test_cli_options_override_the_preset(capsys):
-    assert main(["gfrc", "--attributes", str(path("cases", "r112-attributes.json")),
-                 "--preset", "gfrc2-paper", "--variant", "eq7",
-                 str(path("cases", "r112-fairweb2.jsonl"))]) == 0
+    assert (
+        main(
+            [
+                "gfrc",
+                "--attributes",
+                str(path("cases", "r112-attributes.json")),
+                "--preset",
+                "gfrc2-paper",
+                "--variant",
+                "eq7",
+                str(path("cases", "r112-fairweb2.jsonl")),
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "COPWA-CS-QD-MN-2\tR112\tR\t0.008523" in out
 
@@ -292,24 +382,58 @@ def test_cli_options_override_the_preset(capsys):
 def test_cli_bad_json_is_one_line(tmp_path):
     bad = tmp_path / "c.jsonl"
     bad.write_text('{"topic": "T", "nuggets": [\n')
-    proc = subprocess.run([sys.executable, "-m", "fairconv.cli", "gfrc", "--attributes",
-                           str(path("cases", "r112-attributes.json")), str(bad)],
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "fairconv.cli",
+            "gfrc",
+            "--attributes",
+            str(path("cases", "r112-attributes.json")),
+            str(bad),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.count("\n") == 1 and f"{bad}:1: invalid JSON" in proc.stderr
 
 
 def test_cli_plot(tmp_path):
     import matplotlib  # noqa: F401  (the plot extra is part of the test install)
+
     out = tmp_path / "r_vs_gf.png"
-    assert main(["gfrc", "--attributes", str(path("cases", "r112-attributes.json")),
-                 "--plot", str(out), "--plot-by", "topic",
-                 str(path("cases", "r112-fairweb2.jsonl"))]) == 0
+    assert (
+        main(
+            [
+                "gfrc",
+                "--attributes",
+                str(path("cases", "r112-attributes.json")),
+                "--plot",
+                str(out),
+                "--plot-by",
+                "topic",
+                str(path("cases", "r112-fairweb2.jsonl")),
+            ]
+        )
+        == 0
+    )
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_plots_without_matplotlib_say_how_to_install(monkeypatch, capsys, tmp_path):
     monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
-    assert main(["gfrc", "--attributes", str(path("cases", "r112-attributes.json")),
-                 "--plot", str(tmp_path / "x.png"), str(path("cases", "r112-fairweb2.jsonl"))]) == 2
+    assert (
+        main(
+            [
+                "gfrc",
+                "--attributes",
+                str(path("cases", "r112-attributes.json")),
+                "--plot",
+                str(tmp_path / "x.png"),
+                str(path("cases", "r112-fairweb2.jsonl")),
+            ]
+        )
+        == 2
+    )
     assert "pip install 'fairconv[plot]'" in capsys.readouterr().err

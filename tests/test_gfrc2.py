@@ -41,8 +41,12 @@ def test_000_tables_1_and_2_every_cell(r112):
         assert int(c.wc[i]) == int(row["wc"])
         assert c.gwc_rel[i] == float(row["GWCrel"])
         assert c.wc_nonrel[i] == float(row["WCnonrel"])
-        for got, key in ((c.gnp[i], "GNP"), (c.sim["PRONOUN"][i], "PRONOUN"),
-                         (c.sim["HINDEX"][i], "HINDEX"), (c.experience[i], "Experience")):
+        for got, key in (
+            (c.gnp[i], "GNP"),
+            (c.sim["PRONOUN"][i], "PRONOUN"),
+            (c.sim["HINDEX"][i], "HINDEX"),
+            (c.experience[i], "Experience"),
+        ):
             assert round(float(got), 6) == pytest.approx(float(row[key]), abs=1e-12), key
         assert c.prob[i] == 1 / 1000
 
@@ -58,7 +62,7 @@ def test_agrees_with_loop_oracle(seed):
     rng = np.random.default_rng(seed)
     records = [random_record(rng, topic=f"T{i}", n_sets=3)[0] for i in range(25)]
     batch = ConversationBatch.from_records(records, SETS, sources=["x"] * 25)
-    L = float(rng.choice([20, 60, 1000]))              # clusters beyond L for small L
+    L = float(rng.choice([20, 60, 1000]))  # clusters beyond L for small L
     weights = rng.dirichlet(np.ones(4)).tolist()
     dedupe = bool(seed % 2)
     got = gfrc2.gfrc2_arrays(batch, L=L, weights=weights, dedupe=dedupe)
@@ -66,8 +70,9 @@ def test_agrees_with_loop_oracle(seed):
     sets = [(a.name, a.target.tolist(), a.divergence) for a in SETS]
     k = 0
     for i, rec in enumerate(records):
-        rows, (egnp, egf, total) = oracles.gfrc2(rec["nuggets"], sets, L=L, weights=weights,
-                                                 dedupe=dedupe)
+        rows, (egnp, egf, total) = oracles.gfrc2(
+            rec["nuggets"], sets, L=L, weights=weights, dedupe=dedupe
+        )
         for wc, gwc, nonrel, gnp, sims, experience, prob in rows:
             assert (c.conversation[k], c.wc[k]) == (i, wc)
             assert (c.gwc_rel[k], c.wc_nonrel[k], c.prob[k]) == (gwc, nonrel, prob)
@@ -104,7 +109,7 @@ def test_moving_a_relevant_nugget_earlier(seed, data):
     if not rel:
         return
     i = data.draw(st.sampled_from(rel))
-    floor = max([nuggets[j]["end"] for j in range(i)] + [0])   # no overlap with any nugget
+    floor = max([nuggets[j]["end"] for j in range(i)] + [0])  # no overlap with any nugget
     turn = next(t for t in rec["turns"] if t["start"] <= nuggets[i]["start"] <= t["end"])
     lowest = max(floor + 1, turn["start"])
     if lowest >= nuggets[i]["start"]:
@@ -124,7 +129,8 @@ def test_moving_a_relevant_nugget_earlier(seed, data):
 def test_single_component_weights(seed):
     b = _one(random_record(np.random.default_rng(seed))[0])
     assert gfrc2.gfrc2_arrays(b, weights=[1, 0, 0])["GFRC2"][0] == pytest.approx(
-        gfrc2.gfrc2_arrays(b)["EGNP"][0], abs=1e-15)
+        gfrc2.gfrc2_arrays(b)["EGNP"][0], abs=1e-15
+    )
     for m, a in enumerate(SETS[:2]):
         w = [0, 0, 0]
         w[m + 1] = 1
@@ -139,22 +145,29 @@ def test_scores_at_most_one(seed):
         assert 0 <= float(v[0]) <= 1 + 1e-12
 
 
-@pytest.mark.parametrize("options, message", [
-    (dict(weights=[0.5, 0.5]), "hold 3 weights"),
-    (dict(weights=[1.2, -0.1, -0.1]), "non-negative"),
-    (dict(weights=[0.5, 0.3, 0.3]), "sum to 1"),
-    (dict(L=1), "greater than 1"),
-    (dict(lmax=0), "integer >= 1"),
-    (dict(lmax=1), "exceeds lmax = 1"),
-])
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        (dict(weights=[0.5, 0.5]), "hold 3 weights"),
+        (dict(weights=[1.2, -0.1, -0.1]), "non-negative"),
+        (dict(weights=[0.5, 0.3, 0.3]), "sum to 1"),
+        (dict(L=1), "greater than 1"),
+        (dict(lmax=0), "integer >= 1"),
+        (dict(lmax=1), "exceeds lmax = 1"),
+    ],
+)
 def test_bad_options(r112, options, message):
     with pytest.raises(ValueError, match=message):
         gfrc2.gfrc2_arrays(r112, **options)
 
 
 def test_cli_scores_and_clusters(capsys, tmp_path):
-    args = ["gfrc2", "--attributes", str(path("cases", "r112-attributes.json")),
-            str(path("cases", "r112-fairweb2.jsonl"))]
+    args = [
+        "gfrc2",
+        "--attributes",
+        str(path("cases", "r112-attributes.json")),
+        str(path("cases", "r112-fairweb2.jsonl")),
+    ]
     assert main(args) == 0
     out = capsys.readouterr().out
     assert "ORG-CS-D-MN-1\tR112\tGFRC2\t0.00203" in out

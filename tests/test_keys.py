@@ -6,8 +6,9 @@ from hypothesis import strategies as st
 
 from fairconv import _keys
 
-keys = st.lists(st.tuples(st.integers(0, 3), st.sampled_from([b"a", b"b", b"c", b"dd", b"e"])),
-                max_size=30)
+keys = st.lists(
+    st.tuples(st.integers(0, 3), st.sampled_from([b"a", b"b", b"c", b"dd", b"e"])), max_size=30
+)
 
 
 def _check(table_keys, query_keys):
@@ -37,7 +38,7 @@ def test_find_and_first_occurrences_agree_with_dicts(table_keys, query_keys):
 def test_exact_even_when_every_hash_collides(table_keys, query_keys):
     original = _keys.key_hashes
     try:
-        _keys.key_hashes = lambda t, d: (original(t, d) % np.uint64(3))   # many collisions
+        _keys.key_hashes = lambda t, d: original(t, d) % np.uint64(3)  # many collisions
         _check(list(dict.fromkeys(table_keys)), query_keys)
     finally:
         _keys.key_hashes = original

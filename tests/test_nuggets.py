@@ -18,8 +18,8 @@ def test_bundled_labels_per_turn_and_macro(capsys):
     # T1_1: gold g2, g4 matched of 4; e1, e2, e3 all match; 3 of 4 gold entailed
     assert [t.value("demo-run", "T1_1", m) for m in nuggets.MEASURES] == [0.5, 1.0, 0.75]
     assert [t.value("demo-run", "T1_2", m) for m in nuggets.MEASURES] == [0.0, 0.0, 0.5]
-    assert np.isnan(t.value("demo-run", "T2_1", "Precision_NtN"))      # 0/0
-    assert t.value("demo-run", "all", "Precision_NtN") == 0.5           # over defined turns
+    assert np.isnan(t.value("demo-run", "T2_1", "Precision_NtN"))  # 0/0
+    assert t.value("demo-run", "all", "Precision_NtN") == 0.5  # over defined turns
     assert t.value("demo-run", "all", "Recall_NtR") == pytest.approx(1.25 / 3)
 
 
@@ -35,8 +35,11 @@ def _loop(rec):
     matched_g = {g for _, g in rec["ntn"]}
     matched_e = {e for e, _ in rec["ntn"]}
     ratio = lambda a, b: a / b if b else float("nan")  # noqa: E731
-    return ratio(len(matched_g), len(gold)), ratio(len(matched_e), len(ext)), \
-        ratio(len(set(rec["ntr"])), len(gold))
+    return (
+        ratio(len(matched_g), len(gold)),
+        ratio(len(matched_e), len(ext)),
+        ratio(len(set(rec["ntr"])), len(gold)),
+    )
 
 
 @st.composite
@@ -45,11 +48,23 @@ def records(draw):
     for i in range(draw(st.integers(1, 8))):
         gold = [f"g{j}" for j in range(draw(st.integers(0, 6)))]
         ext = [f"e{j}" for j in range(draw(st.integers(0, 6)))]
-        pairs = draw(st.lists(st.tuples(st.sampled_from(ext), st.sampled_from(gold)), max_size=8)) \
-            if gold and ext else []
+        pairs = (
+            draw(st.lists(st.tuples(st.sampled_from(ext), st.sampled_from(gold)), max_size=8))
+            if gold and ext
+            else []
+        )
         ntr = draw(st.lists(st.sampled_from(gold), unique=True)) if gold else []
-        out.append({"topic": f"T{i % 3}", "turn": f"T{i % 3}_{i}", "run": "r", "gold": gold,
-                    "extracted": ext, "ntn": [list(p) for p in pairs], "ntr": ntr})
+        out.append(
+            {
+                "topic": f"T{i % 3}",
+                "turn": f"T{i % 3}_{i}",
+                "run": "r",
+                "gold": gold,
+                "extracted": ext,
+                "ntn": [list(p) for p in pairs],
+                "ntr": ntr,
+            }
+        )
     return out
 
 
@@ -68,15 +83,22 @@ def test_agrees_with_loop_in_range_and_order_free(recs, rnd):
     np.testing.assert_allclose(t.mean()[0], t2.mean()[0], atol=1e-15)
 
 
-@pytest.mark.parametrize("rec, message", [
-    ({"topic": "T", "turn": "1", "gold": ["g1"], "extracted": ["e1"], "ntn": [["e1", "g9"]]},
-     r"l\.jsonl:1: 'ntn' names nuggets that are not in 'extracted' or 'gold': \['g9'\]"),
-    ({"topic": "T", "turn": "1", "gold": ["g1"], "extracted": ["e1"], "ntr": ["g2"]},
-     "'ntr' names nuggets that are not in 'gold'"),
-    ({"topic": "T", "gold": [], "extracted": []}, "needs 'turn'"),
-    ({"topic": "T", "turn": "1", "gold": "g1", "extracted": []}, "must be lists"),
-    ({"topic": "T", "turn": "1", "gold": ["g1", "g1"], "extracted": []}, "listed twice"),
-])
+@pytest.mark.parametrize(
+    "rec, message",
+    [
+        (
+            {"topic": "T", "turn": "1", "gold": ["g1"], "extracted": ["e1"], "ntn": [["e1", "g9"]]},
+            r"l\.jsonl:1: 'ntn' names nuggets that are not in 'extracted' or 'gold': \['g9'\]",
+        ),
+        (
+            {"topic": "T", "turn": "1", "gold": ["g1"], "extracted": ["e1"], "ntr": ["g2"]},
+            "'ntr' names nuggets that are not in 'gold'",
+        ),
+        ({"topic": "T", "gold": [], "extracted": []}, "needs 'turn'"),
+        ({"topic": "T", "turn": "1", "gold": "g1", "extracted": []}, "must be lists"),
+        ({"topic": "T", "turn": "1", "gold": ["g1", "g1"], "extracted": []}, "listed twice"),
+    ],
+)
 def test_bad_labels(tmp_path, rec, message):
     (tmp_path / "l.jsonl").write_text(json.dumps(rec) + "\n")
     with pytest.raises(ValueError, match=message):

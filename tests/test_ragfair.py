@@ -57,9 +57,13 @@ def test_tables_recomputed_from_printed_gf_values(key):
     printed_rigf = np.array([float(r["rigf"]) if r["rigf"] else np.nan for r in topics])
     adsim = np.array([float(r["adsim"]) if r["adsim"] else np.nan for r in topics])
     values = np.stack([re_, gen, printed_rigf, got, adsim], axis=1)[None]
-    table = ScoreTable(("run",), tuple(r["topic"] for r in topics),
-                       ("GF_Re", "GF_Gen", "RIGF printed", "RIGF", "ADsim"), values,
-                       np.ones(values.shape, dtype=bool))
+    table = ScoreTable(
+        ("run",),
+        tuple(r["topic"] for r in topics),
+        ("GF_Re", "GF_Gen", "RIGF printed", "RIGF", "ADsim"),
+        values,
+        np.ones(values.shape, dtype=bool),
+    )
     # A mean of rounded cells is off the rounded mean of the exact cells by at most half a
     # unit of the cells plus half a unit of the printed mean: 1e-4 for GF and ADsim,
     # 0.01 for RIGF (RSLFW RATINGS: 19.6054 from the printed cells, 19.60 printed).
@@ -96,8 +100,9 @@ def test_gf_gen_of_answers_matches_table_cells():
     ratings = AttributeSet("RATINGS", [0.25] * 4, "ordinal")
     origin = AttributeSet("ORIGIN", ORIGIN, "nominal")
     one = [{"level": 2, "groups": {"RATINGS": [0, 0, 1, 0], "ORIGIN": [0, 1, 0, 0, 0, 0, 0, 0]}}]
-    two = one + [{"level": 2, "groups": {"RATINGS": [0, 0, 0, 1],
-                                         "ORIGIN": [0, 0, 0, 0, 0, 1, 0, 0]}}]
+    two = one + [
+        {"level": 2, "groups": {"RATINGS": [0, 0, 0, 1], "ORIGIN": [0, 0, 0, 0, 0, 1, 0, 0]}}
+    ]
     d = ragfair.answer_distributions([one, two, []], [ratings, origin])
     r = ragfair.gf_gen(d["RATINGS"], ratings.target, divergence="RNOD")
     o = ragfair.gf_gen(d["ORIGIN"], origin.target, divergence="JSD")
@@ -111,41 +116,63 @@ def _write_case(tmp_path, qrels, gmemb, run, answers):
     (tmp_path / "r").write_text(run)
     (tmp_path / "a.jsonl").write_text("".join(json.dumps(a) + "\n" for a in answers))
     data = gfr.load_attribute("RATINGS", tmp_path / "g", [0.25] * 4, "ordinal")
-    return (readers.read_qrels(tmp_path / "q"), [readers.read_run(tmp_path / "r")], [data],
-            ragfair.read_answers(tmp_path / "a.jsonl", [data.attribute]))
+    return (
+        readers.read_qrels(tmp_path / "q"),
+        [readers.read_run(tmp_path / "r")],
+        [data],
+        ragfair.read_answers(tmp_path / "a.jsonl", [data.attribute]),
+    )
 
 
 def test_adsim_is_one_when_list_and_answer_share_one_group(tmp_path):
     """003 Table 1, M001 RATINGS: ADsim 1.0000 beside a one-group answer (only relevant
     docs give exposure; a nonrelevant doc in another group changes nothing)."""
-    case = _write_case(tmp_path, "M1 a L2\nM1 b L0\nM1 c L1\n",
-                       "M1 a 0 0 1 0\nM1 b 1 0 0 0\nM1 c 0 0 1 0\n",
-                       "M1 Q0 b 1 3 x\nM1 Q0 a 2 2 x\nM1 Q0 c 3 1 x\n",
-                       [{"topic": "M1", "run": "x", "entities": [
-                           {"level": 2, "groups": {"RATINGS": [0, 0, 1, 0]}}]}])
+    case = _write_case(
+        tmp_path,
+        "M1 a L2\nM1 b L0\nM1 c L1\n",
+        "M1 a 0 0 1 0\nM1 b 1 0 0 0\nM1 c 0 0 1 0\n",
+        "M1 Q0 b 1 3 x\nM1 Q0 a 2 2 x\nM1 Q0 c 3 1 x\n",
+        [
+            {
+                "topic": "M1",
+                "run": "x",
+                "entities": [{"level": 2, "groups": {"RATINGS": [0, 0, 1, 0]}}],
+            }
+        ],
+    )
     t = ragfair.evaluate(*case)
     assert t.value("x", "M1", "ADsim[RATINGS]") == 1.0
     assert round(t.value("x", "M1", "GF_Gen[RATINGS]"), 4) == 0.4796
 
 
 def test_undefined_values_are_nan_and_counted(tmp_path, capsys):
-    case = _write_case(tmp_path, "M1 a L2\nM2 b L0\n", "M1 a 0 0 1 0\nM2 b 1 0 0 0\n",
-                       "M1 Q0 a 1 2 x\nM2 Q0 b 1 1 x\n",
-                       [{"topic": "M1", "run": "x", "entities": []},
-                        {"topic": "M2", "run": "x", "entities": [
-                            {"level": 1, "groups": {"RATINGS": [0, 0, 0, 1]}}]}])
+    case = _write_case(
+        tmp_path,
+        "M1 a L2\nM2 b L0\n",
+        "M1 a 0 0 1 0\nM2 b 1 0 0 0\n",
+        "M1 Q0 a 1 2 x\nM2 Q0 b 1 1 x\n",
+        [
+            {"topic": "M1", "run": "x", "entities": []},
+            {
+                "topic": "M2",
+                "run": "x",
+                "entities": [{"level": 1, "groups": {"RATINGS": [0, 0, 0, 1]}}],
+            },
+        ],
+    )
     t = ragfair.evaluate(*case)
-    assert t.value("x", "M1", "GF_Gen[RATINGS]") == 0.0            # names nothing
+    assert t.value("x", "M1", "GF_Gen[RATINGS]") == 0.0  # names nothing
     assert t.value("x", "M1", "RIGF[RATINGS]") == -100.0
     assert np.isnan(t.value("x", "M1", "ADsim[RATINGS]"))
-    assert np.isnan(t.value("x", "M2", "RIGF[RATINGS]"))             # GF_Re = 0
-    assert t.value("x", "all", "RIGF[RATINGS]") == -100.0            # mean over defined
+    assert np.isnan(t.value("x", "M2", "RIGF[RATINGS]"))  # GF_Re = 0
+    assert t.value("x", "all", "RIGF[RATINGS]") == -100.0  # mean over defined
     import io
+
     out = io.StringIO()
     t.to_tsv(out)
     assert "x\tM2\tRIGF[RATINGS]\tNaN\n" in out.getvalue()
     assert "x\tall\tn[RIGF[RATINGS]]\t1\n" in out.getvalue()
-    assert t.to_dict()["x"]["M2"]["RIGF[RATINGS]"] is None          # None in records
+    assert t.to_dict()["x"]["M2"]["RIGF[RATINGS]"] is None  # None in records
 
 
 @pytest.mark.parametrize("seed", range(10))
@@ -160,7 +187,7 @@ def test_agrees_with_loop_oracle(tmp_path, seed):
     q, gm, run, answers = [], [], [], []
     levels, memb, ranked, answer_of = {}, {}, {}, {}
     for t in topics:
-        docs = [f"d{i}" for i in rng.permutation(30)[:int(rng.integers(1, 25))]]
+        docs = [f"d{i}" for i in rng.permutation(30)[: int(rng.integers(1, 25))]]
         ranked[t] = docs
         run += [f"{t} Q0 {d} {k + 1} {30 - k} x" for k, d in enumerate(docs)]
         for d in (f"d{i}" for i in range(30)):
@@ -168,29 +195,49 @@ def test_agrees_with_loop_oracle(tmp_path, seed):
                 levels[(t, d)] = int(rng.integers(0, 3))
                 q.append(f"{t} {d} L{levels[(t, d)]}")
                 if rng.random() < 0.8:
-                    v = rng.dirichlet(np.ones(g)) if rng.random() < 0.5 else np.eye(g)[rng.integers(g)]
+                    v = (
+                        rng.dirichlet(np.ones(g))
+                        if rng.random() < 0.5
+                        else np.eye(g)[rng.integers(g)]
+                    )
                     memb[(t, d)] = v.tolist()
                     gm.append(f"{t} {d} " + " ".join(repr(float(x)) for x in v))
-        ents = [(int(rng.integers(0, 3)), rng.dirichlet(np.ones(g)).tolist())
-                for _ in range(int(rng.integers(0, 4)))]
+        ents = [
+            (int(rng.integers(0, 3)), rng.dirichlet(np.ones(g)).tolist())
+            for _ in range(int(rng.integers(0, 4)))
+        ]
         answer_of[t] = ents
-        answers.append({"topic": t, "run": "x", "entities": [
-            {"level": lv, "groups": {"A": v}} for lv, v in ents]})
+        answers.append(
+            {
+                "topic": t,
+                "run": "x",
+                "entities": [{"level": lv, "groups": {"A": v}} for lv, v in ents],
+            }
+        )
     (tmp_path / "q").write_text("\n".join(q) + "\n")
     (tmp_path / "g").write_text("\n".join(gm) + "\n")
     (tmp_path / "r").write_text("\n".join(run) + "\n")
     (tmp_path / "a").write_text("".join(json.dumps(a) + "\n" for a in answers))
     data = gfr.load_attribute("A", tmp_path / "g", target, scale)
     cutoff = [None, 5, 10][seed % 3]
-    t = ragfair.evaluate(readers.read_qrels(tmp_path / "q"), [readers.read_run(tmp_path / "r")],
-                         [data], ragfair.read_answers(tmp_path / "a", [data.attribute]),
-                         cutoff=cutoff)
+    t = ragfair.evaluate(
+        readers.read_qrels(tmp_path / "q"),
+        [readers.read_run(tmp_path / "r")],
+        [data],
+        ragfair.read_answers(tmp_path / "a", [data.attribute]),
+        cutoff=cutoff,
+    )
     for topic in data.memberships.topics:
         docs = ranked[topic]
-        want = oracles.ragfair_topic(docs, {d: levels.get((topic, d), 0) for d in docs},
-                                     {d: memb[(topic, d)] for d in docs if (topic, d) in memb},
-                                     target.tolist(), data.attribute.divergence,
-                                     answer_of[topic], cutoff=cutoff)
+        want = oracles.ragfair_topic(
+            docs,
+            {d: levels.get((topic, d), 0) for d in docs},
+            {d: memb[(topic, d)] for d in docs if (topic, d) in memb},
+            target.tolist(),
+            data.attribute.divergence,
+            answer_of[topic],
+            cutoff=cutoff,
+        )
         got = [t.value("x", topic, f"{m}[A]") for m in ("GF_Re", "GF_Gen", "RIGF", "ADsim")]
         for w, v in zip(want, got):
             if w is None:
@@ -209,58 +256,115 @@ def test_rigf_zero_when_equal_and_adsim_one_when_equal(gf, g):
 
 @given(st.permutations(range(6)))
 def test_permuting_topics_changes_no_mean(perm):
-    rows = [row for row in _table_rows() if row["table"] == "Table 1"
-            and row["attribute"] == "ORIGIN" and row["topic"] != "mean"][:6]
+    rows = [
+        row
+        for row in _table_rows()
+        if row["table"] == "Table 1" and row["attribute"] == "ORIGIN" and row["topic"] != "mean"
+    ][:6]
+
     def table(order):
         v = np.array([[float(rows[i]["gf_re"]), float(rows[i]["gf_gen"])] for i in order])
         v = np.column_stack([v, ragfair.rigf(v[:, 1], v[:, 0])])
-        return ScoreTable.from_items(["r"] * 6, [rows[i]["topic"] for i in order],
-                                     ["GF_Re", "GF_Gen", "RIGF"], v)
+        return ScoreTable.from_items(
+            ["r"] * 6, [rows[i]["topic"] for i in order], ["GF_Re", "GF_Gen", "RIGF"], v
+        )
+
     np.testing.assert_allclose(table(perm).mean()[0], table(range(6)).mean()[0], atol=1e-12)
 
 
 def test_answers_naming_a_topic_the_run_lacks(tmp_path):
     with pytest.raises(ValueError, match=r"a\.jsonl:2: the answer names topic 'M9'"):
-        ragfair.evaluate(*_write_case(
-            tmp_path, "M1 a L2\n", "M1 a 0 0 1 0\n", "M1 Q0 a 1 1 x\n",
-            [{"topic": "M1", "run": "x", "entities": []},
-             {"topic": "M9", "run": "x", "entities": []}]))
+        ragfair.evaluate(
+            *_write_case(
+                tmp_path,
+                "M1 a L2\n",
+                "M1 a 0 0 1 0\n",
+                "M1 Q0 a 1 1 x\n",
+                [
+                    {"topic": "M1", "run": "x", "entities": []},
+                    {"topic": "M9", "run": "x", "entities": []},
+                ],
+            )
+        )
 
 
-@pytest.mark.parametrize("entity, message", [
-    ({"level": 2, "groups": {"RATINGS": [0, 1, 0]}}, r"a\.jsonl:1: entity 1: .*RATINGS membership must be 4"),
-    ({"level": 2, "groups": {"RATINGS": [0.5, 0.6, 0, 0]}}, "summing to 1"),
-    ({"level": 2}, "relevant, so its RATINGS membership"),
-    ({"level": -1}, "non-negative integer"),
-])
+@pytest.mark.parametrize(
+    "entity, message",
+    [
+        (
+            {"level": 2, "groups": {"RATINGS": [0, 1, 0]}},
+            r"a\.jsonl:1: entity 1: .*RATINGS membership must be 4",
+        ),
+        ({"level": 2, "groups": {"RATINGS": [0.5, 0.6, 0, 0]}}, "summing to 1"),
+        ({"level": 2}, "relevant, so its RATINGS membership"),
+        ({"level": -1}, "non-negative integer"),
+    ],
+)
 def test_bad_answer_entities(tmp_path, entity, message):
     with pytest.raises(ValueError, match=message):
-        _write_case(tmp_path, "M1 a L2\n", "M1 a 0 0 1 0\n", "M1 Q0 a 1 1 x\n",
-                    [{"topic": "M1", "run": "x", "entities": [entity]}])
+        _write_case(
+            tmp_path,
+            "M1 a L2\n",
+            "M1 a 0 0 1 0\n",
+            "M1 Q0 a 1 1 x\n",
+            [{"topic": "M1", "run": "x", "entities": [entity]}],
+        )
 
 
 def test_answer_for_an_unknown_run(tmp_path):
     with pytest.raises(ValueError, match="the answer's run 'y' is none of the runs given"):
-        ragfair.evaluate(*_write_case(tmp_path, "M1 a L2\n", "M1 a 0 0 1 0\n",
-                                      "M1 Q0 a 1 1 x\n",
-                                      [{"topic": "M1", "run": "y", "entities": []}]))
+        ragfair.evaluate(
+            *_write_case(
+                tmp_path,
+                "M1 a L2\n",
+                "M1 a 0 0 1 0\n",
+                "M1 Q0 a 1 1 x\n",
+                [{"topic": "M1", "run": "y", "entities": []}],
+            )
+        )
 
 
 def test_conversation_records_are_accepted_as_answers(tmp_path):
-    case = _write_case(tmp_path, "M1 a L2\n", "M1 a 0 0 1 0\n", "M1 Q0 a 1 1 x\n",
-                       [{"topic": "M1", "run": "x", "text": "U:q S:a", "nuggets": [
-                           {"start": 2, "end": 2, "level": 2,
-                            "groups": {"RATINGS": [0, 0, 1, 0]}}]}])
+    case = _write_case(
+        tmp_path,
+        "M1 a L2\n",
+        "M1 a 0 0 1 0\n",
+        "M1 Q0 a 1 1 x\n",
+        [
+            {
+                "topic": "M1",
+                "run": "x",
+                "text": "U:q S:a",
+                "nuggets": [
+                    {"start": 2, "end": 2, "level": 2, "groups": {"RATINGS": [0, 0, 1, 0]}}
+                ],
+            }
+        ],
+    )
     assert round(ragfair.evaluate(*case).value("x", "M1", "GF_Gen[RATINGS]"), 4) == 0.4796
 
 
 def test_cli_ragfair_and_plot(tmp_path, capsys):
     p = path("fairweb1-pilot")
-    args = ["ragfair", "--qrels", str(p / "fairweb1pilot.qrels"), "--cutoff", "10",
-            "--answers", str(path("rag", "pilot-answers.jsonl")), "--plot", str(tmp_path / "b.png")]
+    args = [
+        "ragfair",
+        "--qrels",
+        str(p / "fairweb1pilot.qrels"),
+        "--cutoff",
+        "10",
+        "--answers",
+        str(path("rag", "pilot-answers.jsonl")),
+        "--plot",
+        str(tmp_path / "b.png"),
+    ]
     for name, scale in (("M-RATINGS", "ordinal"), ("M-ORIGIN", "nominal")):
-        args += ["--attribute", name, str(p / f"fairweb1pilot.{name}.gmemb"),
-                 str(p / f"{name}.golddistr"), scale]
+        args += [
+            "--attribute",
+            name,
+            str(p / f"fairweb1pilot.{name}.gmemb"),
+            str(p / f"{name}.golddistr"),
+            scale,
+        ]
     assert main(args + [str(f) for f in sorted((p / "runs").iterdir())]) == 0
     out = capsys.readouterr().out
     assert "Anserini-qljm\tP002\tADsim[M-ORIGIN]\tNaN" in out
@@ -269,12 +373,29 @@ def test_cli_ragfair_and_plot(tmp_path, capsys):
 
 
 def test_cli_error_is_one_line(tmp_path):
-    (tmp_path / "a.jsonl").write_text('{"topic": "P002", "run": "Anserini-bm25", "entities": [{"level": 2, "groups": {"M-RATINGS": [1]}}]}\n')
+    (tmp_path / "a.jsonl").write_text(
+        '{"topic": "P002", "run": "Anserini-bm25", "entities": [{"level": 2, "groups": {"M-RATINGS": [1]}}]}\n'
+    )
     p = path("fairweb1-pilot")
-    proc = subprocess.run([sys.executable, "-m", "fairconv.cli", "ragfair", "--qrels",
-                           str(p / "fairweb1pilot.qrels"), "--attribute", "M-RATINGS",
-                           str(p / "fairweb1pilot.M-RATINGS.gmemb"), str(p / "M-RATINGS.golddistr"),
-                           "ordinal", "--answers", str(tmp_path / "a.jsonl"),
-                           str(p / "runs" / "run.bm25-depThre6")], capture_output=True, text=True)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "fairconv.cli",
+            "ragfair",
+            "--qrels",
+            str(p / "fairweb1pilot.qrels"),
+            "--attribute",
+            "M-RATINGS",
+            str(p / "fairweb1pilot.M-RATINGS.gmemb"),
+            str(p / "M-RATINGS.golddistr"),
+            "ordinal",
+            "--answers",
+            str(tmp_path / "a.jsonl"),
+            str(p / "runs" / "run.bm25-depThre6"),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1
     assert "a.jsonl:1: entity 1" in proc.stderr

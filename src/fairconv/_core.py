@@ -27,7 +27,8 @@ def _xlogx(x: np.ndarray) -> np.ndarray:
 
 def _lastsum(x: np.ndarray) -> np.ndarray:
     """Sum over the (short) last axis as a matrix-vector product: several times faster
-    than ``x.sum(axis=-1)`` for the 2-20 groups of an attribute set."""
+    than ``x.sum(axis=-1)`` for the 2-20 groups of an attribute set.
+    """
     return x @ np.ones(x.shape[-1])
 
 
@@ -39,7 +40,7 @@ def jsd(p: np.ndarray, q: np.ndarray) -> np.ndarray:
     """
     m = p + q
     m *= 0.5
-    t = _xlogx(m)                      # m has the broadcast shape
+    t = _xlogx(m)  # m has the broadcast shape
     half = _xlogx(p)
     half *= 0.5
     np.subtract(half, t, out=t)
@@ -58,7 +59,7 @@ def _cumulative_matrix(g: int) -> np.ndarray:
 def nmd(p: np.ndarray, q: np.ndarray) -> np.ndarray:
     """Normalised match distance: sum_i |P_i - Q_i| / (G - 1) over cumulative sums."""
     g = p.shape[-1]
-    cum = np.subtract(p, q) @ _cumulative_matrix(g)   # the last cumulative sum is 1 - 1
+    cum = np.subtract(p, q) @ _cumulative_matrix(g)  # the last cumulative sum is 1 - 1
     np.abs(cum, out=cum)
     out = _lastsum(cum)
     out /= g - 1
@@ -80,7 +81,7 @@ def rnod(p: np.ndarray, q: np.ndarray) -> np.ndarray:
     """
     g = p.shape[-1]
     support = (q > 0).astype(np.float64)
-    weights = support @ _distance_matrix(g)          # shape of q
+    weights = support @ _distance_matrix(g)  # shape of q
     count = _lastsum(support)
     d = np.subtract(p, q)
     d *= d
@@ -146,7 +147,7 @@ def segment_cumsum(x: np.ndarray, starts: np.ndarray) -> np.ndarray:
     totals = np.add.reduceat(y, np.concatenate(([0], inner)), axis=0)[:-1]
     y[inner] -= totals
     out = np.cumsum(y, axis=0)
-    carried = out[inner - 1] - totals          # ~1e-16 per boundary, accumulated
+    carried = out[inner - 1] - totals  # ~1e-16 per boundary, accumulated
     fix = np.concatenate((np.zeros_like(carried[:1]), carried))
     out -= fix[np.searchsorted(inner, np.arange(n), side="right")]
     return out
@@ -187,14 +188,15 @@ def utility_at_cutoffs(decay: np.ndarray, cutoffs, phi: float) -> dict:
     """
     ranks = np.arange(1, decay.shape[-1] + 1, dtype=np.float64)
     out = {}
-    for name, per_rank in (("ERR", decay / ranks), ("iRBU", decay * phi ** ranks)):
+    for name, per_rank in (("ERR", decay / ranks), ("iRBU", decay * phi**ranks)):
         for k, v in at_cutoffs(per_rank, cutoffs).items():
             out[(name, k)] = v
     return out
 
 
-def gf_at_cutoffs(decay: np.ndarray, membership: np.ndarray, target: np.ndarray,
-                  divergences, cutoffs) -> dict:
+def gf_at_cutoffs(
+    decay: np.ndarray, membership: np.ndarray, target: np.ndarray, divergences, cutoffs
+) -> dict:
     """GF = sum_k Decay_k * DistrSim(D_k || target), D_k the mean of the top-k rows.
 
     ``membership`` is (..., K, G) with uniform rows already in place wherever a doc

@@ -21,8 +21,11 @@ def key_hashes(topic_ids: np.ndarray, docs: list) -> np.ndarray:
 
 def _same_docs(a: list, ia: np.ndarray, b: list, ib: np.ndarray) -> np.ndarray:
     """a[ia[i]] == b[ib[i]] for every i (C-level map, no Python loop)."""
-    return np.fromiter(map(bytes.__eq__, map(a.__getitem__, ia.tolist()),
-                           map(b.__getitem__, ib.tolist())), bool, len(ia))
+    return np.fromiter(
+        map(bytes.__eq__, map(a.__getitem__, ia.tolist()), map(b.__getitem__, ib.tolist())),
+        bool,
+        len(ia),
+    )
 
 
 class KeyTable:
@@ -46,7 +49,7 @@ class KeyTable:
         if n == 0 or len(docs) == 0:
             return rows
         h = key_hashes(topic_ids, docs) if hashes is None else hashes
-        by_hash = np.argsort(h)            # sorted queries make the search cache-friendly
+        by_hash = np.argsort(h)  # sorted queries make the search cache-friendly
         pos = np.empty(len(h), dtype=np.int64)
         pos[by_hash] = np.searchsorted(self.sorted, h[by_hash])
         np.minimum(pos, n - 1, out=pos)
@@ -56,7 +59,7 @@ class KeyTable:
         same[same] = _same_docs(docs, idx[same], self.docs, cand[same])
         rows[idx[same]] = cand[same]
         for i, p in zip(idx[~same].tolist(), pos[idx[~same]].tolist()):
-            rows[i] = self._scan(int(topic_ids[i]), docs[i], h[i], p)   # hash collision
+            rows[i] = self._scan(int(topic_ids[i]), docs[i], h[i], p)  # hash collision
         return rows
 
     def _scan(self, tid, doc, h, p) -> int:
@@ -79,7 +82,7 @@ def first_occurrences(topic_ids: np.ndarray, docs: list, hashes=None) -> np.ndar
     new_group = np.empty(n, dtype=bool)
     new_group[0] = True
     new_group[1:] = hs[1:] != hs[:-1]
-    group_first = np.minimum.reduceat(order, np.flatnonzero(new_group))   # earliest item
+    group_first = np.minimum.reduceat(order, np.flatnonzero(new_group))  # earliest item
     first = np.empty(n, dtype=np.int64)
     first[order] = group_first[np.cumsum(new_group) - 1]
     check = np.flatnonzero(first != np.arange(n))
@@ -87,6 +90,6 @@ def first_occurrences(topic_ids: np.ndarray, docs: list, hashes=None) -> np.ndar
         tid = np.asarray(topic_ids)
         same = tid[check] == tid[first[check]]
         same[same] = _same_docs(docs, check[same], docs, first[check][same])
-        for i in check[~same].tolist():          # hash collision: find the true first
+        for i in check[~same].tolist():  # hash collision: find the true first
             first[i] = next(j for j in range(i + 1) if tid[j] == tid[i] and docs[j] == docs[i])
     return first

@@ -23,15 +23,19 @@ def as_float_array(x, name: str, func: str) -> np.ndarray:
     try:
         arr = np.asarray(x)
     except Exception as exc:  # ragged nested lists and the like
-        raise ValueError(f"The '{name}' parameter of {func} must be an array of numbers. "
-                         f"Got an object numpy cannot read as an array ({exc}).") from None
-    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number)
-                                   or arr.dtype == np.bool_):
-        raise TypeError(f"The '{name}' parameter of {func} must be an array of numbers. "
-                        f"Got an array of dtype {arr.dtype} instead.")
+        raise ValueError(
+            f"The '{name}' parameter of {func} must be an array of numbers. "
+            f"Got an object numpy cannot read as an array ({exc})."
+        ) from None
+    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == np.bool_):
+        raise TypeError(
+            f"The '{name}' parameter of {func} must be an array of numbers. "
+            f"Got an array of dtype {arr.dtype} instead."
+        )
     if np.issubdtype(arr.dtype, np.complexfloating):
-        raise TypeError(f"The '{name}' parameter of {func} must be real. "
-                        "Got complex values instead.")
+        raise TypeError(
+            f"The '{name}' parameter of {func} must be real. Got complex values instead."
+        )
     return arr.astype(np.float64, copy=False)
 
 
@@ -46,8 +50,7 @@ def check_distributions(x, name: str, func: str, *, allow_nan_rows: bool = False
     if arr.ndim == 0:
         raise fail(name, func, "be an array with the groups on its last axis", "a scalar")
     if arr.shape[-1] < 2:
-        raise fail(name, func, "have at least 2 groups on its last axis",
-                   f"shape {arr.shape}")
+        raise fail(name, func, "have at least 2 groups on its last axis", f"shape {arr.shape}")
     sums = arr.sum(axis=-1)
     if allow_nan_rows:
         nan_rows = np.isnan(arr).all(axis=-1)
@@ -61,17 +64,24 @@ def check_distributions(x, name: str, func: str, *, allow_nan_rows: bool = False
     if not np.isfinite(sums).all():
         bad = np.argwhere(~np.isfinite(work).all(axis=-1))
         where = _index(bad[0]) if len(bad) else ""
-        raise fail(name, func, "contain only finite probabilities",
-                   f"NaN or infinity{where}")
+        raise fail(name, func, "contain only finite probabilities", f"NaN or infinity{where}")
     if work.size and work.min() < 0:
         bad = np.argwhere((work < 0).any(axis=-1))
-        raise fail(name, func, "contain only non-negative probabilities",
-                   f"a negative entry{_index(bad[0])}")
+        raise fail(
+            name,
+            func,
+            "contain only non-negative probabilities",
+            f"a negative entry{_index(bad[0])}",
+        )
     off = np.abs(sums - 1.0) > SUM_TOLERANCE
     if off.any():
         bad = np.argwhere(off)[0] if off.ndim else ()
-        raise fail(name, func, f"sum to 1 along its last axis (within {SUM_TOLERANCE:g})",
-                   f"sum {float(sums[tuple(bad)]):.10g}{_index(bad)}")
+        raise fail(
+            name,
+            func,
+            f"sum to 1 along its last axis (within {SUM_TOLERANCE:g})",
+            f"sum {float(sums[tuple(bad)]):.10g}{_index(bad)}",
+        )
     return arr
 
 
@@ -83,14 +93,18 @@ def _index(idx) -> str:
 def check_same_groups(p: np.ndarray, q: np.ndarray, func: str, names=("p", "q")) -> None:
     """Both arrays must have the same number of groups and broadcastable leading axes."""
     if p.shape[-1] != q.shape[-1]:
-        raise ValueError(f"The '{names[0]}' and '{names[1]}' parameters of {func} must have "
-                         f"the same number of groups. Got shapes {p.shape} and {q.shape} instead.")
+        raise ValueError(
+            f"The '{names[0]}' and '{names[1]}' parameters of {func} must have "
+            f"the same number of groups. Got shapes {p.shape} and {q.shape} instead."
+        )
     try:
         np.broadcast_shapes(p.shape, q.shape)
     except ValueError:
-        raise ValueError(f"The '{names[0]}' and '{names[1]}' parameters of {func} must have "
-                         f"broadcastable shapes. Got shapes {p.shape} and {q.shape} "
-                         "instead.") from None
+        raise ValueError(
+            f"The '{names[0]}' and '{names[1]}' parameters of {func} must have "
+            f"broadcastable shapes. Got shapes {p.shape} and {q.shape} "
+            "instead."
+        ) from None
 
 
 def check_choice(value, name: str, func: str, choices) -> str:

@@ -23,16 +23,27 @@ def _demo_divergences(out) -> None:
     print("Divergences: worked example of the FairWeb-2 slides", file=out)
     print("target D* = (0.7, 0.1, 0.1, 0.1)", file=out)
     print(f"{'D':<24}{'JSD':>8}{'NMD':>8}{'RNOD':>8}", file=out)
-    for name, d in (("D1 = (0.1,0.7,0.1,0.1)", [0.1, 0.7, 0.1, 0.1]),
-                    ("D2 = (0.1,0.1,0.1,0.7)", [0.1, 0.1, 0.1, 0.7])):
-        print(f"{name:<24}{float(jsd(d, target)):8.4f}{float(nmd(d, target)):8.4f}"
-              f"{float(rnod(d, target)):8.4f}", file=out)
+    for name, d in (
+        ("D1 = (0.1,0.7,0.1,0.1)", [0.1, 0.7, 0.1, 0.1]),
+        ("D2 = (0.1,0.1,0.1,0.7)", [0.1, 0.1, 0.1, 0.7]),
+    ):
+        print(
+            f"{name:<24}{float(jsd(d, target)):8.4f}{float(nmd(d, target)):8.4f}"
+            f"{float(rnod(d, target)):8.4f}",
+            file=out,
+        )
     print(file=out)
     print("DistrSim against uniform targets (GFRC and GFRC2 papers)", file=out)
-    rows = [("(1,0,0)", [1, 0, 0], "JSD"), ("(5/6,1/6,0)", [5 / 6, 1 / 6, 0], "JSD"),
-            ("(3/4,1/4,0)", [0.75, 0.25, 0], "JSD"), ("(4/5,1/5,0)", [0.8, 0.2, 0], "JSD"),
-            ("(1/2,1/2,0)", [0.5, 0.5, 0], "JSD"), ("(0,0,0,1)", [0, 0, 0, 1], "RNOD"),
-            ("(0,0,0.6,0.4)", [0, 0, 0.6, 0.4], "RNOD"), ("(0,0,1,0)", [0, 0, 1, 0], "RNOD")]
+    rows = [
+        ("(1,0,0)", [1, 0, 0], "JSD"),
+        ("(5/6,1/6,0)", [5 / 6, 1 / 6, 0], "JSD"),
+        ("(3/4,1/4,0)", [0.75, 0.25, 0], "JSD"),
+        ("(4/5,1/5,0)", [0.8, 0.2, 0], "JSD"),
+        ("(1/2,1/2,0)", [0.5, 0.5, 0], "JSD"),
+        ("(0,0,0,1)", [0, 0, 0, 1], "RNOD"),
+        ("(0,0,0.6,0.4)", [0, 0, 0.6, 0.4], "RNOD"),
+        ("(0,0,1,0)", [0, 0, 1, 0], "RNOD"),
+    ]
     for name, d, div in rows:
         g = len(d)
         sim = float(distr_sim(d, np.full(g, 1 / g), divergence=div))
@@ -46,24 +57,46 @@ def _demo_gfr(out) -> None:
     pilot = path("fairweb1-pilot")
     qrels, runs, attributes = _pilot_inputs(pilot)
     table = gfr.evaluate(qrels, runs, attributes, cutoffs=[10, 20, 100])
-    print("GFR on the NTCIR-17 FairWeb-1 pilot pack (cutoff 10; the organisers' tool "
-          "prints the same values)", file=out)
-    print(f"{'run':<22}{'topic':<7}{'attribute set':<14}{'ERR@10':>8}{'iRBU@10':>9}"
-          f"{'GF-JSD':>8}{'GF-NMD':>8}{'GF-RNOD':>8}{'GFR@10':>8}", file=out)
+    print(
+        "GFR on the NTCIR-17 FairWeb-1 pilot pack (cutoff 10; the organisers' tool "
+        "prints the same values)",
+        file=out,
+    )
+    print(
+        f"{'run':<22}{'topic':<7}{'attribute set':<14}{'ERR@10':>8}{'iRBU@10':>9}"
+        f"{'GF-JSD':>8}{'GF-NMD':>8}{'GF-RNOD':>8}{'GFR@10':>8}",
+        file=out,
+    )
     for run in table.runs:
         for data in attributes:
             name = data.attribute.name
             for topic in data.memberships.topics:
-                v = [table.value(run, topic, m) for m in
-                     ("ERR@10", "iRBU@10", f"GF-JSD@10[{name}]", f"GF-NMD@10[{name}]",
-                      f"GF-RNOD@10[{name}]", "GFR@10")]
-                print(f"{run:<22}{topic:<7}{name:<14}" + "".join(f"{x:8.4f}" if i != 1
-                      else f"{x:9.4f}" for i, x in enumerate(v)), file=out)
+                v = [
+                    table.value(run, topic, m)
+                    for m in (
+                        "ERR@10",
+                        "iRBU@10",
+                        f"GF-JSD@10[{name}]",
+                        f"GF-NMD@10[{name}]",
+                        f"GF-RNOD@10[{name}]",
+                        "GFR@10",
+                    )
+                ]
+                print(
+                    f"{run:<22}{topic:<7}{name:<14}"
+                    + "".join(f"{x:8.4f}" if i != 1 else f"{x:9.4f}" for i, x in enumerate(v)),
+                    file=out,
+                )
 
 
-PILOT_ATTRIBUTES = (("R-HINDEX", "ordinal"), ("R-GENDER", "nominal"),
-                    ("M-RATINGS", "ordinal"), ("M-ORIGIN", "nominal"),
-                    ("T-FOLLOWERS", "ordinal"), ("Y-SUBSCS", "ordinal"))
+PILOT_ATTRIBUTES = (
+    ("R-HINDEX", "ordinal"),
+    ("R-GENDER", "nominal"),
+    ("M-RATINGS", "ordinal"),
+    ("M-ORIGIN", "nominal"),
+    ("T-FOLLOWERS", "ordinal"),
+    ("Y-SUBSCS", "ordinal"),
+)
 
 
 def _pilot_inputs(pilot):
@@ -71,9 +104,12 @@ def _pilot_inputs(pilot):
 
     qrels = readers.read_qrels(pilot / "fairweb1pilot.qrels")
     runs = [readers.read_run(p) for p in sorted((pilot / "runs").iterdir())]
-    attributes = [gfr.load_attribute(name, pilot / f"fairweb1pilot.{name}.gmemb",
-                                     pilot / f"{name}.golddistr", scale)
-                  for name, scale in PILOT_ATTRIBUTES]
+    attributes = [
+        gfr.load_attribute(
+            name, pilot / f"fairweb1pilot.{name}.gmemb", pilot / f"{name}.golddistr", scale
+        )
+        for name, scale in PILOT_ATTRIBUTES
+    ]
     return qrels, runs, attributes
 
 
@@ -84,15 +120,19 @@ def _demo_conversations(out) -> None:
 
     sets = read_attribute_sets(path("cases", "r112-attributes.json"))
     r112 = read_conversations(path("cases", "r112-fairweb2.jsonl"), sets)
-    print("GFRC, topic R112 of NTCIR-18 FairWeb-2 CS (GFRC2 paper, Table 5: Eq. 6, L=1000)",
-          file=out)
+    print(
+        "GFRC, topic R112 of NTCIR-18 FairWeb-2 CS (GFRC2 paper, Table 5: Eq. 6, L=1000)", file=out
+    )
     _print_rows(gfrc.gfrc(r112, preset="gfrc2-paper"), out)
     print("\nGFRC2, the same conversations (GFRC2 paper, Table 3: L=1000)", file=out)
     _print_rows(gfrc2.gfrc2(r112), out)
     sets = read_attribute_sets(path("cases", "m002-attributes.json"))
     m002 = read_conversations(path("cases", "m002-evia2023.jsonl"), sets)
-    print("\nGFRC, topic M002, New Bing vs Google Bard (EVIA 2023, Tables 1-2: Eq. 6, "
-          "L=1250, gain l/2)", file=out)
+    print(
+        "\nGFRC, topic M002, New Bing vs Google Bard (EVIA 2023, Tables 1-2: Eq. 6, "
+        "L=1250, gain l/2)",
+        file=out,
+    )
     _print_rows(gfrc.gfrc(m002, preset="evia2023"), out)
 
 
@@ -110,22 +150,31 @@ def _demo_rag(out) -> None:
     pilot = path("fairweb1-pilot")
     qrels, runs, attributes = _pilot_inputs(pilot)
     movies = [a for a in attributes if a.attribute.name in ("M-RATINGS", "M-ORIGIN")]
-    answers = ragfair.read_answers(path("rag", "pilot-answers.jsonl"),
-                                   [a.attribute for a in movies])
+    answers = ragfair.read_answers(
+        path("rag", "pilot-answers.jsonl"), [a.attribute for a in movies]
+    )
     table = ragfair.evaluate(qrels, runs, movies, answers, cutoff=10)
-    print("RAG fairness gap on pilot topic P002 (retrieval: the top 10 of each pilot run; "
-          "answers: bundled illustrative examples)", file=out)
+    print(
+        "RAG fairness gap on pilot topic P002 (retrieval: the top 10 of each pilot run; "
+        "answers: bundled illustrative examples)",
+        file=out,
+    )
     names = [m for m in table.measures if not m.startswith("GF_")]
     print(f"{'run':<16}" + "".join(f"{m:>18}" for m in names), file=out)
     t = table.topics.index("P002")
     for r, run in enumerate(table.runs):
         cells = [table.values[r, t, table.measures.index(m)] for m in names]
-        print(f"{run:<16}" + "".join(f"{'N/A':>18}" if np.isnan(v) else f"{v:18.4f}"
-                                     for v in cells), file=out)
+        print(
+            f"{run:<16}" + "".join(f"{'N/A':>18}" if np.isnan(v) else f"{v:18.4f}" for v in cells),
+            file=out,
+        )
     labels = nuggets.read_labels(path("rag", "ikat-labels.jsonl"))
     mean, _ = nuggets.coverage(labels).mean()
-    print("\nNugget coverage of the bundled iKAT-style labels (mean over turns): "
-          + ", ".join(f"{m} {v:.4f}" for m, v in zip(nuggets.MEASURES, mean[0])), file=out)
+    print(
+        "\nNugget coverage of the bundled iKAT-style labels (mean over turns): "
+        + ", ".join(f"{m} {v:.4f}" for m, v in zip(nuggets.MEASURES, mean[0])),
+        file=out,
+    )
 
 
 def _cmd_demo(args) -> int:
@@ -144,8 +193,9 @@ def _int_list(text, option):
     try:
         values = [int(x) for x in text.split(",") if x.strip()]
     except ValueError:
-        raise ValueError(f"{option} takes comma-separated integers, e.g. 10,20,100; "
-                         f"got {text!r}") from None
+        raise ValueError(
+            f"{option} takes comma-separated integers, e.g. 10,20,100; got {text!r}"
+        ) from None
     return values
 
 
@@ -173,32 +223,46 @@ def _ranked_inputs(args):
     from . import gfr, readers
 
     qrels = readers.read_qrels(args.qrels)
-    attributes = [gfr.load_attribute(name, gmemb, _target(target), scale)
-                  for name, gmemb, target, scale in args.attribute]
+    attributes = [
+        gfr.load_attribute(name, gmemb, _target(target), scale)
+        for name, gmemb, target, scale in args.attribute
+    ]
     return qrels, [readers.read_run(p) for p in args.runs], attributes
 
 
 def _add_ranked_inputs(parser, attribute_help):
     parser.add_argument("--qrels", required=True, help="NTCIR (topic doc L2) or TREC qrels")
-    parser.add_argument("--attribute", nargs=4, action="append", default=[],
-                        metavar=("NAME", "GMEMB", "TARGET", "SCALE"), help=attribute_help)
-    parser.add_argument("--order", default="file", choices=["file", "score"],
-                        help="rank order: the file's line order per topic (default, as the "
-                             "organisers' tool) or trec_eval's score order")
+    parser.add_argument(
+        "--attribute",
+        nargs=4,
+        action="append",
+        default=[],
+        metavar=("NAME", "GMEMB", "TARGET", "SCALE"),
+        help=attribute_help,
+    )
+    parser.add_argument(
+        "--order",
+        default="file",
+        choices=["file", "score"],
+        help="rank order: the file's line order per topic (default, as the "
+        "organisers' tool) or trec_eval's score order",
+    )
 
 
 def _cmd_gfr(args) -> int:
     from . import gfr
 
     qrels, runs, attributes = _ranked_inputs(args)
-    options = dict(cutoffs=_int_list(args.cutoffs, "--cutoffs"),
-                   gains=_float_list(args.gains, "--gains", ":"), phi=args.phi,
-                   utility=args.utility, order=args.order,
-                   duplicates="first" if args.keep_first_duplicate else "error",
-                   weights=None if args.weights is None else _float_list(args.weights,
-                                                                          "--weights"))
-    lists = gfr.prepare(qrels, runs, attributes, order=args.order,
-                        duplicates=options["duplicates"])
+    options = dict(
+        cutoffs=_int_list(args.cutoffs, "--cutoffs"),
+        gains=_float_list(args.gains, "--gains", ":"),
+        phi=args.phi,
+        utility=args.utility,
+        order=args.order,
+        duplicates="first" if args.keep_first_duplicate else "error",
+        weights=None if args.weights is None else _float_list(args.weights, "--weights"),
+    )
+    lists = gfr.prepare(qrels, runs, attributes, order=args.order, duplicates=options["duplicates"])
     table = gfr.evaluate(qrels, runs, attributes, lists=lists, **options)
     if args.format == "tsv":
         _write(args.output, table.to_tsv)
@@ -212,11 +276,18 @@ def _cmd_gfr(args) -> int:
             for m, data in enumerate(attributes):
                 name = f"{os.path.basename(run.source)}.{data.attribute.name}.GFRnev"
                 with open(os.path.join(args.out_dir, name), "w") as f:
-                    gfr.write_nev(table, qrels, runs, attributes, f, run_index=r,
-                                  attribute_index=m, syslen=syslen)
+                    gfr.write_nev(
+                        table,
+                        qrels,
+                        runs,
+                        attributes,
+                        f,
+                        run_index=r,
+                        attribute_index=m,
+                        syslen=syslen,
+                    )
         return 0
-    _write(args.output, lambda f: gfr.write_nev(table, qrels, runs, attributes, f,
-                                                syslen=syslen))
+    _write(args.output, lambda f: gfr.write_nev(table, qrels, runs, attributes, f, syslen=syslen))
     return 0
 
 
@@ -237,10 +308,19 @@ def _cmd_gfrc(args) -> int:
 
     batch = _conversations(args)
     weights = None if args.weights is None else _float_list(args.weights, "--weights")
-    table = gfrc.gfrc(batch, preset=args.preset, L=args.L, variant=args.variant,
-                      gain=args.gain, lmax=args.lmax, method=args.method, empty=args.empty,
-                      alpha=args.alpha, weights=weights,
-                      dedupe=False if args.no_dedupe else None)
+    table = gfrc.gfrc(
+        batch,
+        preset=args.preset,
+        L=args.L,
+        variant=args.variant,
+        gain=args.gain,
+        lmax=args.lmax,
+        method=args.method,
+        empty=args.empty,
+        alpha=args.alpha,
+        weights=weights,
+        dedupe=False if args.no_dedupe else None,
+    )
     if args.plot:
         from .plots import r_vs_gf
 
@@ -277,8 +357,9 @@ def _cmd_ragfair(args) -> int:
         raise ValueError("give at least one --attribute NAME GMEMB TARGET SCALE")
     answers = ragfair.read_answers(args.answers, [a.attribute for a in attributes])
     weights = None if args.weights is None else _float_list(args.weights, "--weights")
-    table = ragfair.evaluate(qrels, runs, attributes, answers, cutoff=args.cutoff,
-                             weights=weights, order=args.order)
+    table = ragfair.evaluate(
+        qrels, runs, attributes, answers, cutoff=args.cutoff, weights=weights, order=args.order
+    )
     if args.plot:
         from .plots import rigf_bars
 
@@ -315,115 +396,175 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="fairconv",
         description="Relevance and group fairness evaluation of ranked lists, "
-                    "conversations and RAG answers.")
+        "conversations and RAG answers.",
+    )
     parser.add_argument("--version", action="version", version=f"fairconv {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     demo = sub.add_parser("demo", help="run the library on the bundled data of the papers")
     demo.set_defaults(func=_cmd_demo)
 
     g = sub.add_parser(
-        "gfr", help="GFR of TREC runs (ERR, iRBU, GF-JSD/NMD/RNOD, GFR)",
+        "gfr",
+        help="GFR of TREC runs (ERR, iRBU, GF-JSD/NMD/RNOD, GFR)",
         description="Score TREC runs with GFR (Sakai, Kim and Kang, TOIS 2023) as NTCIR "
-                    "FairWeb does. Prints run, topic, measure, value rows (TSV) with 'all' "
-                    "rows for the means, or the organisers' .GFRnev layout.")
-    _add_ranked_inputs(g, "an attribute set: its name, gmemb file, target (golddistr file "
-                          "or comma-separated probabilities) and scale (nominal: JSD in GFR; "
-                          "ordinal: RNOD); repeat for each set")
-    g.add_argument("--cutoffs", default="10,20,100", help="comma-separated depths "
-                   "(default 10,20,100); full depth is always reported")
-    g.add_argument("--gains", default="1:3", help="gain of each level 1..lmax, "
-                   "colon-separated (default 1:3)")
+        "FairWeb does. Prints run, topic, measure, value rows (TSV) with 'all' "
+        "rows for the means, or the organisers' .GFRnev layout.",
+    )
+    _add_ranked_inputs(
+        g,
+        "an attribute set: its name, gmemb file, target (golddistr file "
+        "or comma-separated probabilities) and scale (nominal: JSD in GFR; "
+        "ordinal: RNOD); repeat for each set",
+    )
+    g.add_argument(
+        "--cutoffs",
+        default="10,20,100",
+        help="comma-separated depths (default 10,20,100); full depth is always reported",
+    )
+    g.add_argument(
+        "--gains", default="1:3", help="gain of each level 1..lmax, colon-separated (default 1:3)"
+    )
     g.add_argument("--phi", type=float, default=0.99, help="iRBU persistence (default 0.99)")
-    g.add_argument("--utility", default="ERR", choices=["ERR", "iRBU"],
-                   help="the utility in GFR (default ERR)")
-    g.add_argument("--weights", help="comma-separated w0 (utility), w1..wM (attribute sets "
-                   "in order); default equal weights over the utility and the sets "
-                   "covering each topic")
-    g.add_argument("--keep-first-duplicate", action="store_true",
-                   help="keep only the first occurrence of a doc listed twice for a topic "
-                        "(default: error)")
-    g.add_argument("--format", default="tsv", choices=["tsv", "nev"],
-                   help="tsv: run topic measure value rows (default); nev: the "
-                        "organisers' GFRnev layout")
+    g.add_argument(
+        "--utility", default="ERR", choices=["ERR", "iRBU"], help="the utility in GFR (default ERR)"
+    )
+    g.add_argument(
+        "--weights",
+        help="comma-separated w0 (utility), w1..wM (attribute sets "
+        "in order); default equal weights over the utility and the sets "
+        "covering each topic",
+    )
+    g.add_argument(
+        "--keep-first-duplicate",
+        action="store_true",
+        help="keep only the first occurrence of a doc listed twice for a topic (default: error)",
+    )
+    g.add_argument(
+        "--format",
+        default="tsv",
+        choices=["tsv", "nev"],
+        help="tsv: run topic measure value rows (default); nev: the organisers' GFRnev layout",
+    )
     g.add_argument("--out-dir", help="with --format nev: write <run>.<set>.GFRnev files here")
     g.add_argument("-o", "--output", help="write to this file instead of stdout")
     g.add_argument("runs", nargs="+", metavar="RUN", help="TREC run files")
     g.set_defaults(func=_cmd_gfr)
 
     c = sub.add_parser(
-        "gfrc", help="GFRC of conversations (R, GF per attribute set, GF, GFRC)",
+        "gfrc",
+        help="GFRC of conversations (R, GF per attribute set, GF, GFRC)",
         description="Turn-based relevance and group fairness of conversations (Sakai, EVIA "
-                    "2023; NTCIR-18 FairWeb-2 CS). Prints run, topic, measure, value rows.")
+        "2023; NTCIR-18 FairWeb-2 CS). Prints run, topic, measure, value rows.",
+    )
     c.add_argument("--attributes", required=True, help="attribute-set JSON file")
-    c.add_argument("--preset", choices=["fairweb2", "gfrc2-paper", "evia2023"],
-                   help="named settings: fairweb2 (official: L=1000, eq7, exp gain; the "
-                        "default), gfrc2-paper (the same with eq6), evia2023 (L=1250, eq6, "
-                        "linear gain); the options below override it")
+    c.add_argument(
+        "--preset",
+        choices=["fairweb2", "gfrc2-paper", "evia2023"],
+        help="named settings: fairweb2 (official: L=1000, eq7, exp gain; the "
+        "default), gfrc2-paper (the same with eq6), evia2023 (L=1250, eq6, "
+        "linear gain); the options below override it",
+    )
     c.add_argument("--L", type=float, help="patience in words")
     c.add_argument("--variant", choices=["eq6", "eq7", "eq9"], help="R variant")
     c.add_argument("--gain", choices=["exp", "linear"], help="(2^l-1)/2^lmax or l/lmax")
     c.add_argument("--lmax", type=int, help="highest relevance level (default 2)")
-    c.add_argument("--method", choices=["independent", "cumulative"],
-                   help="achieved distribution per turn, or of all turns so far")
-    c.add_argument("--empty", choices=["ignore", "uniform"],
-                   help="system turns without relevant nuggets: left out (default) or "
-                        "counted with a uniform distribution")
+    c.add_argument(
+        "--method",
+        choices=["independent", "cumulative"],
+        help="achieved distribution per turn, or of all turns so far",
+    )
+    c.add_argument(
+        "--empty",
+        choices=["ignore", "uniform"],
+        help="system turns without relevant nuggets: left out (default) or "
+        "counted with a uniform distribution",
+    )
     c.add_argument("--alpha", type=float, help="weight of R (default 1/(M+1))")
-    c.add_argument("--weights", help="comma-separated weights of the attribute sets "
-                   "(default 1/M each)")
-    c.add_argument("--no-dedupe", action="store_true",
-                   help="credit later mentions of an entity too (default: they earn nothing)")
+    c.add_argument(
+        "--weights", help="comma-separated weights of the attribute sets (default 1/M each)"
+    )
+    c.add_argument(
+        "--no-dedupe",
+        action="store_true",
+        help="credit later mentions of an entity too (default: they earn nothing)",
+    )
     c.add_argument("--plot", metavar="FILE", help="write the R vs GF figure (plot extra)")
-    c.add_argument("--plot-by", choices=["run", "topic"], default="run",
-                   help="one point per run (mean) or per run and topic")
+    c.add_argument(
+        "--plot-by",
+        choices=["run", "topic"],
+        default="run",
+        help="one point per run (mean) or per run and topic",
+    )
     c.add_argument("-o", "--output", help="write to this file instead of stdout")
     c.add_argument("conversations", nargs="+", metavar="CONVERSATIONS.jsonl")
     c.set_defaults(func=_cmd_gfrc)
 
     c2 = sub.add_parser(
-        "gfrc2", help="GFRC2 of conversations (EGNP, EGF per attribute set, GFRC2)",
+        "gfrc2",
+        help="GFRC2 of conversations (EGNP, EGF per attribute set, GFRC2)",
         description="Word-level expected experience of conversations (the GFRC2 paper, "
-                    "Eqs. 11-21). Prints run, topic, measure, value rows, or with "
-                    "--clusters the per-cluster table.")
+        "Eqs. 11-21). Prints run, topic, measure, value rows, or with "
+        "--clusters the per-cluster table.",
+    )
     c2.add_argument("--attributes", required=True, help="attribute-set JSON file")
     c2.add_argument("--L", type=float, default=1000, help="patience in words (default 1000)")
-    c2.add_argument("--weights", help="comma-separated w0 (GNP), w1..wM (attribute sets); "
-                    "default 1/(M+1) each")
+    c2.add_argument(
+        "--weights", help="comma-separated w0 (GNP), w1..wM (attribute sets); default 1/(M+1) each"
+    )
     c2.add_argument("--lmax", type=int, default=2, help="highest relevance level (default 2)")
-    c2.add_argument("--no-dedupe", action="store_true",
-                    help="credit later mentions of an entity too")
-    c2.add_argument("--clusters", action="store_true",
-                    help="print the per-cluster table (wc, GWCrel, WCnonrel, GNP, D, "
-                         "DistrSim, Experience, Prob)")
-    c2.add_argument("--plot", metavar="FILE", help="write GNP and GF against word count "
-                    "(the paper's Figures 4-5; plot extra)")
+    c2.add_argument(
+        "--no-dedupe", action="store_true", help="credit later mentions of an entity too"
+    )
+    c2.add_argument(
+        "--clusters",
+        action="store_true",
+        help="print the per-cluster table (wc, GWCrel, WCnonrel, GNP, D, "
+        "DistrSim, Experience, Prob)",
+    )
+    c2.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="write GNP and GF against word count (the paper's Figures 4-5; plot extra)",
+    )
     c2.add_argument("-o", "--output", help="write to this file instead of stdout")
     c2.add_argument("conversations", nargs="+", metavar="CONVERSATIONS.jsonl")
     c2.set_defaults(func=_cmd_gfrc2)
 
     r = sub.add_parser(
-        "ragfair", help="RIGF and ADsim: the group fairness gap from retrieval to generation",
+        "ragfair",
+        help="RIGF and ADsim: the group fairness gap from retrieval to generation",
         description="GF of the retrieved list (GF_Re), of the generated answer (GF_Gen), "
-                    "their relative gap RIGF (percent) and ADsim per attribute set, and "
-                    "the weighted overall GF_Re, GF_Gen, RIGF (Tao and Sakai, 2025).")
+        "their relative gap RIGF (percent) and ADsim per attribute set, and "
+        "the weighted overall GF_Re, GF_Gen, RIGF (Tao and Sakai, 2025).",
+    )
     _add_ranked_inputs(r, "an attribute set, as for 'fairconv gfr'; repeat for each set")
     r.add_argument("--answers", required=True, help="RAG answers (JSON Lines)")
     r.add_argument("--cutoff", type=int, help="depth of the retrieved list (default: all)")
-    r.add_argument("--weights", help="comma-separated weights of the attribute sets for the "
-                   "overall values (default equal)")
+    r.add_argument(
+        "--weights",
+        help="comma-separated weights of the attribute sets for the overall values (default equal)",
+    )
     r.add_argument("--plot", metavar="FILE", help="write the per-topic RIGF bar chart")
-    r.add_argument("--plot-attribute", metavar="NAME",
-                   help="attribute set of the bar chart (default: the overall RIGF)")
+    r.add_argument(
+        "--plot-attribute",
+        metavar="NAME",
+        help="attribute set of the bar chart (default: the overall RIGF)",
+    )
     r.add_argument("-o", "--output", help="write to this file instead of stdout")
     r.add_argument("runs", nargs="+", metavar="RUN", help="TREC run files (the retrieval)")
     r.set_defaults(func=_cmd_ragfair)
 
     n = sub.add_parser(
-        "nuggets", help="nugget recall and precision (NtN, NtR) from match labels",
+        "nuggets",
+        help="nugget recall and precision (NtN, NtR) from match labels",
         description="Recall_NtN, Precision_NtN and Recall_NtR per turn and per run from "
-                    "nugget match labels (TREC iKAT 2024 style).")
-    n.add_argument("--micro", action="store_true",
-                   help="run scores as pooled ratios over turns (default: mean over turns)")
+        "nugget match labels (TREC iKAT 2024 style).",
+    )
+    n.add_argument(
+        "--micro",
+        action="store_true",
+        help="run scores as pooled ratios over turns (default: mean over turns)",
+    )
     n.add_argument("-o", "--output", help="write to this file instead of stdout")
     n.add_argument("labels", metavar="LABELS.jsonl")
     n.set_defaults(func=_cmd_nuggets)

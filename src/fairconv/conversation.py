@@ -24,9 +24,18 @@ import numpy as np
 from ._validation import SUM_TOLERANCE
 from .divergences import AttributeSet
 
-__all__ = ["Nugget", "Turn", "Conversation", "ConversationBatch", "turns_of",
-           "find_span", "word_at", "read_conversations", "write_conversations",
-           "read_attribute_sets"]
+__all__ = [
+    "Nugget",
+    "Turn",
+    "Conversation",
+    "ConversationBatch",
+    "turns_of",
+    "find_span",
+    "word_at",
+    "read_conversations",
+    "write_conversations",
+    "read_attribute_sets",
+]
 
 _TURN_MARK = re.compile(r"^[US]:", re.M)
 
@@ -49,14 +58,16 @@ def turns_of(text: str) -> tuple[Turn, ...]:
     >>> [(t.role, t.start, t.end) for t in turns_of("U:Hi there S:Hello! U: More S:Sure")]
     [('U', 1, 2), ('S', 3, 3), ('U', 4, 5), ('S', 6, 6)]
     """
-    joined = "\n".join(text.split())          # one word per line: C-level, no word loop
+    joined = "\n".join(text.split())  # one word per line: C-level, no word loop
     if not joined.startswith("U:"):
-        raise ValueError("a conversation text must begin with 'U:' (the first user turn); "
-                         f"it begins with {joined[:20]!r}")
+        raise ValueError(
+            "a conversation text must begin with 'U:' (the first user turn); "
+            f"it begins with {joined[:20]!r}"
+        )
     n_words = joined.count("\n") + 1
     marks = [m.start() for m in _TURN_MARK.finditer(joined)]
     firsts, word, prev = [], 1, 0
-    for pos in marks:                          # a few turn marks, not every word
+    for pos in marks:  # a few turn marks, not every word
         word += joined.count("\n", prev, pos)
         prev = pos
         firsts.append(word)
@@ -128,8 +139,9 @@ class Conversation:
             object.__setattr__(self, "turns", turns)
             object.__setattr__(self, "length", turns[-1].end)
         elif self.turns is not None:
-            object.__setattr__(self, "turns", tuple(Turn(*t) if not isinstance(t, Turn) else t
-                                                    for t in self.turns))
+            object.__setattr__(
+                self, "turns", tuple(Turn(*t) if not isinstance(t, Turn) else t for t in self.turns)
+            )
 
     def to_json(self) -> dict:
         """The JSON Lines record of docs/formats.md."""
@@ -153,17 +165,28 @@ class Conversation:
         return out
 
     @classmethod
-    def from_json(cls, record: dict) -> "Conversation":
+    def from_json(cls, record: dict) -> Conversation:
         turns = record.get("turns")
-        return cls(topic=str(record["topic"]), run=str(record.get("run", "")),
-                   nuggets=tuple(Nugget(start=n["start"], end=n["end"],
-                                        level=n.get("level", 0) or 0, entity=n.get("entity"),
-                                        groups=n.get("groups") or {}, turn=n.get("turn"))
-                                 for n in record.get("nuggets", ())),
-                   text=record.get("text"),
-                   turns=None if turns is None else tuple(
-                       Turn(t["role"], t["start"], t["end"]) for t in turns),
-                   length=record.get("length"))
+        return cls(
+            topic=str(record["topic"]),
+            run=str(record.get("run", "")),
+            nuggets=tuple(
+                Nugget(
+                    start=n["start"],
+                    end=n["end"],
+                    level=n.get("level", 0) or 0,
+                    entity=n.get("entity"),
+                    groups=n.get("groups") or {},
+                    turn=n.get("turn"),
+                )
+                for n in record.get("nuggets", ())
+            ),
+            text=record.get("text"),
+            turns=None
+            if turns is None
+            else tuple(Turn(t["role"], t["start"], t["end"]) for t in turns),
+            length=record.get("length"),
+        )
 
 
 # --------------------------------------------------------------------------- batch
@@ -205,19 +228,26 @@ class ConversationBatch:
         return np.repeat(np.arange(len(self)), np.diff(self.offsets))
 
     @classmethod
-    def from_conversations(cls, conversations: Sequence[Conversation],
-                           attributes: Sequence[AttributeSet], *, sources=None):
+    def from_conversations(
+        cls,
+        conversations: Sequence[Conversation],
+        attributes: Sequence[AttributeSet],
+        *,
+        sources=None,
+    ):
         """Build and check a batch from records; nuggets may be given in any order."""
         conversations = list(conversations)
         if sources is None:
-            sources = [f"conversation {i + 1} (topic {c.topic!r}, run {c.run!r})"
-                       for i, c in enumerate(conversations)]
-        return cls.from_records([c.to_json() for c in conversations], attributes,
-                                sources=sources)
+            sources = [
+                f"conversation {i + 1} (topic {c.topic!r}, run {c.run!r})"
+                for i, c in enumerate(conversations)
+            ]
+        return cls.from_records([c.to_json() for c in conversations], attributes, sources=sources)
 
     @classmethod
-    def from_records(cls, records: Sequence[dict], attributes: Sequence[AttributeSet], *,
-                     sources: Sequence[str]):
+    def from_records(
+        cls, records: Sequence[dict], attributes: Sequence[AttributeSet], *, sources: Sequence[str]
+    ):
         """Build and check a batch from JSON records (docs/formats.md)."""
         sources = tuple(sources)
         turns, lengths = [], []
@@ -228,8 +258,12 @@ class ConversationBatch:
                     turns.append(t)
                     lengths.append(t[-1].end)
                 elif rec.get("turns") is not None:
-                    turns.append(tuple(Turn(str(x["role"]), int(x["start"]), int(x["end"]))
-                                       for x in rec["turns"]))
+                    turns.append(
+                        tuple(
+                            Turn(str(x["role"]), int(x["start"]), int(x["end"]))
+                            for x in rec["turns"]
+                        )
+                    )
                     lengths.append(int(rec.get("length", turns[-1][-1].end)))
                 else:
                     turns.append(None)
@@ -244,29 +278,61 @@ class ConversationBatch:
         level = _ints([n.get("level") or 0 for n in flat], "level", sources, offsets)
         turn = _ints([n.get("turn", -1) for n in flat], "turn", sources, offsets)
         keys = {}
-        entity = np.fromiter((-1 if n.get("entity") is None
-                              else keys.setdefault(n["entity"], len(keys)) for n in flat),
-                             np.int64, len(flat))
-        groups = {a.name: _memberships([(n.get("groups") or {}).get(a.name) for n in flat],
-                                       a, sources, offsets) for a in attributes}
-        system_turns = np.array([-1 if t is None else sum(x.role == "S" for x in t)
-                                 for t in turns], dtype=np.int64)
-        batch = cls(tuple(str(r["topic"]) for r in records),
-                    tuple(str(r.get("run", "")) for r in records), offsets, start, end, level,
-                    turn, entity, groups, system_turns, np.array(lengths, dtype=np.int64),
-                    sources, tuple(attributes))
+        entity = np.fromiter(
+            (
+                -1 if n.get("entity") is None else keys.setdefault(n["entity"], len(keys))
+                for n in flat
+            ),
+            np.int64,
+            len(flat),
+        )
+        groups = {
+            a.name: _memberships(
+                [(n.get("groups") or {}).get(a.name) for n in flat], a, sources, offsets
+            )
+            for a in attributes
+        }
+        system_turns = np.array(
+            [-1 if t is None else sum(x.role == "S" for x in t) for t in turns], dtype=np.int64
+        )
+        batch = cls(
+            tuple(str(r["topic"]) for r in records),
+            tuple(str(r.get("run", "")) for r in records),
+            offsets,
+            start,
+            end,
+            level,
+            turn,
+            entity,
+            groups,
+            system_turns,
+            np.array(lengths, dtype=np.int64),
+            sources,
+            tuple(attributes),
+        )
         return batch._sorted()._checked(turns)
 
-    def _sorted(self) -> "ConversationBatch":
+    def _sorted(self) -> ConversationBatch:
         order = np.lexsort((self.start, self.conversation_of))
         if (order == np.arange(len(order))).all():
             return self
-        return ConversationBatch(self.topics, self.runs, self.offsets, self.start[order],
-                                 self.end[order], self.level[order], self.turn[order],
-                                 self.entity[order], {k: v[order] for k, v in self.groups.items()},
-                                 self.system_turns, self.lengths, self.sources, self.attributes)
+        return ConversationBatch(
+            self.topics,
+            self.runs,
+            self.offsets,
+            self.start[order],
+            self.end[order],
+            self.level[order],
+            self.turn[order],
+            self.entity[order],
+            {k: v[order] for k, v in self.groups.items()},
+            self.system_turns,
+            self.lengths,
+            self.sources,
+            self.attributes,
+        )
 
-    def _checked(self, turns) -> "ConversationBatch":
+    def _checked(self, turns) -> ConversationBatch:
         """Check spans, levels and memberships; derive system turns from turn spans."""
         conv = self.conversation_of
         bad = self.start < 1
@@ -291,23 +357,46 @@ class ConversationBatch:
             partial = np.isnan(m).any(axis=1) & ~np.isnan(m).all(axis=1)
             _raise_first(partial, self, f"its {a.name} membership has missing entries")
             mg = np.where(given[:, None], m, 0.0)
-            _raise_first(given & ((mg < 0).any(axis=1) | ~np.isfinite(mg).all(axis=1)), self,
-                         f"its {a.name} membership must be finite and non-negative")
-            _raise_first(given & (np.abs(mg.sum(axis=1) - 1) > SUM_TOLERANCE), self,
-                         f"its {a.name} membership must sum to 1 (within {SUM_TOLERANCE:g})")
-        return ConversationBatch(self.topics, self.runs, self.offsets, self.start, self.end,
-                                 self.level, turn, self.entity, self.groups, self.system_turns,
-                                 self.lengths, self.sources, self.attributes)
+            _raise_first(
+                given & ((mg < 0).any(axis=1) | ~np.isfinite(mg).all(axis=1)),
+                self,
+                f"its {a.name} membership must be finite and non-negative",
+            )
+            _raise_first(
+                given & (np.abs(mg.sum(axis=1) - 1) > SUM_TOLERANCE),
+                self,
+                f"its {a.name} membership must sum to 1 (within {SUM_TOLERANCE:g})",
+            )
+        return ConversationBatch(
+            self.topics,
+            self.runs,
+            self.offsets,
+            self.start,
+            self.end,
+            self.level,
+            turn,
+            self.entity,
+            self.groups,
+            self.system_turns,
+            self.lengths,
+            self.sources,
+            self.attributes,
+        )
 
     def table(self, scores: dict):
         """A ScoreTable of per-conversation score arrays (one conversation per run and
-        topic; a run without a topic that another run has scores 0 there)."""
+        topic; a run without a topic that another run has scores 0 there).
+        """
         from .results import ScoreTable
 
         names = list(scores)
-        return ScoreTable.from_items(self.runs, self.topics, names,
-                                     np.column_stack([scores[n] for n in names]),
-                                     sources=self.sources)
+        return ScoreTable.from_items(
+            self.runs,
+            self.topics,
+            names,
+            np.column_stack([scores[n] for n in names]),
+            sources=self.sources,
+        )
 
     def effective_levels(self, lmax: int, *, dedupe: bool = True, func: str = "") -> np.ndarray:
         """Levels with later mentions of an already credited entity set to 0.
@@ -316,13 +405,17 @@ class ConversationBatch:
         same conversation earns nothing (Sakai, EVIA 2023, Section 5): its words count
         as nonrelevant. Levels above ``lmax`` are an error.
         """
-        _raise_first(self.level > lmax, self, f"its level exceeds lmax = {lmax}"
-                     + (f" (the 'lmax' option of {func})" if func else ""))
+        _raise_first(
+            self.level > lmax,
+            self,
+            f"its level exceeds lmax = {lmax}"
+            + (f" (the 'lmax' option of {func})" if func else ""),
+        )
         level = self.level.copy()
         rel = np.flatnonzero((level > 0) & (self.entity >= 0))
         if dedupe and len(rel):
             key = self.conversation_of[rel] * (int(self.entity.max()) + 1) + self.entity[rel]
-            _, first = np.unique(key, return_index=True)   # nuggets are in position order
+            _, first = np.unique(key, return_index=True)  # nuggets are in position order
             repeat = np.ones(len(rel), dtype=bool)
             repeat[first] = False
             level[rel[repeat]] = 0
@@ -332,8 +425,12 @@ class ConversationBatch:
         """Every relevant nugget must give a membership vector for every attribute set."""
         for a in self.attributes:
             missing = relevant & np.isnan(self.groups[a.name][:, 0])
-            _raise_first(missing, self, f"it is relevant but gives no {a.name} membership "
-                         f"(attribute sets: {', '.join(x.name for x in self.attributes)})")
+            _raise_first(
+                missing,
+                self,
+                f"it is relevant but gives no {a.name} membership "
+                f"(attribute sets: {', '.join(x.name for x in self.attributes)})",
+            )
 
 
 def _memberships(vectors, a: AttributeSet, sources, offsets) -> np.ndarray:
@@ -350,10 +447,18 @@ def _memberships(vectors, a: AttributeSet, sources, offsets) -> np.ndarray:
         ok = False
     if not ok:
         for i, v in enumerate(vectors):
-            if v is not None and (not isinstance(v, (list, tuple)) or len(v) != a.n_groups
-                                  or not all(isinstance(x, (int, float)) for x in v)):
-                raise _nugget_error(sources, offsets, i, f"its {a.name} membership must be "
-                                    f"{a.n_groups} numbers (the groups of {a.name}); got {v!r}")
+            if v is not None and (
+                not isinstance(v, (list, tuple))
+                or len(v) != a.n_groups
+                or not all(isinstance(x, (int, float)) for x in v)
+            ):
+                raise _nugget_error(
+                    sources,
+                    offsets,
+                    i,
+                    f"its {a.name} membership must be "
+                    f"{a.n_groups} numbers (the groups of {a.name}); got {v!r}",
+                )
     out[given] = values
     return out
 
@@ -363,12 +468,17 @@ def _ints(values, name, sources, offsets):
         arr = np.array(values, dtype=np.float64)
         ok = np.isfinite(arr) & (arr == np.round(arr))
     except (TypeError, ValueError):
-        ok = np.array([isinstance(v, (int, float)) and not isinstance(v, bool) for v in values],
-                      dtype=bool)
+        ok = np.array(
+            [isinstance(v, (int, float)) and not isinstance(v, bool) for v in values], dtype=bool
+        )
         arr = None
     if len(values) and not ok.all():
-        raise _nugget_error(sources, offsets, int(np.argmin(ok)),
-                            f"its '{name}' must be an integer; got {values[int(np.argmin(ok))]!r}")
+        raise _nugget_error(
+            sources,
+            offsets,
+            int(np.argmin(ok)),
+            f"its '{name}' must be an integer; got {values[int(np.argmin(ok))]!r}",
+        )
     return np.zeros(0, np.int64) if arr is None else arr.astype(np.int64)
 
 
@@ -381,14 +491,16 @@ def _raise_first(bad: np.ndarray, batch: ConversationBatch, message: str) -> Non
     if bad.any():
         i = int(np.argmax(bad))
         c = int(batch.conversation_of[i])
-        raise ValueError(f"{batch.sources[c]}: the nugget at words {batch.start[i]}-"
-                         f"{batch.end[i]} (nugget {i - batch.offsets[c] + 1}): {message}")
+        raise ValueError(
+            f"{batch.sources[c]}: the nugget at words {batch.start[i]}-"
+            f"{batch.end[i]} (nugget {i - batch.offsets[c] + 1}): {message}"
+        )
 
 
 def _system_turns(batch, turns, has_turns, conv, turn):
     """Turn index of each nugget of the conversations that give turn spans."""
     t_conv, t_start, t_end, t_role, t_sys = [], [], [], [], []
-    for c, ts in enumerate(turns):           # one iteration per turn, not per word
+    for c, ts in enumerate(turns):  # one iteration per turn, not per word
         if ts is None:
             continue
         s = 0
@@ -438,8 +550,10 @@ def read_attribute_sets(path) -> list[AttributeSet]:
     except json.JSONDecodeError as exc:
         raise ValueError(f"{path}:{exc.lineno}: invalid JSON: {exc.msg}") from None
     if not isinstance(spec, dict) or not spec:
-        raise ValueError(f"{path}: expected an object mapping attribute-set names to "
-                         '{"target": [...], "scale": "nominal" | "ordinal"}')
+        raise ValueError(
+            f"{path}: expected an object mapping attribute-set names to "
+            '{"target": [...], "scale": "nominal" | "ordinal"}'
+        )
     out = []
     for name, entry in spec.items():
         if not isinstance(entry, dict) or "target" not in entry or "scale" not in entry:
@@ -470,11 +584,16 @@ def read_conversations(paths, attributes: Sequence[AttributeSet]) -> Conversatio
         run = _base(path)
         for rec, line in zip(recs, lines):
             where = f"{path}:{line}"
-            if not isinstance(rec, dict) or "topic" not in rec or not isinstance(
-                    rec.get("nuggets", []), list) or not all(
-                    isinstance(n, dict) for n in rec.get("nuggets", [])):
-                raise ValueError(f"{where}: a conversation record needs a 'topic' and a list "
-                                 "of 'nuggets' (objects with 'start' and 'end')")
+            if (
+                not isinstance(rec, dict)
+                or "topic" not in rec
+                or not isinstance(rec.get("nuggets", []), list)
+                or not all(isinstance(n, dict) for n in rec.get("nuggets", []))
+            ):
+                raise ValueError(
+                    f"{where}: a conversation record needs a 'topic' and a list "
+                    "of 'nuggets' (objects with 'start' and 'end')"
+                )
             records.append(rec if "run" in rec else dict(rec, run=run))
             sources.append(where)
     return ConversationBatch.from_records(records, attributes, sources=sources)
@@ -502,8 +621,7 @@ def _json_lines(path):
         try:
             json.loads(s)
         except json.JSONDecodeError as exc:
-            raise ValueError(f"{path}:{n}: invalid JSON: {exc.msg} (column {exc.colno})"
-                             ) from None
+            raise ValueError(f"{path}:{n}: invalid JSON: {exc.msg} (column {exc.colno})") from None
     raise ValueError(f"{path}: expected one JSON object per line")
 
 

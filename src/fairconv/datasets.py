@@ -18,6 +18,8 @@ def path(*parts: str) -> Path:
     """
     p = Path(str(resources.files("fairconv") / "data")).joinpath(*parts)
     if not p.exists():
-        raise ValueError(f"fairconv bundles no data at {'/'.join(parts)!r}; "
-                         "see fairconv/data/README.md for what it has.")
+        raise ValueError(
+            f"fairconv bundles no data at {'/'.join(parts)!r}; "
+            "see fairconv/data/README.md for what it has."
+        )
     return p

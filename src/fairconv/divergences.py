@@ -121,8 +121,10 @@ def resolve_divergence(divergence=None, scale=None, func="distr_sim") -> str:
         return check_choice(divergence, "divergence", func, DIVERGENCE_NAMES)
     if scale is not None:
         return DEFAULT_DIVERGENCE[check_choice(scale, "scale", func, SCALES)]
-    raise TypeError(f"{func} needs a 'divergence' (JSD, NMD or RNOD) or a 'scale' "
-                    "(nominal picks JSD, ordinal picks RNOD).")
+    raise TypeError(
+        f"{func} needs a 'divergence' (JSD, NMD or RNOD) or a 'scale' "
+        "(nominal picks JSD, ordinal picks RNOD)."
+    )
 
 
 def distr_sim(p, q, /, *, divergence=None, scale=None):
@@ -199,9 +201,13 @@ class AttributeSet:
         return distr_sim(p, self.target, divergence=divergence or self.divergence)
 
     def __eq__(self, other):
-        return (isinstance(other, AttributeSet) and self.name == other.name
-                and self.scale == other.scale and self.divergence == other.divergence
-                and np.array_equal(self.target, other.target))
+        return (
+            isinstance(other, AttributeSet)
+            and self.name == other.name
+            and self.scale == other.scale
+            and self.divergence == other.divergence
+            and np.array_equal(self.target, other.target)
+        )
 
     def __hash__(self):
         return hash((self.name, self.scale, self.divergence, self.target.tobytes()))

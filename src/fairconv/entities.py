@@ -13,8 +13,15 @@ import numpy as np
 
 from ._validation import as_float_array, check_distributions, fail
 
-__all__ = ["bin_ordinal", "one_hot", "soft_membership", "page_levels", "page_memberships",
-           "HINDEX_THRESHOLDS", "RATINGS_COUNT_THRESHOLDS"]
+__all__ = [
+    "bin_ordinal",
+    "one_hot",
+    "soft_membership",
+    "page_levels",
+    "page_memberships",
+    "HINDEX_THRESHOLDS",
+    "RATINGS_COUNT_THRESHOLDS",
+]
 
 HINDEX_THRESHOLDS = (10, 30, 50)
 """FairWeb h-index groups: <10, 10-30, 30-50, >=50."""
@@ -32,8 +39,9 @@ def bin_ordinal(values, thresholds, /):
     v = as_float_array(values, "values", "bin_ordinal")
     t = as_float_array(thresholds, "thresholds", "bin_ordinal")
     if t.ndim != 1 or len(t) == 0 or np.any(np.diff(t) <= 0) or not np.isfinite(t).all():
-        raise fail("thresholds", "bin_ordinal", "be finite and strictly increasing",
-                   repr(t.tolist()))
+        raise fail(
+            "thresholds", "bin_ordinal", "be finite and strictly increasing", repr(t.tolist())
+        )
     if np.isnan(v).any():
         raise fail("values", "bin_ordinal", "contain no NaN", "NaN")
     return np.searchsorted(t, v, side="right")
@@ -43,8 +51,12 @@ def one_hot(groups, n_groups: int, /):
     """Hard membership: one-hot rows (..., n_groups) from 0-based group indices."""
     g = np.asarray(groups)
     if not np.issubdtype(g.dtype, np.integer) or (g < 0).any() or (g >= n_groups).any():
-        raise fail("groups", "one_hot", f"hold integer group indices in 0..{n_groups - 1}",
-                   repr(g.tolist()))
+        raise fail(
+            "groups",
+            "one_hot",
+            f"hold integer group indices in 0..{n_groups - 1}",
+            repr(g.tolist()),
+        )
     return np.eye(n_groups)[g]
 
 
@@ -56,21 +68,34 @@ def soft_membership(indicator, /):
     """
     x = as_float_array(indicator, "indicator", "soft_membership")
     if x.ndim == 0 or (x < 0).any() or not np.isfinite(x).all():
-        raise fail("indicator", "soft_membership", "be a finite non-negative (..., G) array",
-                   "other values")
+        raise fail(
+            "indicator",
+            "soft_membership",
+            "be a finite non-negative (..., G) array",
+            "other values",
+        )
     sums = x.sum(axis=-1, keepdims=True)
     if (sums == 0).any():
-        raise fail("indicator", "soft_membership", "name at least one group in every row",
-                   "an empty row")
+        raise fail(
+            "indicator", "soft_membership", "name at least one group in every row", "an empty row"
+        )
     return x / sums
 
 
 def _pages(page_of_entity, n_pages, func):
     page = np.asarray(page_of_entity)
-    if page.ndim != 1 or not np.issubdtype(page.dtype, np.integer) or (page < 0).any() \
-            or (len(page) and page.max() >= n_pages):
-        raise fail("page_of_entity", func, f"be a 1-d array of page indices in 0..{n_pages - 1}",
-                   repr(page.tolist()[:10]))
+    if (
+        page.ndim != 1
+        or not np.issubdtype(page.dtype, np.integer)
+        or (page < 0).any()
+        or (len(page) and page.max() >= n_pages)
+    ):
+        raise fail(
+            "page_of_entity",
+            func,
+            f"be a 1-d array of page indices in 0..{n_pages - 1}",
+            repr(page.tolist()[:10]),
+        )
     return page
 
 
@@ -82,17 +107,23 @@ def page_levels(entity_levels, page_of_entity, n_pages: int, /):
     """
     levels = np.asarray(entity_levels)
     page = _pages(page_of_entity, n_pages, "page_levels")
-    if levels.shape != page.shape or not np.issubdtype(levels.dtype, np.integer) \
-            or (levels < 0).any():
-        raise fail("entity_levels", "page_levels", "hold one non-negative integer level per "
-                   "entity", f"shape {levels.shape} for {page.shape[0]} entities")
+    if (
+        levels.shape != page.shape
+        or not np.issubdtype(levels.dtype, np.integer)
+        or (levels < 0).any()
+    ):
+        raise fail(
+            "entity_levels",
+            "page_levels",
+            "hold one non-negative integer level per entity",
+            f"shape {levels.shape} for {page.shape[0]} entities",
+        )
     out = np.zeros(n_pages, dtype=np.int64)
     np.maximum.at(out, page, levels)
     return out
 
 
-def page_memberships(entity_memberships, page_of_entity, n_pages: int, /, *,
-                     entity_levels=None):
+def page_memberships(entity_memberships, page_of_entity, n_pages: int, /, *, entity_levels=None):
     """Page membership = normalised sum of its relevant entities' vectors.
 
     Parameters
@@ -115,8 +146,12 @@ def page_memberships(entity_memberships, page_of_entity, n_pages: int, /, *,
     memb = check_distributions(entity_memberships, "entity_memberships", "page_memberships")
     page = _pages(page_of_entity, n_pages, "page_memberships")
     if memb.ndim != 2 or memb.shape[0] != page.shape[0]:
-        raise fail("entity_memberships", "page_memberships",
-                   "have one row per entity", f"shape {memb.shape} for {page.shape[0]} entities")
+        raise fail(
+            "entity_memberships",
+            "page_memberships",
+            "have one row per entity",
+            f"shape {memb.shape} for {page.shape[0]} entities",
+        )
     if entity_levels is not None:
         keep = np.asarray(entity_levels) > 0
         memb, page = memb[keep], page[keep]

@@ -29,28 +29,45 @@ import numpy as np
 
 from . import _core
 from ._keys import KeyTable, first_occurrences, key_hashes
-from ._validation import as_float_array, check_choice, check_distributions, check_weights, \
-    fail
+from ._validation import as_float_array, check_choice, check_distributions, check_weights, fail
 from .divergences import DIVERGENCE_NAMES, AttributeSet
-from .readers import FileFormatError, GroupMemberships, Qrels, Run, read_golddistr, \
-    read_gmemb
+from .readers import FileFormatError, GroupMemberships, Qrels, Run, read_gmemb, read_golddistr
 from .results import ScoreTable
 
-__all__ = ["gfr", "evaluate", "prepare", "RankedLists", "AttributeData", "load_attribute",
-           "write_nev", "list_lengths", "stop_probabilities", "measure_names",
-           "DEFAULT_CUTOFFS"]
+__all__ = [
+    "gfr",
+    "evaluate",
+    "prepare",
+    "RankedLists",
+    "AttributeData",
+    "load_attribute",
+    "write_nev",
+    "list_lengths",
+    "stop_probabilities",
+    "measure_names",
+    "DEFAULT_CUTOFFS",
+]
 
 DEFAULT_CUTOFFS = (10, 20, 100)
-_CHUNK_ELEMENTS = 1 << 22   # membership elements per block of topics (bounds memory)
+_CHUNK_ELEMENTS = 1 << 22  # membership elements per block of topics (bounds memory)
 
 
 # --------------------------------------------------------------------------- options
 def _check_gains(gains, func):
     g = as_float_array(gains, "gains", func)
-    if g.ndim != 1 or len(g) == 0 or not np.isfinite(g).all() or (g <= 0).any() \
-            or (np.diff(g) < 0).any():
-        raise fail("gains", func, "give a positive, non-decreasing gain for each level "
-                   "1..lmax (e.g. (1, 3))", repr(np.asarray(gains).tolist()))
+    if (
+        g.ndim != 1
+        or len(g) == 0
+        or not np.isfinite(g).all()
+        or (g <= 0).any()
+        or (np.diff(g) < 0).any()
+    ):
+        raise fail(
+            "gains",
+            func,
+            "give a positive, non-decreasing gain for each level 1..lmax (e.g. (1, 3))",
+            repr(np.asarray(gains).tolist()),
+        )
     return g
 
 
@@ -68,8 +85,12 @@ def _check_cutoffs(cutoffs, func):
     out = []
     for k in cutoffs:
         if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
-            raise fail("cutoffs", func, "hold positive integers (full depth is always "
-                       "included)", repr(list(cutoffs)))
+            raise fail(
+                "cutoffs",
+                func,
+                "hold positive integers (full depth is always included)",
+                repr(list(cutoffs)),
+            )
         out.append(int(k))
     return [None] + sorted(set(out))
 
@@ -100,8 +121,19 @@ def measure_names(set_names: Sequence[str], cutoffs=DEFAULT_CUTOFFS) -> list[str
 
 
 # --------------------------------------------------------------------------- arrays
-def gfr(levels, memberships, attribute_sets, /, *, lengths=None, cutoffs=DEFAULT_CUTOFFS,
-        gains=(1, 3), phi=0.99, utility="ERR", weights=None) -> dict:
+def gfr(
+    levels,
+    memberships,
+    attribute_sets,
+    /,
+    *,
+    lengths=None,
+    cutoffs=DEFAULT_CUTOFFS,
+    gains=(1, 3),
+    phi=0.99,
+    utility="ERR",
+    weights=None,
+) -> dict:
     """Score padded ranked lists: ERR, iRBU, GF-JSD/NMD/RNOD per attribute set, GFR.
 
     Parameters
@@ -146,25 +178,42 @@ def gfr(levels, memberships, attribute_sets, /, *, lengths=None, cutoffs=DEFAULT
     func = "gfr"
     lev = np.asarray(levels)
     if lev.ndim == 0 or not np.issubdtype(lev.dtype, np.integer):
-        raise fail("levels", func, "be an integer array (..., K)", f"dtype {lev.dtype}, "
-                   f"shape {lev.shape}")
+        raise fail(
+            "levels", func, "be an integer array (..., K)", f"dtype {lev.dtype}, shape {lev.shape}"
+        )
     sets = list(attribute_sets)
     members = list(memberships)
     if len(sets) != len(members) or not all(isinstance(a, AttributeSet) for a in sets):
-        raise fail("attribute_sets", func, "hold one AttributeSet per membership array",
-                   f"{len(sets)} for {len(members)} arrays")
+        raise fail(
+            "attribute_sets",
+            func,
+            "hold one AttributeSet per membership array",
+            f"{len(sets)} for {len(members)} arrays",
+        )
     prob = stop_probabilities(gains)
     lmax = len(prob) - 1
     if (lev < 0).any() or (lev > lmax).any():
-        raise fail("levels", func, f"lie in 0..{lmax} (the gain table has {lmax} levels)",
-                   f"levels {int(lev.min())}..{int(lev.max())}")
+        raise fail(
+            "levels",
+            func,
+            f"lie in 0..{lmax} (the gain table has {lmax} levels)",
+            f"levels {int(lev.min())}..{int(lev.max())}",
+        )
     depth = lev.shape[-1]
     if lengths is not None:
         n = np.asarray(lengths)
-        if n.shape != lev.shape[:-1] or not np.issubdtype(n.dtype, np.integer) \
-                or (n < 0).any() or (n > depth).any():
-            raise fail("lengths", func, f"be integers in 0..{depth} of shape {lev.shape[:-1]}",
-                       f"shape {n.shape}")
+        if (
+            n.shape != lev.shape[:-1]
+            or not np.issubdtype(n.dtype, np.integer)
+            or (n < 0).any()
+            or (n > depth).any()
+        ):
+            raise fail(
+                "lengths",
+                func,
+                f"be integers in 0..{depth} of shape {lev.shape[:-1]}",
+                f"shape {n.shape}",
+            )
         inside = _core.length_mask(n, depth)
     else:
         inside = np.ones(lev.shape, dtype=bool)
@@ -175,8 +224,13 @@ def gfr(levels, memberships, attribute_sets, /, *, lengths=None, cutoffs=DEFAULT
         name = f"memberships[{m}]"
         x = check_distributions(memb, name, func, allow_nan_rows=True)
         if x.shape[:-1] != lev.shape or x.shape[-1] != a.n_groups:
-            raise fail(name, func, f"have shape {lev.shape + (a.n_groups,)} (levels plus "
-                       f"the {a.n_groups} groups of {a.name})", f"shape {x.shape}")
+            raise fail(
+                name,
+                func,
+                f"have shape {lev.shape + (a.n_groups,)} (levels plus "
+                f"the {a.n_groups} groups of {a.name})",
+                f"shape {x.shape}",
+            )
         use = relevant & ~np.isnan(x).any(axis=-1)
         arrays.append(np.where(use[..., None], x, 1.0 / a.n_groups))
     cut = _check_cutoffs(cutoffs, func)
@@ -185,8 +239,9 @@ def gfr(levels, memberships, attribute_sets, /, *, lengths=None, cutoffs=DEFAULT
     util = _core.utility_at_cutoffs(decay, cut, _check_phi(phi, func))
     utility = check_choice(utility, "utility", func, ("ERR", "iRBU"))
     out = {}
-    gf = [_core.gf_at_cutoffs(decay, x, a.target, DIVERGENCE_NAMES, cut)
-          for x, a in zip(arrays, sets)]
+    gf = [
+        _core.gf_at_cutoffs(decay, x, a.target, DIVERGENCE_NAMES, cut) for x, a in zip(arrays, sets)
+    ]
     for k in cut:
         s = _suffix(k)
         out[f"ERR{s}"], out[f"iRBU{s}"] = util[("ERR", k)], util[("iRBU", k)]
@@ -215,9 +270,12 @@ class AttributeData:
 
     def __post_init__(self):
         if self.memberships.n_groups != self.attribute.n_groups:
-            raise FileFormatError(self.memberships.source, None,
-                                  f"has {self.memberships.n_groups} groups but the target "
-                                  f"of {self.attribute.name} has {self.attribute.n_groups}")
+            raise FileFormatError(
+                self.memberships.source,
+                None,
+                f"has {self.memberships.n_groups} groups but the target "
+                f"of {self.attribute.name} has {self.attribute.n_groups}",
+            )
 
 
 def load_attribute(name: str, gmemb, target, scale: str, *, divergence=None) -> AttributeData:
@@ -247,9 +305,10 @@ def _global_topic_ids(table, t_index: dict) -> np.ndarray:
 
 def _rank_lines(run: Run, t_index: dict, judged: KeyTable, order: str, duplicates: str):
     """A run's kept lines in rank order as arrays: topic id, judgment row (-1 when
-    unjudged), rank (0-based) and the list length of every topic."""
+    unjudged), rank (0-based) and the list length of every topic.
+    """
     tid = _global_topic_ids(run, t_index)
-    keep = np.flatnonzero(tid >= 0)       # topics absent from qrels and gmemb are ignored
+    keep = np.flatnonzero(tid >= 0)  # topics absent from qrels and gmemb are ignored
     if order == "file":
         idx = keep[np.argsort(tid[keep], kind="stable")]
     else:  # trec_eval: score descending, ties broken by doc id descending
@@ -263,11 +322,15 @@ def _rank_lines(run: Run, t_index: dict, judged: KeyTable, order: str, duplicate
     if repeated.any():
         if duplicates == "error":
             j = int(np.argmax(repeated))
-            raise FileFormatError(run.source, run.line(int(idx[j])), f"doc "
-                                  f"{docs[j].decode()!r} appears twice in the ranked list of "
-                                  f"topic {run.topics[run.topic_ids[idx[j]]]!r} (first on line "
-                                  f"{run.line(int(idx[first[j]]))}); pass duplicates='first' "
-                                  "(--keep-first-duplicate) to keep its first occurrence")
+            raise FileFormatError(
+                run.source,
+                run.line(int(idx[j])),
+                f"doc "
+                f"{docs[j].decode()!r} appears twice in the ranked list of "
+                f"topic {run.topics[run.topic_ids[idx[j]]]!r} (first on line "
+                f"{run.line(int(idx[first[j]]))}); pass duplicates='first' "
+                "(--keep-first-duplicate) to keep its first occurrence",
+            )
         kept = np.flatnonzero(~repeated)
         idx, hashes = idx[kept], hashes[kept]
         docs = list(map(docs.__getitem__, kept.tolist()))
@@ -278,9 +341,20 @@ def _rank_lines(run: Run, t_index: dict, judged: KeyTable, order: str, duplicate
     return tid, judged.find(tid, docs, hashes), rank, counts
 
 
-def evaluate(qrels: Qrels, runs: Sequence[Run], attributes: Sequence[AttributeData], *,
-             cutoffs=DEFAULT_CUTOFFS, gains=(1, 3), phi=0.99, utility="ERR", weights=None,
-             order="file", duplicates="error", lists=None) -> ScoreTable:
+def evaluate(
+    qrels: Qrels,
+    runs: Sequence[Run],
+    attributes: Sequence[AttributeData],
+    *,
+    cutoffs=DEFAULT_CUTOFFS,
+    gains=(1, 3),
+    phi=0.99,
+    utility="ERR",
+    weights=None,
+    order="file",
+    duplicates="error",
+    lists=None,
+) -> ScoreTable:
     """Score runs against qrels and attribute sets; one vectorised pass per set.
 
     Parameters
@@ -319,9 +393,11 @@ def evaluate(qrels: Qrels, runs: Sequence[Run], attributes: Sequence[AttributeDa
     prob = stop_probabilities(gains)
     lmax = len(prob) - 1
     if qrels.max_level > lmax:
-        raise ValueError(f"{qrels.source}: has level L{qrels.max_level} but the gain table "
-                         f"covers levels 1..{lmax}; give a gain for every level "
-                         "(e.g. --gains 1:3:7)")
+        raise ValueError(
+            f"{qrels.source}: has level L{qrels.max_level} but the gain table "
+            f"covers levels 1..{lmax}; give a gain for every level "
+            "(e.g. --gains 1:3:7)"
+        )
     cut = _check_cutoffs(cutoffs, func)
     phi = _check_phi(phi, func)
     attributes = list(attributes)
@@ -350,16 +426,17 @@ def evaluate(qrels: Qrels, runs: Sequence[Run], attributes: Sequence[AttributeDa
         covered[m, cov] = True
         block = max(1, _CHUNK_ELEMENTS // max(1, n_r * lists.depth * a.n_groups))
         for start in range(0, len(cov), block):
-            tt = cov[start:start + block]
-            gf = _core.gf_at_cutoffs(decay[tt], lists.memberships(m, tt), a.target,
-                                     DIVERGENCE_NAMES, cut)
+            tt = cov[start : start + block]
+            gf = _core.gf_at_cutoffs(
+                decay[tt], lists.memberships(m, tt), a.target, DIVERGENCE_NAMES, cut
+            )
             for (d, k), v in gf.items():
                 col = m_index[f"GF-{d}{_suffix(k)}[{a.name}]"]
                 values[:, tt, col] = v.T
                 present[:, tt, col] = True
 
     # GFR per topic: the utility and the sets covering the topic
-    comp_w = np.where(covered.T, w[1:], 0.0)                   # (topics, sets)
+    comp_w = np.where(covered.T, w[1:], 0.0)  # (topics, sets)
     total_w = w[0] + comp_w.sum(axis=1)
     if weights is None:
         comp_w = comp_w / total_w[:, None]
@@ -368,8 +445,10 @@ def evaluate(qrels: Qrels, runs: Sequence[Run], attributes: Sequence[AttributeDa
         bad = np.abs(total_w - 1.0) > 1e-5
         if bad.any():
             t = topics[int(np.argmax(bad))]
-            raise ValueError(f"the weights of the utility and of the attribute sets covering "
-                             f"topic {t!r} sum to {total_w[bad][0]:.6g}, not 1")
+            raise ValueError(
+                f"the weights of the utility and of the attribute sets covering "
+                f"topic {t!r} sum to {total_w[bad][0]:.6g}, not 1"
+            )
         util_w = np.full(n_t, w[0])
     for k in cut:
         s = _suffix(k)
@@ -386,8 +465,9 @@ def evaluate(qrels: Qrels, runs: Sequence[Run], attributes: Sequence[AttributeDa
 def run_names(runs: Sequence[Run]) -> tuple:
     """Run tags, with the file name in place of a tag that several runs share."""
     tags = [r.tag for r in runs]
-    return tuple(t if tags.count(t) == 1 else os.path.basename(r.source)
-                 for t, r in zip(tags, runs))
+    return tuple(
+        t if tags.count(t) == 1 else os.path.basename(r.source) for t, r in zip(tags, runs)
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -406,8 +486,8 @@ class RankedLists:
     level: np.ndarray
     lengths: np.ndarray
     covered: list
-    tables: list          # per set: (n_rows + 1, G) vectors, the last one uniform
-    rows: list            # per set: (topics, runs, ranks) row of ``tables``
+    tables: list  # per set: (n_rows + 1, G) vectors, the last one uniform
+    rows: list  # per set: (topics, runs, ranks) row of ``tables``
 
     @property
     def depth(self) -> int:
@@ -423,8 +503,14 @@ class RankedLists:
         return self.tables[m][self.rows[m][topics]]
 
 
-def prepare(qrels: Qrels, runs: Sequence[Run], attributes: Sequence[AttributeData], *,
-            order="file", duplicates="error") -> RankedLists:
+def prepare(
+    qrels: Qrels,
+    runs: Sequence[Run],
+    attributes: Sequence[AttributeData],
+    *,
+    order="file",
+    duplicates="error",
+) -> RankedLists:
     """Join runs with qrels and membership files into :class:`RankedLists`."""
     topics = sorted(set(qrels.topics).union(*(a.memberships.topics for a in attributes)))
     t_index = {t: i for i, t in enumerate(topics)}
@@ -432,7 +518,7 @@ def prepare(qrels: Qrels, runs: Sequence[Run], attributes: Sequence[AttributeDat
     ranked = [_rank_lines(run, t_index, judged, order, duplicates) for run in runs]
     n_t, n_r = len(topics), len(runs)
     depth = max([int(r[3].max()) if len(r[3]) else 0 for r in ranked] + [1])
-    judged_level = np.append(qrels.levels, 0)   # row -1 (unjudged) reads the last entry
+    judged_level = np.append(qrels.levels, 0)  # row -1 (unjudged) reads the last entry
     level = np.zeros((n_t, n_r, depth), dtype=np.int64)
     lengths = np.zeros((n_t, n_r), dtype=np.int64)
     for r, (tid, rows, rank, counts) in enumerate(ranked):
@@ -455,14 +541,21 @@ def prepare(qrels: Qrels, runs: Sequence[Run], attributes: Sequence[AttributeDat
             row_of[tid, r, rank] = row_of_judged[rows]
         row_arrays.append(row_of)
         covered.append(np.array(sorted(t_index[t] for t in gm.topics), np.int64))
-    return RankedLists(tuple(topics), run_names(runs), level, lengths, covered, tables,
-                       row_arrays)
+    return RankedLists(tuple(topics), run_names(runs), level, lengths, covered, tables, row_arrays)
 
 
 # --------------------------------------------------------------------------- NEV output
-def write_nev(table: ScoreTable, qrels: Qrels, runs: Sequence[Run],
-              attributes: Sequence[AttributeData], out, *, run_index: int | None = None,
-              attribute_index: int | None = None, syslen=None) -> None:
+def write_nev(
+    table: ScoreTable,
+    qrels: Qrels,
+    runs: Sequence[Run],
+    attributes: Sequence[AttributeData],
+    out,
+    *,
+    run_index: int | None = None,
+    attribute_index: int | None = None,
+    syslen=None,
+) -> None:
     """Write the organisers' ``.GFRnev`` layout for the given run and attribute set.
 
     One block per covered topic: ``<topic> # syslen=<n> jrel=<n> jnonrel=<n>``, then
@@ -480,23 +573,32 @@ def write_nev(table: ScoreTable, qrels: Qrels, runs: Sequence[Run],
             for topic in sorted(attributes[m].memberships.topics):
                 t = table.topics.index(topic)
                 n = 0 if syslen is None else syslen.get((r, topic), 0)
-                lines.append(f"{topic} # syslen={n} jrel={qrels.n_relevant.get(topic, 0)} "
-                             f"jnonrel={qrels.n_nonrelevant.get(topic, 0)}")
+                lines.append(
+                    f"{topic} # syslen={n} jrel={qrels.n_relevant.get(topic, 0)} "
+                    f"jnonrel={qrels.n_nonrelevant.get(topic, 0)}"
+                )
                 for k in [None] + cutoffs:
                     tag = "" if k is None else f"@{k:04d}"
-                    for base, name in (("ERR", "ERR"), ("iRBU", "iRBU"),
-                                       ("GF-JSD", f"GF-JSD[{a.name}]"),
-                                       ("GF-NMD", f"GF-NMD[{a.name}]"),
-                                       ("GF-RNOD", f"GF-RNOD[{a.name}]")):
-                        key = name.replace("[", f"{_suffix(k)}[") if "[" in name \
+                    for base, name in (
+                        ("ERR", "ERR"),
+                        ("iRBU", "iRBU"),
+                        ("GF-JSD", f"GF-JSD[{a.name}]"),
+                        ("GF-NMD", f"GF-NMD[{a.name}]"),
+                        ("GF-RNOD", f"GF-RNOD[{a.name}]"),
+                    ):
+                        key = (
+                            name.replace("[", f"{_suffix(k)}[")
+                            if "[" in name
                             else f"{name}{_suffix(k)}"
+                        )
                         v = table.values[r, t, table.measures.index(key)]
                         lines.append(f"{topic} {f'{base}{tag}=':<21}{v:.4f}")
     out.write("".join(line + "\n" for line in lines))
 
 
-def list_lengths(runs: Sequence[Run], topics: Sequence[str], order="file",
-                 duplicates="error") -> dict:
+def list_lengths(
+    runs: Sequence[Run], topics: Sequence[str], order="file", duplicates="error"
+) -> dict:
     """{(run index, topic): number of ranked docs} for the nev header's syslen."""
     t_index = {t: i for i, t in enumerate(topics)}
     nothing = KeyTable(np.zeros(0, np.int64), [])

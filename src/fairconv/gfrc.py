@@ -34,14 +34,17 @@ __all__ = ["gfrc", "gfrc_arrays", "turns", "Turns", "GFRCOptions", "PRESETS"]
 
 PRESETS = {
     # NTCIR-18 FairWeb-2 CS official setting (its overview reports eq7 values)
-    "fairweb2": dict(L=1000, variant="eq7", gain="exp", lmax=2, method="independent",
-                     empty="ignore"),
+    "fairweb2": dict(
+        L=1000, variant="eq7", gain="exp", lmax=2, method="independent", empty="ignore"
+    ),
     # the GFRC2 paper's Tables 4-5: FairWeb-2 with the intended Eq. 6
-    "gfrc2-paper": dict(L=1000, variant="eq6", gain="exp", lmax=2, method="independent",
-                        empty="ignore"),
+    "gfrc2-paper": dict(
+        L=1000, variant="eq6", gain="exp", lmax=2, method="independent", empty="ignore"
+    ),
     # Sakai, EVIA 2023, Tables 1-2: 5 minutes at 250 words per minute, gain l/lmax
-    "evia2023": dict(L=1250, variant="eq6", gain="linear", lmax=2, method="independent",
-                     empty="ignore"),
+    "evia2023": dict(
+        L=1250, variant="eq6", gain="linear", lmax=2, method="independent", empty="ignore"
+    ),
 }
 
 
@@ -60,30 +63,37 @@ class GFRCOptions:
     dedupe: bool = True
 
     @classmethod
-    def resolve(cls, preset=None, **given) -> "GFRCOptions":
+    def resolve(cls, preset=None, **given) -> GFRCOptions:
         func = "gfrc"
         base = dict(PRESETS[check_choice(preset or "fairweb2", "preset", func, tuple(PRESETS))])
         base.update({k: v for k, v in given.items() if v is not None})
         opts = cls(**base)
         if not isinstance(opts.L, (int, float, np.integer, np.floating)) or not opts.L > 1:
             raise fail("L", func, "be a patience in words greater than 1", repr(opts.L))
-        if isinstance(opts.lmax, bool) or not isinstance(opts.lmax, (int, np.integer)) \
-                or opts.lmax < 1:
+        if (
+            isinstance(opts.lmax, bool)
+            or not isinstance(opts.lmax, (int, np.integer))
+            or opts.lmax < 1
+        ):
             raise fail("lmax", func, "be an integer >= 1", repr(opts.lmax))
-        return cls(L=float(opts.L),
-                   variant=check_choice(opts.variant, "variant", func, ("eq6", "eq7", "eq9")),
-                   gain=check_choice(opts.gain, "gain", func, ("exp", "linear")),
-                   lmax=int(opts.lmax),
-                   method=check_choice(opts.method, "method", func, ("independent", "cumulative")),
-                   empty=check_choice(opts.empty, "empty", func, ("ignore", "uniform")),
-                   alpha=opts.alpha, weights=opts.weights, dedupe=bool(opts.dedupe))
+        return cls(
+            L=float(opts.L),
+            variant=check_choice(opts.variant, "variant", func, ("eq6", "eq7", "eq9")),
+            gain=check_choice(opts.gain, "gain", func, ("exp", "linear")),
+            lmax=int(opts.lmax),
+            method=check_choice(opts.method, "method", func, ("independent", "cumulative")),
+            empty=check_choice(opts.empty, "empty", func, ("ignore", "uniform")),
+            alpha=opts.alpha,
+            weights=opts.weights,
+            dedupe=bool(opts.dedupe),
+        )
 
 
 def gain_of(level: np.ndarray, gain: str, lmax: int) -> np.ndarray:
     """(2^l - 1) / 2^lmax (exp, the GFRC2 paper) or l / lmax (linear, EVIA 2023)."""
     level = np.asarray(level, dtype=np.float64)
     if gain == "exp":
-        return (2.0 ** level - 1.0) / 2.0 ** lmax
+        return (2.0**level - 1.0) / 2.0**lmax
     return level / lmax
 
 
@@ -99,8 +109,11 @@ def normaliser(L: float, variant: str) -> float:
 
 
 def _combination(n_sets: int, alpha, weights, func):
-    w = np.full(n_sets, 1.0 / n_sets) if weights is None else \
-        check_weights(weights, n_sets, "weights", func)
+    w = (
+        np.full(n_sets, 1.0 / n_sets)
+        if weights is None
+        else check_weights(weights, n_sets, "weights", func)
+    )
     a = 1.0 / (n_sets + 1) if alpha is None else alpha
     if not isinstance(a, (int, float, np.floating)) or not 0 <= a <= 1:
         raise fail("alpha", func, "lie in [0, 1]", repr(alpha))
@@ -140,9 +153,11 @@ def _turns(batch, level, opts) -> Turns:
         unknown = batch.system_turns < 0
         if unknown.any():
             c = int(np.argmax(unknown))
-            raise ValueError(f"{batch.sources[c]}: empty='uniform' needs the turn structure "
-                             "(text, or turns and length); this record gives only each "
-                             "nugget's turn")
+            raise ValueError(
+                f"{batch.sources[c]}: empty='uniform' needs the turn structure "
+                "(text, or turns and length); this record gives only each "
+                "nugget's turn"
+            )
     # one group of relevant nuggets per (conversation, system turn)
     new = np.ones(len(rel), dtype=bool)
     new[1:] = (conv[1:] != conv[:-1]) | (turn[1:] != turn[:-1])
@@ -210,18 +225,19 @@ def gfrc_arrays(batch: ConversationBatch, /, *, preset=None, **options) -> dict:
 
     pw = position_weight(batch.end[rel], opts.L, opts.variant)
     g = gain_of(level[rel], opts.gain, opts.lmax)
-    out = {"R": np.bincount(conv, weights=pw * g, minlength=n_conv)
-           / normaliser(opts.L, opts.variant)}
+    out = {
+        "R": np.bincount(conv, weights=pw * g, minlength=n_conv) / normaliser(opts.L, opts.variant)
+    }
 
     per_turn = _turns(batch, level, opts)
     n_counted = np.bincount(per_turn.conversation, minlength=n_conv)
     gf_total = np.zeros(n_conv)
     for m, a in enumerate(sets):
-        total = np.bincount(per_turn.conversation, weights=per_turn.sim[a.name],
-                            minlength=n_conv)
+        total = np.bincount(per_turn.conversation, weights=per_turn.sim[a.name], minlength=n_conv)
         if opts.empty == "uniform":
-            uniform = float(_core.distr_sim(np.full(a.n_groups, 1.0 / a.n_groups), a.target,
-                                            a.divergence))
+            uniform = float(
+                _core.distr_sim(np.full(a.n_groups, 1.0 / a.n_groups), a.target, a.divergence)
+            )
             turns = batch.system_turns
             total = total + (turns - n_counted) * uniform
             gf = np.divide(total, turns, out=np.zeros(n_conv), where=turns > 0)

@@ -43,8 +43,11 @@ def _options(batch, L, weights, lmax, func):
     n = len(batch.attributes)
     if n == 0:
         raise fail("batch", func, "carry at least one attribute set", "none")
-    w = np.full(n + 1, 1.0 / (n + 1)) if weights is None else \
-        check_weights(weights, n + 1, "weights", func)
+    w = (
+        np.full(n + 1, 1.0 / (n + 1))
+        if weights is None
+        else check_weights(weights, n + 1, "weights", func)
+    )
     if isinstance(lmax, bool) or not isinstance(lmax, (int, np.integer)) or lmax < 1:
         raise fail("lmax", func, "be an integer >= 1", repr(lmax))
     return float(L), w
@@ -69,8 +72,7 @@ class Clusters:
     prob: np.ndarray
 
 
-def clusters(batch: ConversationBatch, /, *, L=1000, weights=None, lmax=2,
-             dedupe=True) -> Clusters:
+def clusters(batch: ConversationBatch, /, *, L=1000, weights=None, lmax=2, dedupe=True) -> Clusters:
     """Per-cluster values of every conversation of a batch (the GFRC2 paper, Tables 1-2).
 
     Parameters
@@ -98,9 +100,13 @@ def clusters(batch: ConversationBatch, /, *, L=1000, weights=None, lmax=2,
     gwc_rel = _core.segment_cumsum(words * level[rel], firsts)
     wc_nonrel = wc - _core.segment_cumsum(words, firsts)
     gnp = gwc_rel / (wc_nonrel + gwc_rel)
-    count = np.arange(len(rel)) - firsts[np.searchsorted(firsts, np.arange(len(rel)),
-                                                         side="right") - 1] + 1 \
-        if len(rel) else np.zeros(0)
+    count = (
+        np.arange(len(rel))
+        - firsts[np.searchsorted(firsts, np.arange(len(rel)), side="right") - 1]
+        + 1
+        if len(rel)
+        else np.zeros(0)
+    )
     achieved, sim = {}, {}
     experience = w[0] * gnp
     for m, a in enumerate(batch.attributes):
@@ -109,12 +115,10 @@ def clusters(batch: ConversationBatch, /, *, L=1000, weights=None, lmax=2,
         sim[a.name] = _core.distr_sim(d, a.target, a.divergence)
         experience = experience + w[m + 1] * sim[a.name]
     prob = np.where(wc <= L, 1.0 / L, 0.0)
-    return Clusters(conv, batch.end[rel], gwc_rel, wc_nonrel, gnp, achieved, sim,
-                    experience, prob)
+    return Clusters(conv, batch.end[rel], gwc_rel, wc_nonrel, gnp, achieved, sim, experience, prob)
 
 
-def gfrc2_arrays(batch: ConversationBatch, /, *, L=1000, weights=None, lmax=2,
-                 dedupe=True) -> dict:
+def gfrc2_arrays(batch: ConversationBatch, /, *, L=1000, weights=None, lmax=2, dedupe=True) -> dict:
     """EGNP, EGF per attribute set and GFRC2 of every conversation of a batch.
 
     Returns
@@ -137,8 +141,9 @@ def gfrc2_arrays(batch: ConversationBatch, /, *, L=1000, weights=None, lmax=2,
     n = len(batch)
     out = {"EGNP": np.bincount(c.conversation, weights=c.prob * c.gnp, minlength=n)}
     for a in batch.attributes:
-        out[f"EGF[{a.name}]"] = np.bincount(c.conversation, weights=c.prob * c.sim[a.name],
-                                            minlength=n)
+        out[f"EGF[{a.name}]"] = np.bincount(
+            c.conversation, weights=c.prob * c.sim[a.name], minlength=n
+        )
     out["GFRC2"] = np.bincount(c.conversation, weights=c.prob * c.experience, minlength=n)
     return out
 
@@ -150,7 +155,8 @@ def gfrc2(batch: ConversationBatch, /, **options) -> ScoreTable:
 
 def write_clusters(batch: ConversationBatch, c: Clusters, out) -> None:
     """The per-cluster table as TSV: run, topic, wc, GWCrel, WCnonrel, GNP, then D and
-    DistrSim per attribute set, Experience and Prob (full precision)."""
+    DistrSim per attribute set, Experience and Prob (full precision).
+    """
     names = [a.name for a in batch.attributes]
     header = ["run", "topic", "wc", "GWCrel", "WCnonrel", "GNP"]
     for n in names:
@@ -158,8 +164,14 @@ def write_clusters(batch: ConversationBatch, c: Clusters, out) -> None:
     out.write("\t".join(header + ["Experience", "Prob"]) + "\n")
     rows = []
     for i, conv in enumerate(c.conversation.tolist()):
-        cells = [batch.runs[conv], batch.topics[conv], str(int(c.wc[i])),
-                 repr(float(c.gwc_rel[i])), repr(float(c.wc_nonrel[i])), repr(float(c.gnp[i]))]
+        cells = [
+            batch.runs[conv],
+            batch.topics[conv],
+            str(int(c.wc[i])),
+            repr(float(c.gwc_rel[i])),
+            repr(float(c.wc_nonrel[i])),
+            repr(float(c.gnp[i])),
+        ]
         for n in names:
             cells.append("(" + ",".join(repr(float(x)) for x in c.achieved[n][i]) + ")")
             cells.append(repr(float(c.sim[n][i])))

@@ -32,12 +32,13 @@ MEASURES = ("Recall_NtN", "Precision_NtN", "Recall_NtR")
 @dataclass(frozen=True, eq=False)
 class MatchLabels:
     """Per evaluated turn: its run, topic and turn ids and the four counts behind the
-    measures (matched gold, gold, matched extracted, extracted, gold entailed)."""
+    measures (matched gold, gold, matched extracted, extracted, gold entailed).
+    """
 
     runs: tuple
     topics: tuple
     turns: tuple
-    counts: np.ndarray        # (turns, 5): gold_ntn, gold, extracted_ntn, extracted, ntr
+    counts: np.ndarray  # (turns, 5): gold_ntn, gold, extracted_ntn, extracted, ntr
     sources: tuple
 
 
@@ -45,7 +46,7 @@ def labels_from_records(records: Sequence[dict], *, sources=None) -> MatchLabels
     """Check match-label records (docs/formats.md) and count them."""
     sources = tuple(sources or (f"record {i + 1}" for i in range(len(records))))
     counts = np.zeros((len(records), 5), dtype=np.int64)
-    for i, (rec, where) in enumerate(zip(records, sources)):   # one record per turn
+    for i, (rec, where) in enumerate(zip(records, sources)):  # one record per turn
         if not isinstance(rec, dict):
             raise ValueError(f"{where}: a label record must be a JSON object")
         for key in ("topic", "turn", "gold", "extracted"):
@@ -58,26 +59,39 @@ def labels_from_records(records: Sequence[dict], *, sources=None) -> MatchLabels
         if len(gold_set) != len(gold) or len(ext_set) != len(extracted):
             raise ValueError(f"{where}: a nugget id is listed twice in 'gold' or 'extracted'")
         pairs = rec.get("ntn", [])
-        if not isinstance(pairs, list) or not all(isinstance(p, list) and len(p) == 2
-                                                  for p in pairs):
+        if not isinstance(pairs, list) or not all(
+            isinstance(p, list) and len(p) == 2 for p in pairs
+        ):
             raise ValueError(f"{where}: 'ntn' must be a list of [extracted, gold] pairs")
         unknown_e = {str(e) for e, _ in pairs} - ext_set
         unknown_g = {str(g) for _, g in pairs} - gold_set
         if unknown_e or unknown_g:
-            raise ValueError(f"{where}: 'ntn' names nuggets that are not in 'extracted' or "
-                             f"'gold': {sorted(unknown_e | unknown_g)}")
+            raise ValueError(
+                f"{where}: 'ntn' names nuggets that are not in 'extracted' or "
+                f"'gold': {sorted(unknown_e | unknown_g)}"
+            )
         ntr = rec.get("ntr", [])
         if not isinstance(ntr, list):
             raise ValueError(f"{where}: 'ntr' must be a list of gold nugget ids")
         unknown = set(map(str, ntr)) - gold_set
         if unknown:
-            raise ValueError(f"{where}: 'ntr' names nuggets that are not in 'gold': "
-                             f"{sorted(unknown)}")
-        counts[i] = (len({str(g) for _, g in pairs}), len(gold_set),
-                     len({str(e) for e, _ in pairs}), len(ext_set), len(set(map(str, ntr))))
-    return MatchLabels(tuple(str(r.get("run", "")) for r in records),
-                       tuple(str(r["topic"]) for r in records),
-                       tuple(str(r["turn"]) for r in records), counts, sources)
+            raise ValueError(
+                f"{where}: 'ntr' names nuggets that are not in 'gold': {sorted(unknown)}"
+            )
+        counts[i] = (
+            len({str(g) for _, g in pairs}),
+            len(gold_set),
+            len({str(e) for e, _ in pairs}),
+            len(ext_set),
+            len(set(map(str, ntr))),
+        )
+    return MatchLabels(
+        tuple(str(r.get("run", "")) for r in records),
+        tuple(str(r["topic"]) for r in records),
+        tuple(str(r["turn"]) for r in records),
+        counts,
+        sources,
+    )
 
 
 def read_labels(path) -> MatchLabels:
@@ -93,8 +107,7 @@ def read_labels(path) -> MatchLabels:
 
 
 def _ratios(num: np.ndarray, den: np.ndarray) -> np.ndarray:
-    return np.divide(num, den, out=np.full(np.shape(num), np.nan, dtype=np.float64),
-                     where=den > 0)
+    return np.divide(num, den, out=np.full(np.shape(num), np.nan, dtype=np.float64), where=den > 0)
 
 
 def coverage(labels: MatchLabels, *, average: str = "macro") -> ScoreTable:
@@ -105,25 +118,36 @@ def coverage(labels: MatchLabels, *, average: str = "macro") -> ScoreTable:
     """
     average = check_choice(average, "average", "coverage", ("macro", "micro"))
     c = labels.counts.astype(np.float64)
-    per_turn = np.column_stack([_ratios(c[:, 0], c[:, 1]), _ratios(c[:, 2], c[:, 3]),
-                                _ratios(c[:, 4], c[:, 1])])
-    units = [t if t.startswith(f"{p}") else f"{p}/{t}" for p, t in zip(labels.topics,
-                                                                       labels.turns)]
-    table = ScoreTable.from_items(labels.runs, units, MEASURES, per_turn, missing=np.nan,
-                                  sources=labels.sources)
-    table = ScoreTable(table.runs, table.topics, table.measures, table.values,
-                       ~np.isnan(table.values) | _has_item(table, labels, units))
+    per_turn = np.column_stack(
+        [_ratios(c[:, 0], c[:, 1]), _ratios(c[:, 2], c[:, 3]), _ratios(c[:, 4], c[:, 1])]
+    )
+    units = [t if t.startswith(f"{p}") else f"{p}/{t}" for p, t in zip(labels.topics, labels.turns)]
+    table = ScoreTable.from_items(
+        labels.runs, units, MEASURES, per_turn, missing=np.nan, sources=labels.sources
+    )
+    table = ScoreTable(
+        table.runs,
+        table.topics,
+        table.measures,
+        table.values,
+        ~np.isnan(table.values) | _has_item(table, labels, units),
+    )
     if average == "macro":
         return table
     run_index = {r: i for i, r in enumerate(table.runs)}
     r = np.fromiter(map(run_index.__getitem__, labels.runs), np.int64, len(labels.runs))
     pooled = np.zeros((len(table.runs), 5))
     np.add.at(pooled, r, c)
-    overall = np.column_stack([_ratios(pooled[:, 0], pooled[:, 1]),
-                               _ratios(pooled[:, 2], pooled[:, 3]),
-                               _ratios(pooled[:, 4], pooled[:, 1])])
-    return ScoreTable(table.runs, table.topics, table.measures, table.values, table.present,
-                      overall=overall)
+    overall = np.column_stack(
+        [
+            _ratios(pooled[:, 0], pooled[:, 1]),
+            _ratios(pooled[:, 2], pooled[:, 3]),
+            _ratios(pooled[:, 4], pooled[:, 1]),
+        ]
+    )
+    return ScoreTable(
+        table.runs, table.topics, table.measures, table.values, table.present, overall=overall
+    )
 
 
 def _has_item(table, labels, units):

@@ -18,7 +18,7 @@ __all__ = ["r_vs_gf", "gfrc2_clusters", "rigf_bars"]
 
 def _pyplot():
     try:
-        import matplotlib.pyplot as plt   # headless machines fall back to Agg
+        import matplotlib.pyplot as plt  # headless machines fall back to Agg
     except ImportError:
         raise ImportError("plots need matplotlib: pip install 'fairconv[plot]'") from None
     return plt
@@ -31,8 +31,9 @@ def r_vs_gf(table, *, by: str = "run", gf: str = "GF"):
     (run, topic), coloured by run. ``gf`` may name one attribute set, ``"GF[HINDEX]"``.
     """
     if by not in ("run", "topic"):
-        raise ValueError("The 'by' parameter of r_vs_gf must be 'run' or 'topic'. "
-                         f"Got {by!r} instead.")
+        raise ValueError(
+            f"The 'by' parameter of r_vs_gf must be 'run' or 'topic'. Got {by!r} instead."
+        )
     for name in ("R", gf):
         if name not in table.measures:
             raise ValueError(f"r_vs_gf needs a table with {name!r}; it has {list(table.measures)}")
@@ -43,8 +44,13 @@ def r_vs_gf(table, *, by: str = "run", gf: str = "GF"):
         mean, _ = table.mean()
         ax.scatter(mean[:, ri], mean[:, gi])
         for r, run in enumerate(table.runs):
-            ax.annotate(run, (mean[r, ri], mean[r, gi]), fontsize=8,
-                        xytext=(3, 3), textcoords="offset points")
+            ax.annotate(
+                run,
+                (mean[r, ri], mean[r, gi]),
+                fontsize=8,
+                xytext=(3, 3),
+                textcoords="offset points",
+            )
     else:
         for r, run in enumerate(table.runs):
             ax.scatter(table.values[r, :, ri], table.values[r, :, gi], label=run, s=14)
@@ -67,16 +73,21 @@ def gfrc2_clusters(batch, clusters, *, conversations=None):
     plt = _pyplot()
     chosen = range(len(batch)) if conversations is None else list(conversations)
     chosen = [c for c in chosen if (clusters.conversation == c).any()] or list(chosen)[:1]
-    fig, axes = plt.subplots(1, len(chosen), figsize=(4.5 * len(chosen), 3.6), squeeze=False,
-                             sharey=True)
+    fig, axes = plt.subplots(
+        1, len(chosen), figsize=(4.5 * len(chosen), 3.6), squeeze=False, sharey=True
+    )
     markers = ["s", "^", "D", "v", "P", "X"]
     for ax, c in zip(axes[0], chosen):
         rows = clusters.conversation == c
         wc = clusters.wc[rows]
         ax.plot(wc, clusters.gnp[rows], marker="o", label="GNP")
         for i, a in enumerate(batch.attributes):
-            ax.plot(wc, clusters.sim[a.name][rows], marker=markers[i % len(markers)],
-                    label=f"GF ({a.name}, {a.divergence})")
+            ax.plot(
+                wc,
+                clusters.sim[a.name][rows],
+                marker=markers[i % len(markers)],
+                label=f"GF ({a.name}, {a.divergence})",
+            )
         ax.set_title(f"{batch.runs[c]}\n{batch.topics[c]}", fontsize=9)
         ax.set_xlabel("word count (wc) of the user cluster")
         ax.set_ylim(0, 1)

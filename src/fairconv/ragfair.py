@@ -33,8 +33,16 @@ from . import _core, gfr
 from ._validation import SUM_TOLERANCE, check_distributions, check_weights, fail
 from .results import ScoreTable
 
-__all__ = ["rigf", "gf_gen", "adsim", "attention_distribution", "answer_distributions",
-           "read_answers", "Answers", "evaluate"]
+__all__ = [
+    "rigf",
+    "gf_gen",
+    "adsim",
+    "attention_distribution",
+    "answer_distributions",
+    "read_answers",
+    "Answers",
+    "evaluate",
+]
 
 
 # --------------------------------------------------------------------------- arrays
@@ -45,8 +53,9 @@ def rigf(gf_gen, gf_re, /):
     -19.7
     """
     gen, re_ = np.asarray(gf_gen, dtype=np.float64), np.asarray(gf_re, dtype=np.float64)
-    return np.divide((gen - re_) * 100.0, re_, out=np.full(np.broadcast(gen, re_).shape, np.nan),
-                     where=re_ != 0)
+    return np.divide(
+        (gen - re_) * 100.0, re_, out=np.full(np.broadcast(gen, re_).shape, np.nan), where=re_ != 0
+    )
 
 
 def gf_gen(answer_distribution, target, /, *, divergence):
@@ -55,24 +64,29 @@ def gf_gen(answer_distribution, target, /, *, divergence):
     >>> round(float(gf_gen([0, 0, 1, 0], [0.25] * 4, divergence="RNOD")), 4)
     0.4796
     """
-    d = check_distributions(answer_distribution, "answer_distribution", "gf_gen",
-                            allow_nan_rows=True)
+    d = check_distributions(
+        answer_distribution, "answer_distribution", "gf_gen", allow_nan_rows=True
+    )
     missing = np.isnan(d).any(axis=-1)
-    sim = _core.distr_sim(np.where(missing[..., None], 1.0 / d.shape[-1], d),
-                          check_distributions(target, "target", "gf_gen"), divergence)
+    sim = _core.distr_sim(
+        np.where(missing[..., None], 1.0 / d.shape[-1], d),
+        check_distributions(target, "target", "gf_gen"),
+        divergence,
+    )
     return np.where(missing, 0.0, sim)
 
 
 def adsim(list_distribution, answer_distribution, /, *, divergence):
     """DistrSim(d_L || d_A) with d_A in the target's place; NaN where either is missing."""
-    dl = check_distributions(list_distribution, "list_distribution", "adsim",
-                             allow_nan_rows=True)
-    da = check_distributions(answer_distribution, "answer_distribution", "adsim",
-                             allow_nan_rows=True)
+    dl = check_distributions(list_distribution, "list_distribution", "adsim", allow_nan_rows=True)
+    da = check_distributions(
+        answer_distribution, "answer_distribution", "adsim", allow_nan_rows=True
+    )
     missing = np.isnan(dl).any(axis=-1) | np.isnan(da).any(axis=-1)
     g = dl.shape[-1]
-    sim = _core.distr_sim(np.where(np.isnan(dl), 1.0 / g, dl),
-                          np.where(np.isnan(da), 1.0 / g, da), divergence)
+    sim = _core.distr_sim(
+        np.where(np.isnan(dl), 1.0 / g, dl), np.where(np.isnan(da), 1.0 / g, da), divergence
+    )
     return np.where(missing, np.nan, sim)
 
 
@@ -124,8 +138,9 @@ class Answers:
         return len(self.topics)
 
 
-def answer_distributions(entity_lists: Sequence[Sequence[dict]], attribute_sets, *,
-                         sources=None) -> dict:
+def answer_distributions(
+    entity_lists: Sequence[Sequence[dict]], attribute_sets, *, sources=None
+) -> dict:
     """d_A per answer from its entities' levels and group vectors (page membership).
 
     Each answer is a list of ``{"level": l, "groups": {name: vector}}``; entities of
@@ -151,17 +166,24 @@ def answer_distributions(entity_lists: Sequence[Sequence[dict]], attribute_sets,
     out = {}
     for a in attribute_sets:
         vectors = [(flat[j].get("groups") or {}).get(a.name) for j in relevant.tolist()]
-        bad = next((k for k, v in enumerate(vectors) if not isinstance(v, list)
-                    or len(v) != a.n_groups), None)
+        bad = next(
+            (k for k, v in enumerate(vectors) if not isinstance(v, list) or len(v) != a.n_groups),
+            None,
+        )
         if bad is None and vectors:
             v = np.array(vectors, dtype=np.float64)
-            wrong = ~np.isfinite(v).all(axis=1) | (v < 0).any(axis=1) | \
-                (np.abs(v.sum(axis=1) - 1) > SUM_TOLERANCE)
+            wrong = (
+                ~np.isfinite(v).all(axis=1)
+                | (v < 0).any(axis=1)
+                | (np.abs(v.sum(axis=1) - 1) > SUM_TOLERANCE)
+            )
             bad = int(np.argmax(wrong)) if wrong.any() else None
         if bad is not None:
-            raise ValueError(f"{where(int(relevant[bad]))}: it is relevant, so its {a.name} "
-                             f"membership must be {a.n_groups} non-negative numbers summing "
-                             f"to 1; got {vectors[bad]!r}")
+            raise ValueError(
+                f"{where(int(relevant[bad]))}: it is relevant, so its {a.name} "
+                f"membership must be {a.n_groups} non-negative numbers summing "
+                f"to 1; got {vectors[bad]!r}"
+            )
         sums = np.zeros((len(entity_lists), a.n_groups))
         if vectors:
             np.add.at(sums, owner[relevant], v)
@@ -173,7 +195,8 @@ def answer_distributions(entity_lists: Sequence[Sequence[dict]], attribute_sets,
 
 def read_answers(path, attribute_sets) -> Answers:
     """Read RAG answers (JSON Lines, docs/formats.md): ``entities`` per answer, or an
-    annotated conversation record whose nuggets are the entities."""
+    annotated conversation record whose nuggets are the entities.
+    """
     from .conversation import _json_lines
 
     records, lines = _json_lines(path)
@@ -184,18 +207,30 @@ def read_answers(path, attribute_sets) -> Answers:
             raise ValueError(f"{where}: an answer record needs a 'topic'")
         entities = rec.get("entities", rec.get("nuggets"))
         if not isinstance(entities, list) or not all(isinstance(e, dict) for e in entities):
-            raise ValueError(f"{where}: an answer record needs a list of 'entities' (or of "
-                             "'nuggets')")
+            raise ValueError(
+                f"{where}: an answer record needs a list of 'entities' (or of 'nuggets')"
+            )
         entity_lists.append(entities)
         runs.append(str(rec.get("run", "")))
         topics.append(str(rec["topic"]))
-    return Answers(runs, topics, answer_distributions(entity_lists, attribute_sets,
-                                                      sources=sources), sources)
+    return Answers(
+        runs, topics, answer_distributions(entity_lists, attribute_sets, sources=sources), sources
+    )
 
 
 # --------------------------------------------------------------------------- evaluation
-def evaluate(qrels, runs, attributes, answers: Answers, *, cutoff=None, weights=None,
-             gains=(1, 3), order="file", duplicates="error") -> ScoreTable:
+def evaluate(
+    qrels,
+    runs,
+    attributes,
+    answers: Answers,
+    *,
+    cutoff=None,
+    weights=None,
+    gains=(1, 3),
+    order="file",
+    duplicates="error",
+) -> ScoreTable:
     """GF_Re, GF_Gen, RIGF and ADsim per attribute set, and the weighted overall values.
 
     Parameters
@@ -222,14 +257,18 @@ def evaluate(qrels, runs, attributes, answers: Answers, *, cutoff=None, weights=
     func = "ragfair.evaluate"
     attributes = list(attributes)
     runs = list(runs)
-    if cutoff is not None and (isinstance(cutoff, bool) or not isinstance(cutoff, (int, np.integer))
-                               or cutoff < 1):
+    if cutoff is not None and (
+        isinstance(cutoff, bool) or not isinstance(cutoff, (int, np.integer)) or cutoff < 1
+    ):
         raise fail("cutoff", func, "be a positive integer or None", repr(cutoff))
     n_sets = len(attributes)
     if n_sets == 0:
         raise fail("attributes", func, "hold at least one attribute set", "none")
-    w = np.full(n_sets, 1.0 / n_sets) if weights is None else \
-        check_weights(weights, n_sets, "weights", func)
+    w = (
+        np.full(n_sets, 1.0 / n_sets)
+        if weights is None
+        else check_weights(weights, n_sets, "weights", func)
+    )
     lists = gfr.prepare(qrels, runs, attributes, order=order, duplicates=duplicates)
     topics = lists.topics
     t_index = {t: i for i, t in enumerate(topics)}
@@ -238,25 +277,35 @@ def evaluate(qrels, runs, attributes, answers: Answers, *, cutoff=None, weights=
     lacking = (t_of < 0) | (lists.lengths[np.maximum(t_of, 0), r_of] == 0)
     if lacking.any():
         i = int(np.argmax(lacking))
-        raise ValueError(f"{answers.sources[i]}: the answer names topic {answers.topics[i]!r}, "
-                         f"which run {lists.runs[r_of[i]]!r} has no ranked list for")
+        raise ValueError(
+            f"{answers.sources[i]}: the answer names topic {answers.topics[i]!r}, "
+            f"which run {lists.runs[r_of[i]]!r} has no ranked list for"
+        )
     cell = r_of * len(topics) + t_of
     if len(np.unique(cell)) != len(cell):
         dup = int(np.flatnonzero(np.bincount(cell) > 1)[0])
         where = [answers.sources[i] for i in np.flatnonzero(cell == dup)]
-        raise ValueError(f"two answers for run {lists.runs[dup // len(topics)]!r} and topic "
-                         f"{topics[dup % len(topics)]!r} ({where[0]} and {where[1]})")
+        raise ValueError(
+            f"two answers for run {lists.runs[dup // len(topics)]!r} and topic "
+            f"{topics[dup % len(topics)]!r} ({where[0]} and {where[1]})"
+        )
 
     prob = gfr.stop_probabilities(gains)
     if qrels.max_level > len(prob) - 1:
-        raise ValueError(f"{qrels.source}: has level L{qrels.max_level} but the gain table "
-                         f"covers levels 1..{len(prob) - 1}")
+        raise ValueError(
+            f"{qrels.source}: has level L{qrels.max_level} but the gain table "
+            f"covers levels 1..{len(prob) - 1}"
+        )
     decay = _core.err_decay(prob[lists.level])
     n_r, n_t = len(runs), len(topics)
     names = []
     for a in attributes:
-        names += [f"GF_Re[{a.attribute.name}]", f"GF_Gen[{a.attribute.name}]",
-                  f"RIGF[{a.attribute.name}]", f"ADsim[{a.attribute.name}]"]
+        names += [
+            f"GF_Re[{a.attribute.name}]",
+            f"GF_Gen[{a.attribute.name}]",
+            f"RIGF[{a.attribute.name}]",
+            f"ADsim[{a.attribute.name}]",
+        ]
     names += ["GF_Re", "GF_Gen", "RIGF"]
     col = {n: i for i, n in enumerate(names)}
     values = np.zeros((n_r, n_t, len(names)))
@@ -266,17 +315,22 @@ def evaluate(qrels, runs, attributes, answers: Answers, *, cutoff=None, weights=
         a = data.attribute
         cov = lists.covered[m]
         weight_sum[cov] += w[m]
-        memb = lists.memberships(m, cov)                          # (Tm, R, K, G)
-        re_ = _core.gf_at_cutoffs(decay[cov], memb, a.target, [a.divergence],
-                                  [cutoff])[(a.divergence, cutoff)]          # (Tm, R)
-        d_l = _attention(lists.level[cov], memb, cutoff)                     # (Tm, R, G)
+        memb = lists.memberships(m, cov)  # (Tm, R, K, G)
+        re_ = _core.gf_at_cutoffs(decay[cov], memb, a.target, [a.divergence], [cutoff])[
+            (a.divergence, cutoff)
+        ]  # (Tm, R)
+        d_l = _attention(lists.level[cov], memb, cutoff)  # (Tm, R, G)
         d_a = np.full((n_t, n_r, a.n_groups), np.nan)
         d_a[t_of, r_of] = answers.distributions[a.name]
         d_a = d_a[cov]
         gen = gf_gen(d_a, a.target, divergence=a.divergence)
         ad = adsim(d_l, d_a, divergence=a.divergence)
-        for name, v in ((f"GF_Re[{a.name}]", re_), (f"GF_Gen[{a.name}]", gen),
-                        (f"RIGF[{a.name}]", rigf(gen, re_)), (f"ADsim[{a.name}]", ad)):
+        for name, v in (
+            (f"GF_Re[{a.name}]", re_),
+            (f"GF_Gen[{a.name}]", gen),
+            (f"RIGF[{a.name}]", rigf(gen, re_)),
+            (f"ADsim[{a.name}]", ad),
+        ):
             values[:, cov, col[name]] = v.T
             present[:, cov, col[name]] = True
         values[:, cov, col["GF_Re"]] += w[m] * re_.T
@@ -290,8 +344,10 @@ def evaluate(qrels, runs, attributes, answers: Answers, *, cutoff=None, weights=
         bad = any_set & (np.abs(weight_sum - 1.0) > SUM_TOLERANCE)
         if bad.any():
             t = topics[int(np.argmax(bad))]
-            raise ValueError(f"the weights of the attribute sets covering topic {t!r} sum to "
-                             f"{weight_sum[bad][0]:.6g}, not 1")
+            raise ValueError(
+                f"the weights of the attribute sets covering topic {t!r} sum to "
+                f"{weight_sum[bad][0]:.6g}, not 1"
+            )
     values[:, :, col["RIGF"]] = rigf(values[:, :, col["GF_Gen"]], values[:, :, col["GF_Re"]])
     for name in ("GF_Re", "GF_Gen", "RIGF"):
         present[:, any_set, col[name]] = True
@@ -310,6 +366,7 @@ def _answer_runs(answers: Answers, runs, names) -> np.ndarray:
         elif run in index:
             out.append(index[run])
         else:
-            raise ValueError(f"{where}: the answer's run {run!r} is none of the runs given "
-                             f"({', '.join(names)})")
+            raise ValueError(
+                f"{where}: the answer's run {run!r} is none of the runs given ({', '.join(names)})"
+            )
     return np.array(out, dtype=np.int64)

@@ -25,8 +25,16 @@ import numpy as np
 from ._keys import KeyTable, first_occurrences
 from ._validation import SUM_TOLERANCE
 
-__all__ = ["Qrels", "GroupMemberships", "Run", "read_qrels", "read_gmemb",
-           "read_golddistr", "read_run", "FileFormatError"]
+__all__ = [
+    "Qrels",
+    "GroupMemberships",
+    "Run",
+    "read_qrels",
+    "read_gmemb",
+    "read_golddistr",
+    "read_run",
+    "FileFormatError",
+]
 
 
 class FileFormatError(ValueError):
@@ -56,7 +64,7 @@ class _Rows:
 
     def column(self, c: int) -> list:
         """Token c of every row (a new list)."""
-        return self.tokens[c::self.width]
+        return self.tokens[c :: self.width]
 
 
 def _read(path) -> bytes:
@@ -71,13 +79,12 @@ def _split_rows(path, ncols=None, what="table", min_cols=1) -> _Rows:
     if data and sep and b"#" not in data and b"\r" not in data and sep * 2 not in data:
         lines = data.split(b"\n")
         if not lines[-1]:
-            lines.pop()                  # the final newline
+            lines.pop()  # the final newline
         width = ncols or lines[0].count(sep) + 1
-        per_line = np.fromiter(map(bytes.count, lines, itertools.repeat(sep)), np.int64,
-                               len(lines))
+        per_line = np.fromiter(map(bytes.count, lines, itertools.repeat(sep)), np.int64, len(lines))
         if width >= min_cols and (per_line == width - 1).all():
             tokens = data.split()
-            if len(tokens) == width * len(lines):   # no line starts or ends with sep
+            if len(tokens) == width * len(lines):  # no line starts or ends with sep
                 return _Rows(str(path), tokens, width, None)
     return _split_rows_slowly(path, data, ncols, what, min_cols)
 
@@ -92,11 +99,13 @@ def _split_rows_slowly(path, data, ncols, what, min_cols) -> _Rows:
         if width is None:
             width = len(parts)
             if width < min_cols:
-                raise FileFormatError(path, number, f"a {what} line needs at least {min_cols} "
-                                                    f"columns; found {width}")
+                raise FileFormatError(
+                    path, number, f"a {what} line needs at least {min_cols} columns; found {width}"
+                )
         if len(parts) != width:
-            raise FileFormatError(path, number, f"expected {width} columns in this {what} "
-                                                f"line, found {len(parts)}")
+            raise FileFormatError(
+                path, number, f"expected {width} columns in this {what} line, found {len(parts)}"
+            )
         tokens += parts
         numbers.append(number)
     return _Rows(str(path), tokens, width or 0, numbers)
@@ -123,8 +132,11 @@ def _floats(rows: _Rows, tokens, what, col_label, per_row=1) -> np.ndarray:
         except ValueError:
             ok = False
         if not ok:
-            raise FileFormatError(rows.path, rows.line(i // per_row), f"the {col_label} of a "
-                                  f"{what} line must be a finite number; found {_text(tok)!r}")
+            raise FileFormatError(
+                rows.path,
+                rows.line(i // per_row),
+                f"the {col_label} of a {what} line must be a finite number; found {_text(tok)!r}",
+            )
     raise AssertionError("unreachable")  # pragma: no cover
 
 
@@ -141,9 +153,13 @@ def _check_unique(rows: _Rows, topic_ids, docs, names, what):
     repeated = np.flatnonzero(first != np.arange(len(first)))
     if len(repeated):
         i = int(repeated[0])
-        raise FileFormatError(rows.path, rows.line(i), f"doc {_text(docs[i])!r} of topic "
-                              f"{names[topic_ids[i]]!r} {what} (first on line "
-                              f"{rows.line(int(first[i]))})")
+        raise FileFormatError(
+            rows.path,
+            rows.line(i),
+            f"doc {_text(docs[i])!r} of topic "
+            f"{names[topic_ids[i]]!r} {what} (first on line "
+            f"{rows.line(int(first[i]))})",
+        )
 
 
 @dataclass(frozen=True, eq=False)
@@ -151,9 +167,9 @@ class _Keyed:
     """Rows keyed by (topic, doc): ``topics[topic_ids[i]]`` and ``docs[i]`` of row i."""
 
     source: str
-    topics: tuple                                   # names, in order of first appearance
+    topics: tuple  # names, in order of first appearance
     topic_ids: np.ndarray = field(repr=False)
-    docs: list = field(repr=False)                  # bytes
+    docs: list = field(repr=False)  # bytes
 
     @cached_property
     def _table(self) -> KeyTable:
@@ -218,21 +234,31 @@ def read_qrels(path) -> Qrels:
             levels = np.strings.slice(labels, 1, None).astype(np.int64)
         except ValueError:
             bad = next(i for i, t in enumerate(raw) if not (t[:1] == b"L" and t[1:].isdigit()))
-            raise FileFormatError(path, rows.line(bad), "an NTCIR qrels level must look like "
-                                  f"L0, L1, L2...; found {_text(raw[bad])!r}") from None
+            raise FileFormatError(
+                path,
+                rows.line(bad),
+                f"an NTCIR qrels level must look like L0, L1, L2...; found {_text(raw[bad])!r}",
+            ) from None
     elif width == 4:
         topics, docs, raw = (rows.column(c) for c in (0, 2, 3))
         try:
             levels = np.array(raw, dtype=np.bytes_).astype(np.int64)
         except ValueError:
             bad = next(i for i, t in enumerate(raw) if not t.lstrip(b"-").isdigit())
-            raise FileFormatError(path, rows.line(bad), "a TREC qrels level must be an "
-                                  f"integer; found {_text(raw[bad])!r}") from None
+            raise FileFormatError(
+                path,
+                rows.line(bad),
+                f"a TREC qrels level must be an integer; found {_text(raw[bad])!r}",
+            ) from None
         levels = np.maximum(levels, 0)
     else:
-        raise FileFormatError(path, rows.line(0), "expected NTCIR qrels "
-                              "(topic doc L<level>) or TREC qrels (topic iter doc level); "
-                              f"found {width} columns")
+        raise FileFormatError(
+            path,
+            rows.line(0),
+            "expected NTCIR qrels "
+            "(topic doc L<level>) or TREC qrels (topic iter doc level); "
+            f"found {width} columns",
+        )
     names, ids = _topic_ids(topics)
     _check_unique(rows, ids, docs, names, "is judged twice")
     return Qrels(str(path), names, ids, docs, levels)
@@ -271,11 +297,15 @@ def read_gmemb(path, n_groups: int | None = None) -> GroupMemberships:
         raise FileFormatError(path, None, "the gmemb file has no rows")
     width = rows.width
     if n_groups is not None and width != n_groups + 2:
-        raise FileFormatError(path, rows.line(0), f"expected {n_groups} group probabilities "
-                              f"(the target has {n_groups} groups), found {width - 2}")
+        raise FileFormatError(
+            path,
+            rows.line(0),
+            f"expected {n_groups} group probabilities "
+            f"(the target has {n_groups} groups), found {width - 2}",
+        )
     numbers = list(rows.tokens)
-    del numbers[0::width]                        # topic column
-    del numbers[0::width - 1]                    # doc column
+    del numbers[0::width]  # topic column
+    del numbers[0 :: width - 1]  # doc column
     matrix = _floats(rows, numbers, "gmemb", "group probability", width - 2)
     matrix = matrix.reshape(-1, width - 2)
     bad = ~np.isfinite(matrix).all(axis=1) | (matrix < 0).any(axis=1)
@@ -283,9 +313,13 @@ def read_gmemb(path, n_groups: int | None = None) -> GroupMemberships:
     bad |= np.abs(sums - 1.0) > SUM_TOLERANCE
     if bad.any():
         i = int(np.argmax(bad))
-        raise FileFormatError(path, rows.line(i), "group probabilities must be finite, "
-                              f"non-negative and sum to 1 (within {SUM_TOLERANCE:g}); found "
-                              f"{matrix[i].tolist()} with sum {sums[i]:.10g}")
+        raise FileFormatError(
+            path,
+            rows.line(i),
+            "group probabilities must be finite, "
+            f"non-negative and sum to 1 (within {SUM_TOLERANCE:g}); found "
+            f"{matrix[i].tolist()} with sum {sums[i]:.10g}",
+        )
     names, ids = _topic_ids(rows.column(0))
     docs = rows.column(1)
     _check_unique(rows, ids, docs, names, "is listed twice")
@@ -296,8 +330,12 @@ def read_golddistr(path) -> np.ndarray:
     """Read a target distribution: one probability per line (checked by AttributeSet)."""
     rows = _split_rows(path, 1, "golddistr")
     if len(rows) < 2:
-        raise FileFormatError(path, None, "a golddistr file needs one probability per "
-                              f"group and at least 2 groups; found {len(rows)} lines")
+        raise FileFormatError(
+            path,
+            None,
+            "a golddistr file needs one probability per "
+            f"group and at least 2 groups; found {len(rows)} lines",
+        )
     return _floats(rows, rows.column(0), "golddistr", "probability")
 
 
@@ -326,8 +364,15 @@ def read_run(path, tag: str | None = None) -> Run:
     """
     rows = _split_rows(path, 6, "run")
     if len(rows) == 0:
-        return Run(str(path), (), np.zeros(0, np.int64), [],
-                   tag or os.path.basename(str(path)), np.zeros(0), [])
+        return Run(
+            str(path),
+            (),
+            np.zeros(0, np.int64),
+            [],
+            tag or os.path.basename(str(path)),
+            np.zeros(0),
+            [],
+        )
     topics, docs, scores = (rows.column(c) for c in (0, 2, 4))
     tags = rows.tokens[5:6]
     values = _floats(rows, scores, "run", "score (5th column)")

@@ -36,11 +36,19 @@ class ScoreTable:
     measures: tuple
     values: np.ndarray
     present: np.ndarray
-    overall: np.ndarray | None = None   # (runs, measures): 'all' values other than means
+    overall: np.ndarray | None = None  # (runs, measures): 'all' values other than means
 
     @classmethod
-    def from_items(cls, runs: Sequence[str], topics: Sequence[str], measures: Sequence[str],
-                   values: np.ndarray, *, missing: float = 0.0, sources=None) -> "ScoreTable":
+    def from_items(
+        cls,
+        runs: Sequence[str],
+        topics: Sequence[str],
+        measures: Sequence[str],
+        values: np.ndarray,
+        *,
+        missing: float = 0.0,
+        sources=None,
+    ) -> ScoreTable:
         """One (run, topic) cell per item (e.g. a conversation); ``values`` (items, M).
 
         Runs keep their order of first appearance and topics are sorted. A run without
@@ -58,8 +66,9 @@ class ScoreTable:
         if (counts > 1).any():
             dup = np.flatnonzero(cell == cell[first[np.argmax(counts > 1)]])
             where = "" if sources is None else f" ({sources[dup[0]]} and {sources[dup[1]]})"
-            raise ValueError(f"run {runs[dup[0]]!r} has two entries for topic "
-                             f"{topics[dup[0]]!r}{where}")
+            raise ValueError(
+                f"run {runs[dup[0]]!r} has two entries for topic {topics[dup[0]]!r}{where}"
+            )
         table = np.full((len(run_names), len(topic_names), len(measures)), float(missing))
         table[r, t] = values
         present = np.ones(table.shape, dtype=bool)
@@ -92,18 +101,25 @@ class ScoreTable:
 
     def to_dict(self) -> dict:
         """``{run: {topic: {measure: value}}}`` with an ``"all"`` topic for the means;
-        an undefined value is ``None``."""
+        an undefined value is ``None``.
+        """
         mean, _ = self.mean()
         out = {}
         for r, run in enumerate(self.runs):
             per = {}
             for t, topic in enumerate(self.topics):
-                cells = {m: _plain(self.values[r, t, i]) for i, m in enumerate(self.measures)
-                         if self.present[r, t, i]}
+                cells = {
+                    m: _plain(self.values[r, t, i])
+                    for i, m in enumerate(self.measures)
+                    if self.present[r, t, i]
+                }
                 if cells:
                     per[topic] = cells
-            per["all"] = {m: _plain(mean[r, i]) for i, m in enumerate(self.measures)
-                          if self.present[r, :, i].any()}
+            per["all"] = {
+                m: _plain(mean[r, i])
+                for i, m in enumerate(self.measures)
+                if self.present[r, :, i].any()
+            }
             out[run] = per
         return out
 
@@ -112,17 +128,23 @@ class ScoreTable:
         try:
             import pandas as pd
         except ImportError:
-            raise ImportError("ScoreTable.to_frame needs pandas: pip install 'fairconv[pandas]'"
-                              ) from None
+            raise ImportError(
+                "ScoreTable.to_frame needs pandas: pip install 'fairconv[pandas]'"
+            ) from None
         r, t, m = np.nonzero(self.present)
-        return pd.DataFrame({"run": np.asarray(self.runs, dtype=object)[r],
-                             "topic": np.asarray(self.topics, dtype=object)[t],
-                             "measure": np.asarray(self.measures, dtype=object)[m],
-                             "value": self.values[r, t, m]})
+        return pd.DataFrame(
+            {
+                "run": np.asarray(self.runs, dtype=object)[r],
+                "topic": np.asarray(self.topics, dtype=object)[t],
+                "measure": np.asarray(self.measures, dtype=object)[m],
+                "value": self.values[r, t, m],
+            }
+        )
 
     def to_tsv(self, out) -> None:
         """Write ``run topic measure value`` rows with a header, per-topic rows then
-        ``all`` rows per run; values at full precision (``repr``), NaN as ``NaN``."""
+        ``all`` rows per run; values at full precision (``repr``), NaN as ``NaN``.
+        """
         out.write("run\ttopic\tmeasure\tvalue\n")
         runs = np.asarray(self.runs, dtype=object)
         topics = np.asarray(self.topics, dtype=object)
@@ -133,8 +155,11 @@ class ScoreTable:
         for r in range(len(self.runs)):
             t, m = np.nonzero(self.present[r])
             vals = self.values[r, t, m].tolist()
-            out.write("".join(map(row, runs[[r] * len(t)], topics[t], measures[m], vals))
-                      .replace("\tnan\n", "\tNaN\n"))
+            out.write(
+                "".join(map(row, runs[[r] * len(t)], topics[t], measures[m], vals)).replace(
+                    "\tnan\n", "\tNaN\n"
+                )
+            )
             lines = []
             for i, name in enumerate(self.measures):
                 if n_topics[r, i] == 0:
