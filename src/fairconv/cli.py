@@ -568,6 +568,11 @@ def build_parser() -> argparse.ArgumentParser:
     n.add_argument("-o", "--output", help="write to this file instead of stdout")
     n.add_argument("labels", metavar="LABELS.jsonl")
     n.set_defaults(func=_cmd_nuggets)
+
+    from . import _cli_agreement, _cli_stats
+
+    _cli_stats.add_commands(sub)
+    _cli_agreement.add_commands(sub)
     return parser
 
 
