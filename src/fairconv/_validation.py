@@ -116,14 +116,77 @@ def check_choice(value, name: str, func: str, choices) -> str:
     raise fail(name, func, "be one of " + ", ".join(repr(c) for c in choices), repr(value))
 
 
-def check_positive_int(value, name: str, func: str, *, minimum: int = 1) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
-        raise fail(name, func, f"be an integer >= {minimum}", repr(value))
+def check_int(
+    value, name: str, func: str, *, minimum: int | None = None, maximum: int | None = None
+) -> int:
+    """An integer (not a bool) within ``[minimum, maximum]``; returned as ``int``."""
+    ok = not isinstance(value, bool) and isinstance(value, (int, np.integer))
+    ok = ok and (minimum is None or value >= minimum) and (maximum is None or value <= maximum)
+    if not ok:
+        if minimum is not None and maximum is not None:
+            rule = f"be an integer in {minimum}..{maximum}"
+        elif minimum is not None:
+            rule = f"be an integer >= {minimum}"
+        elif maximum is not None:
+            rule = f"be an integer <= {maximum}"
+        else:
+            rule = "be an integer"
+        raise fail(name, func, rule, repr(value))
     return int(value)
 
 
+def check_positive_int(value, name: str, func: str, *, minimum: int = 1) -> int:
+    """An integer >= ``minimum`` (default 1)."""
+    return check_int(value, name, func, minimum=minimum)
+
+
+def check_real(
+    value,
+    name: str,
+    func: str,
+    *,
+    low: float | None = None,
+    high: float | None = None,
+    closed: str = "both",
+) -> float:
+    """A finite real number (not a bool) in an interval.
+
+    ``closed`` says which ends belong to it: ``"both"``, ``"neither"``, ``"low"`` or
+    ``"high"``.
+    """
+    ok = not isinstance(value, bool) and isinstance(value, (int, float, np.integer, np.floating))
+    v = float(value) if ok else float("nan")
+    ok = ok and np.isfinite(v)
+    if ok and low is not None:
+        ok = v >= low if closed in ("both", "low") else v > low
+    if ok and high is not None:
+        ok = v <= high if closed in ("both", "high") else v < high
+    if not ok:
+        if low is not None and high is not None:
+            left = "[" if closed in ("both", "low") else "("
+            right = "]" if closed in ("both", "high") else ")"
+            rule = f"be a number in {left}{low:g}, {high:g}{right}"
+        elif low is not None:
+            rule = f"be a number {'>=' if closed in ('both', 'low') else '>'} {low:g}"
+        elif high is not None:
+            rule = f"be a number {'<=' if closed in ('both', 'high') else '<'} {high:g}"
+        else:
+            rule = "be a finite number"
+        raise fail(name, func, rule, repr(value))
+    return v
+
+
 def check_weights(weights, count: int, name: str, func: str) -> np.ndarray:
-    """Non-negative weights, ``count`` of them, summing to 1 within the tolerance."""
+    """``count`` finite non-negative weights summing to 1 within :data:`SUM_TOLERANCE`.
+
+    Where a component does not cover a topic, the measures renormalise the weights of
+    the components that do (:func:`fairconv._core.combine`).
+    """
+    if isinstance(weights, (str, bytes)):
+        raise TypeError(
+            f"The '{name}' parameter of {func} must be a sequence of numbers. "
+            f"Got {weights!r} instead."
+        )
     w = as_float_array(weights, name, func)
     if w.ndim != 1 or w.shape[0] != count:
         raise fail(name, func, f"hold {count} weights", f"shape {w.shape}")
@@ -132,3 +195,76 @@ def check_weights(weights, count: int, name: str, func: str) -> np.ndarray:
     if abs(w.sum() - 1.0) > SUM_TOLERANCE:
         raise fail(name, func, f"sum to 1 (within {SUM_TOLERANCE:g})", f"sum {w.sum():.10g}")
     return w
+
+
+def check_cutoffs(cutoffs, name: str, func: str) -> tuple[int, ...]:
+    """A sequence of positive integer depths; sorted, without repeats."""
+    if isinstance(cutoffs, (str, bytes)) or not hasattr(cutoffs, "__iter__"):
+        raise fail(name, func, "be a sequence of positive integers", repr(cutoffs))
+    values = list(cutoffs)
+    for k in values:
+        check_int(k, name, func, minimum=1)
+    return tuple(sorted({int(k) for k in values}))
+
+
+LMAX_LIMIT = 100
+"""The highest relevance level accepted anywhere, so that gains like 2^l stay finite."""
+
+
+def check_lmax(value, name: str, func: str) -> int:
+    """The highest relevance level: an integer in 1..:data:`LMAX_LIMIT`."""
+    return check_int(value, name, func, minimum=1, maximum=LMAX_LIMIT)
+
+
+def check_patience(value, name: str, func: str) -> int:
+    """Patience L in words: an integer >= 2 (so that R and GFRC2 stay in [0, 1])."""
+    return check_int(value, name, func, minimum=2)
+
+
+def check_gains(gains, name: str, func: str) -> np.ndarray:
+    """Positive, finite, non-decreasing gains of levels 1..lmax (lmax <= LMAX_LIMIT)."""
+    g = as_float_array(gains, name, func)
+    if (
+        g.ndim != 1
+        or not 1 <= len(g) <= LMAX_LIMIT
+        or not np.isfinite(g).all()
+        or (g <= 0).any()
+        or (np.diff(g) < 0).any()
+        or g[-1] > 1e300
+    ):
+        raise fail(
+            name,
+            func,
+            f"give a positive, finite, non-decreasing gain for each level 1..lmax "
+            f"(lmax <= {LMAX_LIMIT}; e.g. (1, 3))",
+            repr(np.asarray(gains).tolist()),
+        )
+    return g
+
+
+def check_sequence_of(items, cls: type, name: str, func: str, *, min_len: int = 0) -> list:
+    """A sequence (not a string) of instances of ``cls`` with at least ``min_len`` items."""
+    if isinstance(items, (str, bytes)) or not hasattr(items, "__iter__"):
+        raise TypeError(
+            f"The '{name}' parameter of {func} must be a sequence of "
+            f"{cls.__name__}. Got {type(items).__name__} instead."
+        )
+    out = list(items)
+    for i, x in enumerate(out):
+        if not isinstance(x, cls):
+            raise TypeError(
+                f"The '{name}' parameter of {func} must hold {cls.__name__} "
+                f"objects. Got {type(x).__name__} at position {i} instead."
+            )
+    if len(out) < min_len:
+        raise fail(name, func, f"hold at least {min_len} item(s)", f"{len(out)}")
+    return out
+
+
+def check_unique_names(names, name: str, func: str) -> None:
+    """Names must be distinct (attribute sets, runs)."""
+    seen: dict = {}
+    for n in names:
+        if n in seen:
+            raise fail(name, func, "have distinct names", f"{n!r} twice")
+        seen[n] = True
