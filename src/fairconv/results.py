@@ -8,12 +8,69 @@ the ``all`` mean, and a row ``n[<measure>]`` then says how many topics the mean 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["ScoreTable"]
+__all__ = ["ScoreTable", "MeasureName"]
+
+_NAME = re.compile(
+    r"^(?P<base>[^@\[\]\s]+)(?:@(?P<cutoff>[1-9][0-9]*))?(?:\[(?P<set>[^\[\]\s]+)\])?$"
+)
+
+
+@dataclass(frozen=True, order=True)
+class MeasureName:
+    """A measure name in the style of ir_measures: ``BASE[@cutoff][[attribute set]]``.
+
+    ``GFR@10`` is GFR at depth 10, ``GF-JSD@10[M-ORIGIN]`` the GF of attribute set
+    M-ORIGIN with JSD at depth 10, ``ERR`` ERR at full depth. Every name fairconv prints
+    is built by :meth:`__str__` and read back by :meth:`parse`.
+
+    Parameters
+    ----------
+    base : str
+        The measure (``GFR``, ``ERR``, ``GF-JSD``, ``RIGF``, ``EGF``...).
+    cutoff : int, optional
+        The depth; None for full depth.
+    attribute : str, optional
+        The attribute set, for measures of one set.
+
+    Examples
+    --------
+    >>> str(MeasureName("GF-JSD", 10, "M-ORIGIN"))
+    'GF-JSD@10[M-ORIGIN]'
+    >>> MeasureName.parse("GFR@20")
+    MeasureName(base='GFR', cutoff=20, attribute=None)
+    """
+
+    base: str
+    cutoff: int | None = None
+    attribute: str | None = None
+
+    def __str__(self) -> str:
+        depth = "" if self.cutoff is None else f"@{self.cutoff}"
+        group = "" if self.attribute is None else f"[{self.attribute}]"
+        return f"{self.base}{depth}{group}"
+
+    @classmethod
+    def parse(cls, name: str) -> MeasureName:
+        """Read a measure name; ValueError if it is not of the form above."""
+        match = _NAME.match(name) if isinstance(name, str) else None
+        if match is None:
+            raise ValueError(
+                f"{name!r} is not a measure name of the form BASE[@cutoff][[set]] "
+                "(e.g. 'GFR@10', 'GF-JSD@10[M-ORIGIN]')"
+            )
+        cutoff = match["cutoff"]
+        return cls(match["base"], None if cutoff is None else int(cutoff), match["set"])
+
+
+def _unknown(kind: str, name, valid: Sequence[str]) -> KeyError:
+    shown = ", ".join(map(repr, valid[:30])) + (", ..." if len(valid) > 30 else "")
+    return KeyError(f"unknown {kind} {name!r}; valid {kind}s: {shown}")
 
 
 @dataclass(frozen=True, eq=False)
@@ -74,21 +131,95 @@ class ScoreTable:
         present = np.ones(table.shape, dtype=bool)
         return cls(run_names, topic_names, tuple(measures), table, present)
 
+    def _index(self, kind: str, name) -> int:
+        names = getattr(self, kind + "s")
+        try:
+            return names.index(name)
+        except ValueError:
+            raise _unknown(kind, name, names) from None
+
     def value(self, run: str, topic: str, measure: str) -> float:
-        """One score; ``topic="all"`` gives the mean over topics."""
-        r, m = self.runs.index(run), self.measures.index(measure)
+        """One score; ``topic="all"`` gives the mean over topics.
+
+        Raises
+        ------
+        KeyError
+            For an unknown run, topic or measure (the message lists the valid names),
+            or a cell that does not exist (an attribute set not covering the topic).
+        """
+        r, m = self._index("run", run), self._index("measure", measure)
         if topic == "all":
             return float(self.mean()[0][r, m])
-        t = self.topics.index(topic)
+        t = self._index("topic", topic)
         if not self.present[r, t, m]:
             raise KeyError(f"{measure} is not defined on topic {topic!r} of run {run!r}")
         return float(self.values[r, t, m])
 
-    def mean(self):
-        """(mean, count): mean over the topics where a cell exists and is defined (or
-        the ``overall`` values, when the table has them).
+    def __getitem__(self, measure: str | Sequence[str]) -> ScoreTable:
+        """The table of one measure (or of a list of measures), e.g. ``table["GFR@10"]``.
 
-        Both arrays have shape (runs, measures); the mean is NaN where count is 0.
+        Raises
+        ------
+        KeyError
+            For an unknown measure; the message lists the valid ones.
+        """
+        names = [measure] if isinstance(measure, str) else list(measure)
+        cols = [self._index("measure", m) for m in names]
+        return ScoreTable(
+            self.runs,
+            self.topics,
+            tuple(names),
+            self.values[:, :, cols],
+            self.present[:, :, cols],
+            None if self.overall is None else self.overall[:, cols],
+        )
+
+    def select(
+        self, *, runs: Sequence[str] | None = None, topics: Sequence[str] | None = None
+    ) -> ScoreTable:
+        """The table restricted to some runs and/or topics (in the order given)."""
+        r = list(range(len(self.runs))) if runs is None else [self._index("run", x) for x in runs]
+        t = (
+            list(range(len(self.topics)))
+            if topics is None
+            else [self._index("topic", x) for x in topics]
+        )
+        if self.overall is not None and topics is not None:
+            raise ValueError("a table whose 'all' values are pooled cannot be cut by topic")
+        return ScoreTable(
+            tuple(self.runs[i] for i in r),
+            tuple(self.topics[i] for i in t),
+            self.measures,
+            self.values[np.ix_(r, t)],
+            self.present[np.ix_(r, t)],
+            None if self.overall is None else self.overall[r],
+        )
+
+    def means(self) -> dict[str, dict[str, float | None]]:
+        """The ``all`` values by name: ``{run: {measure: value}}`` (None if undefined).
+
+        Only measures that exist on some topic of a run are listed for it.
+        """
+        mean, _ = self.mean()
+        return {
+            run: {
+                m: _plain(mean[r, i])
+                for i, m in enumerate(self.measures)
+                if self.present[r, :, i].any()
+            }
+            for r, run in enumerate(self.runs)
+        }
+
+    def compare(self, measure: str, *, test: str = "randomised-tukey", **options):
+        """Compare the runs on one measure over topics; see :func:`fairconv.stats.compare`."""
+        from . import stats
+
+        return stats.compare(self, measure, test=test, **options)
+
+    def mean(self):
+        """Mean over the topics where a cell exists and is defined, and the count.
+
+        The ``overall`` values take the mean's place when the table has them. Both arrays have shape (runs, measures); the mean is NaN where count is 0.
         """
         defined = self.present & ~np.isnan(self.values)
         count = defined.sum(axis=1)
@@ -100,8 +231,9 @@ class ScoreTable:
         return mean, count
 
     def to_dict(self) -> dict:
-        """``{run: {topic: {measure: value}}}`` with an ``"all"`` topic for the means;
-        an undefined value is ``None``.
+        """The scores as ``{run: {topic: {measure: value}}}``, ``"all"`` for the means.
+
+        An undefined value is ``None`` (``null`` in JSON).
         """
         mean, _ = self.mean()
         out = {}
@@ -123,14 +255,25 @@ class ScoreTable:
             out[run] = per
         return out
 
-    def to_frame(self):
-        """A long pandas DataFrame (run, topic, measure, value); needs the pandas extra."""
+    def to_frame(self, *, wide: bool = False):
+        """The scores as a pandas DataFrame (needs the pandas extra).
+
+        Long by default: one row per existing cell with columns run, topic, measure and
+        value. With ``wide=True``: one row per (run, topic), one column per measure,
+        NaN where a cell does not exist or is undefined.
+        """
         try:
             import pandas as pd
         except ImportError:
             raise ImportError(
                 "ScoreTable.to_frame needs pandas: pip install 'fairconv[pandas]'"
             ) from None
+        if wide:
+            index = pd.MultiIndex.from_product([self.runs, self.topics], names=["run", "topic"])
+            cells = np.where(self.present, self.values, np.nan)
+            frame = pd.DataFrame(cells.reshape(-1, len(self.measures)), index=index)
+            frame.columns = pd.Index(self.measures, name="measure")
+            return frame
         r, t, m = np.nonzero(self.present)
         return pd.DataFrame(
             {
@@ -142,8 +285,10 @@ class ScoreTable:
         )
 
     def to_tsv(self, out) -> None:
-        """Write ``run topic measure value`` rows with a header, per-topic rows then
-        ``all`` rows per run; values at full precision (``repr``), NaN as ``NaN``.
+        """Write ``run topic measure value`` rows with a header.
+
+        Per-topic rows then ``all`` rows per run; values at full precision (``repr``),
+        NaN as ``NaN``.
         """
         out.write("run\ttopic\tmeasure\tvalue\n")
         runs = np.asarray(self.runs, dtype=object)
