@@ -219,7 +219,8 @@ class ScoreTable:
     def mean(self):
         """Mean over the topics where a cell exists and is defined, and the count.
 
-        The ``overall`` values take the mean's place when the table has them. Both arrays have shape (runs, measures); the mean is NaN where count is 0.
+        The ``overall`` values take the mean's place when the table has them. Both
+        arrays have shape (runs, measures); the mean is NaN where count is 0.
         """
         defined = self.present & ~np.isnan(self.values)
         count = defined.sum(axis=1)
