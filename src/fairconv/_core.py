@@ -26,8 +26,9 @@ def _xlogx(x: np.ndarray) -> np.ndarray:
 
 
 def _lastsum(x: np.ndarray) -> np.ndarray:
-    """Sum over the (short) last axis as a matrix-vector product: several times faster
-    than ``x.sum(axis=-1)`` for the 2-20 groups of an attribute set.
+    """Sum over the (short) last axis as a matrix-vector product.
+
+    Several times faster than ``x.sum(axis=-1)`` for the 2-20 groups of an attribute set.
     """
     return x @ np.ones(x.shape[-1])
 
@@ -211,3 +212,138 @@ def gf_at_cutoffs(
         for k, v in at_cutoffs(per_rank, cutoffs).items():
             out[(name, k)] = v
     return out
+
+
+# --------------------------------------------------------------------------- combinations
+def combine(components: np.ndarray, weights: np.ndarray, covered: np.ndarray | None = None):
+    """Weighted mean of components over the ones that cover each cell.
+
+    ``components`` is (C, ...), ``weights`` (C,) and ``covered`` a boolean array
+    broadcastable to ``components`` (all True when None). Each cell is
+    ``sum_c w_c v_c / sum_c w_c`` over its covering components: the weights are
+    renormalised where a component does not cover a cell. NaN where the covering
+    weights sum to 0.
+    """
+    v = np.asarray(components, dtype=np.float64)
+    w = np.asarray(weights, dtype=np.float64).reshape((-1,) + (1,) * (v.ndim - 1))
+    if covered is None:
+        cw = np.broadcast_to(w, v.shape)
+    else:
+        cw = np.where(covered, w, 0.0)
+    total_w = cw.sum(axis=0)
+    total = (cw * np.where(cw > 0, v, 0.0)).sum(axis=0)
+    out = np.divide(total, total_w, out=np.full(total.shape, np.nan), where=total_w > 0)
+    return out
+
+
+def normalised_sums(owner: np.ndarray, vectors: np.ndarray, n_owners: int) -> np.ndarray:
+    """Sum the (n, G) ``vectors`` per owner and normalise each sum to 1.
+
+    Rows of owners with nothing to sum are NaN. Page memberships (entities of a page)
+    and answer distributions (entities of an answer) are both such sums.
+    """
+    g = vectors.shape[-1]
+    sums = np.zeros((n_owners, g))
+    np.add.at(sums, owner, vectors)
+    totals = sums.sum(axis=1, keepdims=True)
+    return np.divide(sums, totals, out=np.full(sums.shape, np.nan), where=totals > 0)
+
+
+# --------------------------------------------------------------------------- conversations
+def gain(level: np.ndarray, kind: str, lmax: int) -> np.ndarray:
+    """Nugget gain: (2^l - 1) / 2^lmax (``"exp"``) or l / lmax (``"linear"``)."""
+    level = np.asarray(level, dtype=np.float64)
+    if kind == "exp":
+        return (np.exp2(level) - 1.0) / np.exp2(lmax)
+    return level / lmax
+
+
+def position_weight(wc: np.ndarray, L: float, variant: str) -> np.ndarray:
+    """pw(n): max(0, 1 - (wc-1)/L) for eq6, max(0, 1 - wc/L) for eq7 and eq9."""
+    shift = 1.0 if variant == "eq6" else 0.0
+    return np.maximum(0.0, 1.0 - (np.asarray(wc, dtype=np.float64) - shift) / L)
+
+
+def normaliser(L: float, variant: str) -> float:
+    """N of R: (L+1)/2 for eq6 and eq7, (L-1)/2 for eq9."""
+    return (L - 1.0) / 2.0 if variant == "eq9" else (L + 1.0) / 2.0
+
+
+def relevance(
+    owner: np.ndarray, wc: np.ndarray, level: np.ndarray, n_owners: int, *, L, variant, kind, lmax
+) -> np.ndarray:
+    """R of each conversation: sum of pw(n) g(n) over its relevant nuggets, over N."""
+    pw = position_weight(wc, L, variant)
+    g = gain(level, kind, lmax)
+    return np.bincount(owner, weights=pw * g, minlength=n_owners) / normaliser(L, variant)
+
+
+def group_starts(keys: np.ndarray) -> np.ndarray:
+    """Start index of every run of equal consecutive keys (``keys`` (n,) or (n, k))."""
+    n = len(keys)
+    new = np.ones(n, dtype=bool)
+    if n > 1:
+        diff = keys[1:] != keys[:-1]
+        new[1:] = diff if diff.ndim == 1 else diff.any(axis=1)
+    return np.flatnonzero(new)
+
+
+def segment_means(x: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Mean of each segment of flat ``x`` (segments start at ``starts``, none empty)."""
+    n = len(x)
+    counts = np.diff(np.append(starts, n))
+    return segment_sum(x, starts, n) / counts.reshape((-1,) + (1,) * (x.ndim - 1))
+
+
+def running_segment_means(x: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Mean of the items so far, restarting at every segment start (flat ``x``)."""
+    n = len(x)
+    if n == 0:
+        return np.zeros_like(x, dtype=np.float64)
+    seg = np.searchsorted(starts, np.arange(n), side="right") - 1
+    count = np.arange(n) - starts[seg] + 1
+    return segment_cumsum(x, starts) / count.reshape((-1,) + (1,) * (x.ndim - 1))
+
+
+def gnp(words: np.ndarray, wc: np.ndarray, level: np.ndarray, starts: np.ndarray) -> tuple:
+    """GWCrel, WCnonrel and GNP at the end of every relevant nugget (GFRC2, Eqs. 11-14).
+
+    ``words``, ``wc`` and ``level`` are per relevant nugget, in position order, with
+    conversations starting at ``starts``. Returns three (n,) arrays.
+    """
+    gwc_rel = segment_cumsum(words * level, starts)
+    wc_nonrel = wc - segment_cumsum(words, starts)
+    return gwc_rel, wc_nonrel, gwc_rel / (wc_nonrel + gwc_rel)
+
+
+def dedupe_levels(owner: np.ndarray, entity: np.ndarray, level: np.ndarray) -> np.ndarray:
+    """Levels with later relevant mentions of an entity of the same owner set to 0.
+
+    Items are in position order within each owner; ``entity`` -1 means no key.
+    """
+    out = level.copy()
+    rel = np.flatnonzero((level > 0) & (entity >= 0))
+    if len(rel):
+        key = owner[rel].astype(np.int64) * (int(entity.max()) + 1) + entity[rel]
+        _, first = np.unique(key, return_index=True)
+        repeat = np.ones(len(rel), dtype=bool)
+        repeat[first] = False
+        out[rel[repeat]] = 0
+    return out
+
+
+# --------------------------------------------------------------------------- RAG
+def attention(level: np.ndarray, memb: np.ndarray, cutoff: int | None) -> np.ndarray:
+    """d_L: the normalised sum of a_k / log2(k+1) over the relevant docs of each list.
+
+    ``level`` (..., K), ``memb`` (..., K, G); NaN rows for lists without a relevant doc
+    within the cutoff.
+    """
+    depth = level.shape[-1]
+    weight = 1.0 / np.log2(np.arange(2, depth + 2, dtype=np.float64))
+    if cutoff is not None:
+        weight[cutoff:] = 0.0
+    w = np.where(level > 0, weight, 0.0)
+    exposure = np.einsum("...k,...kg->...g", w, memb)
+    total = exposure.sum(axis=-1, keepdims=True)
+    return np.divide(exposure, total, out=np.full(exposure.shape, np.nan), where=total > 0)
