@@ -100,12 +100,13 @@ PILOT_ATTRIBUTES = (
 
 
 def _pilot_inputs(pilot):
-    from . import gfr, readers
+    from . import readers
+    from .rankings import load_attribute
 
     qrels = readers.read_qrels(pilot / "fairweb1pilot.qrels")
     runs = [readers.read_run(p) for p in sorted((pilot / "runs").iterdir())]
     attributes = [
-        gfr.load_attribute(
+        load_attribute(
             name, pilot / f"fairweb1pilot.{name}.gmemb", pilot / f"{name}.golddistr", scale
         )
         for name, scale in PILOT_ATTRIBUTES
@@ -123,9 +124,9 @@ def _demo_conversations(out) -> None:
     print(
         "GFRC, topic R112 of NTCIR-18 FairWeb-2 CS (GFRC2 paper, Table 5: Eq. 6, L=1000)", file=out
     )
-    _print_rows(gfrc.gfrc(r112, preset="gfrc2-paper"), out)
+    _print_rows(gfrc.evaluate(r112, preset="gfrc2-paper"), out)
     print("\nGFRC2, the same conversations (GFRC2 paper, Table 3: L=1000)", file=out)
-    _print_rows(gfrc2.gfrc2(r112), out)
+    _print_rows(gfrc2.evaluate(r112), out)
     sets = read_attribute_sets(path("cases", "m002-attributes.json"))
     m002 = read_conversations(path("cases", "m002-evia2023.jsonl"), sets)
     print(
@@ -133,7 +134,7 @@ def _demo_conversations(out) -> None:
         "L=1250, gain l/2)",
         file=out,
     )
-    _print_rows(gfrc.gfrc(m002, preset="evia2023"), out)
+    _print_rows(gfrc.evaluate(m002, preset="evia2023"), out)
 
 
 def _print_rows(table, out) -> None:
@@ -153,19 +154,19 @@ def _demo_rag(out) -> None:
     answers = ragfair.read_answers(
         path("rag", "pilot-answers.jsonl"), [a.attribute for a in movies]
     )
-    table = ragfair.evaluate(qrels, runs, movies, answers, cutoff=10)
+    table = ragfair.evaluate(qrels, runs, movies, answers, cutoffs=[10])
     print(
         "RAG fairness gap on pilot topic P002 (retrieval: the top 10 of each pilot run; "
         "answers: bundled illustrative examples)",
         file=out,
     )
-    names = [m for m in table.measures if not m.startswith("GF_")]
-    print(f"{'run':<16}" + "".join(f"{m:>18}" for m in names), file=out)
+    names = [m for m in table.measures if m.startswith(("RIGF@10", "ADsim@10"))]
+    print(f"{'run':<16}" + "".join(f"{m:>20}" for m in names), file=out)
     t = table.topics.index("P002")
     for r, run in enumerate(table.runs):
         cells = [table.values[r, t, table.measures.index(m)] for m in names]
         print(
-            f"{run:<16}" + "".join(f"{'N/A':>18}" if np.isnan(v) else f"{v:18.4f}" for v in cells),
+            f"{run:<16}" + "".join(f"{'N/A':>20}" if np.isnan(v) else f"{v:20.4f}" for v in cells),
             file=out,
         )
     labels = nuggets.read_labels(path("rag", "ikat-labels.jsonl"))
@@ -250,44 +251,55 @@ def _add_ranked_inputs(parser, attribute_help):
 
 
 def _cmd_gfr(args) -> int:
-    from . import gfr
+    import os
 
+    from . import gfr, rankings
+
+    if args.out_dir and args.format != "nev":
+        raise UsageError("--out-dir writes .GFRnev files: it needs --format nev")
+    if args.out_dir and args.output:
+        raise UsageError("give -o/--output or --out-dir, not both")
     qrels, runs, attributes = _ranked_inputs(args)
     options = dict(
         cutoffs=_int_list(args.cutoffs, "--cutoffs"),
         gains=_float_list(args.gains, "--gains", ":"),
         phi=args.phi,
         utility=args.utility,
-        order=args.order,
-        duplicates="first" if args.keep_first_duplicate else "error",
         weights=None if args.weights is None else _float_list(args.weights, "--weights"),
     )
-    lists = gfr.prepare(qrels, runs, attributes, order=args.order, duplicates=options["duplicates"])
+    duplicates = "first" if args.keep_first_duplicate else "error"
+    lists = rankings.prepare(qrels, runs, attributes, order=args.order, duplicates=duplicates)
     table = gfr.evaluate(qrels, runs, attributes, lists=lists, **options)
     if args.format == "tsv":
-        _write(args.output, table.to_tsv)
+        _write(args.output, table.to_tsv, inputs=_inputs(args))
         return 0
-    syslen = lists.syslen()
     if args.out_dir:
-        import os
-
-        os.makedirs(args.out_dir, exist_ok=True)
+        files = {}
         for r, run in enumerate(runs):
+            base = os.path.basename(run.source)
+            if base in files:
+                raise ValueError(
+                    f"two runs have the file name {base!r} ({files[base]} and {run.source}); "
+                    "their .GFRnev files would overwrite each other"
+                )
+            files[base] = run.source
             for m, data in enumerate(attributes):
-                name = f"{os.path.basename(run.source)}.{data.attribute.name}.GFRnev"
-                with open(os.path.join(args.out_dir, name), "w") as f:
-                    gfr.write_nev(
-                        table,
-                        qrels,
-                        runs,
-                        attributes,
-                        f,
-                        run_index=r,
-                        attribute_index=m,
-                        syslen=syslen,
-                    )
+                name = os.path.join(args.out_dir, f"{base}.{data.attribute.name}.GFRnev")
+                _write(
+                    name,
+                    lambda f, r=r, m=m: rankings.write_nev(
+                        table, qrels, attributes, f, lists=lists, run_index=r, attribute_index=m
+                    ),
+                    inputs=_inputs(args),
+                    force=args.force,
+                    mkdir=True,
+                )
         return 0
-    _write(args.output, lambda f: gfr.write_nev(table, qrels, runs, attributes, f, syslen=syslen))
+    _write(
+        args.output,
+        lambda f: rankings.write_nev(table, qrels, attributes, f, lists=lists),
+        inputs=_inputs(args),
+    )
     return 0
 
 
@@ -298,34 +310,71 @@ def _conversations(args):
     return read_conversations(args.conversations, read_attribute_sets(args.attributes))
 
 
-def _save_figure(fig, path):
-    fig.savefig(path, dpi=150)
+def _save_figure(fig, path, inputs=()):
+    import os
+
+    _check_output(path, inputs, force=True)
+    tmp = f"{path}.fairconv-tmp"
+    try:
+        fig.savefig(tmp, dpi=150, format=os.path.splitext(path)[1][1:] or "png")
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
     print(f"wrote {path}", file=sys.stderr)
+
+
+def _conversation_options(args) -> dict:
+    """The options shared by the conversation commands (ConversationOptions fields)."""
+    return dict(
+        preset=args.preset,
+        L=args.L,
+        lmax=args.lmax,
+        dedupe=False if args.no_dedupe else None,
+        weights=None if args.weights is None else _float_list(args.weights, "--weights"),
+    )
+
+
+def _add_conversation_inputs(parser, weights_help: str) -> None:
+    """The inputs and options that gfrc and gfrc2 share (ConversationOptions)."""
+    parser.add_argument("--attributes", required=True, help="attribute-set JSON file")
+    parser.add_argument(
+        "--preset",
+        choices=["fairweb2", "gfrc2-paper", "evia2023"],
+        help="named settings: fairweb2 (official: L=1000, eq7, exp gain; the "
+        "default), gfrc2-paper (the same with eq6), evia2023 (L=1250, eq6, "
+        "linear gain); the options below override it",
+    )
+    parser.add_argument("--L", type=int, help="patience in words, an integer >= 2")
+    parser.add_argument("--lmax", type=int, help="highest relevance level (default 2)")
+    parser.add_argument(
+        "--weights",
+        help=f"comma-separated weights {weights_help}, summing to 1; default equal",
+    )
+    parser.add_argument(
+        "--no-dedupe",
+        action="store_true",
+        help="credit later mentions of an entity too (default: they earn nothing)",
+    )
 
 
 def _cmd_gfrc(args) -> int:
     from . import gfrc
 
     batch = _conversations(args)
-    weights = None if args.weights is None else _float_list(args.weights, "--weights")
-    table = gfrc.gfrc(
+    table = gfrc.evaluate(
         batch,
-        preset=args.preset,
-        L=args.L,
         variant=args.variant,
         gain=args.gain,
-        lmax=args.lmax,
         method=args.method,
         empty=args.empty,
-        alpha=args.alpha,
-        weights=weights,
-        dedupe=False if args.no_dedupe else None,
+        **_conversation_options(args),
     )
     if args.plot:
         from .plots import r_vs_gf
 
-        _save_figure(r_vs_gf(table, by=args.plot_by), args.plot)
-    _write(args.output, table.to_tsv)
+        _save_figure(r_vs_gf(table, by=args.plot_by), args.plot, _inputs(args))
+    _write(args.output, table.to_tsv, inputs=_inputs(args))
     return 0
 
 
@@ -333,18 +382,19 @@ def _cmd_gfrc2(args) -> int:
     from . import gfrc2
 
     batch = _conversations(args)
-    weights = None if args.weights is None else _float_list(args.weights, "--weights")
-    options = dict(L=args.L, weights=weights, lmax=args.lmax, dedupe=not args.no_dedupe)
+    options = _conversation_options(args)
     if args.plot or args.clusters:
         clusters = gfrc2.clusters(batch, **options)
     if args.plot:
         from .plots import gfrc2_clusters
 
-        _save_figure(gfrc2_clusters(batch, clusters), args.plot)
+        _save_figure(gfrc2_clusters(batch, clusters), args.plot, _inputs(args))
     if args.clusters:
-        _write(args.output, lambda f: gfrc2.write_clusters(batch, clusters, f))
+        _write(
+            args.output, lambda f: gfrc2.write_clusters(batch, clusters, f), inputs=_inputs(args)
+        )
     else:
-        _write(args.output, gfrc2.gfrc2(batch, **options).to_tsv)
+        _write(args.output, gfrc2.evaluate(batch, **options).to_tsv, inputs=_inputs(args))
     return 0
 
 
@@ -358,13 +408,19 @@ def _cmd_ragfair(args) -> int:
     answers = ragfair.read_answers(args.answers, [a.attribute for a in attributes])
     weights = None if args.weights is None else _float_list(args.weights, "--weights")
     table = ragfair.evaluate(
-        qrels, runs, attributes, answers, cutoff=args.cutoff, weights=weights, order=args.order
+        qrels,
+        runs,
+        attributes,
+        answers,
+        cutoffs=_int_list(args.cutoffs, "--cutoffs"),
+        weights=weights,
+        order=args.order,
     )
     if args.plot:
         from .plots import rigf_bars
 
-        _save_figure(rigf_bars(table, attribute=args.plot_attribute), args.plot)
-    _write(args.output, table.to_tsv)
+        _save_figure(rigf_bars(table, attribute=args.plot_attribute), args.plot, _inputs(args))
+    _write(args.output, table.to_tsv, inputs=_inputs(args))
     return 0
 
 
@@ -373,16 +429,69 @@ def _cmd_nuggets(args) -> int:
 
     labels = nuggets.read_labels(args.labels)
     table = nuggets.coverage(labels, average="micro" if args.micro else "macro")
-    _write(args.output, table.to_tsv)
+    _write(args.output, table.to_tsv, inputs=_inputs(args))
     return 0
 
 
-def _write(output, writer):
+class UsageError(ValueError):
+    """A combination of options that the command would not honour."""
+
+
+def _inputs(args) -> list[str]:
+    """Every input file named on the command line (for the no-overwrite rule)."""
+    names = []
+    for key in ("qrels", "answers", "attributes", "labels"):
+        value = getattr(args, key, None)
+        if isinstance(value, str):
+            names.append(value)
+    for key in ("runs", "conversations", "scores"):
+        names += list(getattr(args, key, None) or [])
+    for entry in getattr(args, "attribute", None) or []:
+        names += [entry[1], entry[2]]
+    return names
+
+
+def _check_output(path, inputs, *, force: bool) -> None:
+    import os
+
+    real = os.path.realpath(path)
+    for name in inputs:
+        if os.path.exists(name) and os.path.realpath(name) == real:
+            raise UsageError(f"the output {path} is one of the inputs; choose another file")
+    if not force and os.path.exists(path):
+        raise UsageError(f"{path} exists; pass --force to overwrite it")
+
+
+_WRITTEN: set = set()
+
+
+def _write(output, writer, *, inputs=(), force=True, mkdir=False) -> None:
+    """Write to ``output`` (stdout for None or '-') through a temporary file.
+
+    The file is renamed into place only when complete, so an interrupted run never
+    leaves a truncated output; an output that is an input, or that this run wrote
+    already, is refused.
+    """
+    import os
+
     if output in (None, "-"):
         writer(sys.stdout)
-    else:
-        with open(output, "w") as f:
+        return
+    _check_output(output, inputs, force=force)
+    real = os.path.realpath(output)
+    if real in _WRITTEN:
+        raise UsageError(f"two outputs of this command would both be {output}")
+    if mkdir:
+        os.makedirs(os.path.dirname(output) or ".", exist_ok=True)
+    tmp = f"{output}.fairconv-tmp"
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
             writer(f)
+        os.replace(tmp, output)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+    _WRITTEN.add(real)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -446,6 +555,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="tsv: run topic measure value rows (default); nev: the organisers' GFRnev layout",
     )
     g.add_argument("--out-dir", help="with --format nev: write <run>.<set>.GFRnev files here")
+    g.add_argument("--force", action="store_true", help="with --out-dir: overwrite existing files")
     g.add_argument("-o", "--output", help="write to this file instead of stdout")
     g.add_argument("runs", nargs="+", metavar="RUN", help="TREC run files")
     g.set_defaults(func=_cmd_gfr)
@@ -456,18 +566,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Turn-based relevance and group fairness of conversations (Sakai, EVIA "
         "2023; NTCIR-18 FairWeb-2 CS). Prints run, topic, measure, value rows.",
     )
-    c.add_argument("--attributes", required=True, help="attribute-set JSON file")
-    c.add_argument(
-        "--preset",
-        choices=["fairweb2", "gfrc2-paper", "evia2023"],
-        help="named settings: fairweb2 (official: L=1000, eq7, exp gain; the "
-        "default), gfrc2-paper (the same with eq6), evia2023 (L=1250, eq6, "
-        "linear gain); the options below override it",
-    )
-    c.add_argument("--L", type=float, help="patience in words")
+    _add_conversation_inputs(c, "w0 (R), w1..wM (attribute sets)")
     c.add_argument("--variant", choices=["eq6", "eq7", "eq9"], help="R variant")
     c.add_argument("--gain", choices=["exp", "linear"], help="(2^l-1)/2^lmax or l/lmax")
-    c.add_argument("--lmax", type=int, help="highest relevance level (default 2)")
     c.add_argument(
         "--method",
         choices=["independent", "cumulative"],
@@ -478,15 +579,6 @@ def build_parser() -> argparse.ArgumentParser:
         choices=["ignore", "uniform"],
         help="system turns without relevant nuggets: left out (default) or "
         "counted with a uniform distribution",
-    )
-    c.add_argument("--alpha", type=float, help="weight of R (default 1/(M+1))")
-    c.add_argument(
-        "--weights", help="comma-separated weights of the attribute sets (default 1/M each)"
-    )
-    c.add_argument(
-        "--no-dedupe",
-        action="store_true",
-        help="credit later mentions of an entity too (default: they earn nothing)",
     )
     c.add_argument("--plot", metavar="FILE", help="write the R vs GF figure (plot extra)")
     c.add_argument(
@@ -506,15 +598,7 @@ def build_parser() -> argparse.ArgumentParser:
         "Eqs. 11-21). Prints run, topic, measure, value rows, or with "
         "--clusters the per-cluster table.",
     )
-    c2.add_argument("--attributes", required=True, help="attribute-set JSON file")
-    c2.add_argument("--L", type=float, default=1000, help="patience in words (default 1000)")
-    c2.add_argument(
-        "--weights", help="comma-separated w0 (GNP), w1..wM (attribute sets); default 1/(M+1) each"
-    )
-    c2.add_argument("--lmax", type=int, default=2, help="highest relevance level (default 2)")
-    c2.add_argument(
-        "--no-dedupe", action="store_true", help="credit later mentions of an entity too"
-    )
+    _add_conversation_inputs(c2, "w0 (GNP), w1..wM (attribute sets)")
     c2.add_argument(
         "--clusters",
         action="store_true",
@@ -539,7 +623,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_ranked_inputs(r, "an attribute set, as for 'fairconv gfr'; repeat for each set")
     r.add_argument("--answers", required=True, help="RAG answers (JSON Lines)")
-    r.add_argument("--cutoff", type=int, help="depth of the retrieved list (default: all)")
+    r.add_argument(
+        "--cutoffs",
+        default="",
+        help="comma-separated depths of the retrieved list besides full depth (e.g. 10)",
+    )
     r.add_argument(
         "--weights",
         help="comma-separated weights of the attribute sets for the overall values (default equal)",

@@ -15,16 +15,35 @@ position, with offsets per conversation) for the vectorised measures.
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from ._validation import SUM_TOLERANCE
+from . import _core
+from ._validation import (
+    LMAX_LIMIT,
+    _json,
+    check_choice,
+    check_lmax,
+    check_patience,
+    check_sequence_of,
+    fail,
+    json_ints,
+    json_item_error,
+    json_str,
+    json_vectors,
+)
 from .divergences import AttributeSet
+from .results import ScoreTable
 
 __all__ = [
+    "ConversationOptions",
+    "PRESETS",
+    "batch_from_records",
+    "batch_from_conversations",
     "Nugget",
     "Turn",
     "Conversation",
@@ -189,16 +208,105 @@ class Conversation:
         )
 
 
+# --------------------------------------------------------------------------- options
+PRESETS: dict[str, dict] = {
+    # NTCIR-18 FairWeb-2 CS official setting (its overview reports eq7 values)
+    "fairweb2": dict(L=1000, variant="eq7", gain="exp", lmax=2, method="independent"),
+    # the GFRC2 paper's Tables 4-5: FairWeb-2 with the intended Eq. 6
+    "gfrc2-paper": dict(L=1000, variant="eq6", gain="exp", lmax=2, method="independent"),
+    # Sakai, EVIA 2023, Tables 1-2: 5 minutes at 250 words per minute, gain l/lmax
+    "evia2023": dict(L=1250, variant="eq6", gain="linear", lmax=2, method="independent"),
+}
+"""Named settings of the conversation measures; :class:`ConversationOptions` reads them."""
+
+
+@dataclass(frozen=True)
+class ConversationOptions:
+    """Settings shared by GFRC and GFRC2; :meth:`resolve` fills them from a preset.
+
+    Attributes
+    ----------
+    L : int
+        Patience in words (>= 2): GFRC's position weights and GFRC2's user clusters.
+    lmax : int
+        Highest relevance level (1..100); a nugget above it is an error.
+    dedupe : bool
+        A later relevant mention of an already credited entity earns nothing.
+    variant : {'eq6', 'eq7', 'eq9'}
+        GFRC's R (position weight and normaliser); GFRC2 does not use it.
+    gain : {'exp', 'linear'}
+        GFRC's nugget gain (2^l - 1)/2^lmax or l/lmax; GFRC2 weighs words by l.
+    method : {'independent', 'cumulative'}
+        GFRC's achieved distribution per turn, or of all turns so far.
+    empty : {'ignore', 'uniform'}
+        GFRC: system turns without a relevant nugget are left out of GF, or count
+        with a uniform achieved distribution.
+    """
+
+    L: int = 1000
+    lmax: int = 2
+    dedupe: bool = True
+    variant: str = "eq7"
+    gain: str = "exp"
+    method: str = "independent"
+    empty: str = "ignore"
+
+    @classmethod
+    def resolve(
+        cls, preset: str | None = None, *, func: str = "gfrc", **given
+    ) -> ConversationOptions:
+        """Options of ``preset`` (default ``'fairweb2'``) with the given fields overriding.
+
+        ``None`` values are ignored, so callers can pass every keyword through.
+
+        Examples
+        --------
+        >>> ConversationOptions.resolve("evia2023", lmax=3)
+        ConversationOptions(L=1250, lmax=3, dedupe=True, variant='eq6', gain='linear', \
+method='independent', empty='ignore')
+        """
+        name = check_choice(preset or "fairweb2", "preset", func, tuple(PRESETS))
+        fields = dict(PRESETS[name])
+        unknown = set(given) - set(cls.__dataclass_fields__)
+        if unknown:
+            raise TypeError(f"{func} got unknown option(s): {', '.join(sorted(unknown))}")
+        fields.update({k: v for k, v in given.items() if v is not None})
+        dedupe = fields.get("dedupe", True)
+        if not isinstance(dedupe, (bool, np.bool_)):
+            raise fail("dedupe", func, "be True or False", repr(dedupe))
+        return cls(
+            L=check_patience(fields["L"], "L", func),
+            lmax=check_lmax(fields["lmax"], "lmax", func),
+            dedupe=bool(dedupe),
+            variant=check_choice(fields["variant"], "variant", func, ("eq6", "eq7", "eq9")),
+            gain=check_choice(fields["gain"], "gain", func, ("exp", "linear")),
+            method=check_choice(fields["method"], "method", func, ("independent", "cumulative")),
+            empty=check_choice(fields.get("empty", "ignore"), "empty", func, ("ignore", "uniform")),
+        )
+
+
 # --------------------------------------------------------------------------- batch
 @dataclass(frozen=True, eq=False)
 class ConversationBatch:
-    """Many conversations as flat nugget arrays, sorted by position in each.
+    """Many conversations as flat nugget arrays with offsets, sorted by position.
 
-    Nuggets of conversation c are ``offsets[c]:offsets[c+1]``. ``turn`` is the 1-based
-    system turn of each nugget; ``system_turns[c]`` the number of system turns (-1 when
-    the record gives no turn structure). ``groups[name]`` is (n_nuggets, G) with NaN rows
-    where a nugget gives no vector. ``entity`` holds integer keys (-1: none).
-    ``sources[c]`` names where conversation c came from (file:line) for messages.
+    Built and checked by :func:`batch_from_records` (or :func:`read_conversations`);
+    the measures read its arrays and never change them.
+
+    Attributes
+    ----------
+    topics, runs, sources : tuple of str
+        Per conversation; ``sources[c]`` names where it came from (``file:line``).
+    offsets : ndarray of int, shape (conversations + 1,)
+        Nuggets of conversation c are ``offsets[c]:offsets[c+1]``.
+    start, end, level, turn, entity : ndarray of int, shape (nuggets,)
+        1-based inclusive word span, level, 1-based system turn and entity key (-1:
+        none) of each nugget.
+    groups : dict of str to ndarray (nuggets, G)
+        Membership vectors per attribute set; NaN rows where a nugget gives none.
+    system_turns, lengths : ndarray of int, shape (conversations,)
+        Number of system turns and of words (-1 when the record does not say).
+    attributes : tuple of AttributeSet
     """
 
     topics: tuple
@@ -220,6 +328,7 @@ class ConversationBatch:
 
     @property
     def n_nuggets(self) -> int:
+        """The number of nuggets of all conversations."""
         return int(self.offsets[-1])
 
     @property
@@ -227,168 +336,11 @@ class ConversationBatch:
         """Index of the conversation of every nugget."""
         return np.repeat(np.arange(len(self)), np.diff(self.offsets))
 
-    @classmethod
-    def from_conversations(
-        cls,
-        conversations: Sequence[Conversation],
-        attributes: Sequence[AttributeSet],
-        *,
-        sources=None,
-    ):
-        """Build and check a batch from records; nuggets may be given in any order."""
-        conversations = list(conversations)
-        if sources is None:
-            sources = [
-                f"conversation {i + 1} (topic {c.topic!r}, run {c.run!r})"
-                for i, c in enumerate(conversations)
-            ]
-        return cls.from_records([c.to_json() for c in conversations], attributes, sources=sources)
+    def table(self, scores: dict) -> ScoreTable:
+        """A ScoreTable of per-conversation score arrays (one per run and topic).
 
-    @classmethod
-    def from_records(
-        cls, records: Sequence[dict], attributes: Sequence[AttributeSet], *, sources: Sequence[str]
-    ):
-        """Build and check a batch from JSON records (docs/formats.md)."""
-        sources = tuple(sources)
-        turns, lengths = [], []
-        for rec, where in zip(records, sources):
-            try:
-                if rec.get("text") is not None:
-                    t = turns_of(rec["text"])
-                    turns.append(t)
-                    lengths.append(t[-1].end)
-                elif rec.get("turns") is not None:
-                    turns.append(
-                        tuple(
-                            Turn(str(x["role"]), int(x["start"]), int(x["end"]))
-                            for x in rec["turns"]
-                        )
-                    )
-                    lengths.append(int(rec.get("length", turns[-1][-1].end)))
-                else:
-                    turns.append(None)
-                    lengths.append(-1 if rec.get("length") is None else int(rec["length"]))
-            except (ValueError, TypeError, KeyError, IndexError) as exc:
-                raise ValueError(f"{where}: {exc}") from None
-        counts = np.array([len(r.get("nuggets", ())) for r in records], dtype=np.int64)
-        offsets = np.concatenate(([0], np.cumsum(counts)))
-        flat = [n for r in records for n in r.get("nuggets", ())]
-        start = _ints([n.get("start") for n in flat], "start", sources, offsets)
-        end = _ints([n.get("end") for n in flat], "end", sources, offsets)
-        level = _ints([n.get("level") or 0 for n in flat], "level", sources, offsets)
-        turn = _ints([n.get("turn", -1) for n in flat], "turn", sources, offsets)
-        keys = {}
-        entity = np.fromiter(
-            (
-                -1 if n.get("entity") is None else keys.setdefault(n["entity"], len(keys))
-                for n in flat
-            ),
-            np.int64,
-            len(flat),
-        )
-        groups = {
-            a.name: _memberships(
-                [(n.get("groups") or {}).get(a.name) for n in flat], a, sources, offsets
-            )
-            for a in attributes
-        }
-        system_turns = np.array(
-            [-1 if t is None else sum(x.role == "S" for x in t) for t in turns], dtype=np.int64
-        )
-        batch = cls(
-            tuple(str(r["topic"]) for r in records),
-            tuple(str(r.get("run", "")) for r in records),
-            offsets,
-            start,
-            end,
-            level,
-            turn,
-            entity,
-            groups,
-            system_turns,
-            np.array(lengths, dtype=np.int64),
-            sources,
-            tuple(attributes),
-        )
-        return batch._sorted()._checked(turns)
-
-    def _sorted(self) -> ConversationBatch:
-        order = np.lexsort((self.start, self.conversation_of))
-        if (order == np.arange(len(order))).all():
-            return self
-        return ConversationBatch(
-            self.topics,
-            self.runs,
-            self.offsets,
-            self.start[order],
-            self.end[order],
-            self.level[order],
-            self.turn[order],
-            self.entity[order],
-            {k: v[order] for k, v in self.groups.items()},
-            self.system_turns,
-            self.lengths,
-            self.sources,
-            self.attributes,
-        )
-
-    def _checked(self, turns) -> ConversationBatch:
-        """Check spans, levels and memberships; derive system turns from turn spans."""
-        conv = self.conversation_of
-        bad = self.start < 1
-        _raise_first(bad, self, "its start word must be >= 1")
-        _raise_first(self.end < self.start, self, "its start word is after its end word")
-        too_long = (self.lengths[conv] >= 0) & (self.end > self.lengths[conv])
-        _raise_first(too_long, self, "it ends after the last word of the conversation")
-        same = conv[1:] == conv[:-1]
-        overlap = np.zeros(len(conv), dtype=bool)
-        overlap[1:] = same & (self.start[1:] <= self.end[:-1])
-        _raise_first(overlap, self, "it overlaps the nugget before it")
-        _raise_first(self.level < 0, self, "its level must be >= 0")
-        turn = self.turn.copy()
-        has_turns = np.array([t is not None for t in turns], dtype=bool)
-        if has_turns.any():
-            turn = _system_turns(self, turns, has_turns, conv, turn)
-        lacking = (turn < 1) & ~has_turns[conv]
-        _raise_first(lacking, self, "it needs a 'turn' (the record has no text or turns)")
-        for a in self.attributes:
-            m = self.groups[a.name]
-            given = ~np.isnan(m).any(axis=1)
-            partial = np.isnan(m).any(axis=1) & ~np.isnan(m).all(axis=1)
-            _raise_first(partial, self, f"its {a.name} membership has missing entries")
-            mg = np.where(given[:, None], m, 0.0)
-            _raise_first(
-                given & ((mg < 0).any(axis=1) | ~np.isfinite(mg).all(axis=1)),
-                self,
-                f"its {a.name} membership must be finite and non-negative",
-            )
-            _raise_first(
-                given & (np.abs(mg.sum(axis=1) - 1) > SUM_TOLERANCE),
-                self,
-                f"its {a.name} membership must sum to 1 (within {SUM_TOLERANCE:g})",
-            )
-        return ConversationBatch(
-            self.topics,
-            self.runs,
-            self.offsets,
-            self.start,
-            self.end,
-            self.level,
-            turn,
-            self.entity,
-            self.groups,
-            self.system_turns,
-            self.lengths,
-            self.sources,
-            self.attributes,
-        )
-
-    def table(self, scores: dict):
-        """A ScoreTable of per-conversation score arrays (one conversation per run and
-        topic; a run without a topic that another run has scores 0 there).
+        A run without a topic that another run has scores 0 there.
         """
-        from .results import ScoreTable
-
         names = list(scores)
         return ScoreTable.from_items(
             self.runs,
@@ -411,15 +363,9 @@ class ConversationBatch:
             f"its level exceeds lmax = {lmax}"
             + (f" (the 'lmax' option of {func})" if func else ""),
         )
-        level = self.level.copy()
-        rel = np.flatnonzero((level > 0) & (self.entity >= 0))
-        if dedupe and len(rel):
-            key = self.conversation_of[rel] * (int(self.entity.max()) + 1) + self.entity[rel]
-            _, first = np.unique(key, return_index=True)  # nuggets are in position order
-            repeat = np.ones(len(rel), dtype=bool)
-            repeat[first] = False
-            level[rel[repeat]] = 0
-        return level
+        if not dedupe:
+            return self.level.copy()
+        return _core.dedupe_levels(self.conversation_of, self.entity, self.level)
 
     def check_relevant_groups(self, relevant: np.ndarray) -> None:
         """Every relevant nugget must give a membership vector for every attribute set."""
@@ -433,58 +379,210 @@ class ConversationBatch:
             )
 
 
-def _memberships(vectors, a: AttributeSet, sources, offsets) -> np.ndarray:
-    """(n, G) array of the given vectors; NaN rows where a nugget gives none."""
-    out = np.full((len(vectors), a.n_groups), np.nan)
-    given = np.fromiter((v is not None for v in vectors), bool, len(vectors))
-    rows = [v for v in vectors if v is not None]
-    if not rows:
-        return out
-    try:
-        values = np.array(rows, dtype=np.float64).reshape(len(rows), -1)
-        ok = values.shape[1] == a.n_groups
-    except (ValueError, TypeError):
-        ok = False
-    if not ok:
-        for i, v in enumerate(vectors):
-            if v is not None and (
-                not isinstance(v, (list, tuple))
-                or len(v) != a.n_groups
-                or not all(isinstance(x, (int, float)) for x in v)
-            ):
-                raise _nugget_error(
-                    sources,
-                    offsets,
-                    i,
-                    f"its {a.name} membership must be "
-                    f"{a.n_groups} numbers (the groups of {a.name}); got {v!r}",
+def batch_from_conversations(
+    conversations: Sequence[Conversation], attribute_sets: Sequence[AttributeSet]
+) -> ConversationBatch:
+    """Build and check a batch from :class:`Conversation` records (any nugget order)."""
+    conversations = check_sequence_of(
+        conversations, Conversation, "conversations", "batch_from_conversations"
+    )
+    sources = [
+        f"conversation {i + 1} (topic {c.topic!r}, run {c.run!r})"
+        for i, c in enumerate(conversations)
+    ]
+    return batch_from_records([c.to_json() for c in conversations], attribute_sets, sources=sources)
+
+
+def _turn_structure(rec: dict, where: str):
+    """(turns or None, length) of one record: from its text, its turns, or neither."""
+    text = rec.get("text")
+    if text is not None:
+        if type(text) is not str:
+            raise ValueError(f'{where}: "text" must be a string, got {_json(text)}')
+        try:
+            turns = turns_of(text)
+        except ValueError as exc:
+            raise ValueError(f"{where}: {exc}") from None
+        length = turns[-1].end
+        given = rec.get("length")
+        if given is not None and given != length:
+            raise ValueError(f'{where}: "length" is {_json(given)} but the text has {length} words')
+        return turns, length
+    raw = rec.get("turns")
+    length = rec.get("length")
+    if length is not None and (type(length) is not int or not 1 <= length <= 1 << 53):
+        raise ValueError(f'{where}: "length" must be a positive integer, got {_json(length)}')
+    if raw is None:
+        return None, -1 if length is None else length
+    if not isinstance(raw, list) or not raw or not all(isinstance(t, dict) for t in raw):
+        raise ValueError(f'{where}: "turns" must be a non-empty array of objects')
+    turns = []
+    expected = 1
+    for k, t in enumerate(raw, start=1):
+        role = t.get("role")
+        if role not in ("U", "S"):
+            raise ValueError(f'{where}: turn {k}: "role" must be "U" or "S", got {_json(role)}')
+        span = []
+        for key in ("start", "end"):
+            v = t.get(key)
+            if type(v) is not int or not 1 <= v <= 1 << 53:
+                raise ValueError(
+                    f'{where}: turn {k}: "{key}" must be a positive integer, got {_json(v)}'
                 )
-    out[given] = values
-    return out
+            span.append(v)
+        if span[0] != expected or span[1] < span[0]:
+            raise ValueError(
+                f"{where}: turn {k}: turns must be contiguous and not overlap: it spans "
+                f"words {span[0]}-{span[1]}, expected to start at word {expected}"
+            )
+        expected = span[1] + 1
+        turns.append(Turn(role, span[0], span[1]))
+    if length is None:
+        length = turns[-1].end
+    elif length != turns[-1].end:
+        raise ValueError(f'{where}: "length" is {length} but the turns end at word {turns[-1].end}')
+    return tuple(turns), length
 
 
-def _ints(values, name, sources, offsets):
-    try:
-        arr = np.array(values, dtype=np.float64)
-        ok = np.isfinite(arr) & (arr == np.round(arr))
-    except (TypeError, ValueError):
-        ok = np.array(
-            [isinstance(v, (int, float)) and not isinstance(v, bool) for v in values], dtype=bool
+def batch_from_records(
+    records: Sequence[dict], attribute_sets: Sequence[AttributeSet], *, sources: Sequence[str]
+) -> ConversationBatch:
+    """Build and check a batch from JSON records (the format of docs/formats.md).
+
+    Parameters
+    ----------
+    records : sequence of dict
+        Decoded conversation records: ``topic``, ``run``, ``nuggets`` and ``text``, or
+        ``turns`` and ``length``, or neither (then each nugget gives its ``turn``).
+    attribute_sets : sequence of AttributeSet
+        The sets whose memberships the nuggets give under ``groups``.
+    sources : sequence of str
+        Where each record comes from (``file:line``), for messages.
+
+    Returns
+    -------
+    ConversationBatch
+        Nuggets sorted by position in each conversation.
+
+    Raises
+    ------
+    ValueError
+        Naming the record, the nugget and the field: a field of the wrong JSON type
+        (integers are JSON integers; a missing or null level is 0), spans outside the
+        conversation, in a user turn, across turns or overlapping, memberships of the
+        wrong length or not summing to 1, turns that are not contiguous, a length
+        that disagrees with the text or the turns.
+    """
+    func = "batch_from_records"
+    sets = check_sequence_of(attribute_sets, AttributeSet, "attribute_sets", func)
+    records = list(records)
+    sources = tuple(sources)
+    if len(sources) != len(records):
+        raise fail("sources", func, f"name each of the {len(records)} records", f"{len(sources)}")
+    turns, lengths, topics, runs, nuggets = [], [], [], [], []
+    for rec, where in zip(records, sources, strict=True):
+        if not isinstance(rec, dict):
+            raise ValueError(f"{where}: a conversation record must be a JSON object")
+        topics.append(json_str(rec.get("topic"), "topic", where))
+        runs.append(json_str(rec.get("run"), "run", where))
+        items = rec.get("nuggets", [])
+        if not isinstance(items, list) or not all(isinstance(n, dict) for n in items):
+            raise ValueError(f'{where}: "nuggets" must be an array of objects')
+        nuggets.append(items)
+        t, n = _turn_structure(rec, where)
+        turns.append(t)
+        lengths.append(n)
+    counts = np.fromiter(map(len, nuggets), np.int64, len(nuggets))
+    offsets = np.concatenate(([0], np.cumsum(counts)))
+    flat = [n for items in nuggets for n in items]
+
+    def ints(field, default=None):
+        return json_ints([n.get(field) for n in flat], field, sources, offsets, default=default)
+
+    start, end, level, turn = ints("start"), ints("end"), ints("level", 0), ints("turn", -1)
+    bad_turn = (turn < 1) & np.fromiter((n.get("turn") is not None for n in flat), bool, len(flat))
+    if bad_turn.any():
+        i = int(np.argmax(bad_turn))
+        raise json_item_error(
+            sources, offsets, i, "nugget", f'"turn" must be >= 1, got {int(turn[i])}'
         )
-        arr = None
-    if len(values) and not ok.all():
-        raise _nugget_error(
-            sources,
-            offsets,
-            int(np.argmin(ok)),
-            f"its '{name}' must be an integer; got {values[int(np.argmin(ok))]!r}",
-        )
-    return np.zeros(0, np.int64) if arr is None else arr.astype(np.int64)
+    keys: dict = {}
+    entity = np.full(len(flat), -1, dtype=np.int64)
+    for i, n in enumerate(flat):
+        e = n.get("entity")
+        if e is not None:
+            if type(e) is not str:
+                raise json_item_error(
+                    sources, offsets, i, "nugget", f'"entity" must be a string, got {_json(e)}'
+                )
+            entity[i] = keys.setdefault(e, len(keys))
+    groups = {}
+    for a in sets:
+        vectors = []
+        for i, n in enumerate(flat):
+            g = n.get("groups")
+            if g is not None and not isinstance(g, dict):
+                raise json_item_error(
+                    sources, offsets, i, "nugget", f'"groups" must be an object, got {_json(g)}'
+                )
+            vectors.append(None if g is None else g.get(a.name))
+        groups[a.name] = json_vectors(vectors, a, sources, offsets)
+    system_turns = np.array(
+        [-1 if t is None else sum(x.role == "S" for x in t) for t in turns], dtype=np.int64
+    )
+    batch = ConversationBatch(
+        tuple(topics),
+        tuple(runs),
+        offsets,
+        start,
+        end,
+        level,
+        turn,
+        entity,
+        groups,
+        system_turns,
+        np.array(lengths, dtype=np.int64),
+        sources,
+        tuple(sets),
+    )
+    return _checked(_sorted(batch), turns)
 
 
-def _nugget_error(sources, offsets, i, message) -> ValueError:
-    c = int(np.searchsorted(offsets, i, side="right") - 1)
-    return ValueError(f"{sources[c]}: nugget {i - offsets[c] + 1}: {message}")
+def _sorted(batch: ConversationBatch) -> ConversationBatch:
+    order = np.lexsort((batch.start, batch.conversation_of))
+    if (order == np.arange(len(order))).all():
+        return batch
+    return replace(
+        batch,
+        start=batch.start[order],
+        end=batch.end[order],
+        level=batch.level[order],
+        turn=batch.turn[order],
+        entity=batch.entity[order],
+        groups={k: v[order] for k, v in batch.groups.items()},
+    )
+
+
+def _checked(batch: ConversationBatch, turns) -> ConversationBatch:
+    """Check spans and levels; derive the system turn of each nugget from turn spans."""
+    conv = batch.conversation_of
+    _raise_first(batch.start < 1, batch, "its start word must be >= 1")
+    _raise_first(batch.end < batch.start, batch, "its start word is after its end word")
+    too_long = (batch.lengths[conv] >= 0) & (batch.end > batch.lengths[conv])
+    _raise_first(too_long, batch, "it ends after the last word of the conversation")
+    same = conv[1:] == conv[:-1]
+    overlap = np.zeros(len(conv), dtype=bool)
+    overlap[1:] = same & (batch.start[1:] <= batch.end[:-1])
+    _raise_first(overlap, batch, "it overlaps the nugget before it")
+    _raise_first(batch.level < 0, batch, "its level must be >= 0")
+    _raise_first(batch.level > LMAX_LIMIT, batch, f"its level must be at most {LMAX_LIMIT}")
+    turn = batch.turn
+    has_turns = np.array([t is not None for t in turns], dtype=bool)
+    if has_turns.any():
+        turn = _system_turns(batch, turns, has_turns, conv, turn)
+    lacking = (turn < 1) & ~has_turns[conv]
+    _raise_first(lacking, batch, "it needs a 'turn' (the record has no text or turns)")
+    return replace(batch, turn=turn)
 
 
 def _raise_first(bad: np.ndarray, batch: ConversationBatch, message: str) -> None:
@@ -492,8 +590,8 @@ def _raise_first(bad: np.ndarray, batch: ConversationBatch, message: str) -> Non
         i = int(np.argmax(bad))
         c = int(batch.conversation_of[i])
         raise ValueError(
-            f"{batch.sources[c]}: the nugget at words {batch.start[i]}-"
-            f"{batch.end[i]} (nugget {i - batch.offsets[c] + 1}): {message}"
+            f"{batch.sources[c]}: nugget {i - batch.offsets[c] + 1} (words {batch.start[i]}-"
+            f"{batch.end[i]}): {message}"
         )
 
 
@@ -539,70 +637,126 @@ def _system_turns(batch, turns, has_turns, conv, turn):
 
 # --------------------------------------------------------------------------- files
 def read_attribute_sets(path) -> list[AttributeSet]:
-    """Read the attribute-set JSON of docs/formats.md (target as a list or golddistr path)."""
+    """Read the attribute-set JSON of docs/formats.md.
+
+    The file is an object mapping each set's name to ``{"target": [...] | "golddistr
+    path", "scale": "nominal" | "ordinal", "divergence": optional}``.
+
+    Raises
+    ------
+    ValueError
+        Naming the file and the set: invalid JSON or UTF-8, an empty file, a field of
+        the wrong type, a target that is not a distribution.
+    """
     from pathlib import Path
 
     from .readers import read_golddistr
 
-    path = Path(path)
-    try:
-        spec = json.loads(path.read_text())
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{path}:{exc.lineno}: invalid JSON: {exc.msg}") from None
+    spec = json_document(path)
+    where = _name(path)
     if not isinstance(spec, dict) or not spec:
         raise ValueError(
-            f"{path}: expected an object mapping attribute-set names to "
+            f"{where}: expected an object mapping attribute-set names to "
             '{"target": [...], "scale": "nominal" | "ordinal"}'
         )
     out = []
     for name, entry in spec.items():
+        json_str(name, "attribute-set name", where)
         if not isinstance(entry, dict) or "target" not in entry or "scale" not in entry:
-            raise ValueError(f"{path}: attribute set {name!r} needs a 'target' and a 'scale'")
+            raise ValueError(f'{where}: attribute set {name!r} needs a "target" and a "scale"')
+        unknown = set(entry) - {"target", "scale", "divergence"}
+        if unknown:
+            raise ValueError(
+                f"{where}: attribute set {name!r}: unknown field(s) {', '.join(sorted(unknown))}"
+            )
         target = entry["target"]
+        for key in ("scale", "divergence"):
+            value = entry.get(key)
+            if key in entry and type(value) is not str:
+                raise ValueError(
+                    f'{where}: attribute set {name!r}: "{key}" must be a string, got {_json(value)}'
+                )
         if isinstance(target, str):
-            target = read_golddistr(path.parent / target)
+            target = read_golddistr(Path(str(path)).parent / target)
+        elif not isinstance(target, list) or not all(type(x) in (int, float) for x in target):
+            raise ValueError(
+                f'{where}: attribute set {name!r}: "target" must be an array of numbers or a '
+                f"golddistr path, got {_json(target)}"
+            )
         try:
             out.append(AttributeSet(name, target, entry["scale"], entry.get("divergence")))
         except (ValueError, TypeError) as exc:
-            raise ValueError(f"{path}: attribute set {name!r}: {exc}") from None
+            raise ValueError(f"{where}: attribute set {name!r}: {exc}") from None
     return out
 
 
-def read_conversations(paths, attributes: Sequence[AttributeSet]) -> ConversationBatch:
+def read_conversations(paths, attribute_sets: Sequence[AttributeSet]) -> ConversationBatch:
     """Read annotated conversations (JSON Lines, docs/formats.md) into a checked batch.
 
-    ``paths`` is one file or a list of files. A record without ``run`` takes its
-    file's name. Errors name the file and line: invalid JSON, missing fields, bad spans
-    (outside the conversation, in a user turn, overlapping, start after end),
-    memberships of the wrong length or not summing to 1, text not beginning with ``U:``.
+    Parameters
+    ----------
+    paths : path or sequence of paths
+        One file or several; a record without ``run`` takes its file's name.
+    attribute_sets : sequence of AttributeSet
+        The sets the nuggets give memberships for (:func:`read_attribute_sets`).
+
+    Returns
+    -------
+    ConversationBatch
+
+    Raises
+    ------
+    ValueError
+        Naming the file, the line and the field: invalid JSON or UTF-8, an empty
+        file, and every rule of :func:`batch_from_records`.
     """
-    if isinstance(paths, (str, bytes)) or hasattr(paths, "__fspath__"):
+    if isinstance(paths, (str, bytes)) or hasattr(paths, "__fspath__") or hasattr(paths, "read"):
         paths = [paths]
     records, sources = [], []
     for path in paths:
-        recs, lines = _json_lines(path)
-        run = _base(path)
-        for rec, line in zip(recs, lines):
-            where = f"{path}:{line}"
-            if (
-                not isinstance(rec, dict)
-                or "topic" not in rec
-                or not isinstance(rec.get("nuggets", []), list)
-                or not all(isinstance(n, dict) for n in rec.get("nuggets", []))
-            ):
-                raise ValueError(
-                    f"{where}: a conversation record needs a 'topic' and a list "
-                    "of 'nuggets' (objects with 'start' and 'end')"
-                )
-            records.append(rec if "run" in rec else dict(rec, run=run))
+        run = os.path.basename(_name(path))
+        for line, rec in json_records(path):
+            where = f"{_name(path)}:{line}"
+            if isinstance(rec, dict) and "run" not in rec:
+                rec = dict(rec, run=run)
+            records.append(rec)
             sources.append(where)
-    return ConversationBatch.from_records(records, attributes, sources=sources)
+    return batch_from_records(records, attribute_sets, sources=sources)
 
 
-def _base(path) -> str:
-    import os
+def _name(path) -> str:
+    return str(getattr(path, "name", path))
 
-    return os.path.basename(str(path))
+
+def json_records(path) -> list[tuple[int, object]]:
+    """The (line number, value) of every non-blank line of a JSON Lines file.
+
+    Errors name the file and line; a file with no records is an error.
+    """
+    from . import readers
+
+    if hasattr(readers, "iter_jsonl"):
+        return list(readers.iter_jsonl(path))
+    records, lines = _json_lines(path)
+    if not records:
+        raise ValueError(f"{_name(path)}: the file is empty (no JSON records)")
+    return list(zip(lines, records, strict=True))
+
+
+def json_document(path) -> object:
+    """The one JSON value of a file; errors name the file and line."""
+    from . import readers
+
+    if hasattr(readers, "read_json"):
+        return readers.read_json(path)
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    if not text.strip():
+        raise ValueError(f"{_name(path)}: the file is empty")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{_name(path)}:{exc.lineno}: invalid JSON: {exc.msg}") from None
 
 
 def _json_lines(path):

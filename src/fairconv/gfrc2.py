@@ -1,14 +1,14 @@
-"""GFRC2: word-level expected experience of a conversation.
+r"""GFRC2: word-level expected experience of a conversation.
 
 The alternative to GFRC in Sakai et al.'s GFRC2 paper (Eqs. 11-21). Users abandon the
 conversation at the end of a relevant nugget; the users who stop at word ``wc`` (a
 user cluster) have read every word up to wc. For each cluster:
 
 .. math::
-    GWCrel(wc) = \\sum_l l\\, WCrel_l(wc),\\qquad
-    GNP(wc) = \\frac{GWCrel(wc)}{WCnonrel(wc) + GWCrel(wc)}
+    GWCrel(wc) = \sum_l l\, WCrel_l(wc),\qquad
+    GNP(wc) = \frac{GWCrel(wc)}{WCnonrel(wc) + GWCrel(wc)}
 
-    Experience(wc) = w_0\\, GNP(wc) + \\sum_m w_m\\, DistrSim(D^m(wc) \\| D^{m*})
+    Experience(wc) = w_0\, GNP(wc) + \sum_m w_m\, DistrSim(D^m(wc) \| D^{m*})
 
 where ``WCrel_l(wc)`` counts the words of level-l relevant nuggets among the first wc
 words, ``WCnonrel(wc)`` the other words among them (user turns and nonrelevant text
@@ -16,30 +16,39 @@ included) and ``D^m(wc)`` is the mean membership of the relevant nuggets up to w
 ``Prob(wc) = 1/L`` when wc <= L, else 0, and
 
 .. math::
-    GFRC2 = \\sum_{wc} Prob(wc)\\, Experience(wc),\\quad
-    EGNP = \\sum Prob\\, GNP,\\quad EGF^m = \\sum Prob\\, DistrSim^m.
+    GFRC2 = \sum_{wc} Prob(wc)\, Experience(wc),\quad
+    EGNP = \sum Prob\, GNP,\quad EGF^m = \sum Prob\, DistrSim^m.
 
 Everything is computed from nugget positions and lengths with cumulative sums over
 the relevant nuggets: memory grows with nuggets, not words.
+
+Two entry points, as in every measure family: :func:`gfrc2` returns a dict of arrays
+(one value per conversation), :func:`evaluate` a :class:`~fairconv.results.ScoreTable`
+by run and topic; :func:`clusters` gives the per-cluster table behind them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from . import _core
 from ._validation import check_weights, fail
-from .conversation import ConversationBatch
+from .conversation import ConversationBatch, ConversationOptions
 from .results import ScoreTable
 
-__all__ = ["gfrc2", "gfrc2_arrays", "clusters", "Clusters"]
+__all__ = ["gfrc2", "evaluate", "clusters", "Clusters", "write_clusters"]
 
 
-def _options(batch, L, weights, lmax, func):
-    if not isinstance(L, (int, float, np.integer, np.floating)) or not L > 1:
-        raise fail("L", func, "be a patience in words greater than 1", repr(L))
+def _setup(batch, preset, weights, given, func):
+    if not isinstance(batch, ConversationBatch):
+        raise TypeError(
+            f"The 'batch' parameter of {func} must be a ConversationBatch "
+            f"(fairconv.conversation.read_conversations). Got {type(batch).__name__} instead."
+        )
+    opts = ConversationOptions.resolve(preset, func=func, **given)
     n = len(batch.attributes)
     if n == 0:
         raise fail("batch", func, "carry at least one attribute set", "none")
@@ -48,9 +57,7 @@ def _options(batch, L, weights, lmax, func):
         if weights is None
         else check_weights(weights, n + 1, "weights", func)
     )
-    if isinstance(lmax, bool) or not isinstance(lmax, (int, np.integer)) or lmax < 1:
-        raise fail("lmax", func, "be an integer >= 1", repr(lmax))
-    return float(L), w
+    return opts, w
 
 
 @dataclass(frozen=True, eq=False)
@@ -72,54 +79,77 @@ class Clusters:
     prob: np.ndarray
 
 
-def clusters(batch: ConversationBatch, /, *, L=1000, weights=None, lmax=2, dedupe=True) -> Clusters:
+def clusters(
+    batch: ConversationBatch,
+    /,
+    *,
+    preset: str | None = None,
+    weights: Sequence[float] | None = None,
+    L: int | None = None,
+    lmax: int | None = None,
+    dedupe: bool | None = None,
+) -> Clusters:
     """Per-cluster values of every conversation of a batch (the GFRC2 paper, Tables 1-2).
 
     Parameters
     ----------
     batch : ConversationBatch
-    L : float
-        Patience in words (default 1000).
+    preset : {'fairweb2', 'gfrc2-paper', 'evia2023'}, optional
+        Sets L and lmax (default 'fairweb2': L = 1000, lmax = 2).
     weights : sequence of float, optional
         w_0 (GNP) and w_1..w_M (attribute sets); default 1/(M+1) each; sum to 1.
-    lmax : int
+    L : int, optional
+        Patience in words (>= 2).
+    lmax : int, optional
         Highest relevance level (levels above it are an error).
-    dedupe : bool
-        Later mentions of an already credited entity count as nonrelevant words.
+    dedupe : bool, optional
+        Later mentions of an already credited entity count as nonrelevant words
+        (default True).
+
+    Returns
+    -------
+    Clusters
+        One row per relevant nugget end.
     """
-    L, w = _options(batch, L, weights, lmax, "gfrc2")
+    opts, w = _setup(batch, preset, weights, dict(L=L, lmax=lmax, dedupe=dedupe), "clusters")
+    L, lmax, dedupe = opts.L, opts.lmax, opts.dedupe
     level = batch.effective_levels(lmax, dedupe=dedupe, func="gfrc2")
     rel = np.flatnonzero(level > 0)
     batch.check_relevant_groups(level > 0)
     conv = batch.conversation_of[rel]
-    n_conv = len(batch)
-    firsts = np.searchsorted(conv, np.arange(n_conv))
-    firsts = firsts[firsts < len(rel)]
+    firsts = _core.group_starts(conv)
     words = (batch.end[rel] - batch.start[rel] + 1).astype(np.float64)
     wc = batch.end[rel].astype(np.float64)
-    gwc_rel = _core.segment_cumsum(words * level[rel], firsts)
-    wc_nonrel = wc - _core.segment_cumsum(words, firsts)
-    gnp = gwc_rel / (wc_nonrel + gwc_rel)
-    count = (
-        np.arange(len(rel))
-        - firsts[np.searchsorted(firsts, np.arange(len(rel)), side="right") - 1]
-        + 1
-        if len(rel)
-        else np.zeros(0)
-    )
+    gwc_rel, wc_nonrel, gnp = _core.gnp(words, wc, level[rel], firsts)
     achieved, sim = {}, {}
-    experience = w[0] * gnp
-    for m, a in enumerate(batch.attributes):
-        d = _core.segment_cumsum(batch.groups[a.name][rel], firsts) / count[:, None]
+    for a in batch.attributes:
+        d = _core.running_segment_means(batch.groups[a.name][rel], firsts)
         achieved[a.name] = d
         sim[a.name] = _core.distr_sim(d, a.target, a.divergence)
-        experience = experience + w[m + 1] * sim[a.name]
+    experience = _core.combine(
+        np.vstack([gnp[None], *(sim[a.name][None] for a in batch.attributes)]), w
+    )
     prob = np.where(wc <= L, 1.0 / L, 0.0)
     return Clusters(conv, batch.end[rel], gwc_rel, wc_nonrel, gnp, achieved, sim, experience, prob)
 
 
-def gfrc2_arrays(batch: ConversationBatch, /, *, L=1000, weights=None, lmax=2, dedupe=True) -> dict:
-    """EGNP, EGF per attribute set and GFRC2 of every conversation of a batch.
+def gfrc2(
+    batch: ConversationBatch,
+    /,
+    *,
+    preset: str | None = None,
+    weights: Sequence[float] | None = None,
+    L: int | None = None,
+    lmax: int | None = None,
+    dedupe: bool | None = None,
+) -> dict[str, np.ndarray]:
+    r"""EGNP, EGF per attribute set and GFRC2 of every conversation of a batch.
+
+    Parameters
+    ----------
+    batch : ConversationBatch
+    preset, weights, L, lmax, dedupe
+        As :func:`clusters`.
 
     Returns
     -------
@@ -128,16 +158,23 @@ def gfrc2_arrays(batch: ConversationBatch, /, *, L=1000, weights=None, lmax=2, d
         L terms of size 1/L, so it lies in [0, 1] (EGF with RNOD against a target with
         zero entries can be negative). A conversation without relevant nuggets scores 0.
 
+    Notes
+    -----
+    .. math::
+        GFRC2 = \sum_{wc \le L} \frac{1}{L} \Big(w_0\, GNP(wc)
+        + \sum_m w_m\, DistrSim(D^m(wc) \| D^{m*})\Big)
+
+    References
+    ----------
+    T. Sakai et al., the GFRC2 paper, Eqs. 11-21 and Tables 1-3.
+
     Examples
     --------
-    >>> from fairconv.conversation import read_attribute_sets, read_conversations
-    >>> from fairconv.datasets import path
-    >>> sets = read_attribute_sets(path("cases", "r112-attributes.json"))
-    >>> batch = read_conversations(path("cases", "r112-fairweb2.jsonl"), sets)
-    >>> [round(x, 6) for x in gfrc2_arrays(batch)["GFRC2"].tolist()]
+    >>> from fairconv.datasets import load_case
+    >>> [round(x, 6) for x in gfrc2(load_case("r112").conversations)["GFRC2"].tolist()]
     [0.002677, 0.002038]
     """
-    c = clusters(batch, L=L, weights=weights, lmax=lmax, dedupe=dedupe)
+    c = clusters(batch, preset=preset, weights=weights, L=L, lmax=lmax, dedupe=dedupe)
     n = len(batch)
     out = {"EGNP": np.bincount(c.conversation, weights=c.prob * c.gnp, minlength=n)}
     for a in batch.attributes:
@@ -148,14 +185,24 @@ def gfrc2_arrays(batch: ConversationBatch, /, *, L=1000, weights=None, lmax=2, d
     return out
 
 
-def gfrc2(batch: ConversationBatch, /, **options) -> ScoreTable:
-    """GFRC2 scores per run and topic; options as :func:`gfrc2_arrays`."""
-    return batch.table(gfrc2_arrays(batch, **options))
+def evaluate(batch: ConversationBatch, /, **options) -> ScoreTable:
+    """GFRC2 scores per run and topic; options as :func:`gfrc2`.
+
+    Examples
+    --------
+    >>> from fairconv.datasets import load_case
+    >>> table = evaluate(load_case("r112").conversations)
+    >>> round(table.value("ORG-CS-D-MN-1", "R112", "GFRC2"), 6)
+    0.002038
+    """
+    return batch.table(gfrc2(batch, **options))
 
 
 def write_clusters(batch: ConversationBatch, c: Clusters, out) -> None:
-    """The per-cluster table as TSV: run, topic, wc, GWCrel, WCnonrel, GNP, then D and
-    DistrSim per attribute set, Experience and Prob (full precision).
+    """Write the per-cluster table as TSV.
+
+    Columns: run, topic, wc, GWCrel, WCnonrel, GNP, then D and DistrSim per attribute
+    set, Experience and Prob (full precision).
     """
     names = [a.name for a in batch.attributes]
     header = ["run", "topic", "wc", "GWCrel", "WCnonrel", "GNP"]

@@ -1,17 +1,17 @@
-"""The group fairness gap between retrieval and generation in RAG: RIGF and ADsim.
+r"""The group fairness gap between retrieval and generation in RAG: RIGF and ADsim.
 
 Tao and Sakai, "Measuring Group Fairness Differences in RAG Pipelines: A Pilot Study"
 (BREV-RAG 2025). For a topic, attribute set m, retrieved list L and answer A:
 
 .. math::
-    GF_{Re} = \\sum_k Decay_k\\, DistrSim(d_{L,k} \\| d^*)   \\quad\\text{(GF of GFR, Eq. 1)}
+    GF_{Re} = \sum_k Decay_k\, DistrSim(d_{L,k} \| d^*)   \quad\text{(GF of GFR, Eq. 1)}
 
-    GF_{Gen} = DistrSim(d_A \\| d^*)   \\quad\\text{(Eq. 5, no decay)}
+    GF_{Gen} = DistrSim(d_A \| d^*)   \quad\text{(Eq. 5, no decay)}
 
-    RIGF = (GF_{Gen} - GF_{Re}) / GF_{Re} \\times 100   \\quad\\text{(Eq. 7, percent)}
+    RIGF = (GF_{Gen} - GF_{Re}) / GF_{Re} \times 100   \quad\text{(Eq. 7, percent)}
 
-    ADsim = DistrSim(d_L \\| d_A),\\quad
-    d_L \\propto \\sum_k a_k / \\log_2(k+1)   \\quad\\text{(Eqs. 8-11)}
+    ADsim = DistrSim(d_L \| d_A),\quad
+    d_L \propto \sum_k a_k / \log_2(k+1)   \quad\text{(Eqs. 8-11)}
 
 ``d_A`` is the answer's page membership (normalised sum of its relevant entities'
 vectors); GF_Gen is 0 when the answer names no relevant entity. ``a_k`` is the
@@ -20,20 +20,45 @@ relevant docs give groups exposure. RIGF is undefined (NaN) when GF_Re = 0; ADsi
 the list has no relevant doc or the answer no relevant entity. Over attribute sets,
 ``GF_Re`` and ``GF_Gen`` are weighted sums (Eqs. 4, 6) and RIGF follows from them;
 ADsim is per attribute set only.
+
+Two entry points, as in every measure family: :func:`ragfair` scores padded arrays
+and returns a dict of arrays, :func:`evaluate` scores runs and answers read from files
+and returns a :class:`~fairconv.results.ScoreTable`. Measure names carry the depth of
+the retrieved list: ``GF_Re@10[ORIGIN]``, ``RIGF@10[ORIGIN]``, ``ADsim@10[ORIGIN]``,
+``GF_Gen[ORIGIN]`` (the answer has no depth), and the overall ``GF_Re@10``, ``GF_Gen``,
+``RIGF@10``; full depth drops the ``@``.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
-from . import _core, gfr
-from ._validation import SUM_TOLERANCE, check_distributions, check_weights, fail
-from .results import ScoreTable
+from . import _core
+from ._validation import (
+    as_float_array,
+    check_cutoffs,
+    check_distributions,
+    check_int,
+    check_sequence_of,
+    check_unique_names,
+    check_weights,
+    fail,
+    json_ints,
+    json_str,
+    json_vectors,
+)
+from .divergences import AttributeSet, resolve_divergence
+from .gfr import stop_probabilities
+from .rankings import AttributeData, prepare
+from .readers import Qrels, Run
+from .results import MeasureName, ScoreTable
 
 __all__ = [
+    "ragfair",
+    "evaluate",
     "rigf",
     "gf_gen",
     "adsim",
@@ -41,88 +66,339 @@ __all__ = [
     "answer_distributions",
     "read_answers",
     "Answers",
-    "evaluate",
 ]
 
 
-# --------------------------------------------------------------------------- arrays
-def rigf(gf_gen, gf_re, /):
-    """RIGF in percent: (GF_Gen - GF_Re) / GF_Re * 100; NaN where GF_Re = 0.
+# --------------------------------------------------------------------------- formulas
+def rigf(gf_gen, gf_re, /) -> np.ndarray:
+    """RIGF in percent: (GF_Gen - GF_Re) / GF_Re * 100 (Eq. 7); NaN where GF_Re = 0.
 
+    Parameters
+    ----------
+    gf_gen, gf_re : array_like
+        GF of the generated answer and of the retrieved list; finite, broadcastable.
+
+    Returns
+    -------
+    ndarray
+        Percent; negative when the answer is less fair than the list. NaN (undefined)
+        where GF_Re = 0.
+
+    Raises
+    ------
+    ValueError
+        For non-finite values or shapes that do not broadcast.
+
+    References
+    ----------
+    Z. Tao and T. Sakai, BREV-RAG 2025, Eq. 7.
+
+    Examples
+    --------
     >>> round(float(rigf(0.6333, 0.7887)), 2)
     -19.7
     """
-    gen, re_ = np.asarray(gf_gen, dtype=np.float64), np.asarray(gf_re, dtype=np.float64)
-    return np.divide(
-        (gen - re_) * 100.0, re_, out=np.full(np.broadcast(gen, re_).shape, np.nan), where=re_ != 0
-    )
+    gen = as_float_array(gf_gen, "gf_gen", "rigf")
+    re_ = as_float_array(gf_re, "gf_re", "rigf")
+    for name, x in (("gf_gen", gen), ("gf_re", re_)):
+        if not np.isfinite(x).all():
+            raise fail(name, "rigf", "hold finite values", "NaN or infinity")
+    try:
+        shape = np.broadcast_shapes(gen.shape, re_.shape)
+    except ValueError:
+        raise fail(
+            "gf_re", "rigf", "broadcast with 'gf_gen'", f"shapes {gen.shape} and {re_.shape}"
+        ) from None
+    return _rigf(gen, re_, shape)
 
 
-def gf_gen(answer_distribution, target, /, *, divergence):
-    """DistrSim(d_A || target) (Eq. 5); 0 for an answer without a distribution (NaN row).
+def _rigf(gen, re_, shape=None):
+    shape = np.broadcast_shapes(np.shape(gen), np.shape(re_)) if shape is None else shape
+    out = np.full(shape, np.nan)
+    return np.divide((gen - re_) * 100.0, re_, out=out, where=(re_ != 0) & ~np.isnan(re_))
 
+
+def gf_gen(answer_distribution, target, /, *, divergence: str) -> np.ndarray:
+    """GF of a generated answer: DistrSim(d_A || target) (Eq. 5).
+
+    Parameters
+    ----------
+    answer_distribution : array_like, shape (..., G)
+        d_A; an all-NaN row marks an answer naming no relevant entity (GF_Gen = 0).
+    target : array_like, shape (G,) or broadcastable
+    divergence : {'JSD', 'NMD', 'RNOD'}
+        Case-insensitive.
+
+    Returns
+    -------
+    ndarray, shape (...)
+        In [0, 1] (RNOD against a target with zero entries can go below 0); higher is
+        fairer.
+
+    Examples
+    --------
     >>> round(float(gf_gen([0, 0, 1, 0], [0.25] * 4, divergence="RNOD")), 4)
     0.4796
     """
-    d = check_distributions(
-        answer_distribution, "answer_distribution", "gf_gen", allow_nan_rows=True
-    )
+    func = "gf_gen"
+    div = resolve_divergence(divergence, None, func)
+    d = check_distributions(answer_distribution, "answer_distribution", func, allow_nan_rows=True)
+    t = check_distributions(target, "target", func)
+    if d.shape[-1] != t.shape[-1]:
+        raise fail("target", func, f"have the {d.shape[-1]} groups of the answer", f"{t.shape}")
+    return _gf_gen(d, t, div)
+
+
+def _gf_gen(d, target, div):
     missing = np.isnan(d).any(axis=-1)
-    sim = _core.distr_sim(
-        np.where(missing[..., None], 1.0 / d.shape[-1], d),
-        check_distributions(target, "target", "gf_gen"),
-        divergence,
-    )
+    sim = _core.distr_sim(np.where(missing[..., None], 1.0 / d.shape[-1], d), target, div)
     return np.where(missing, 0.0, sim)
 
 
-def adsim(list_distribution, answer_distribution, /, *, divergence):
-    """DistrSim(d_L || d_A) with d_A in the target's place; NaN where either is missing."""
-    dl = check_distributions(list_distribution, "list_distribution", "adsim", allow_nan_rows=True)
-    da = check_distributions(
-        answer_distribution, "answer_distribution", "adsim", allow_nan_rows=True
-    )
+def adsim(list_distribution, answer_distribution, /, *, divergence: str) -> np.ndarray:
+    """ADsim: DistrSim(d_L || d_A), the answer's distribution in the target's place.
+
+    Parameters
+    ----------
+    list_distribution, answer_distribution : array_like, shape (..., G)
+        d_L and d_A; all-NaN rows where missing.
+    divergence : {'JSD', 'NMD', 'RNOD'}
+        Case-insensitive.
+
+    Returns
+    -------
+    ndarray, shape (...)
+        Higher means the answer keeps the list's exposure of groups; NaN where either
+        distribution is missing.
+
+    References
+    ----------
+    Z. Tao and T. Sakai, BREV-RAG 2025, Eqs. 8-11.
+    """
+    func = "adsim"
+    div = resolve_divergence(divergence, None, func)
+    dl = check_distributions(list_distribution, "list_distribution", func, allow_nan_rows=True)
+    da = check_distributions(answer_distribution, "answer_distribution", func, allow_nan_rows=True)
+    if dl.shape[-1] != da.shape[-1]:
+        raise fail(
+            "answer_distribution",
+            func,
+            "have the groups of 'list_distribution'",
+            f"shapes {dl.shape} and {da.shape}",
+        )
+    return _adsim(dl, da, div)
+
+
+def _adsim(dl, da, div):
     missing = np.isnan(dl).any(axis=-1) | np.isnan(da).any(axis=-1)
     g = dl.shape[-1]
     sim = _core.distr_sim(
-        np.where(np.isnan(dl), 1.0 / g, dl), np.where(np.isnan(da), 1.0 / g, da), divergence
+        np.where(np.isnan(dl), 1.0 / g, dl), np.where(np.isnan(da), 1.0 / g, da), div
     )
     return np.where(missing, np.nan, sim)
 
 
-def attention_distribution(levels, memberships, /, *, cutoff=None):
-    """d_L: normalised sum of a_k / log2(k+1) over the relevant docs of each list.
+def _levels(levels, func):
+    lev = np.asarray(levels)
+    if lev.ndim == 0 or not np.issubdtype(lev.dtype, np.integer) or (lev < 0).any():
+        raise fail(
+            "levels",
+            func,
+            "be an array (..., K) of non-negative integer levels",
+            f"dtype {lev.dtype}, shape {lev.shape}",
+        )
+    return lev
+
+
+def attention_distribution(levels, memberships, /, *, cutoff: int | None = None) -> np.ndarray:
+    """d_L: the normalised sum of a_k / log2(k+1) over the relevant docs of each list.
 
     Parameters
     ----------
     levels : array_like of int, shape (..., K)
+        Relevance levels by rank; 0 = nonrelevant.
     memberships : array_like, shape (..., K, G)
+        Membership vectors by rank (rows of nonrelevant docs are not used).
     cutoff : int, optional
         Only the top ``cutoff`` ranks count.
 
     Returns
     -------
     ndarray, shape (..., G)
-        NaN rows for lists without a relevant doc.
+        Sums to 1; NaN rows for lists without a relevant doc.
+
+    References
+    ----------
+    Z. Tao and T. Sakai, BREV-RAG 2025, Eqs. 8-10.
+
+    Examples
+    --------
+    >>> attention_distribution([1, 0, 1], [[1, 0], [0, 1], [0, 1]]).round(4).tolist()
+    [0.6667, 0.3333]
     """
-    lev = np.asarray(levels)
-    memb = np.asarray(memberships, dtype=np.float64)
-    return _attention(lev, memb, cutoff)
-
-
-def _attention(level, memb, cutoff):
-    depth = level.shape[-1]
-    weight = 1.0 / np.log2(np.arange(2, depth + 2, dtype=np.float64))
+    func = "attention_distribution"
+    lev = _levels(levels, func)
+    memb = check_distributions(memberships, "memberships", func)
+    if memb.shape[:-1] != lev.shape:
+        raise fail("memberships", func, f"have shape {lev.shape} + (G,)", f"shape {memb.shape}")
     if cutoff is not None:
-        weight[cutoff:] = 0.0
-    w = np.where(level > 0, weight, 0.0)
-    exposure = np.einsum("...k,...kg->...g", w, memb)
-    total = exposure.sum(axis=-1, keepdims=True)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(total > 0, exposure / total, np.nan)
+        cutoff = check_int(cutoff, "cutoff", func, minimum=1)
+    return _core.attention(lev, memb, cutoff)
+
+
+# --------------------------------------------------------------------------- scoring
+def _per_set(decay, level, memb, d_a, a: AttributeSet, cut) -> dict:
+    """GF_Re, RIGF and ADsim at each depth, and GF_Gen, for one attribute set."""
+    re_all = _core.gf_at_cutoffs(decay, memb, a.target, [a.divergence], cut)
+    gen = _gf_gen(d_a, a.target, a.divergence)
+    out = {str(MeasureName("GF_Gen", None, a.name)): gen}
+    for k in cut:
+        re_ = re_all[(a.divergence, k)]
+        out[str(MeasureName("GF_Re", k, a.name))] = re_
+        out[str(MeasureName("RIGF", k, a.name))] = _rigf(gen, re_)
+        d_l = _core.attention(level, memb, k)
+        out[str(MeasureName("ADsim", k, a.name))] = _adsim(d_l, d_a, a.divergence)
+    return out
+
+
+def measure_names(set_names: Sequence[str], cutoffs: Sequence[int] = ()) -> list[str]:
+    """The measures of :func:`ragfair` and :func:`evaluate`, in output order.
+
+    Examples
+    --------
+    >>> measure_names(["ORIGIN"], [10])[4:7]
+    ['GF_Re@10[ORIGIN]', 'RIGF@10[ORIGIN]', 'ADsim@10[ORIGIN]']
+    >>> measure_names(["ORIGIN"], [10])[7:]
+    ['GF_Gen', 'GF_Re', 'RIGF', 'GF_Re@10', 'RIGF@10']
+    """
+    cut = [None, *sorted(set(cutoffs))]
+    names = []
+    for n in set_names:
+        names.append(str(MeasureName("GF_Gen", None, n)))
+        for k in cut:
+            names += [str(MeasureName(b, k, n)) for b in ("GF_Re", "RIGF", "ADsim")]
+    names.append("GF_Gen")
+    for k in cut:
+        names += [str(MeasureName("GF_Re", k)), str(MeasureName("RIGF", k))]
+    return names
+
+
+def _overall(out: dict, sets, cut, w, covered=None) -> None:
+    """Add the weighted overall GF_Gen, GF_Re@k and RIGF@k (Eqs. 4, 6, 7)."""
+
+    def stack(base, k):
+        parts = [out[str(MeasureName(base, k, a.name))] for a in sets]
+        return np.stack(np.broadcast_arrays(*parts))
+
+    gen = _core.combine(stack("GF_Gen", None), w, covered)
+    out["GF_Gen"] = gen
+    for k in cut:
+        re_ = _core.combine(stack("GF_Re", k), w, covered)
+        out[str(MeasureName("GF_Re", k))] = re_
+        out[str(MeasureName("RIGF", k))] = _rigf(gen, re_)
+
+
+def ragfair(
+    levels,
+    memberships,
+    answer_distributions,
+    attribute_sets: Sequence[AttributeSet],
+    /,
+    *,
+    lengths=None,
+    cutoffs: Sequence[int] = (),
+    gains: Sequence[float] = (1, 3),
+    weights: Sequence[float] | None = None,
+) -> dict[str, np.ndarray]:
+    """GF_Re, GF_Gen, RIGF and ADsim of padded retrieved lists and their answers.
+
+    Parameters
+    ----------
+    levels : array_like of int, shape (..., K)
+        Relevance level of the doc at each rank of the retrieved list.
+    memberships : sequence of array_like, each (..., K, G_m)
+        Membership vectors by rank, one array per attribute set (rows of nonrelevant
+        docs are not used; all-NaN rows count as uniform, as in :func:`fairconv.gfr.gfr`).
+    answer_distributions : sequence of array_like, each (..., G_m)
+        d_A of each answer per attribute set; all-NaN rows for answers naming no
+        relevant entity (:func:`answer_distributions`).
+    attribute_sets : sequence of AttributeSet
+    lengths : array_like of int, shape (...), optional
+        List lengths; default K.
+    cutoffs : sequence of int
+        Depths of the retrieved list besides full depth.
+    gains : sequence of float
+        Gains of levels 1..lmax for the ERR decay of GF_Re.
+    weights : sequence of float, optional
+        M weights of the attribute sets for the overall values (Eqs. 4, 6); finite,
+        non-negative, summing to 1; default equal.
+
+    Returns
+    -------
+    dict of str to ndarray (...)
+        Keys as :func:`measure_names`. RIGF is in percent and NaN where GF_Re = 0;
+        ADsim is NaN where the list has no relevant doc or the answer no relevant
+        entity.
+
+    References
+    ----------
+    Z. Tao and T. Sakai, "Measuring Group Fairness Differences in RAG Pipelines: A
+    Pilot Study", BREV-RAG 2025, Eqs. 1-11.
+
+    Examples
+    --------
+    >>> from fairconv import AttributeSet
+    >>> a = AttributeSet("A", [0.5, 0.5], "nominal")
+    >>> s = ragfair([[1, 1]], [[[[1, 0], [1, 0]]]], [[[0.5, 0.5]]], [a])
+    >>> round(float(s["GF_Gen[A]"][0]), 4), round(float(s["RIGF"][0]), 1)
+    (1.0, 109.1)
+    """
+    func = "ragfair"
+    sets = check_sequence_of(attribute_sets, AttributeSet, "attribute_sets", func, min_len=1)
+    check_unique_names([a.name for a in sets], "attribute_sets", func)
+    from .gfr import gfr as _gfr_arrays  # the same checks of levels, lengths, memberships
+
+    members = list(memberships)
+    answers = list(answer_distributions)
+    if len(answers) != len(sets):
+        raise fail(
+            "answer_distributions", func, "hold one array per attribute set", f"{len(answers)}"
+        )
+    cut = [None, *check_cutoffs(cutoffs, "cutoffs", func)]
+    _gfr_arrays(levels, members, sets, lengths=lengths, cutoffs=cut[1:], gains=gains)
+    lev = np.asarray(levels)
+    depth = lev.shape[-1]
+    inside = np.ones(lev.shape, bool) if lengths is None else _core.length_mask(lengths, depth)
+    lev = np.where(inside, lev, 0)
+    prob = stop_probabilities(gains)
+    decay = _core.err_decay(np.where(inside, prob[lev], 0.0))
+    w = _set_weights(weights, len(sets), func)
+    out: dict = {}
+    for m, (a, memb, d_a) in enumerate(zip(sets, members, answers, strict=True)):
+        x = np.asarray(memb, dtype=np.float64)
+        use = (lev > 0) & ~np.isnan(x).any(axis=-1)
+        x = np.where(use[..., None], x, 1.0 / a.n_groups)
+        da = check_distributions(d_a, f"answer_distributions[{m}]", func, allow_nan_rows=True)
+        if da.shape != lev.shape[:-1] + (a.n_groups,):
+            raise fail(
+                f"answer_distributions[{m}]",
+                func,
+                f"have shape {lev.shape[:-1] + (a.n_groups,)}",
+                f"shape {da.shape}",
+            )
+        out.update(_per_set(decay, lev, x, da, a, cut))
+    _overall(out, sets, cut, w)
+    return {n: out[n] for n in measure_names([a.name for a in sets], cut[1:])}
+
+
+def _set_weights(weights, n_sets, func):
+    if weights is None:
+        return np.full(n_sets, 1.0 / n_sets)
+    return check_weights(weights, n_sets, "weights", func)
 
 
 # --------------------------------------------------------------------------- answers
+@dataclass(frozen=True, eq=False)
 class Answers:
     """Generated answers: per (run, topic), each attribute set's answer distribution.
 
@@ -130,106 +406,123 @@ class Answers:
     entity; ``runs``, ``topics`` and ``sources`` have one entry per answer.
     """
 
-    def __init__(self, runs, topics, distributions, sources):
-        self.runs, self.topics = tuple(runs), tuple(topics)
-        self.distributions, self.sources = distributions, tuple(sources)
+    runs: tuple
+    topics: tuple
+    distributions: dict
+    sources: tuple
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self.topics)
 
 
 def answer_distributions(
-    entity_lists: Sequence[Sequence[dict]], attribute_sets, *, sources=None
-) -> dict:
+    entity_lists: Sequence[Sequence[dict]],
+    attribute_sets: Sequence[AttributeSet],
+    *,
+    sources: Sequence[str] | None = None,
+) -> dict[str, np.ndarray]:
     """d_A per answer from its entities' levels and group vectors (page membership).
 
-    Each answer is a list of ``{"level": l, "groups": {name: vector}}``; entities of
-    level 0 do not count. Returns {name: (answers, G)} with NaN rows for answers
-    without a relevant entity.
+    Parameters
+    ----------
+    entity_lists : sequence of sequence of dict
+        Per answer, its entities as ``{"level": l, "groups": {name: vector}}``; a
+        missing or null level is 0, and entities of level 0 do not count.
+    attribute_sets : sequence of AttributeSet
+    sources : sequence of str, optional
+        Where each answer comes from (``file:line``), for messages.
+
+    Returns
+    -------
+    dict of str to ndarray (answers, G)
+        The normalised sum of the relevant entities' vectors; NaN rows for answers
+        without a relevant entity.
+
+    Raises
+    ------
+    ValueError
+        Naming the answer and the entity: a level that is not a non-negative JSON
+        integer, or a relevant entity whose vector is not G numbers summing to 1.
     """
-    sources = sources or [f"answer {i + 1}" for i in range(len(entity_lists))]
-    counts = [len(e) for e in entity_lists]
-    owner = np.repeat(np.arange(len(entity_lists)), counts)
-    first = np.concatenate(([0], np.cumsum(counts)))
-    flat = [e for entities in entity_lists for e in entities]
-
-    def where(j):
-        i = int(owner[j])
-        return f"{sources[i]}: entity {j - first[i] + 1}"
-
-    raw = [e.get("level", 0) or 0 for e in flat]
-    ok = [isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in raw]
-    if not all(ok):
-        j = ok.index(False)
-        raise ValueError(f"{where(j)}: its level must be a non-negative integer; got {raw[j]!r}")
-    relevant = np.flatnonzero(np.array(raw, dtype=np.int64) > 0) if flat else np.zeros(0, int)
+    func = "answer_distributions"
+    sets = check_sequence_of(attribute_sets, AttributeSet, "attribute_sets", func)
+    lists = list(entity_lists)
+    src = list(sources) if sources is not None else [f"answer {i + 1}" for i in range(len(lists))]
+    counts = np.array([len(e) for e in lists], dtype=np.int64)
+    offsets = np.concatenate(([0], np.cumsum(counts)))
+    owner = np.repeat(np.arange(len(lists)), counts)
+    flat = [e for entities in lists for e in entities]
+    for j, e in enumerate(flat):
+        if not isinstance(e, dict):
+            i = int(owner[j])
+            raise ValueError(f"{src[i]}: entity {j - offsets[i] + 1}: must be a JSON object")
+    level = json_ints(
+        [e.get("level") for e in flat], "level", src, offsets, item="entity", default=0
+    )
+    relevant = np.flatnonzero(level > 0)
     out = {}
-    for a in attribute_sets:
+    for a in sets:
         vectors = [(flat[j].get("groups") or {}).get(a.name) for j in relevant.tolist()]
-        bad = next(
-            (k for k, v in enumerate(vectors) if not isinstance(v, list) or len(v) != a.n_groups),
-            None,
-        )
-        if bad is None and vectors:
-            v = np.array(vectors, dtype=np.float64)
-            wrong = (
-                ~np.isfinite(v).all(axis=1)
-                | (v < 0).any(axis=1)
-                | (np.abs(v.sum(axis=1) - 1) > SUM_TOLERANCE)
-            )
-            bad = int(np.argmax(wrong)) if wrong.any() else None
-        if bad is not None:
-            raise ValueError(
-                f"{where(int(relevant[bad]))}: it is relevant, so its {a.name} "
-                f"membership must be {a.n_groups} non-negative numbers summing "
-                f"to 1; got {vectors[bad]!r}"
-            )
-        sums = np.zeros((len(entity_lists), a.n_groups))
-        if vectors:
-            np.add.at(sums, owner[relevant], v)
-        totals = sums.sum(axis=1, keepdims=True)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            out[a.name] = np.where(totals > 0, sums / totals, np.nan)
+        v = json_vectors(vectors, a, src, offsets, rows=relevant, item="entity", required=True)
+        out[a.name] = _core.normalised_sums(owner[relevant], v, len(lists))
     return out
 
 
-def read_answers(path, attribute_sets) -> Answers:
-    """Read RAG answers (JSON Lines, docs/formats.md): ``entities`` per answer, or an
-    annotated conversation record whose nuggets are the entities.
-    """
-    from .conversation import _json_lines
+def read_answers(path, attribute_sets: Sequence[AttributeSet]) -> Answers:
+    """Read RAG answers (JSON Lines, docs/formats.md).
 
-    records, lines = _json_lines(path)
-    sources = [f"{path}:{n}" for n in lines]
-    entity_lists, runs, topics = [], [], []
-    for rec, where in zip(records, sources):
-        if not isinstance(rec, dict) or "topic" not in rec:
-            raise ValueError(f"{where}: an answer record needs a 'topic'")
-        entities = rec.get("entities", rec.get("nuggets"))
+    Each record gives ``topic``, ``run`` and ``entities`` (objects with ``level`` and
+    ``groups``); an annotated conversation record is accepted too, its ``nuggets``
+    being the entities.
+
+    Raises
+    ------
+    ValueError
+        Naming file, line and field: invalid JSON or UTF-8, an empty file, fields of
+        the wrong type, memberships of the wrong length or not summing to 1.
+    """
+    from .conversation import json_records
+
+    entity_lists, runs, topics, sources = [], [], [], []
+    for line, rec in json_records(path):
+        where = f"{_name(path)}:{line}"
+        if not isinstance(rec, dict):
+            raise ValueError(f"{where}: an answer record must be a JSON object")
+        topics.append(json_str(rec.get("topic"), "topic", where))
+        runs.append(json_str(rec.get("run"), "run", where, required=False) or "")
+        key = "entities" if "entities" in rec else "nuggets"
+        entities = rec.get(key)
         if not isinstance(entities, list) or not all(isinstance(e, dict) for e in entities):
             raise ValueError(
-                f"{where}: an answer record needs a list of 'entities' (or of 'nuggets')"
+                f'{where}: "{key}" must be an array of objects (an answer record needs '
+                '"entities", or "nuggets")'
             )
         entity_lists.append(entities)
-        runs.append(str(rec.get("run", "")))
-        topics.append(str(rec["topic"]))
+        sources.append(where)
     return Answers(
-        runs, topics, answer_distributions(entity_lists, attribute_sets, sources=sources), sources
+        tuple(runs),
+        tuple(topics),
+        answer_distributions(entity_lists, attribute_sets, sources=sources),
+        tuple(sources),
     )
+
+
+def _name(path) -> str:
+    return str(getattr(path, "name", path))
 
 
 # --------------------------------------------------------------------------- evaluation
 def evaluate(
-    qrels,
-    runs,
-    attributes,
+    qrels: Qrels,
+    runs: Sequence[Run],
+    attributes: Sequence[AttributeData],
     answers: Answers,
     *,
-    cutoff=None,
-    weights=None,
-    gains=(1, 3),
-    order="file",
-    duplicates="error",
+    cutoffs: Sequence[int] = (),
+    weights: Sequence[float] | None = None,
+    gains: Sequence[float] = (1, 3),
+    order: str = "file",
+    duplicates: str = "error",
 ) -> ScoreTable:
     """GF_Re, GF_Gen, RIGF and ADsim per attribute set, and the weighted overall values.
 
@@ -241,38 +534,50 @@ def evaluate(
         One answer per (run, topic); an answer's ``run`` must be a run's tag (or empty,
         when there is one run). A run topic without an answer counts as an answer that
         names no relevant entity (GF_Gen = 0).
-    cutoff : int, optional
-        Depth of the retrieved list L for GF_Re and d_L (full depth by default).
+    cutoffs : sequence of int
+        Depths of the retrieved list L for GF_Re and d_L, besides full depth.
     weights : sequence of float, optional
-        w_m over the attribute sets for the overall values (default equal over the sets
-        covering a topic); sum to 1.
+        M weights of the attribute sets for the overall values, summing to 1; on each
+        topic they are renormalised over the sets that cover it (default equal).
+    gains, order, duplicates
+        As :func:`fairconv.gfr.evaluate`.
 
     Returns
     -------
     ScoreTable
-        Measures ``GF_Re[<set>]``, ``GF_Gen[<set>]``, ``RIGF[<set>]``, ``ADsim[<set>]``
-        and ``GF_Re``, ``GF_Gen``, ``RIGF``. Undefined values are NaN and left out of
+        Measures as :func:`measure_names`. Undefined values are NaN and left out of
         the ``all`` means, whose coverage ``to_tsv`` reports as ``n[<measure>]``.
+
+    Examples
+    --------
+    >>> from fairconv.datasets import fairweb1_pilot, path
+    >>> p = fairweb1_pilot()
+    >>> movies = [a for a in p.attributes if a.attribute.name in ("M-RATINGS", "M-ORIGIN")]
+    >>> answers = read_answers(path("rag", "pilot-answers.jsonl"), [a.attribute for a in movies])
+    >>> t = evaluate(p.qrels, p.runs, movies, answers, cutoffs=[10])
+    >>> sorted(t.measures)[:3]
+    ['ADsim@10[M-ORIGIN]', 'ADsim@10[M-RATINGS]', 'ADsim[M-ORIGIN]']
     """
     func = "ragfair.evaluate"
-    attributes = list(attributes)
-    runs = list(runs)
-    if cutoff is not None and (
-        isinstance(cutoff, bool) or not isinstance(cutoff, (int, np.integer)) or cutoff < 1
-    ):
-        raise fail("cutoff", func, "be a positive integer or None", repr(cutoff))
-    n_sets = len(attributes)
-    if n_sets == 0:
-        raise fail("attributes", func, "hold at least one attribute set", "none")
-    w = (
-        np.full(n_sets, 1.0 / n_sets)
-        if weights is None
-        else check_weights(weights, n_sets, "weights", func)
-    )
-    lists = gfr.prepare(qrels, runs, attributes, order=order, duplicates=duplicates)
+    attributes = check_sequence_of(attributes, AttributeData, "attributes", func, min_len=1)
+    check_unique_names([a.attribute.name for a in attributes], "attributes", func)
+    if not isinstance(answers, Answers):
+        raise TypeError(
+            f"The 'answers' parameter of {func} must be Answers (read_answers). "
+            f"Got {type(answers).__name__} instead."
+        )
+    cut = [None, *check_cutoffs(cutoffs, "cutoffs", func)]
+    w = _set_weights(weights, len(attributes), func)
+    prob = stop_probabilities(gains)
+    if qrels.max_level > len(prob) - 1:
+        raise ValueError(
+            f"{qrels.source}: has level L{qrels.max_level} but the gain table "
+            f"covers levels 1..{len(prob) - 1}"
+        )
+    lists = prepare(qrels, runs, attributes, order=order, duplicates=duplicates)
     topics = lists.topics
     t_index = {t: i for i, t in enumerate(topics)}
-    r_of = _answer_runs(answers, runs, lists.runs)
+    r_of = _answer_runs(answers, lists.runs)
     t_of = np.array([t_index.get(t, -1) for t in answers.topics], dtype=np.int64)
     lacking = (t_of < 0) | (lists.lengths[np.maximum(t_of, 0), r_of] == 0)
     if lacking.any():
@@ -289,79 +594,43 @@ def evaluate(
             f"two answers for run {lists.runs[dup // len(topics)]!r} and topic "
             f"{topics[dup % len(topics)]!r} ({where[0]} and {where[1]})"
         )
-
-    prob = gfr.stop_probabilities(gains)
-    if qrels.max_level > len(prob) - 1:
-        raise ValueError(
-            f"{qrels.source}: has level L{qrels.max_level} but the gain table "
-            f"covers levels 1..{len(prob) - 1}"
-        )
     decay = _core.err_decay(prob[lists.level])
-    n_r, n_t = len(runs), len(topics)
-    names = []
-    for a in attributes:
-        names += [
-            f"GF_Re[{a.attribute.name}]",
-            f"GF_Gen[{a.attribute.name}]",
-            f"RIGF[{a.attribute.name}]",
-            f"ADsim[{a.attribute.name}]",
-        ]
-    names += ["GF_Re", "GF_Gen", "RIGF"]
+    n_r, n_t = len(lists.runs), len(topics)
+    sets = [a.attribute for a in attributes]
+    names = measure_names([a.name for a in sets], cut[1:])
+    out: dict = {}
+    covered = np.zeros((len(sets), n_t), dtype=bool)
+    for m, a in enumerate(sets):
+        cov = lists.covered[m]
+        covered[m, cov] = True
+        d_a = np.full((n_t, n_r, a.n_groups), np.nan)
+        d_a[t_of, r_of] = answers.distributions[a.name]
+        part = _per_set(decay[cov], lists.level[cov], lists.memberships(m, cov), d_a[cov], a, cut)
+        for name, v in part.items():
+            full = np.zeros((n_t, n_r))
+            full[cov] = v
+            out[name] = full
+    _overall(out, sets, cut, w, covered[:, :, None])
     col = {n: i for i, n in enumerate(names)}
     values = np.zeros((n_r, n_t, len(names)))
     present = np.zeros(values.shape, dtype=bool)
-    weight_sum = np.zeros(n_t)
-    for m, data in enumerate(attributes):
-        a = data.attribute
-        cov = lists.covered[m]
-        weight_sum[cov] += w[m]
-        memb = lists.memberships(m, cov)  # (Tm, R, K, G)
-        re_ = _core.gf_at_cutoffs(decay[cov], memb, a.target, [a.divergence], [cutoff])[
-            (a.divergence, cutoff)
-        ]  # (Tm, R)
-        d_l = _attention(lists.level[cov], memb, cutoff)  # (Tm, R, G)
-        d_a = np.full((n_t, n_r, a.n_groups), np.nan)
-        d_a[t_of, r_of] = answers.distributions[a.name]
-        d_a = d_a[cov]
-        gen = gf_gen(d_a, a.target, divergence=a.divergence)
-        ad = adsim(d_l, d_a, divergence=a.divergence)
-        for name, v in (
-            (f"GF_Re[{a.name}]", re_),
-            (f"GF_Gen[{a.name}]", gen),
-            (f"RIGF[{a.name}]", rigf(gen, re_)),
-            (f"ADsim[{a.name}]", ad),
-        ):
-            values[:, cov, col[name]] = v.T
-            present[:, cov, col[name]] = True
-        values[:, cov, col["GF_Re"]] += w[m] * re_.T
-        values[:, cov, col["GF_Gen"]] += w[m] * gen.T
-    any_set = weight_sum > 0
-    if weights is None:
-        scale = np.divide(1.0, weight_sum, out=np.zeros(n_t), where=any_set)
-        values[:, :, col["GF_Re"]] *= scale
-        values[:, :, col["GF_Gen"]] *= scale
-    else:
-        bad = any_set & (np.abs(weight_sum - 1.0) > SUM_TOLERANCE)
-        if bad.any():
-            t = topics[int(np.argmax(bad))]
-            raise ValueError(
-                f"the weights of the attribute sets covering topic {t!r} sum to "
-                f"{weight_sum[bad][0]:.6g}, not 1"
-            )
-    values[:, :, col["RIGF"]] = rigf(values[:, :, col["GF_Gen"]], values[:, :, col["GF_Re"]])
-    for name in ("GF_Re", "GF_Gen", "RIGF"):
-        present[:, any_set, col[name]] = True
+    any_set = covered.any(axis=0)
+    for name, v in out.items():
+        values[:, :, col[name]] = v.T
+        group = MeasureName.parse(name).attribute
+        if group is None:
+            present[:, any_set, col[name]] = True
+        else:
+            present[:, covered[[a.name for a in sets].index(group)], col[name]] = True
     return ScoreTable(lists.runs, topics, tuple(names), values, present)
 
 
-def _answer_runs(answers: Answers, runs, names) -> np.ndarray:
-    """Index of the run of every answer (by tag or file name; empty: the only run)."""
+def _answer_runs(answers: Answers, names: Sequence[str]) -> np.ndarray:
+    """Index of the run of every answer (by name; empty: the only run)."""
     index = {n: i for i, n in enumerate(names)}
-    index.update({r.tag: i for i, r in enumerate(runs) if r.tag not in index})
-    index.update({os.path.basename(r.source): i for i, r in enumerate(runs)})
     out = []
-    for run, where in zip(answers.runs, answers.sources):
-        if run == "" and len(runs) == 1:
+    for run, where in zip(answers.runs, answers.sources, strict=True):
+        if run == "" and len(names) == 1:
             out.append(0)
         elif run in index:
             out.append(index[run])

@@ -1,0 +1,301 @@
+"""Ranked lists joined with qrels and group memberships: the data layer of GFR and RIGF.
+
+:func:`prepare` reads nothing itself: it joins runs (:class:`~fairconv.readers.Run`)
+with qrels and the membership files of the attribute sets (:class:`AttributeData`) into
+:class:`RankedLists`, arrays over (topics, runs, ranks) that :mod:`fairconv.gfr` and
+:mod:`fairconv.ragfair` score. :func:`write_nev` writes the organisers' ``.GFRnev``
+layout.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._keys import KeyTable, first_occurrences, key_hashes
+from ._validation import check_choice, check_sequence_of
+from .divergences import AttributeSet
+from .readers import FileFormatError, GroupMemberships, Qrels, Run, read_gmemb, read_golddistr
+from .results import MeasureName, ScoreTable
+
+__all__ = ["AttributeData", "RankedLists", "load_attribute", "prepare", "run_names", "write_nev"]
+
+
+@dataclass(frozen=True, eq=False)
+class AttributeData:
+    """An attribute set with the membership file that covers its topics."""
+
+    attribute: AttributeSet
+    memberships: GroupMemberships
+
+    def __post_init__(self):
+        if self.memberships.n_groups != self.attribute.n_groups:
+            raise FileFormatError(
+                self.memberships.source,
+                None,
+                f"has {self.memberships.n_groups} groups but the target "
+                f"of {self.attribute.name} has {self.attribute.n_groups}",
+            )
+
+
+def load_attribute(name: str, gmemb, target, scale: str, *, divergence=None) -> AttributeData:
+    """Read one attribute set: a gmemb file and a target (golddistr path or vector).
+
+    The CLI's ``--attribute NAME GMEMB TARGET SCALE``.
+    """
+    if isinstance(target, (str, bytes)) or hasattr(target, "__fspath__"):
+        source = str(target)
+        vector = read_golddistr(target)
+    else:
+        source, vector = None, target
+    try:
+        attribute = AttributeSet(name, vector, scale, divergence)
+    except ValueError as exc:
+        if source is None:
+            raise
+        raise ValueError(f"{source}: {exc}") from None
+    return AttributeData(attribute, read_gmemb(gmemb, attribute.n_groups))
+
+
+def _global_topic_ids(table, t_index: dict) -> np.ndarray:
+    """Topic id of each row of a qrels, gmemb or run in the evaluation's topic list."""
+    ids = np.array([t_index.get(t, -1) for t in table.topics], dtype=np.int64)
+    return ids[table.topic_ids] if len(ids) else np.full(len(table.docs), -1, np.int64)
+
+
+def _rank_lines(run: Run, t_index: dict, judged: KeyTable, order: str, duplicates: str):
+    """A run's kept lines in rank order as arrays.
+
+    Returns the topic id, the judgment row (-1 when unjudged) and the rank (0-based) of
+    every kept line, and the list length of every topic.
+    """
+    tid = _global_topic_ids(run, t_index)
+    keep = np.flatnonzero(tid >= 0)  # topics absent from qrels and gmemb are ignored
+    if order == "file":
+        idx = keep[np.argsort(tid[keep], kind="stable")]
+    else:  # trec_eval: score descending, ties broken by doc id descending
+        docs = np.array(run.docs, dtype=np.bytes_)[keep] if len(keep) else np.zeros(0, "S1")
+        _, doc_rank = np.unique(docs, return_inverse=True)
+        idx = keep[np.lexsort((-doc_rank, -run.scores[keep], tid[keep]))]
+    docs = list(map(run.docs.__getitem__, idx.tolist()))
+    hashes = key_hashes(tid[idx], docs)
+    first = first_occurrences(tid[idx], docs, hashes)
+    repeated = first != np.arange(len(idx))
+    if repeated.any():
+        if duplicates == "error":
+            j = int(np.argmax(repeated))
+            raise FileFormatError(
+                run.source,
+                run.line(int(idx[j])),
+                f"doc "
+                f"{docs[j].decode()!r} appears twice in the ranked list of "
+                f"topic {run.topics[run.topic_ids[idx[j]]]!r} (first on line "
+                f"{run.line(int(idx[first[j]]))}); pass duplicates='first' "
+                "(--keep-first-duplicate) to keep its first occurrence",
+            )
+        kept = np.flatnonzero(~repeated)
+        idx, hashes = idx[kept], hashes[kept]
+        docs = list(map(docs.__getitem__, kept.tolist()))
+    tid = tid[idx]
+    counts = np.bincount(tid, minlength=len(t_index))
+    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    rank = np.arange(len(idx)) - starts[tid]
+    return tid, judged.find(tid, docs, hashes), rank, counts
+
+
+def run_names(runs: Sequence[Run]) -> tuple[str, ...]:
+    """The name of every run: its tag (the sixth column of a TREC run).
+
+    Raises
+    ------
+    ValueError
+        If two runs share a name, naming both files: their rows would merge in every
+        output.
+    """
+    runs = check_sequence_of(runs, Run, "runs", "run_names", min_len=1)
+    seen: dict[str, Run] = {}
+    for r in runs:
+        if r.tag in seen:
+            raise ValueError(
+                f"two runs are named {r.tag!r}: {seen[r.tag].source} and {r.source}; "
+                "give each run its own tag"
+            )
+        seen[r.tag] = r
+    return tuple(seen)
+
+
+@dataclass(frozen=True, eq=False)
+class RankedLists:
+    """Runs as padded arrays over (topics, runs, ranks), joined with qrels and memberships.
+
+    What every measure on ranked lists works from.
+
+    ``level[t, r, k]`` is the level of the doc at rank k+1 (0 beyond the list's end);
+    ``lengths[t, r]`` the list lengths; ``covered[m]`` the topic indices that attribute
+    set m covers. :meth:`memberships` gives the membership vectors of ranked docs, the
+    uniform vector standing for nonrelevant, unjudged, unlisted and padded positions.
+    """
+
+    topics: tuple
+    runs: tuple
+    level: np.ndarray
+    lengths: np.ndarray
+    covered: list
+    tables: list  # per set: (n_rows + 1, G) vectors, the last one uniform
+    rows: list  # per set: (topics, runs, ranks) row of ``tables``
+
+    @property
+    def depth(self) -> int:
+        """The padded depth K (the longest list, at least 1)."""
+        return self.level.shape[-1]
+
+    def syslen(self) -> dict:
+        """{(run index, topic): length of that ranked list} for :func:`write_nev`."""
+        t, r = np.nonzero(self.lengths)
+        return {
+            (int(j), self.topics[i]): int(self.lengths[i, j]) for i, j in zip(t, r, strict=True)
+        }
+
+    def memberships(self, m: int, topics: np.ndarray) -> np.ndarray:
+        """(len(topics), runs, ranks, G) membership vectors for attribute set m."""
+        return self.tables[m][self.rows[m][topics]]
+
+
+def prepare(
+    qrels: Qrels,
+    runs: Sequence[Run],
+    attributes: Sequence[AttributeData],
+    *,
+    order="file",
+    duplicates="error",
+) -> RankedLists:
+    """Join runs with qrels and membership files into :class:`RankedLists`.
+
+    Parameters
+    ----------
+    qrels : Qrels
+    runs : sequence of Run
+        Their names (tags) must be distinct.
+    attributes : sequence of AttributeData
+    order : {'file', 'score'}
+        Rank order: a topic's lines in file order (the organisers' tool), or by score
+        descending with ties by doc id descending (trec_eval).
+    duplicates : {'error', 'first'}
+        A doc listed twice in one ranked list is an error, or its first occurrence is
+        kept.
+
+    Returns
+    -------
+    RankedLists
+        Topics are those of the qrels and of the gmemb files, sorted; run topics that
+        none of them knows are left out (as trec_eval does).
+    """
+    func = "prepare"
+    order = check_choice(order, "order", func, ("file", "score"))
+    duplicates = check_choice(duplicates, "duplicates", func, ("error", "first"))
+    if not isinstance(qrels, Qrels):
+        raise TypeError(
+            f"The 'qrels' parameter of {func} must be a Qrels (fairconv.readers.read_qrels). "
+            f"Got {type(qrels).__name__} instead."
+        )
+    runs = check_sequence_of(runs, Run, "runs", func, min_len=1)
+    attributes = check_sequence_of(attributes, AttributeData, "attributes", func)
+    names = run_names(runs)
+    topics = sorted(set(qrels.topics).union(*(a.memberships.topics for a in attributes)))
+    t_index = {t: i for i, t in enumerate(topics)}
+    judged = KeyTable(_global_topic_ids(qrels, t_index), qrels.docs)
+    ranked = [_rank_lines(run, t_index, judged, order, duplicates) for run in runs]
+    n_t, n_r = len(topics), len(runs)
+    depth = max([int(r[3].max()) if len(r[3]) else 0 for r in ranked] + [1])
+    judged_level = np.append(qrels.levels, 0)  # row -1 (unjudged) reads the last entry
+    level = np.zeros((n_t, n_r, depth), dtype=np.int64)
+    lengths = np.zeros((n_t, n_r), dtype=np.int64)
+    for r, (tid, rows, rank, counts) in enumerate(ranked):
+        level[tid, r, rank] = judged_level[rows]
+        lengths[:, r] = counts
+    tables, row_arrays, covered = [], [], []
+    for data in attributes:
+        a, gm = data.attribute, data.memberships
+        uniform = gm.matrix.shape[0]
+        tables.append(np.vstack([gm.matrix, np.full((1, a.n_groups), 1.0 / a.n_groups)]))
+        # membership row of each judgment (the extra last entry: unjudged docs); only
+        # relevant docs listed in the gmemb file have their own vector, all others uniform
+        row_of_judged = np.full(len(qrels.docs) + 1, uniform, dtype=np.int64)
+        hit = judged.find(_global_topic_ids(gm, t_index), gm.docs)
+        listed = hit >= 0
+        row_of_judged[hit[listed]] = np.flatnonzero(listed)
+        row_of_judged[:-1][qrels.levels == 0] = uniform
+        row_of = np.full((n_t, n_r, depth), uniform, dtype=np.int64)
+        for r, (tid, rows, rank, _) in enumerate(ranked):
+            row_of[tid, r, rank] = row_of_judged[rows]
+        row_arrays.append(row_of)
+        covered.append(np.array(sorted(t_index[t] for t in gm.topics), np.int64))
+    return RankedLists(tuple(topics), names, level, lengths, covered, tables, row_arrays)
+
+
+# --------------------------------------------------------------------------- NEV output
+def write_nev(
+    table: ScoreTable,
+    qrels: Qrels,
+    attributes: Sequence[AttributeData],
+    out,
+    *,
+    lists: RankedLists,
+    run_index: int | None = None,
+    attribute_index: int | None = None,
+) -> None:
+    """Write the organisers' ``.GFRnev`` layout for the given run and attribute set.
+
+    Parameters
+    ----------
+    table : ScoreTable
+        The output of :func:`fairconv.gfr.evaluate` for these inputs.
+    qrels : Qrels
+        The judgments (for the ``jrel`` and ``jnonrel`` counts).
+    attributes : sequence of AttributeData
+        The attribute sets of the evaluation.
+    out : text file
+        Where to write.
+    lists : RankedLists
+        The joined runs (:func:`prepare`), for the ``syslen`` of each list.
+    run_index, attribute_index : int, optional
+        Write only this run / attribute set (default: all, one after the other).
+
+    Notes
+    -----
+    One block per covered topic: ``<topic> # syslen=<n> jrel=<n> jnonrel=<n>``, then
+    ``<topic> <name>=`` (left-justified in 21 columns) and the value to 4 decimals for
+    ERR, iRBU, GF-JSD, GF-NMD, GF-RNOD at full depth and each cutoff (``ERR@0010=``),
+    as NTCIREVAL's ``GFRcompute`` prints them.
+    """
+    syslen = lists.syslen()
+    runs = lists.runs
+    names = [MeasureName.parse(m) for m in table.measures]
+    cutoffs = sorted({n.cutoff for n in names if n.base == "ERR" and n.cutoff is not None})
+    run_ids = range(len(runs)) if run_index is None else [run_index]
+    set_ids = range(len(attributes)) if attribute_index is None else [attribute_index]
+    lines = []
+    for r in run_ids:
+        for m in set_ids:
+            a = attributes[m].attribute
+            for topic in sorted(attributes[m].memberships.topics):
+                t = table.topics.index(topic)
+                n = syslen.get((r, topic), 0)
+                lines.append(
+                    f"{topic} # syslen={n} jrel={qrels.n_relevant.get(topic, 0)} "
+                    f"jnonrel={qrels.n_nonrelevant.get(topic, 0)}"
+                )
+                for k in [None, *cutoffs]:
+                    tag = "" if k is None else f"@{k:04d}"
+                    for base, group in (
+                        ("ERR", None),
+                        ("iRBU", None),
+                        ("GF-JSD", a.name),
+                        ("GF-NMD", a.name),
+                        ("GF-RNOD", a.name),
+                    ):
+                        col = table.measures.index(str(MeasureName(base, k, group)))
+                        lines.append(f"{topic} {f'{base}{tag}=':<21}{table.values[r, t, col]:.4f}")
+    out.write("".join(line + "\n" for line in lines))
