@@ -1,7 +1,7 @@
 """GFRC throughput: 100,000 synthetic conversations of ~1,000 words, ~20 nuggets each,
 two attribute sets.
 
-Prints conversations/second for scoring alone (``gfrc_arrays`` on a batch, both GF
+Prints conversations/second for scoring alone (``gfrc.gfrc`` on a batch, both GF
 methods) and for the CLI path (JSON Lines in, TSV out), and the ratio of scoring time
 to one numpy pass over the nugget arrays (``groups.sum(axis=-1)`` of each attribute
 set). Goal: scoring within 30x of that pass.
@@ -18,7 +18,7 @@ if __name__ == "__main__":
         __doc__,
         "gfrc",
         {
-            "independent": lambda b: gfrc.gfrc_arrays(b, method="independent"),
-            "cumulative": lambda b: gfrc.gfrc_arrays(b, method="cumulative"),
+            "independent": lambda b: gfrc.gfrc(b, method="independent"),
+            "cumulative": lambda b: gfrc.gfrc(b, method="cumulative"),
         },
     )

@@ -1,7 +1,7 @@
 """GFRC2 throughput: 100,000 synthetic conversations of ~1,000 words, ~20 nuggets each,
 two attribute sets.
 
-Prints conversations/second for scoring alone (``gfrc2_arrays`` on a batch) and for
+Prints conversations/second for scoring alone (``gfrc2.gfrc2`` on a batch) and for
 the CLI path (JSON Lines in, TSV out), and the ratio of scoring time to one numpy pass
 over the nugget arrays (``groups.sum(axis=-1)`` of each attribute set). Goal: scoring
 within 30x of that pass.
@@ -14,4 +14,4 @@ from _conversations import run
 from fairconv import gfrc2
 
 if __name__ == "__main__":
-    run(__doc__, "gfrc2", {"GFRC2": gfrc2.gfrc2_arrays})
+    run(__doc__, "gfrc2", {"GFRC2": gfrc2.gfrc2})

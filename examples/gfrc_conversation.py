@@ -6,7 +6,7 @@ python examples/gfrc_conversation.py [r_vs_gf.png]
 import sys
 
 from fairconv import AttributeSet, gfrc, gfrc2
-from fairconv.conversation import Conversation, ConversationBatch, Nugget, find_span
+from fairconv.conversation import Conversation, Nugget, batch_from_conversations, find_span
 
 text = (
     "U:Please list researchers who have published at ICLR. "
@@ -45,17 +45,17 @@ conversation = Conversation(
     ),
     text=text,
 )
-batch = ConversationBatch.from_conversations([conversation], [pronoun, hindex])
+batch = batch_from_conversations([conversation], [pronoun, hindex])
 print("nugget spans:", list(zip(batch.start.tolist(), batch.end.tolist())))
 
 for preset in ("fairweb2", "gfrc2-paper"):
-    table = gfrc.gfrc(batch, preset=preset)
+    table = gfrc.evaluate(batch, preset=preset)
     print(preset, {m: round(table.value("my-run", "R112", m), 6) for m in table.measures})
-table = gfrc2.gfrc2(batch)
+table = gfrc2.evaluate(batch)
 print("gfrc2", {m: round(table.value("my-run", "R112", m), 6) for m in table.measures})
 
 if len(sys.argv) > 1:
     from fairconv.plots import r_vs_gf
 
-    r_vs_gf(gfrc.gfrc(batch)).savefig(sys.argv[1], dpi=150)
+    r_vs_gf(gfrc.evaluate(batch)).savefig(sys.argv[1], dpi=150)
     print("wrote", sys.argv[1])

@@ -19,7 +19,7 @@ movies = [
 runs = [readers.read_run(p) for p in sorted((pilot / "runs").iterdir())]
 answers = ragfair.read_answers(path("rag", "pilot-answers.jsonl"), [m.attribute for m in movies])
 
-table = ragfair.evaluate(qrels, runs, movies, answers, cutoff=10)
+table = ragfair.evaluate(qrels, runs, movies, answers, cutoffs=[10])
 for run in table.runs:
     row = {m: round(table.value(run, "P002", m), 4) for m in table.measures}
     print(run, row)

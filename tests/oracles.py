@@ -94,7 +94,6 @@ def gfrc(
     lmax,
     method,
     empty,
-    alpha=None,
     weights=None,
     dedupe=True,
 ):
@@ -131,10 +130,10 @@ def gfrc(
             sims += [sim([1 / g] * g, target, divergence)] * (system_turns - len(turns))
         gf[name] = sum(sims) / len(sims) if sims else 0.0
     m = len(sets)
-    w = weights or [1 / m] * m
-    a = 1 / (m + 1) if alpha is None else alpha
-    total = sum(wi * gf[name] for wi, (name, _, _) in zip(w, sets))
-    return r, gf, total, a * r + (1 - a) * total
+    w = weights or [1 / (m + 1)] * (m + 1)  # w_0 for R, then one per set
+    total = sum(wi * gf[name] for wi, (name, _, _) in zip(w[1:], sets)) / sum(w[1:])
+    score = w[0] * r + sum(wi * gf[name] for wi, (name, _, _) in zip(w[1:], sets))
+    return r, gf, total, score
 
 
 def gfrc2(nuggets, sets, *, L=1000, weights=None, dedupe=True):

@@ -5,7 +5,8 @@ import pytest
 from fairconv import AttributeSet
 from fairconv.conversation import (
     Conversation,
-    ConversationBatch,
+    batch_from_conversations,
+    batch_from_records,
     Nugget,
     find_span,
     read_attribute_sets,
@@ -56,7 +57,7 @@ def test_batch_from_records_with_text_and_system_turns():
         (Nugget(12, 13, 2, groups={"A": [1, 0]}), Nugget(5, 7, 1, "yb", {"A": [0, 1]})),
         text=TEXT,
     )
-    batch = ConversationBatch.from_conversations([c], SETS)
+    batch = batch_from_conversations([c], SETS)
     assert batch.start.tolist() == [5, 12]  # sorted by position
     assert batch.turn.tolist() == [1, 2]  # system turns, 1-based
     assert batch.system_turns.tolist() == [2]
@@ -81,7 +82,7 @@ def test_bundled_cases_read():
 def _batch(nuggets, **rec):
     record = {"topic": "T", "run": "r", "text": TEXT, "nuggets": nuggets}
     record.update(rec)
-    return ConversationBatch.from_records([record], SETS, sources=["c.jsonl:7"])
+    return batch_from_records([record], SETS, sources=["c.jsonl:7"])
 
 
 @pytest.mark.parametrize(
@@ -107,11 +108,11 @@ def _batch(nuggets, **rec):
         (
             [{"start": 5, "end": 7, "level": 1, "groups": {"A": [1, 0, 0]}}],
             {},
-            "membership must be 2 numbers",
+            r'c\.jsonl:7: nugget 1: "groups"\."A" must be an array of 2 numbers',
         ),
-        ([{"start": 5, "end": 7, "level": 1, "groups": {"A": [0.5, 0.6]}}], {}, "sum to 1"),
+        ([{"start": 5, "end": 7, "level": 1, "groups": {"A": [0.5, 0.6]}}], {}, "summing to 1"),
         ([{"start": 5, "end": 7, "level": 1, "groups": {"A": [-0.5, 1.5]}}], {}, "non-negative"),
-        ([{"start": 5.5, "end": 7, "level": 1}], {}, "'start' must be an integer"),
+        ([{"start": 5.5, "end": 7, "level": 1}], {}, 'nugget 1: "start" must be an integer, got 5.5'),
         ([], {"text": "S:Hi U:there"}, "must begin with 'U:'"),
         ([{"start": 5, "end": 7, "level": 1}], {"text": None}, "needs a 'turn'"),
     ],
@@ -131,7 +132,7 @@ def test_invalid_json_names_file_and_line(tmp_path):
 def test_record_without_topic(tmp_path):
     f = tmp_path / "c.jsonl"
     f.write_text('{"nuggets": []}\n')
-    with pytest.raises(ValueError, match=r"c\.jsonl:1: a conversation record needs a 'topic'"):
+    with pytest.raises(ValueError, match=r'c\.jsonl:1: "topic" must be a non-empty string'):
         read_conversations(f, SETS)
 
 
@@ -141,7 +142,7 @@ def test_attribute_set_file_errors(tmp_path):
     with pytest.raises(ValueError, match="attribute set 'A': .*sum to 1"):
         read_attribute_sets(f)
     f.write_text('{"A": {"target": [0.5, 0.5]}}')
-    with pytest.raises(ValueError, match="needs a 'target' and a 'scale'"):
+    with pytest.raises(ValueError, match='needs a "target" and a "scale"'):
         read_attribute_sets(f)
     f.write_text('{"A": ')
     with pytest.raises(ValueError, match=r"a\.json:1: invalid JSON"):

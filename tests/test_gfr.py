@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import oracles
-from fairconv import AttributeSet, gfr, readers
+from fairconv import AttributeSet, gfr, rankings, readers
 from fairconv.cli import PILOT_ATTRIBUTES, _pilot_inputs, main
 from fairconv.datasets import path
 
@@ -59,16 +59,8 @@ def test_nev_output_is_byte_identical(pilot, expected):
     r = [p.source.endswith(run_file) for p in runs].index(True)
     m = [a.attribute.name for a in attributes].index(set_name)
     out = io.StringIO()
-    gfr.write_nev(
-        table,
-        qrels,
-        runs,
-        attributes,
-        out,
-        run_index=r,
-        attribute_index=m,
-        syslen=gfr.list_lengths(runs, table.topics),
-    )
+    lists = rankings.prepare(qrels, runs, attributes)
+    rankings.write_nev(table, qrels, attributes, out, lists=lists, run_index=r, attribute_index=m)
     assert out.getvalue() == expected.read_text()
 
 
@@ -185,7 +177,7 @@ def _random_case(rng, tmp_path, n_topics=6, n_runs=3):
     attrs = []
     for m, a in enumerate(sets):
         (tmp_path / f"g{m}").write_text("\n".join(g_lines[m]) + "\n")
-        attrs.append(gfr.AttributeData(a, readers.read_gmemb(tmp_path / f"g{m}")))
+        attrs.append(rankings.AttributeData(a, readers.read_gmemb(tmp_path / f"g{m}")))
     runs, ranked = [], []
     for r in range(n_runs):
         lines, lists = [], {}
@@ -486,8 +478,9 @@ def test_comments_and_blank_lines_are_ignored(tmp_path):
     [
         (dict(gains=(3, 1)), "non-decreasing"),
         (dict(gains=(0, 3)), "positive"),
-        (dict(cutoffs=[0]), "positive integers"),
-        (dict(phi=1.5), r"persistence in \(0, 1\)"),
+        (dict(cutoffs=[0]), r"'cutoffs' parameter of evaluate must be an integer >= 1"),
+        (dict(cutoffs="10"), r"'cutoffs' parameter of evaluate must be a sequence"),
+        (dict(phi=1.5), r"'phi' parameter of evaluate must be a number in \(0, 1\)"),
         (dict(order="rank"), "'order' parameter"),
         (dict(weights=[0.5, 0.6]), "sum to 1"),
         (dict(weights=[0.5]), "hold 2 weights"),

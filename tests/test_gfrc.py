@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 import oracles
 from conftest_data import SETS, random_record, system_turn_of
-from fairconv import gfrc, gfrc2
+from fairconv import _core, gfrc, gfrc2
 from fairconv.cli import main
-from fairconv.conversation import ConversationBatch, read_attribute_sets, read_conversations
+from fairconv.conversation import batch_from_records, read_attribute_sets, read_conversations
 from fairconv.datasets import path
 
 REFERENCE = Path(__file__).parent / "reference" / "conversations.csv"
@@ -37,9 +37,9 @@ def test_paper_tables(row):
     """000 Tables 3 and 5, 001 Tables 1-2, measures.md's Eq. 7 values: printed digits."""
     batch = case(row["file"])
     if row["options"] == "gfrc2":
-        table = gfrc2.gfrc2(batch)
+        table = gfrc2.evaluate(batch)
     else:
-        table = gfrc.gfrc(batch, preset=row["options"])
+        table = gfrc.evaluate(batch, preset=row["options"])
     got = table.value(row["run"], batch.topics[0], row["measure"])
     assert round(got, int(row["digits"])) == pytest.approx(float(row["expected"]), abs=1e-12)
 
@@ -47,7 +47,7 @@ def test_paper_tables(row):
 def test_000_table4_pw_cells():
     """000 Table 4 (a): pw with Eq. 6, L=1000, and pw*g with g=0.75."""
     b = case("r112")
-    pw = gfrc.position_weight(b.end, 1000, "eq6")
+    pw = _core.position_weight(b.end, 1000, "eq6")
     assert np.round(pw, 3).tolist() == [
         0.968,
         0.965,
@@ -61,7 +61,7 @@ def test_000_table4_pw_cells():
         0.896,
         0.893,
     ]
-    g = gfrc.gain_of(b.level, "exp", 2)
+    g = _core.gain(b.level, "exp", 2)
     assert np.round(pw * g, 6).tolist()[:3] == [0.726, 0.72375, 0.7215]
 
 
@@ -80,7 +80,7 @@ def test_000_table4_per_turn_cells():
 def test_001_table1_pw_cells():
     """001 Table 1: pw values use Eq. 6 with L=1250 (0.9728 for wc=35), gain l/2."""
     b = case("m002")
-    pw = gfrc.position_weight(b.end, 1250, "eq6")
+    pw = _core.position_weight(b.end, 1250, "eq6")
     assert np.round(pw, 4).tolist() == [
         0.9728,
         0.9696,
@@ -95,7 +95,7 @@ def test_001_table1_pw_cells():
         0.5960,
         0.5528,
     ]
-    g = gfrc.gain_of(b.level, "linear", 2)
+    g = _core.gain(b.level, "linear", 2)
     assert round(pw[3] * g[3], 4) == 0.4820
 
 
@@ -108,7 +108,7 @@ def test_001_table2_per_turn_cells_and_totals():
     assert np.round(t.sim["RATINGS"], 4).tolist() == [0.6773, 0.4796, 0.4049]
     assert np.round(t.sim["ORIGIN"], 4).tolist() == [0.4303, 0.4682, 0.4303]
     np.testing.assert_allclose(t.achieved["ORIGIN"][0], [0, 5 / 6, 0, 0, 0, 1 / 6, 0, 0])
-    s = gfrc.gfrc(b, preset="evia2023")
+    s = gfrc.evaluate(b, preset="evia2023")
     assert abs(s.value("NewBing-trial1", "M002", "GF[RATINGS]") - 0.5785) <= 1e-4
     assert abs(s.value("NewBing-trial1", "M002", "GF[ORIGIN]") - 0.4493) <= 1e-4
     assert round(s.value("NewBing-trial1", "M002", "GF[RATINGS]"), 4) == 0.5784
@@ -116,7 +116,7 @@ def test_001_table2_per_turn_cells_and_totals():
 
 def test_001_totals_cannot_tell_eq6_from_eq7():
     """measures.md: eq7 gives R = 0.014308 / 0.001393 on the same data."""
-    s = gfrc.gfrc(case("m002"), preset="evia2023", variant="eq7")
+    s = gfrc.evaluate(case("m002"), preset="evia2023", variant="eq7")
     assert round(s.value("NewBing-trial1", "M002", "R"), 6) == 0.014308
     assert round(s.value("GoogleBard-trial1", "M002", "R"), 6) == 0.001393
 
@@ -136,10 +136,10 @@ OPTIONS = list(
 def test_agrees_with_loop_oracle(variant, gain, method, empty, dedupe):
     rng = np.random.default_rng(abs(hash((variant, gain, method, empty, dedupe))) % 2**32)
     records, turns = zip(*[random_record(rng, topic=f"T{i}", n_sets=3) for i in range(30)])
-    batch = ConversationBatch.from_records(list(records), SETS, sources=["x"] * 30)
-    L = float(rng.choice([60, 150, 1000]))
-    weights = [0.2, 0.5, 0.3]
-    got = gfrc.gfrc_arrays(
+    batch = batch_from_records(list(records), SETS, sources=["x"] * 30)
+    L = int(rng.choice([60, 150, 1000]))
+    weights = [0.4, 0.12, 0.3, 0.18]
+    got = gfrc.gfrc(
         batch,
         L=L,
         variant=variant,
@@ -147,7 +147,6 @@ def test_agrees_with_loop_oracle(variant, gain, method, empty, dedupe):
         method=method,
         empty=empty,
         dedupe=dedupe,
-        alpha=0.4,
         weights=weights,
     )
     sets = [(a.name, a.target.tolist(), a.divergence) for a in SETS]
@@ -162,7 +161,6 @@ def test_agrees_with_loop_oracle(variant, gain, method, empty, dedupe):
             lmax=2,
             method=method,
             empty=empty,
-            alpha=0.4,
             weights=weights,
             dedupe=dedupe,
         )
@@ -176,15 +174,15 @@ def test_agrees_with_loop_oracle(variant, gain, method, empty, dedupe):
 def test_per_nugget_turn_fields_match_turn_structure():
     rng = np.random.default_rng(11)
     rec, _ = random_record(rng)
-    with_turns = ConversationBatch.from_records([rec], SETS[:2], sources=["x"])
+    with_turns = batch_from_records([rec], SETS[:2], sources=["x"])
     fields = dict(rec, nuggets=system_turn_of(rec))
     del fields["turns"], fields["length"]
-    only_fields = ConversationBatch.from_records([fields], SETS[:2], sources=["x"])
-    a, b = gfrc.gfrc_arrays(with_turns), gfrc.gfrc_arrays(only_fields)
+    only_fields = batch_from_records([fields], SETS[:2], sources=["x"])
+    a, b = gfrc.gfrc(with_turns), gfrc.gfrc(only_fields)
     for k in a:
         np.testing.assert_allclose(a[k], b[k], atol=1e-15)
     with pytest.raises(ValueError, match="empty='uniform' needs the turn structure"):
-        gfrc.gfrc_arrays(only_fields, empty="uniform")
+        gfrc.gfrc(only_fields, empty="uniform")
 
 
 # --------------------------------------------------------------------------- properties
@@ -192,16 +190,16 @@ seeds = st.integers(0, 2**32 - 1)
 
 
 def _one(rec, sets=SETS[:2]):
-    return ConversationBatch.from_records([rec], sets, sources=["x"])
+    return batch_from_records([rec], sets, sources=["x"])
 
 
 @given(seeds)
 def test_scores_in_range(seed):
     rec, _ = random_record(np.random.default_rng(seed))
     b = _one(rec)
-    for v in gfrc.gfrc_arrays(b, empty="uniform").values():
+    for v in gfrc.gfrc(b, empty="uniform").values():
         assert 0.0 <= float(v[0]) <= 1.0 + 1e-12
-    for v in gfrc2.gfrc2_arrays(b).values():
+    for v in gfrc2.gfrc2(b).values():
         assert 0.0 <= float(v[0]) <= 1.0 + 1e-12
 
 
@@ -223,8 +221,8 @@ def test_r_never_rises_when_a_relevant_nugget_moves_later(seed, shift):
     if rec["turns"][-1]["role"] != "S" or rec["turns"][-1]["start"] > nuggets[i]["start"]:
         return
     for variant in ("eq6", "eq7", "eq9"):
-        before = gfrc.gfrc_arrays(_one(rec), variant=variant, L=200)["R"][0]
-        after = gfrc.gfrc_arrays(_one(later), variant=variant, L=200)["R"][0]
+        before = gfrc.gfrc(_one(rec), variant=variant, L=200)["R"][0]
+        after = gfrc.gfrc(_one(later), variant=variant, L=200)["R"][0]
         assert after <= before + 1e-15
 
 
@@ -244,10 +242,10 @@ def test_annotating_a_later_repeat_changes_no_score(seed):
         extended["turns"] = rec["turns"][:-1] + [dict(rec["turns"][-1], end=end + 2)]
     plain = dict(extended, nuggets=nuggets)
     for options in ({}, {"method": "cumulative"}):
-        a, b = gfrc.gfrc_arrays(_one(plain), **options), gfrc.gfrc_arrays(_one(extended), **options)
+        a, b = gfrc.gfrc(_one(plain), **options), gfrc.gfrc(_one(extended), **options)
         for k in a:
             assert a[k][0] == pytest.approx(b[k][0], abs=1e-15)
-    a, b = gfrc2.gfrc2_arrays(_one(plain)), gfrc2.gfrc2_arrays(_one(extended))
+    a, b = gfrc2.gfrc2(_one(plain)), gfrc2.gfrc2(_one(extended))
     for k in a:
         assert a[k][0] == pytest.approx(b[k][0], abs=1e-15)
 
@@ -281,12 +279,12 @@ def test_inserting_nonrelevant_words_shifts_r_exactly(names, k, variant):
     from fairconv import AttributeSet
 
     sets = [AttributeSet("A", [0.5, 0.5], "nominal")]
-    before = ConversationBatch.from_records([record(text)], sets, sources=["x"])
-    after = ConversationBatch.from_records([record(padded)], sets, sources=["x"])
+    before = batch_from_records([record(text)], sets, sources=["x"])
+    after = batch_from_records([record(padded)], sets, sources=["x"])
     assert (after.end - before.end).tolist() == [k] * len(names)
-    r_after = gfrc.gfrc_arrays(after, variant=variant, L=100)["R"][0]
-    pw = gfrc.position_weight(before.end + k, 100, variant)
-    want = (pw * gfrc.gain_of(before.level, "exp", 2)).sum() / gfrc.normaliser(100, variant)
+    r_after = gfrc.gfrc(after, variant=variant, L=100)["R"][0]
+    pw = _core.position_weight(before.end + k, 100, variant)
+    want = (pw * _core.gain(before.level, "exp", 2)).sum() / _core.normaliser(100, variant)
     assert r_after == pytest.approx(want, abs=1e-15)
 
 
@@ -294,22 +292,24 @@ def test_inserting_nonrelevant_words_shifts_r_exactly(names, k, variant):
 @pytest.mark.parametrize(
     "options, message",
     [
-        (dict(L=1), "greater than 1"),
-        (dict(L=0.5), "greater than 1"),
+        (dict(L=1), r"'L' parameter .* integer >= 2"),
+        (dict(L=0.5), r"'L' parameter .* integer >= 2"),
+        (dict(L=100.0), r"'L' parameter .* integer >= 2"),
         (dict(variant="eq8"), "'variant' parameter"),
         (dict(gain="log"), "'gain' parameter"),
         (dict(method="mean"), "'method' parameter"),
         (dict(empty="drop"), "'empty' parameter"),
         (dict(lmax=1), "exceeds lmax = 1"),
-        (dict(weights=[1.0]), "hold 2 weights"),
-        (dict(weights=[0.7, 0.7]), "sum to 1"),
-        (dict(alpha=1.5), r"'alpha' parameter .* \[0, 1\]"),
+        (dict(weights=[1.0]), "hold 3 weights"),
+        (dict(weights=[0.7, 0.7, 0.1]), "sum to 1"),
+        (dict(weights=[1.5, -0.5, 0.0]), "non-negative"),
+        (dict(lmax=101), r"'lmax' parameter .* 1\.\.100"),
         (dict(preset="trec"), "'preset' parameter"),
     ],
 )
 def test_bad_options(options, message):
     with pytest.raises(ValueError, match=message):
-        gfrc.gfrc_arrays(case("r112"), **options)
+        gfrc.gfrc(case("r112"), **options)
 
 
 def test_relevant_nugget_missing_an_attribute_set():
@@ -319,23 +319,23 @@ def test_relevant_nugget_missing_an_attribute_set():
         "text": "U:q S:a b c",
         "nuggets": [{"start": 3, "end": 3, "level": 1, "groups": {"NOM": [1, 0, 0]}}],
     }
-    b = ConversationBatch.from_records([rec], SETS[:2], sources=["c.jsonl:4"])
+    b = batch_from_records([rec], SETS[:2], sources=["c.jsonl:4"])
     with pytest.raises(ValueError, match=r"c\.jsonl:4: .* relevant but gives no ORD membership"):
-        gfrc.gfrc_arrays(b)
+        gfrc.gfrc(b)
 
 
 def test_two_conversations_for_one_run_and_topic():
     rec = {"topic": "T", "run": "r", "text": "U:q S:a", "nuggets": []}
-    b = ConversationBatch.from_records([rec, rec], SETS[:1], sources=["f:1", "f:2"])
+    b = batch_from_records([rec, rec], SETS[:1], sources=["f:1", "f:2"])
     with pytest.raises(ValueError, match=r"run 'r' has two entries for topic 'T' \(f:1 and f:2\)"):
-        gfrc.gfrc(b)
+        gfrc.evaluate(b)
 
 
 def test_conversation_without_relevant_nuggets_scores_zero():
     rec = {"topic": "T", "run": "r", "text": "U:q S:a b", "nuggets": []}
-    b = ConversationBatch.from_records([rec], SETS[:1], sources=["x"])
-    assert all(float(v[0]) == 0 for v in gfrc.gfrc_arrays(b).values())
-    assert all(float(v[0]) == 0 for v in gfrc2.gfrc2_arrays(b).values())
+    b = batch_from_records([rec], SETS[:1], sources=["x"])
+    assert all(float(v[0]) == 0 for v in gfrc.gfrc(b).values())
+    assert all(float(v[0]) == 0 for v in gfrc2.gfrc2(b).values())
 
 
 # --------------------------------------------------------------------------- CLI

@@ -225,8 +225,9 @@ def test_agrees_with_loop_oracle(tmp_path, seed):
         [readers.read_run(tmp_path / "r")],
         [data],
         ragfair.read_answers(tmp_path / "a", [data.attribute]),
-        cutoff=cutoff,
+        cutoffs=[] if cutoff is None else [cutoff],
     )
+    depth = "" if cutoff is None else f"@{cutoff}"
     for topic in data.memberships.topics:
         docs = ranked[topic]
         want = oracles.ragfair_topic(
@@ -238,7 +239,10 @@ def test_agrees_with_loop_oracle(tmp_path, seed):
             answer_of[topic],
             cutoff=cutoff,
         )
-        got = [t.value("x", topic, f"{m}[A]") for m in ("GF_Re", "GF_Gen", "RIGF", "ADsim")]
+        got = [
+            t.value("x", topic, f"{m}[A]")
+            for m in (f"GF_Re{depth}", "GF_Gen", f"RIGF{depth}", f"ADsim{depth}")
+        ]
         for w, v in zip(want, got):
             if w is None:
                 assert np.isnan(v)
@@ -293,11 +297,14 @@ def test_answers_naming_a_topic_the_run_lacks(tmp_path):
     [
         (
             {"level": 2, "groups": {"RATINGS": [0, 1, 0]}},
-            r"a\.jsonl:1: entity 1: .*RATINGS membership must be 4",
+            r'a\.jsonl:1: entity 1: "groups"\."RATINGS" must be an array of 4 numbers',
         ),
         ({"level": 2, "groups": {"RATINGS": [0.5, 0.6, 0, 0]}}, "summing to 1"),
-        ({"level": 2}, "relevant, so its RATINGS membership"),
-        ({"level": -1}, "non-negative integer"),
+        ({"level": 2, "groups": {"RATINGS": [True, 0, 0, 0]}}, "must be an array of 4 numbers"),
+        ({"level": 2}, "it is relevant but gives no RATINGS membership"),
+        ({"level": -1}, r'entity 1: "level" must be >= 0, got -1'),
+        ({"level": "2"}, r'entity 1: "level" must be an integer, got "2"'),
+        ({"level": True}, r'entity 1: "level" must be an integer, got true'),
     ],
 )
 def test_bad_answer_entities(tmp_path, entity, message):

@@ -362,7 +362,7 @@ def evaluate(
     >>> p = fairweb1_pilot()
     >>> table = evaluate(p.qrels, p.runs, p.attributes, cutoffs=[10])
     >>> round(table.value("Anserini-bm25", "P002", "GFR@10"), 4)
-    0.6297
+    0.5998
     """
     func = "evaluate"
     order = check_choice(order, "order", func, ("file", "score"))

@@ -88,6 +88,7 @@ def clusters(
     L: int | None = None,
     lmax: int | None = None,
     dedupe: bool | None = None,
+    _func: str = "clusters",
 ) -> Clusters:
     """Per-cluster values of every conversation of a batch (the GFRC2 paper, Tables 1-2).
 
@@ -111,9 +112,9 @@ def clusters(
     Clusters
         One row per relevant nugget end.
     """
-    opts, w = _setup(batch, preset, weights, dict(L=L, lmax=lmax, dedupe=dedupe), "clusters")
+    opts, w = _setup(batch, preset, weights, dict(L=L, lmax=lmax, dedupe=dedupe), _func)
     L, lmax, dedupe = opts.L, opts.lmax, opts.dedupe
-    level = batch.effective_levels(lmax, dedupe=dedupe, func="gfrc2")
+    level = batch.effective_levels(lmax, dedupe=dedupe, func=_func)
     rel = np.flatnonzero(level > 0)
     batch.check_relevant_groups(level > 0)
     conv = batch.conversation_of[rel]
@@ -174,7 +175,9 @@ def gfrc2(
     >>> [round(x, 6) for x in gfrc2(load_case("r112").conversations)["GFRC2"].tolist()]
     [0.002677, 0.002038]
     """
-    c = clusters(batch, preset=preset, weights=weights, L=L, lmax=lmax, dedupe=dedupe)
+    c = clusters(
+        batch, preset=preset, weights=weights, L=L, lmax=lmax, dedupe=dedupe, _func="gfrc2"
+    )
     n = len(batch)
     out = {"EGNP": np.bincount(c.conversation, weights=c.prob * c.gnp, minlength=n)}
     for a in batch.attributes:

@@ -47,6 +47,7 @@ from ._validation import (
     check_weights,
     fail,
     json_ints,
+    json_item_error,
     json_str,
     json_vectors,
 )
@@ -351,7 +352,7 @@ def ragfair(
     >>> a = AttributeSet("A", [0.5, 0.5], "nominal")
     >>> s = ragfair([[1, 1]], [[[[1, 0], [1, 0]]]], [[[0.5, 0.5]]], [a])
     >>> round(float(s["GF_Gen[A]"][0]), 4), round(float(s["RIGF"][0]), 1)
-    (1.0, 109.1)
+    (1.0, 231.9)
     """
     func = "ragfair"
     sets = check_sequence_of(attribute_sets, AttributeSet, "attribute_sets", func, min_len=1)
@@ -459,6 +460,9 @@ def answer_distributions(
     level = json_ints(
         [e.get("level") for e in flat], "level", src, offsets, item="entity", default=0
     )
+    if (level < 0).any():
+        i = int(np.argmax(level < 0))
+        raise json_item_error(src, offsets, i, "entity", f'"level" must be >= 0, got {level[i]}')
     relevant = np.flatnonzero(level > 0)
     out = {}
     for a in sets:
