@@ -103,7 +103,7 @@ def run(doc, command, scorers):
     print(f"{n:,} conversations, {batch.n_nuggets:,} nuggets, attribute sets with G = 4 and 3")
     print(f"one numpy pass over the nugget arrays: {base * 1e3:8.1f} ms")
     for label, score in scorers.items():
-        t = best_of(lambda: score(batch), 3)
+        t = best_of(lambda score=score: score(batch), 3)
         print(
             f"scoring ({label}):{' ' * max(1, 24 - len(label))}{t * 1e3:8.1f} ms  "
             f"{n / t:12,.0f} conv/s  {t / base:5.1f}x the numpy pass "

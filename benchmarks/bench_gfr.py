@@ -30,14 +30,15 @@ def write_inputs(folder, n_topics, n_runs, depth, rng):
     levels = rng.integers(0, 3, size=len(docs))
     with open(os.path.join(folder, "qrels"), "w") as f:
         f.writelines(
-            f"{t} {d} L{lv}\n" for t, d, lv in zip(topics[judged], docs[judged], levels[judged])
+            f"{t} {d} L{lv}\n"
+            for t, d, lv in zip(topics[judged], docs[judged], levels[judged], strict=False)
         )
     for name, g in (("A4", 4), ("B8", 8)):
         memb = rng.multinomial(1000, np.full(g, 1 / g), size=int(judged.sum())) / 1000
         with open(os.path.join(folder, f"{name}.gmemb"), "w") as f:
             f.writelines(
                 f"{t} {d} " + " ".join(f"{x:.3f}" for x in row) + "\n"
-                for t, d, row in zip(topics[judged], docs[judged], memb)
+                for t, d, row in zip(topics[judged], docs[judged], memb, strict=False)
             )
     paths = []
     for r in range(n_runs):
@@ -47,7 +48,7 @@ def write_inputs(folder, n_topics, n_runs, depth, rng):
         with open(path, "w") as f:
             f.writelines(
                 f"{t} Q0 {d} {k % depth + 1} {depth - k % depth} run{r}\n"
-                for k, (t, d) in enumerate(zip(topics[idx], docs[idx]))
+                for k, (t, d) in enumerate(zip(topics[idx], docs[idx], strict=False))
             )
         paths.append(path)
     return paths

@@ -46,7 +46,7 @@ conversation = Conversation(
     text=text,
 )
 batch = batch_from_conversations([conversation], [pronoun, hindex])
-print("nugget spans:", list(zip(batch.start.tolist(), batch.end.tolist())))
+print("nugget spans:", list(zip(batch.start.tolist(), batch.end.tolist(), strict=False)))
 
 for preset in ("fairweb2", "gfrc2-paper"):
     table = gfrc.evaluate(batch, preset=preset)

@@ -27,7 +27,7 @@ for run in table.runs:
 coverage = nuggets.coverage(nuggets.read_labels(path("rag", "ikat-labels.jsonl")))
 print(
     "nugget coverage (mean over turns):",
-    {m: round(float(v), 4) for m, v in zip(coverage.measures, coverage.mean()[0][0])},
+    {m: round(float(v), 4) for m, v in zip(coverage.measures, coverage.mean()[0][0], strict=False)},
 )
 
 if len(sys.argv) > 1:

@@ -15,7 +15,7 @@ def random_record(rng, topic="T1", run="r", n_sets=2, with_turn_field=False, lma
     """A record with turns and length, relevant and nonrelevant nuggets, repeats."""
     sets = SETS[:n_sets]
     turns, pos = [], 1
-    for t in range(int(rng.integers(1, 5))):
+    for _ in range(int(rng.integers(1, 5))):
         for role in "US":
             length = int(rng.integers(1, 6) if role == "U" else rng.integers(0, 40) + 1)
             turns.append({"role": role, "start": pos, "end": pos + length - 1})

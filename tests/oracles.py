@@ -7,14 +7,14 @@ import math
 
 
 def jsd(p, q):
-    m = [(a + b) / 2 for a, b in zip(p, q)]
-    kl = lambda x, y: sum(a * math.log2(a / b) for a, b in zip(x, y) if a > 0)  # noqa: E731
+    m = [(a + b) / 2 for a, b in zip(p, q, strict=False)]
+    kl = lambda x, y: sum(a * math.log2(a / b) for a, b in zip(x, y, strict=False) if a > 0)  # noqa: E731
     return max(0.0, (kl(p, m) + kl(q, m)) / 2)
 
 
 def nmd(p, q):
     total, cp, cq = 0.0, 0.0, 0.0
-    for a, b in zip(p, q):
+    for a, b in zip(p, q, strict=False):
         cp += a
         cq += b
         total += abs(cp - cq)
@@ -106,7 +106,7 @@ def gfrc(
     levels = _dedupe(nuggets, dedupe)
     big_n = (L - 1) / 2 if variant == "eq9" else (L + 1) / 2
     r = 0.0
-    for n, level in zip(nuggets, levels):
+    for n, level in zip(nuggets, levels, strict=False):
         if level > 0:
             wc = n["end"]
             pw = max(0.0, 1 - (wc - 1) / L) if variant == "eq6" else max(0.0, 1 - wc / L)
@@ -116,10 +116,12 @@ def gfrc(
     gf = {}
     for name, target, divergence in sets:
         sims, so_far = [], []
-        turns = sorted({n["turn"] for n, lv in zip(nuggets, levels) if lv > 0})
+        turns = sorted({n["turn"] for n, lv in zip(nuggets, levels, strict=False) if lv > 0})
         for t in turns:
             in_turn = [
-                n["groups"][name] for n, lv in zip(nuggets, levels) if lv > 0 and n["turn"] == t
+                n["groups"][name]
+                for n, lv in zip(nuggets, levels, strict=False)
+                if lv > 0 and n["turn"] == t
             ]
             so_far += in_turn
             vecs = in_turn if method == "independent" else so_far
@@ -131,8 +133,8 @@ def gfrc(
         gf[name] = sum(sims) / len(sims) if sims else 0.0
     m = len(sets)
     w = weights or [1 / (m + 1)] * (m + 1)  # w_0 for R, then one per set
-    total = sum(wi * gf[name] for wi, (name, _, _) in zip(w[1:], sets)) / sum(w[1:])
-    score = w[0] * r + sum(wi * gf[name] for wi, (name, _, _) in zip(w[1:], sets))
+    total = sum(wi * gf[name] for wi, (name, _, _) in zip(w[1:], sets, strict=False)) / sum(w[1:])
+    score = w[0] * r + sum(wi * gf[name] for wi, (name, _, _) in zip(w[1:], sets, strict=False))
     return r, gf, total, score
 
 
@@ -140,7 +142,7 @@ def gfrc2(nuggets, sets, *, L=1000, weights=None, dedupe=True):
     """Per-cluster rows and (EGNP, {set: EGF}, GFRC2) of one conversation, word by word."""
     nuggets = sorted(nuggets, key=lambda n: n["start"])
     levels = _dedupe(nuggets, dedupe)
-    relevant = [(n, lv) for n, lv in zip(nuggets, levels) if lv > 0]
+    relevant = [(n, lv) for n, lv in zip(nuggets, levels, strict=False) if lv > 0]
     m = len(sets)
     w = weights or [1 / (m + 1)] * (m + 1)
     rows, egnp, egf, total = [], 0.0, {s[0]: 0.0 for s in sets}, 0.0

@@ -5,9 +5,9 @@ import pytest
 from fairconv import AttributeSet
 from fairconv.conversation import (
     Conversation,
+    Nugget,
     batch_from_conversations,
     batch_from_records,
-    Nugget,
     find_span,
     read_attribute_sets,
     read_conversations,
@@ -18,7 +18,10 @@ from fairconv.conversation import (
 from fairconv.datasets import path
 
 SETS = [AttributeSet("A", [0.5, 0.5], "nominal")]
-TEXT = "U:Please list researchers. S:Here: Yoshua Bengio https://x/yb and Geoffrey Hinton U:More S:Fei-Fei Li"
+TEXT = (
+    "U:Please list researchers. S:Here: Yoshua Bengio https://x/yb and Geoffrey Hinton "
+    "U:More S:Fei-Fei Li"
+)
 
 
 def test_words_and_turns_follow_the_papers_rules():
@@ -112,7 +115,11 @@ def _batch(nuggets, **rec):
         ),
         ([{"start": 5, "end": 7, "level": 1, "groups": {"A": [0.5, 0.6]}}], {}, "summing to 1"),
         ([{"start": 5, "end": 7, "level": 1, "groups": {"A": [-0.5, 1.5]}}], {}, "non-negative"),
-        ([{"start": 5.5, "end": 7, "level": 1}], {}, 'nugget 1: "start" must be an integer, got 5.5'),
+        (
+            [{"start": 5.5, "end": 7, "level": 1}],
+            {},
+            'nugget 1: "start" must be an integer, got 5.5',
+        ),
         ([], {"text": "S:Hi U:there"}, "must begin with 'U:'"),
         ([{"start": 5, "end": 7, "level": 1}], {"text": None}, "needs a 'turn'"),
     ],

@@ -17,7 +17,7 @@ def test_segment_sum_and_cumsum_agree_with_loops(sizes, width):
     x = rng.random((n, width))
     sums = _core.segment_sum(x, starts, n)
     cums = _core.segment_cumsum(x, starts)
-    for i, (s, size) in enumerate(zip(starts, sizes)):
+    for i, (s, size) in enumerate(zip(starts, sizes, strict=False)):
         np.testing.assert_allclose(sums[i], x[s : s + size].sum(axis=0), atol=1e-12)
         for k in range(size):
             np.testing.assert_allclose(cums[s + k], x[s : s + k + 1].sum(axis=0), atol=1e-12)

@@ -299,7 +299,7 @@ def test_scores_in_unit_interval_and_grow_with_depth(case):
             float(s[base.replace("[", f"@{k}[") if "[" in base else f"{base}@{k}"][0])
             for k in (1, 2, 5)
         ] + [float(s[base][0])]
-        assert all(x <= y + 1e-15 for x, y in zip(at, at[1:])), (base, at)
+        assert all(x <= y + 1e-15 for x, y in zip(at, at[1:], strict=False)), (base, at)
 
 
 @given(ranked_lists())

@@ -135,7 +135,9 @@ OPTIONS = list(
 @pytest.mark.parametrize("variant, gain, method, empty, dedupe", OPTIONS)
 def test_agrees_with_loop_oracle(variant, gain, method, empty, dedupe):
     rng = np.random.default_rng(abs(hash((variant, gain, method, empty, dedupe))) % 2**32)
-    records, turns = zip(*[random_record(rng, topic=f"T{i}", n_sets=3) for i in range(30)])
+    records, turns = zip(
+        *[random_record(rng, topic=f"T{i}", n_sets=3) for i in range(30)], strict=False
+    )
     batch = batch_from_records(list(records), SETS, sources=["x"] * 30)
     L = int(rng.choice([60, 150, 1000]))
     weights = [0.4, 0.12, 0.3, 0.18]
@@ -150,7 +152,7 @@ def test_agrees_with_loop_oracle(variant, gain, method, empty, dedupe):
         weights=weights,
     )
     sets = [(a.name, a.target.tolist(), a.divergence) for a in SETS]
-    for i, (rec, n_turns) in enumerate(zip(records, turns)):
+    for i, (rec, n_turns) in enumerate(zip(records, turns, strict=False)):
         r, gf, total, score = oracles.gfrc(
             system_turn_of(rec),
             n_turns,

@@ -73,7 +73,7 @@ def test_agrees_with_loop_oracle(seed):
         rows, (egnp, egf, total) = oracles.gfrc2(
             rec["nuggets"], sets, L=L, weights=weights, dedupe=dedupe
         )
-        for wc, gwc, nonrel, gnp, sims, experience, prob in rows:
+        for wc, gwc, nonrel, gnp, _sims, experience, prob in rows:
             assert (c.conversation[k], c.wc[k]) == (i, wc)
             assert (c.gwc_rel[k], c.wc_nonrel[k], c.prob[k]) == (gwc, nonrel, prob)
             assert c.gnp[k] == pytest.approx(gnp, abs=1e-12)

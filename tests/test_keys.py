@@ -19,7 +19,7 @@ def _check(table_keys, query_keys):
         index.setdefault(k, i)
     q_ids = np.array([k[0] for k in query_keys], dtype=np.int64)
     rows = table.find(q_ids, [k[1] for k in query_keys])
-    for k, row in zip(query_keys, rows.tolist()):
+    for k, row in zip(query_keys, rows.tolist(), strict=False):
         if k in index:
             assert table_keys[row] == k
         else:

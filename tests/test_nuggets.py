@@ -73,7 +73,7 @@ def test_agrees_with_loop_in_range_and_order_free(recs, rnd):
     t = nuggets.coverage(nuggets.labels_from_records(recs))
     for rec in recs:
         want = _loop(rec)
-        for m, w in zip(nuggets.MEASURES, want):
+        for m, w in zip(nuggets.MEASURES, want, strict=False):
             got = t.value("r", rec["turn"], m)
             assert (np.isnan(got) and np.isnan(w)) or got == pytest.approx(w, abs=1e-15)
             assert np.isnan(got) or 0 <= got <= 1

@@ -46,7 +46,7 @@ def test_tables_recomputed_from_printed_gf_values(key):
     re_ = np.array([float(r["gf_re"]) for r in topics])
     gen = np.array([float(r["gf_gen"]) for r in topics])
     got = ragfair.rigf(gen, re_)
-    for r, value in zip(topics, got):
+    for r, value in zip(topics, got, strict=False):
         if r["rigf"] == "":
             assert np.isnan(value) and float(r["gf_re"]) == 0
         else:
@@ -243,7 +243,7 @@ def test_agrees_with_loop_oracle(tmp_path, seed):
             t.value("x", topic, f"{m}[A]")
             for m in (f"GF_Re{depth}", "GF_Gen", f"RIGF{depth}", f"ADsim{depth}")
         ]
-        for w, v in zip(want, got):
+        for w, v in zip(want, got, strict=False):
             if w is None:
                 assert np.isnan(v)
             else:
@@ -381,7 +381,8 @@ def test_cli_ragfair_and_plot(tmp_path, capsys):
 
 def test_cli_error_is_one_line(tmp_path):
     (tmp_path / "a.jsonl").write_text(
-        '{"topic": "P002", "run": "Anserini-bm25", "entities": [{"level": 2, "groups": {"M-RATINGS": [1]}}]}\n'
+        '{"topic": "P002", "run": "Anserini-bm25", '
+        '"entities": [{"level": 2, "groups": {"M-RATINGS": [1]}}]}\n'
     )
     p = path("fairweb1-pilot")
     proc = subprocess.run(

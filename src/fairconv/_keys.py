@@ -58,7 +58,7 @@ class KeyTable:
         same = self.topic_ids[cand] == topic_ids[idx]
         same[same] = _same_docs(docs, idx[same], self.docs, cand[same])
         rows[idx[same]] = cand[same]
-        for i, p in zip(idx[~same].tolist(), pos[idx[~same]].tolist()):
+        for i, p in zip(idx[~same].tolist(), pos[idx[~same]].tolist(), strict=False):
             rows[i] = self._scan(int(topic_ids[i]), docs[i], h[i], p)  # hash collision
         return rows
 

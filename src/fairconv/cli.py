@@ -173,7 +173,7 @@ def _demo_rag(out) -> None:
     mean, _ = nuggets.coverage(labels).mean()
     print(
         "\nNugget coverage of the bundled iKAT-style labels (mean over turns): "
-        + ", ".join(f"{m} {v:.4f}" for m, v in zip(nuggets.MEASURES, mean[0])),
+        + ", ".join(f"{m} {v:.4f}" for m, v in zip(nuggets.MEASURES, mean[0], strict=False)),
         file=out,
     )
 
@@ -502,6 +502,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The ``fairconv`` argument parser with every subcommand."""
     parser = _Parser(
         prog="fairconv",
         description="Relevance and group fairness evaluation of ranked lists, "
@@ -665,6 +666,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
+    """Run the command line; return the exit status (2 for bad input or usage)."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

@@ -91,7 +91,7 @@ def turns_of(text: str) -> tuple[Turn, ...]:
         prev = pos
         firsts.append(word)
     ends = firsts[1:] + [n_words + 1]
-    return tuple(Turn(joined[p], s, e - 1) for p, s, e in zip(marks, firsts, ends))
+    return tuple(Turn(joined[p], s, e - 1) for p, s, e in zip(marks, firsts, ends, strict=False))
 
 
 def find_span(text: str, phrase: str, *, occurrence: int = 1) -> tuple[int, int]:
@@ -185,6 +185,7 @@ class Conversation:
 
     @classmethod
     def from_json(cls, record: dict) -> Conversation:
+        """A conversation from its JSON record (no checks: see :func:`batch_from_records`)."""
         turns = record.get("turns")
         return cls(
             topic=str(record["topic"]),

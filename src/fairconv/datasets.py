@@ -4,6 +4,9 @@
   attribute sets), ready for :func:`fairconv.gfr.evaluate`.
 - :func:`load_case`: the papers' worked conversations with their attribute sets.
 - :func:`path`: the path of any bundled file.
+
+Everything is read from the installed package, so the published values can be
+reproduced offline.
 """
 
 from __future__ import annotations
@@ -11,6 +14,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .conversation import ConversationBatch
+    from .divergences import AttributeSet
+    from .rankings import AttributeData
+    from .readers import Qrels, Run
 
 __all__ = ["path", "fairweb1_pilot", "load_case", "PilotPack", "Case", "PILOT_ATTRIBUTES"]
 
@@ -25,19 +35,47 @@ PILOT_ATTRIBUTES = (
 """The pilot's attribute sets and their scales (nominal: JSD; ordinal: RNOD)."""
 
 _CASES = {
-    "r112": ("r112-fairweb2.jsonl", "r112-attributes.json"),
-    "m002": ("m002-evia2023.jsonl", "m002-attributes.json"),
+    "r112": (
+        "r112-fairweb2.jsonl",
+        "r112-attributes.json",
+        "T. Sakai et al., GFRC2 paper: topic R112 of NTCIR-18 FairWeb-2 CS, Tables 1-5",
+    ),
+    "m002": (
+        "m002-evia2023.jsonl",
+        "m002-attributes.json",
+        "T. Sakai, EVIA 2023: topic M002 (New Bing vs Google Bard), Tables 1-2",
+    ),
 }
 
 
 def path(*parts: str) -> Path:
-    """Path of a bundled file or folder, e.g. ``path("fairweb1-pilot", "runs")``.
+    """Path of a bundled file or folder.
+
+    Parameters
+    ----------
+    *parts : str
+        Path components below ``fairconv/data``, e.g. ``"fairweb1-pilot", "runs"``.
+
+    Returns
+    -------
+    Path
+        An existing file or folder inside the installed package.
 
     Raises
     ------
+    TypeError
+        If a component is not a string.
     ValueError
         If nothing of that name is bundled.
+
+    Examples
+    --------
+    >>> sorted(p.name for p in path("fairweb1-pilot", "runs").iterdir())
+    ['run.bm25-depThre6', 'run.qld-depThre6', 'run.qljm-depThre6']
     """
+    for part in parts:
+        if not isinstance(part, str):
+            raise TypeError(f"The 'parts' parameter of path must be strings. Got {part!r} instead.")
     p = Path(str(resources.files("fairconv") / "data")).joinpath(*parts)
     if not p.exists():
         raise ValueError(
@@ -54,27 +92,63 @@ class PilotPack:
     Attributes
     ----------
     qrels : Qrels
+        Graded judgments (L0-L2) of the four pilot topics P001-P004.
     runs : tuple of Run
-        BM25, QLD and QLJM baselines, 100 docs per topic.
+        The BM25, QLD and QLJM baselines (tags ``Anserini-bm25``, ``Anserini-qld``,
+        ``Anserini-qljm``), 100 docs per topic.
     attributes : tuple of AttributeData
-        The six attribute sets of :data:`PILOT_ATTRIBUTES` with their gmemb files.
+        The six attribute sets of :data:`PILOT_ATTRIBUTES` with their gmemb files;
+        each covers the topics of its gmemb file.
     expected : Path
-        The folder of the organisers' ``.GFRnev`` outputs for these runs.
+        The folder of the organisers' ``.GFRnev`` outputs for these runs
+        (``<run>.<attribute set>.GFRnev``).
+    folder : Path
+        The folder of the pack itself.
     """
 
-    qrels: object
-    runs: tuple
-    attributes: tuple
+    qrels: Qrels
+    runs: tuple[Run, ...]
+    attributes: tuple[AttributeData, ...]
     expected: Path
+    folder: Path | None = None
 
 
 def fairweb1_pilot() -> PilotPack:
-    """Read the NTCIR-17 FairWeb-1 pilot pack bundled with fairconv.
+    r"""Read the NTCIR-17 FairWeb-1 pilot pack bundled with fairconv.
+
+    The qrels are read with :func:`fairconv.readers.read_qrels`, the runs with
+    :func:`fairconv.readers.read_run` (in file-name order) and each attribute set of
+    :data:`PILOT_ATTRIBUTES` with :func:`fairconv.gfr.load_attribute` from its gmemb
+    file, its golddistr target and its scale.
 
     Returns
     -------
     PilotPack
-        Ready for ``gfr.evaluate(p.qrels, p.runs, p.attributes)``.
+        Ready for ``gfr.evaluate(p.qrels, p.runs, p.attributes)``; every value of
+        ``p.expected`` is reproduced by it.
+
+    Raises
+    ------
+    ValueError
+        If the installed package lacks its data files (a broken installation).
+
+    See Also
+    --------
+    fairconv.gfr.evaluate : scores the pack.
+
+    Notes
+    -----
+    On a movie topic (P002) the pilot's GFR combines ERR with the sets that cover it,
+    equally weighted:
+
+    .. math:: GFR@k = \tfrac13 \left(ERR@k + GF\text{-}RNOD@k[RATINGS]
+              + GF\text{-}JSD@k[ORIGIN]\right)
+
+    References
+    ----------
+    NTCIR-17 FairWeb-1 task organisers, web search subtask pilot pack.
+    T. Sakai, J. Y. Kim, I. Kang. A Versatile Framework for Evaluating Ranked Lists in
+    Terms of Group Fairness and Relevance. ACM TOIS 42(1), 2023.
 
     Examples
     --------
@@ -82,12 +156,18 @@ def fairweb1_pilot() -> PilotPack:
     >>> p = fairweb1_pilot()
     >>> [r.tag for r in p.runs]
     ['Anserini-bm25', 'Anserini-qld', 'Anserini-qljm']
+    >>> [a.attribute.name for a in p.attributes]
+    ['R-HINDEX', 'R-GENDER', 'M-RATINGS', 'M-ORIGIN', 'T-FOLLOWERS', 'Y-SUBSCS']
     >>> t = gfr.evaluate(p.qrels, p.runs, p.attributes, cutoffs=[10])
+    >>> round(t.value("Anserini-bm25", "P002", "ERR@10"), 4)
+    0.3371
     >>> round(t.value("Anserini-bm25", "P002", "GF-JSD@10[M-ORIGIN]"), 4)
     0.8184
+    >>> round(t.value("Anserini-bm25", "P002", "GFR@10"), 4)
+    0.5998
     """
     from . import readers
-    from .rankings import load_attribute
+    from .gfr import load_attribute
 
     pilot = path("fairweb1-pilot")
     qrels = readers.read_qrels(pilot / "fairweb1pilot.qrels")
@@ -98,39 +178,94 @@ def fairweb1_pilot() -> PilotPack:
         )
         for name, scale in PILOT_ATTRIBUTES
     )
-    return PilotPack(qrels, runs, attributes, pilot / "expected")
+    return PilotPack(qrels, runs, attributes, pilot / "expected", pilot)
 
 
 @dataclass(frozen=True, eq=False)
 class Case:
-    """A worked conversation case: its attribute sets and conversations."""
+    """A worked conversation case of the papers: attribute sets and conversations.
+
+    Attributes
+    ----------
+    name : str
+        ``"r112"`` or ``"m002"``.
+    attribute_sets : tuple of AttributeSet
+        The sets the nuggets give memberships for, in file order.
+    conversations : ConversationBatch
+        The annotated conversations, one per run.
+    paper : str
+        The paper and tables the case reproduces.
+    conversations_path, attributes_path : Path
+        The bundled files it was read from.
+    """
 
     name: str
-    attribute_sets: tuple
-    conversations: object
+    attribute_sets: tuple[AttributeSet, ...]
+    conversations: ConversationBatch
+    paper: str = ""
+    conversations_path: Path | None = None
+    attributes_path: Path | None = None
 
 
 def load_case(name: str) -> Case:
-    """Read one of the papers' worked cases: ``"r112"`` (GFRC2 paper) or ``"m002"`` (EVIA 2023).
+    """Read one of the papers' worked conversation cases.
+
+    Parameters
+    ----------
+    name : {'r112', 'm002'}
+        ``"r112"``: topic R112 of NTCIR-18 FairWeb-2 CS, runs COPWA-CS-QD-MN-2 and
+        ORG-CS-D-MN-1, with the PRONOUN (nominal) and HINDEX (ordinal) sets (GFRC2
+        paper, Tables 1-5). ``"m002"``: topic M002, New Bing vs Google Bard, with the
+        RATINGS (ordinal) and ORIGIN (nominal) sets (EVIA 2023, Tables 1-2).
+        Case-insensitive.
+
+    Returns
+    -------
+    Case
+        The attribute sets (:func:`fairconv.conversation.read_attribute_sets`) and
+        the conversations (:func:`fairconv.conversation.read_conversations`).
 
     Raises
     ------
+    TypeError
+        If ``name`` is not a string.
     ValueError
         For an unknown name; the message lists the valid ones.
+
+    References
+    ----------
+    T. Sakai. Fairness-based Evaluation of Conversational Search: A Pilot Study.
+    EVIA 2023, Tables 1-2.
+    T. Sakai et al. The GFRC2 paper (NTCIR-18 FairWeb-2 CS), Tables 1-5.
 
     Examples
     --------
     >>> case = load_case("r112")
     >>> case.conversations.runs
     ('COPWA-CS-QD-MN-2', 'ORG-CS-D-MN-1')
+    >>> [(a.name, a.divergence) for a in case.attribute_sets]
+    [('PRONOUN', 'JSD'), ('HINDEX', 'RNOD')]
+    >>> load_case("m002").conversations.n_nuggets
+    12
     """
+    from ._validation import check_choice
     from .conversation import read_attribute_sets, read_conversations
 
-    if name not in _CASES:
-        raise ValueError(
-            f"The 'name' parameter of load_case must be one of {', '.join(map(repr, _CASES))}. "
-            f"Got {name!r} instead."
+    if not isinstance(name, str):
+        raise TypeError(
+            f"The 'name' parameter of load_case must be one of "
+            f"{', '.join(map(repr, _CASES))}. Got {name!r} instead."
         )
-    conversations, attributes = _CASES[name]
-    sets = tuple(read_attribute_sets(path("cases", attributes)))
-    return Case(name, sets, read_conversations(path("cases", conversations), sets))
+    key = check_choice(name, "name", "load_case", tuple(_CASES))
+    conversations_file, attributes_file, paper = _CASES[key]
+    conversations_path = path("cases", conversations_file)
+    attributes_path = path("cases", attributes_file)
+    sets = tuple(read_attribute_sets(attributes_path))
+    return Case(
+        key,
+        sets,
+        read_conversations(conversations_path, sets),
+        paper,
+        conversations_path,
+        attributes_path,
+    )

@@ -36,7 +36,7 @@ def _pair(p, q, func):
 
 
 def jsd(p, q, /):
-    """Jensen-Shannon divergence (base 2) between ``p`` and ``q``.
+    r"""Jensen-Shannon divergence (base 2) between ``p`` and ``q``.
 
     Parameters
     ----------
@@ -65,7 +65,7 @@ def jsd(p, q, /):
 
 
 def nmd(p, q, /):
-    """Normalised match distance between ``p`` and ``q`` (ordinal groups).
+    r"""Normalised match distance between ``p`` and ``q`` (ordinal groups).
 
     Returns
     -------
@@ -88,7 +88,7 @@ def nmd(p, q, /):
 
 
 def rnod(p, q, /):
-    """Root normalised order-aware divergence RNOD(p || q) (ordinal groups).
+    r"""Root normalised order-aware divergence RNOD(p || q) (ordinal groups).
 
     Returns
     -------
@@ -194,6 +194,7 @@ class AttributeSet:
 
     @property
     def n_groups(self) -> int:
+        """The number of groups G."""
         return int(self.target.shape[0])
 
     def similarity(self, p, *, divergence: str | None = None):

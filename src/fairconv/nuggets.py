@@ -1,4 +1,4 @@
-"""Nugget recall and precision of RAG answers from match labels (TREC iKAT 2024).
+r"""Nugget recall and precision of RAG answers from match labels (TREC iKAT 2024).
 
 Abbasiantaeb et al., "Conversational Gold: Evaluating Personalized Conversational
 Search System using Gold Nuggets". Given, for one evaluated turn, the gold nuggets,
@@ -31,8 +31,9 @@ MEASURES = ("Recall_NtN", "Precision_NtN", "Recall_NtR")
 
 @dataclass(frozen=True, eq=False)
 class MatchLabels:
-    """Per evaluated turn: its run, topic and turn ids and the four counts behind the
-    measures (matched gold, gold, matched extracted, extracted, gold entailed).
+    """Per evaluated turn: its run, topic and turn ids and the counts behind the measures.
+
+    The counts are (matched gold, gold, matched extracted, extracted, gold entailed).
     """
 
     runs: tuple
@@ -46,7 +47,7 @@ def labels_from_records(records: Sequence[dict], *, sources=None) -> MatchLabels
     """Check match-label records (docs/formats.md) and count them."""
     sources = tuple(sources or (f"record {i + 1}" for i in range(len(records))))
     counts = np.zeros((len(records), 5), dtype=np.int64)
-    for i, (rec, where) in enumerate(zip(records, sources)):  # one record per turn
+    for i, (rec, where) in enumerate(zip(records, sources, strict=False)):  # one record per turn
         if not isinstance(rec, dict):
             raise ValueError(f"{where}: a label record must be a JSON object")
         for key in ("topic", "turn", "gold", "extracted"):
@@ -111,17 +112,22 @@ def _ratios(num: np.ndarray, den: np.ndarray) -> np.ndarray:
 
 
 def coverage(labels: MatchLabels, *, average: str = "macro") -> ScoreTable:
-    """Recall_NtN, Precision_NtN and Recall_NtR per turn (rows are turns, named
-    ``<topic>/<turn>`` unless the turn id already names it), with the run scores as the
-    ``all`` rows: the mean over turns (``average="macro"``) or the pooled ratio
-    (``"micro"``). Undefined ratios (0/0) are NaN and left out of macro means.
+    """Recall_NtN, Precision_NtN and Recall_NtR per turn, and per run.
+
+    Rows are turns, named ``<topic>/<turn>`` unless the turn id already names the
+    topic; the run scores are the ``all`` rows: the mean over turns
+    (``average="macro"``) or the pooled ratio (``"micro"``). Undefined ratios (0/0)
+    are NaN and left out of macro means.
     """
     average = check_choice(average, "average", "coverage", ("macro", "micro"))
     c = labels.counts.astype(np.float64)
     per_turn = np.column_stack(
         [_ratios(c[:, 0], c[:, 1]), _ratios(c[:, 2], c[:, 3]), _ratios(c[:, 4], c[:, 1])]
     )
-    units = [t if t.startswith(f"{p}") else f"{p}/{t}" for p, t in zip(labels.topics, labels.turns)]
+    units = [
+        t if t.startswith(f"{p}") else f"{p}/{t}"
+        for p, t in zip(labels.topics, labels.turns, strict=False)
+    ]
     table = ScoreTable.from_items(
         labels.runs, units, MEASURES, per_turn, missing=np.nan, sources=labels.sources
     )

@@ -77,7 +77,7 @@ def gfrc2_clusters(batch, clusters, *, conversations=None):
         1, len(chosen), figsize=(4.5 * len(chosen), 3.6), squeeze=False, sharey=True
     )
     markers = ["s", "^", "D", "v", "P", "X"]
-    for ax, c in zip(axes[0], chosen):
+    for ax, c in zip(axes[0], chosen, strict=False):
         rows = clusters.conversation == c
         wc = clusters.wc[rows]
         ax.plot(wc, clusters.gnp[rows], marker="o", label="GNP")

@@ -143,7 +143,7 @@ def _floats(rows: _Rows, tokens, what, col_label, per_row=1) -> np.ndarray:
 def _topic_ids(topics: list):
     """(names in order of first appearance, id of each row's topic)."""
     order = list(dict.fromkeys(topics))
-    index = dict(zip(order, range(len(order))))
+    index = dict(zip(order, range(len(order)), strict=False))
     return tuple(_text(t) for t in order), lookup(topics, index)
 
 
@@ -194,24 +194,26 @@ class Qrels(_Keyed):
     levels: np.ndarray = field(default=None, repr=False)
 
     def level(self, topic: str, doc: str) -> int:
+        """The level of one judged doc (0 when unjudged)."""
         i = self.row(topic, doc)
         return 0 if i < 0 else int(self.levels[i])
 
     @property
     def max_level(self) -> int:
+        """The highest level in the file (0 when empty)."""
         return int(self.levels.max()) if len(self.levels) else 0
 
     @cached_property
     def n_relevant(self) -> dict:
         """Judged relevant docs per topic."""
         rel = np.bincount(self.topic_ids, weights=self.levels > 0, minlength=len(self.topics))
-        return dict(zip(self.topics, rel.astype(int).tolist()))
+        return dict(zip(self.topics, rel.astype(int).tolist(), strict=False))
 
     @cached_property
     def n_nonrelevant(self) -> dict:
         """Judged nonrelevant docs (level 0) per topic."""
         non = np.bincount(self.topic_ids, weights=self.levels == 0, minlength=len(self.topics))
-        return dict(zip(self.topics, non.astype(int).tolist()))
+        return dict(zip(self.topics, non.astype(int).tolist(), strict=False))
 
 
 def read_qrels(path) -> Qrels:
@@ -276,6 +278,7 @@ class GroupMemberships(_Keyed):
 
     @property
     def n_groups(self) -> int:
+        """The number of groups G of every vector."""
         return int(self.matrix.shape[1])
 
     def membership(self, topic: str, doc: str):
@@ -352,6 +355,7 @@ class Run(_Keyed):
         return len(self.docs)
 
     def line(self, i: int) -> int:
+        """The file line of record i."""
         return i + 1 if self.lines is None else self.lines[i]
 
 
