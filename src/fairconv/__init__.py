@@ -3,11 +3,57 @@
 Modules
 -------
 divergences
-    JSD, NMD, RNOD and DistrSim between distributions over groups.
+    JSD, NMD, RNOD and DistrSim between distributions over groups; ``AttributeSet``.
+gfr
+    GFR over ranked lists (ERR, iRBU, GF per attribute set).
+gfrc, gfrc2
+    GFRC (turn-based R and GF) and GFRC2 (word-level expected experience) of
+    conversations.
+ragfair
+    RIGF and ADsim: the group fairness gap from retrieval to generation.
+nuggets
+    Nugget recall and precision from match labels.
+stats, agreement
+    Significance tests, effect sizes and confidence intervals; rank correlation and
+    assessor agreement.
+conversation, rankings, readers, results, datasets, entities, plots
+    The data layer, readers, score tables, bundled data, entity helpers and figures.
+
+Each module is imported when first used: ``import fairconv; fairconv.gfr.evaluate(...)``.
 """
+
+import importlib
 
 __version__ = "0.1.0"
 
 from .divergences import AttributeSet, distr_sim, jsd, nmd, rnod  # noqa: E402
 
-__all__ = ["AttributeSet", "distr_sim", "jsd", "nmd", "rnod", "__version__"]
+MODULES = (
+    "agreement",
+    "conversation",
+    "datasets",
+    "divergences",
+    "entities",
+    "gfr",
+    "gfrc",
+    "gfrc2",
+    "nuggets",
+    "plots",
+    "ragfair",
+    "rankings",
+    "readers",
+    "results",
+    "stats",
+)
+
+__all__ = ["AttributeSet", "distr_sim", "jsd", "nmd", "rnod", "__version__", *MODULES]
+
+
+def __getattr__(name: str):
+    if name in MODULES:
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module 'fairconv' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(MODULES))

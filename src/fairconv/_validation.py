@@ -75,12 +75,12 @@ def check_distributions(x, name: str, func: str, *, allow_nan_rows: bool = False
         )
     off = np.abs(sums - 1.0) > SUM_TOLERANCE
     if off.any():
-        bad = np.argwhere(off)[0] if off.ndim else ()
+        first: tuple | np.ndarray = np.argwhere(off)[0] if off.ndim else ()
         raise fail(
             name,
             func,
             f"sum to 1 along its last axis (within {SUM_TOLERANCE:g})",
-            f"sum {float(sums[tuple(bad)]):.10g}{_index(bad)}",
+            f"sum {float(sums[tuple(first)]):.10g}{_index(first)}",
         )
     return arr
 
@@ -413,3 +413,78 @@ def json_str(value, field: str, where: str, *, required: bool = True) -> str | N
             f"got {_json(value)}"
         )
     return value
+
+
+# --------------------------------------------------------------------------- arrays
+def check_probabilities(x, name: str, func: str, *, allow_nan_rows: bool = False) -> np.ndarray:
+    """:func:`check_distributions`, with every entry first checked to lie in [0, 1].
+
+    An entry above 1 (within :data:`SUM_TOLERANCE`) cannot belong to a distribution;
+    refusing it before anything is summed keeps huge values (1e308) from overflowing
+    the sum.
+    """
+    arr = as_float_array(x, name, func)
+    if arr.ndim and arr.size:
+        finite = np.isfinite(arr) | (np.isnan(arr).all(axis=-1, keepdims=True) & allow_nan_rows)
+        if not finite.all():
+            bad = np.argwhere(~finite.all(axis=-1))
+            raise fail(
+                name, func, "contain only finite probabilities", f"NaN or infinity{_index(bad[0])}"
+            )
+        big = arr > 1.0 + SUM_TOLERANCE
+        if big.any():
+            bad = np.argwhere(big.any(axis=-1))
+            value = float(arr[tuple(np.argwhere(big)[0])])
+            raise fail(
+                name, func, "contain only probabilities in [0, 1]", f"{value:.10g}{_index(bad[0])}"
+            )
+    return check_distributions(arr, name, func, allow_nan_rows=allow_nan_rows)
+
+
+def check_int_array(
+    x,
+    name: str,
+    func: str,
+    *,
+    ndim: int | None = None,
+    low: int | None = None,
+    high: int | None = None,
+) -> np.ndarray:
+    """An array of integers (not bools or floats) within ``[low, high]``; int64.
+
+    An empty array passes whatever its dtype (``[]`` reads as float64).
+    """
+    try:
+        arr = np.asarray(x)
+    except Exception as exc:  # ragged nested lists and the like
+        raise ValueError(
+            f"The '{name}' parameter of {func} must be an array of integers. "
+            f"Got an object numpy cannot read as an array ({exc})."
+        ) from None
+    if arr.size and (arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer)):
+        raise TypeError(
+            f"The '{name}' parameter of {func} must be an array of integers. "
+            f"Got an array of dtype {arr.dtype} instead."
+        )
+    if ndim is not None and arr.ndim != ndim:
+        raise fail(name, func, f"be a {ndim}-d array", f"shape {arr.shape}")
+    if arr.size:
+        outside = np.zeros(arr.shape, dtype=bool)
+        if arr.dtype.kind == "u":  # beyond int64
+            outside |= arr > np.iinfo(np.int64).max
+        if low is not None:
+            outside |= arr < low
+        if high is not None:
+            outside |= arr > high
+        if outside.any():
+            first = tuple(np.argwhere(outside)[0])
+            if low is not None and high is not None:
+                rule = f"hold integers in {low}..{high}"
+            elif low is not None:
+                rule = f"hold integers >= {low}"
+            elif high is not None:
+                rule = f"hold integers <= {high}"
+            else:
+                rule = "hold 64-bit integers"
+            raise fail(name, func, rule, f"{int(arr[first])}{_index(first)}")
+    return arr.astype(np.int64, copy=False)

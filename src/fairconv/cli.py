@@ -34,7 +34,7 @@ def _demo_divergences(out) -> None:
         )
     print(file=out)
     print("DistrSim against uniform targets (GFRC and GFRC2 papers)", file=out)
-    rows = [
+    rows: list[tuple[str, list[float], str]] = [
         ("(1,0,0)", [1, 0, 0], "JSD"),
         ("(5/6,1/6,0)", [5 / 6, 1 / 6, 0], "JSD"),
         ("(3/4,1/4,0)", [0.75, 0.25, 0], "JSD"),
@@ -274,7 +274,7 @@ def _cmd_gfr(args) -> int:
         _write(args.output, table.to_tsv, inputs=_inputs(args))
         return 0
     if args.out_dir:
-        files = {}
+        files: dict[str, str] = {}
         for r, run in enumerate(runs):
             base = os.path.basename(run.source)
             if base in files:

@@ -164,23 +164,24 @@ class Conversation:
 
     def to_json(self) -> dict:
         """The JSON Lines record of docs/formats.md."""
-        out = {"topic": self.topic, "run": self.run}
+        out: dict[str, object] = {"topic": self.topic, "run": self.run}
         if self.text is not None:
             out["text"] = self.text
         elif self.turns is not None:
             out["turns"] = [{"role": t.role, "start": t.start, "end": t.end} for t in self.turns]
             if self.length is not None:
                 out["length"] = self.length
-        out["nuggets"] = []
+        nuggets: list[dict[str, object]] = []
+        out["nuggets"] = nuggets
         for n in self.nuggets:
-            rec = {"start": n.start, "end": n.end, "level": n.level}
+            rec: dict[str, object] = {"start": n.start, "end": n.end, "level": n.level}
             if n.entity is not None:
                 rec["entity"] = n.entity
             if n.groups:
                 rec["groups"] = {k: [float(x) for x in v] for k, v in n.groups.items()}
             if n.turn is not None:
                 rec["turn"] = n.turn
-            out["nuggets"].append(rec)
+            nuggets.append(rec)
         return out
 
     @classmethod
@@ -405,19 +406,21 @@ def _turn_structure(rec: dict, where: str):
         except ValueError as exc:
             raise ValueError(f"{where}: {exc}") from None
         length = turns[-1].end
-        given = rec.get("length")
-        if given is not None and given != length:
-            raise ValueError(f'{where}: "length" is {_json(given)} but the text has {length} words')
+        stated = rec.get("length")
+        if stated is not None and stated != length:
+            raise ValueError(
+                f'{where}: "length" is {_json(stated)} but the text has {length} words'
+            )
         return turns, length
     raw = rec.get("turns")
-    length = rec.get("length")
-    if length is not None and (type(length) is not int or not 1 <= length <= 1 << 53):
-        raise ValueError(f'{where}: "length" must be a positive integer, got {_json(length)}')
+    given = rec.get("length")
+    if given is not None and (type(given) is not int or not 1 <= given <= 1 << 53):
+        raise ValueError(f'{where}: "length" must be a positive integer, got {_json(given)}')
     if raw is None:
-        return None, -1 if length is None else length
+        return None, -1 if given is None else given
     if not isinstance(raw, list) or not raw or not all(isinstance(t, dict) for t in raw):
         raise ValueError(f'{where}: "turns" must be a non-empty array of objects')
-    turns = []
+    spans: list[Turn] = []
     expected = 1
     for k, t in enumerate(raw, start=1):
         role = t.get("role")
@@ -437,12 +440,12 @@ def _turn_structure(rec: dict, where: str):
                 f"words {span[0]}-{span[1]}, expected to start at word {expected}"
             )
         expected = span[1] + 1
-        turns.append(Turn(role, span[0], span[1]))
-    if length is None:
-        length = turns[-1].end
-    elif length != turns[-1].end:
-        raise ValueError(f'{where}: "length" is {length} but the turns end at word {turns[-1].end}')
-    return tuple(turns), length
+        spans.append(Turn(role, span[0], span[1]))
+    if given is None:
+        given = spans[-1].end
+    elif given != spans[-1].end:
+        raise ValueError(f'{where}: "length" is {given} but the turns end at word {spans[-1].end}')
+    return tuple(spans), given
 
 
 def batch_from_records(
@@ -713,7 +716,8 @@ def read_conversations(paths, attribute_sets: Sequence[AttributeSet]) -> Convers
     """
     if isinstance(paths, (str, bytes)) or hasattr(paths, "__fspath__") or hasattr(paths, "read"):
         paths = [paths]
-    records, sources = [], []
+    records: list = []
+    sources: list[str] = []
     for path in paths:
         run = os.path.basename(_name(path))
         for line, rec in json_records(path):

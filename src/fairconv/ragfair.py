@@ -365,8 +365,9 @@ def ragfair(
         raise fail(
             "answer_distributions", func, "hold one array per attribute set", f"{len(answers)}"
         )
-    cut = [None, *check_cutoffs(cutoffs, "cutoffs", func)]
-    _gfr_arrays(levels, members, sets, lengths=lengths, cutoffs=cut[1:], gains=gains)
+    depths = check_cutoffs(cutoffs, "cutoffs", func)
+    cut: list[int | None] = [None, *depths]
+    _gfr_arrays(levels, members, sets, lengths=lengths, cutoffs=depths, gains=gains)
     lev = np.asarray(levels)
     depth = lev.shape[-1]
     inside = np.ones(lev.shape, bool) if lengths is None else _core.length_mask(lengths, depth)
@@ -389,7 +390,7 @@ def ragfair(
             )
         out.update(_per_set(decay, lev, x, da, a, cut))
     _overall(out, sets, cut, w)
-    return {n: out[n] for n in measure_names([a.name for a in sets], cut[1:])}
+    return {n: out[n] for n in measure_names([a.name for a in sets], depths)}
 
 
 def _set_weights(weights, n_sets, func):
@@ -570,7 +571,8 @@ def evaluate(
             f"The 'answers' parameter of {func} must be Answers (read_answers). "
             f"Got {type(answers).__name__} instead."
         )
-    cut = [None, *check_cutoffs(cutoffs, "cutoffs", func)]
+    depths = check_cutoffs(cutoffs, "cutoffs", func)
+    cut: list[int | None] = [None, *depths]
     w = _set_weights(weights, len(attributes), func)
     prob = stop_probabilities(gains)
     if qrels.max_level > len(prob) - 1:
@@ -601,7 +603,7 @@ def evaluate(
     decay = _core.err_decay(prob[lists.level])
     n_r, n_t = len(lists.runs), len(topics)
     sets = [a.attribute for a in attributes]
-    names = measure_names([a.name for a in sets], cut[1:])
+    names = measure_names([a.name for a in sets], depths)
     out: dict = {}
     covered = np.zeros((len(sets), n_t), dtype=bool)
     for m, a in enumerate(sets):

@@ -76,8 +76,8 @@ def _rank_lines(run: Run, t_index: dict, judged: KeyTable, order: str, duplicate
     if order == "file":
         idx = keep[np.argsort(tid[keep], kind="stable")]
     else:  # trec_eval: score descending, ties broken by doc id descending
-        docs = np.array(run.docs, dtype=np.bytes_)[keep] if len(keep) else np.zeros(0, "S1")
-        _, doc_rank = np.unique(docs, return_inverse=True)
+        ids = np.array(run.docs, dtype=np.bytes_)[keep] if len(keep) else np.zeros(0, "S1")
+        _, doc_rank = np.unique(ids, return_inverse=True)
         idx = keep[np.lexsort((-doc_rank, -run.scores[keep], tid[keep]))]
     docs = list(map(run.docs.__getitem__, idx.tolist()))
     hashes = key_hashes(tid[idx], docs)
