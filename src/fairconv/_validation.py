@@ -419,9 +419,9 @@ def json_str(value, field: str, where: str, *, required: bool = True) -> str | N
 def check_probabilities(x, name: str, func: str, *, allow_nan_rows: bool = False) -> np.ndarray:
     """:func:`check_distributions`, with every entry first checked to lie in [0, 1].
 
-    An entry above 1 (within :data:`SUM_TOLERANCE`) cannot belong to a distribution;
-    refusing it before anything is summed keeps huge values (1e308) from overflowing
-    the sum.
+    A negative entry or one above 1 (within :data:`SUM_TOLERANCE`) cannot belong to a
+    distribution; refusing it before anything is summed keeps huge values (1e308)
+    from overflowing the sum into a RuntimeWarning.
     """
     arr = as_float_array(x, name, func)
     if arr.ndim and arr.size:
@@ -430,6 +430,15 @@ def check_probabilities(x, name: str, func: str, *, allow_nan_rows: bool = False
             bad = np.argwhere(~finite.all(axis=-1))
             raise fail(
                 name, func, "contain only finite probabilities", f"NaN or infinity{_index(bad[0])}"
+            )
+        negative = arr < 0
+        if negative.any():
+            bad = np.argwhere(negative.any(axis=-1))
+            raise fail(
+                name,
+                func,
+                "contain only non-negative probabilities",
+                f"a negative entry{_index(bad[0])}",
             )
         big = arr > 1.0 + SUM_TOLERANCE
         if big.any():
