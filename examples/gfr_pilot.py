@@ -5,37 +5,15 @@ python examples/gfr_pilot.py
 
 import sys
 
-from fairconv import gfr, readers
-from fairconv.datasets import path
+from fairconv import gfr
+from fairconv.datasets import fairweb1_pilot
 
-PILOT = path("fairweb1-pilot")
-SETS = [
-    ("R-HINDEX", "ordinal"),
-    ("R-GENDER", "nominal"),
-    ("M-RATINGS", "ordinal"),
-    ("M-ORIGIN", "nominal"),
-    ("T-FOLLOWERS", "ordinal"),
-    ("Y-SUBSCS", "ordinal"),
-]
+pilot = fairweb1_pilot()
+table = gfr.evaluate(pilot.qrels, pilot.runs, pilot.attributes, cutoffs=[10])
 
-qrels = readers.read_qrels(PILOT / "fairweb1pilot.qrels")
-attributes = [
-    gfr.load_attribute(
-        name, PILOT / f"fairweb1pilot.{name}.gmemb", PILOT / f"{name}.golddistr", scale
-    )
-    for name, scale in SETS
-]
-runs = [readers.read_run(p) for p in sorted((PILOT / "runs").iterdir())]
-table = gfr.evaluate(qrels, runs, attributes, cutoffs=[10])
-
-mean, _ = table.mean()
 print(f"{'run':<16}{'ERR@10':>8}{'GFR@10':>8}")
-for r, run in enumerate(table.runs):
-    print(
-        f"{run:<16}{mean[r, table.measures.index('ERR@10')]:8.4f}"
-        f"{mean[r, table.measures.index('GFR@10')]:8.4f}"
-    )
+for run, means in table.means().items():
+    print(f"{run:<16}{means['ERR@10']:8.4f}{means['GFR@10']:8.4f}")
 
-print("\nPer-topic rows of the first run, as `fairconv gfr` prints them:")
-first = gfr.evaluate(qrels, runs[:1], attributes[2:4], cutoffs=[10])
-first.to_tsv(sys.stdout)
+print("\nPer-topic GFR@10 rows of the first run, as `fairconv gfr` prints them:")
+table["GFR@10"].select(runs=table.runs[:1]).to_tsv(sys.stdout)

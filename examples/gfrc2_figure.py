@@ -7,12 +7,10 @@ paper's Figures 4-5 (GNP and GF against word count, one marker per user cluster)
 import sys
 
 from fairconv import gfrc2
-from fairconv.conversation import read_attribute_sets, read_conversations
-from fairconv.datasets import path
+from fairconv.datasets import load_case
 from fairconv.plots import gfrc2_clusters
 
-sets = read_attribute_sets(path("cases", "r112-attributes.json"))
-batch = read_conversations(path("cases", "r112-fairweb2.jsonl"), sets)
+batch = load_case("r112").conversations
 clusters = gfrc2.clusters(batch, L=1000)
 gfrc2.write_clusters(batch, clusters, sys.stdout)
 

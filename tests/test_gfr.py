@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 import oracles
 from fairconv import AttributeSet, gfr, rankings, readers
-from fairconv.cli import PILOT_ATTRIBUTES, _pilot_inputs, main
+from fairconv.cli import main
+from fairconv.datasets import PILOT_ATTRIBUTES, fairweb1_pilot
 from fairconv.datasets import path
 
 PILOT = path("fairweb1-pilot")
@@ -20,9 +21,9 @@ LINE = re.compile(r"^(\S+) ([A-Za-z-]+)(?:@(\d{4}))?=\s+(\S+)$")
 
 @pytest.fixture(scope="module")
 def pilot():
-    qrels, runs, attributes = _pilot_inputs(PILOT)
-    table = gfr.evaluate(qrels, runs, attributes, cutoffs=[10, 20, 100])
-    return qrels, runs, attributes, table
+    p = fairweb1_pilot()
+    table = gfr.evaluate(p.qrels, p.runs, p.attributes, cutoffs=[10, 20, 100])
+    return p.qrels, p.runs, p.attributes, table
 
 
 def test_pilot_pack_has_all_expected_files():

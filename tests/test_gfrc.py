@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import oracles
@@ -210,8 +210,7 @@ def test_r_never_rises_when_a_relevant_nugget_moves_later(seed, shift):
     rec, _ = random_record(np.random.default_rng(seed))
     nuggets = sorted(rec["nuggets"], key=lambda n: n["start"])
     rel = [i for i, n in enumerate(nuggets) if n["level"] > 0]
-    if not rel:
-        return
+    assume(rel)
     i = rel[-1]  # the last relevant nugget: free space after
     moved = [dict(n) for n in nuggets]
     limit = max([n["end"] for n in nuggets] + [0])
@@ -220,8 +219,7 @@ def test_r_never_rises_when_a_relevant_nugget_moves_later(seed, shift):
     moved[i]["end"] = limit + shift + width
     later = dict(rec, nuggets=moved, length=max(rec["length"], limit + shift + width))
     later["turns"] = rec["turns"][:-1] + [dict(rec["turns"][-1], end=later["length"])]
-    if rec["turns"][-1]["role"] != "S" or rec["turns"][-1]["start"] > nuggets[i]["start"]:
-        return
+    assume(rec["turns"][-1]["role"] == "S" and rec["turns"][-1]["start"] <= nuggets[i]["start"])
     for variant in ("eq6", "eq7", "eq9"):
         before = gfrc.gfrc(_one(rec), variant=variant, L=200)["R"][0]
         after = gfrc.gfrc(_one(later), variant=variant, L=200)["R"][0]
@@ -234,8 +232,7 @@ def test_annotating_a_later_repeat_changes_no_score(seed):
     rec, _ = random_record(rng)
     nuggets = sorted(rec["nuggets"], key=lambda n: n["start"])
     firsts = [n for n in nuggets if n["level"] > 0 and "entity" in n]
-    if not firsts:
-        return
+    assume(firsts)
     end = rec["length"]
     repeat = dict(firsts[0], start=end + 1, end=end + 2, level=int(rng.integers(1, 3)))
     extended = dict(rec, nuggets=nuggets + [repeat], length=end + 2)

@@ -52,10 +52,8 @@ def _demo_divergences(out) -> None:
 
 def _demo_gfr(out) -> None:
     from . import gfr
-    from .datasets import path
 
-    pilot = path("fairweb1-pilot")
-    qrels, runs, attributes = _pilot_inputs(pilot)
+    qrels, runs, attributes = _pilot_inputs()
     table = gfr.evaluate(qrels, runs, attributes, cutoffs=[10, 20, 100])
     print(
         "GFR on the NTCIR-17 FairWeb-1 pilot pack (cutoff 10; the organisers' tool "
@@ -89,46 +87,25 @@ def _demo_gfr(out) -> None:
                 )
 
 
-PILOT_ATTRIBUTES = (
-    ("R-HINDEX", "ordinal"),
-    ("R-GENDER", "nominal"),
-    ("M-RATINGS", "ordinal"),
-    ("M-ORIGIN", "nominal"),
-    ("T-FOLLOWERS", "ordinal"),
-    ("Y-SUBSCS", "ordinal"),
-)
+def _pilot_inputs():
+    from .datasets import fairweb1_pilot
 
-
-def _pilot_inputs(pilot):
-    from . import readers
-    from .rankings import load_attribute
-
-    qrels = readers.read_qrels(pilot / "fairweb1pilot.qrels")
-    runs = [readers.read_run(p) for p in sorted((pilot / "runs").iterdir())]
-    attributes = [
-        load_attribute(
-            name, pilot / f"fairweb1pilot.{name}.gmemb", pilot / f"{name}.golddistr", scale
-        )
-        for name, scale in PILOT_ATTRIBUTES
-    ]
-    return qrels, runs, attributes
+    p = fairweb1_pilot()
+    return p.qrels, list(p.runs), list(p.attributes)
 
 
 def _demo_conversations(out) -> None:
     from . import gfrc, gfrc2
-    from .conversation import read_attribute_sets, read_conversations
-    from .datasets import path
+    from .datasets import load_case
 
-    sets = read_attribute_sets(path("cases", "r112-attributes.json"))
-    r112 = read_conversations(path("cases", "r112-fairweb2.jsonl"), sets)
+    r112 = load_case("r112").conversations
     print(
         "GFRC, topic R112 of NTCIR-18 FairWeb-2 CS (GFRC2 paper, Table 5: Eq. 6, L=1000)", file=out
     )
     _print_rows(gfrc.evaluate(r112, preset="gfrc2-paper"), out)
     print("\nGFRC2, the same conversations (GFRC2 paper, Table 3: L=1000)", file=out)
     _print_rows(gfrc2.evaluate(r112), out)
-    sets = read_attribute_sets(path("cases", "m002-attributes.json"))
-    m002 = read_conversations(path("cases", "m002-evia2023.jsonl"), sets)
+    m002 = load_case("m002").conversations
     print(
         "\nGFRC, topic M002, New Bing vs Google Bard (EVIA 2023, Tables 1-2: Eq. 6, "
         "L=1250, gain l/2)",
@@ -148,8 +125,7 @@ def _demo_rag(out) -> None:
     from . import nuggets, ragfair
     from .datasets import path
 
-    pilot = path("fairweb1-pilot")
-    qrels, runs, attributes = _pilot_inputs(pilot)
+    qrels, runs, attributes = _pilot_inputs()
     movies = [a for a in attributes if a.attribute.name in ("M-RATINGS", "M-ORIGIN")]
     answers = ragfair.read_answers(
         path("rag", "pilot-answers.jsonl"), [a.attribute for a in movies]
