@@ -69,8 +69,7 @@ class MeasureName:
 
 
 def _unknown(kind: str, name, valid: Sequence[str]) -> KeyError:
-    shown = ", ".join(map(repr, valid[:30])) + (", ..." if len(valid) > 30 else "")
-    return KeyError(f"unknown {kind} {name!r}; valid {kind}s: {shown}")
+    return KeyError(f"unknown {kind} {name!r}; valid {kind}s: {', '.join(map(repr, valid))}")
 
 
 @dataclass(frozen=True, eq=False)

@@ -1,0 +1,244 @@
+"""The public API's shape: one pattern per family, names, tables by name, weights."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import fairconv
+from fairconv import AttributeSet, gfr, gfrc, gfrc2, ragfair, rankings, readers
+from fairconv.conversation import ConversationOptions
+from fairconv.datasets import PILOT_ATTRIBUTES, fairweb1_pilot, load_case
+from fairconv.results import MeasureName, ScoreTable
+
+NAME = st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcxyz_-0123456789", min_size=1, max_size=12)
+
+
+@pytest.fixture(scope="module")
+def pilot():
+    return fairweb1_pilot()
+
+
+@pytest.fixture(scope="module")
+def pilot_table(pilot):
+    return gfr.evaluate(pilot.qrels, pilot.runs, pilot.attributes, cutoffs=[10])
+
+
+# --------------------------------------------------------------------------- names
+@given(
+    NAME.filter(lambda s: "@" not in s),
+    st.one_of(st.none(), st.integers(1, 10**6)),
+    st.one_of(st.none(), NAME),
+)
+def test_measure_names_round_trip(base, cutoff, attribute):
+    name = MeasureName(base, cutoff, attribute)
+    assert MeasureName.parse(str(name)) == name
+
+
+@pytest.mark.parametrize("bad", ["", "GFR@", "GFR@0", "GFR@10[", "GF[A]@10", "a b", "GFR@-1"])
+def test_malformed_measure_names_are_refused(bad):
+    with pytest.raises(ValueError, match="not a measure name"):
+        MeasureName.parse(bad)
+
+
+def test_every_printed_name_parses(pilot_table):
+    for m in pilot_table.measures:
+        assert str(MeasureName.parse(m)) == m
+
+
+# --------------------------------------------------------------------------- one pattern
+def test_each_family_has_an_array_function_and_evaluate():
+    for module, name in ((gfr, "gfr"), (gfrc, "gfrc"), (gfrc2, "gfrc2"), (ragfair, "ragfair")):
+        assert callable(getattr(module, name)) and callable(module.evaluate)
+
+
+def test_conversation_families_agree_between_dict_and_table():
+    batch = load_case("r112").conversations
+    for module, array_fn in ((gfrc, gfrc.gfrc), (gfrc2, gfrc2.gfrc2)):
+        arrays = array_fn(batch, preset="gfrc2-paper")
+        table = module.evaluate(batch, preset="gfrc2-paper")
+        for name, values in arrays.items():
+            for i, run in enumerate(batch.runs):
+                assert table.value(run, batch.topics[i], name) == values[i]
+
+
+def test_gfr_arrays_agree_with_evaluate_on_the_pilot(pilot, pilot_table):
+    lists = rankings.prepare(pilot.qrels, pilot.runs, pilot.attributes)
+    m = [a.attribute.name for a in pilot.attributes].index("M-ORIGIN")
+    cov = lists.covered[m]
+    a = pilot.attributes[m].attribute
+    got = gfr.gfr(
+        lists.level[cov],
+        [lists.memberships(m, cov)],
+        [a],
+        lengths=lists.lengths[cov],
+        cutoffs=[10],
+    )
+    for j, t in enumerate(cov):
+        for r, run in enumerate(lists.runs):
+            topic = lists.topics[t]
+            for name in ("ERR@10", "GF-JSD@10[M-ORIGIN]"):
+                assert got[name][j, r] == pytest.approx(
+                    pilot_table.value(run, topic, name), abs=1e-15
+                )
+
+
+def test_fairconv_exposes_its_modules():
+    for name in ("gfr", "gfrc", "gfrc2", "ragfair", "nuggets", "results", "datasets"):
+        assert getattr(fairconv, name).__name__ == f"fairconv.{name}"
+    with pytest.raises(AttributeError):
+        fairconv.nonexistent  # noqa: B018
+
+
+def test_python_dash_m_fairconv_works():
+    out = subprocess.run(
+        [sys.executable, "-m", "fairconv", "--version"], capture_output=True, text=True
+    )
+    assert out.returncode == 0 and out.stdout.strip() == f"fairconv {fairconv.__version__}"
+
+
+# --------------------------------------------------------------------------- tables by name
+def test_table_by_measure_name(pilot_table):
+    one = pilot_table["GFR@10"]
+    assert isinstance(one, ScoreTable) and one.measures == ("GFR@10",)
+    assert one.value("Anserini-bm25", "P002", "GFR@10") == pilot_table.value(
+        "Anserini-bm25", "P002", "GFR@10"
+    )
+    assert set(one.to_dict()["Anserini-qld"]["all"]) == {"GFR@10"}
+    means = pilot_table.means()
+    assert means["Anserini-bm25"]["GFR@10"] == one.means()["Anserini-bm25"]["GFR@10"]
+    assert means["Anserini-bm25"]["GFR@10"] == pytest.approx(
+        np.mean([one.value("Anserini-bm25", t, "GFR@10") for t in one.topics]), abs=1e-15
+    )
+
+
+def test_subset_of_measures_keeps_their_coverage(pilot_table):
+    sub = pilot_table[["GF-JSD@10[M-ORIGIN]", "ERR@10"]]
+    assert sub.measures == ("GF-JSD@10[M-ORIGIN]", "ERR@10")
+    assert set(sub.to_dict()["Anserini-bm25"]) == {"P001", "P002", "P003", "P004", "all"}
+    assert "P001" not in {
+        t for t, cells in sub.to_dict()["Anserini-bm25"].items() if "GF-JSD@10[M-ORIGIN]" in cells
+    }
+
+
+@pytest.mark.parametrize(
+    "call, listed",
+    [
+        (lambda t: t["GFR@11"], "GFR@10"),
+        (lambda t: t.value("nobody", "P001", "GFR@10"), "Anserini-bm25"),
+        (lambda t: t.value("Anserini-bm25", "P999", "GFR@10"), "P001"),
+        (lambda t: t.select(runs=["nobody"]), "Anserini-qld"),
+    ],
+)
+def test_unknown_names_are_key_errors_listing_the_valid_ones(pilot_table, call, listed):
+    with pytest.raises(KeyError, match=listed):
+        call(pilot_table)
+
+
+def test_wide_frame(pilot_table):
+    pd = pytest.importorskip("pandas")
+    frame = pilot_table[["GFR@10", "GF-JSD@10[M-ORIGIN]"]].to_frame(wide=True)
+    assert isinstance(frame, pd.DataFrame)
+    assert frame.shape == (3 * 4, 2)
+    assert np.isnan(frame.loc[("Anserini-bm25", "P001"), "GF-JSD@10[M-ORIGIN]"])
+    assert frame.loc[("Anserini-bm25", "P002"), "GFR@10"] == pilot_table.value(
+        "Anserini-bm25", "P002", "GFR@10"
+    )
+
+
+# --------------------------------------------------------------------------- weights
+def test_explicit_weights_are_renormalised_over_the_sets_covering_a_topic(pilot, pilot_table):
+    """On P002 only ERR, M-RATINGS and M-ORIGIN exist: their weights are renormalised."""
+    w = [0.4, 0.1, 0.1, 0.1, 0.2, 0.05, 0.05]  # ERR, then the six sets in pilot order
+    t = gfr.evaluate(pilot.qrels, pilot.runs, pilot.attributes, cutoffs=[10], weights=w)
+    names = [n for n, _ in PILOT_ATTRIBUTES]
+    for run in t.runs:
+        parts = [(w[0], pilot_table.value(run, "P002", "ERR@10"))]
+        for name, scale in PILOT_ATTRIBUTES:
+            if name.startswith("M-"):
+                div = "RNOD" if scale == "ordinal" else "JSD"
+                value = pilot_table.value(run, "P002", f"GF-{div}@10[{name}]")
+                parts.append((w[1 + names.index(name)], value))
+        want = sum(wi * v for wi, v in parts) / sum(wi for wi, _ in parts)
+        assert t.value(run, "P002", "GFR@10") == pytest.approx(want, abs=1e-15)
+
+
+def test_equal_default_weights_are_the_fairweb_mean(pilot_table):
+    """FairWeb: GFR on a movie topic is (ERR + GF-RNOD[M-RATINGS] + GF-JSD[M-ORIGIN]) / 3."""
+    for run in pilot_table.runs:
+        parts = [
+            pilot_table.value(run, "P002", m)
+            for m in ("ERR@10", "GF-RNOD@10[M-RATINGS]", "GF-JSD@10[M-ORIGIN]")
+        ]
+        assert pilot_table.value(run, "P002", "GFR@10") == pytest.approx(sum(parts) / 3, abs=1e-15)
+
+
+@pytest.mark.parametrize(
+    "weights, message",
+    [
+        ([0.5, 0.5], "hold 7 weights"),
+        ([0.5] * 7, "sum to 1"),
+        ([1.5, -0.5, 0, 0, 0, 0, 0], "non-negative"),
+        ([np.nan] * 7, "finite"),
+        ("1,0,0", "sequence of numbers"),
+    ],
+)
+def test_bad_weights(pilot, weights, message):
+    with pytest.raises((ValueError, TypeError), match=message):
+        gfr.evaluate(pilot.qrels, pilot.runs, pilot.attributes, weights=weights)
+
+
+def test_gfrc_weights_cover_r_and_every_set():
+    batch = load_case("r112").conversations
+    plain = gfrc.gfrc(batch, preset="gfrc2-paper")
+    only_r = gfrc.gfrc(batch, preset="gfrc2-paper", weights=[1, 0, 0])
+    np.testing.assert_array_equal(only_r["GFRC"], plain["R"])
+    w = [0.2, 0.5, 0.3]
+    got = gfrc.gfrc(batch, preset="gfrc2-paper", weights=w)
+    np.testing.assert_allclose(
+        got["GF"], (0.5 * plain["GF[PRONOUN]"] + 0.3 * plain["GF[HINDEX]"]) / 0.8, atol=1e-15
+    )
+    np.testing.assert_allclose(got["GFRC"], 0.2 * plain["R"] + 0.8 * got["GF"], atol=1e-15)
+
+
+# --------------------------------------------------------------------------- options
+def test_presets_set_the_fields_that_apply():
+    assert ConversationOptions.resolve() == ConversationOptions(L=1000, variant="eq7")
+    evia = ConversationOptions.resolve("evia2023")
+    assert (evia.L, evia.variant, evia.gain) == (1250, "eq6", "linear")
+    assert ConversationOptions.resolve("evia2023", L=500).L == 500
+    with pytest.raises(TypeError, match="unknown option"):
+        ConversationOptions.resolve(alpha=0.5)
+
+
+def test_gfrc2_takes_the_presets_patience():
+    batch = load_case("r112").conversations
+    a = gfrc2.gfrc2(batch, preset="evia2023")
+    b = gfrc2.gfrc2(batch, L=1250)
+    np.testing.assert_array_equal(a["GFRC2"], b["GFRC2"])
+
+
+# --------------------------------------------------------------------------- names of runs
+def test_two_runs_with_one_name_are_an_error_naming_both_files(tmp_path, pilot):
+    src = pilot.runs[0].source
+    for d in ("a", "b"):
+        (tmp_path / d).mkdir()
+        (tmp_path / d / "run.txt").write_bytes(Path(src).read_bytes())
+    runs = [readers.read_run(tmp_path / d / "run.txt") for d in ("a", "b")]
+    with pytest.raises(
+        ValueError, match=r"two runs are named 'Anserini-bm25': .*a/run\.txt and .*b/run\.txt"
+    ):
+        gfr.evaluate(pilot.qrels, runs, pilot.attributes)
+
+
+def test_two_attribute_sets_with_one_name_are_refused(pilot):
+    twice = [pilot.attributes[0], pilot.attributes[0]]
+    with pytest.raises(ValueError, match="distinct names"):
+        gfr.evaluate(pilot.qrels, pilot.runs, twice)
+    a = AttributeSet("A", [0.5, 0.5], "nominal")
+    with pytest.raises(ValueError, match="distinct names"):
+        gfr.gfr([[1]], [[[[1.0, 0.0]]], [[[1.0, 0.0]]]], [a, a])
