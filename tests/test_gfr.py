@@ -11,8 +11,7 @@ from hypothesis import strategies as st
 import oracles
 from fairconv import AttributeSet, gfr, rankings, readers
 from fairconv.cli import main
-from fairconv.datasets import PILOT_ATTRIBUTES, fairweb1_pilot
-from fairconv.datasets import path
+from fairconv.datasets import PILOT_ATTRIBUTES, fairweb1_pilot, path
 
 PILOT = path("fairweb1-pilot")
 EXPECTED = sorted((PILOT / "expected").glob("*.GFRnev"))
