@@ -1,8 +1,9 @@
-"""Divergences between distributions over groups: JSD, NMD, RNOD and DistrSim.
+r"""Divergences between distributions over groups: JSD, NMD, RNOD and DistrSim.
 
 All functions take the achieved distribution ``p`` and the target ``q`` with the groups
 on the last axis and broadcast over any leading (batch) axes. Inputs are checked and
-never renormalised: each vector must be finite, non-negative and sum to 1 within 1e-5.
+never renormalised: each vector must hold finite entries in [0, 1] summing to 1 within
+1e-5. Divergences are lower-is-closer; DistrSim = 1 - divergence is higher-is-fairer.
 
 References
 ----------
@@ -17,106 +18,204 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from . import _core
-from ._validation import check_choice, check_distributions, check_same_groups, fail
+from ._validation import check_choice, check_probabilities, check_same_groups, fail
 
 __all__ = ["jsd", "nmd", "rnod", "distr_sim", "AttributeSet", "SCALES", "DIVERGENCE_NAMES"]
 
 SCALES = ("nominal", "ordinal")
+"""The scales of an attribute set's groups."""
+
 DIVERGENCE_NAMES = ("JSD", "NMD", "RNOD")
+"""The divergences DistrSim can use; names are accepted case-insensitively."""
+
 DEFAULT_DIVERGENCE = {"nominal": "JSD", "ordinal": "RNOD"}
+"""The FairWeb tasks' divergence for each scale."""
 
 
-def _pair(p, q, func):
-    p = check_distributions(p, "p", func)
-    q = check_distributions(q, "q", func)
-    check_same_groups(p, q, func)
-    return p, q
+def _pair(p: ArrayLike, q: ArrayLike, func: str) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    pp = check_probabilities(p, "p", func)
+    qq = check_probabilities(q, "q", func)
+    check_same_groups(pp, qq, func)
+    return pp, qq
 
 
-def jsd(p, q, /):
+def jsd(p: ArrayLike, q: ArrayLike, /) -> NDArray[np.float64]:
     r"""Jensen-Shannon divergence (base 2) between ``p`` and ``q``.
 
     Parameters
     ----------
-    p, q : array_like, shape (..., G)
-        Probability vectors over G >= 2 groups; leading axes broadcast.
+    p, q : array_like of float, shape (..., G)
+        Probability vectors over G >= 2 groups: entries in [0, 1] summing to 1 within
+        1e-5. Leading axes broadcast against each other.
 
     Returns
     -------
-    ndarray, shape (...)
-        Divergence in [0, 1]; 0 iff p == q. Lower is closer. Symmetric.
+    ndarray of float, shape (...)
+        Divergence in [0, 1]; 0 iff p == q, 1 iff their supports are disjoint. Lower
+        is closer. Symmetric.
+
+    Raises
+    ------
+    TypeError
+        If an input is not numeric.
+    ValueError
+        If an input is not an array of probability vectors (the message names the
+        first offending vector), or ``p`` and ``q`` differ in G or do not broadcast.
 
     Notes
     -----
-    .. math:: JSD(p, q) = \\tfrac12 KL(p \\| m) + \\tfrac12 KL(q \\| m),\\quad m = (p+q)/2
+    .. math:: JSD(p, q) = \tfrac12 KL(p \| m) + \tfrac12 KL(q \| m),\quad m = (p+q)/2
 
     with base-2 logarithms and 0 log 0 = 0. It equals
-    ``scipy.spatial.distance.jensenshannon(p, q, base=2) ** 2``.
+    ``scipy.spatial.distance.jensenshannon(p, q, base=2) ** 2`` (scipy's function is
+    the square root of the divergence, and renormalises its inputs).
+
+    References
+    ----------
+    T. Sakai, J. Y. Kim, I. Kang. ACM TOIS 42(1), 2023 (JSD for nominal groups).
+    FairWeb-2 task slides: the D1/D2 example (JSD 0.3651 for both).
 
     Examples
     --------
     >>> round(float(jsd([0.1, 0.7, 0.1, 0.1], [0.7, 0.1, 0.1, 0.1])), 4)
     0.3651
+    >>> jsd([[1, 0], [0.5, 0.5]], [0.5, 0.5]).round(6).tolist()
+    [0.311278, 0.0]
     """
-    p, q = _pair(p, q, "jsd")
-    return _core.jsd(p, q)
+    pp, qq = _pair(p, q, "jsd")
+    return _core.jsd(pp, qq)
 
 
-def nmd(p, q, /):
+def nmd(p: ArrayLike, q: ArrayLike, /) -> NDArray[np.float64]:
     r"""Normalised match distance between ``p`` and ``q`` (ordinal groups).
+
+    Parameters
+    ----------
+    p, q : array_like of float, shape (..., G)
+        Probability vectors over G >= 2 ordered groups (entries in [0, 1] summing to 1
+        within 1e-5); leading axes broadcast.
 
     Returns
     -------
-    ndarray, shape (...)
-        Divergence in [0, 1]. Symmetric. Lower is closer.
+    ndarray of float, shape (...)
+        Divergence in [0, 1]; 0 iff p == q. Lower is closer. Symmetric.
+
+    Raises
+    ------
+    TypeError
+        If an input is not numeric.
+    ValueError
+        If an input is not an array of probability vectors, or ``p`` and ``q``
+        differ in G or do not broadcast.
 
     Notes
     -----
-    .. math:: NMD(p, q) = \\frac{1}{G-1} \\sum_{i=1}^{G} |P_i - Q_i|
+    .. math:: NMD(p, q) = \frac{1}{G-1} \sum_{i=1}^{G} |P_i - Q_i|
 
-    where P and Q are the cumulative sums of p and q (Sakai, ACL 2021).
+    where P and Q are the cumulative sums of p and q.
+
+    References
+    ----------
+    T. Sakai. ACL-IJCNLP 2021 (NMD). FairWeb-2 task slides: the D1/D2 example
+    (0.2000 and 0.6000).
 
     Examples
     --------
     >>> round(float(nmd([0.1, 0.7, 0.1, 0.1], [0.7, 0.1, 0.1, 0.1])), 4)
     0.2
+    >>> round(float(nmd([0.1, 0.1, 0.1, 0.7], [0.7, 0.1, 0.1, 0.1])), 4)
+    0.6
     """
-    p, q = _pair(p, q, "nmd")
-    return _core.nmd(p, q)
+    pp, qq = _pair(p, q, "nmd")
+    return _core.nmd(pp, qq)
 
 
-def rnod(p, q, /):
+def rnod(p: ArrayLike, q: ArrayLike, /) -> NDArray[np.float64]:
     r"""Root normalised order-aware divergence RNOD(p || q) (ordinal groups).
+
+    Parameters
+    ----------
+    p : array_like of float, shape (..., G)
+        Achieved distributions over G >= 2 ordered groups (entries in [0, 1] summing
+        to 1 within 1e-5).
+    q : array_like of float, shape (..., G)
+        Target distributions; leading axes broadcast against ``p``.
 
     Returns
     -------
-    ndarray, shape (...)
-        Divergence >= 0; 0 iff p == q. In [0, 1] when every entry of the target ``q``
-        is positive. With zero entries in ``q`` it can exceed 1 for G >= 5, e.g.
-        RNOD((0, 1, 0, 0, 0) || (0.98, 0, 0, 0.01, 0.01)) = 1.0297. Not symmetric.
+    ndarray of float, shape (...)
+        Divergence >= 0; 0 iff p == q. Lower is closer. Not symmetric. In [0, 1] when
+        every entry of the target ``q`` is positive; with zero entries in ``q`` it can
+        exceed 1 for G >= 5, e.g. RNOD((0, 1, 0, 0, 0) || (0.98, 0, 0, 0.01, 0.01)) =
+        1.0297.
+
+    Raises
+    ------
+    TypeError
+        If an input is not numeric.
+    ValueError
+        If an input is not an array of probability vectors, or ``p`` and ``q``
+        differ in G or do not broadcast.
 
     Notes
     -----
     .. math::
-        DW_i = \\sum_j |i-j| (p_j - q_j)^2,\\quad
-        OD = \\frac{1}{|S|} \\sum_{i \\in S} DW_i,\\quad
-        RNOD = \\sqrt{OD / (G-1)}
+        DW_i = \sum_j |i-j| (p_j - q_j)^2,\quad
+        OD = \frac{1}{|S|} \sum_{i \in S} DW_i,\quad
+        RNOD = \sqrt{OD / (G-1)}
 
     where S = {i : q_i > 0}: only the groups the target supports are averaged.
+
+    References
+    ----------
+    T. Sakai. ACL-IJCNLP 2021 (RNOD). FairWeb-2 task slides: the D1/D2 example
+    (OD 0.90 and 1.08, RNOD 0.5477 and 0.6000).
 
     Examples
     --------
     >>> round(float(rnod([0.1, 0.7, 0.1, 0.1], [0.7, 0.1, 0.1, 0.1])), 4)
     0.5477
+    >>> round(float(rnod([0, 1, 0, 0, 0], [0.98, 0, 0, 0.01, 0.01])), 4)
+    1.0297
     """
-    p, q = _pair(p, q, "rnod")
-    return _core.rnod(p, q)
+    pp, qq = _pair(p, q, "rnod")
+    return _core.rnod(pp, qq)
 
 
-def resolve_divergence(divergence=None, scale=None, func="distr_sim") -> str:
-    """The divergence name for an explicit ``divergence`` or, failing that, a ``scale``."""
+def resolve_divergence(
+    divergence: str | None = None, scale: str | None = None, func: str = "distr_sim"
+) -> str:
+    """The divergence name for an explicit ``divergence`` or, failing that, a ``scale``.
+
+    Parameters
+    ----------
+    divergence : {'JSD', 'NMD', 'RNOD'}, optional
+        Case-insensitive; takes precedence over ``scale``.
+    scale : {'nominal', 'ordinal'}, optional
+        Case-insensitive; nominal picks JSD, ordinal picks RNOD.
+    func : str
+        The public function to name in error messages.
+
+    Returns
+    -------
+    str
+        One of :data:`DIVERGENCE_NAMES`, upper case.
+
+    Raises
+    ------
+    TypeError
+        If neither is given.
+    ValueError
+        If a name is not one of the choices.
+
+    Examples
+    --------
+    >>> resolve_divergence("rnod"), resolve_divergence(scale="Nominal")
+    ('RNOD', 'JSD')
+    """
     if divergence is not None:
         return check_choice(divergence, "divergence", func, DIVERGENCE_NAMES)
     if scale is not None:
@@ -127,32 +226,79 @@ def resolve_divergence(divergence=None, scale=None, func="distr_sim") -> str:
     )
 
 
-def distr_sim(p, q, /, *, divergence=None, scale=None):
-    """DistrSim = 1 - divergence(p || q), the group fairness of ``p`` against target ``q``.
+def distr_sim(
+    p: ArrayLike, q: ArrayLike, /, *, divergence: str | None = None, scale: str | None = None
+) -> NDArray[np.float64]:
+    r"""DistrSim = 1 - divergence(p || q), the group fairness of ``p`` against ``q``.
 
     Parameters
     ----------
-    p, q : array_like, shape (..., G)
-        Achieved and target distributions.
+    p : array_like of float, shape (..., G)
+        Achieved distributions (entries in [0, 1] summing to 1 within 1e-5).
+    q : array_like of float, shape (..., G)
+        Target distributions; leading axes broadcast against ``p``.
     divergence : {'JSD', 'NMD', 'RNOD'}, optional
-        Which divergence; takes precedence over ``scale``.
+        Which divergence (case-insensitive); takes precedence over ``scale``.
     scale : {'nominal', 'ordinal'}, optional
         Picks the default divergence: nominal -> JSD, ordinal -> RNOD.
 
     Returns
     -------
-    ndarray, shape (...)
+    ndarray of float, shape (...)
         Similarity, higher is fairer; 1 iff p == q. In [0, 1] except RNOD against a
         target with zero entries, which can make it negative.
+
+    Raises
+    ------
+    TypeError
+        If neither ``divergence`` nor ``scale`` is given, or an input is not numeric.
+    ValueError
+        If a name is not one of the choices, an input is not an array of probability
+        vectors, or ``p`` and ``q`` differ in G or do not broadcast.
+
+    Notes
+    -----
+    .. math:: DistrSim(p, q) = 1 - D(p \| q),\quad D \in \{JSD, NMD, RNOD\}
+
+    Erratum: Table 4 (b) of the GFRC2 paper prints 0.809126 for p = (1/2, 1/2, 0)
+    against the uniform target over three groups. The exact value is 0.80912550
+    (0.8091255 to seven digits), which rounds to 0.809125: the printed cell is one
+    unit high in the sixth digit, as if rounded twice. fairconv gives the exact value.
+
+    References
+    ----------
+    T. Sakai, J. Y. Kim, I. Kang. ACM TOIS 42(1), 2023 (DistrSim in GFR).
+    T. Sakai, S. Tao, Y.-I. Song. Evaluating Group Fairness and Relevance in
+    Conversational Search: An Alternative Formulation (the GFRC2 paper), Table 1
+    (0.540852, 0.404881) and Table 4 (0.733061, 0.809126).
 
     Examples
     --------
     >>> round(float(distr_sim([1, 0, 0], [1/3, 1/3, 1/3], scale="nominal")), 6)
     0.540852
+    >>> round(float(distr_sim([0, 0, 0, 1], [0.25] * 4, divergence="rnod")), 6)
+    0.404881
+    >>> round(float(distr_sim([0.5, 0.5, 0], [1/3, 1/3, 1/3], divergence="JSD")), 7)
+    0.8091255
     """
     name = resolve_divergence(divergence, scale)
-    p, q = _pair(p, q, "distr_sim")
-    return _core.distr_sim(p, q, name)
+    pp, qq = _pair(p, q, "distr_sim")
+    return _core.distr_sim(pp, qq, name)
+
+
+def _check_name(name: object, func: str) -> str:
+    if not isinstance(name, str):
+        raise TypeError(f"The 'name' parameter of {func} must be a string. Got {name!r} instead.")
+    bad = [c for c in name if c.isspace() or ord(c) < 32 or 127 <= ord(c) < 160 or c in "[]"]
+    if not name or bad:
+        raise fail(
+            "name",
+            func,
+            "be a non-empty string without whitespace, control characters or brackets "
+            "(it becomes part of measure names such as GF-JSD@10[NAME])",
+            repr(name),
+        )
+    return name
 
 
 @dataclass(frozen=True)
@@ -162,14 +308,44 @@ class AttributeSet:
     Parameters
     ----------
     name : str
-        E.g. ``"M-ORIGIN"`` or ``"PRONOUN"``.
-    target : array_like, shape (G,)
-        Target ("gold") distribution; sums to 1 within 1e-5 (6-digit targets such as
-        0.333333 x 3 are accepted as given).
+        E.g. ``"M-ORIGIN"`` or ``"PRONOUN"``; no whitespace, control characters or
+        brackets, since it becomes part of measure names (``GF-JSD@10[M-ORIGIN]``).
+    target : array_like of float, shape (G,)
+        Target ("gold") distribution over G >= 2 groups: entries in [0, 1] summing to
+        1 within 1e-5 (6-digit targets such as 0.333333 x 3 are accepted as given,
+        not renormalised). Stored as a read-only float64 copy.
     scale : {'nominal', 'ordinal'}
-        Nominal groups default to JSD, ordinal ones to RNOD.
+        Case-insensitive. Nominal groups default to JSD, ordinal ones to RNOD.
     divergence : {'JSD', 'NMD', 'RNOD'}, optional
-        The default divergence of this set's GF; ``None`` picks it from the scale.
+        The divergence of this set's GF, case-insensitive; ``None`` picks it from the
+        scale. Stored upper case.
+
+    Attributes
+    ----------
+    n_groups : int
+        G, the length of the target.
+
+    Raises
+    ------
+    TypeError
+        If ``name`` is not a string or ``target`` not numeric.
+    ValueError
+        If the name is empty or contains whitespace, control characters or brackets,
+        the target is not one probability vector, or the scale or divergence is not
+        one of the choices.
+
+    References
+    ----------
+    T. Sakai, J. Y. Kim, I. Kang. ACM TOIS 42(1), 2023 (attribute sets, nominal and
+    ordinal groups).
+
+    Examples
+    --------
+    >>> hindex = AttributeSet("HINDEX", [0.25] * 4, "Ordinal")
+    >>> hindex.scale, hindex.divergence, hindex.n_groups
+    ('ordinal', 'RNOD', 4)
+    >>> AttributeSet("HINDEX", [0.25] * 4, "ordinal", divergence="nmd").divergence
+    'NMD'
     """
 
     name: str
@@ -177,11 +353,10 @@ class AttributeSet:
     scale: str = "nominal"
     divergence: str | None = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         func = "AttributeSet"
-        if not isinstance(self.name, str) or not self.name:
-            raise fail("name", func, "be a non-empty string", repr(self.name))
-        target = check_distributions(self.target, "target", func)
+        _check_name(self.name, func)
+        target = check_probabilities(self.target, "target", func)
         if target.ndim != 1:
             raise fail("target", func, "be one vector of G probabilities", f"shape {target.shape}")
         target = target.copy()
@@ -197,11 +372,36 @@ class AttributeSet:
         """The number of groups G."""
         return int(self.target.shape[0])
 
-    def similarity(self, p, *, divergence: str | None = None):
-        """DistrSim of the achieved distribution(s) ``p`` (..., G) against this target."""
-        return distr_sim(p, self.target, divergence=divergence or self.divergence)
+    def similarity(self, p: ArrayLike, *, divergence: str | None = None) -> NDArray[np.float64]:
+        """DistrSim of achieved distribution(s) against this set's target.
 
-    def __eq__(self, other):
+        Parameters
+        ----------
+        p : array_like of float, shape (..., G)
+            Achieved distributions over this set's G groups.
+        divergence : {'JSD', 'NMD', 'RNOD'}, optional
+            Overrides the set's divergence (case-insensitive).
+
+        Returns
+        -------
+        ndarray of float, shape (...)
+            As :func:`distr_sim`: higher is fairer, 1 iff p equals the target.
+
+        Raises
+        ------
+        TypeError, ValueError
+            As :func:`distr_sim`.
+
+        Examples
+        --------
+        >>> a = AttributeSet("HINDEX", [0.25] * 4, "ordinal")
+        >>> round(float(a.similarity([0, 0, 0, 1])), 6)
+        0.404881
+        """
+        chosen = self.divergence if divergence is None else divergence
+        return distr_sim(p, self.target, divergence=chosen)
+
+    def __eq__(self, other: object) -> bool:
         return (
             isinstance(other, AttributeSet)
             and self.name == other.name
@@ -210,5 +410,5 @@ class AttributeSet:
             and np.array_equal(self.target, other.target)
         )
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash((self.name, self.scale, self.divergence, self.target.tobytes()))
