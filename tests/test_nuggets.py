@@ -83,26 +83,130 @@ def test_agrees_with_loop_in_range_and_order_free(recs, rnd):
     np.testing.assert_allclose(t.mean()[0], t2.mean()[0], atol=1e-15)
 
 
+GOOD = {"topic": "T", "turn": "T_1", "gold": ["g1"], "extracted": ["e1"]}
+
+
 @pytest.mark.parametrize(
-    "rec, message",
+    "change, message",
     [
         (
-            {"topic": "T", "turn": "1", "gold": ["g1"], "extracted": ["e1"], "ntn": [["e1", "g9"]]},
-            r"l\.jsonl:1: 'ntn' names nuggets that are not in 'extracted' or 'gold': \['g9'\]",
+            {"ntn": [["e1", "g9"]]},
+            r"""l\.jsonl:1: "ntn" names nuggets that are not in "extracted" or "gold": \['g9'\]""",
         ),
-        (
-            {"topic": "T", "turn": "1", "gold": ["g1"], "extracted": ["e1"], "ntr": ["g2"]},
-            "'ntr' names nuggets that are not in 'gold'",
-        ),
-        ({"topic": "T", "gold": [], "extracted": []}, "needs 'turn'"),
-        ({"topic": "T", "turn": "1", "gold": "g1", "extracted": []}, "must be lists"),
-        ({"topic": "T", "turn": "1", "gold": ["g1", "g1"], "extracted": []}, "listed twice"),
+        ({"ntn": [["e9", "g1"]]}, r"""\['e9'\]"""),
+        ({"ntr": ["g2"]}, r""""ntr" names nuggets that are not in "gold": \['g2'\]"""),
+        ({"ntr": ["g1", "g1"]}, r""""ntr" lists the nugget id 'g1' twice"""),
+        ({"turn": None}, r""""turn" must be a non-empty string, got null"""),
+        ({"gold": "g1"}, r'"gold" must be an array of nugget ids, got "g1"'),
+        ({"gold": ["g1", "g1"]}, r""""gold" lists the nugget id 'g1' twice"""),
+        ({"extracted": [1]}, r""""extracted\[0\]" must be a non-empty string, got 1"""),
+        ({"gold": [True]}, r""""gold\[0\]" must be a non-empty string, got true"""),
+        ({"topic": 7}, r""""topic" must be a non-empty string, got 7"""),
+        ({"topic": "T 1"}, r""""topic" must not contain whitespace"""),
+        ({"run": "a\tb"}, r""""run" must not contain whitespace"""),
+        ({"run": ""}, r""""run" must be a non-empty string"""),
+        ({"ntn": [["e1"]]}, r""""ntn" must be an array of \[extracted, gold\] pairs"""),
+        ({"ntn": {"e1": "g1"}}, r""""ntn" must be an array"""),
+        ({"ntn": [["e1", 2]]}, r""""ntn\[0\]\[1\]" must be a non-empty string, got 2"""),
+        ({"ntr": "g1"}, r""""ntr" must be an array of nugget ids"""),
     ],
 )
-def test_bad_labels(tmp_path, rec, message):
-    (tmp_path / "l.jsonl").write_text(json.dumps(rec) + "\n")
+def test_bad_labels_name_file_line_and_field(tmp_path, change, message):
+    (tmp_path / "l.jsonl").write_text(json.dumps(dict(GOOD, **change)) + "\n")
     with pytest.raises(ValueError, match=message):
         nuggets.read_labels(tmp_path / "l.jsonl")
+
+
+@pytest.mark.parametrize("missing", ["topic", "turn", "gold", "extracted"])
+def test_missing_fields(missing):
+    rec = {k: v for k, v in GOOD.items() if k != missing}
+    with pytest.raises(ValueError, match=f'record 1: a label record needs "{missing}"'):
+        nuggets.labels_from_records([rec])
+
+
+def test_records_that_are_not_objects():
+    with pytest.raises(
+        ValueError, match=r"record 2: a label record must be a JSON object, got \[1\]"
+    ):
+        nuggets.labels_from_records([GOOD, [1]])
+
+
+def test_empty_label_file_is_an_error(tmp_path):
+    (tmp_path / "l.jsonl").write_text("\n\n")
+    with pytest.raises(ValueError, match="l.jsonl.*empty"):
+        nuggets.read_labels(tmp_path / "l.jsonl")
+
+
+@pytest.mark.parametrize(
+    "call, error, message",
+    [
+        (
+            lambda: nuggets.labels_from_records(GOOD),
+            TypeError,
+            "'records' parameter of labels_from_records",
+        ),
+        (
+            lambda: nuggets.labels_from_records("abc"),
+            TypeError,
+            "'records' parameter of labels_from_records",
+        ),
+        (
+            lambda: nuggets.labels_from_records([]),
+            ValueError,
+            "'records' parameter of labels_from_records must hold at least one",
+        ),
+        (
+            lambda: nuggets.labels_from_records([GOOD], sources=["a", "b"]),
+            ValueError,
+            "'sources' parameter of labels_from_records.*Got 2",
+        ),
+        (
+            lambda: nuggets.labels_from_records([GOOD], sources=[1]),
+            TypeError,
+            "'sources' parameter of labels_from_records",
+        ),
+        (
+            lambda: nuggets.coverage([GOOD]),
+            TypeError,
+            "'labels' parameter of coverage must be a MatchLabels.*Got list",
+        ),
+        (
+            lambda: nuggets.coverage(nuggets.labels_from_records([GOOD]), average="mean"),
+            ValueError,
+            "'average' parameter of coverage",
+        ),
+        (lambda: nuggets.read_labels(3), TypeError, "'path' parameter of read_labels"),
+        (
+            lambda: nuggets.MatchLabels(
+                ("r",), ("t",), ("u",), np.array([[2, 1, 0, 0, 0]]), ("s",)
+            ),
+            ValueError,
+            "'counts' parameter of MatchLabels",
+        ),
+        (
+            lambda: nuggets.MatchLabels(("r",), ("t",), (), np.zeros((1, 5), int), ("s",)),
+            ValueError,
+            "'turns' parameter of MatchLabels",
+        ),
+    ],
+)
+def test_bad_arguments_name_function_and_parameter(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+
+
+def test_average_is_case_insensitive_and_micro_differs_from_macro():
+    labels = nuggets.read_labels(path("rag", "ikat-labels.jsonl"))
+    micro = nuggets.coverage(labels, average="MICRO")
+    macro = nuggets.coverage(labels)
+    assert micro.value("demo-run", "all", "Recall_NtN") == pytest.approx(2 / 9)
+    assert macro.value("demo-run", "all", "Recall_NtN") == pytest.approx((0.5 + 0 + 0) / 3)
+
+
+def test_turn_ids_that_do_not_start_with_their_topic_are_prefixed():
+    recs = [dict(GOOD, topic="T1", turn="T10_1"), dict(GOOD, topic="T10", turn="T10_1")]
+    t = nuggets.coverage(nuggets.labels_from_records(recs))
+    assert t.topics == ("T1/T10_1", "T10_1")
 
 
 def test_cli(capsys):
