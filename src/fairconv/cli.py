@@ -12,6 +12,9 @@ import sys
 import numpy as np
 
 from . import __version__
+from ._output import Outputs, UsageError
+
+_OUTPUTS: list[Outputs] = []  # the outputs of the run in progress (one per main() call)
 
 
 def _demo_divergences(out) -> None:
@@ -247,7 +250,7 @@ def _cmd_gfr(args) -> int:
     lists = rankings.prepare(qrels, runs, attributes, order=args.order, duplicates=duplicates)
     table = gfr.evaluate(qrels, runs, attributes, lists=lists, **options)
     if args.format == "tsv":
-        _write(args.output, table.to_tsv, inputs=_inputs(args))
+        _write(args.output, table.to_tsv)
         return 0
     if args.out_dir:
         files: dict[str, str] = {}
@@ -266,7 +269,6 @@ def _cmd_gfr(args) -> int:
                     lambda f, r=r, m=m: rankings.write_nev(
                         table, qrels, attributes, f, lists=lists, run_index=r, attribute_index=m
                     ),
-                    inputs=_inputs(args),
                     force=args.force,
                     mkdir=True,
                 )
@@ -274,7 +276,6 @@ def _cmd_gfr(args) -> int:
     _write(
         args.output,
         lambda f: rankings.write_nev(table, qrels, attributes, f, lists=lists),
-        inputs=_inputs(args),
     )
     return 0
 
@@ -286,18 +287,8 @@ def _conversations(args):
     return read_conversations(args.conversations, read_attribute_sets(args.attributes))
 
 
-def _save_figure(fig, path, inputs=()):
-    import os
-
-    _check_output(path, inputs, force=True)
-    tmp = f"{path}.fairconv-tmp"
-    try:
-        fig.savefig(tmp, dpi=150, format=os.path.splitext(path)[1][1:] or "png")
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-    print(f"wrote {path}", file=sys.stderr)
+def _save_figure(fig, path) -> None:
+    _OUTPUTS[-1].figure(fig, path)
 
 
 def _conversation_options(args) -> dict:
@@ -349,8 +340,8 @@ def _cmd_gfrc(args) -> int:
     if args.plot:
         from .plots import r_vs_gf
 
-        _save_figure(r_vs_gf(table, by=args.plot_by), args.plot, _inputs(args))
-    _write(args.output, table.to_tsv, inputs=_inputs(args))
+        _save_figure(r_vs_gf(table, by=args.plot_by), args.plot)
+    _write(args.output, table.to_tsv)
     return 0
 
 
@@ -364,13 +355,11 @@ def _cmd_gfrc2(args) -> int:
     if args.plot:
         from .plots import gfrc2_clusters
 
-        _save_figure(gfrc2_clusters(batch, clusters), args.plot, _inputs(args))
+        _save_figure(gfrc2_clusters(batch, clusters), args.plot)
     if args.clusters:
-        _write(
-            args.output, lambda f: gfrc2.write_clusters(batch, clusters, f), inputs=_inputs(args)
-        )
+        _write(args.output, lambda f: gfrc2.write_clusters(batch, clusters, f))
     else:
-        _write(args.output, gfrc2.evaluate(batch, **options).to_tsv, inputs=_inputs(args))
+        _write(args.output, gfrc2.evaluate(batch, **options).to_tsv)
     return 0
 
 
@@ -395,8 +384,8 @@ def _cmd_ragfair(args) -> int:
     if args.plot:
         from .plots import rigf_bars
 
-        _save_figure(rigf_bars(table, attribute=args.plot_attribute), args.plot, _inputs(args))
-    _write(args.output, table.to_tsv, inputs=_inputs(args))
+        _save_figure(rigf_bars(table, attribute=args.plot_attribute), args.plot)
+    _write(args.output, table.to_tsv)
     return 0
 
 
@@ -405,12 +394,8 @@ def _cmd_nuggets(args) -> int:
 
     labels = nuggets.read_labels(args.labels)
     table = nuggets.coverage(labels, average="micro" if args.micro else "macro")
-    _write(args.output, table.to_tsv, inputs=_inputs(args))
+    _write(args.output, table.to_tsv)
     return 0
-
-
-class UsageError(ValueError):
-    """A combination of options that the command would not honour."""
 
 
 def _inputs(args) -> list[str]:
@@ -427,47 +412,9 @@ def _inputs(args) -> list[str]:
     return names
 
 
-def _check_output(path, inputs, *, force: bool) -> None:
-    import os
-
-    real = os.path.realpath(path)
-    for name in inputs:
-        if os.path.exists(name) and os.path.realpath(name) == real:
-            raise UsageError(f"the output {path} is one of the inputs; choose another file")
-    if not force and os.path.exists(path):
-        raise UsageError(f"{path} exists; pass --force to overwrite it")
-
-
-_WRITTEN: set = set()
-
-
-def _write(output, writer, *, inputs=(), force=True, mkdir=False) -> None:
-    """Write to ``output`` (stdout for None or '-') through a temporary file.
-
-    The file is renamed into place only when complete, so an interrupted run never
-    leaves a truncated output; an output that is an input, or that this run wrote
-    already, is refused.
-    """
-    import os
-
-    if output in (None, "-"):
-        writer(sys.stdout)
-        return
-    _check_output(output, inputs, force=force)
-    real = os.path.realpath(output)
-    if real in _WRITTEN:
-        raise UsageError(f"two outputs of this command would both be {output}")
-    if mkdir:
-        os.makedirs(os.path.dirname(output) or ".", exist_ok=True)
-    tmp = f"{output}.fairconv-tmp"
-    try:
-        with open(tmp, "w", encoding="utf-8") as f:
-            writer(f)
-        os.replace(tmp, output)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-    _WRITTEN.add(real)
+def _write(output, writer, **options) -> None:
+    """Write to ``output`` through the run's :class:`~fairconv._output.Outputs`."""
+    _OUTPUTS[-1].write(output, writer, **options)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -649,6 +596,9 @@ def main(argv=None) -> int:
         parser.print_help()
         return 2
     try:
+        _OUTPUTS.append(
+            Outputs(_inputs(args), (getattr(args, "output", None), getattr(args, "plot", None)))
+        )
         return args.func(args)
     except BrokenPipeError:  # e.g. piped into head: stop quietly
         import os
@@ -662,6 +612,9 @@ def main(argv=None) -> int:
         where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
         print(f"fairconv {args.command}: error: {where}{exc.strerror or exc}", file=sys.stderr)
         return 2
+    finally:
+        if _OUTPUTS:
+            _OUTPUTS.pop()
 
 
 if __name__ == "__main__":  # pragma: no cover
