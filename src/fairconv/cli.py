@@ -7,6 +7,7 @@ there is one) and exit status 2; no traceback.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 
 import numpy as np
@@ -169,21 +170,31 @@ def _cmd_demo(args) -> int:
 
 
 # --------------------------------------------------------------------------- gfr
+_INTEGER = re.compile(r"^[0-9]+$")
+_NUMBER = re.compile(r"^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$")
+
+
 def _int_list(text, option):
-    try:
-        values = [int(x) for x in text.split(",") if x.strip()]
-    except ValueError:
-        raise ValueError(
-            f"{option} takes comma-separated integers, e.g. 10,20,100; got {text!r}"
-        ) from None
-    return values
+    """Comma-separated positive integers; an empty text is an empty list."""
+    items = [x.strip() for x in text.split(",")] if text.strip() else []
+    if not all(_INTEGER.match(x) and len(x) <= 18 for x in items):
+        raise UsageError(
+            f"{option} takes comma-separated positive integers without empty items, "
+            f"e.g. 10,20,100; got {text!r}"
+        )
+    return [int(x) for x in items]
 
 
 def _float_list(text, option, sep=","):
-    try:
-        return [float(x) for x in text.split(sep) if x.strip()]
-    except ValueError:
-        raise ValueError(f"{option} takes numbers separated by {sep!r}; got {text!r}") from None
+    """Numbers separated by ``sep``: finite decimals, exponent notation allowed."""
+    items = [x.strip() for x in text.split(sep)]
+    ok = all(_NUMBER.match(x) for x in items) and all(np.isfinite(float(x)) for x in items)
+    if not ok:
+        raise UsageError(
+            f"{option} takes finite numbers separated by {sep!r}, without empty items; "
+            f"got {text!r}"
+        )
+    return [float(x) for x in items]
 
 
 def _target(text):

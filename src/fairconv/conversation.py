@@ -27,6 +27,7 @@ from ._validation import (
     LMAX_LIMIT,
     _json,
     check_choice,
+    check_int,
     check_lmax,
     check_patience,
     check_sequence_of,
@@ -77,6 +78,7 @@ def turns_of(text: str) -> tuple[Turn, ...]:
     >>> [(t.role, t.start, t.end) for t in turns_of("U:Hi there S:Hello! U: More S:Sure")]
     [('U', 1, 2), ('S', 3, 3), ('U', 4, 5), ('S', 6, 6)]
     """
+    _check_text(text, "text", "turns_of")
     joined = "\n".join(text.split())  # one word per line: C-level, no word loop
     if not joined.startswith("U:"):
         raise ValueError(
@@ -103,6 +105,12 @@ def find_span(text: str, phrase: str, *, occurrence: int = 1) -> tuple[int, int]
     >>> find_span("U:Who? S:Here: Yoshua Bengio https://x.org/yb", "Yoshua Bengio")
     (3, 4)
     """
+    func = "find_span"
+    _check_text(text, "text", func)
+    _check_text(phrase, "phrase", func)
+    if not phrase.strip():
+        raise fail("phrase", func, "contain a word", repr(phrase))
+    check_int(occurrence, "occurrence", func, minimum=1)
     at = -1
     for _ in range(occurrence):
         at = text.find(phrase, at + 1)
@@ -113,9 +121,19 @@ def find_span(text: str, phrase: str, *, occurrence: int = 1) -> tuple[int, int]
 
 def word_at(text: str, offset: int) -> int:
     """1-based position of the word covering character ``offset`` (0-based)."""
+    _check_text(text, "text", "word_at")
+    check_int(offset, "offset", "word_at", minimum=0)
     if not 0 <= offset < len(text) or text[offset].isspace():
         raise ValueError(f"character offset {offset} is not inside a word of the text")
     return len(text[: offset + 1].split())
+
+
+def _check_text(value, name: str, func: str) -> None:
+    if not isinstance(value, str):
+        raise TypeError(
+            f"The '{name}' parameter of {func} must be a string. "
+            f"Got {type(value).__name__} instead."
+        )
 
 
 # --------------------------------------------------------------------------- records

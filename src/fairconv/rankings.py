@@ -44,18 +44,40 @@ def load_attribute(name: str, gmemb, target, scale: str, *, divergence=None) -> 
     """Read one attribute set: a gmemb file and a target (golddistr path or vector).
 
     The CLI's ``--attribute NAME GMEMB TARGET SCALE``.
+
+    Parameters
+    ----------
+    name : str
+        The set's name, as measure names print it (``GF-JSD@10[<name>]``).
+    gmemb : path or file
+        The membership file covering the set's topics.
+    target : path, file or sequence of float
+        A golddistr file, or the target distribution itself.
+    scale : {'nominal', 'ordinal'}
+        Picks the default divergence (JSD or RNOD).
+    divergence : {'JSD', 'NMD', 'RNOD'}, optional
+        Overrides the scale's default.
+
+    Returns
+    -------
+    AttributeData
+
+    Raises
+    ------
+    ValueError
+        Naming the attribute set, and the file and line where there is one: a target
+        that is not a distribution, a gmemb file with another number of groups.
     """
-    if isinstance(target, (str, bytes)) or hasattr(target, "__fspath__"):
-        source = str(target)
+    if isinstance(target, (str, bytes)) or hasattr(target, "__fspath__") or hasattr(target, "read"):
+        source = str(getattr(target, "name", target))
         vector = read_golddistr(target)
     else:
         source, vector = None, target
     try:
         attribute = AttributeSet(name, vector, scale, divergence)
-    except ValueError as exc:
-        if source is None:
-            raise
-        raise ValueError(f"{source}: {exc}") from None
+    except (ValueError, TypeError) as exc:
+        where = f"{source}: " if source is not None else ""
+        raise type(exc)(f"{where}attribute set {name!r}: {exc}") from None
     return AttributeData(attribute, read_gmemb(gmemb, attribute.n_groups))
 
 
