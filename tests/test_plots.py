@@ -1,0 +1,141 @@
+"""Figures: what they draw, and clear errors instead of empty figures or warnings."""
+
+import numpy as np
+import pytest
+
+matplotlib = pytest.importorskip("matplotlib")  # the plot extra is part of the test install
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+from fairconv import gfrc, gfrc2  # noqa: E402
+from fairconv.datasets import load_case  # noqa: E402
+from fairconv.plots import gfrc2_clusters, r_vs_gf, rigf_bars  # noqa: E402
+from fairconv.results import ScoreTable  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    plt.close("all")
+
+
+def _table(runs, topics, measures, values=None, present=None):
+    shape = (len(runs), len(topics), len(measures))
+    v = np.zeros(shape) if values is None else np.asarray(values, dtype=float)
+    m = np.ones(shape, bool) if present is None else np.asarray(present, dtype=bool)
+    return ScoreTable(tuple(runs), tuple(topics), tuple(measures), v, m)
+
+
+@pytest.fixture(scope="module")
+def r112():
+    return gfrc.evaluate(load_case("r112").conversations)
+
+
+def test_r_vs_gf_draws_the_run_means(r112):
+    fig = r_vs_gf(r112)
+    points = fig.axes[0].collections[0].get_offsets()
+    mean, _ = r112.mean()
+    want = mean[:, [r112.measures.index("R"), r112.measures.index("GF")]]
+    np.testing.assert_array_equal(np.asarray(points), want)
+    assert [t.get_text() for t in fig.axes[0].texts] == list(r112.runs)
+
+
+def test_r_vs_gf_by_topic_one_series_per_run(r112):
+    fig = r_vs_gf(r112, by="TOPIC", gf="GF[HINDEX]")
+    series = fig.axes[0].collections
+    assert len(series) == len(r112.runs)
+    for r, s in enumerate(series):
+        got = np.asarray(s.get_offsets())
+        want = r112.values[r][:, [r112.measures.index("R"), r112.measures.index("GF[HINDEX]")]]
+        np.testing.assert_array_equal(got, want)
+
+
+def test_rigf_bars_heights_and_na_markers():
+    v = np.array([[[12.5], [np.nan], [-3.0], [0.0]], [[1.0], [2.0], [3.0], [4.0]]])
+    present = np.ones(v.shape, bool)
+    present[0, 3, 0] = False  # topic T4 has no RIGF for run a
+    t = _table(["a", "b"], ["T1", "T2", "T3", "T4"], ["RIGF"], v, present)
+    fig = rigf_bars(t)
+    heights = [p.get_height() for p in fig.axes[0].patches]
+    assert heights == [12.5, -3.0]
+    assert [x.get_text() for x in fig.axes[0].texts] == ["N/A"]
+    assert [x.get_text() for x in fig.axes[0].get_xticklabels()] == ["T1", "T2", "T3"]
+    fig_b = rigf_bars(t, run="b")
+    assert [p.get_height() for p in fig_b.axes[0].patches] == [1.0, 2.0, 3.0, 4.0]
+
+
+@pytest.mark.parametrize(
+    "table, message",
+    [
+        (_table(["a"], [], ["R", "GF"]), "nothing to draw.*1 run.*0 topic"),
+        (_table([], ["t"], ["R", "GF"]), "nothing to draw.*0 run"),
+        (_table(["a"], ["t"], ["R", "GF"], np.full((1, 1, 2), np.nan)), "nothing to draw"),
+        (
+            _table(["a"], ["t"], ["R", "GF"], present=[[[True, False]]]),
+            "nothing to draw",
+        ),
+    ],
+)
+@pytest.mark.parametrize("by", ["run", "topic"])
+def test_r_vs_gf_refuses_empty_input(table, message, by):
+    """Warnings are errors in this suite: an empty legend or axis warning would fail."""
+    with pytest.raises(ValueError, match=f"r_vs_gf has {message}"):
+        r_vs_gf(table, by=by)
+    assert plt.get_fignums() == []
+
+
+@pytest.mark.parametrize(
+    "table, options, message",
+    [
+        (_table([], ["t"], ["RIGF"]), {}, "'table' parameter of rigf_bars.*at least one run"),
+        (_table(["a"], [], ["RIGF"]), {}, "nothing to draw: run 'a' has no topic with RIGF"),
+        (
+            _table(["a"], ["t"], ["RIGF"], present=[[[False]]]),
+            {},
+            "nothing to draw",
+        ),
+        (_table(["a"], ["t"], ["RIGF"]), {"run": "b"}, "'run' parameter of rigf_bars.*'a'"),
+        (
+            _table(["a"], ["t"], ["RIGF"]),
+            {"attribute": "X"},
+            r"'attribute' parameter of rigf_bars.*\(RIGF\)\. Got 'RIGF\[X\]'",
+        ),
+        (
+            _table(["a"], ["t"], ["GF"]),
+            {},
+            "'table' parameter of rigf_bars must have the measure 'RIGF'. Got measures GF",
+        ),
+    ],
+)
+def test_rigf_bars_refuses_empty_or_unknown_input(table, options, message):
+    with pytest.raises(ValueError, match=message):
+        rigf_bars(table, **options)
+    assert plt.get_fignums() == []
+
+
+def test_bad_arguments(r112):
+    with pytest.raises(ValueError, match="'by' parameter of r_vs_gf"):
+        r_vs_gf(r112, by="conversation")
+    with pytest.raises(ValueError, match=r"'gf' parameter of r_vs_gf.*GF\[X\]"):
+        r_vs_gf(r112, gf="GF[X]")
+    with pytest.raises(ValueError, match="'table' parameter of r_vs_gf must have the measure 'R'"):
+        r_vs_gf(_table(["a"], ["t"], ["GF"]))
+    with pytest.raises(TypeError, match="'table' parameter of r_vs_gf must be a ScoreTable"):
+        r_vs_gf({"R": 1})
+    with pytest.raises(TypeError, match="'table' parameter of rigf_bars must be a ScoreTable"):
+        rigf_bars(None)
+    with pytest.raises(TypeError, match="'attribute' parameter of rigf_bars"):
+        rigf_bars(_table(["a"], ["t"], ["RIGF"]), attribute=3)
+
+
+def test_gfrc2_clusters_panels_and_bad_indices():
+    batch = load_case("r112").conversations
+    cl = gfrc2.clusters(batch)
+    assert len(gfrc2_clusters(batch, cl).axes) == 2
+    assert len(gfrc2_clusters(batch, cl, conversations=[1]).axes) == 1
+    with pytest.raises(ValueError, match=r"'conversations' parameter of gfrc2_clusters.*0\.\.1"):
+        gfrc2_clusters(batch, cl, conversations=[2])
+    with pytest.raises(ValueError, match="'conversations' parameter of gfrc2_clusters"):
+        gfrc2_clusters(batch, cl, conversations=[])
+    with pytest.raises(ValueError, match="'conversations' parameter of gfrc2_clusters"):
+        gfrc2_clusters(batch, cl, conversations=1)
