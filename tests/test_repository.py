@@ -21,3 +21,89 @@ def test_ci_runs_exactly_the_readme_test_command():
 
 def test_readme_main_job_runs_the_demo():
     assert any(c.endswith("fairconv demo") for c in _readme_commands())
+
+
+# --------------------------------------------------------------------------- packaging
+def _pyproject():
+    import tomllib
+
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())
+
+
+def test_version_is_defined_once():
+    import importlib.metadata
+
+    import fairconv
+
+    project = _pyproject()["project"]
+    assert "version" not in project and project["dynamic"] == ["version"]
+    dynamic = _pyproject()["tool"]["setuptools"]["dynamic"]
+    assert dynamic["version"] == {"attr": "fairconv.__version__"}
+    assert re.fullmatch(r"\d+\.\d+\.\d+", fairconv.__version__)
+    assert importlib.metadata.version("fairconv") == fairconv.__version__
+
+
+def test_license_file_matches_the_metadata():
+    project = _pyproject()["project"]
+    assert project["license"] == "MIT" and project["license-files"] == ["LICENSE"]
+    text = (ROOT / "LICENSE").read_text()
+    assert text.startswith("MIT License\n")
+    assert "Copyright (c) 2026 fairconv developers" in text
+    assert not any(c.startswith("License ::") for c in project["classifiers"])
+
+
+def test_classifiers_cover_the_supported_pythons_and_typing():
+    project = _pyproject()["project"]
+    classifiers = set(project["classifiers"])
+    assert project["requires-python"] == ">=3.11"
+    for v in ("3.11", "3.12", "3.13"):
+        assert f"Programming Language :: Python :: {v}" in classifiers
+    assert "Typing :: Typed" in classifiers
+    assert (ROOT / "src" / "fairconv" / "py.typed").exists()
+    assert "py.typed" in _pyproject()["tool"]["setuptools"]["package-data"]["fairconv"]
+
+
+def test_all_extra_is_the_union_of_the_optional_features():
+    extras = _pyproject()["project"]["optional-dependencies"]
+    assert extras["ir_measures"] == ["ir_measures>=0.3"]
+    assert extras["all"] == ["fairconv[plot,pandas,ir_measures]"]
+
+
+def test_changelog_has_an_unreleased_section_and_the_current_version():
+    import fairconv
+
+    text = (ROOT / "CHANGELOG.md").read_text()
+    headings = re.findall(r"^## \[([^\]]+)\]", text, flags=re.M)
+    assert headings[0] == "Unreleased"
+    assert fairconv.__version__ in headings
+
+
+def test_python_dash_m_fairconv_runs_the_command_line():
+    import subprocess
+    import sys
+
+    import fairconv
+
+    ok = subprocess.run(
+        [sys.executable, "-m", "fairconv", "--version"], capture_output=True, text=True
+    )
+    assert ok.returncode == 0 and ok.stdout.strip() == f"fairconv {fairconv.__version__}"
+    bad = subprocess.run(
+        [sys.executable, "-m", "fairconv", "nuggets", "/nonexistent/labels.jsonl"],
+        capture_output=True,
+        text=True,
+    )
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr.count("\n") == 1 and "labels.jsonl" in bad.stderr
+
+
+def test_tests_use_only_the_public_command_line():
+    """The CLI's private helpers may change freely: tests call main() only."""
+    offenders = []
+    for file in sorted((ROOT / "tests").glob("*.py")):
+        text = file.read_text()
+        for m in re.finditer(r"from fairconv\.cli import ([^\n]+)|fairconv\.cli\.(_\w+)", text):
+            names = m.group(1) or m.group(2)
+            if any(n.strip().startswith("_") for n in names.replace("(", "").split(",")):
+                offenders.append(f"{file.name}: {m.group(0)}")
+    assert offenders == []
