@@ -313,7 +313,7 @@ def _scores(x, name: str, func: str) -> np.ndarray:
             name,
             func,
             "hold finite scores (drop the systems without a score first)",
-            f"{arr[i]!r} at index {i}",
+            f"{float(arr[i])!r} at index {i}",
         )
     return arr
 
@@ -722,7 +722,7 @@ def correlation_matrix(
     bad = ~np.isfinite(X)
     if bad.any():
         r, c = (int(v) for v in np.argwhere(bad)[0])
-        raise fail("scores", func, "hold finite scores", f"{X[r, c]!r} at index ({r}, {c})")
+        raise fail("scores", func, "hold finite scores", f"{float(X[r, c])!r} at index ({r}, {c})")
     if measures is None:
         names = tuple(str(i) for i in range(X.shape[0]))
     else:
@@ -756,6 +756,9 @@ def _ids(ranking, name: str, func: str) -> np.ndarray:
             f"Got {type(ranking).__name__} instead."
         )
     arr = np.asarray(ranking)
+    if arr.dtype.kind == "U" and not isinstance(ranking, np.ndarray):
+        if not all(isinstance(v, str) for v in ranking):  # numpy turns mixed ids into text
+            arr = np.asarray(ranking, dtype=object)
     if arr.ndim != 1 or len(arr) == 0:
         raise fail(name, func, "be a non-empty 1-D sequence of ids", f"shape {arr.shape}")
     if arr.dtype.kind not in "iuU":
@@ -896,6 +899,8 @@ def _encode(labels, name: str, func: str, *, categories=None, ndim: int = 2) -> 
         arr = np.asarray(labels)
     except ValueError:
         arr = None
+    if arr is not None and arr.dtype.kind == "U" and not isinstance(labels, np.ndarray):
+        arr = np.asarray(labels, dtype=object)  # numpy would turn mixed numbers into text
     if arr is None or arr.dtype.kind not in "biufUO" or arr.ndim != ndim:
         shape = "(items, raters)" if ndim == 2 else "(items,)"
         got = "a ragged sequence" if arr is None else f"shape {arr.shape}, dtype {arr.dtype}"
@@ -941,7 +946,7 @@ def _encode(labels, name: str, func: str, *, categories=None, ndim: int = 2) -> 
                 name,
                 func,
                 "hold only labels listed in 'categories'",
-                f"the label {values[np.argmax(unknown)]!r}",
+                f"the label {float(values[np.argmax(unknown)])!r}",
             )
         inv = order[at]
     codes = np.full(arr.shape, -1, np.int64)
