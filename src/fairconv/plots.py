@@ -5,6 +5,8 @@
 - :func:`gfrc2_clusters`: GNP and each attribute set's DistrSim against word count, one
   marker per user cluster (Figures 4-5 of the GFRC2 paper).
 - :func:`rigf_bars`: per-topic RIGF bars of a RAG run (Figures 1-2 of the RIGF paper).
+- :func:`run_scatter`: one labelled point per run, measure A against measure B
+  (Figure 1 of the TREC iKAT 2024 nugget paper).
 
 Each returns a matplotlib Figure; ``fig.savefig(path)`` writes it.
 """
@@ -24,7 +26,7 @@ if TYPE_CHECKING:
     from .conversation import ConversationBatch
     from .results import ScoreTable
 
-__all__ = ["r_vs_gf", "gfrc2_clusters", "rigf_bars"]
+__all__ = ["r_vs_gf", "gfrc2_clusters", "rigf_bars", "run_scatter"]
 
 
 def _pyplot():
@@ -302,5 +304,62 @@ def rigf_bars(table: ScoreTable, *, attribute: str | None = None, run: str | Non
     ax.set_xticks(x, topics, rotation=90, fontsize=7)
     ax.set_ylabel(f"{name} (%)")
     ax.set_title(f"{table.runs[r]}: {name} per topic", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def run_scatter(
+    runs: Sequence[str],
+    x,
+    y,
+    *,
+    x_label: str,
+    y_label: str,
+    title: str | None = None,
+) -> Figure:
+    """One labelled point per run: measure A (x) against measure B (y).
+
+    The figure of the TREC iKAT 2024 nugget paper (Figure 1: nugget recall against
+    nDCG@5 for each automatic run), for any two measures' system means.
+
+    Parameters
+    ----------
+    runs : sequence of str
+        The run names, one per point.
+    x, y : array_like, shape (len(runs),)
+        The runs' scores on the two measures (finite).
+    x_label, y_label : str
+        Axis labels (the measure names).
+    title : str, optional
+        E.g. the rank correlations of the two measures.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Raises
+    ------
+    ValueError
+        Lengths that differ from the number of runs, or non-finite scores.
+    """
+    func = "run_scatter"
+    names = [str(r) for r in runs]
+    xs = np.asarray(x, dtype=float)
+    ys = np.asarray(y, dtype=float)
+    for name, v in (("x", xs), ("y", ys)):
+        if v.shape != (len(names),):
+            raise fail(name, func, f"hold one score per run ({len(names)})", f"shape {v.shape}")
+        if not np.isfinite(v).all():
+            raise fail(name, func, "hold finite scores", "NaN or infinity")
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(6, 4.5))
+    ax.scatter(xs, ys, s=22, color="tab:blue", zorder=3)
+    for name, a, b in zip(names, xs, ys, strict=True):
+        ax.annotate(name, (a, b), fontsize=7, xytext=(3, 3), textcoords="offset points")
+    ax.set_xlabel(x_label)
+    ax.set_ylabel(y_label)
+    if title:
+        ax.set_title(title, fontsize=10)
+    ax.grid(alpha=0.3)
     fig.tight_layout()
     return fig
