@@ -157,8 +157,10 @@ def segment_cumsum(x: np.ndarray, starts: np.ndarray) -> np.ndarray:
 # --------------------------------------------------------------------------- ranked lists
 def err_decay(stop: np.ndarray) -> np.ndarray:
     """ERR decay over the last (rank) axis: Decay_k = p_k * prod_{j<k} (1 - p_j)."""
-    survive = np.cumprod(1.0 - stop, axis=-1)
     out = np.empty_like(stop)
+    if stop.shape[-1] == 0:
+        return out
+    survive = np.cumprod(1.0 - stop, axis=-1)
     out[..., 0] = 1.0
     out[..., 1:] = survive[..., :-1]
     out *= stop

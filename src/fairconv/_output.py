@@ -43,7 +43,7 @@ class Outputs:
             raise UsageError(
                 f"the output {path} is the input {self._inputs[real]}; choose another path"
             )
-        if real in self._claimed and self._claimed[real] != path:
+        if real in self._claimed:
             raise UsageError(f"two outputs would both be written to {path}")
         if not force and os.path.exists(path):
             raise UsageError(f"{path} exists; pass --force to overwrite it")

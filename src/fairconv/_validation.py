@@ -51,28 +51,30 @@ def check_distributions(x, name: str, func: str, *, allow_nan_rows: bool = False
         raise fail(name, func, "be an array with the groups on its last axis", "a scalar")
     if arr.shape[-1] < 2:
         raise fail(name, func, "have at least 2 groups on its last axis", f"shape {arr.shape}")
-    sums = arr.sum(axis=-1)
+    work = arr
     if allow_nan_rows:
         nan_rows = np.isnan(arr).all(axis=-1)
         if nan_rows.any():
-            sums = np.where(nan_rows, 1.0, sums)
             work = np.where(nan_rows[..., None], 0.0, arr)
-        else:
-            work = arr
-    else:
-        work = arr
-    if not np.isfinite(sums).all():
-        bad = np.argwhere(~np.isfinite(work).all(axis=-1))
-        where = _index(bad[0]) if len(bad) else ""
-        raise fail(name, func, "contain only finite probabilities", f"NaN or infinity{where}")
-    if work.size and work.min() < 0:
-        bad = np.argwhere((work < 0).any(axis=-1))
+    # entries first, so that the sum below cannot overflow
+    finite = np.isfinite(work)
+    if not finite.all():
+        bad = np.argwhere(~finite.all(axis=-1))
+        raise fail(
+            name, func, "contain only finite probabilities", f"NaN or infinity{_index(bad[0])}"
+        )
+    outside = (work < 0) | (work > 1 + SUM_TOLERANCE)
+    if outside.any():
+        bad = np.argwhere(outside.any(axis=-1))
         raise fail(
             name,
             func,
-            "contain only non-negative probabilities",
-            f"a negative entry{_index(bad[0])}",
+            "contain only probabilities in [0, 1]",
+            f"{float(work[tuple(bad[0])][outside[tuple(bad[0])]][0]):.10g}{_index(bad[0])}",
         )
+    sums = work.sum(axis=-1)
+    if allow_nan_rows and work is not arr:
+        sums = np.where(nan_rows, 1.0, sums)
     off = np.abs(sums - 1.0) > SUM_TOLERANCE
     if off.any():
         first: tuple | np.ndarray = np.argwhere(off)[0] if off.ndim else ()

@@ -100,7 +100,7 @@ def _turns(batch, level, opts) -> Turns:
     _raise_first(decreasing, batch, "its turn is before the turn of the nugget before it")
     # one group of relevant nuggets per (conversation, system turn)
     starts = _core.group_starts(np.column_stack([conv, turn]))
-    ends = np.append(starts[1:], len(rel)) - 1
+    ends = np.append(starts[1:], len(rel)) - 1 if len(starts) else starts
     group_conv = conv[starts]
     conv_first = _core.group_starts(conv)
     achieved, sim = {}, {}
