@@ -264,8 +264,8 @@ def distr_sim(
     against the uniform target over three groups. The exact value is 0.80912550
     (0.8091255 to seven digits), which rounds to 0.809125: the printed cell is one
     unit high in the sixth digit. The six-digit target 0.333333 per group gives
-    0.80912556, which rounds to the printed value. fairconv computes with the target
-    it is given; with the exact 1/3 it gives the exact value.
+    0.8091256 (to seven digits), which rounds to the printed value. fairconv
+    computes with the target it is given; with the exact 1/3 it gives the exact value.
 
     References
     ----------
