@@ -49,6 +49,9 @@ def test_half_half_cell_of_000_table4_within_one_unit():
     assert abs(got - 0.809126) <= 1e-6
     assert round(got, 6) == 0.809125
     assert round(got, 7) == 0.8091255
+    # what the docstring says about a six-digit target
+    six = float(distr_sim([0.5, 0.5, 0], [0.333333] * 3, divergence="JSD"))
+    assert round(six, 7) == 0.8091256 and round(six, 6) == 0.809126
 
 
 def _random_pairs(rng, n, g, zeros=True):
