@@ -399,6 +399,44 @@ def json_vectors(
     return out
 
 
+def json_groups(
+    items: list,
+    attribute_sets,
+    sources,
+    offsets,
+    *,
+    item: str = "nugget",
+    rows=None,
+    required: bool = False,
+) -> dict:
+    """The membership vectors that items (nuggets, entities) give under ``groups``.
+
+    ``groups`` must be a JSON object (or absent); returns ``{set name: (n, G) array}``
+    checked by :func:`json_vectors`, NaN rows where an item gives no vector.
+    """
+    groups = []
+    for k, entry in enumerate(items):
+        g = entry.get("groups")
+        if g is not None and not isinstance(g, dict):
+            i = k if rows is None else int(rows[k])
+            raise json_item_error(
+                sources, offsets, i, item, f'"groups" must be an object, got {_json(g)}'
+            )
+        groups.append(g or {})
+    return {
+        a.name: json_vectors(
+            [g.get(a.name) for g in groups],
+            a,
+            sources,
+            offsets,
+            item=item,
+            rows=rows,
+            required=required,
+        )
+        for a in attribute_sets
+    }
+
+
 def json_str(value, field: str, where: str, *, required: bool = True) -> str | None:
     """A non-empty JSON string without whitespace or control characters.
 

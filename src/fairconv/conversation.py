@@ -32,10 +32,10 @@ from ._validation import (
     check_patience,
     check_sequence_of,
     fail,
+    json_groups,
     json_ints,
     json_item_error,
     json_str,
-    json_vectors,
 )
 from .divergences import AttributeSet
 from .results import ScoreTable
@@ -538,17 +538,7 @@ def batch_from_records(
                     sources, offsets, i, "nugget", f'"entity" must be a string, got {_json(e)}'
                 )
             entity[i] = keys.setdefault(e, len(keys))
-    groups = {}
-    for a in sets:
-        vectors = []
-        for i, n in enumerate(flat):
-            g = n.get("groups")
-            if g is not None and not isinstance(g, dict):
-                raise json_item_error(
-                    sources, offsets, i, "nugget", f'"groups" must be an object, got {_json(g)}'
-                )
-            vectors.append(None if g is None else g.get(a.name))
-        groups[a.name] = json_vectors(vectors, a, sources, offsets)
+    groups = json_groups(flat, sets, sources, offsets)
     system_turns = np.array(
         [-1 if t is None else sum(x.role == "S" for x in t) for t in turns], dtype=np.int64
     )
@@ -699,7 +689,14 @@ def read_attribute_sets(path) -> list[AttributeSet]:
                     f'{where}: attribute set {name!r}: "{key}" must be a string, got {_json(value)}'
                 )
         if isinstance(target, str):
-            target = read_golddistr(Path(str(path)).parent / target)
+            golddistr = Path(str(path)).parent / target
+            try:
+                target = read_golddistr(golddistr)
+            except OSError as exc:
+                raise ValueError(
+                    f'{where}: attribute set {name!r}: the "target" file {str(golddistr)!r} '
+                    f"cannot be read ({exc.strerror or exc})"
+                ) from None
         elif not isinstance(target, list) or not all(type(x) in (int, float) for x in target):
             raise ValueError(
                 f'{where}: attribute set {name!r}: "target" must be an array of numbers or a '

@@ -46,10 +46,10 @@ from ._validation import (
     check_unique_names,
     check_weights,
     fail,
+    json_groups,
     json_ints,
     json_item_error,
     json_str,
-    json_vectors,
 )
 from .divergences import AttributeSet, resolve_divergence
 from .gfr import stop_probabilities
@@ -465,12 +465,18 @@ def answer_distributions(
         i = int(np.argmax(level < 0))
         raise json_item_error(src, offsets, i, "entity", f'"level" must be >= 0, got {level[i]}')
     relevant = np.flatnonzero(level > 0)
-    out = {}
-    for a in sets:
-        vectors = [(flat[j].get("groups") or {}).get(a.name) for j in relevant.tolist()]
-        v = json_vectors(vectors, a, src, offsets, rows=relevant, item="entity", required=True)
-        out[a.name] = _core.normalised_sums(owner[relevant], v, len(lists))
-    return out
+    vectors = json_groups(
+        [flat[j] for j in relevant.tolist()],
+        sets,
+        src,
+        offsets,
+        item="entity",
+        rows=relevant,
+        required=True,
+    )
+    return {
+        a.name: _core.normalised_sums(owner[relevant], vectors[a.name], len(lists)) for a in sets
+    }
 
 
 def read_answers(path, attribute_sets: Sequence[AttributeSet]) -> Answers:
