@@ -1149,7 +1149,7 @@ def cohen_kappa(
         raise ValueError(
             f"The 'a' and 'b' parameters of {func} must use at least two labels between "
             "them: kappa is undefined when chance agreement is certain. Got one label "
-            f"({coded.categories[c[0, 0]]!r}) on all {len(c)} items instead."
+            f"({_plain_label(coded.categories[c[0, 0]].item())!r}) on all {len(c)} items instead."
         )
     value = 1.0 - np.sum(weight * table) / chance
     return AgreementResult(float(value), "cohen_kappa", int(both.sum()), 2, weighting)
@@ -1219,7 +1219,7 @@ def fleiss_kappa(labels, /) -> AgreementResult:
             "labels",
             func,
             "use at least two labels: kappa is undefined when chance agreement is certain",
-            f"only {coded.categories[0]!r}",
+            f"only {_plain_label(coded.categories[0].item())!r}",
         )
     value = (agree.mean() - chance) / (1.0 - chance)
     return AgreementResult(float(value), "fleiss_kappa", items, coded.codes.shape[1])
