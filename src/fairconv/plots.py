@@ -354,6 +354,7 @@ def run_scatter(
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(6, 4.5))
     ax.scatter(xs, ys, s=22, color="tab:blue", zorder=3)
+    ax.margins(0.1)  # room for the labels of the outermost runs
     for name, a, b in zip(names, xs, ys, strict=True):
         ax.annotate(name, (a, b), fontsize=7, xytext=(3, 3), textcoords="offset points")
     ax.set_xlabel(x_label)
