@@ -88,9 +88,212 @@ def _cmd_labels(args) -> int:
     return 0
 
 
+# --------------------------------------------------------------------------- agree
+def _system_means(table, measure: str, source: str):
+    """Mean of ``measure`` per run over the topics where every run has a value."""
+    import numpy as np
+
+    if measure not in table.measures:
+        have = ", ".join(table.measures) or "none"
+        raise ValueError(f"{source} has no measure {measure!r} (it has {have})")
+    m = table.measures.index(measure)
+    values = table.values[:, :, m]
+    defined = table.present[:, :, m] & ~np.isnan(values)
+    topics = defined.all(axis=0)
+    if not topics.any():
+        raise ValueError(
+            f"{source}: no topic has {measure} for every run; the system means need "
+            "topics that all runs were scored on"
+        )
+    return values[:, topics].mean(axis=1), int(topics.sum())
+
+
+def _pairs(names, means, n_topics):
+    """tau-b, tau_ap-b and rho for every pair of rows of ``means``."""
+    from . import agreement
+
+    tau = agreement.correlation_matrix(means, method="tau_b", measures=names).statistic
+    ap = agreement.correlation_matrix(means, method="tau_ap_b", measures=names).statistic
+    rho = agreement.correlation_matrix(means, method="spearman", measures=names).statistic
+    out = []
+    for a in range(len(names)):
+        for b in range(a + 1, len(names)):
+            out.append(
+                {
+                    "a": names[a],
+                    "b": names[b],
+                    "tau_b": float(tau[a, b]),
+                    "tau_ap": float(ap[a, b]),
+                    "spearman": float(rho[a, b]),
+                    "n_systems": int(means.shape[1]),
+                    "n_topics": [n_topics[a], n_topics[b]],
+                }
+            )
+    return out
+
+
+_LATEX = str.maketrans(
+    {
+        "\\": r"\textbackslash{}",
+        "_": r"\_",
+        "&": r"\&",
+        "%": r"\%",
+        "#": r"\#",
+        "$": r"\$",
+        "{": r"\{",
+        "}": r"\}",
+        "~": r"\textasciitilde{}",
+        "^": r"\textasciicircum{}",
+    }
+)
+
+
+def _latex_name(text: str) -> str:
+    """A measure or file name as LaTeX text (special characters escaped in one pass)."""
+    return text.translate(_LATEX)
+
+
+def _write_pairs(pairs, fmt: str, out) -> None:
+    import json
+
+    if fmt == "json":
+        json.dump({"pairs": pairs}, out, indent=2)
+        out.write("\n")
+        return
+    if fmt == "latex":
+        out.write("\\begin{tabular}{llrrrr}\n\\hline\n")
+        out.write("A & B & $\\tau_b$ & $\\tau_{ap}$ & $\\rho$ & systems \\\\\n\\hline\n")
+        for p in pairs:
+            out.write(
+                f"{_latex_name(p['a'])} & {_latex_name(p['b'])} & {p['tau_b']:.3f} & "
+                f"{p['tau_ap']:.3f} & {p['spearman']:.3f} & {p['n_systems']} \\\\\n"
+            )
+        out.write("\\hline\n\\end{tabular}\n")
+        return
+    out.write("a\tb\ttau_b\ttau_ap\tspearman\tn_systems\n")
+    for p in pairs:
+        out.write(
+            f"{p['a']}\t{p['b']}\t{p['tau_b']!r}\t{p['tau_ap']!r}\t{p['spearman']!r}\t"
+            f"{p['n_systems']}\n"
+        )
+
+
+def _cmd_agree(args) -> int:
+    import numpy as np
+
+    from . import scores as score_files
+    from .cli import _save_figure, _write
+
+    measures = list(dict.fromkeys(args.measure))
+    topics = None if args.topics is None else score_files.read_topics(args.topics)
+    fmt = args.input_format
+    if args.between:
+        if len(args.scores) != 2:
+            raise ValueError(
+                f"--between compares two score files; got {len(args.scores)} "
+                f"({' '.join(args.scores)})"
+            )
+        tables = [
+            score_files.read_scores([p], measures=measures, topics=topics, input_format=fmt)
+            for p in args.scores
+        ]
+        runs = [r for r in tables[0].runs if r in set(tables[1].runs)]
+        for t, path in zip(tables, args.scores, strict=True):
+            left = [r for r in t.runs if r not in runs]
+            if left:
+                print(
+                    f"fairconv agree: {path}: {len(left)} run(s) not in the other file "
+                    f"left out ({', '.join(left[:5])}{', ...' if len(left) > 5 else ''})",
+                    file=sys.stderr,
+                )
+        if len(runs) < 2:
+            raise ValueError("the two score files have fewer than 2 runs in common")
+        tables = [t.select(runs=runs) for t in tables]
+        pairs = []
+        shown = []
+        for m in measures:
+            rows = [_system_means(t, m, p) for t, p in zip(tables, args.scores, strict=True)]
+            names = [f"{p}:{m}" for p in args.scores]
+            means = np.stack([r[0] for r in rows])
+            pairs += _pairs(names, means, [r[1] for r in rows])
+            shown.append((names, means))
+    else:
+        if len(measures) < 2:
+            raise ValueError("give at least two measures (-m A -m B), or --between with two files")
+        table = score_files.read_scores(
+            args.scores, measures=measures, topics=topics, input_format=fmt
+        )
+        source = ", ".join(args.scores)
+        rows = [_system_means(table, m, source) for m in measures]
+        means = np.stack([r[0] for r in rows])
+        runs = list(table.runs)
+        pairs = _pairs(measures, means, [r[1] for r in rows])
+        shown = [(measures, means)]
+    if args.plot:
+        from .plots import run_scatter
+
+        names, means = shown[0]
+        p = pairs[0]
+        title = f"Kendall's tau-b = {p['tau_b']:.3f}, Spearman's rho = {p['spearman']:.3f}"
+        fig = run_scatter(runs, means[0], means[1], x_label=names[0], y_label=names[1], title=title)
+        _save_figure(fig, args.plot)
+    _write(args.output, lambda out: _write_pairs(pairs, args.format, out))
+    return 0
+
+
 # --------------------------------------------------------------------------- parser
 def add_commands(sub) -> None:
     """Add this module's subcommands to the ``fairconv`` parser."""
+    agr = sub.add_parser(
+        "agree",
+        help="rank correlations of the system rankings two or more measures give "
+        "(Kendall's tau-b, tau_ap-b, Spearman's rho)",
+        description="Rank the runs by their mean score on each measure and compare the "
+        "rankings for every pair of measures: Kendall's tau-b, tau_ap-b (Urbano and "
+        "Marrero's symmetric AP correlation with ties) and Spearman's rho. A run's mean "
+        "for a measure is taken over the topics where every run has that measure (a "
+        "topic where some run lacks it, or has NaN, is left out for all runs). With "
+        "--between, one measure's ranking in one file is compared with its ranking in "
+        "another (e.g. recall with human vs LLM nuggets), over the runs both files have.",
+    )
+    agr.add_argument(
+        "-m",
+        "--measure",
+        action="append",
+        required=True,
+        metavar="MEASURE",
+        help="a measure name as the score files print it; repeat (at least two, or one "
+        "with --between)",
+    )
+    agr.add_argument("--topics", metavar="FILE", help="use only the topics listed in FILE")
+    agr.add_argument(
+        "--input-format",
+        help="format of the score files (default: detected; see docs/formats.md, "
+        "Per-topic score files)",
+    )
+    agr.add_argument(
+        "--between",
+        action="store_true",
+        help="the two SCORES files hold the same measure(s) for the same runs: compare "
+        "each measure's ranking across the files",
+    )
+    agr.add_argument(
+        "--format",
+        choices=["tsv", "json", "latex"],
+        default="tsv",
+        help="tsv: 'a b tau_b tau_ap spearman n_systems' rows (default); json: "
+        '{"pairs": [...]}; latex: a tabular',
+    )
+    agr.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="write measure A against measure B, one labelled point per run (the "
+        "first pair; plot extra)",
+    )
+    agr.add_argument("-o", "--output", help="write to this file instead of stdout")
+    agr.add_argument("scores", nargs="+", metavar="SCORES", help="per-topic score files")
+    agr.set_defaults(func=_cmd_agree)
+
     lab = sub.add_parser(
         "labels",
         help="agreement between assessors: accuracy, Cohen's and Fleiss' kappa, "
