@@ -63,14 +63,21 @@ def check_distributions(x, name: str, func: str, *, allow_nan_rows: bool = False
         raise fail(
             name, func, "contain only finite probabilities", f"NaN or infinity{_index(bad[0])}"
         )
-    outside = (work < 0) | (work > 1 + SUM_TOLERANCE)
-    if outside.any():
-        bad = np.argwhere(outside.any(axis=-1))
+    negative = work < 0
+    if negative.any():
+        bad = np.argwhere(negative.any(axis=-1))
         raise fail(
             name,
             func,
-            "contain only probabilities in [0, 1]",
-            f"{float(work[tuple(bad[0])][outside[tuple(bad[0])]][0]):.10g}{_index(bad[0])}",
+            "contain only non-negative probabilities",
+            f"a negative entry{_index(bad[0])}",
+        )
+    big = work > 1.0 + SUM_TOLERANCE
+    if big.any():
+        bad = np.argwhere(big.any(axis=-1))
+        value = float(work[tuple(np.argwhere(big)[0])])
+        raise fail(
+            name, func, "contain only probabilities in [0, 1]", f"{value:.10g}{_index(bad[0])}"
         )
     sums = work.sum(axis=-1)
     if allow_nan_rows and work is not arr:
@@ -456,40 +463,6 @@ def json_str(value, field: str, where: str, *, required: bool = True) -> str | N
 
 
 # --------------------------------------------------------------------------- arrays
-def check_probabilities(x, name: str, func: str, *, allow_nan_rows: bool = False) -> np.ndarray:
-    """:func:`check_distributions`, with every entry first checked to lie in [0, 1].
-
-    A negative entry or one above 1 (within :data:`SUM_TOLERANCE`) cannot belong to a
-    distribution; refusing it before anything is summed keeps huge values (1e308)
-    from overflowing the sum into a RuntimeWarning.
-    """
-    arr = as_float_array(x, name, func)
-    if arr.ndim and arr.size:
-        finite = np.isfinite(arr) | (np.isnan(arr).all(axis=-1, keepdims=True) & allow_nan_rows)
-        if not finite.all():
-            bad = np.argwhere(~finite.all(axis=-1))
-            raise fail(
-                name, func, "contain only finite probabilities", f"NaN or infinity{_index(bad[0])}"
-            )
-        negative = arr < 0
-        if negative.any():
-            bad = np.argwhere(negative.any(axis=-1))
-            raise fail(
-                name,
-                func,
-                "contain only non-negative probabilities",
-                f"a negative entry{_index(bad[0])}",
-            )
-        big = arr > 1.0 + SUM_TOLERANCE
-        if big.any():
-            bad = np.argwhere(big.any(axis=-1))
-            value = float(arr[tuple(np.argwhere(big)[0])])
-            raise fail(
-                name, func, "contain only probabilities in [0, 1]", f"{value:.10g}{_index(bad[0])}"
-            )
-    return check_distributions(arr, name, func, allow_nan_rows=allow_nan_rows)
-
-
 def check_int_array(
     x,
     name: str,

@@ -21,7 +21,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from . import _core
-from ._validation import check_choice, check_probabilities, check_same_groups, fail
+from ._validation import check_choice, check_distributions, check_same_groups, fail
 
 __all__ = ["jsd", "nmd", "rnod", "distr_sim", "AttributeSet", "SCALES", "DIVERGENCE_NAMES"]
 
@@ -36,8 +36,8 @@ DEFAULT_DIVERGENCE = {"nominal": "JSD", "ordinal": "RNOD"}
 
 
 def _pair(p: ArrayLike, q: ArrayLike, func: str) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    pp = check_probabilities(p, "p", func)
-    qq = check_probabilities(q, "q", func)
+    pp = check_distributions(p, "p", func)
+    qq = check_distributions(q, "q", func)
     check_same_groups(pp, qq, func)
     return pp, qq
 
@@ -358,7 +358,7 @@ class AttributeSet:
     def __post_init__(self) -> None:
         func = "AttributeSet"
         _check_name(self.name, func)
-        target = check_probabilities(self.target, "target", func)
+        target = check_distributions(self.target, "target", func)
         if target.ndim != 1:
             raise fail("target", func, "be one vector of G probabilities", f"shape {target.shape}")
         target = target.copy()

@@ -21,9 +21,9 @@ from numpy.typing import ArrayLike, NDArray
 from ._validation import (
     LMAX_LIMIT,
     as_float_array,
+    check_distributions,
     check_int,
     check_int_array,
-    check_probabilities,
     fail,
 )
 
@@ -327,7 +327,7 @@ def page_memberships(
     """
     func = "page_memberships"
     n = check_int(n_pages, "n_pages", func, minimum=0)
-    memb = check_probabilities(entity_memberships, "entity_memberships", func)
+    memb = check_distributions(entity_memberships, "entity_memberships", func)
     page = _pages(page_of_entity, n, func)
     if memb.ndim != 2 or memb.shape[0] != page.shape[0]:
         raise fail(
