@@ -191,8 +191,7 @@ def _float_list(text, option, sep=","):
     ok = all(_NUMBER.match(x) for x in items) and all(np.isfinite(float(x)) for x in items)
     if not ok:
         raise UsageError(
-            f"{option} takes finite numbers separated by {sep!r}, without empty items; "
-            f"got {text!r}"
+            f"{option} takes finite numbers separated by {sep!r}, without empty items; got {text!r}"
         )
     return [float(x) for x in items]
 
