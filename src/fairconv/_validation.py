@@ -132,16 +132,19 @@ def check_int(
     ok = not isinstance(value, bool) and isinstance(value, (int, np.integer))
     ok = ok and (minimum is None or value >= minimum) and (maximum is None or value <= maximum)
     if not ok:
-        if minimum is not None and maximum is not None:
-            rule = f"be an integer in {minimum}..{maximum}"
-        elif minimum is not None:
-            rule = f"be an integer >= {minimum}"
-        elif maximum is not None:
-            rule = f"be an integer <= {maximum}"
-        else:
-            rule = "be an integer"
-        raise fail(name, func, rule, repr(value))
+        raise fail(name, func, "be " + _integer_rule("an integer", minimum, maximum), repr(value))
     return int(value)
+
+
+def _integer_rule(what: str, low: int | None, high: int | None) -> str:
+    """'an integer in 1..100', 'integers >= 0', ...: the range part of a message."""
+    if low is not None and high is not None:
+        return f"{what} in {low}..{high}"
+    if low is not None:
+        return f"{what} >= {low}"
+    if high is not None:
+        return f"{what} <= {high}"
+    return what
 
 
 def check_positive_int(value, name: str, func: str, *, minimum: int = 1) -> int:
@@ -500,13 +503,8 @@ def check_int_array(
             outside |= arr > high
         if outside.any():
             first = tuple(np.argwhere(outside)[0])
-            if low is not None and high is not None:
-                rule = f"hold integers in {low}..{high}"
-            elif low is not None:
-                rule = f"hold integers >= {low}"
-            elif high is not None:
-                rule = f"hold integers <= {high}"
-            else:
+            rule = "hold " + _integer_rule("integers", low, high)
+            if low is None and high is None:
                 rule = "hold 64-bit integers"
             raise fail(name, func, rule, f"{int(arr[first])}{_index(first)}")
     return arr.astype(np.int64, copy=False)

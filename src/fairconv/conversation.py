@@ -31,6 +31,7 @@ from ._validation import (
     check_lmax,
     check_patience,
     check_sequence_of,
+    check_weights,
     fail,
     json_groups,
     json_ints,
@@ -303,6 +304,26 @@ method='independent', empty='ignore')
             method=check_choice(fields["method"], "method", func, ("independent", "cumulative")),
             empty=check_choice(fields.get("empty", "ignore"), "empty", func, ("ignore", "uniform")),
         )
+
+
+def measure_setup(batch, preset, weights, given: dict, func: str):
+    """Check a batch and resolve the options and weights of a conversation measure.
+
+    Returns ``(options, weights)``: the :class:`ConversationOptions` and the M + 1
+    weights (equal by default; checked to sum to 1 otherwise).
+    """
+    if not isinstance(batch, ConversationBatch):
+        raise TypeError(
+            f"The 'batch' parameter of {func} must be a ConversationBatch "
+            f"(fairconv.conversation.read_conversations). Got {type(batch).__name__} instead."
+        )
+    opts = ConversationOptions.resolve(preset, func=func, **given)
+    n = len(batch.attributes)
+    if n == 0:
+        raise fail("batch", func, "carry at least one attribute set", "none")
+    if weights is None:
+        return opts, np.full(n + 1, 1.0 / (n + 1))
+    return opts, check_weights(weights, n + 1, "weights", func)
 
 
 # --------------------------------------------------------------------------- batch

@@ -32,28 +32,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _core
-from ._validation import check_weights, fail
-from .conversation import PRESETS, ConversationBatch, ConversationOptions, _raise_first
+from .conversation import PRESETS, ConversationBatch, _raise_first, measure_setup
 from .results import ScoreTable
 
 __all__ = ["gfrc", "evaluate", "turns", "Turns", "PRESETS"]
 
 
 def _setup(batch, preset, weights, given, func):
-    if not isinstance(batch, ConversationBatch):
-        raise TypeError(
-            f"The 'batch' parameter of {func} must be a ConversationBatch "
-            f"(fairconv.conversation.read_conversations). Got {type(batch).__name__} instead."
-        )
-    opts = ConversationOptions.resolve(preset, func=func, **given)
-    n = len(batch.attributes)
-    if n == 0:
-        raise fail("batch", func, "carry at least one attribute set", "none")
-    w = (
-        np.full(n + 1, 1.0 / (n + 1))
-        if weights is None
-        else check_weights(weights, n + 1, "weights", func)
-    )
+    opts, w = measure_setup(batch, preset, weights, given, func)
     level = batch.effective_levels(opts.lmax, dedupe=opts.dedupe, func=func)
     batch.check_relevant_groups(level > 0)
     return opts, w, level

@@ -35,29 +35,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _core
-from ._validation import check_weights, fail
-from .conversation import ConversationBatch, ConversationOptions
+from .conversation import ConversationBatch, measure_setup
 from .results import ScoreTable
 
 __all__ = ["gfrc2", "evaluate", "clusters", "Clusters", "write_clusters"]
-
-
-def _setup(batch, preset, weights, given, func):
-    if not isinstance(batch, ConversationBatch):
-        raise TypeError(
-            f"The 'batch' parameter of {func} must be a ConversationBatch "
-            f"(fairconv.conversation.read_conversations). Got {type(batch).__name__} instead."
-        )
-    opts = ConversationOptions.resolve(preset, func=func, **given)
-    n = len(batch.attributes)
-    if n == 0:
-        raise fail("batch", func, "carry at least one attribute set", "none")
-    w = (
-        np.full(n + 1, 1.0 / (n + 1))
-        if weights is None
-        else check_weights(weights, n + 1, "weights", func)
-    )
-    return opts, w
 
 
 @dataclass(frozen=True, eq=False)
@@ -112,7 +93,7 @@ def clusters(
     Clusters
         One row per relevant nugget end.
     """
-    opts, w = _setup(batch, preset, weights, dict(L=L, lmax=lmax, dedupe=dedupe), _func)
+    opts, w = measure_setup(batch, preset, weights, dict(L=L, lmax=lmax, dedupe=dedupe), _func)
     L, lmax, dedupe = opts.L, opts.lmax, opts.dedupe
     level = batch.effective_levels(lmax, dedupe=dedupe, func=_func)
     rel = np.flatnonzero(level > 0)
