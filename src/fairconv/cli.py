@@ -248,9 +248,14 @@ def _cmd_gfr(args) -> int:
         raise UsageError("--out-dir writes .GFRnev files: it needs --format nev")
     if args.out_dir and args.output:
         raise UsageError("give -o/--output or --out-dir, not both")
+    if args.format == "nev" and (args.measure or args.summary):
+        raise UsageError("--format nev prints every measure of every topic: drop -m/--summary")
+    if args.measure and args.cutoffs is not None:
+        raise UsageError("give --cutoffs or -m/--measure: the measure names give their depths")
     qrels, runs, attributes = _ranked_inputs(args)
     options = dict(
-        cutoffs=_int_list(args.cutoffs, "--cutoffs"),
+        cutoffs=None if args.cutoffs is None else _int_list(args.cutoffs, "--cutoffs"),
+        measures=args.measure,
         gains=_float_list(args.gains, "--gains", ":"),
         phi=args.phi,
         utility=args.utility,
@@ -259,8 +264,8 @@ def _cmd_gfr(args) -> int:
     duplicates = "first" if args.keep_first_duplicate else "error"
     lists = rankings.prepare(qrels, runs, attributes, order=args.order, duplicates=duplicates)
     table = gfr.evaluate(qrels, runs, attributes, lists=lists, **options)
-    if args.format == "tsv":
-        _write(args.output, table.to_tsv)
+    if args.format != "nev":
+        _emit(args, table)
         return 0
     if args.out_dir:
         files: dict[str, str] = {}
@@ -351,7 +356,7 @@ def _cmd_gfrc(args) -> int:
         from .plots import r_vs_gf
 
         _save_figure(r_vs_gf(table, by=args.plot_by), args.plot)
-    _write(args.output, table.to_tsv)
+    _emit(args, table, measures=args.measure)
     return 0
 
 
@@ -360,6 +365,8 @@ def _cmd_gfrc2(args) -> int:
 
     batch = _conversations(args)
     options = _conversation_options(args)
+    if args.clusters and (args.measure or args.summary or args.format != "tsv"):
+        raise UsageError("--clusters prints the per-cluster TSV: drop -m, --summary, --format")
     if args.plot or args.clusters:
         clusters = gfrc2.clusters(batch, **options)
     if args.plot:
@@ -369,7 +376,7 @@ def _cmd_gfrc2(args) -> int:
     if args.clusters:
         _write(args.output, lambda f: gfrc2.write_clusters(batch, clusters, f))
     else:
-        _write(args.output, gfrc2.evaluate(batch, **options).to_tsv)
+        _emit(args, gfrc2.evaluate(batch, **options), measures=args.measure)
     return 0
 
 
@@ -387,7 +394,8 @@ def _cmd_ragfair(args) -> int:
         runs,
         attributes,
         answers,
-        cutoffs=_int_list(args.cutoffs, "--cutoffs"),
+        cutoffs=None if args.cutoffs is None else _int_list(args.cutoffs, "--cutoffs"),
+        measures=args.measure,
         weights=weights,
         order=args.order,
     )
@@ -395,7 +403,7 @@ def _cmd_ragfair(args) -> int:
         from .plots import rigf_bars
 
         _save_figure(rigf_bars(table, attribute=args.plot_attribute), args.plot)
-    _write(args.output, table.to_tsv)
+    _emit(args, table)
     return 0
 
 
@@ -404,7 +412,7 @@ def _cmd_nuggets(args) -> int:
 
     labels = nuggets.read_labels(args.labels)
     table = nuggets.coverage(labels, average="micro" if args.micro else "macro")
-    _write(args.output, table.to_tsv)
+    _emit(args, table, measures=args.measure)
     return 0
 
 
@@ -420,6 +428,39 @@ def _inputs(args) -> list[str]:
     for entry in getattr(args, "attribute", None) or []:
         names += [entry[1], entry[2]]
     return names
+
+
+def _emit(args, table, *, measures=None) -> None:
+    """Write a score table as the options ask: TSV or JSON, all rows or the summary."""
+    from .results import pick
+
+    table = pick(table, measures, f"fairconv {args.command}") if measures else table
+    if args.format == "json":
+        _write(args.output, lambda f: table.to_json(f, summary=args.summary))
+    else:
+        _write(args.output, lambda f: table.to_tsv(f, summary=args.summary))
+
+
+def _add_table_output(parser, formats=("tsv", "json")) -> None:
+    """-m/--measure, --format, --summary and -o: the options every score command has."""
+    parser.add_argument(
+        "-m",
+        "--measure",
+        action="append",
+        metavar="NAME",
+        help="only this measure, by its printed name (e.g. GFR@10, GF-JSD@10[M-ORIGIN]); "
+        "repeat for several",
+    )
+    parser.add_argument(
+        "--format",
+        default="tsv",
+        choices=list(formats),
+        help="tsv: run topic measure value rows (default); json: "
+        "{run: {topic: {measure: value}}} with 'all' and null for undefined values"
+        + ("; nev: the organisers' GFRnev layout" if "nev" in formats else ""),
+    )
+    parser.add_argument("--summary", action="store_true", help="print only the 'all' rows")
+    parser.add_argument("-o", "--output", help="write to this file instead of stdout")
 
 
 def _write(output, writer, **options) -> None:
@@ -461,8 +502,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     g.add_argument(
         "--cutoffs",
-        default="10,20,100",
-        help="comma-separated depths (default 10,20,100); full depth is always reported",
+        help="comma-separated depths (default 10,20,100, or those of -m); full depth is "
+        "always reported",
     )
     g.add_argument(
         "--gains", default="1:3", help="gain of each level 1..lmax, colon-separated (default 1:3)"
@@ -482,15 +523,9 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="keep only the first occurrence of a doc listed twice for a topic (default: error)",
     )
-    g.add_argument(
-        "--format",
-        default="tsv",
-        choices=["tsv", "nev"],
-        help="tsv: run topic measure value rows (default); nev: the organisers' GFRnev layout",
-    )
+    _add_table_output(g, ("tsv", "json", "nev"))
     g.add_argument("--out-dir", help="with --format nev: write <run>.<set>.GFRnev files here")
     g.add_argument("--force", action="store_true", help="with --out-dir: overwrite existing files")
-    g.add_argument("-o", "--output", help="write to this file instead of stdout")
     g.add_argument("runs", nargs="+", metavar="RUN", help="TREC run files")
     g.set_defaults(func=_cmd_gfr)
 
@@ -521,7 +556,7 @@ def build_parser() -> argparse.ArgumentParser:
         default="run",
         help="one point per run (mean) or per run and topic",
     )
-    c.add_argument("-o", "--output", help="write to this file instead of stdout")
+    _add_table_output(c)
     c.add_argument("conversations", nargs="+", metavar="CONVERSATIONS.jsonl")
     c.set_defaults(func=_cmd_gfrc)
 
@@ -544,7 +579,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="write GNP and GF against word count (the paper's Figures 4-5; plot extra)",
     )
-    c2.add_argument("-o", "--output", help="write to this file instead of stdout")
+    _add_table_output(c2)
     c2.add_argument("conversations", nargs="+", metavar="CONVERSATIONS.jsonl")
     c2.set_defaults(func=_cmd_gfrc2)
 
@@ -559,8 +594,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--answers", required=True, help="RAG answers (JSON Lines)")
     r.add_argument(
         "--cutoffs",
-        default="",
-        help="comma-separated depths of the retrieved list besides full depth (e.g. 10)",
+        help="comma-separated depths of the retrieved list besides full depth (e.g. 10; "
+        "default none, or those of -m)",
     )
     r.add_argument(
         "--weights",
@@ -572,7 +607,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="NAME",
         help="attribute set of the bar chart (default: the overall RIGF)",
     )
-    r.add_argument("-o", "--output", help="write to this file instead of stdout")
+    _add_table_output(r)
     r.add_argument("runs", nargs="+", metavar="RUN", help="TREC run files (the retrieval)")
     r.set_defaults(func=_cmd_ragfair)
 
@@ -587,7 +622,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="run scores as pooled ratios over turns (default: mean over turns)",
     )
-    n.add_argument("-o", "--output", help="write to this file instead of stdout")
+    _add_table_output(n)
     n.add_argument("labels", metavar="LABELS.jsonl")
     n.set_defaults(func=_cmd_nuggets)
 

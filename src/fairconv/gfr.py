@@ -43,7 +43,7 @@ from ._validation import (
 from .divergences import DIVERGENCE_NAMES, AttributeSet
 from .rankings import AttributeData, RankedLists, load_attribute, prepare
 from .readers import Qrels, Run
-from .results import MeasureName, ScoreTable
+from .results import MeasureName, ScoreTable, cutoffs_of, pick
 
 __all__ = [
     "gfr",
@@ -306,7 +306,8 @@ def evaluate(
     runs: Sequence[Run],
     attributes: Sequence[AttributeData],
     *,
-    cutoffs: Sequence[int] = DEFAULT_CUTOFFS,
+    cutoffs: Sequence[int] | None = None,
+    measures: Sequence[str] | None = None,
     gains: Sequence[float] = (1, 3),
     phi: float = 0.99,
     utility: str = "ERR",
@@ -326,7 +327,14 @@ def evaluate(
     attributes : sequence of AttributeData
         Attribute sets with their memberships (:func:`load_attribute`). Each set covers
         the topics of its gmemb file: its GF cells exist only there.
-    cutoffs, gains, phi, utility : as :func:`gfr`
+    cutoffs : sequence of int, optional
+        Depths besides full depth; default (10, 20, 100), or those the ``measures``
+        ask for.
+    measures : sequence of str, optional
+        Only these measures, by the names the output prints (``GFR@10``,
+        ``GF-RNOD@20[M-RATINGS]``); their depths are the cutoffs. An unknown name is
+        an error listing the valid ones.
+    gains, phi, utility : as :func:`gfr`
     weights : sequence of float, optional
         M + 1 weights, w_0 for the utility and w_m per attribute set, summing to 1. On
         each topic GFR combines the utility with the sets that cover the topic, their
@@ -367,6 +375,7 @@ def evaluate(
     func = "evaluate"
     order = check_choice(order, "order", func, ("file", "score"))
     duplicates = check_choice(duplicates, "duplicates", func, ("error", "first"))
+    cutoffs = _cutoffs(cutoffs, measures, DEFAULT_CUTOFFS, func)
     cut, prob, phi, utility = _options(cutoffs, gains, phi, utility, func)
     lmax = len(prob) - 1
     if qrels.max_level > lmax:
@@ -376,18 +385,18 @@ def evaluate(
             "(e.g. --gains 1:3:7)"
         )
     attributes = check_sequence_of(attributes, AttributeData, "attributes", func)
-    names = [a.attribute.name for a in attributes]
-    check_unique_names(names, "attributes", func)
+    set_names = [a.attribute.name for a in attributes]
+    check_unique_names(set_names, "attributes", func)
     w = _weights(weights, len(attributes), func)
     if lists is None:
         lists = prepare(qrels, runs, attributes, order=order, duplicates=duplicates)
     topics, n_t, n_r = lists.topics, len(lists.topics), len(lists.runs)
     decay = _core.err_decay(prob[lists.level])
 
-    measures = measure_names(names, cut[1:])
-    m_index = {m: i for i, m in enumerate(measures)}
-    values = np.zeros((n_t, n_r, len(measures)))
-    present = np.zeros((len(measures), n_t), dtype=bool)
+    names = measure_names(set_names, cut[1:])
+    m_index = {m: i for i, m in enumerate(names)}
+    values = np.zeros((n_t, n_r, len(names)))
+    present = np.zeros((len(names), n_t), dtype=bool)
     out = {}
     for (name, k), v in _core.utility_at_cutoffs(decay, cut, phi).items():
         out[str(MeasureName(name, k))] = v
@@ -415,11 +424,23 @@ def evaluate(
         present[m_index[str(MeasureName("GFR", k))]] = True
     for name, v in out.items():
         values[:, :, m_index[name]] = v
-    table_present = np.broadcast_to(present.T[None, :, :], (n_r, n_t, len(measures)))
-    return ScoreTable(
+    table_present = np.broadcast_to(present.T[None, :, :], (n_r, n_t, len(names)))
+    table = ScoreTable(
         lists.runs,
         tuple(topics),
-        tuple(measures),
+        tuple(names),
         np.ascontiguousarray(values.transpose(1, 0, 2)),
         table_present.copy(),
     )
+    return pick(table, measures, func)
+
+
+def _cutoffs(cutoffs, measures, default, func):
+    """The cutoffs given, or those the measure names ask for, or the default."""
+    if measures is None:
+        return default if cutoffs is None else cutoffs
+    if cutoffs is not None:
+        raise ValueError(
+            f"{func} takes 'cutoffs' or 'measures', not both: the measures' names give their depths"
+        )
+    return cutoffs_of(measures, func)

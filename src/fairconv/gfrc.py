@@ -33,7 +33,7 @@ import numpy as np
 
 from . import _core
 from .conversation import PRESETS, ConversationBatch, _raise_first, measure_setup
-from .results import ScoreTable
+from .results import ScoreTable, pick
 
 __all__ = ["gfrc", "evaluate", "turns", "Turns", "PRESETS"]
 
@@ -209,11 +209,14 @@ def gfrc(
     return out
 
 
-def evaluate(batch: ConversationBatch, /, **options) -> ScoreTable:
+def evaluate(
+    batch: ConversationBatch, /, *, measures: Sequence[str] | None = None, **options
+) -> ScoreTable:
     """GFRC scores per run and topic (one conversation per run and topic).
 
-    Options as :func:`gfrc`. A run without a conversation for a topic that another run
-    has scores 0 there.
+    Options as :func:`gfrc`; ``measures`` keeps only the measures named (``GFRC``,
+    ``GF[PRONOUN]``...). A run without a conversation for a topic that another run has
+    scores 0 there.
 
     Examples
     --------
@@ -222,4 +225,4 @@ def evaluate(batch: ConversationBatch, /, **options) -> ScoreTable:
     >>> round(table.value("COPWA-CS-QD-MN-2", "R112", "GFRC"), 6)
     0.382158
     """
-    return batch.table(gfrc(batch, **options))
+    return pick(batch.table(gfrc(batch, **options)), measures, "gfrc.evaluate")

@@ -36,7 +36,7 @@ import numpy as np
 
 from . import _core
 from .conversation import ConversationBatch, measure_setup
-from .results import ScoreTable
+from .results import ScoreTable, pick
 
 __all__ = ["gfrc2", "evaluate", "clusters", "Clusters", "write_clusters"]
 
@@ -169,8 +169,12 @@ def gfrc2(
     return out
 
 
-def evaluate(batch: ConversationBatch, /, **options) -> ScoreTable:
+def evaluate(
+    batch: ConversationBatch, /, *, measures: Sequence[str] | None = None, **options
+) -> ScoreTable:
     """GFRC2 scores per run and topic; options as :func:`gfrc2`.
+
+    ``measures`` keeps only the measures named (``GFRC2``, ``EGF[PRONOUN]``...).
 
     Examples
     --------
@@ -179,7 +183,7 @@ def evaluate(batch: ConversationBatch, /, **options) -> ScoreTable:
     >>> round(table.value("ORG-CS-D-MN-1", "R112", "GFRC2"), 6)
     0.002038
     """
-    return batch.table(gfrc2(batch, **options))
+    return pick(batch.table(gfrc2(batch, **options)), measures, "gfrc2.evaluate")
 
 
 def write_clusters(batch: ConversationBatch, c: Clusters, out) -> None:

@@ -52,10 +52,10 @@ from ._validation import (
     json_str,
 )
 from .divergences import AttributeSet, resolve_divergence
-from .gfr import stop_probabilities
+from .gfr import _cutoffs, stop_probabilities
 from .rankings import AttributeData, prepare
 from .readers import Qrels, Run
-from .results import MeasureName, ScoreTable
+from .results import MeasureName, ScoreTable, pick
 
 __all__ = [
     "ragfair",
@@ -116,7 +116,10 @@ def rigf(gf_gen, gf_re, /) -> np.ndarray:
 def _rigf(gen, re_, shape=None):
     shape = np.broadcast_shapes(np.shape(gen), np.shape(re_)) if shape is None else shape
     out = np.full(shape, np.nan)
-    return np.divide((gen - re_) * 100.0, re_, out=out, where=(re_ != 0) & ~np.isnan(re_))
+    # divide first: an answer with GF_Gen = 0 gives exactly -100, equal values exactly 0
+    np.divide(gen - re_, re_, out=out, where=(re_ != 0) & ~np.isnan(re_))
+    out *= 100.0
+    return out
 
 
 def gf_gen(answer_distribution, target, /, *, divergence: str) -> np.ndarray:
@@ -529,7 +532,8 @@ def evaluate(
     attributes: Sequence[AttributeData],
     answers: Answers,
     *,
-    cutoffs: Sequence[int] = (),
+    cutoffs: Sequence[int] | None = None,
+    measures: Sequence[str] | None = None,
     weights: Sequence[float] | None = None,
     gains: Sequence[float] = (1, 3),
     order: str = "file",
@@ -545,8 +549,12 @@ def evaluate(
         One answer per (run, topic); an answer's ``run`` must be a run's tag (or empty,
         when there is one run). A run topic without an answer counts as an answer that
         names no relevant entity (GF_Gen = 0).
-    cutoffs : sequence of int
-        Depths of the retrieved list L for GF_Re and d_L, besides full depth.
+    cutoffs : sequence of int, optional
+        Depths of the retrieved list L for GF_Re and d_L, besides full depth (none by
+        default, or those the ``measures`` ask for).
+    measures : sequence of str, optional
+        Only these measures (``RIGF@10[M-ORIGIN]``, ``GF_Gen``...); their depths are the
+        cutoffs. An unknown name is an error listing the valid ones.
     weights : sequence of float, optional
         M weights of the attribute sets for the overall values, summing to 1; on each
         topic they are renormalised over the sets that cover it (default equal).
@@ -577,7 +585,7 @@ def evaluate(
             f"The 'answers' parameter of {func} must be Answers (read_answers). "
             f"Got {type(answers).__name__} instead."
         )
-    depths = check_cutoffs(cutoffs, "cutoffs", func)
+    depths = check_cutoffs(_cutoffs(cutoffs, measures, (), func), "cutoffs", func)
     cut: list[int | None] = [None, *depths]
     w = _set_weights(weights, len(attributes), func)
     prob = stop_probabilities(gains)
@@ -634,7 +642,7 @@ def evaluate(
             present[:, any_set, col[name]] = True
         else:
             present[:, covered[[a.name for a in sets].index(group)], col[name]] = True
-    return ScoreTable(lists.runs, topics, tuple(names), values, present)
+    return pick(ScoreTable(lists.runs, topics, tuple(names), values, present), measures, func)
 
 
 def _answer_runs(answers: Answers, names: Sequence[str]) -> np.ndarray:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["ScoreTable", "MeasureName"]
+__all__ = ["ScoreTable", "MeasureName", "cutoffs_of", "pick"]
 
 _NAME = re.compile(
     r"^(?P<base>[^@\[\]\s]+)(?:@(?P<cutoff>[1-9][0-9]*))?(?:\[(?P<set>[^\[\]\s]+)\])?$"
@@ -66,6 +66,47 @@ class MeasureName:
             )
         cutoff = match["cutoff"]
         return cls(match["base"], None if cutoff is None else int(cutoff), match["set"])
+
+
+def cutoffs_of(measures: Sequence[str], func: str) -> tuple[int, ...]:
+    """The depths that measure names ask for (``GFR@10`` -> 10), sorted.
+
+    Raises
+    ------
+    ValueError
+        For a name that is not of the form ``BASE[@cutoff][[set]]``.
+    """
+    if isinstance(measures, str) or not hasattr(measures, "__iter__"):
+        raise TypeError(
+            f"The 'measures' parameter of {func} must be a sequence of measure names. "
+            f"Got {measures!r} instead."
+        )
+    try:
+        names = [MeasureName.parse(m) for m in measures]
+    except ValueError as exc:
+        raise ValueError(f"The 'measures' parameter of {func}: {exc}") from None
+    return tuple(sorted({n.cutoff for n in names if n.cutoff is not None}))
+
+
+def pick(table: ScoreTable, measures: Sequence[str] | None, func: str) -> ScoreTable:
+    """The table of the measures asked for (all when None), in the order asked.
+
+    Raises
+    ------
+    ValueError
+        For an unknown name; the message lists the valid ones.
+    """
+    if measures is None:
+        return table
+    names = list(measures)
+    unknown = [m for m in names if m not in table.measures]
+    if unknown or not names:
+        raise ValueError(
+            f"The 'measures' parameter of {func} must name measures it computes "
+            f"({', '.join(table.measures)}). Got {', '.join(map(repr, unknown)) or 'none'} "
+            "instead."
+        )
+    return table[names]
 
 
 def _unknown(kind: str, name, valid: Sequence[str]) -> KeyError:
@@ -284,11 +325,24 @@ class ScoreTable:
             }
         )
 
-    def to_tsv(self, out) -> None:
+    def to_json(self, out, *, summary: bool = False) -> None:
+        """Write :meth:`to_dict` as JSON (undefined values as ``null``, never ``NaN``).
+
+        With ``summary``, only the ``all`` entries of each run.
+        """
+        import json
+
+        data = self.to_dict()
+        if summary:
+            data = {run: {"all": per["all"]} for run, per in data.items()}
+        json.dump(data, out, indent=1, allow_nan=False)
+        out.write("\n")
+
+    def to_tsv(self, out, *, summary: bool = False) -> None:
         """Write ``run topic measure value`` rows with a header.
 
         Per-topic rows then ``all`` rows per run; values at full precision (``repr``),
-        NaN as ``NaN``.
+        NaN as ``NaN``. With ``summary``, the ``all`` rows alone.
         """
         out.write("run\ttopic\tmeasure\tvalue\n")
         runs = np.asarray(self.runs, dtype=object)
@@ -299,6 +353,8 @@ class ScoreTable:
         row = "{}\t{}\t{}\t{!r}\n".format
         for r in range(len(self.runs)):
             t, m = np.nonzero(self.present[r])
+            if summary:
+                t, m = t[:0], m[:0]
             vals = self.values[r, t, m].tolist()
             out.write(
                 "".join(map(row, runs[[r] * len(t)], topics[t], measures[m], vals)).replace(
