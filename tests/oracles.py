@@ -38,12 +38,22 @@ def sim(p, q, divergence):
 
 
 def gfr_topic(
-    ranked, levels, memberships, targets, divergences, gains=(1, 3), phi=0.99, cutoff=None
+    ranked,
+    levels,
+    memberships,
+    targets,
+    divergences,
+    gains=(1, 3),
+    phi=0.99,
+    cutoff=None,
+    listed_nonrelevant=(),
 ):
     """ERR, iRBU and one GF per attribute set for one ranked list, from the formulas.
 
     ranked: doc ids in rank order; levels: {doc: level}; memberships: list of
-    {doc: vector} per set; a nonrelevant, unjudged or unlisted doc counts as uniform.
+    {doc: vector} per set; a nonrelevant, unjudged or unlisted doc counts as uniform,
+    except the judged-nonrelevant docs in ``listed_nonrelevant``, which keep their
+    listed vector (the organisers' tool).
     """
     top = gains[-1] + 1.0
     survive, err, irbu = 1.0, 0.0, 0.0
@@ -59,7 +69,8 @@ def gfr_topic(
         irbu += decay * phi**k
         for m, target in enumerate(targets):
             g = len(target)
-            vec = memberships[m].get(doc) if level > 0 else None
+            own = level > 0 or doc in listed_nonrelevant
+            vec = memberships[m].get(doc) if own else None
             if vec is None:
                 vec = [1.0 / g] * g
             for i in range(g):

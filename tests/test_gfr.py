@@ -2,6 +2,9 @@
 
 import io
 import re
+import subprocess
+import sys
+import warnings
 
 import numpy as np
 import pytest
@@ -10,6 +13,7 @@ from hypothesis import strategies as st
 
 import oracles
 from fairconv import AttributeSet, gfr, rankings, readers
+from fairconv._validation import FairconvWarning
 from fairconv.cli import main
 from fairconv.datasets import PILOT_ATTRIBUTES, fairweb1_pilot, path
 
@@ -201,7 +205,21 @@ def test_evaluate_agrees_with_loop_oracle(tmp_path, seed):
     rng = np.random.default_rng(seed)
     qrels, runs, attrs, sets, levels, members, covered, ranked, topics = _random_case(rng, tmp_path)
     gains = (1, 3) if seed % 2 else (1.0, 2.5)
-    table = gfr.evaluate(qrels, runs, attrs, cutoffs=[1, 5, 10, 100], gains=gains)
+    mode = "listed" if seed % 3 == 0 else "uniform"
+    judged_nonrelevant = {k for k, v in levels.items() if v == 0}
+    listed_other = any(
+        k in judged_nonrelevant and np.abs(np.asarray(v) - 1 / len(v)).max() > 1e-9
+        for m in members
+        for k, v in m.items()
+    )
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", FairconvWarning)
+        table = gfr.evaluate(
+            qrels, runs, attrs, cutoffs=[1, 5, 10, 100], gains=gains, nonrelevant_membership=mode
+        )
+    # the default says once per membership file that it differs from the organisers' tool
+    said = [w for w in caught if "judged-nonrelevant" in str(w.message)]
+    assert bool(said) == (mode == "uniform" and listed_other)
     known = set(qrels.topics).union(*covered)  # qrels topics and gmemb topics
     assert table.topics == tuple(sorted(known))
     for r in range(len(runs)):
@@ -223,6 +241,9 @@ def test_evaluate_agrees_with_loop_oracle(tmp_path, seed):
                         [d] * len(sets),
                         gains=gains,
                         cutoff=k,
+                        listed_nonrelevant={
+                            d for d in docs if (t, d) in judged_nonrelevant and mode == "listed"
+                        },
                     )
                     ti = table.topics.index(t)
                     assert table.values[r, ti, table.measures.index(f"ERR{s}")] == pytest.approx(
@@ -353,9 +374,10 @@ def _eval(tmp_path, qrels, gmemb, run, **kw):
 
 
 def test_topic_without_relevant_doc_scores_zero(tmp_path):
-    t = _eval(
-        tmp_path, "T1 a L0\nT2 b L2\n", "T1 a 1 0\nT2 b 1 0\n", "T1 Q0 a 1 1 x\nT2 Q0 b 1 1 x\n"
-    )
+    with pytest.warns(FairconvWarning, match="non-uniform vector for a judged-nonrelevant doc"):
+        t = _eval(
+            tmp_path, "T1 a L0\nT2 b L2\n", "T1 a 1 0\nT2 b 1 0\n", "T1 Q0 a 1 1 x\nT2 Q0 b 1 1 x\n"
+        )
     assert t.value("x", "T1", "ERR") == 0 and t.value("x", "T1", "GF-JSD[A]") == 0
     assert t.value("x", "T2", "ERR") == 0.75
 
@@ -398,8 +420,31 @@ def test_score_order_is_trec_eval_order(tmp_path):
     run = "T1 Q0 a 1 1.0 x\nT1 Q0 b 2 2.0 x\nT1 Q0 c 3 2.0 x\n"  # by score: c, b, a
     t = _eval(tmp_path, "T1 a L0\nT1 b L0\nT1 c L2\n", "T1 c 1 0\n", run, order="score")
     assert t.value("x", "T1", "ERR") == 0.75
-    t = _eval(tmp_path, "T1 a L0\nT1 b L0\nT1 c L2\n", "T1 c 1 0\n", run)
+    with pytest.warns(FairconvWarning, match=r"line 2 of topic 'T1' scores higher .*order='score'"):
+        t = _eval(tmp_path, "T1 a L0\nT1 b L0\nT1 c L2\n", "T1 c 1 0\n", run)
     assert t.value("x", "T1", "ERR") == pytest.approx(0.75 / 3)
+
+
+def test_scores_that_never_rise_in_file_order_say_nothing(tmp_path):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", FairconvWarning)
+        _eval(
+            tmp_path, "T1 a L2\n", "T1 a 1 0\n", "T1 Q0 a 1 2.0 x\nT1 Q0 b 2 2.0 x\nT2 Q0 c 1 9 x\n"
+        )
+
+
+def test_cli_names_a_rising_score_on_one_line_of_stderr(tmp_path):
+    (tmp_path / "q").write_text("T1 a L2\n")
+    (tmp_path / "g").write_text("T1 a 1 0\n")
+    (tmp_path / "r").write_text("T1 Q0 a 1 1.0 x\nT1 Q0 b 2 2.0 x\n")
+    proc = subprocess.run(
+        [sys.executable, "-m", "fairconv", "gfr", "--qrels", tmp_path / "q", "--attribute", "A",
+         tmp_path / "g", "0.5,0.5", "nominal", tmp_path / "r"],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert proc.returncode == 0
+    assert proc.stderr.count("\n") == 1
+    assert "fairconv gfr: warning:" in proc.stderr and "--order score" in proc.stderr
 
 
 def test_list_shorter_than_cutoff_keeps_last_value(tmp_path):

@@ -9,6 +9,17 @@ from __future__ import annotations
 
 import numpy as np
 
+
+class FairconvWarning(UserWarning):
+    """The one warning fairconv gives: the input is valid but probably not what was meant.
+
+    Given when a run's scores rise within a topic although its lines are ranked in file
+    order, and when a membership file gives judged-nonrelevant docs vectors that the
+    papers' rule replaces by uniform ones. The command line prints it as one line on
+    stderr; ``warnings.simplefilter("error", FairconvWarning)`` turns it into an error.
+    """
+
+
 SUM_TOLERANCE = 1e-5
 """A distribution sums to 1 within this tolerance (published targets have 6 digits)."""
 

@@ -237,6 +237,13 @@ def _add_ranked_inputs(parser, attribute_help):
         help="rank order: the file's line order per topic (default, as the "
         "organisers' tool) or trec_eval's score order",
     )
+    parser.add_argument(
+        "--nonrelevant-membership",
+        default="uniform",
+        choices=["uniform", "listed"],
+        help="judged-nonrelevant docs count as uniform in GF (the papers' rule, default) "
+        "or with the vector the gmemb file lists (the organisers' tool)",
+    )
 
 
 def _cmd_gfr(args) -> int:
@@ -262,7 +269,14 @@ def _cmd_gfr(args) -> int:
         weights=None if args.weights is None else _float_list(args.weights, "--weights"),
     )
     duplicates = "first" if args.keep_first_duplicate else "error"
-    lists = rankings.prepare(qrels, runs, attributes, order=args.order, duplicates=duplicates)
+    lists = rankings.prepare(
+        qrels,
+        runs,
+        attributes,
+        order=args.order,
+        duplicates=duplicates,
+        nonrelevant_membership=args.nonrelevant_membership,
+    )
     table = gfr.evaluate(qrels, runs, attributes, lists=lists, **options)
     if args.format != "nev":
         _emit(args, table)
@@ -398,6 +412,7 @@ def _cmd_ragfair(args) -> int:
         measures=args.measure,
         weights=weights,
         order=args.order,
+        nonrelevant_membership=args.nonrelevant_membership,
     )
     if args.plot:
         from .plots import rigf_bars
@@ -640,6 +655,26 @@ def main(argv=None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    import warnings
+
+    from ._validation import FairconvWarning
+
+    default_show = warnings.showwarning
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        if issubclass(category, FairconvWarning):
+            print(f"fairconv {args.command}: warning: {message}", file=sys.stderr)
+        else:
+            default_show(message, category, filename, lineno, file, line)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("always", FairconvWarning)
+        warnings.showwarning = show
+        return _run(args)
+
+
+def _run(args) -> int:
+    """Run one command; bad input becomes one line on stderr and status 2."""
     try:
         _OUTPUTS.append(
             Outputs(_inputs(args), (getattr(args, "output", None), getattr(args, "plot", None)))

@@ -314,6 +314,7 @@ def evaluate(
     weights: Sequence[float] | None = None,
     order: str = "file",
     duplicates: str = "error",
+    nonrelevant_membership: str = "uniform",
     lists: RankedLists | None = None,
 ) -> ScoreTable:
     """Score runs against qrels and attribute sets; one vectorised pass per set.
@@ -346,6 +347,10 @@ def evaluate(
     duplicates : {'error', 'first'}
         A doc twice in one ranked list is an error naming file and line, or only its
         first occurrence is kept.
+    nonrelevant_membership : {'uniform', 'listed'}
+        How a judged-nonrelevant doc counts in GF: uniform (the papers' rule) or with
+        the vector its gmemb file lists (the organisers' tool); see
+        :func:`fairconv.rankings.prepare`.
     lists : RankedLists, optional
         The output of :func:`fairconv.rankings.prepare` for these inputs, when the
         caller has it already (e.g. for the list lengths of the nev layout).
@@ -389,7 +394,14 @@ def evaluate(
     check_unique_names(set_names, "attributes", func)
     w = _weights(weights, len(attributes), func)
     if lists is None:
-        lists = prepare(qrels, runs, attributes, order=order, duplicates=duplicates)
+        lists = prepare(
+            qrels,
+            runs,
+            attributes,
+            order=order,
+            duplicates=duplicates,
+            nonrelevant_membership=nonrelevant_membership,
+        )
     topics, n_t, n_r = lists.topics, len(lists.topics), len(lists.runs)
     decay = _core.err_decay(prob[lists.level])
 

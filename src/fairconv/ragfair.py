@@ -538,6 +538,7 @@ def evaluate(
     gains: Sequence[float] = (1, 3),
     order: str = "file",
     duplicates: str = "error",
+    nonrelevant_membership: str = "uniform",
 ) -> ScoreTable:
     """GF_Re, GF_Gen, RIGF and ADsim per attribute set, and the weighted overall values.
 
@@ -558,7 +559,7 @@ def evaluate(
     weights : sequence of float, optional
         M weights of the attribute sets for the overall values, summing to 1; on each
         topic they are renormalised over the sets that cover it (default equal).
-    gains, order, duplicates
+    gains, order, duplicates, nonrelevant_membership
         As :func:`fairconv.gfr.evaluate`.
 
     Returns
@@ -594,7 +595,14 @@ def evaluate(
             f"{qrels.source}: has level L{qrels.max_level} but the gain table "
             f"covers levels 1..{len(prob) - 1}"
         )
-    lists = prepare(qrels, runs, attributes, order=order, duplicates=duplicates)
+    lists = prepare(
+        qrels,
+        runs,
+        attributes,
+        order=order,
+        duplicates=duplicates,
+        nonrelevant_membership=nonrelevant_membership,
+    )
     topics = lists.topics
     t_index = {t: i for i, t in enumerate(topics)}
     r_of = _answer_runs(answers, lists.runs)

@@ -9,13 +9,14 @@ layout.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from ._keys import KeyTable, first_occurrences, key_hashes
-from ._validation import check_choice, check_sequence_of
+from ._validation import FairconvWarning, check_choice, check_sequence_of
 from .divergences import AttributeSet
 from .readers import FileFormatError, GroupMemberships, Qrels, Run, read_gmemb, read_golddistr
 from .results import MeasureName, ScoreTable
@@ -97,6 +98,17 @@ def _rank_lines(run: Run, t_index: dict, judged: KeyTable, order: str, duplicate
     keep = np.flatnonzero(tid >= 0)  # topics absent from qrels and gmemb are ignored
     if order == "file":
         idx = keep[np.argsort(tid[keep], kind="stable")]
+        rising = (tid[idx[1:]] == tid[idx[:-1]]) & (run.scores[idx[1:]] > run.scores[idx[:-1]])
+        if rising.any():
+            j = int(idx[1:][np.argmax(rising)])
+            warnings.warn(
+                f"{run.source}: line {run.line(j)} of topic "
+                f"{run.topics[run.topic_ids[j]]!r} scores higher than the line before it, "
+                "but lines are ranked in file order (the organisers' rule); pass "
+                "order='score' (--order score) to rank by score as trec_eval does",
+                FairconvWarning,
+                stacklevel=4,
+            )
     else:  # trec_eval: score descending, ties broken by doc id descending
         ids = np.array(run.docs, dtype=np.bytes_)[keep] if len(keep) else np.zeros(0, "S1")
         _, doc_rank = np.unique(ids, return_inverse=True)
@@ -192,6 +204,7 @@ def prepare(
     *,
     order="file",
     duplicates="error",
+    nonrelevant_membership="uniform",
 ) -> RankedLists:
     """Join runs with qrels and membership files into :class:`RankedLists`.
 
@@ -207,6 +220,12 @@ def prepare(
     duplicates : {'error', 'first'}
         A doc listed twice in one ranked list is an error, or its first occurrence is
         kept.
+    nonrelevant_membership : {'uniform', 'listed'}
+        A judged-nonrelevant doc counts as uniform in GF (the papers' rule, default),
+        or with the vector its gmemb file lists, as the organisers' tool reads it. The
+        official gmemb files list uniform vectors for those docs, so both agree there;
+        when a file lists another vector, the default says so once (a
+        :class:`~fairconv._validation.FairconvWarning`).
 
     Returns
     -------
@@ -216,6 +235,9 @@ def prepare(
     """
     func = "prepare"
     order = check_choice(order, "order", func, ("file", "score"))
+    listed_rule = check_choice(
+        nonrelevant_membership, "nonrelevant_membership", func, ("uniform", "listed")
+    )
     duplicates = check_choice(duplicates, "duplicates", func, ("error", "first"))
     if not isinstance(qrels, Qrels):
         raise TypeError(
@@ -248,7 +270,21 @@ def prepare(
         hit = judged.find(_global_topic_ids(gm, t_index), gm.docs)
         listed = hit >= 0
         row_of_judged[hit[listed]] = np.flatnonzero(listed)
-        row_of_judged[:-1][qrels.levels == 0] = uniform
+        nonrelevant = np.flatnonzero(qrels.levels == 0)
+        if listed_rule == "uniform":
+            own = row_of_judged[nonrelevant]
+            vectors = gm.matrix[own[own < uniform]]
+            if np.abs(vectors - 1.0 / a.n_groups).max(initial=0.0) > 1e-9:
+                warnings.warn(
+                    f"{gm.source}: lists a non-uniform vector for a judged-nonrelevant doc; "
+                    "GF counts such docs as uniform (the papers' rule), whereas the "
+                    "organisers' tool uses the listed vector: pass "
+                    "nonrelevant_membership='listed' (--nonrelevant-membership listed) "
+                    "to reproduce it",
+                    FairconvWarning,
+                    stacklevel=3,
+                )
+            row_of_judged[nonrelevant] = uniform
         row_of = np.full((n_t, n_r, depth), uniform, dtype=np.int64)
         for r, (tid, rows, rank, _) in enumerate(ranked):
             row_of[tid, r, rank] = row_of_judged[rows]
