@@ -26,6 +26,7 @@ import importlib
 
 __version__ = "0.1.0"
 
+from ._validation import FairconvWarning  # noqa: E402
 from .divergences import AttributeSet, distr_sim, jsd, nmd, rnod  # noqa: E402
 
 MODULES = (
@@ -46,7 +47,16 @@ MODULES = (
     "stats",
 )
 
-__all__ = ["AttributeSet", "distr_sim", "jsd", "nmd", "rnod", "__version__", *MODULES]
+__all__ = [
+    "AttributeSet",
+    "FairconvWarning",
+    "distr_sim",
+    "jsd",
+    "nmd",
+    "rnod",
+    "__version__",
+    *MODULES,
+]
 
 
 def __getattr__(name: str):
