@@ -7,7 +7,7 @@ matplotlib = pytest.importorskip("matplotlib")  # the plot extra is part of the 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from fairconv import gfrc, gfrc2  # noqa: E402
+from fairconv import AttributeSet, gfrc, gfrc2  # noqa: E402
 from fairconv.datasets import load_case  # noqa: E402
 from fairconv.plots import gfrc2_clusters, r_vs_gf, rigf_bars  # noqa: E402
 from fairconv.results import ScoreTable  # noqa: E402
@@ -55,13 +55,27 @@ def test_rigf_bars_heights_and_na_markers():
     present = np.ones(v.shape, bool)
     present[0, 3, 0] = False  # topic T4 has no RIGF for run a
     t = _table(["a", "b"], ["T1", "T2", "T3", "T4"], ["RIGF"], v, present)
-    fig = rigf_bars(t)
+    fig = rigf_bars(t, runs="a")
     heights = [p.get_height() for p in fig.axes[0].patches]
     assert heights == [12.5, -3.0]
     assert [x.get_text() for x in fig.axes[0].texts] == ["N/A"]
     assert [x.get_text() for x in fig.axes[0].get_xticklabels()] == ["T1", "T2", "T3"]
-    fig_b = rigf_bars(t, run="b")
+    fig_b = rigf_bars(t, runs=["b"])
     assert [p.get_height() for p in fig_b.axes[0].patches] == [1.0, 2.0, 3.0, 4.0]
+    both = rigf_bars(t)  # every run, one panel each, on the topics of either
+    assert [ax.get_title() for ax in both.axes] == ["a", "b"]
+    assert [p.get_height() for p in both.axes[1].patches] == [1.0, 2.0, 3.0, 4.0]
+    assert [x.get_text() for x in both.axes[1].get_xticklabels()] == ["T1", "T2", "T3", "T4"]
+    for f in (fig, fig_b, both):
+        plt.close(f)
+
+
+def test_rigf_bars_at_a_depth():
+    v = np.array([[[5.0, -7.0]]])
+    t = _table(["a"], ["T1"], ["RIGF", "RIGF@10"], v)
+    fig = rigf_bars(t, cutoff=10)
+    assert [p.get_height() for p in fig.axes[0].patches] == [-7.0]
+    plt.close(fig)
 
 
 @pytest.mark.parametrize(
@@ -94,7 +108,8 @@ def test_r_vs_gf_refuses_empty_input(table, message, by):
             {},
             "nothing to draw",
         ),
-        (_table(["a"], ["t"], ["RIGF"]), {"run": "b"}, "'run' parameter of rigf_bars.*'a'"),
+        (_table(["a"], ["t"], ["RIGF"]), {"runs": "b"}, "'runs' parameter of rigf_bars.*'a'"),
+        (_table(["a"], ["t"], ["RIGF"]), {"runs": []}, "'runs' parameter .* 1 to 12 runs"),
         (
             _table(["a"], ["t"], ["RIGF"]),
             {"attribute": "X"},
@@ -139,3 +154,50 @@ def test_gfrc2_clusters_panels_and_bad_indices():
         gfrc2_clusters(batch, cl, conversations=[])
     with pytest.raises(ValueError, match="'conversations' parameter of gfrc2_clusters"):
         gfrc2_clusters(batch, cl, conversations=1)
+
+
+def _many_conversations(n_topics, n_runs):
+    from fairconv.conversation import batch_from_records
+
+    records = []
+    for t in range(n_topics):
+        for r in range(n_runs):
+            n = {"start": 3 + r % 3, "end": 3 + r % 3, "level": 1 + (t + r) % 2,
+                 "groups": {"A": [1.0, 0.0] if r % 2 else [0.0, 1.0]}}  # fmt: skip
+            records.append({"topic": f"T{t:02d}", "run": f"run-{r:02d}",
+                            "text": "U:q S:a b c d e f", "nuggets": [n]})  # fmt: skip
+    sets = [AttributeSet("A", [0.5, 0.5], "nominal")]
+    return batch_from_records(records, sets, sources=["x"] * len(records))
+
+
+def test_gfrc2_clusters_of_a_whole_task_is_a_grid_of_topics():
+    from fairconv import gfrc2
+
+    batch = _many_conversations(30, 14)
+    fig = gfrc2_clusters(batch, gfrc2.clusters(batch))
+    visible = [ax for ax in fig.axes if ax.get_visible()]
+    assert [ax.get_title() for ax in visible] == [f"T{t:02d}" for t in range(30)]
+    assert len(visible[0].lines) == 14  # one line of markers per run
+    ticks = visible[0].get_xticks()
+    assert np.allclose(ticks, np.round(ticks))  # word counts are integers
+    assert len(fig.legends[0].get_texts()) == 14
+    plt.close(fig)
+    with pytest.raises(ValueError, match="at most 100 topics"):
+        gfrc2_clusters(_many_conversations(101, 1), gfrc2.clusters(_many_conversations(101, 1)))
+
+
+def test_r_vs_gf_with_many_runs_uses_a_legend_and_labels_never_overlap():
+    from fairconv import gfrc
+
+    table = gfrc.evaluate(_many_conversations(3, 14))
+    fig = r_vs_gf(table)
+    assert len(fig.axes[0].get_legend().get_texts()) == 14 and not fig.axes[0].texts
+    plt.close(fig)
+    # few runs: labels, moved apart where the points coincide
+    v = np.array([[[0.5, 0.5]], [[0.5, 0.5]], [[0.5001, 0.5]]])
+    t = _table(["run-a", "run-b", "run-c"], ["T1"], ["R", "GF"], v)
+    fig = r_vs_gf(t)
+    boxes = [txt.get_window_extent() for txt in fig.axes[0].texts]
+    assert len(boxes) == 3
+    assert not any(a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[i + 1 :])
+    plt.close(fig)

@@ -369,6 +369,11 @@ def test_rule10_a_bad_inline_target_names_its_attribute_set():
     one_line_error(code, err, "attribute set 'M-ORIGIN'", "sum to 1")
 
 
-def test_rule10_argparse_errors_name_the_subcommand():
-    code, _, err = cli("gfrc", "--bogus")
-    one_line_error(code, err, "fairconv gfrc: error:")
+@pytest.mark.parametrize(
+    "args",
+    [("gfrc", "--bogus"), ("gfrc", "--attributes", "a.json", "--bogus", "c.jsonl"),
+     ("gfr", "--qrels", "q", "--cutoffs")],
+)  # fmt: skip
+def test_rule10_argparse_errors_name_the_subcommand(args):
+    code, _, err = cli(*args)
+    one_line_error(code, err, f"fairconv {args[0]}: error:", f"see 'fairconv {args[0]} --help'")

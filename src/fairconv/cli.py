@@ -386,7 +386,7 @@ def _cmd_gfrc2(args) -> int:
     if args.plot:
         from .plots import gfrc2_clusters
 
-        _save_figure(gfrc2_clusters(batch, clusters), args.plot)
+        _save_figure(gfrc2_clusters(batch, clusters, by=args.plot_by), args.plot)
     if args.clusters:
         _write(args.output, lambda f: gfrc2.write_clusters(batch, clusters, f))
     else:
@@ -417,7 +417,14 @@ def _cmd_ragfair(args) -> int:
     if args.plot:
         from .plots import rigf_bars
 
-        _save_figure(rigf_bars(table, attribute=args.plot_attribute), args.plot)
+        depths = [] if args.cutoffs is None else _int_list(args.cutoffs, "--cutoffs")
+        figure = rigf_bars(
+            table,
+            attribute=args.plot_attribute,
+            cutoff=depths[0] if depths else None,
+            runs=args.plot_run,
+        )
+        _save_figure(figure, args.plot)
     _emit(args, table)
     return 0
 
@@ -590,6 +597,14 @@ def build_parser() -> argparse.ArgumentParser:
         "DistrSim, Experience, Prob)",
     )
     c2.add_argument(
+        "--plot-by",
+        choices=["auto", "conversation", "topic"],
+        default="auto",
+        help="conversation: a panel per conversation with GNP and each set's DistrSim (the "
+        "paper's figures); topic: a grid of topic panels, one marker per run; auto "
+        "(default): conversation for up to 4 conversations",
+    )
+    c2.add_argument(
         "--plot",
         metavar="FILE",
         help="write GNP and GF against word count (the paper's Figures 4-5; plot extra)",
@@ -622,6 +637,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="NAME",
         help="attribute set of the bar chart (default: the overall RIGF)",
     )
+    r.add_argument(
+        "--plot-run",
+        action="append",
+        metavar="RUN",
+        help="a run to draw, one panel each; repeat for several (default: every run, at most 12)",
+    )
     _add_table_output(r)
     r.add_argument("runs", nargs="+", metavar="RUN", help="TREC run files (the retrieval)")
     r.set_defaults(func=_cmd_ragfair)
@@ -651,7 +672,13 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv=None) -> int:
     """Run the command line; return the exit status (2 for bad input or usage)."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # name the subcommand whose options they are not
+        prog = f"fairconv {args.command}" if getattr(args, "command", None) else "fairconv"
+        parser.exit(
+            2,
+            f"{prog}: error: unrecognized arguments: {' '.join(extra)} (see '{prog} --help')\n",
+        )
     if not getattr(args, "func", None):
         parser.print_help()
         return 2

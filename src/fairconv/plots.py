@@ -120,21 +120,49 @@ def r_vs_gf(table: ScoreTable, *, by: str = "run", gf: str = "GF") -> Figure:
         )
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(5, 4))
-    if by == "run":
+    if by == "run" and len(table.runs) <= 8:
         mean, _ = table.mean()
         ax.scatter(mean[:, ri], mean[:, gi])
+        _label_points(ax, mean[:, ri], mean[:, gi], table.runs)
+    elif by == "run":  # many runs: a marker and a legend entry each, no labels to collide
+        mean, _ = table.mean()
+        cmap = plt.get_cmap("tab20" if len(table.runs) > 10 else "tab10")
         for r, run in enumerate(table.runs):
-            ax.annotate(
-                run,
-                (mean[r, ri], mean[r, gi]),
-                fontsize=8,
-                xytext=(3, 3),
-                textcoords="offset points",
+            ax.scatter(
+                mean[r, ri],
+                mean[r, gi],
+                label=run,
+                color=cmap(r % cmap.N),
+                marker=_MARKERS[r % len(_MARKERS)],
             )
+        ax.legend(
+            fontsize=6,
+            loc="upper left",
+            bbox_to_anchor=(1.02, 1.0),
+            frameon=False,
+            ncols=int(np.ceil(len(table.runs) / 25)),
+        )
+        fig.set_size_inches(5 + 1.6 * int(np.ceil(len(table.runs) / 25)), 4)
     else:
+        cmap = plt.get_cmap("tab20" if len(table.runs) > 10 else "tab10")
         for r, run in enumerate(table.runs):
-            ax.scatter(table.values[r, :, ri], table.values[r, :, gi], label=run, s=14)
-        ax.legend(fontsize=7)
+            ax.scatter(
+                table.values[r, :, ri],
+                table.values[r, :, gi],
+                label=run,
+                s=14,
+                color=cmap(r % cmap.N),
+                marker=_MARKERS[r % len(_MARKERS)],
+            )
+        # beside the axes, in columns of at most 25 runs: never on top of the points
+        ax.legend(
+            fontsize=6,
+            loc="upper left",
+            bbox_to_anchor=(1.02, 1.0),
+            frameon=False,
+            ncols=int(np.ceil(len(table.runs) / 25)),
+        )
+        fig.set_size_inches(5 + 1.6 * int(np.ceil(len(table.runs) / 25)), 4)
     ax.margins(0.2)  # room for the run labels
     ax.xaxis.set_major_locator(plt.MaxNLocator(5))  # small R values have long ticks
     ax.set_xlabel("R (relevance)")
@@ -145,10 +173,40 @@ def r_vs_gf(table: ScoreTable, *, by: str = "run", gf: str = "GF") -> Figure:
     return fig
 
 
+def _label_points(ax, x, y, labels) -> None:
+    """Label points 3 pt up and right, moving a label down until it clears the others.
+
+    Label boxes are estimated in points (about 5 pt per character, 9 pt high), so the
+    labels of close runs do not print over each other.
+    """
+    fig = ax.figure
+    ax.margins(0.2)
+    fig.canvas.draw()  # fix the data-to-display transform before measuring
+    to_points = 72.0 / fig.dpi
+    placed: list[tuple[float, float, float, float]] = []
+    for xi, yi, text in sorted(zip(x, y, labels, strict=True), key=lambda p: -p[1]):
+        px, py = (ax.transData.transform((xi, yi)) * to_points).tolist()
+        width, height, dy = 5.0 * len(text), 9.0, 3.0
+        for _ in range(12):
+            box = (px + 3, py + dy, px + 3 + width, py + dy + height)
+            if not any(
+                box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3] for b in placed
+            ):
+                break
+            dy -= height
+        placed.append(box)
+        ax.annotate(text, (xi, yi), fontsize=8, xytext=(3, dy), textcoords="offset points")
+
+
 def gfrc2_clusters(
-    batch: ConversationBatch, clusters: Any, *, conversations: Sequence[int] | None = None
+    batch: ConversationBatch,
+    clusters: Any,
+    *,
+    conversations: Sequence[int] | None = None,
+    by: str = "auto",
+    topics: Sequence[str] | None = None,
 ) -> Figure:
-    """GNP and DistrSim of each attribute set against word count, per user cluster.
+    """GFRC2's user clusters against word count: the paper's figures, or a whole task.
 
     Parameters
     ----------
@@ -157,18 +215,27 @@ def gfrc2_clusters(
     clusters : Clusters
         Their user clusters (:func:`fairconv.gfrc2.clusters`), one row per cluster.
     conversations : sequence of int, optional
-        Indices of the conversations to draw, one panel each; all by default.
+        With ``by="conversation"``: the conversations to draw, one panel each.
+    by : {'auto', 'conversation', 'topic'}
+        ``"conversation"``: one panel per conversation with GNP and each attribute
+        set's DistrSim (the paper's Figures 4-5). ``"topic"``: a grid of panels, one
+        per topic, with one marker style per run showing each cluster's Experience
+        (the combined per-cluster score) — readable for a whole shared task.
+        ``"auto"`` (default) picks ``"conversation"`` for up to 4 conversations.
+    topics : sequence of str, optional
+        With ``by="topic"``: the topics to draw (default all, at most 100).
 
     Returns
     -------
     matplotlib.figure.Figure
-        One panel per conversation; x is the word count of the cluster, y the GNP and
-        each attribute set's DistrSim, in [0, 1], higher is better.
+        x is the word count of the cluster (integer ticks); y is in [0, 1], higher is
+        better.
 
     Raises
     ------
     ValueError
-        If a conversation index is out of range or no conversation is chosen.
+        If a conversation index or topic is unknown, nothing is chosen, or more than
+        100 topic panels would be drawn (choose ``topics``).
     ImportError
         If matplotlib is not installed (``pip install 'fairconv[plot]'``).
 
@@ -184,10 +251,21 @@ def gfrc2_clusters(
     >>> fig = gfrc2_clusters(batch, gfrc2.clusters(batch))
     >>> len(fig.axes)
     2
+    >>> grid = gfrc2_clusters(batch, gfrc2.clusters(batch), by="topic")
+    >>> len(grid.axes)
+    1
     >>> import matplotlib.pyplot as plt
-    >>> plt.close(fig)
+    >>> plt.close(fig), plt.close(grid)
+    (None, None)
     """
     func = "gfrc2_clusters"
+    by = check_choice(by, "by", func, ("auto", "conversation", "topic"))
+    if len(batch) == 0:
+        raise fail("batch", func, "hold at least one conversation", "an empty batch")
+    if by == "auto":
+        by = "conversation" if len(batch) <= 4 or conversations is not None else "topic"
+    if by == "topic":
+        return _clusters_by_topic(batch, clusters, topics, func)
     if conversations is not None:
         if isinstance(conversations, (str, bytes)) or not hasattr(conversations, "__iter__"):
             raise fail("conversations", func, "be a sequence of indices", repr(conversations))
@@ -195,15 +273,12 @@ def gfrc2_clusters(
             check_int(c, "conversations", func, minimum=0, maximum=len(batch) - 1)
         if not list(conversations):
             raise fail("conversations", func, "name at least one conversation", "[]")
-    elif len(batch) == 0:
-        raise fail("batch", func, "hold at least one conversation", "an empty batch")
     plt = _pyplot()
     chosen = range(len(batch)) if conversations is None else list(conversations)
     chosen = [c for c in chosen if (clusters.conversation == c).any()] or list(chosen)[:1]
     fig, axes = plt.subplots(
         1, len(chosen), figsize=(4.5 * len(chosen), 3.6), squeeze=False, sharey=True
     )
-    markers = ["s", "^", "D", "v", "P", "X"]
     for ax, c in zip(axes[0], chosen, strict=False):
         rows = clusters.conversation == c
         wc = clusters.wc[rows]
@@ -212,11 +287,12 @@ def gfrc2_clusters(
             ax.plot(
                 wc,
                 clusters.sim[a.name][rows],
-                marker=markers[i % len(markers)],
+                marker=_MARKERS[(i + 1) % len(_MARKERS)],
                 label=f"GF ({a.name}, {a.divergence})",
             )
         ax.set_title(f"{batch.runs[c]}\n{batch.topics[c]}", fontsize=9)
         ax.set_xlabel("word count (wc) of the user cluster")
+        _integer_ticks(ax)
         ax.set_ylim(0, 1)
         ax.grid(alpha=0.3)
     axes[0][0].set_ylabel("score")
@@ -225,40 +301,134 @@ def gfrc2_clusters(
     return fig
 
 
-def rigf_bars(table: ScoreTable, *, attribute: str | None = None, run: str | None = None) -> Figure:
-    """Per-topic RIGF bars (percent) of one run; N/A topics are marked, not drawn.
+_MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*", "<", ">", "h", "p"]
+
+
+def _integer_ticks(ax) -> None:
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=5))
+
+
+def _clusters_by_topic(batch, clusters, topics, func) -> Figure:
+    """A grid of topic panels, one marker style and colour per run."""
+    all_topics = sorted(set(batch.topics))
+    if topics is None:
+        chosen = all_topics
+    else:
+        if isinstance(topics, (str, bytes)) or not hasattr(topics, "__iter__"):
+            raise fail("topics", func, "be a sequence of topic ids", repr(topics))
+        chosen = list(topics)
+        unknown = [t for t in chosen if t not in all_topics]
+        if unknown or not chosen:
+            raise fail(
+                "topics",
+                func,
+                f"name topics of the batch ({', '.join(all_topics[:10])}...)",
+                repr(unknown or chosen),
+            )
+    if len(chosen) > 100:
+        raise fail(
+            "topics",
+            func,
+            "choose at most 100 topics to draw (one panel each)",
+            f"{len(chosen)} topics",
+        )
+    plt = _pyplot()
+    runs = list(dict.fromkeys(batch.runs))
+    ncols = min(len(chosen), max(1, int(np.ceil(np.sqrt(len(chosen))))))
+    nrows = int(np.ceil(len(chosen) / ncols))
+    fig, axes = plt.subplots(
+        nrows,
+        ncols,
+        figsize=(3.0 * ncols + 1.8, 2.4 * nrows + 0.6),
+        squeeze=False,
+        sharey=True,
+    )
+    cmap = plt.get_cmap("tab20" if len(runs) > 10 else "tab10")
+    conv_topic = np.asarray(batch.topics, dtype=object)[clusters.conversation]
+    conv_run = np.asarray(batch.runs, dtype=object)[clusters.conversation]
+    for k, (ax, topic) in enumerate(zip(axes.flat, chosen, strict=False)):
+        in_topic = conv_topic == topic
+        for i, run in enumerate(runs):
+            rows = in_topic & (conv_run == run)
+            if rows.any():
+                ax.plot(
+                    clusters.wc[rows],
+                    clusters.experience[rows],
+                    linestyle="-",
+                    linewidth=0.6,
+                    marker=_MARKERS[i % len(_MARKERS)],
+                    markersize=3.5,
+                    color=cmap(i % cmap.N),
+                    label=run,
+                )
+        ax.set_title(topic, fontsize=8)
+        ax.set_ylim(0, 1)
+        ax.tick_params(labelsize=6)
+        _integer_ticks(ax)
+        ax.grid(alpha=0.3)
+        if k % ncols == 0:
+            ax.set_ylabel("Experience", fontsize=7)
+    for ax in list(axes.flat)[len(chosen) :]:
+        ax.set_visible(False)
+    handles = [
+        plt.Line2D(
+            [],
+            [],
+            marker=_MARKERS[i % len(_MARKERS)],
+            color=cmap(i % cmap.N),
+            linestyle="",
+            label=run,
+        )
+        for i, run in enumerate(runs)
+    ]
+    fig.legend(handles=handles, loc="center right", fontsize=6, frameon=False)
+    fig.supxlabel("word count (wc) of the user cluster", fontsize=8)
+    fig.tight_layout(rect=(0, 0, 1 - 1.6 / (3.0 * ncols + 1.8), 1))
+    return fig
+
+
+def rigf_bars(
+    table: ScoreTable,
+    *,
+    attribute: str | None = None,
+    cutoff: int | None = None,
+    runs: str | Sequence[str] | None = None,
+) -> Figure:
+    """RIGF per topic as bars, one panel per run (the RAG paper's Figures 1-2).
 
     Parameters
     ----------
     table : ScoreTable
-        From :func:`fairconv.ragfair.evaluate`, with the measure ``RIGF`` (or
-        ``RIGF[<attribute>]``), shape (runs, topics, measures).
+        The output of :func:`fairconv.ragfair.evaluate`.
     attribute : str, optional
-        One attribute set's RIGF instead of the combined one.
-    run : str, optional
-        The run to draw; the table's first run by default.
+        The attribute set; the overall RIGF by default.
+    cutoff : int, optional
+        The depth of the retrieved list (``RIGF@10``); full depth by default.
+    runs : str or sequence of str, optional
+        The run or runs to draw, one panel each (default: every run, at most 12).
 
     Returns
     -------
     matplotlib.figure.Figure
-        One bar per topic where the run has the measure: positive (blue) when the
-        answer is fairer than the retrieved list, negative (red) when less fair; N/A
-        where RIGF is undefined (GF_Re = 0).
+        Bars in percent, blue above 0 (the answer fairer than the list), red below;
+        ``N/A`` where RIGF is undefined (GF_Re = 0).
 
     Raises
     ------
     TypeError
         If ``table`` is not a ScoreTable.
     ValueError
-        If the table lacks the measure, ``run`` is not one of its runs, or the run has
-        no topic with the measure (nothing to draw).
+        If the table lacks the measure, a run is unknown, more than 12 panels would be
+        drawn, or a run has no topic with the measure (nothing to draw).
     ImportError
         If matplotlib is not installed (``pip install 'fairconv[plot]'``).
 
     References
     ----------
     S. Tao, T. Sakai. Measuring Group Fairness Differences in RAG Pipelines: A Pilot
-    Study (BREV-RAG 2025), Figures 1-2.
+    Study. BREV-RAG 2025, Figures 1-2.
 
     Examples
     --------
@@ -272,38 +442,58 @@ def rigf_bars(table: ScoreTable, *, attribute: str | None = None, run: str | Non
     >>> import matplotlib.pyplot as plt
     >>> plt.close(fig)
     """
+    from .results import MeasureName
+
     func = "rigf_bars"
     _check_table(table, func)
     if attribute is not None and not isinstance(attribute, str):
         raise TypeError(
             f"The 'attribute' parameter of {func} must be a string. Got {attribute!r} instead."
         )
-    name = "RIGF" if attribute is None else f"RIGF[{attribute}]"
+    if cutoff is not None:
+        check_int(cutoff, "cutoff", func, minimum=1)
+    name = str(MeasureName("RIGF", cutoff, attribute))
     m = _check_measure(table, name, "attribute" if attribute is not None else "table", func)
-    if run is None and not table.runs:
+    if not table.runs:
         raise fail("table", func, "hold at least one run", "a table without runs")
-    if run is not None and run not in table.runs:
-        raise fail("run", func, f"be one of {', '.join(map(repr, table.runs))}", repr(run))
-    r = 0 if run is None else table.runs.index(run)
-    if not table.present[r, :, m].any():
+    chosen = list(table.runs) if runs is None else [runs] if isinstance(runs, str) else list(runs)
+    for run in chosen:
+        if run not in table.runs:
+            raise fail("runs", func, f"name runs of {', '.join(map(repr, table.runs))}", repr(run))
+    if not chosen or len(chosen) > 12:
+        raise fail("runs", func, "name 1 to 12 runs (one panel each)", f"{len(chosen)} runs")
+    index = [table.runs.index(run) for run in chosen]
+    empty = [run for run, r in zip(chosen, index, strict=True) if not table.present[r, :, m].any()]
+    if empty:
         raise ValueError(
-            f"rigf_bars has nothing to draw: run {table.runs[r]!r} has no topic with {name}."
+            f"rigf_bars has nothing to draw: run {empty[0]!r} has no topic with {name}."
         )
     plt = _pyplot()
-    topics = [t for i, t in enumerate(table.topics) if table.present[r, i, m]]
-    values = np.array([table.values[r, table.topics.index(t), m] for t in topics])
-    fig, ax = plt.subplots(figsize=(max(5, 0.45 * len(topics)), 3.6))
-    defined = ~np.isnan(values)
-    colours = np.where(values[defined] >= 0, "tab:blue", "tab:red")
+    topics = [t for i, t in enumerate(table.topics) if table.present[index, i, m].any()]
+    cols = [table.topics.index(t) for t in topics]
+    fig, axes = plt.subplots(
+        len(chosen),
+        1,
+        figsize=(max(5, 0.3 * len(topics) + 1.5), 1.2 + 2.2 * len(chosen)),
+        squeeze=False,
+        sharex=True,
+    )
     x = np.arange(len(topics))
-    ax.bar(x[defined], values[defined], color=colours, width=0.7)
-    ax.set_xlim(-1, len(topics))
-    for i in x[~defined]:
-        ax.text(i, 0, "N/A", ha="center", va="bottom", fontsize=7, rotation=90)
-    ax.axhline(0, color="black", linewidth=0.8)
-    ax.set_xticks(x, topics, rotation=90, fontsize=7)
-    ax.set_ylabel(f"{name} (%)")
-    ax.set_title(f"{table.runs[r]}: {name} per topic", fontsize=10)
+    for ax, run, r in zip(axes[:, 0], chosen, index, strict=True):
+        values = table.values[r, cols, m]
+        shown = table.present[r, cols, m]
+        defined = shown & ~np.isnan(values)
+        colours = np.where(values[defined] >= 0, "tab:blue", "tab:red")
+        ax.bar(x[defined], values[defined], color=colours, width=0.7)
+        for i in x[shown & ~defined]:
+            ax.text(i, 0, "N/A", ha="center", va="bottom", fontsize=6, rotation=90)
+        ax.axhline(0, color="black", linewidth=0.8)
+        ax.set_xlim(-1, len(topics))
+        ax.set_ylabel(f"{name} (%)", fontsize=8)
+        ax.set_title(run, fontsize=9)
+        ax.grid(axis="y", alpha=0.3)
+    step = max(1, int(np.ceil(len(topics) / 60)))  # at most ~60 labels
+    axes[-1, 0].set_xticks(x[::step], topics[::step], rotation=90, fontsize=7)
     fig.tight_layout()
     return fig
 
