@@ -72,12 +72,13 @@ def test_gfr_arrays_agree_with_evaluate_on_the_pilot(pilot, pilot_table):
     cov = lists.covered[m]
     a = pilot.attributes[m].attribute
     got = gfr.gfr(
-        lists.level[cov],
-        [lists.memberships(m, cov)],
+        lists.padded_levels(cov),
+        [lists.padded_memberships(m, cov)],
         [a],
         lengths=lists.lengths[cov],
         cutoffs=[10],
     )
+    assert got["ERR@10"].shape == (len(cov), len(lists.runs))
     for j, t in enumerate(cov):
         for r, run in enumerate(lists.runs):
             topic = lists.topics[t]
@@ -242,3 +243,32 @@ def test_two_attribute_sets_with_one_name_are_refused(pilot):
     a = AttributeSet("A", [0.5, 0.5], "nominal")
     with pytest.raises(ValueError, match="distinct names"):
         gfr.gfr([[1]], [[[[1.0, 0.0]]], [[[1.0, 0.0]]]], [a, a])
+
+
+# --------------------------------------------------------------------------- ragged lists
+def test_scores_do_not_depend_on_the_block_size(pilot, pilot_table, monkeypatch):
+    """Lists are stored flat and scored in padded blocks; tiny blocks give the same table."""
+    monkeypatch.setattr(rankings, "BLOCK_ELEMENTS", 7)
+    small = gfr.evaluate(pilot.qrels, pilot.runs, pilot.attributes, cutoffs=[10])
+    np.testing.assert_array_equal(small.present, pilot_table.present)
+    np.testing.assert_array_equal(small.values, pilot_table.values)
+
+
+@given(st.lists(st.integers(0, 60), min_size=1, max_size=40), st.integers(1, 500))
+def test_blocks_cover_every_topic_once_within_their_budget(lengths, budget):
+    import unittest.mock
+
+    n = len(lengths)
+    lens = np.array(lengths, dtype=np.int64)[:, None]
+    offsets = np.concatenate(([0], np.cumsum(lens.ravel())[:-1])).reshape(n, 1)
+    lists = rankings.RankedLists(
+        tuple(map(str, range(n))), ("r",), lens, offsets, np.zeros(int(lens.sum()), np.int64),
+        [], [], [],
+    )  # fmt: skip
+    with unittest.mock.patch.object(rankings, "BLOCK_ELEMENTS", budget):
+        blocks = lists.blocks(np.arange(n), width=2)
+    assert sorted(np.concatenate(blocks).tolist()) == list(range(n))
+    for b in blocks:
+        padded = len(b) * max(1, int(lens[b].max())) * 2
+        assert padded <= budget or len(b) == 1
+        assert lists.padded_levels(b).shape == (len(b), 1, max(1, int(lens[b].max())))

@@ -55,7 +55,6 @@ __all__ = [
 ]
 
 DEFAULT_CUTOFFS = (10, 20, 100)
-_CHUNK_ELEMENTS = 1 << 22  # membership elements per block of topics (bounds memory)
 
 
 # --------------------------------------------------------------------------- options
@@ -403,45 +402,48 @@ def evaluate(
             nonrelevant_membership=nonrelevant_membership,
         )
     topics, n_t, n_r = lists.topics, len(lists.topics), len(lists.runs)
-    decay = _core.err_decay(prob[lists.level])
 
     names = measure_names(set_names, cut[1:])
     m_index = {m: i for i, m in enumerate(names)}
-    values = np.zeros((n_t, n_r, len(names)))
     present = np.zeros((len(names), n_t), dtype=bool)
-    out = {}
-    for (name, k), v in _core.utility_at_cutoffs(decay, cut, phi).items():
-        out[str(MeasureName(name, k))] = v
-        present[m_index[str(MeasureName(name, k))]] = True
+    out: dict[str, np.ndarray] = {}
+    for name in ("ERR", "iRBU"):
+        for k in cut:
+            out[str(MeasureName(name, k))] = np.zeros((n_t, n_r))
+            present[m_index[str(MeasureName(name, k))]] = True
+    for tt in lists.blocks(np.arange(n_t)):  # blocks of bounded padded size
+        decay = _core.err_decay(prob[lists.padded_levels(tt)])
+        for (name, k), v in _core.utility_at_cutoffs(decay, cut, phi).items():
+            out[str(MeasureName(name, k))][tt] = v
 
     covered = np.zeros((len(attributes), n_t), dtype=bool)
     for m, data in enumerate(attributes):
         a = data.attribute
         cov = lists.covered[m]
         covered[m, cov] = True
-        block = max(1, _CHUNK_ELEMENTS // max(1, n_r * lists.depth * a.n_groups))
         for d, k in ((d, k) for d in DIVERGENCE_NAMES for k in cut):
             col = str(MeasureName(f"GF-{d}", k, a.name))
             out[col] = np.zeros((n_t, n_r))
             present[m_index[col], cov] = True
-        for start in range(0, len(cov), block):
-            tt = cov[start : start + block]
+        for tt in lists.blocks(cov, width=a.n_groups):
+            decay = _core.err_decay(prob[lists.padded_levels(tt)])
             gf = _core.gf_at_cutoffs(
-                decay[tt], lists.memberships(m, tt), a.target, DIVERGENCE_NAMES, cut
+                decay, lists.padded_memberships(m, tt), a.target, DIVERGENCE_NAMES, cut
             )
             for (d, k), v in gf.items():
                 out[str(MeasureName(f"GF-{d}", k, a.name))][tt] = v
     _combine_gfr(out, cut, utility, [a.attribute for a in attributes], w, covered[:, :, None])
     for k in cut:
         present[m_index[str(MeasureName("GFR", k))]] = True
+    values = np.zeros((n_r, n_t, len(names)))
     for name, v in out.items():
-        values[:, :, m_index[name]] = v
+        values[:, :, m_index[name]] = v.T
     table_present = np.broadcast_to(present.T[None, :, :], (n_r, n_t, len(names)))
     table = ScoreTable(
         lists.runs,
         tuple(topics),
         tuple(names),
-        np.ascontiguousarray(values.transpose(1, 0, 2)),
+        values,
         table_present.copy(),
     )
     return pick(table, measures, func)

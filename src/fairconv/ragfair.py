@@ -622,7 +622,6 @@ def evaluate(
             f"two answers for run {lists.runs[dup // len(topics)]!r} and topic "
             f"{topics[dup % len(topics)]!r} ({where[0]} and {where[1]})"
         )
-    decay = _core.err_decay(prob[lists.level])
     n_r, n_t = len(lists.runs), len(topics)
     sets = [a.attribute for a in attributes]
     names = measure_names([a.name for a in sets], depths)
@@ -631,13 +630,17 @@ def evaluate(
     for m, a in enumerate(sets):
         cov = lists.covered[m]
         covered[m, cov] = True
-        d_a = np.full((n_t, n_r, a.n_groups), np.nan)
-        d_a[t_of, r_of] = answers.distributions[a.name]
-        part = _per_set(decay[cov], lists.level[cov], lists.memberships(m, cov), d_a[cov], a, cut)
-        for name, v in part.items():
-            full = np.zeros((n_t, n_r))
-            full[cov] = v
-            out[name] = full
+        # d_A of each (topic, run): NaN (no relevant entity) where no answer gives one
+        answer_of = np.full((n_t, n_r), -1, dtype=np.int64)
+        answer_of[t_of, r_of] = np.arange(len(t_of))
+        d_all = np.vstack([answers.distributions[a.name], np.full((1, a.n_groups), np.nan)])
+        for tt in lists.blocks(cov, width=a.n_groups):  # blocks of bounded padded size
+            level = lists.padded_levels(tt)
+            decay = _core.err_decay(prob[level])
+            d_a = d_all[answer_of[tt]]  # -1 reads the NaN row
+            part = _per_set(decay, level, lists.padded_memberships(m, tt), d_a, a, cut)
+            for name, v in part.items():
+                out.setdefault(name, np.zeros((n_t, n_r)))[tt] = v
     _overall(out, sets, cut, w, covered[:, :, None])
     col = {n: i for i, n in enumerate(names)}
     values = np.zeros((n_r, n_t, len(names)))

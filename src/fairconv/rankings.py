@@ -9,6 +9,7 @@ layout.
 
 from __future__ import annotations
 
+import bisect
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -160,30 +161,49 @@ def run_names(runs: Sequence[Run]) -> tuple[str, ...]:
     return tuple(seen)
 
 
+BLOCK_ELEMENTS = 1 << 22
+"""Padded elements (topics x runs x ranks x groups) per block of topics: bounds memory."""
+
+
 @dataclass(frozen=True, eq=False)
 class RankedLists:
-    """Runs as padded arrays over (topics, runs, ranks), joined with qrels and memberships.
+    """Runs joined with qrels and memberships, stored flat: what GFR and RIGF score.
 
-    What every measure on ranked lists works from.
+    Every ranked doc is one entry; the list of topic t and run r holds entries
+    ``offsets[t, r] : offsets[t, r] + lengths[t, r]`` in rank order. Memory follows the
+    number of ranked docs, not topics x runs x the longest list: the measures take
+    padded blocks of topics of bounded size (:meth:`blocks`, :meth:`padded_levels`,
+    :meth:`padded_memberships`).
 
-    ``level[t, r, k]`` is the level of the doc at rank k+1 (0 beyond the list's end);
-    ``lengths[t, r]`` the list lengths; ``covered[m]`` the topic indices that attribute
-    set m covers. :meth:`memberships` gives the membership vectors of ranked docs, the
-    uniform vector standing for nonrelevant, unjudged, unlisted and padded positions.
+    Attributes
+    ----------
+    topics, runs : tuple of str
+    lengths, offsets : ndarray of int, shape (topics, runs)
+        Length of each list and the position of its first entry.
+    level : ndarray of int, shape (entries,)
+        The level of each ranked doc (0: nonrelevant or unjudged).
+    covered : list of ndarray
+        Per attribute set, the indices of the topics it covers.
+    tables : list of ndarray
+        Per attribute set, (n + 1, G) membership vectors, the last one uniform.
+    rows : list of ndarray
+        Per attribute set, the row of ``tables`` of each entry (uniform for
+        nonrelevant, unjudged and unlisted docs).
     """
 
     topics: tuple
     runs: tuple
-    level: np.ndarray
     lengths: np.ndarray
+    offsets: np.ndarray
+    level: np.ndarray
     covered: list
-    tables: list  # per set: (n_rows + 1, G) vectors, the last one uniform
-    rows: list  # per set: (topics, runs, ranks) row of ``tables``
+    tables: list
+    rows: list
 
     @property
     def depth(self) -> int:
-        """The padded depth K (the longest list, at least 1)."""
-        return self.level.shape[-1]
+        """The longest list (at least 1)."""
+        return max(1, int(self.lengths.max(initial=0)))
 
     def syslen(self) -> dict:
         """{(run index, topic): length of that ranked list} for :func:`write_nev`."""
@@ -192,9 +212,54 @@ class RankedLists:
             (int(j), self.topics[i]): int(self.lengths[i, j]) for i, j in zip(t, r, strict=True)
         }
 
-    def memberships(self, m: int, topics: np.ndarray) -> np.ndarray:
-        """(len(topics), runs, ranks, G) membership vectors for attribute set m."""
-        return self.tables[m][self.rows[m][topics]]
+    def blocks(self, topics: np.ndarray, *, width: int = 1) -> list[np.ndarray]:
+        """Split topic indices into blocks whose padded arrays stay small.
+
+        Topics are taken in order of their longest list, so that each block pads to a
+        depth close to its own lists; a block holds at most :data:`BLOCK_ELEMENTS`
+        elements of ``width`` (e.g. the groups of a set) per padded position, or one
+        topic when a single topic needs more.
+        """
+        topics = np.asarray(topics, dtype=np.int64)
+        if len(topics) == 0:
+            return []
+        longest = np.maximum(self.lengths[topics].max(axis=1, initial=0), 1)
+        order = np.argsort(longest, kind="stable")
+        per_topic = longest[order] * max(1, len(self.runs)) * max(1, width)
+        out, start, n = [], 0, len(order)
+        while start < n:
+            # in sorted order a block's padded size is its topic count times the cost of
+            # its last topic: the largest end that fits is found by bisection
+            end = bisect.bisect_right(
+                range(start, n), BLOCK_ELEMENTS, key=lambda j: (j - start + 1) * per_topic[j]
+            )
+            end = max(start + 1, start + end)
+            out.append(topics[order[start:end]])
+            start = end
+        return out
+
+    def _index(self, topics: np.ndarray):
+        lengths = self.lengths[topics]
+        depth = max(1, int(lengths.max(initial=0)))
+        k = np.arange(depth)
+        inside = k < lengths[..., None]
+        idx = self.offsets[topics][..., None] + k
+        return np.where(inside, idx, 0), inside
+
+    def padded_levels(self, topics: np.ndarray) -> np.ndarray:
+        """(len(topics), runs, K) levels, K the longest of these lists; 0 beyond an end."""
+        idx, inside = self._index(topics)
+        if len(self.level) == 0:
+            return np.zeros(idx.shape, dtype=np.int64)
+        return np.where(inside, self.level[idx], 0)
+
+    def padded_memberships(self, m: int, topics: np.ndarray) -> np.ndarray:
+        """(len(topics), runs, K, G) membership vectors of set m; uniform beyond an end."""
+        idx, inside = self._index(topics)
+        uniform = len(self.tables[m]) - 1
+        rows = self.rows[m]
+        row = np.where(inside, rows[idx] if len(rows) else uniform, uniform)
+        return self.tables[m][row]
 
 
 def prepare(
@@ -252,13 +317,16 @@ def prepare(
     judged = KeyTable(_global_topic_ids(qrels, t_index), qrels.docs)
     ranked = [_rank_lines(run, t_index, judged, order, duplicates) for run in runs]
     n_t, n_r = len(topics), len(runs)
-    depth = max([int(r[3].max()) if len(r[3]) else 0 for r in ranked] + [1])
     judged_level = np.append(qrels.levels, 0)  # row -1 (unjudged) reads the last entry
-    level = np.zeros((n_t, n_r, depth), dtype=np.int64)
     lengths = np.zeros((n_t, n_r), dtype=np.int64)
-    for r, (tid, rows, rank, counts) in enumerate(ranked):
-        level[tid, r, rank] = judged_level[rows]
+    for r, (_, _, _, counts) in enumerate(ranked):
         lengths[:, r] = counts
+    offsets = np.concatenate(([0], np.cumsum(lengths.ravel())[:-1])).reshape(n_t, n_r)
+    n_entries = int(lengths.sum())
+    positions = [offsets[tid, r] + rank for r, (tid, _, rank, _) in enumerate(ranked)]
+    level = np.zeros(n_entries, dtype=np.int64)
+    for pos, (_, rows, _, _) in zip(positions, ranked, strict=True):
+        level[pos] = judged_level[rows]
     tables, row_arrays, covered = [], [], []
     for data in attributes:
         a, gm = data.attribute, data.memberships
@@ -285,12 +353,12 @@ def prepare(
                     stacklevel=3,
                 )
             row_of_judged[nonrelevant] = uniform
-        row_of = np.full((n_t, n_r, depth), uniform, dtype=np.int64)
-        for r, (tid, rows, rank, _) in enumerate(ranked):
-            row_of[tid, r, rank] = row_of_judged[rows]
+        row_of = np.full(n_entries, uniform, dtype=np.int64)
+        for pos, (_, rows, _, _) in zip(positions, ranked, strict=True):
+            row_of[pos] = row_of_judged[rows]
         row_arrays.append(row_of)
         covered.append(np.array(sorted(t_index[t] for t in gm.topics), np.int64))
-    return RankedLists(tuple(topics), names, level, lengths, covered, tables, row_arrays)
+    return RankedLists(tuple(topics), names, lengths, offsets, level, covered, tables, row_arrays)
 
 
 # --------------------------------------------------------------------------- NEV output
