@@ -57,10 +57,18 @@ def _cumulative_matrix(g: int) -> np.ndarray:
     return np.triu(np.ones((g, g)))[:, :-1]
 
 
+_SMALL_G = 64
+"""Up to this many groups NMD and RNOD use a cached G x G matrix (fast for short rows);
+beyond it, prefix sums in O(G) memory per row."""
+
+
 def nmd(p: np.ndarray, q: np.ndarray) -> np.ndarray:
     """Normalised match distance: sum_i |P_i - Q_i| / (G - 1) over cumulative sums."""
     g = p.shape[-1]
-    cum = np.subtract(p, q) @ _cumulative_matrix(g)  # the last cumulative sum is 1 - 1
+    if g <= _SMALL_G:
+        cum = np.subtract(p, q) @ _cumulative_matrix(g)  # the last cumulative sum is 1 - 1
+    else:
+        cum = np.cumsum(np.subtract(p, q), axis=-1)[..., :-1]
     np.abs(cum, out=cum)
     out = _lastsum(cum)
     out /= g - 1
@@ -82,7 +90,17 @@ def rnod(p: np.ndarray, q: np.ndarray) -> np.ndarray:
     """
     g = p.shape[-1]
     support = (q > 0).astype(np.float64)
-    weights = support @ _distance_matrix(g)  # shape of q
+    if g <= _SMALL_G:
+        weights = support @ _distance_matrix(g)  # shape of q
+    else:  # w_j = sum_{i in S} |i - j| from prefix counts and sums: O(G) per row
+        i = np.arange(g, dtype=np.float64)
+        below_n = np.cumsum(support, axis=-1) - support  # |S| below j
+        below_s = np.cumsum(support * i, axis=-1) - support * i  # sum of those i
+        total_n = support.sum(axis=-1, keepdims=True)
+        total_s = (support * i).sum(axis=-1, keepdims=True)
+        above_n = total_n - below_n - support
+        above_s = total_s - below_s - support * i
+        weights = i * below_n - below_s + above_s - i * above_n
     count = _lastsum(support)
     d = np.subtract(p, q)
     d *= d
