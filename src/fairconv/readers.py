@@ -191,7 +191,7 @@ class _Keyed:
 class Qrels(_Keyed):
     """Relevance judgments: a level per judged (topic, doc); unjudged docs are level 0."""
 
-    levels: np.ndarray = field(default=None, repr=False)
+    levels: np.ndarray = field(repr=False)
 
     def level(self, topic: str, doc: str) -> int:
         """The level of one judged doc (0 when unjudged)."""
@@ -274,7 +274,7 @@ class GroupMemberships(_Keyed):
     Its topics are the topics the attribute set covers.
     """
 
-    matrix: np.ndarray = field(default=None, repr=False)
+    matrix: np.ndarray = field(repr=False)
 
     @property
     def n_groups(self) -> int:
@@ -347,9 +347,9 @@ def read_golddistr(path) -> np.ndarray:
 class Run(_Keyed):
     """A TREC run: its lines' topics, docs and scores, in file order."""
 
-    tag: str = ""
-    scores: np.ndarray = field(default=None, repr=False)
-    lines: list | None = field(default=None, repr=False)  # line numbers, None = i + 1
+    tag: str
+    scores: np.ndarray = field(repr=False)
+    lines: list | None = field(repr=False)  # line numbers, None = i + 1
 
     def __len__(self):
         return len(self.docs)
