@@ -1,0 +1,104 @@
+"""Per-topic score files: fairconv TSV, trec_eval -q and ir_measures layouts."""
+
+import io
+
+import numpy as np
+import pytest
+
+from fairconv import gfr
+from fairconv.datasets import fairweb1_pilot
+from fairconv.scores import read_scores, read_topics
+
+TREC = "P_5\tq1\t0.4\nP_5\tq2\t0.6\nndcg\tq1\t0.5\nndcg\tq2\t0.7\nP_5\tall\t0.5\nrunid\tall\tbm25\n"
+IRM = "q1\tnDCG@10\t0.25\nq2\tnDCG@10\t0.75\nq3\tnDCG@10\t0.5\n"
+
+
+def test_fairconv_tsv_round_trips_the_per_topic_values(tmp_path):
+    p = fairweb1_pilot()
+    table = gfr.evaluate(p.qrels, p.runs, p.attributes, measures=["GFR@10", "GF-JSD@10[M-ORIGIN]"])
+    f = tmp_path / "gfr.tsv"
+    with open(f, "w") as out:
+        table.to_tsv(out)
+    back = read_scores(f)
+    assert back.runs == table.runs and back.topics == table.topics
+    assert back.measures == table.measures
+    np.testing.assert_array_equal(back.present, table.present)
+    np.testing.assert_array_equal(back.values[back.present], table.values[table.present])
+    assert back.means() == table.means()  # the means are recomputed from the topic rows
+
+
+def test_trec_eval_and_ir_measures_layouts_are_detected(tmp_path):
+    (tmp_path / "run.trec").write_text(TREC)
+    (tmp_path / "other.irm").write_text(IRM)
+    t = read_scores([tmp_path / "run.trec", tmp_path / "other.irm"])
+    assert t.runs == ("bm25", "other.irm")
+    assert t.value("bm25", "q2", "ndcg") == 0.7
+    assert t.value("other.irm", "q3", "nDCG@10") == 0.5
+    assert t.means()["bm25"]["P_5"] == 0.5  # the 'all' row is ignored, the mean recomputed
+    with pytest.raises(KeyError):
+        t.value("bm25", "q3", "P_5")
+
+
+def test_forced_layout_and_a_bom(tmp_path):
+    f = tmp_path / "x"
+    f.write_bytes(b"\xef\xbb\xbf" + b"q1\tm\t1\nq2\tm\t0\n")
+    assert read_scores(f, input_format="ir_measures").topics == ("q1", "q2")
+    g = tmp_path / "y"
+    g.write_text("m\tq1\t1\n")  # one row: the layouts cannot be told apart
+    with pytest.raises(ValueError, match="cannot tell trec_eval"):
+        read_scores(g)
+    assert read_scores(g, input_format="trec_eval").measures == ("m",)
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (b"", ": the file is empty"),
+        (b"\n\n", ": the file is empty"),
+        (b"m\tq1\t1\nm\tq\xff\t1\n", r":2: the file is not UTF-8"),
+        (b"m\tq1\t1\nm\tq\x0b2\t1\n", r":2: a control character"),
+        (b"m\tq1\t1\nm\tq2\tinf\n", r":2: the value 'inf' is not"),
+        (b"m\tq1\t1\nm\tq2\t1_0\n", r":2: the value '1_0' is not a number"),
+        (b"m\tq1\t1\nm\tq1\t2\nrunid\tall\tr\n", r":2: a second value for run 'r'"),
+        (b"m\tq1\t1\nm\tq2\n", r":2: expected 3 columns in a trec_eval row"),
+        (b"run\ttopic\tmeasure\tvalue\nr\tq\tm\n", r":2: expected 4 columns"),
+    ],
+)
+def test_bad_files_name_the_file_and_line(tmp_path, content, message):
+    f = tmp_path / "s.txt"
+    f.write_bytes(content)
+    with pytest.raises(ValueError, match="s.txt" + message):
+        read_scores(f, input_format=None if b"run\t" in content else "trec_eval")
+
+
+def test_rows_of_the_wrong_width_without_a_forced_layout(tmp_path):
+    f = tmp_path / "s.txt"
+    f.write_bytes(b"m\tq1\t1\nm\tq2\n")
+    with pytest.raises(ValueError, match=r"s.txt:2: not a per-topic score file"):
+        read_scores(f)
+
+
+def test_a_run_in_two_files_and_unknown_names(tmp_path):
+    (tmp_path / "a").write_text(TREC)
+    (tmp_path / "b").write_text(TREC)
+    with pytest.raises(ValueError, match="run 'bm25' is in two files"):
+        read_scores([tmp_path / "a", tmp_path / "b"])
+    with pytest.raises(ValueError, match=r"must name measures of the files \(P_5, ndcg\)"):
+        read_scores(tmp_path / "a", measures=["map"])
+    with pytest.raises(ValueError, match="no file has topic"):
+        read_scores(tmp_path / "a", topics=["q9"])
+    assert read_scores(tmp_path / "a", topics=["q2"]).topics == ("q2",)
+
+
+def test_nan_marks_an_undefined_value():
+    t = read_scores(io.StringIO("run\ttopic\tmeasure\tvalue\nr\tq1\tRIGF\tNaN\nr\tq2\tRIGF\t5\n"))
+    assert np.isnan(t.value("r", "q1", "RIGF")) and t.means()["r"]["RIGF"] == 5.0
+
+
+def test_topic_files(tmp_path):
+    f = tmp_path / "topics"
+    f.write_text("q2\n\nq1\n")
+    assert read_topics(f) == ("q2", "q1")
+    f.write_text("q2\nq2\n")
+    with pytest.raises(ValueError, match=r"topics:2: topic 'q2' is listed twice"):
+        read_topics(f)
