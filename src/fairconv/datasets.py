@@ -16,13 +16,26 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 if TYPE_CHECKING:
     from .conversation import ConversationBatch
     from .divergences import AttributeSet
     from .rankings import AttributeData
     from .readers import Qrels, Run
 
-__all__ = ["path", "fairweb1_pilot", "load_case", "PilotPack", "Case", "PILOT_ATTRIBUTES"]
+from .results import ScoreTable
+
+__all__ = [
+    "path",
+    "fairweb1_pilot",
+    "load_case",
+    "sakai_book",
+    "PilotPack",
+    "Case",
+    "BookExample",
+    "PILOT_ATTRIBUTES",
+]
 
 PILOT_ATTRIBUTES = (
     ("R-HINDEX", "ordinal"),
@@ -269,3 +282,55 @@ def load_case(name: str) -> Case:
         conversations_path,
         attributes_path,
     )
+
+
+@dataclass(frozen=True, eq=False)
+class BookExample:
+    """Sakai's book example: per-topic nDCG@5 of three systems over 20 topics.
+
+    Attributes
+    ----------
+    topics : tuple of str
+        Q1..Q20.
+    systems : tuple of str
+        ("X", "Y", "Z").
+    scores : ndarray, shape (20, 3)
+        nDCG@5 per topic (row) and system (column).
+    table : ScoreTable
+        The same scores as a table with the measure ``nDCG@5``.
+    """
+
+    topics: tuple
+    systems: tuple
+    scores: np.ndarray
+    table: ScoreTable
+
+
+def sakai_book() -> BookExample:
+    """The 20-topic, 3-system example of Sakai's book (Table 5.1), bundled.
+
+    T. Sakai, *Information access evaluation methodology* (in Japanese), Corona, 2015;
+    the files are those of the elinor project's test data (MIT licence, kept in
+    ``fairconv/data/stats/``).
+
+    Examples
+    --------
+    >>> book = sakai_book()
+    >>> book.scores.shape, book.systems
+    ((20, 3), ('X', 'Y', 'Z'))
+    >>> round(float(book.scores[:, 0].mean() - book.scores[:, 1].mean()), 4)
+    0.075
+    """
+    columns: list[list[float]] = []
+    topics: tuple[str, ...] = ()
+    for name in ("X", "Y", "Z"):
+        rows = path("stats", f"{name}.csv").read_text(encoding="utf-8").split()
+        ids = tuple(r.split(",")[0] for r in rows[1:])
+        if topics and ids != topics:
+            raise ValueError(f"the bundled {name}.csv lists other topics than X.csv")
+        topics = ids
+        columns.append([float(r.split(",")[1]) for r in rows[1:]])
+    scores = np.array(columns).T
+    values = scores.T[:, :, None].copy()
+    table = ScoreTable(("X", "Y", "Z"), topics, ("nDCG@5",), values, np.ones(values.shape, bool))
+    return BookExample(topics, ("X", "Y", "Z"), scores, table)
