@@ -10,7 +10,8 @@ power; the randomised Tukey HSD is Carterette's (TOIS 2012).
 Randomised tests
 ----------------
 - A trial's statistic ties the observed one when it is within a relative tolerance
-  of 1e-9 of it, so that float rounding never drops a tie that is exact on paper.
+  of 1e-9 of it (or of the largest value the statistic can take, when the observed
+  one is 0 on paper), so that float rounding never drops a tie that is exact on paper.
 - ``p = count / B`` (Sakai's convention); ``exact`` is True when every sign vector or
   permutation was enumerated, which happens whenever there are no more of them than
   ``n_resamples``.
@@ -26,6 +27,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
+from functools import lru_cache
 from itertools import permutations
 
 import numpy as np
@@ -289,10 +291,15 @@ def _rng(seed, func: str) -> np.random.Generator:
     return np.random.default_rng(check_int(seed, "seed", func, minimum=0))
 
 
-def _ties(stat: np.ndarray, observed) -> np.ndarray:
-    """Whether ``stat >= observed``, a tie within the relative tolerance counting."""
+def _ties(stat: np.ndarray, observed, scale=0.0) -> np.ndarray:
+    """Whether ``stat >= observed``, a tie within the relative tolerance counting.
+
+    The tolerance is relative to the observed statistic, or to ``scale`` (the largest
+    the statistic can be) when that is larger: an observed statistic that is 0 on
+    paper comes out of a float sum as, say, 1e-17, and every trial ties it.
+    """
     obs = np.asarray(observed, dtype=np.float64)
-    return stat >= obs - TIE_TOLERANCE * np.abs(obs)
+    return stat >= obs - TIE_TOLERANCE * np.maximum(np.abs(obs), scale)
 
 
 def _chunk(per_trial: int) -> int:
@@ -370,13 +377,14 @@ def _randomisation_counts(d: np.ndarray, n_resamples: int, rng, chunk: int | Non
     exact = n < 63 and 2**n <= n_resamples
     trials = 2**n if exact else n_resamples
     observed = np.abs(d.sum(axis=0))
+    scale = np.abs(d).sum(axis=0)  # the largest |sum(s * d)| can be
     counts = np.zeros(pairs, dtype=np.int64)
     size = chunk or _chunk(n + pairs)
     for start in range(0, trials, size):
         stop = min(trials, start + size)
         signs = _sign_trials(n, n_resamples, rng, exact, start, stop)
         sums = np.abs(signs @ d)  # (trials, pairs): one matrix product for every pair
-        counts += _ties(sums, observed).sum(axis=0)
+        counts += _ties(sums, observed, scale).sum(axis=0)
     return counts, trials, exact
 
 
@@ -616,10 +624,16 @@ def tukey_hsd(scores, *, alpha: float = 0.05) -> TukeyHSDResult:
     q = np.abs(diff) / se
     p = _sp.studentized_range.sf(q, m, df_e)
     np.fill_diagonal(p, 1.0)
-    margin = float(_sp.studentized_range.ppf(1 - alpha, m, df_e)) * se
+    margin = _q_critical(alpha, m, df_e) * se
     return TukeyHSDResult(
         diff, q, np.clip(p, 0.0, 1.0), diff / math.sqrt(ms_e), diff - margin, diff + margin, alpha
     )
+
+
+@lru_cache(maxsize=256)
+def _q_critical(alpha: float, m: int, df: int) -> float:
+    """q(1 - alpha; m, df) of the studentized range (slow to compute: cached)."""
+    return float(_sp.studentized_range.ppf(1 - alpha, m, df))
 
 
 def _permutation_trials(n: int, m: int, rng, exact: bool, start: int, stop: int, perms):
@@ -700,7 +714,8 @@ def randomised_tukey_hsd(
         ranges[start:stop] = permuted.max(axis=1) - permuted.min(axis=1)
     ranges.sort()
     # count trials with R* reaching each observed difference (ties within the tolerance)
-    limits = observed - TIE_TOLERANCE * observed
+    scale = float((x.max(axis=1) - x.min(axis=1)).sum())  # the largest R* can be
+    limits = observed - TIE_TOLERANCE * np.maximum(observed, scale)
     counts = trials - np.searchsorted(ranges, limits, side="left")
     p = counts / trials
     np.fill_diagonal(p, 1.0)
