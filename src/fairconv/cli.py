@@ -441,7 +441,7 @@ def _cmd_nuggets(args) -> int:
 def _inputs(args) -> list[str]:
     """Every input file named on the command line (for the no-overwrite rule)."""
     names = []
-    for key in ("qrels", "answers", "attributes", "labels"):
+    for key in ("qrels", "answers", "attributes", "labels", "topics"):
         value = getattr(args, key, None)
         if isinstance(value, str):
             names.append(value)

@@ -554,3 +554,108 @@ def run_scatter(
     ax.grid(alpha=0.3)
     fig.tight_layout()
     return fig
+
+
+def system_means(comparison: Any) -> Figure:
+    """System means with their confidence intervals, best first.
+
+    Parameters
+    ----------
+    comparison : Comparison
+        The output of :func:`fairconv.stats.compare` (or ``ScoreTable.compare``).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        One point per system with its two-way ANOVA CI (higher is better), systems in
+        decreasing order of their mean.
+
+    Raises
+    ------
+    TypeError
+        If ``comparison`` is not a Comparison.
+    ImportError
+        If matplotlib is not installed (``pip install 'fairconv[plot]'``).
+
+    Examples
+    --------
+    >>> from fairconv.datasets import sakai_book
+    >>> from fairconv.stats import compare
+    >>> fig = system_means(compare(sakai_book().table, "nDCG@5", test="tukey"))
+    >>> [t.get_text() for t in fig.axes[0].get_yticklabels()]
+    ['X', 'Y', 'Z']
+    >>> import matplotlib.pyplot as plt
+    >>> plt.close(fig)
+    """
+    from .stats import Comparison
+
+    if not isinstance(comparison, Comparison):
+        raise TypeError(
+            "The 'comparison' parameter of system_means must be a Comparison "
+            f"(fairconv.stats.compare). Got {type(comparison).__name__} instead."
+        )
+    plt = _pyplot()
+    systems = comparison.systems
+    n = len(systems)
+    fig, ax = plt.subplots(figsize=(5.5, 1.2 + 0.32 * n))
+    y = np.arange(n)
+    mean = np.array([s["mean"] for s in systems])
+    low = np.array([s["ci_low"] for s in systems])
+    high = np.array([s["ci_high"] for s in systems])
+    ax.errorbar(mean, y, xerr=[mean - low, high - mean], fmt="o", capsize=3)
+    ax.set_yticks(y, [s["name"] for s in systems], fontsize=8 if n <= 30 else 6)
+    ax.invert_yaxis()  # the best system on top
+    ax.set_xlabel(f"mean {comparison.measure} over {comparison.n_topics} topics")
+    ax.set_title(f"{100 * (1 - comparison.alpha):g}% CIs (two-way ANOVA)", fontsize=9)
+    ax.grid(axis="x", alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
+def asl_curves(results: dict) -> Figure:
+    """ASL curves of several measures in one figure (Sakai, SIGIR 2006).
+
+    Parameters
+    ----------
+    results : dict of str to DiscriminativePowerResult
+        Per measure, the output of :func:`fairconv.stats.discriminative_power`.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        For each measure, the p-values of all system pairs in increasing order against
+        the pair's rank; a dashed line at alpha. A curve that stays lower separates
+        more pairs: the more discriminative measure.
+
+    Raises
+    ------
+    ValueError
+        If ``results`` is empty.
+    ImportError
+        If matplotlib is not installed (``pip install 'fairconv[plot]'``).
+
+    References
+    ----------
+    T. Sakai, "Evaluating Evaluation Metrics based on the Bootstrap", SIGIR 2006.
+    """
+    if not isinstance(results, dict) or not results:
+        raise ValueError("asl_curves has nothing to draw: give a dict of at least one result")
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(5.5, 3.8))
+    alpha = None
+    for i, (name, r) in enumerate(results.items()):
+        ranks = np.arange(1, len(r.asl) + 1)
+        ax.plot(
+            ranks, r.asl, marker=_MARKERS[i % len(_MARKERS)], markersize=3, linewidth=1,
+            label=f"{name} ({100 * r.power:.0f}% < {r.alpha:g})",
+        )  # fmt: skip
+        alpha = r.alpha
+    if alpha is not None:
+        ax.axhline(alpha, color="grey", linestyle="--", linewidth=0.8)
+    ax.set_xlabel("system pairs, sorted by p-value")
+    ax.set_ylabel("achieved significance level (p)")
+    ax.set_ylim(0, 1)
+    ax.legend(fontsize=7)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    return fig
