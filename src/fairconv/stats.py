@@ -636,14 +636,15 @@ def _q_critical(alpha: float, m: int, df: int) -> float:
     return float(_sp.studentized_range.ppf(1 - alpha, m, df))
 
 
-def _permutation_trials(n: int, m: int, rng, exact: bool, start: int, stop: int, perms):
-    """Column indices (trials, n, m) permuting each topic's row: enumerated or random."""
-    if exact:
-        idx = np.arange(start, stop, dtype=np.int64)
-        k = len(perms)
-        digits = (idx[:, None] // (k ** np.arange(n, dtype=np.int64))) % k
-        return perms[digits]
-    return np.argsort(rng.random((stop - start, n, m)), axis=-1)
+def _enumerated_trials(n: int, start: int, stop: int, perms: np.ndarray) -> np.ndarray:
+    """Column indices (trials, n, m) of the enumerated trials start..stop.
+
+    Trial t permutes topic i's row by the permutation of the i-th digit of t in base m!.
+    """
+    idx = np.arange(start, stop, dtype=np.int64)
+    k = len(perms)
+    digits = (idx[:, None] // (k ** np.arange(n, dtype=np.int64))) % k
+    return perms[digits]
 
 
 def randomised_tukey_hsd(
@@ -703,14 +704,18 @@ def randomised_tukey_hsd(
     k = math.factorial(m)
     exact = n * math.log(k) <= math.log(n_resamples) + 1e-9 and k**n <= n_resamples
     trials = k**n if exact else n_resamples
-    perms = np.array(list(permutations(range(m))), dtype=np.int64) if exact else None
+    perms = np.array(list(permutations(range(m))) if exact else [], dtype=np.int64)
     ranges = np.empty(trials)
     size = chunk or _chunk(2 * n * m)
     rows = np.arange(n)[None, :, None]
     for start in range(0, trials, size):
         stop = min(trials, start + size)
-        cols = _permutation_trials(n, m, rng, exact, start, stop, perms)
-        permuted = x[rows, cols].sum(axis=1)  # (trials, m) system sums
+        if exact:
+            cols = _enumerated_trials(n, start, stop, perms)
+            trial_scores = x[rows, cols]
+        else:  # shuffle each topic's row of every trial in place, in C
+            trial_scores = rng.permuted(np.broadcast_to(x, (stop - start, n, m)), axis=-1)
+        permuted = trial_scores.sum(axis=1)  # (trials, m) system sums
         ranges[start:stop] = permuted.max(axis=1) - permuted.min(axis=1)
     ranges.sort()
     # count trials with R* reaching each observed difference (ties within the tolerance)
