@@ -55,7 +55,7 @@ def test_forced_layout_and_a_bom(tmp_path):
     [
         (b"", ": the file is empty"),
         (b"\n\n", ": the file is empty"),
-        (b"m\tq1\t1\nm\tq\xff\t1\n", r":2: the file is not UTF-8"),
+        (b"m\tq1\t1\nm\tq\xff\t1\n", r":2: the line is not UTF-8"),
         (b"m\tq1\t1\nm\tq\x0b2\t1\n", r":2: a control character"),
         (b"m\tq1\t1\nm\tq2\tinf\n", r":2: the value 'inf' is not"),
         (b"m\tq1\t1\nm\tq2\t1_0\n", r":2: the value '1_0' is not a number"),

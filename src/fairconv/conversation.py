@@ -39,6 +39,7 @@ from ._validation import (
     json_str,
 )
 from .divergences import AttributeSet
+from .readers import _name
 from .results import ScoreTable
 
 __all__ = [
@@ -763,10 +764,6 @@ def read_conversations(paths, attribute_sets: Sequence[AttributeSet]) -> Convers
             records.append(rec)
             sources.append(where)
     return batch_from_records(records, attribute_sets, sources=sources)
-
-
-def _name(path) -> str:
-    return str(getattr(path, "name", path))
 
 
 def json_records(path) -> list[tuple[int, object]]:

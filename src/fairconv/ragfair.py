@@ -54,7 +54,7 @@ from ._validation import (
 from .divergences import AttributeSet, resolve_divergence
 from .gfr import _cutoffs, stop_probabilities
 from .rankings import AttributeData, prepare
-from .readers import Qrels, Run
+from .readers import Qrels, Run, _name
 from .results import MeasureName, ScoreTable, pick
 
 __all__ = [
@@ -519,10 +519,6 @@ def read_answers(path, attribute_sets: Sequence[AttributeSet]) -> Answers:
         answer_distributions(entity_lists, attribute_sets, sources=sources),
         tuple(sources),
     )
-
-
-def _name(path) -> str:
-    return str(getattr(path, "name", path))
 
 
 # --------------------------------------------------------------------------- evaluation

@@ -16,14 +16,14 @@ names the first bad line.
 from __future__ import annotations
 
 import itertools
-import os
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
 
 from ._keys import KeyTable, first_occurrences
-from ._validation import SUM_TOLERANCE
+from ._validation import LMAX_LIMIT, SUM_TOLERANCE
 
 __all__ = [
     "Qrels",
@@ -67,14 +67,65 @@ class _Rows:
         return self.tokens[c :: self.width]
 
 
+def _name(path) -> str:
+    """How messages name an input: its path, or a file object's name."""
+    if hasattr(path, "read"):
+        return str(getattr(path, "name", None) or "<stream>")
+    return str(path)
+
+
+_BAD_BYTES = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\xc2[\x80-\x9f]|\xe2\x80[\xa8\xa9]")
+"""Control characters other than tab, newline and carriage return (C0, DEL, C1) and the
+Unicode line and paragraph separators: refused, so that no token is split or glued
+differently from what the user sees."""
+
+
 def _read(path) -> bytes:
-    with open(path, "rb") as f:
-        return f.read()
+    """The bytes of a text input (a path, a ``.gz`` path or a file object), checked.
+
+    A UTF-8 byte-order mark at the start is dropped; bytes that are not UTF-8 and
+    control characters are errors naming the file and line.
+    """
+    name = _name(path)
+    if hasattr(path, "read"):
+        data = path.read()
+        if isinstance(data, str):
+            data = data.encode("utf-8")
+    elif str(path).endswith(".gz"):
+        import gzip
+
+        try:
+            with gzip.open(path, "rb") as f:
+                data = f.read()
+        except (OSError, EOFError) as exc:
+            raise FileFormatError(name, None, f"is not a readable gzip file ({exc})") from None
+    else:
+        with open(path, "rb") as f:
+            data = f.read()
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    bad = _BAD_BYTES.search(data)
+    if bad:
+        line = data.count(b"\n", 0, bad.start()) + 1
+        raise FileFormatError(
+            name, line, f"a control character ({bad.group()!r}) is not allowed in a text file"
+        )
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise FileFormatError(name, line, "the line is not UTF-8 text") from None
+    return data
 
 
 def _split_rows(path, ncols=None, what="table", min_cols=1) -> _Rows:
-    """Split a file into rows of ``ncols`` tokens (or the count of its first row)."""
+    """Split a file into rows of ``ncols`` tokens (or the count of its first row).
+
+    A file with no rows (empty, or only blank and comment lines) is an error.
+    """
     data = _read(path)
+    name = _name(path)
+    rows = None
     sep = b"\t" if b" " not in data else (b" " if b"\t" not in data else None)
     if data and sep and b"#" not in data and b"\r" not in data and sep * 2 not in data:
         lines = data.split(b"\n")
@@ -85,8 +136,12 @@ def _split_rows(path, ncols=None, what="table", min_cols=1) -> _Rows:
         if width >= min_cols and (per_line == width - 1).all():
             tokens = data.split()
             if len(tokens) == width * len(lines):  # no line starts or ends with sep
-                return _Rows(str(path), tokens, width, None)
-    return _split_rows_slowly(path, data, ncols, what, min_cols)
+                rows = _Rows(name, tokens, width, None)
+    if rows is None:
+        rows = _split_rows_slowly(name, data, ncols, what, min_cols)
+    if len(rows) == 0:
+        raise FileFormatError(name, None, f"the file is empty (no {what} rows)")
+    return rows
 
 
 def _split_rows_slowly(path, data, ncols, what, min_cols) -> _Rows:
@@ -112,7 +167,11 @@ def _split_rows_slowly(path, data, ncols, what, min_cols) -> _Rows:
 
 
 def _text(token: bytes) -> str:
-    return token.decode("utf-8", errors="replace")
+    return token.decode("utf-8")  # the file was checked to be UTF-8 when read
+
+
+_DECIMAL = re.compile(rb"^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$")
+_NOT_DECIMAL = re.compile(rb"[^0-9eE+\-.\n]")
 
 
 def _floats(rows: _Rows, tokens, what, col_label, per_row=1) -> np.ndarray:
@@ -120,23 +179,49 @@ def _floats(rows: _Rows, tokens, what, col_label, per_row=1) -> np.ndarray:
 
     ``tokens`` is row-major with ``per_row`` tokens for each row.
     """
-    try:
-        values = np.fromiter(map(float, tokens), np.float64, len(tokens))
-        if np.isfinite(values).all():
-            return values
-    except ValueError:
-        pass
-    for i, tok in enumerate(tokens):
+    # only digits, signs, points and exponents: float() alone would take 1_0, inf, nan
+    if not _NOT_DECIMAL.search(b"\n".join(tokens)):
         try:
-            ok = np.isfinite(float(tok))
+            values = np.fromiter(map(float, tokens), np.float64, len(tokens))
+            if np.isfinite(values).all():
+                return values
         except ValueError:
-            ok = False
+            pass
+    for i, tok in enumerate(tokens):
+        ok = bool(_DECIMAL.match(tok))
+        if ok:
+            ok = bool(np.isfinite(float(tok)))
         if not ok:
             raise FileFormatError(
                 rows.path,
                 rows.line(i // per_row),
                 f"the {col_label} of a {what} line must be a finite number; found {_text(tok)!r}",
             )
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+_NTCIR_LEVEL = re.compile(rb"^L([0-9]{1,2}|100)$")
+_TREC_LEVEL = re.compile(rb"^(-?[0-9]{1,18})$")
+_RANK = re.compile(rb"^[0-9]{1,18}$")
+
+
+def _integers(rows: _Rows, tokens, pattern, skip: int, message: str) -> np.ndarray:
+    """Integers of tokens matching ``pattern`` (``skip`` leading characters dropped).
+
+    The first token that does not match is an error naming its line.
+    """
+    joined = b"\n".join(tokens)
+    whole = re.compile(b"(?:" + pattern.pattern[1:-1] + b"\n)*" + pattern.pattern[1:-1])
+    if whole.fullmatch(joined):
+        values = np.array(tokens, dtype=np.bytes_)
+        if skip:
+            values = np.array(joined.replace(b"L", b"").split(b"\n"), dtype=np.bytes_)
+        out = values.astype(np.int64)
+        if pattern is not _TREC_LEVEL or (out <= LMAX_LIMIT).all():
+            return out
+    for i, tok in enumerate(tokens):
+        if not pattern.match(tok) or (pattern is _TREC_LEVEL and int(tok) > LMAX_LIMIT):
+            raise FileFormatError(rows.path, rows.line(i), f"{message}; found {_text(tok)!r}")
     raise AssertionError("unreachable")  # pragma: no cover
 
 
@@ -223,39 +308,25 @@ def read_qrels(path) -> Qrels:
     (topic, doc) judged twice is an error.
     """
     rows = _split_rows(path, None, "qrels")
-    if len(rows) == 0:
-        raise FileFormatError(path, None, "the qrels file has no judgments")
     width = rows.width
     if width == 3:
         topics, docs, raw = (rows.column(c) for c in range(3))
-        labels = np.array(raw, dtype=np.bytes_)
-        ok = np.strings.startswith(labels, b"L")
-        try:
-            if not ok.all():
-                raise ValueError
-            levels = np.strings.slice(labels, 1, None).astype(np.int64)
-        except ValueError:
-            bad = next(i for i, t in enumerate(raw) if not (t[:1] == b"L" and t[1:].isdigit()))
-            raise FileFormatError(
-                path,
-                rows.line(bad),
-                f"an NTCIR qrels level must look like L0, L1, L2...; found {_text(raw[bad])!r}",
-            ) from None
+        levels = _integers(
+            rows,
+            raw,
+            _NTCIR_LEVEL,
+            1,
+            "an NTCIR qrels level must look like L0, L1, L2... (at most L100)",
+        )
     elif width == 4:
         topics, docs, raw = (rows.column(c) for c in (0, 2, 3))
-        try:
-            levels = np.array(raw, dtype=np.bytes_).astype(np.int64)
-        except ValueError:
-            bad = next(i for i, t in enumerate(raw) if not t.lstrip(b"-").isdigit())
-            raise FileFormatError(
-                path,
-                rows.line(bad),
-                f"a TREC qrels level must be an integer; found {_text(raw[bad])!r}",
-            ) from None
-        levels = np.maximum(levels, 0)
+        levels = _integers(
+            rows, raw, _TREC_LEVEL, 0, "a TREC qrels level must be an integer (at most 100)"
+        )
+        levels = np.maximum(levels, 0)  # negative levels are nonrelevant, as in trec_eval
     else:
         raise FileFormatError(
-            path,
+            rows.path,
             rows.line(0),
             "expected NTCIR qrels "
             "(topic doc L<level>) or TREC qrels (topic iter doc level); "
@@ -263,7 +334,7 @@ def read_qrels(path) -> Qrels:
         )
     names, ids = _topic_ids(topics)
     _check_unique(rows, ids, docs, names, "is judged twice")
-    return Qrels(str(path), names, ids, docs, levels)
+    return Qrels(rows.path, names, ids, docs, levels)
 
 
 # --------------------------------------------------------------------------- gmemb
@@ -296,12 +367,10 @@ def read_gmemb(path, n_groups: int | None = None) -> GroupMemberships:
         Expected G (e.g. the target's length); a row with another count is an error.
     """
     rows = _split_rows(path, None, "gmemb", min_cols=4)
-    if len(rows) == 0:
-        raise FileFormatError(path, None, "the gmemb file has no rows")
     width = rows.width
     if n_groups is not None and width != n_groups + 2:
         raise FileFormatError(
-            path,
+            rows.path,
             rows.line(0),
             f"expected {n_groups} group probabilities "
             f"(the target has {n_groups} groups), found {width - 2}",
@@ -317,7 +386,7 @@ def read_gmemb(path, n_groups: int | None = None) -> GroupMemberships:
     if bad.any():
         i = int(np.argmax(bad))
         raise FileFormatError(
-            path,
+            rows.path,
             rows.line(i),
             "group probabilities must be finite, "
             f"non-negative and sum to 1 (within {SUM_TOLERANCE:g}); found "
@@ -326,7 +395,7 @@ def read_gmemb(path, n_groups: int | None = None) -> GroupMemberships:
     names, ids = _topic_ids(rows.column(0))
     docs = rows.column(1)
     _check_unique(rows, ids, docs, names, "is listed twice")
-    return GroupMemberships(str(path), names, ids, docs, matrix)
+    return GroupMemberships(rows.path, names, ids, docs, matrix)
 
 
 def read_golddistr(path) -> np.ndarray:
@@ -334,7 +403,7 @@ def read_golddistr(path) -> np.ndarray:
     rows = _split_rows(path, 1, "golddistr")
     if len(rows) < 2:
         raise FileFormatError(
-            path,
+            rows.path,
             None,
             "a golddistr file needs one probability per "
             f"group and at least 2 groups; found {len(rows)} lines",
@@ -367,21 +436,12 @@ def read_run(path, tag: str | None = None) -> Run:
     evaluated (file order by default, or trec_eval's score order).
     """
     rows = _split_rows(path, 6, "run")
-    if len(rows) == 0:
-        return Run(
-            str(path),
-            (),
-            np.zeros(0, np.int64),
-            [],
-            tag or os.path.basename(str(path)),
-            np.zeros(0),
-            [],
-        )
+    _integers(rows, rows.column(3), _RANK, 0, "a rank (4th column) must be an integer >= 0")
     topics, docs, scores = (rows.column(c) for c in (0, 2, 4))
     tags = rows.tokens[5:6]
     values = _floats(rows, scores, "run", "score (5th column)")
     names, ids = _topic_ids(topics)
-    return Run(str(path), names, ids, docs, tag or _text(tags[0]), values, rows.line_numbers)
+    return Run(rows.path, names, ids, docs, tag or _text(tags[0]), values, rows.line_numbers)
 
 
 def lookup(keys, index: dict, missing: int = -1) -> np.ndarray:

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ._validation import check_choice
+from .readers import _name, _read
 from .results import ScoreTable
 
 __all__ = ["read_scores", "read_topics", "FORMATS"]
@@ -30,44 +31,19 @@ __all__ = ["read_scores", "read_topics", "FORMATS"]
 FORMATS = ("fairconv", "trec_eval", "ir_measures")
 """The per-topic layouts :func:`read_scores` reads."""
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\x85]")
 _NUMBER = re.compile(r"^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$")
 
 
-def _name(path) -> str:
-    return str(getattr(path, "name", path))
-
-
 def _lines(path) -> list[tuple[int, list[str]]]:
-    """(line number, fields) of every non-blank line; strict UTF-8, BOM skipped."""
-    where = _name(path)
-    if hasattr(path, "read"):
-        data = path.read()
-    else:
-        with open(path, "rb") as f:
-            data = f.read()
-    if isinstance(data, str):
-        data = data.encode("utf-8")
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise ValueError(f"{where}:{line}: the file is not UTF-8 text") from None
+    """(line number, fields) of every non-blank line, read by the text rules of readers."""
+    text = _read(path).decode("utf-8")
     out = []
     for number, raw in enumerate(text.split("\n"), start=1):
-        line = raw[:-1] if raw.endswith("\r") else raw
-        bad = _CONTROL.search(line)
-        if bad:
-            raise ValueError(
-                f"{where}:{number}: a control character ({ord(bad.group()):#04x}) in the line"
-            )
-        fields = line.split()
+        fields = raw.split()
         if fields:
             out.append((number, fields))
     if not out:
-        raise ValueError(f"{where}: the file is empty (no score rows)")
+        raise ValueError(f"{_name(path)}: the file is empty (no score rows)")
     return out
 
 
