@@ -496,7 +496,7 @@ def test_trec_qrels_are_read(tmp_path):
             "T1 a L3\n",
             "T1 a 1 0\n",
             "T1 Q0 a 1 1 x\n",
-            r"q: has level L3 but the gain table covers levels 1\.\.2",
+            r"q:1: level L3 but the gain table covers levels 1\.\.2",
         ),
         ("T1 a L2\n", "T1 a 1 0\n", "T1 Q0 a 1 1 x\nT1 Q0 b 2\n", r"r:2: expected 6 columns"),
         ("T1 a L2\n", "T1 a 1 0\n", "T1 Q0 a 1 high x\n", r"r:1: the score .* 'high'"),

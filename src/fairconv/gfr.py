@@ -382,12 +382,7 @@ def evaluate(
     cutoffs = _cutoffs(cutoffs, measures, DEFAULT_CUTOFFS, func)
     cut, prob, phi, utility = _options(cutoffs, gains, phi, utility, func)
     lmax = len(prob) - 1
-    if qrels.max_level > lmax:
-        raise ValueError(
-            f"{qrels.source}: has level L{qrels.max_level} but the gain table "
-            f"covers levels 1..{lmax}; give a gain for every level "
-            "(e.g. --gains 1:3:7)"
-        )
+    qrels.check_gains(lmax)
     attributes = check_sequence_of(attributes, AttributeData, "attributes", func)
     set_names = [a.attribute.name for a in attributes]
     check_unique_names(set_names, "attributes", func)

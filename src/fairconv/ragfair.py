@@ -586,11 +586,7 @@ def evaluate(
     cut: list[int | None] = [None, *depths]
     w = _set_weights(weights, len(attributes), func)
     prob = stop_probabilities(gains)
-    if qrels.max_level > len(prob) - 1:
-        raise ValueError(
-            f"{qrels.source}: has level L{qrels.max_level} but the gain table "
-            f"covers levels 1..{len(prob) - 1}"
-        )
+    qrels.check_gains(len(prob) - 1)
     lists = prepare(
         qrels,
         runs,

@@ -277,6 +277,23 @@ class Qrels(_Keyed):
     """Relevance judgments: a level per judged (topic, doc); unjudged docs are level 0."""
 
     levels: np.ndarray = field(repr=False)
+    lines: list | None = field(default=None, repr=False)  # line numbers, None = i + 1
+
+    def line(self, i: int) -> int:
+        """The file line of judgment i."""
+        return i + 1 if self.lines is None else self.lines[i]
+
+    def check_gains(self, n_levels: int) -> None:
+        """Every level must have a gain: a higher one is an error naming its line."""
+        above = np.flatnonzero(self.levels > n_levels)
+        if len(above):
+            i = int(above[0])
+            raise FileFormatError(
+                self.source,
+                self.line(i),
+                f"level L{int(self.levels[i])} but the gain table covers levels 1..{n_levels}; "
+                "give a gain for every level (e.g. gains=(1, 3, 7), --gains 1:3:7)",
+            )
 
     def level(self, topic: str, doc: str) -> int:
         """The level of one judged doc (0 when unjudged)."""
@@ -334,7 +351,7 @@ def read_qrels(path) -> Qrels:
         )
     names, ids = _topic_ids(topics)
     _check_unique(rows, ids, docs, names, "is judged twice")
-    return Qrels(rows.path, names, ids, docs, levels)
+    return Qrels(rows.path, names, ids, docs, levels, rows.line_numbers)
 
 
 # --------------------------------------------------------------------------- gmemb
