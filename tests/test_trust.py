@@ -66,7 +66,11 @@ def conversation(nuggets, **fields):
         ({"start": 3, "end": 3, "level": True}, '"level" must be an integer, got true'),
         ({"start": 3, "end": 3, "level": [1]}, '"level" must be an integer, got [1]'),
         ({"start": 3, "end": 3, "level": 1.0}, '"level" must be an integer, got 1.0'),
-        ({"start": 3, "end": 3, "level": 10**30}, '"level" must be an integer within'),
+        (
+            {"start": 3, "end": 3, "level": 10**30},
+            '"level" must be an integer, got 1000000000000000',
+        ),
+        ({"start": 3, "end": 3, "level": 10**17}, '"level" must be an integer within +-2^53'),
         ({"start": "3", "end": 3}, '"start" must be an integer, got "3"'),
         ({"start": 3, "end": 3, "turn": 0}, '"turn" must be >= 1'),
         ({"start": 3, "end": 3, "entity": 7}, '"entity" must be a string, got 7'),
@@ -81,13 +85,18 @@ def conversation(nuggets, **fields):
         ),
         (
             {"start": 3, "end": 3, "level": 1, "groups": {"A": [1e400, 0]}},
-            '"groups"."A" must be',
+            '"groups"."A" must be an array of 2 numbers',
+        ),
+        (
+            {"start": 3, "end": 3, "level": 1, "groups": {"A": ["NaN", 0]}},
+            '"groups"."A" must be an array of 2 numbers',
         ),
     ],
 )
 def test_rule3_json_types_are_strict(tmp_path, nugget, message):
     f = tmp_path / "c.jsonl"
-    f.write_text(json.dumps(conversation([nugget])).replace("1e+400", "1e400") + "\n")
+    text = json.dumps(conversation([nugget])).replace("1e+400", "1e400")
+    f.write_text(text.replace('"NaN"', "NaN") + "\n")
     with pytest.raises(ValueError, match=r"c\.jsonl:1: " + ".*" + _re(message)):
         read_conversations(f, SETS)
 
@@ -377,3 +386,25 @@ def test_rule10_a_bad_inline_target_names_its_attribute_set():
 def test_rule10_argparse_errors_name_the_subcommand(args):
     code, _, err = cli(*args)
     one_line_error(code, err, f"fairconv {args[0]}: error:", f"see 'fairconv {args[0]} --help'")
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ('{"topic": "T", "topic": "U", "nuggets": []}\n', "the key 'topic' appears twice"),
+        ("[" * 40 + "]" * 40 + "\n", "nests deeper than 16 levels"),
+        ('{"topic": "T", "nuggets": [}\n', "c.jsonl:1: invalid JSON"),
+        ("\n\n", "the file is empty"),
+    ],
+)
+def test_rule3_json_lines_files(tmp_path, text, message):
+    f = tmp_path / "c.jsonl"
+    f.write_text(text)
+    with pytest.raises(ValueError, match=_re(message)):
+        read_conversations(f, SETS)
+
+
+def test_rule3_a_bom_before_json_is_skipped(tmp_path):
+    f = tmp_path / "c.jsonl"
+    f.write_bytes(b"\xef\xbb\xbf" + json.dumps(conversation([])).encode() + b"\n")
+    assert read_conversations(f, SETS).topics == ("T",)

@@ -303,7 +303,7 @@ def _json(value) -> str:
     import json
 
     try:
-        text = json.dumps(value)
+        text = json.dumps(value, allow_nan=False)
     except (TypeError, ValueError):
         text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."

@@ -769,52 +769,19 @@ def read_conversations(paths, attribute_sets: Sequence[AttributeSet]) -> Convers
 def json_records(path) -> list[tuple[int, object]]:
     """The (line number, value) of every non-blank line of a JSON Lines file.
 
-    Errors name the file and line; a file with no records is an error.
+    See :func:`fairconv.readers.iter_jsonl`: errors name the file and line; a file
+    with no records is an error.
     """
-    from . import readers
+    from .readers import iter_jsonl
 
-    if hasattr(readers, "iter_jsonl"):
-        return list(readers.iter_jsonl(path))
-    records, lines = _json_lines(path)
-    if not records:
-        raise ValueError(f"{_name(path)}: the file is empty (no JSON records)")
-    return list(zip(lines, records, strict=True))
+    return iter_jsonl(path)
 
 
 def json_document(path) -> object:
-    """The one JSON value of a file; errors name the file and line."""
-    from . import readers
+    """The one JSON value of a file (:func:`fairconv.readers.read_json`)."""
+    from .readers import read_json
 
-    if hasattr(readers, "read_json"):
-        return readers.read_json(path)
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
-    if not text.strip():
-        raise ValueError(f"{_name(path)}: the file is empty")
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{_name(path)}:{exc.lineno}: invalid JSON: {exc.msg}") from None
-
-
-def _json_lines(path):
-    """Parse a JSON Lines file in one C call when it is valid; else name the bad line."""
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
-    raw = text.split("\n")
-    numbered = [(i + 1, s) for i, s in enumerate(raw) if s.strip()]
-    try:
-        records = json.loads("[" + ",".join(s for _, s in numbered) + "]")
-        if len(records) == len(numbered):
-            return records, [n for n, _ in numbered]
-    except json.JSONDecodeError:
-        pass
-    for n, s in numbered:
-        try:
-            json.loads(s)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"{path}:{n}: invalid JSON: {exc.msg} (column {exc.colno})") from None
-    raise ValueError(f"{path}: expected one JSON object per line")
+    return read_json(path)
 
 
 def write_conversations(conversations: Sequence[Conversation], path) -> None:

@@ -16,6 +16,7 @@ names the first bad line.
 from __future__ import annotations
 
 import itertools
+import json
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -34,6 +35,8 @@ __all__ = [
     "read_golddistr",
     "read_run",
     "FileFormatError",
+    "iter_jsonl",
+    "read_json",
 ]
 
 
@@ -464,3 +467,120 @@ def read_run(path, tag: str | None = None) -> Run:
 def lookup(keys, index: dict, missing: int = -1) -> np.ndarray:
     """Look every key up in ``index`` (no Python loop: map over the C dict.get)."""
     return np.fromiter(map(index.get, keys, itertools.repeat(missing)), np.int64, len(keys))
+
+
+# --------------------------------------------------------------------------- JSON
+MAX_JSON_DEPTH = 16
+"""Nesting deeper than this in a JSON input is refused (no format of fairconv's has it)."""
+
+
+class _JSONError(ValueError):
+    """A value that JSON can hold but fairconv's JSON formats refuse."""
+
+
+def _pairs(pairs):
+    keys = [k for k, _ in pairs]
+    if len(set(keys)) != len(keys):
+        twice = next(k for i, k in enumerate(keys) if k in keys[:i])
+        raise _JSONError(f"the key {twice!r} appears twice in one object")
+    return dict(pairs)
+
+
+class Unreadable:
+    """A JSON number fairconv cannot hold: NaN, Infinity, or too many digits.
+
+    It stands in the decoded value where the number was, so that the check of the field
+    it is in refuses it and names that field.
+    """
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text if len(self.text) <= 20 else self.text[:17] + "..."
+
+
+def _integer(text: str):
+    return Unreadable(text) if len(text.lstrip("-")) > 20 else int(text)
+
+
+def _real(text: str):
+    value = float(text) if len(text) <= 100 else float("nan")
+    return value if np.isfinite(value) else Unreadable(text)
+
+
+def _depth(value, limit: int) -> bool:
+    """Whether ``value`` nests deeper than ``limit`` (iteratively: no recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, (dict, list)):
+            if level > limit:
+                return True
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, level + 1) for child in children)
+    return False
+
+
+def _loads(text: str):
+    return json.loads(
+        text,
+        object_pairs_hook=_pairs,
+        parse_constant=Unreadable,
+        parse_int=_integer,
+        parse_float=_real,
+    )
+
+
+def _decode(text: str, name: str, line: int | None, max_depth: int):
+    where = f"{name}:{line}" if line is not None else name
+    try:
+        value = _loads(text)
+    except json.JSONDecodeError as exc:
+        at = exc.lineno + (line - 1 if line is not None else 0)
+        raise FileFormatError(name, at, f"invalid JSON: {exc.msg} (column {exc.colno})") from None
+    except _JSONError as exc:
+        raise ValueError(f"{where}: {exc}") from None
+    except (RecursionError, ValueError):
+        raise ValueError(f"{where}: the JSON nests too deeply or a number is too long") from None
+    if _depth(value, max_depth):
+        raise ValueError(f"{where}: the JSON nests deeper than {max_depth} levels")
+    return value
+
+
+def iter_jsonl(path, *, max_depth: int = MAX_JSON_DEPTH) -> list[tuple[int, object]]:
+    """The (line number, value) of every non-blank line of a JSON Lines input.
+
+    The text rules of every reader hold (UTF-8, BOM, control characters); then each
+    line is one JSON value. A key twice in one object and nesting deeper than
+    ``max_depth`` are refused; ``NaN``, ``Infinity``, integers of more than 20 digits
+    and numbers out of the float range decode to :class:`Unreadable`, which the check
+    of their field refuses by name. An input with no record is an error. Every error
+    names the file and line.
+    """
+    name = _name(path)
+    text = _read(path).decode("utf-8")
+    numbered = [(i, s) for i, s in enumerate(text.split("\n"), start=1) if s.strip()]
+    if not numbered:
+        raise FileFormatError(name, None, "the file is empty (no JSON records)")
+    try:  # one C call for a valid file
+        values = _loads("[" + ",".join(s for _, s in numbered) + "]")
+        if len(values) == len(numbered) and not _depth(values, max_depth + 1):
+            return [(n, v) for (n, _), v in zip(numbered, values, strict=True)]
+    except (ValueError, RecursionError):
+        pass
+    out = [(n, _decode(s, name, n, max_depth)) for n, s in numbered]
+    if len(out) != len(numbered):  # pragma: no cover - each line gave one value
+        raise FileFormatError(name, None, "expected one JSON value per line")
+    return out
+
+
+def read_json(path, *, max_depth: int = MAX_JSON_DEPTH):
+    """The one JSON value of a file, by the rules of :func:`iter_jsonl`."""
+    name = _name(path)
+    text = _read(path).decode("utf-8")
+    if not text.strip():
+        raise FileFormatError(name, None, "the file is empty")
+    return _decode(text, name, None, max_depth)
