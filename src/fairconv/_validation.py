@@ -110,6 +110,19 @@ def _index(idx) -> str:
     return f" at index {idx}" if idx else ""
 
 
+def first_bad_distribution(rows: np.ndarray) -> int:
+    """Index of the first (n, G) row that is not a distribution, or -1.
+
+    A distribution has finite entries in [0, 1] summing to 1 within
+    :data:`SUM_TOLERANCE`; entries are checked before the sum, which cannot overflow.
+    """
+    bad = ~np.isfinite(rows).all(axis=1)
+    safe = np.where(np.isfinite(rows), rows, 0.0)
+    bad |= ((safe < 0) | (safe > 1 + SUM_TOLERANCE)).any(axis=1)
+    bad |= np.abs(np.where(bad[:, None], 0.0, safe).sum(axis=1) - 1.0) > SUM_TOLERANCE
+    return int(np.argmax(bad)) if bad.any() else -1
+
+
 def check_same_groups(p: np.ndarray, q: np.ndarray, func: str, names=("p", "q")) -> None:
     """Both arrays must have the same number of groups and broadcastable leading axes."""
     if p.shape[-1] != q.shape[-1]:
@@ -407,10 +420,9 @@ def json_vectors(
                     f"{attribute.name}), got {_json(v)}",
                 )
         raise AssertionError("unreachable")  # pragma: no cover
-    bad = ~np.isfinite(values).all(axis=1) | (values < 0).any(axis=1)
-    bad |= np.abs(values.sum(axis=1) - 1.0) > SUM_TOLERANCE
-    if bad.any():
-        k = int(np.flatnonzero(given)[int(np.argmax(bad))])
+    first = first_bad_distribution(values)
+    if first >= 0:
+        k = int(np.flatnonzero(given)[first])
         raise where(
             k,
             f"{name} must be finite non-negative numbers summing to 1 (within "

@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from . import _core
 from ._validation import (
     LMAX_LIMIT,
     as_float_array,
@@ -339,8 +340,5 @@ def page_memberships(
     if entity_levels is not None:
         keep = _levels(entity_levels, page.shape[0], func) > 0
         memb, page = memb[keep], page[keep]
-    g = memb.shape[1]
-    sums = np.zeros((n, g))
-    np.add.at(sums, page, memb)
-    totals = sums.sum(axis=1, keepdims=True)
-    return np.where(totals > 0, sums / np.where(totals > 0, totals, 1.0), 1.0 / g)
+    out = _core.normalised_sums(page, memb, n)
+    return np.where(np.isnan(out), 1.0 / memb.shape[1], out)  # a page with none: uniform

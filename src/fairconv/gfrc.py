@@ -33,7 +33,7 @@ import numpy as np
 
 from . import _core
 from .conversation import PRESETS, ConversationBatch, _raise_first, measure_setup
-from .results import ScoreTable, pick
+from .results import MeasureName, ScoreTable, pick
 
 __all__ = ["gfrc", "evaluate", "turns", "Turns", "PRESETS"]
 
@@ -200,7 +200,7 @@ def gfrc(
         else:
             count = n_counted
         gf = np.divide(total, count, out=np.zeros(n_conv), where=count > 0)
-        out[f"GF[{a.name}]"] = gf
+        out[str(MeasureName("GF", None, a.name))] = gf
         parts.append(gf)
     stack = np.stack(parts) if parts else np.zeros((0, n_conv))
     gf_all = _core.combine(stack, w[1:])

@@ -36,7 +36,7 @@ import numpy as np
 
 from . import _core
 from .conversation import ConversationBatch, measure_setup
-from .results import ScoreTable, pick
+from .results import MeasureName, ScoreTable, pick
 
 __all__ = ["gfrc2", "evaluate", "clusters", "Clusters", "write_clusters"]
 
@@ -162,7 +162,7 @@ def gfrc2(
     n = len(batch)
     out = {"EGNP": np.bincount(c.conversation, weights=c.prob * c.gnp, minlength=n)}
     for a in batch.attributes:
-        out[f"EGF[{a.name}]"] = np.bincount(
+        out[str(MeasureName("EGF", None, a.name))] = np.bincount(
             c.conversation, weights=c.prob * c.sim[a.name], minlength=n
         )
     out["GFRC2"] = np.bincount(c.conversation, weights=c.prob * c.experience, minlength=n)

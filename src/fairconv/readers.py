@@ -23,8 +23,8 @@ from functools import cached_property
 
 import numpy as np
 
-from ._keys import KeyTable, first_occurrences
-from ._validation import LMAX_LIMIT, SUM_TOLERANCE
+from ._keys import first_occurrences
+from ._validation import LMAX_LIMIT, SUM_TOLERANCE, first_bad_distribution
 
 __all__ = [
     "Qrels",
@@ -259,20 +259,6 @@ class _Keyed:
     topic_ids: np.ndarray = field(repr=False)
     docs: list = field(repr=False)  # bytes
 
-    @cached_property
-    def _table(self) -> KeyTable:
-        return KeyTable(self.topic_ids, self.docs)
-
-    def row(self, topic: str, doc: str) -> int:
-        """Row of (topic, doc), or -1."""
-        if topic not in self.topics:
-            return -1
-        return int(self._table.find(np.array([self.topics.index(topic)]), [doc.encode()])[0])
-
-    def rows_of(self, topic_ids: np.ndarray, docs: list) -> np.ndarray:
-        """Rows of many keys at once (topic ids index ``topics``); -1 where absent."""
-        return self._table.find(topic_ids, docs)
-
 
 # --------------------------------------------------------------------------- qrels
 @dataclass(frozen=True, eq=False)
@@ -297,11 +283,6 @@ class Qrels(_Keyed):
                 f"level L{int(self.levels[i])} but the gain table covers levels 1..{n_levels}; "
                 "give a gain for every level (e.g. gains=(1, 3, 7), --gains 1:3:7)",
             )
-
-    def level(self, topic: str, doc: str) -> int:
-        """The level of one judged doc (0 when unjudged)."""
-        i = self.row(topic, doc)
-        return 0 if i < 0 else int(self.levels[i])
 
     @property
     def max_level(self) -> int:
@@ -372,11 +353,6 @@ class GroupMemberships(_Keyed):
         """The number of groups G of every vector."""
         return int(self.matrix.shape[1])
 
-    def membership(self, topic: str, doc: str):
-        """The membership vector of (topic, doc), or None when it is not listed."""
-        i = self.row(topic, doc)
-        return None if i < 0 else self.matrix[i]
-
 
 def read_gmemb(path, n_groups: int | None = None) -> GroupMemberships:
     """Read a gmemb file: ``topic doc p1 ... pG`` per line, each row summing to 1.
@@ -400,17 +376,13 @@ def read_gmemb(path, n_groups: int | None = None) -> GroupMemberships:
     del numbers[0 :: width - 1]  # doc column
     matrix = _floats(rows, numbers, "gmemb", "group probability", width - 2)
     matrix = matrix.reshape(-1, width - 2)
-    bad = ~np.isfinite(matrix).all(axis=1) | (matrix < 0).any(axis=1)
-    sums = matrix.sum(axis=1)
-    bad |= np.abs(sums - 1.0) > SUM_TOLERANCE
-    if bad.any():
-        i = int(np.argmax(bad))
+    i = first_bad_distribution(matrix)
+    if i >= 0:
         raise FileFormatError(
             rows.path,
             rows.line(i),
-            "group probabilities must be finite, "
-            f"non-negative and sum to 1 (within {SUM_TOLERANCE:g}); found "
-            f"{matrix[i].tolist()} with sum {sums[i]:.10g}",
+            "group probabilities must be finite, in [0, 1] and sum to 1 (within "
+            f"{SUM_TOLERANCE:g}); found {matrix[i].tolist()} with sum {matrix[i].sum():.10g}",
         )
     names, ids = _topic_ids(rows.column(0))
     docs = rows.column(1)
