@@ -41,6 +41,7 @@ from ._validation import (
     fail,
 )
 from .divergences import DIVERGENCE_NAMES, AttributeSet
+from .inputs import as_qrels, as_runs
 from .rankings import AttributeData, RankedLists, load_attribute, prepare
 from .readers import Qrels, Run
 from .results import MeasureName, ScoreTable, cutoffs_of, pick
@@ -320,10 +321,12 @@ def evaluate(
 
     Parameters
     ----------
-    qrels : Qrels
-        Relevance judgments (:func:`fairconv.readers.read_qrels`).
-    runs : sequence of Run
-        The runs (:func:`fairconv.readers.read_run`); their names must be distinct.
+    qrels : Qrels, path, DataFrame, dict or records
+        Relevance judgments (:func:`fairconv.readers.read_qrels`, or any input of
+        :func:`fairconv.inputs.as_qrels`).
+    runs : sequence of runs, or a mapping from run name to run
+        The runs (:func:`fairconv.readers.read_run`, paths, DataFrames, dicts or
+        records: :func:`fairconv.inputs.as_runs`); their names must be distinct.
     attributes : sequence of AttributeData
         Attribute sets with their memberships (:func:`load_attribute`). Each set covers
         the topics of its gmemb file: its GF cells exist only there.
@@ -377,6 +380,7 @@ def evaluate(
     0.5998
     """
     func = "evaluate"
+    qrels, runs = as_qrels(qrels), as_runs(runs)
     order = check_choice(order, "order", func, ("file", "score"))
     duplicates = check_choice(duplicates, "duplicates", func, ("error", "first"))
     cutoffs = _cutoffs(cutoffs, measures, DEFAULT_CUTOFFS, func)

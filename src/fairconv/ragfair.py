@@ -53,6 +53,7 @@ from ._validation import (
 )
 from .divergences import AttributeSet, resolve_divergence
 from .gfr import _cutoffs, stop_probabilities
+from .inputs import as_qrels, as_runs
 from .rankings import AttributeData, prepare
 from .readers import Qrels, Run, _name
 from .results import MeasureName, ScoreTable, pick
@@ -575,6 +576,7 @@ def evaluate(
     ['ADsim@10[M-ORIGIN]', 'ADsim@10[M-RATINGS]', 'ADsim[M-ORIGIN]']
     """
     func = "ragfair.evaluate"
+    qrels, runs = as_qrels(qrels), as_runs(runs)
     attributes = check_sequence_of(attributes, AttributeData, "attributes", func, min_len=1)
     check_unique_names([a.attribute.name for a in attributes], "attributes", func)
     if not isinstance(answers, Answers):

@@ -19,7 +19,7 @@ import numpy as np
 from ._keys import KeyTable, first_occurrences, key_hashes
 from ._validation import FairconvWarning, check_choice, check_sequence_of
 from .divergences import AttributeSet
-from .readers import FileFormatError, GroupMemberships, Qrels, Run, read_gmemb, read_golddistr
+from .readers import FileFormatError, GroupMemberships, Qrels, Run, read_golddistr
 from .results import MeasureName, ScoreTable
 
 __all__ = ["AttributeData", "RankedLists", "load_attribute", "prepare", "run_names", "write_nev"]
@@ -51,8 +51,9 @@ def load_attribute(name: str, gmemb, target, scale: str, *, divergence=None) -> 
     ----------
     name : str
         The set's name, as measure names print it (``GF-JSD@10[<name>]``).
-    gmemb : path or file
-        The membership file covering the set's topics.
+    gmemb : path, file, DataFrame or dict
+        The memberships covering the set's topics (a gmemb file, or any input of
+        :func:`fairconv.inputs.as_memberships`).
     target : path, file or sequence of float
         A golddistr file, or the target distribution itself.
     scale : {'nominal', 'ordinal'}
@@ -80,7 +81,9 @@ def load_attribute(name: str, gmemb, target, scale: str, *, divergence=None) -> 
     except (ValueError, TypeError) as exc:
         where = f"{source}: " if source is not None else ""
         raise type(exc)(f"{where}attribute set {name!r}: {exc}") from None
-    return AttributeData(attribute, read_gmemb(gmemb, attribute.n_groups))
+    from .inputs import as_memberships
+
+    return AttributeData(attribute, as_memberships(gmemb, attribute.n_groups))
 
 
 def _global_topic_ids(table, t_index: dict) -> np.ndarray:

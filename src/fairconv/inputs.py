@@ -1,0 +1,224 @@
+"""Inputs as users hold them: paths, file objects, DataFrames, dicts and record streams.
+
+Qrels, runs and memberships may come from files (also ``.gz``), from pandas DataFrames
+with the columns of ir_measures, PyTerrier or ranx, from dicts in the pytrec_eval/ranx
+shape ``{query_id: {doc_id: value}}``, or from iterables of records such as
+ir_datasets' ``qrels_iter()`` and ``scoreddocs_iter()``. Each is written as the text
+its file format has and read by :mod:`fairconv.readers`, so the numbers and the
+checks are those of the files; an error names the row (``qrels DataFrame:3: ...``).
+
+A run with an order (a file, a DataFrame or a record stream in row order) keeps it; a
+dict has none and is ranked by score, ties by doc id descending (trec_eval's rule).
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import os
+from collections.abc import Iterable, Mapping, Sequence
+
+from .readers import GroupMemberships, Qrels, Run, read_gmemb, read_qrels, read_run
+
+__all__ = ["as_qrels", "as_run", "as_runs", "as_memberships"]
+
+_COLUMNS = {
+    "topic": ("query_id", "qid", "q_id"),
+    "doc": ("doc_id", "docno"),
+    "relevance": ("relevance", "label", "rel", "score"),
+    "score": ("score",),
+}
+
+
+def _is_path(obj) -> bool:
+    return isinstance(obj, (str, bytes, os.PathLike)) or hasattr(obj, "read")
+
+
+def _is_frame(obj) -> bool:
+    return hasattr(obj, "columns") and hasattr(obj, "itertuples")
+
+
+def _column(frame, kind: str, what: str):
+    for name in _COLUMNS[kind]:
+        if name in frame.columns:
+            return frame[name].tolist()
+    raise ValueError(
+        f"the {what} DataFrame needs a {kind} column named one of "
+        f"{', '.join(_COLUMNS[kind])}; it has {', '.join(map(str, frame.columns))}"
+    )
+
+
+def _token(value, field: str, where: str) -> str:
+    text = str(value)
+    if not text or any(c.isspace() or ord(c) < 32 or 127 <= ord(c) < 160 for c in text):
+        raise ValueError(
+            f"{where}: the {field} {text!r} must be non-empty, without whitespace or "
+            "control characters"
+        )
+    return text
+
+
+def _number(value, field: str, where: str, *, integer: bool = False) -> str:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        and not hasattr(value, "dtype")
+    ):
+        raise ValueError(f"{where}: the {field} must be a number, got {value!r}")
+    if integer:
+        if float(value) != math.floor(float(value)) or not math.isfinite(float(value)):
+            raise ValueError(f"{where}: the {field} must be an integer, got {value!r}")
+        return str(int(value))
+    if not math.isfinite(float(value)):
+        raise ValueError(f"{where}: the {field} must be a finite number, got {value!r}")
+    return repr(float(value))
+
+
+def _records(obj, kinds: Sequence[str], what: str) -> list[tuple]:
+    """(topic, doc, value) rows of a DataFrame, a dict of dicts or an iterable."""
+    if _is_frame(obj):
+        return list(zip(*(_column(obj, k, what) for k in kinds), strict=True))
+    if isinstance(obj, Mapping):
+        rows = []
+        for topic, docs in obj.items():
+            if not isinstance(docs, Mapping):
+                raise ValueError(
+                    f"the {what} dict must map query ids to {{doc_id: value}} dicts; "
+                    f"query {topic!r} maps to {type(docs).__name__}"
+                )
+            rows += [(topic, doc, value) for doc, value in docs.items()]
+        return rows
+    if isinstance(obj, Iterable):
+        rows = []
+        for i, rec in enumerate(obj, start=1):
+            fields = []
+            for kind in kinds:
+                names = _COLUMNS[kind]
+                found = next((getattr(rec, n) for n in names if hasattr(rec, n)), None)
+                if found is None and isinstance(rec, Mapping):
+                    found = next((rec[n] for n in names if n in rec), None)
+                if found is None:
+                    raise ValueError(
+                        f"{what} record {i}: needs a field named one of {', '.join(names)}"
+                    )
+                fields.append(found)
+            rows.append(tuple(fields))
+        return rows
+    raise TypeError(
+        f"{what} must be a path, a file object, a DataFrame, a {{query_id: {{doc_id: "
+        f"value}}}} dict or an iterable of records; got {type(obj).__name__}"
+    )
+
+
+def _stream(lines: list[str], name: str) -> io.BytesIO:
+    f = io.BytesIO(("\n".join(lines) + "\n").encode("utf-8") if lines else b"")
+    f.name = name
+    return f
+
+
+def _kind(obj) -> str:
+    if _is_frame(obj):
+        return "DataFrame"
+    if isinstance(obj, Mapping):
+        return "dict"
+    return "records"
+
+
+def as_qrels(qrels) -> Qrels:
+    """Qrels from a file, a DataFrame, a dict or records (see the module's docstring).
+
+    Relevance values are integers (negative: nonrelevant, as trec_eval reads them).
+
+    Examples
+    --------
+    >>> q = as_qrels({"T1": {"a": 2, "b": 0}})
+    >>> q.topics, q.levels.tolist()
+    (('T1',), [2, 0])
+    """
+    if isinstance(qrels, Qrels):
+        return qrels
+    if _is_path(qrels):
+        return read_qrels(qrels)
+    name = f"qrels {_kind(qrels)}"
+    rows = _records(qrels, ("topic", "doc", "relevance"), name)
+    lines = [
+        f"{_token(t, 'query id', f'{name}:{i}')} 0 {_token(d, 'doc id', f'{name}:{i}')} "
+        f"{_number(v, 'relevance', f'{name}:{i}', integer=True)}"
+        for i, (t, d, v) in enumerate(rows, start=1)
+    ]
+    return read_qrels(_stream(lines, name))
+
+
+def as_run(run, *, name: str | None = None) -> Run:
+    """A run from a file, a DataFrame, a dict or records (see the module's docstring).
+
+    ``name`` is the run's name (its tag); files keep the tag they have.
+
+    Examples
+    --------
+    >>> r = as_run({"T1": {"a": 0.5, "b": 0.9}}, name="bm25")
+    >>> r.tag, [d.decode() for d in r.docs]
+    ('bm25', ['b', 'a'])
+    """
+    if isinstance(run, Run):
+        return run
+    if _is_path(run):
+        return read_run(run, tag=name)
+    tag = _token(name or "run", "run name", "run")
+    where = f"run {tag!r} ({_kind(run)})"
+    rows = _records(run, ("topic", "doc", "score"), where)
+    scored = [
+        (_token(t, "query id", f"{where}:{i}"), _token(d, "doc id", f"{where}:{i}"),
+         _number(v, "score", f"{where}:{i}"))
+        for i, (t, d, v) in enumerate(rows, start=1)
+    ]  # fmt: skip
+    if isinstance(run, Mapping):  # no order: by score, ties by doc id descending
+        scored.sort(key=lambda r: r[1], reverse=True)
+        scored.sort(key=lambda r: float(r[2]), reverse=True)
+        scored.sort(key=lambda r: r[0])
+    lines = [f"{t} Q0 {d} {i} {s} {tag}" for i, (t, d, s) in enumerate(scored, start=1)]
+    return read_run(_stream(lines, where), tag=tag)
+
+
+def as_runs(runs) -> list[Run]:
+    """Runs from a sequence of runs or a mapping from run name to run."""
+    if isinstance(runs, Mapping):
+        return [as_run(r, name=str(n)) for n, r in runs.items()]
+    if _is_path(runs) or _is_frame(runs) or isinstance(runs, Run):
+        return [as_run(runs)]
+    return [as_run(r) for r in runs]
+
+
+def as_memberships(memberships, n_groups: int | None = None) -> GroupMemberships:
+    """Group memberships from a file, a DataFrame or a dict.
+
+    A DataFrame has the query and doc id columns, then one column per group in the
+    target's order; a dict maps query ids to ``{doc_id: vector}``.
+
+    Examples
+    --------
+    >>> m = as_memberships({"T1": {"a": [1, 0], "b": [0.5, 0.5]}})
+    >>> m.matrix.tolist()
+    [[1.0, 0.0], [0.5, 0.5]]
+    """
+    if isinstance(memberships, GroupMemberships):
+        return memberships
+    if _is_path(memberships):
+        return read_gmemb(memberships, n_groups)
+    name = f"memberships {_kind(memberships)}"
+    if _is_frame(memberships):
+        topics = _column(memberships, "topic", name)
+        docs = _column(memberships, "doc", name)
+        groups = [c for c in memberships.columns if c not in (*_COLUMNS["topic"], *_COLUMNS["doc"])]
+        vectors = memberships[groups].to_numpy().tolist()
+        rows = list(zip(topics, docs, vectors, strict=True))
+    else:
+        rows = _records(memberships, ("topic", "doc", "relevance"), name)
+    lines = []
+    for i, (t, d, vector) in enumerate(rows, start=1):
+        where = f"{name}:{i}"
+        if isinstance(vector, (str, bytes)) or not isinstance(vector, Iterable):
+            raise ValueError(f"{where}: a membership vector must be a sequence of numbers")
+        values = " ".join(_number(x, "group probability", where) for x in vector)
+        lines.append(f"{_token(t, 'query id', where)} {_token(d, 'doc id', where)} {values}")
+    return read_gmemb(_stream(lines, name), n_groups)
