@@ -126,43 +126,10 @@ def r_vs_gf(table: ScoreTable, *, by: str = "run", gf: str = "GF") -> Figure:
         _label_points(ax, mean[:, ri], mean[:, gi], table.runs)
     elif by == "run":  # many runs: a marker and a legend entry each, no labels to collide
         mean, _ = table.mean()
-        cmap = plt.get_cmap("tab20" if len(table.runs) > 10 else "tab10")
-        for r, run in enumerate(table.runs):
-            ax.scatter(
-                mean[r, ri],
-                mean[r, gi],
-                label=run,
-                color=cmap(r % cmap.N),
-                marker=_MARKERS[r % len(_MARKERS)],
-            )
-        ax.legend(
-            fontsize=6,
-            loc="upper left",
-            bbox_to_anchor=(1.02, 1.0),
-            frameon=False,
-            ncols=int(np.ceil(len(table.runs) / 25)),
-        )
-        fig.set_size_inches(5 + 1.6 * int(np.ceil(len(table.runs) / 25)), 4)
+        _scatter_runs(plt, fig, ax, table.runs, mean[:, ri], mean[:, gi], size=None)
     else:
-        cmap = plt.get_cmap("tab20" if len(table.runs) > 10 else "tab10")
-        for r, run in enumerate(table.runs):
-            ax.scatter(
-                table.values[r, :, ri],
-                table.values[r, :, gi],
-                label=run,
-                s=14,
-                color=cmap(r % cmap.N),
-                marker=_MARKERS[r % len(_MARKERS)],
-            )
-        # beside the axes, in columns of at most 25 runs: never on top of the points
-        ax.legend(
-            fontsize=6,
-            loc="upper left",
-            bbox_to_anchor=(1.02, 1.0),
-            frameon=False,
-            ncols=int(np.ceil(len(table.runs) / 25)),
-        )
-        fig.set_size_inches(5 + 1.6 * int(np.ceil(len(table.runs) / 25)), 4)
+        x, y = table.values[:, :, ri], table.values[:, :, gi]
+        _scatter_runs(plt, fig, ax, table.runs, x, y, size=14)
     ax.margins(0.2)  # room for the run labels
     ax.xaxis.set_major_locator(plt.MaxNLocator(5))  # small R values have long ticks
     ax.set_xlabel("R (relevance)")
@@ -171,6 +138,23 @@ def r_vs_gf(table: ScoreTable, *, by: str = "run", gf: str = "GF") -> Figure:
     ax.grid(alpha=0.3)
     fig.tight_layout()
     return fig
+
+
+def _scatter_runs(plt, fig, ax, runs, x, y, *, size) -> None:
+    """One colour and marker per run, with a legend beside the axes.
+
+    The legend has columns of at most 25 runs and never covers the points.
+    """
+    cmap = plt.get_cmap("tab20" if len(runs) > 10 else "tab10")
+    for r, run in enumerate(runs):
+        ax.scatter(
+            x[r], y[r], label=run, s=size, color=cmap(r % cmap.N),
+            marker=_MARKERS[r % len(_MARKERS)],
+        )  # fmt: skip
+    columns = int(np.ceil(len(runs) / 25))
+    ax.legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False,
+              ncols=columns)  # fmt: skip
+    fig.set_size_inches(5 + 1.6 * columns, 4)
 
 
 def _label_points(ax, x, y, labels) -> None:
