@@ -38,12 +38,15 @@ MODULES = (
     "gfr",
     "gfrc",
     "gfrc2",
+    "inputs",
+    "ir_measures",
     "nuggets",
     "plots",
     "ragfair",
     "rankings",
     "readers",
     "results",
+    "scores",
     "stats",
 )
 
