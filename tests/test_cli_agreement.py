@@ -1,5 +1,6 @@
 """The agreement commands: fairconv labels and fairconv agree."""
 
+import json
 import subprocess
 import sys
 
@@ -146,3 +147,93 @@ def test_labels_output_may_not_be_the_input(tmp_path):
     path = _file(tmp_path, "three.txt", THREE)
     proc = _run("labels", "-o", path, path)
     assert proc.returncode == 2 and len(proc.stderr.strip().split("\n")) == 1
+
+
+# --------------------------------------------------------------------------- agree
+RUNS = ["r1", "r2", "r3", "r4", "r5"]
+TOPICS = ["t1", "t2", "t3"]
+
+
+def _score_file(tmp_path, name, values, measures, *, skip=()):
+    """A fairconv per-topic TSV: values[m][r][t]; cells in ``skip`` are left out."""
+    lines = ["run\ttopic\tmeasure\tvalue"]
+    for r, run in enumerate(RUNS):
+        for t, topic in enumerate(TOPICS):
+            for m, measure in enumerate(measures):
+                if (run, topic, measure) not in skip:
+                    lines.append(f"{run}\t{topic}\t{measure}\t{float(values[m][r][t])!r}")
+    path = tmp_path / name
+    path.write_text("\n".join(lines) + "\n")
+    return str(path)
+
+
+def _values(seed, n_measures):
+    rng = np.random.default_rng(seed)
+    return rng.random((n_measures, len(RUNS), len(TOPICS))).round(3)
+
+
+def _tsv_pairs(text):
+    lines = text.strip().split("\n")
+    assert lines[0] == "a\tb\ttau_b\ttau_ap\tspearman\tn_systems"
+    return [line.split("\t") for line in lines[1:]]
+
+
+def test_agree_every_pair_of_measures(tmp_path, capsys):
+    values = _values(1, 3)
+    path = _score_file(tmp_path, "s.tsv", values, ["A", "B", "C"])
+    assert main(["agree", "-m", "A", "-m", "B", "-m", "C", path]) == 0
+    rows = _tsv_pairs(capsys.readouterr().out)
+    assert [(r[0], r[1]) for r in rows] == [("A", "B"), ("A", "C"), ("B", "C")]
+    means = values.mean(axis=2)
+    for row, (a, b) in zip(rows, [(0, 1), (0, 2), (1, 2)], strict=True):
+        assert float(row[2]) == pytest.approx(ag.kendall_tau(means[a], means[b]).statistic)
+        assert float(row[3]) == pytest.approx(ag.tau_ap(means[a], means[b], variant="b").statistic)
+        assert float(row[4]) == pytest.approx(ag.spearman(means[a], means[b]).statistic)
+        assert row[5] == "5"
+
+
+def test_agree_means_over_topics_every_run_has(tmp_path, capsys):
+    values = _values(2, 2)
+    # r2 has no B on t3: t3 is left out of every run's mean of B, not of A
+    path = _score_file(tmp_path, "s.tsv", values, ["A", "B"], skip={("r2", "t3", "B")})
+    assert main(["agree", "-m", "A", "-m", "B", "--format", "json", path]) == 0
+    pair = json.loads(capsys.readouterr().out)["pairs"][0]
+    a = values[0].mean(axis=1)
+    b = values[1][:, :2].mean(axis=1)
+    assert pair["a"] == "A" and pair["b"] == "B" and pair["n_systems"] == 5
+    assert pair["tau_b"] == pytest.approx(ag.kendall_tau(a, b).statistic)
+    assert pair["spearman"] == pytest.approx(ag.spearman(a, b).statistic)
+    assert pair["tau_ap"] == pytest.approx(ag.tau_ap(a, b, variant="b").statistic)
+    assert pair["n_topics"] == [3, 2]
+
+
+def test_agree_between_two_files_latex_and_plot(tmp_path, capsys):
+    human = _score_file(tmp_path, "human.tsv", _values(3, 1), ["Recall_NtN"])
+    llm = _score_file(tmp_path, "llm.tsv", _values(4, 1), ["Recall_NtN"])
+    fig = tmp_path / "fig.png"
+    args = ["agree", "-m", "Recall_NtN", "--between", "--format", "latex"]
+    assert main([*args, "--plot", str(fig), human, llm]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("\\begin{tabular}") and "Recall\\_NtN" in out
+    a = _values(3, 1)[0].mean(axis=1)
+    b = _values(4, 1)[0].mean(axis=1)
+    assert f"{ag.kendall_tau(a, b).statistic:.3f}" in out
+    assert fig.stat().st_size > 0
+
+
+def _agree_error(*args):
+    proc = _run("agree", *args)
+    assert proc.returncode == 2 and proc.stdout == ""
+    lines = proc.stderr.strip().split("\n")
+    assert len(lines) == 1 and "Traceback" not in proc.stderr, proc.stderr
+    return lines[0]
+
+
+def test_agree_errors(tmp_path):
+    values = _values(5, 2)
+    path = _score_file(tmp_path, "s.tsv", values, ["A", "B"])
+    assert "at least two measures" in _agree_error("-m", "A", path)
+    assert "two score files" in _agree_error("-m", "A", "--between", path)
+    constant = np.ones_like(values)
+    flat = _score_file(tmp_path, "flat.tsv", constant, ["A", "B"])
+    assert "not be constant" in _agree_error("-m", "A", "-m", "B", flat)

@@ -1135,23 +1135,25 @@ def cohen_kappa(
         )
     k = len(coded.categories)
     c = coded.codes[both]
-    table = np.bincount(c[:, 0] * k + c[:, 1], minlength=k * k).reshape(k, k).astype(float)
-    expected = np.outer(table.sum(axis=1), table.sum(axis=0)) / table.sum()
+    # integer counts, weights and margins: one division at the end, so that a kappa
+    # that is -1 or 1 on paper is exactly that
+    table = np.bincount(c[:, 0] * k + c[:, 1], minlength=k * k).reshape(k, k)
+    outer = np.outer(table.sum(axis=1), table.sum(axis=0))  # N times the expected counts
     pos = np.arange(k)
     if weighting is None:
-        weight = (pos[:, None] != pos[None, :]).astype(float)
+        weight = (pos[:, None] != pos[None, :]).astype(np.int64)
     elif weighting == "linear":
-        weight = np.abs(pos[:, None] - pos[None, :]).astype(float)
+        weight = np.abs(pos[:, None] - pos[None, :])
     else:
-        weight = ((pos[:, None] - pos[None, :]) ** 2).astype(float)
-    chance = np.sum(weight * expected)
+        weight = (pos[:, None] - pos[None, :]) ** 2
+    chance = int((weight * outer).sum())
     if chance == 0:
         raise ValueError(
             f"The 'a' and 'b' parameters of {func} must use at least two labels between "
             "them: kappa is undefined when chance agreement is certain. Got one label "
             f"({_plain_label(coded.categories[c[0, 0]].item())!r}) on all {len(c)} items instead."
         )
-    value = 1.0 - np.sum(weight * table) / chance
+    value = 1.0 - int(table.sum()) * int((weight * table).sum()) / chance
     return AgreementResult(float(value), "cohen_kappa", int(both.sum()), 2, weighting)
 
 
