@@ -237,3 +237,14 @@ def test_agree_errors(tmp_path):
     constant = np.ones_like(values)
     flat = _score_file(tmp_path, "flat.tsv", constant, ["A", "B"])
     assert "not be constant" in _agree_error("-m", "A", "-m", "B", flat)
+
+
+def test_labels_json(tmp_path, capsys):
+    f = tmp_path / "l.txt"
+    f.write_text("n1 r1 1\nn1 r2 1\nn2 r1 0\nn2 r2 1\nn3 r1 1\nn3 r2 1\n")
+    assert main(["labels", "--format", "json", str(f)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["n_items"] == 3 and data["accuracy"] == pytest.approx(2 / 3)
+    assert main(["labels", "--vote", "--format", "json", str(f)]) == 0
+    votes = json.loads(capsys.readouterr().out)["votes"]
+    assert [v["label"] for v in votes] == [1, None, 1]  # n2: a tie, no majority

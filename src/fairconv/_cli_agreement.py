@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 
 
@@ -52,7 +53,21 @@ def _cmd_labels(args) -> int:
                 )
             )
 
-        _write(args.output, write_votes)
+        def votes_json(out) -> None:
+            rows = [
+                {"item": item, "label": _json_label(label), "votes": v, "ratings": n}
+                for item, label, v, n in zip(
+                    data.items,
+                    vote.labels.tolist(),
+                    vote.votes.tolist(),
+                    vote.n_ratings.tolist(),
+                    strict=True,
+                )
+            ]
+            json.dump({"votes": rows}, out, indent=1, allow_nan=False)
+            out.write("\n")
+
+        _write(args.output, votes_json if args.format == "json" else write_votes)
         return 0
     rows: list[tuple[str, float]] = []
     if n_raters == 2:
@@ -84,8 +99,22 @@ def _cmd_labels(args) -> int:
             text = str(value) if isinstance(value, int) else _number(value)
             out.write(f"{name}\t{text}\n")
 
-    _write(args.output, write_rows)
+    def rows_json(out) -> None:
+        data = {name: (None if value != value else value) for name, value in rows}
+        json.dump(data, out, indent=1, allow_nan=False)
+        out.write("\n")
+
+    _write(args.output, rows_json if args.format == "json" else write_rows)
     return 0
+
+
+def _json_label(label):
+    """A label for JSON: None for no label (NaN), an int for a whole number."""
+    if isinstance(label, float):
+        if label != label:
+            return None
+        return int(label) if label.is_integer() else label
+    return label
 
 
 # --------------------------------------------------------------------------- agree
@@ -334,6 +363,13 @@ def add_commands(sub) -> None:
         default="missing",
         help="with --vote, an item whose top labels tie gets no label (default), or the "
         "lowest or highest of them",
+    )
+    lab.add_argument(
+        "--format",
+        default="tsv",
+        choices=["tsv", "json"],
+        help="tsv: measure value rows (item label votes ratings with --vote); json: an "
+        "object of the same",
     )
     lab.add_argument("-o", "--output", help="write to this file instead of stdout")
     lab.add_argument("labels", metavar="FILE", help="'item rater label' rows")
