@@ -9,9 +9,11 @@ power; the randomised Tukey HSD is Carterette's (TOIS 2012).
 
 Randomised tests
 ----------------
-- A trial's statistic ties the observed one when it is within a relative tolerance
-  of 1e-9 of it (or of the largest value the statistic can take, when the observed
-  one is 0 on paper), so that float rounding never drops a tie that is exact on paper.
+- A trial's statistic ties the observed one when it is within 1e-9 times the observed
+  statistic, or times the largest value the statistic can take when that is larger
+  (the rounding of a float sum grows with the terms, not with the result; an observed
+  statistic that is 0 on paper comes out as about 1e-17), so that float rounding
+  never drops a tie that is exact on paper.
 - ``p = count / B`` (Sakai's convention); ``exact`` is True when every sign vector or
   permutation was enumerated, which happens whenever there are no more of them than
   ``n_resamples``.
@@ -20,11 +22,19 @@ Randomised tests
   trial after trial, whatever the chunking.
 - Trials run in chunks of bounded memory, all pairs from one set of trials, the sign
   flips of many pairs in one matrix product.
+
+Undefined tests
+---------------
+A test whose statistic is undefined on the data raises a ``ValueError`` that says so:
+the t-based tests when x - y is the same on every topic, the ANOVA and both Tukey tests
+when the residual variance is 0. "The same" is judged within 1e-9 of the largest
+score, so that differences equal on paper (0.3 - 0.1 and 0.5 - 0.3) are equal.
 """
 
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
@@ -32,6 +42,7 @@ from itertools import permutations
 
 import numpy as np
 from scipy import stats as _sp
+from scipy.integrate import IntegrationWarning
 
 from ._validation import as_float_array, check_choice, check_int, check_real, fail
 
@@ -48,6 +59,7 @@ __all__ = [
     "adjust_pvalues",
     "compare",
     "scores_of",
+    "PairwiseTestsResult",
     "PairedTTestResult",
     "RandomisationTestResult",
     "BootstrapTestResult",
@@ -80,10 +92,23 @@ class _Record:
         return {k: _plain(v) for k, v in asdict(self).items()}  # type: ignore[call-overload]
 
     def to_frame(self):
-        """A one-row pandas DataFrame of the scalar fields (needs the pandas extra)."""
+        """A pandas DataFrame (needs the pandas extra): one row of the scalar fields."""
         pd = _pandas(type(self).__name__)
-        data = self.to_dict()
-        return pd.DataFrame([{k: v for k, v in data.items() if not isinstance(v, list)}])
+        return pd.DataFrame([{k: v for k, v in self.to_dict().items() if not isinstance(v, list)}])
+
+
+class _PairMatrices(_Record):
+    """Records of (m, m) matrices: ``to_frame`` gives one row per pair j < k."""
+
+    def to_frame(self):
+        """One row per pair j < k (columns ``a``, ``b`` and each (m, m) matrix's [a, b])."""
+        pd = _pandas(type(self).__name__)
+        matrices = {
+            k: v for k, v in vars(self).items() if isinstance(v, np.ndarray) and v.ndim == 2
+        }
+        m = len(next(iter(matrices.values())))
+        j, k = np.triu_indices(m, 1)
+        return pd.DataFrame({"a": j, "b": k, **{name: v[j, k] for name, v in matrices.items()}})
 
 
 def _pandas(name: str):
@@ -164,9 +189,23 @@ class Anova2Result(_Record):
     ci_high: np.ndarray = field(repr=False)
     alpha: float = 0.05
 
+    def to_frame(self):
+        """The ANOVA table as a paper prints it: rows systems, topics, residual."""
+        pd = _pandas("Anova2Result")
+        return pd.DataFrame(
+            {
+                "source": ["systems", "topics", "residual"],
+                "ss": [self.ss_systems, self.ss_topics, self.ss_residual],
+                "df": [self.df_systems, self.df_topics, self.df_residual],
+                "ms": [self.ms_systems, self.ms_topics, self.ms_residual],
+                "f": [self.f_systems, self.f_topics, None],
+                "pvalue": [self.p_systems, self.p_topics, None],
+            }
+        )
+
 
 @dataclass(frozen=True, eq=False)
-class TukeyHSDResult(_Record):
+class TukeyHSDResult(_PairMatrices):
     """Two-way Tukey HSD: (m, m) matrices, entry [j, k] for system j minus system k."""
 
     difference: np.ndarray = field(repr=False)
@@ -179,7 +218,7 @@ class TukeyHSDResult(_Record):
 
 
 @dataclass(frozen=True, eq=False)
-class RandomisedTukeyHSDResult(_Record):
+class RandomisedTukeyHSDResult(_PairMatrices):
     """Randomised Tukey HSD: (m, m) matrices, entry [j, k] for system j minus system k."""
 
     difference: np.ndarray = field(repr=False)
@@ -190,24 +229,56 @@ class RandomisedTukeyHSDResult(_Record):
 
 
 @dataclass(frozen=True, eq=False)
+class PairwiseTestsResult(_PairMatrices):
+    """A test of two systems run on every pair: (m, m) matrices, [j, k] for j minus k.
+
+    ``pvalue`` is uncorrected (``compare`` applies a correction to the family);
+    ``effect_size`` is mean(d) / s_d; ``exact`` and ``n_resamples`` describe the trials
+    of the randomised tests (one set of trials for every pair).
+    """
+
+    test: str
+    difference: np.ndarray = field(repr=False)
+    pvalue: np.ndarray = field(repr=False)
+    effect_size: np.ndarray = field(repr=False)
+    exact: bool
+    n_resamples: int
+
+
+@dataclass(frozen=True, eq=False)
 class DiscriminativePowerResult(_Record):
     """The ASL curve of a measure: the sorted p-values of all system pairs."""
 
     test: str
     asl: np.ndarray = field(repr=False)
-    pairs: list = field(repr=False)
+    pairs: tuple[tuple[int, int], ...] = field(repr=False)
     alpha: float = 0.05
     power: float = 0.0
+
+    def to_frame(self):
+        """One row per pair in increasing order of ASL: rank, a, b, asl."""
+        pd = _pandas("DiscriminativePowerResult")
+        return pd.DataFrame(
+            {
+                "rank": np.arange(1, len(self.asl) + 1),
+                "a": [a for a, _ in self.pairs],
+                "b": [b for _, b in self.pairs],
+                "asl": self.asl,
+            }
+        )
 
 
 @dataclass(frozen=True, eq=False)
 class Comparison(_Record):
     """Systems compared on one measure: what ``fairconv compare`` prints.
 
-    ``systems`` are ordered by mean (highest first) with the two-way ANOVA CI of each;
-    ``pairs`` list every pair in that order with ``difference = mean(a) - mean(b)``,
-    the p-value of the test (corrected when asked), the effect size and whether
-    ``p < alpha``. ``result`` is the underlying test's record.
+    ``systems`` are ordered by mean (highest first), each a dict with ``name``,
+    ``mean``, ``ci_low`` and ``ci_high`` (the two-way ANOVA CI); ``pairs`` list every
+    pair in that order, each a dict with ``a``, ``b``, ``difference = mean(a) -
+    mean(b)``, ``pvalue`` (corrected when asked), ``effect_size`` and ``significant``
+    (``pvalue < alpha``). ``n_dropped`` topics were left out for undefined values.
+    ``result`` is the test's record, its (m, m) matrices in the order of ``systems``;
+    ``anova`` the two-way ANOVA in that order.
     """
 
     measure: str
@@ -216,9 +287,10 @@ class Comparison(_Record):
     n_dropped: int
     alpha: float
     correction: str
-    systems: list = field(repr=False)
-    pairs: list = field(repr=False)
-    result: object = field(repr=False, default=None)
+    systems: tuple[dict, ...] = field(repr=False)
+    pairs: tuple[dict, ...] = field(repr=False)
+    result: TukeyHSDResult | RandomisedTukeyHSDResult | PairwiseTestsResult = field(repr=False)
+    anova: Anova2Result = field(repr=False)
 
     def to_dict(self) -> dict:
         """The comparison as ``fairconv compare --format json`` prints it."""
@@ -255,11 +327,22 @@ def _vector(x, name: str, func: str) -> np.ndarray:
     return arr
 
 
-def _pair(x, y, func: str) -> np.ndarray:
+def _pair(x, y, func: str) -> tuple[np.ndarray, float]:
+    """The differences x - y and the largest |score| (the scale of their rounding)."""
     a, b = _vector(x, "x", func), _vector(y, "y", func)
     if a.shape != b.shape:
         raise fail("y", func, f"hold the {len(a)} topics of 'x'", f"{len(b)}")
-    return a - b
+    return a - b, float(max(np.abs(a).max(), np.abs(b).max()))
+
+
+def _constant(d: np.ndarray, scale, axis: int = 0) -> np.ndarray:
+    """Whether the values along ``axis`` are all equal, within the rounding tolerance.
+
+    Differences that are equal on paper (0.3 - 0.1 and 0.2) differ in the last bits;
+    their spread is then below ``TIE_TOLERANCE`` times the largest score.
+    """
+    spread = np.abs(d - d.mean(axis=axis, keepdims=True)).max(axis=axis)
+    return np.asarray(~(spread > TIE_TOLERANCE * np.asarray(scale)))
 
 
 def _matrix(scores, func: str) -> np.ndarray:
@@ -349,12 +432,15 @@ def paired_t_test(x, y, *, alpha: float = 0.05) -> PairedTTestResult:
     (2.6112, 3, 0.0796)
     """
     func = "paired_t_test"
-    d = _pair(x, y, func)
+    d, scale = _pair(x, y, func)
     alpha = _alpha(alpha, func)
     n = len(d)
+    if _constant(d, scale):
+        raise ValueError(
+            f"{func}: x - y is the same ({d[0]:.6g}) on all {n} topics (within rounding): "
+            "s_d is 0 and t is undefined"
+        )
     mean, sd = float(d.mean()), float(d.std(ddof=1))
-    if not sd > 0:
-        raise ValueError(f"{func}: all {n} differences are equal ({d[0]:.6g}): t is undefined")
     se = sd / math.sqrt(n)
     t = mean / se
     p = float(2 * _sp.t.sf(abs(t), n - 1))
@@ -417,6 +503,17 @@ def randomisation_test(
         For fewer than 2 topics, different lengths, non-finite scores, a bad
         ``n_resamples``, or differences that are all 0 (no test to make).
 
+    Notes
+    -----
+    A trial flips the sign of each d_i with probability 1/2;
+
+    .. math::
+        p = \#\{\text{trials}: |\textstyle\sum_i s_i d_i| \ge |\sum_i d_i|\} / B
+
+    with ties within a relative 1e-9 (of the larger of the observed sum and
+    :math:`\sum_i |d_i|`). When :math:`2^n \le B` the :math:`2^n` sign vectors are
+    enumerated and B is :math:`2^n`.
+
     References
     ----------
     T. Sakai, *Information access evaluation methodology* (2015), Chapter 5: for X vs Y
@@ -429,32 +526,37 @@ def randomisation_test(
     (0.5, True)
     """
     func = "randomisation_test"
-    d = _pair(x, y, func)
+    d, _ = _pair(x, y, func)
     n_resamples = check_int(n_resamples, "n_resamples", func, minimum=1)
     if chunk is not None:
         chunk = check_int(chunk, "chunk", func, minimum=1)
     if not np.any(d):
-        raise ValueError(f"{func}: every difference is 0: there is nothing to test")
+        raise ValueError(f"{func}: x and y are equal on every topic: there is nothing to test")
     counts, trials, exact = _randomisation_counts(d[:, None], n_resamples, _rng(seed, func), chunk)
     return RandomisationTestResult(float(d.mean()), float(counts[0] / trials), exact, trials)
 
 
-def _bootstrap_counts(d: np.ndarray, n_resamples: int, rng, chunk: int | None):
-    """Trials whose |t*| reaches |t| for each column of d (n, pairs); t* of shifted d."""
+def _bootstrap_counts(d: np.ndarray, scale, n_resamples: int, rng, chunk: int | None):
+    """Trials whose |t*| reaches |t| for each column of d (n, pairs); t* of shifted d.
+
+    ``scale`` (pairs,) is the largest |score| of each pair: a sample whose values are
+    equal within the rounding tolerance of it has s = 0 and t* = 0.
+    """
     n, pairs = d.shape
     mean = d.mean(axis=0)
     sd = d.std(axis=0, ddof=1)
     t_obs = np.abs(mean / (sd / math.sqrt(n)))
     w = d - mean
+    flat = TIE_TOLERANCE * np.asarray(scale, dtype=np.float64)
     counts = np.zeros(pairs, dtype=np.int64)
-    size = chunk or _chunk(n * (1 + pairs))
+    size = chunk or _chunk(n + 3 * n * pairs)  # indices, a sample and its deviations
     for start in range(0, n_resamples, size):
         stop = min(n_resamples, start + size)
         idx = np.minimum((rng.random((stop - start, n)) * n).astype(np.int64), n - 1)
         sample = w[idx]  # (trials, n, pairs)
         m = sample.mean(axis=1)
         s = sample.std(axis=1, ddof=1)
-        t = np.divide(m, s / math.sqrt(n), out=np.zeros_like(m), where=s > 0)
+        t = np.divide(m, s / math.sqrt(n), out=np.zeros_like(m), where=s > flat)
         counts += _ties(np.abs(t), t_obs).sum(axis=0)
     return counts, t_obs
 
@@ -496,15 +598,26 @@ def bootstrap_test(
     References
     ----------
     T. Sakai, "Evaluating Evaluation Metrics based on the Bootstrap", SIGIR 2006.
+
+    Examples
+    --------
+    >>> r = bootstrap_test([0.5, 0.7, 0.3, 0.8, 0.6], [0.4, 0.5, 0.3, 0.6, 0.6], seed=1)
+    >>> round(r.statistic, 3), 0 <= r.pvalue <= 1, r.n_resamples
+    (2.236, True, 1000)
     """
     func = "bootstrap_test"
-    d = _pair(x, y, func)
+    d, scale = _pair(x, y, func)
     n_resamples = check_int(n_resamples, "n_resamples", func, minimum=1)
     if chunk is not None:
         chunk = check_int(chunk, "chunk", func, minimum=1)
-    if not float(d.std(ddof=1)) > 0:
-        raise ValueError(f"{func}: all {len(d)} differences are equal: t is undefined")
-    counts, t_obs = _bootstrap_counts(d[:, None], n_resamples, _rng(seed, func), chunk)
+    if _constant(d, scale):
+        raise ValueError(
+            f"{func}: x - y is the same ({d[0]:.6g}) on all {len(d)} topics (within "
+            "rounding): s_d is 0 and t is undefined"
+        )
+    counts, t_obs = _bootstrap_counts(
+        d[:, None], np.array([scale]), n_resamples, _rng(seed, func), chunk
+    )
     sign = 1.0 if d.mean() >= 0 else -1.0
     return BootstrapTestResult(sign * float(t_obs[0]), float(counts[0] / n_resamples), n_resamples)
 
@@ -519,7 +632,17 @@ def _anova(x: np.ndarray):
     ss_b = m * float(((row - grand) ** 2).sum())
     resid = x - col[None, :] - row[:, None] + grand
     ss_e = float((resid**2).sum())  # S_T - S_A - S_B, without cancellation
+    # residuals that are 0 on paper come out of float means as ~1e-17: V_E is then 0
+    if not np.abs(resid).max() > TIE_TOLERANCE * np.abs(x).max():
+        ss_e = 0.0
     return ss_a, ss_b, ss_e, col
+
+
+def _undefined_residual(func: str) -> ValueError:
+    return ValueError(
+        f"{func}: the residual variance V_E is 0 (every system differs from every other "
+        "by the same amount on all topics, within rounding): the test is undefined"
+    )
 
 
 def anova2(scores, *, alpha: float = 0.05) -> Anova2Result:
@@ -555,6 +678,12 @@ def anova2(scores, *, alpha: float = 0.05) -> Anova2Result:
     ----------
     T. Sakai, *Information access evaluation methodology* (2015), Chapter 5 (Table 5.1
     example: S_A = 0.1083, S_B = 1.0293, S_E = 0.8317).
+
+    Examples
+    --------
+    >>> a = anova2([[0.7, 0.5, 0.3], [0.3, 0.1, 0.1], [0.6, 0.6, 0.4], [0.5, 0.3, 0.4]])
+    >>> a.df_systems, a.df_residual, round(a.f_systems, 3), round(a.p_systems, 3)
+    (2, 6, 6.517, 0.031)
     """
     func = "anova2"
     x = _matrix(scores, func)
@@ -564,7 +693,7 @@ def anova2(scores, *, alpha: float = 0.05) -> Anova2Result:
     df_a, df_b, df_e = m - 1, n - 1, (m - 1) * (n - 1)
     ms_a, ms_b, ms_e = ss_a / df_a, ss_b / df_b, ss_e / df_e
     if not ms_e > 0:
-        raise ValueError(f"{func}: the residual variance is 0: F is undefined")
+        raise _undefined_residual(func)
     f_a, f_b = ms_a / ms_e, ms_b / ms_e
     margin = float(_sp.t.ppf(1 - alpha / 2, df_e)) * math.sqrt(ms_e / n)
     return Anova2Result(
@@ -609,6 +738,12 @@ def tukey_hsd(scores, *, alpha: float = 0.05) -> TukeyHSDResult:
     ----------
     T. Sakai, *Information access evaluation methodology* (2015), Chapter 5 (book
     example: ES_E 0.507 / 0.676 / 0.169; p = 0.257 for X vs Y).
+
+    Examples
+    --------
+    >>> h = tukey_hsd([[0.7, 0.5, 0.3], [0.3, 0.1, 0.1], [0.6, 0.6, 0.4], [0.5, 0.3, 0.4]])
+    >>> h.pvalue.round(3).tolist()[0], round(float(h.effect_size[0, 2]), 3)
+    ([1.0, 0.121, 0.028], 2.507)
     """
     func = "tukey_hsd"
     x = _matrix(scores, func)
@@ -618,22 +753,73 @@ def tukey_hsd(scores, *, alpha: float = 0.05) -> TukeyHSDResult:
     df_e = (m - 1) * (n - 1)
     ms_e = ss_e / df_e
     if not ms_e > 0:
-        raise ValueError(f"{func}: the residual variance is 0: the test is undefined")
+        raise _undefined_residual(func)
     diff = col[:, None] - col[None, :]
     se = math.sqrt(ms_e / n)
     q = np.abs(diff) / se
-    p = _sp.studentized_range.sf(q, m, df_e)
-    np.fill_diagonal(p, 1.0)
-    margin = _q_critical(alpha, m, df_e) * se
+    j, k = np.triu_indices(m, 1)
+    # one quadrature per distinct q of the pairs: scipy integrates each value separately
+    distinct, where = np.unique(q[j, k], return_inverse=True)
+    p = np.ones((m, m))
+    p[j, k] = p[k, j] = _range_sf(distinct, m, df_e, func)[where.ravel()]
+    margin = _q_critical(alpha, m, df_e, func) * se
     return TukeyHSDResult(
         diff, q, np.clip(p, 0.0, 1.0), diff / math.sqrt(ms_e), diff - margin, diff + margin, alpha
     )
 
 
+_NEAR_ONE = 1e-8
+"""Below this cdf, scipy's quadrature may warn although the p it returns is 1 - cdf."""
+
+
+def _quiet(call, *args):
+    """Return ``call(*args)`` and whether scipy's quadrature warned on the way."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", IntegrationWarning)
+        value = call(*args)
+    others = [w for w in caught if not issubclass(w.category, IntegrationWarning)]
+    for w in others:  # not ours to judge: pass them on
+        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    return value, len(others) < len(caught)
+
+
+def _range_sf(q: np.ndarray, m: int, df: int, func: str) -> np.ndarray:
+    """``scipy.stats.studentized_range.sf(q, m, df)``, without a warning.
+
+    scipy's quadrature warns ("probably divergent") for q where the cdf is below about
+    1e-10, and returns p = 1 - cdf there all the same. Those p are kept when they are
+    within 1e-8 of 1; the other values are computed again and must not warn.
+    """
+    p = np.empty(len(q))
+    for start in range(0, len(q), _SF_BLOCK):  # blocks, so that a warning costs one block
+        block = q[start : start + _SF_BLOCK]
+        value, warned = _quiet(_sp.studentized_range.sf, block, m, df)
+        if warned:
+            rest = value <= 1 - _NEAR_ONE
+            again, warned = _quiet(_sp.studentized_range.sf, block[rest], m, df)
+            if warned:
+                raise ValueError(
+                    f"{func}: scipy's studentized range distribution (m = {m}, df = {df}) "
+                    "did not converge for these data; use test='randomised-tukey'"
+                )
+            value[rest] = again
+        p[start : start + _SF_BLOCK] = value
+    return p
+
+
+_SF_BLOCK = 128
+
+
 @lru_cache(maxsize=256)
-def _q_critical(alpha: float, m: int, df: int) -> float:
+def _q_critical(alpha: float, m: int, df: int, func: str) -> float:
     """q(1 - alpha; m, df) of the studentized range (slow to compute: cached)."""
-    return float(_sp.studentized_range.ppf(1 - alpha, m, df))
+    q, warned = _quiet(lambda: float(_sp.studentized_range.ppf(1 - alpha, m, df)))
+    if warned and not abs(_range_sf(np.array([q]), m, df, func)[0] - alpha) <= 1e-9:
+        raise ValueError(
+            f"{func}: scipy's studentized range distribution (m = {m}, df = {df}) did not "
+            f"converge for q(1 - {alpha:g}); choose another alpha or test='randomised-tukey'"
+        )
+    return q
 
 
 def _enumerated_trials(n: int, start: int, stop: int, perms: np.ndarray) -> np.ndarray:
@@ -687,6 +873,13 @@ def randomised_tukey_hsd(
     B. Carterette, "Multiple Testing in Statistical Analysis of Systems-Based
     Information Retrieval Experiments", ACM TOIS 30(1), 2012; T. Sakai (2015),
     Chapter 5.
+
+    Examples
+    --------
+    >>> x = [[0.7, 0.5, 0.3], [0.3, 0.1, 0.1], [0.6, 0.6, 0.4], [0.5, 0.3, 0.4]]
+    >>> r = randomised_tukey_hsd(x, n_resamples=2000)  # (3!)^4 = 1296 <= B: exact
+    >>> r.exact, r.n_resamples, r.pvalue.round(3).tolist()[0]
+    (True, 1296, [1.0, 0.352, 0.056])
     """
     func = "randomised_tukey_hsd"
     x = _matrix(scores, func)
@@ -698,7 +891,7 @@ def randomised_tukey_hsd(
     _, _, ss_e, col = _anova(x)
     ms_e = ss_e / ((m - 1) * (n - 1))
     if not ms_e > 0:
-        raise ValueError(f"{func}: the residual variance is 0: the test is undefined")
+        raise _undefined_residual(func)
     sums = x.sum(axis=0)
     observed = np.abs(sums[:, None] - sums[None, :])  # in sums: means times n
     k = math.factorial(m)
@@ -749,6 +942,17 @@ def adjust_pvalues(p, method: str) -> np.ndarray:
     ``min(1, m p)``; Holm's step-down ``max_{j<=i} min(1, (m - j + 1) p_(j))``;
     Benjamini-Hochberg's step-up ``min_{j>=i} min(1, m p_(j) / j)``.
 
+    Raises
+    ------
+    ValueError
+        For an unknown method or values outside [0, 1].
+
+    References
+    ----------
+    S. Holm, "A simple sequentially rejective multiple test procedure", Scandinavian
+    Journal of Statistics 6(2), 1979; Y. Benjamini and Y. Hochberg, "Controlling the
+    false discovery rate", JRSS B 57(1), 1995.
+
     Examples
     --------
     >>> adjust_pvalues([0.01, 0.04, 0.03], "holm").round(3).tolist()
@@ -777,47 +981,51 @@ def adjust_pvalues(p, method: str) -> np.ndarray:
     return out.reshape(arr.shape)
 
 
-def _pairwise(x: np.ndarray, test: str, n_resamples: int, rng, alpha: float, chunk=None):
-    """p-values and effect sizes (m, m) of every pair of columns of x."""
+def _pairwise(
+    x: np.ndarray, test: str, n_resamples: int, rng, alpha: float, names=None, chunk=None
+) -> TukeyHSDResult | RandomisedTukeyHSDResult | PairwiseTestsResult:
+    """The test's record for every pair of columns of x (named ``names`` in errors)."""
+    if test == "tukey":
+        return tukey_hsd(x, alpha=alpha)
+    if test == "randomised-tukey":
+        return randomised_tukey_hsd(x, n_resamples=n_resamples, seed=rng, chunk=chunk)
     n, m = x.shape
+    names = [str(i) for i in range(m)] if names is None else names
     j, k = np.triu_indices(m, 1)
-    p = np.ones((m, m))
-    es = np.zeros((m, m))
-    if test in ("tukey", "randomised-tukey"):
-        r: TukeyHSDResult | RandomisedTukeyHSDResult
-        if test == "tukey":
-            r = tukey_hsd(x, alpha=alpha)
-        else:
-            r = randomised_tukey_hsd(x, n_resamples=n_resamples, seed=rng, chunk=chunk)
-        return r.pvalue, r.effect_size, r
     d = x[:, j] - x[:, k]  # (n, pairs)
-    sd = d.std(axis=0, ddof=1)
-    equal = ~(sd > 0)
-    if test in ("paired-t", "bootstrap") and equal.any():
-        bad = int(np.argmax(equal))
+    top = np.abs(x).max(axis=0)
+    constant = _constant(d, np.maximum(top[j], top[k]))
+    if test in ("paired-t", "bootstrap") and constant.any():
+        bad = int(np.argmax(constant))
         raise ValueError(
-            f"systems {j[bad]} and {k[bad]} differ by the same amount on every topic: "
-            f"the {test} test is undefined for them"
+            f"systems {names[j[bad]]} and {names[k[bad]]} differ by the same amount on every "
+            f"topic (within rounding): s_d is 0 and the {test} test is undefined for them"
         )
     if test == "randomisation" and not np.any(d, axis=0).all():
         bad = int(np.argmin(np.any(d, axis=0)))
         raise ValueError(
-            f"systems {j[bad]} and {k[bad]} score the same on every topic: there is nothing to test"
+            f"systems {names[j[bad]]} and {names[k[bad]]} score the same on every topic: "
+            "there is nothing to test"
         )
     mean = d.mean(axis=0)
-    effect = np.divide(mean, sd, out=np.zeros_like(mean), where=sd > 0)
+    sd = d.std(axis=0, ddof=1)
+    effect = np.where(constant, np.nan, mean / np.where(constant, 1.0, sd))
+    exact, trials = False, n_resamples
     if test == "paired-t":
-        t = mean / (sd / math.sqrt(n))
-        pv = 2 * _sp.t.sf(np.abs(t), n - 1)
+        pv = 2 * _sp.t.sf(np.abs(mean / (sd / math.sqrt(n))), n - 1)
+        trials = 0
     elif test == "randomisation":
-        counts, trials, _ = _randomisation_counts(d, n_resamples, rng, chunk)
+        counts, trials, exact = _randomisation_counts(d, n_resamples, rng, chunk)
         pv = counts / trials
     else:
-        counts, _ = _bootstrap_counts(d, n_resamples, rng, chunk)
+        counts, _ = _bootstrap_counts(d, np.maximum(top[j], top[k]), n_resamples, rng, chunk)
         pv = counts / n_resamples
+    p = np.ones((m, m))
+    es = np.zeros((m, m))
     p[j, k] = p[k, j] = pv
     es[j, k], es[k, j] = effect, -effect
-    return p, es, None
+    diff = x.mean(axis=0)
+    return PairwiseTestsResult(test, diff[:, None] - diff[None, :], p, es, exact, trials)
 
 
 def discriminative_power(
@@ -847,30 +1055,81 @@ def discriminative_power(
         ``asl``: the p-values of all m(m-1)/2 pairs in increasing order; ``pairs``:
         the (j, k) of each; ``power``: the fraction of pairs with p < alpha.
 
+    Raises
+    ------
+    ValueError
+        For the input errors of the test, or a test that is undefined for a pair.
+
+    Notes
+    -----
+    Measures are compared by their curves: the lower a measure's ASL curve, the more
+    pairs it separates with the same topics. The randomised tests use one set of
+    trials for every pair.
+
     References
     ----------
     T. Sakai, "Evaluating Evaluation Metrics based on the Bootstrap", SIGIR 2006.
+
+    Examples
+    --------
+    >>> x = [[0.7, 0.5, 0.3], [0.3, 0.1, 0.1], [0.6, 0.6, 0.4], [0.5, 0.3, 0.4]]
+    >>> dp = discriminative_power(x, test="tukey")
+    >>> dp.pairs, dp.asl.round(3).tolist(), round(dp.power, 3)
+    (((0, 2), (0, 1), (1, 2)), [0.028, 0.121, 0.505], 0.333)
     """
     func = "discriminative_power"
     x = _matrix(scores, func)
     test = check_choice(test, "test", func, TESTS)
     alpha = _alpha(alpha, func)
     n_resamples = check_int(n_resamples, "n_resamples", func, minimum=1)
-    p, _, _ = _pairwise(x, test, n_resamples, _rng(seed, func), alpha)
+    p = _pairwise(x, test, n_resamples, _rng(seed, func), alpha).pvalue
     j, k = np.triu_indices(x.shape[1], 1)
     pv = p[j, k]
     order = np.argsort(pv, kind="stable")
-    pairs = [(int(a), int(b)) for a, b in zip(j[order], k[order], strict=True)]
+    pairs = tuple((int(a), int(b)) for a, b in zip(j[order], k[order], strict=True))
     return DiscriminativePowerResult(test, pv[order], pairs, alpha, float((pv < alpha).mean()))
 
 
 # --------------------------------------------------------------------------- score tables
-def scores_of(table, measure: str, *, nan_policy: str = "raise", topics=None):
+def scores_of(
+    table, measure: str, *, nan_policy: str = "raise", topics: Sequence[str] | None = None
+) -> tuple[np.ndarray, tuple[str, ...], int]:
     """The (topics, runs) matrix of one measure of a ScoreTable.
 
-    Topics where the measure exists for every run are kept (optionally only those in
-    ``topics``); with ``nan_policy='omit'`` topics where a run's value is undefined
-    are dropped too. Returns ``(matrix, topics, n_dropped)``.
+    Parameters
+    ----------
+    table : ScoreTable
+    measure : str
+        The measure's name, as the table prints it.
+    nan_policy : {'raise', 'omit'}
+        A topic where some run's value is undefined (NaN): an error, or left out.
+    topics : sequence of str, optional
+        Only these topics of the table (each at most once).
+
+    Returns
+    -------
+    scores : ndarray, shape (topics, runs)
+        The measure on the topics where it exists and is defined for every run, in the
+        table's order of topics and runs.
+    topics : tuple of str
+        Those topics.
+    n_dropped : int
+        Topics left out because a value is undefined (``nan_policy='omit'``).
+
+    Raises
+    ------
+    TypeError
+        If ``table`` is not a ScoreTable or ``topics`` is a string.
+    ValueError
+        For an unknown measure or topic, a topic listed twice, or an undefined value
+        with ``nan_policy='raise'``.
+
+    Examples
+    --------
+    >>> from fairconv.datasets import sakai_book
+    >>> x, topics, dropped = scores_of(sakai_book().table, "nDCG@5", topics=["Q1", "Q2"])
+    >>> x.tolist(), topics, dropped
+    ([[0.7, 0.5, 0.0], [0.3, 0.1, 0.0]], ('Q1', 'Q2'), 0)
     """
     from .results import ScoreTable
 
@@ -886,8 +1145,7 @@ def scores_of(table, measure: str, *, nan_policy: str = "raise", topics=None):
     col = table.measures.index(measure)
     keep: np.ndarray = np.asarray(table.present[:, :, col].all(axis=0))
     if topics is not None:
-        wanted = set(topics)
-        keep &= np.array([t in wanted for t in table.topics], dtype=bool)
+        keep &= _topic_mask(table.topics, topics, func)
     values = table.values[:, keep, col].T  # (topics, runs)
     names = [t for t, k in zip(table.topics, keep.tolist(), strict=True) if k]
     undefined = np.isnan(values).any(axis=1)
@@ -899,9 +1157,31 @@ def scores_of(table, measure: str, *, nan_policy: str = "raise", topics=None):
         )
     return (
         values[~undefined],
-        [t for t, u in zip(names, undefined, strict=True) if not u],
+        tuple(t for t, u in zip(names, undefined, strict=True) if not u),
         int(undefined.sum()),
     )
+
+
+def _topic_mask(all_topics: Sequence[str], topics, func: str) -> np.ndarray:
+    """Which of ``all_topics`` are in ``topics`` (a sequence of known ids, each once)."""
+    if isinstance(topics, (str, bytes)) or not isinstance(topics, Sequence):
+        raise TypeError(
+            f"The 'topics' parameter of {func} must be a sequence of topic ids. "
+            f"Got {type(topics).__name__} instead."
+        )
+    wanted = set(topics)
+    if len(wanted) != len(topics):
+        twice = next(t for i, t in enumerate(topics) if t in topics[:i])
+        raise fail("topics", func, "list each topic once", f"{twice!r} twice")
+    unknown = sorted(wanted - set(all_topics), key=str)
+    if unknown:
+        raise fail(
+            "topics",
+            func,
+            "list topics of the scores",
+            ", ".join(map(repr, unknown[:5])) + (" and more" if len(unknown) > 5 else ""),
+        )
+    return np.array([t in wanted for t in all_topics], dtype=bool)
 
 
 def compare(
@@ -915,32 +1195,54 @@ def compare(
     nan_policy: str = "raise",
     topics: Sequence[str] | None = None,
     correction: str = "none",
+    systems: Sequence[str] | None = None,
 ) -> Comparison:
-    """Compare the runs of a ScoreTable on one measure over the topics.
+    """Compare systems on one measure over topics, as a paper's results table does.
 
     Parameters
     ----------
-    table : ScoreTable
+    table : ScoreTable or array_like, shape (topics, systems)
+        A table (its runs are the systems), or the scores themselves.
     measure : str
-        The measure's name (``GFR@10``).
+        The measure's name (``"GFR@10"``): the column of the table, or the label of
+        the array's scores.
     test : {'randomised-tukey', 'tukey', 'paired-t', 'randomisation', 'bootstrap'}
         Default: the randomised Tukey HSD.
-    n_resamples, seed
-        For the randomised tests (B = 10,000 by default).
+    n_resamples : int
+        B for the randomised tests (10,000 by default).
+    seed : int or numpy.random.Generator, optional
+        For reproducible trials.
     alpha : float
-        Significance level and CI level.
+        Significance level, and 100(1 - alpha)% CIs.
     nan_policy : {'raise', 'omit'}
-        What to do with topics where a run's value is undefined.
+        A topic where a system's value is undefined (NaN): an error, or left out and
+        counted in ``n_dropped``.
     topics : sequence of str, optional
-        Only these topics.
+        Only these topics of the table (a table only).
     correction : {'none', 'bonferroni', 'holm', 'bh'}
         For the pairwise tests; the Tukey tests already control the familywise error
         and refuse one.
+    systems : sequence of str, optional
+        Names of an array's columns (default ``"0"``, ``"1"``, ...; a table only has
+        its run names).
 
     Returns
     -------
     Comparison
-        Systems by mean with their two-way ANOVA CIs, and every pair.
+        The systems by mean with their two-way ANOVA CIs, and every pair in that order
+        with ``difference`` = mean(a) - mean(b), ``pvalue``, ``effect_size`` (mean(d) /
+        s_d for the paired tests, ES_E for the Tukey tests) and ``significant``.
+
+    Raises
+    ------
+    ValueError
+        For the errors of the tests, an unknown measure or topic, fewer than 2 topics
+        where the measure exists for every system, or a correction with a Tukey test.
+
+    Notes
+    -----
+    A table's topics are those where the measure exists for every run; with
+    ``nan_policy='omit'`` those where a run's value is undefined are left out too.
 
     Examples
     --------
@@ -948,7 +1250,13 @@ def compare(
     >>> c = compare(sakai_book().table, "nDCG@5", test="tukey")
     >>> [(p["a"], p["b"], round(p["pvalue"], 3)) for p in c.pairs][:1]
     [('X', 'Y', 0.257)]
+    >>> c = compare([[0.5, 0.4], [0.7, 0.5], [0.3, 0.3]], "P@10", test="paired-t",
+    ...             systems=["bm25", "qld"])
+    >>> c.pairs[0]["a"], round(c.pairs[0]["pvalue"], 3)
+    ('bm25', 0.225)
     """
+    from .results import ScoreTable
+
     func = "compare"
     test = check_choice(test, "test", func, TESTS)
     correction = check_choice(correction, "correction", func, CORRECTIONS)
@@ -959,30 +1267,67 @@ def compare(
         )
     alpha = _alpha(alpha, func)
     n_resamples = check_int(n_resamples, "n_resamples", func, minimum=1)
-    x, kept, dropped = scores_of(table, measure, nan_policy=nan_policy, topics=topics)
+    if not isinstance(measure, str):
+        raise TypeError(
+            f"The 'measure' parameter of {func} must be a str. "
+            f"Got {type(measure).__name__} instead."
+        )
+    if isinstance(table, ScoreTable):
+        if systems is not None:
+            raise fail("systems", func, "be None for a ScoreTable (its runs name them)", "names")
+        x, _, dropped = scores_of(table, measure, nan_policy=nan_policy, topics=topics)
+        names = list(table.runs)
+    else:
+        x, names, dropped = _array_scores(table, nan_policy, topics, systems, func)
     if x.shape[0] < 2:
         raise ValueError(
-            f"{measure} exists for every run on {x.shape[0]} topic(s): a comparison needs 2"
+            f"{measure} exists for every system on {x.shape[0]} topic(s): a comparison "
+            "needs at least 2"
         )
     x = _matrix(x, func)
-    means = x.mean(axis=0)
-    order = np.argsort(-means, kind="stable")
-    runs = [table.runs[i] for i in order]
+    order = np.argsort(-x.mean(axis=0), kind="stable")
+    runs = [names[i] for i in order]
     x = x[:, order]
     a = anova2(x, alpha=alpha)
-    p, es, result = _pairwise(x, test, n_resamples, _rng(seed, func), alpha)
+    result = _pairwise(x, test, n_resamples, _rng(seed, func), alpha, names=runs)
     j, k = np.triu_indices(x.shape[1], 1)
-    pv = adjust_pvalues(p[j, k], correction)
-    systems = [
+    pv = adjust_pvalues(result.pvalue[j, k], correction)
+    listed = tuple(
         {"name": r, "mean": float(a.means[i]), "ci_low": float(a.ci_low[i]),
          "ci_high": float(a.ci_high[i])}
         for i, r in enumerate(runs)
-    ]  # fmt: skip
-    pairs = [
+    )  # fmt: skip
+    pairs = tuple(
         {"a": runs[u], "b": runs[v], "difference": float(a.means[u] - a.means[v]),
-         "pvalue": float(q), "effect_size": float(es[u, v]), "significant": bool(q < alpha)}
+         "pvalue": float(q), "effect_size": float(result.effect_size[u, v]),
+         "significant": bool(q < alpha)}
         for u, v, q in zip(j, k, pv, strict=True)
-    ]  # fmt: skip
+    )  # fmt: skip
     return Comparison(
-        measure, test, x.shape[0], dropped, alpha, correction, systems, pairs, result or a
+        measure, test, x.shape[0], dropped, alpha, correction, listed, pairs, result, a
     )
+
+
+def _array_scores(scores, nan_policy, topics, systems, func: str):
+    """(scores, names, n_dropped) of an array given to ``compare``."""
+    nan_policy = check_choice(nan_policy, "nan_policy", func, ("raise", "omit"))
+    if topics is not None:
+        raise fail("topics", func, "be None for an array (select its rows instead)", "ids")
+    x = as_float_array(scores, "table", func)
+    if x.ndim != 2:
+        raise fail("table", func, "be a ScoreTable or a (topics, systems) array", f"{x.shape}")
+    if np.isinf(x).any():
+        raise fail("table", func, "hold finite scores or NaN", "infinity")
+    if systems is None:
+        names = [str(i) for i in range(x.shape[1])]
+    else:
+        names = [str(s) for s in systems]
+        if len(names) != x.shape[1] or len(set(names)) != len(names):
+            raise fail("systems", func, f"give {x.shape[1]} distinct names", f"{len(names)} names")
+    undefined = np.isnan(x).any(axis=1)
+    if undefined.any() and nan_policy == "raise":
+        raise ValueError(
+            f"{func}: a score is undefined (NaN) on topic {int(np.argmax(undefined))}; pass "
+            "nan_policy='omit' to leave such topics out"
+        )
+    return x[~undefined], names, int(undefined.sum())
