@@ -102,3 +102,78 @@ def test_topic_files(tmp_path):
     f.write_text("q2\nq2\n")
     with pytest.raises(ValueError, match=r"topics:2: topic 'q2' is listed twice"):
         read_topics(f)
+
+
+REFERENCE = __import__("pathlib").Path(__file__).parent / "reference"
+
+
+def test_ir_measures_per_query_output_with_its_all_rows():
+    """Files written by `ir_measures qrels run nDCG@10 P@5 -q` (ir_measures 0.4.3)."""
+    files = [REFERENCE / "ir_measures_q.bm25.tsv", REFERENCE / "ir_measures_q.qld.tsv"]
+    t = read_scores(files)
+    assert t.runs == ("ir_measures_q.bm25.tsv", "ir_measures_q.qld.tsv")
+    assert t.topics == ("P001", "P002", "P003", "P004") and "all" not in t.topics
+    assert t.measures == ("P@5", "nDCG@10") and t.present.all()
+    assert t.value("ir_measures_q.bm25.tsv", "P001", "nDCG@10") == 0.6134
+    # the means are recomputed from the topic rows; the file's 'all' rows agree to 4 places
+    means = t.means()
+    assert abs(means["ir_measures_q.bm25.tsv"]["nDCG@10"] - 0.4100) <= 0.5e-4
+    assert means["ir_measures_q.qld.tsv"]["P@5"] == pytest.approx(0.45, abs=1e-15)  # all row
+    forced = read_scores(files, input_format="ir_measures")
+    np.testing.assert_array_equal(forced.values, t.values)
+
+
+def test_trec_eval_q_output_as_trec_eval_pads_it():
+    rows = [
+        "num_ret               \tq1\t1000",
+        "P_5                   \tq1\t0.4000",
+        "num_ret               \tq2\t1000",
+        "P_5                   \tq2\t0.6000",
+        "runid                 \tall\tbm25",
+        "num_q                 \tall\t2",
+        "P_5                   \tall\t0.5000",
+    ]
+    t = read_scores(io.StringIO("\r\n".join(rows) + "\r\n"), measures=["P_5"])
+    assert t.runs == ("bm25",) and t.topics == ("q1", "q2") and t.measures == ("P_5",)
+    assert t.value("bm25", "q2", "P_5") == 0.6
+
+
+def test_only_all_rows_is_an_error(tmp_path):
+    f = tmp_path / "summary.txt"
+    f.write_text("runid\tall\tbm25\nP_5\tall\t0.5\n")
+    with pytest.raises(ValueError, match=r"summary.txt: no per-topic rows.*trec_eval -q"):
+        read_scores(f)
+    f.write_text("all\tP@5\t0.5\n")
+    with pytest.raises(ValueError, match=r"summary.txt: no per-topic rows"):
+        read_scores(f, input_format="ir_measures")
+
+
+def test_selections_name_each_topic_and_measure_once(tmp_path):
+    (tmp_path / "a").write_text(TREC)
+    with pytest.raises(ValueError, match="'topics' parameter of read_scores must list each"):
+        read_scores(tmp_path / "a", topics=["q1", "q1"])
+    with pytest.raises(ValueError, match="'measures' parameter of read_scores must list each"):
+        read_scores(tmp_path / "a", measures=["P_5", "P_5"])
+    with pytest.raises(TypeError, match="'topics' parameter of read_scores must be a sequence"):
+        read_scores(tmp_path / "a", topics="q1")
+    with pytest.raises(ValueError, match="'input_format' parameter of read_scores"):
+        read_scores(tmp_path / "a", input_format="csv")
+    with pytest.raises(ValueError, match="'paths' parameter of read_scores must name a file"):
+        read_scores([])
+    t = read_scores(tmp_path / "a", topics=["q2", "q1"], measures=["ndcg"])
+    assert t.topics == ("q2", "q1") and t.measures == ("ndcg",)
+    assert t.value("bm25", "q2", "ndcg") == 0.7
+
+
+def test_a_fairconv_tsv_with_several_runs_adds_to_other_files(tmp_path):
+    (tmp_path / "f.tsv").write_text(
+        "run\ttopic\tmeasure\tvalue\nA\tq1\tm\t0.5\nB\tq1\tm\t0.25\nA\tall\tm\t0.5\n"
+        "A\tall\tn[m]\t1\n"
+    )
+    (tmp_path / "C").write_text("q1\tm\t1\nall\tm\t1\n")
+    t = read_scores([tmp_path / "f.tsv", tmp_path / "C"])
+    assert t.runs == ("A", "B", "C") and t.topics == ("q1",)
+    assert [t.value(r, "q1", "m") for r in t.runs] == [0.5, 0.25, 1.0]
+    (tmp_path / "g.tsv").write_text("run\ttopic\tmeasure\tvalue\nB\tq2\tm\t0.5\n")
+    with pytest.raises(ValueError, match=r"run 'B' is in two files: .*f.tsv and .*g.tsv"):
+        read_scores([tmp_path / "f.tsv", tmp_path / "g.tsv"])

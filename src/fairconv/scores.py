@@ -6,8 +6,9 @@ Three layouts are read (docs/formats.md):
   one row per value; ``all`` rows (means) and ``n[...]`` rows are left out.
 - ``trec_eval -q`` output: ``measure topic value`` rows; the ``runid`` row names the run
   (else the file's name); ``all`` rows are left out.
-- ir_measures per-query output: ``query_id measure value`` rows; the run is the file's
-  name.
+- ir_measures per-query output (``ir_measures -q``, or ``iter_calc`` printed as
+  ``query_id measure value``): the run is the file's name; the ``all`` rows that
+  follow the per-query rows are left out.
 
 The layout is detected, or forced with ``input_format``. Several files add runs; the
 means are always recomputed from the topic rows.
@@ -70,6 +71,8 @@ def _detect(rows, where: str) -> str:
         )
     if any(f[0] == "runid" or f[1] == "all" for _, f in rows):
         return "trec_eval"
+    if any(f[0] == "all" for _, f in rows):
+        return "ir_measures"  # its summary rows: all measure value
     first_col = {f[0] for _, f in rows}
     second_col = {f[1] for _, f in rows}
     if len(first_col) < len(second_col):
@@ -99,6 +102,8 @@ def _records(path, input_format: str | None):
             if f[1] == "all":
                 continue
             out.append((f[0], f[1], f[2], _value(f[3], at), at))
+        if not out:
+            raise ValueError(f"{where}: no per-topic rows, only the header and 'all' rows")
         return out
     run = base
     for number, f in rows:
@@ -114,12 +119,54 @@ def _records(path, input_format: str | None):
                 continue
         else:
             topic, measure, value = f
+            if topic == "all":
+                continue
         out.append((None, topic, measure, _value(value, at), at))
+    if not out:
+        raise ValueError(
+            f"{where}: no per-topic rows, only 'all' rows (write it with trec_eval -q or "
+            "ir_measures -q)"
+        )
     return [(run if r is None else r, t, m, v, w) for r, t, m, v, w in out]
 
 
+def _check_once(names, name: str, func: str) -> None:
+    seen: set = set()
+    for item in names:
+        if item in seen:
+            raise ValueError(
+                f"The '{name}' parameter of {func} must list each name once. "
+                f"Got {item!r} twice instead."
+            )
+        seen.add(item)
+
+
 def read_topics(path) -> tuple[str, ...]:
-    """Topic ids, one per line (blank lines skipped); a repeated id is an error."""
+    """Read a topic file: one topic id per line (``fairconv compare --topics``).
+
+    Parameters
+    ----------
+    path : path or file
+        A text file by the rules of every reader (UTF-8, a BOM skipped); blank lines
+        are skipped.
+
+    Returns
+    -------
+    tuple of str
+        The ids in file order.
+
+    Raises
+    ------
+    ValueError
+        Naming file and line: more than one field on a line, an id listed twice, or an
+        empty file.
+
+    Examples
+    --------
+    >>> import io
+    >>> read_topics(io.StringIO("P001\n\nP003\n"))
+    ('P001', 'P003')
+    """
     seen: dict[str, int] = {}
     for number, fields in _lines(path):
         if len(fields) != 1:
@@ -192,11 +239,12 @@ def read_scores(
             owner[run] = _name(path)
         records += mine
     if not records:
-        raise ValueError("the score files hold no topic rows")
+        raise ValueError(f"The 'paths' parameter of {func} must name a file. Got none instead.")
     runs = tuple(dict.fromkeys(r for r, *_ in records))
     all_topics = sorted({t for _, t, *_ in records})
     names = tuple(dict.fromkeys(m for _, _, m, *_ in records))
     if measures is not None:
+        _check_once(measures, "measures", func)
         unknown = [m for m in measures if m not in names]
         if unknown or not list(measures):
             raise ValueError(
@@ -205,6 +253,12 @@ def read_scores(
             )
         names = tuple(measures)
     if topics is not None:
+        if isinstance(topics, (str, bytes)) or not isinstance(topics, Sequence):
+            raise TypeError(
+                f"The 'topics' parameter of {func} must be a sequence of topic ids. "
+                f"Got {type(topics).__name__} instead."
+            )
+        _check_once(topics, "topics", func)
         missing = [t for t in topics if t not in all_topics]
         if missing:
             raise ValueError(
