@@ -142,7 +142,7 @@ def _check_once(names, name: str, func: str) -> None:
 
 
 def read_topics(path) -> tuple[str, ...]:
-    """Read a topic file: one topic id per line (``fairconv compare --topics``).
+    r"""Read a topic file: one topic id per line (``fairconv compare --topics``).
 
     Parameters
     ----------
