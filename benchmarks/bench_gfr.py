@@ -35,9 +35,11 @@ def write_inputs(folder, n_topics, n_runs, depth, rng):
         )
     for name, g in (("A4", 4), ("B8", 8)):
         memb = rng.multinomial(1000, np.full(g, 1 / g), size=int(judged.sum())) / 1000
+        # as in the official files, judged-nonrelevant docs are listed as uniform
+        memb[levels[judged] == 0] = 1 / g
         with open(os.path.join(folder, f"{name}.gmemb"), "w") as f:
             f.writelines(
-                f"{t} {d} " + " ".join(f"{x:.3f}" for x in row) + "\n"
+                f"{t} {d} " + " ".join(repr(float(x)) for x in row) + "\n"
                 for t, d, row in zip(topics[judged], docs[judged], memb, strict=False)
             )
     paths = []
