@@ -100,3 +100,114 @@ def test_compare_errors_are_one_line(book, args, message):
     )  # fmt: skip
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
     assert message in proc.stderr and "Traceback" not in proc.stderr
+
+
+REFERENCE = __import__("pathlib").Path(__file__).parent / "reference"
+IRM = [REFERENCE / "ir_measures_q.bm25.tsv", REFERENCE / "ir_measures_q.qld.tsv"]
+
+
+def test_compare_reads_ir_measures_output_and_agrees_with_the_api(capsys):
+    from fairconv import stats
+    from fairconv.scores import read_scores
+
+    out = run(capsys, "compare", "-m", "nDCG@10", "--test", "paired-t", *IRM)
+    lines = out.splitlines()
+    assert lines[0] == "# nDCG@10, paired-t, 4 topics, alpha 0.05"
+    assert lines[1] == "system\tmean\tci_low\tci_high"
+    assert lines[4] == "a\tb\tdifference\tpvalue\teffect_size\tsignificant"
+    c = stats.compare(read_scores(IRM), "nDCG@10", test="paired-t")
+    a, b, diff, p, es, sig = lines[5].split("\t")
+    assert (a, b) == ("ir_measures_q.bm25.tsv", "ir_measures_q.qld.tsv")
+    assert (float(diff), float(p), float(es)) == (
+        c.pairs[0]["difference"], c.pairs[0]["pvalue"], c.pairs[0]["effect_size"],
+    )  # fmt: skip
+    assert sig == "no"
+    forced = run(capsys, "compare", "-m", "nDCG@10", "--test", "paired-t", "--input-format",
+                 "ir_measures", *IRM)  # fmt: skip
+    assert forced == out
+
+
+def test_nan_policy_omit_says_how_many_topics_were_left_out(capsys, tmp_path):
+    f = tmp_path / "s.tsv"
+    rows = ["run\ttopic\tmeasure\tvalue"]
+    for run_name, values in (("A", [0.5, 0.2, "NaN", 0.9]), ("B", [0.4, 0.3, 0.1, 0.5])):
+        rows += [f"{run_name}\tq{i}\tm\t{v}" for i, v in enumerate(values)]
+    f.write_text("\n".join(rows) + "\n")
+    code = main(["compare", "-m", "m", "--test", "paired-t", "--nan-policy", "omit", str(f)])
+    out, err = capsys.readouterr()
+    assert code == 0 and "3 topics" in out and "1 topic(s) with undefined values" in out
+    assert err == "fairconv compare: 1 topic(s) left out (undefined values)\n"
+    proc = subprocess.run([sys.executable, "-m", "fairconv", "compare", "-m", "m", str(f)],
+                          capture_output=True, text=True)  # fmt: skip
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+    assert "undefined (NaN) on topic 'q2'" in proc.stderr and "--nan-policy omit" in proc.stderr
+
+
+def test_latex_escapes_run_names(capsys, tmp_path):
+    f = tmp_path / "s.tsv"
+    rows = ["run\ttopic\tmeasure\tvalue"]
+    for name, values in (("bm25_rm3&x", [0.5, 0.2, 0.9]), ("qld%2", [0.4, 0.3, 0.5])):
+        rows += [f"{name}\tq{i}\tm@10\t{v}" for i, v in enumerate(values)]
+    f.write_text("\n".join(rows) + "\n")
+    out = run(capsys, "compare", "-m", "m@10", "--test", "tukey", "--format", "latex", f)
+    assert "bm25\\_rm3\\&x & qld\\%2 &" in out and "\\bottomrule" in out
+
+
+def test_discpower_two_measures_json_and_figure(capsys, tmp_path):
+    from fairconv import stats
+    from fairconv.scores import read_scores
+
+    png = tmp_path / "asl.png"
+    data = json.loads(run(capsys, "discpower", "-m", "nDCG@10", "-m", "P@5", "--test",
+                          "paired-t", "--format", "json", "--plot", png, *IRM))  # fmt: skip
+    assert list(data) == ["nDCG@10", "P@5"]
+    t = read_scores(IRM)
+    for m in data:
+        x, _, _ = stats.scores_of(t, m)
+        assert data[m]["pairs"][0]["asl"] == stats.paired_t_test(x[:, 0], x[:, 1]).pvalue
+    assert png.read_bytes().startswith(b"\x89PNG")
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("-m", "nope", "IRM"), "'measures' parameter of read_scores"),
+        (("-m", "nDCG@10", "--topics", "TOPICS", "IRM"), "'P009'"),
+        (("-m", "nDCG@10", "EMPTY"), "the file is empty"),
+        (("-m", "nDCG@10", "--input-format", "csv", "IRM"), "invalid choice"),
+        (("-m", "nDCG@10", "--B", "1.5", "IRM"), "invalid int value"),
+    ],
+)
+def test_compare_input_errors_are_one_line(tmp_path, args, message):
+    (tmp_path / "topics").write_text("P001\nP009\n")
+    (tmp_path / "empty").write_text("")
+    subst = {"IRM": [str(p) for p in IRM], "TOPICS": [str(tmp_path / "topics")],
+             "EMPTY": [str(tmp_path / "empty")]}  # fmt: skip
+    argv = [a for arg in args for a in subst.get(arg, [arg])]
+    proc = subprocess.run([sys.executable, "-m", "fairconv", "compare", *argv],
+                          capture_output=True, text=True)  # fmt: skip
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
+    assert message in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_figures_of_the_commands():
+    import matplotlib.pyplot as plt
+
+    from fairconv import stats
+    from fairconv.plots import asl_curves, system_means
+
+    book = sakai_book()
+    one = {"m": stats.discriminative_power(book.scores[:, :2], test="paired-t")}
+    fig = asl_curves(one)
+    low, high = fig.axes[0].get_xlim()
+    ticks = [t for t in fig.axes[0].get_xticks() if low <= t <= high]
+    assert ticks == [1.0] and fig.axes[0].get_ylim() == (0.0, 1.0)  # one pair: rank 1
+    plt.close(fig)
+    fig = system_means(stats.compare(book.table, "nDCG@5", test="tukey"))
+    lines = fig.axes[0].collections[0].get_segments()  # the CI bars, best system on top
+    c = stats.compare(book.table, "nDCG@5", test="tukey")
+    for seg, s in zip(lines, c.systems, strict=True):
+        assert seg[:, 0].tolist() == pytest.approx([s["ci_low"], s["ci_high"]], abs=1e-12)
+    plt.close(fig)
+    with pytest.raises(TypeError, match="'comparison' parameter of system_means"):
+        system_means(c.to_dict())

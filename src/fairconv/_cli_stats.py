@@ -124,7 +124,10 @@ def _cmd_compare(args) -> int:
 
 
 def _compare_tsv(c, out) -> None:
-    out.write(f"# {c.measure}, {c.test}, {c.n_topics} topics, alpha {c.alpha:g}\n")
+    extra = "" if c.correction == "none" else f", {c.correction} correction"
+    if c.n_dropped:
+        extra += f", {c.n_dropped} topic(s) with undefined values left out"
+    out.write(f"# {c.measure}, {c.test}, {c.n_topics} topics, alpha {c.alpha:g}{extra}\n")
     out.write("system\tmean\tci_low\tci_high\n")
     for s in c.systems:
         out.write(f"{s['name']}\t{s['mean']!r}\t{s['ci_low']!r}\t{s['ci_high']!r}\n")

@@ -639,6 +639,12 @@ def asl_curves(results: dict) -> Figure:
     ax.set_xlabel("system pairs, sorted by p-value")
     ax.set_ylabel("achieved significance level (p)")
     ax.set_ylim(0, 1)
+    longest = max(len(r.asl) for r in results.values())
+    ax.set_xlim(0.5, longest + 0.5)
+    from matplotlib.ticker import MaxNLocator
+
+    # pair ranks 1, 2, ...: integer ticks even for a single pair
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=5, min_n_ticks=1))
     ax.legend(fontsize=7)
     ax.grid(alpha=0.3)
     fig.tight_layout()
