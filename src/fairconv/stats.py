@@ -465,7 +465,7 @@ def _randomisation_counts(d: np.ndarray, n_resamples: int, rng, chunk: int | Non
     observed = np.abs(d.sum(axis=0))
     scale = np.abs(d).sum(axis=0)  # the largest |sum(s * d)| can be
     counts = np.zeros(pairs, dtype=np.int64)
-    size = chunk or _chunk(n + pairs)
+    size = chunk or _chunk(2 * n + 3 * pairs)  # signs (and bits), sums, their ties
     for start in range(0, trials, size):
         stop = min(trials, start + size)
         signs = _sign_trials(n, n_resamples, rng, exact, start, stop)
@@ -899,7 +899,7 @@ def randomised_tukey_hsd(
     trials = k**n if exact else n_resamples
     perms = np.array(list(permutations(range(m))) if exact else [], dtype=np.int64)
     ranges = np.empty(trials)
-    size = chunk or _chunk(2 * n * m)
+    size = chunk or _chunk(3 * n * m + n)  # indices or a copy, the permuted scores
     rows = np.arange(n)[None, :, None]
     for start in range(0, trials, size):
         stop = min(trials, start + size)
