@@ -211,3 +211,35 @@ def test_figures_of_the_commands():
     plt.close(fig)
     with pytest.raises(TypeError, match="'comparison' parameter of system_means"):
         system_means(c.to_dict())
+
+
+def test_an_undefined_effect_size_prints_as_undefined(capsys, tmp_path):
+    """B - A is 0.1 on every topic: the sign-flip test is defined, mean(d) / s_d is not."""
+    f = tmp_path / "s.tsv"
+    rows = ["run\ttopic\tmeasure\tvalue"]
+    for name, values in (("A", [0.1, 0.3, 0.5]), ("B", [0.2, 0.4, 0.6]), ("C", [0.9, 0.1, 0.4])):
+        rows += [f"{name}\tq{i}\tm\t{v}" for i, v in enumerate(values)]
+    f.write_text("\n".join(rows) + "\n")
+    common = ("compare", "-m", "m", "--test", "randomisation", f)
+    last = run(capsys, *common).splitlines()[-1].split("\t")
+    assert last[:2] == ["B", "A"] and last[3:] == ["0.25", "NaN", "no"]
+    pair = json.loads(run(capsys, *common, "--format", "json"))["pairs"][-1]
+    assert pair["pvalue"] == 0.25 and pair["effect_size"] is None
+    assert "B & A & 0.1000 & 0.250 & -- \\\\" in run(capsys, *common, "--format", "latex")
+
+
+def test_discpower_nan_policy(capsys, tmp_path):
+    f = tmp_path / "s.tsv"
+    rows = ["run\ttopic\tmeasure\tvalue"]
+    for name, values in (("A", [0.1, 0.7, "NaN", 0.4]), ("B", [0.2, 0.4, 0.6, 0.3])):
+        rows += [f"{name}\tq{i}\tm\t{v}" for i, v in enumerate(values)]
+    f.write_text("\n".join(rows) + "\n")
+    code = main(["discpower", "-m", "m", "--test", "paired-t", "--nan-policy", "omit", str(f)])
+    out, err = capsys.readouterr()
+    assert code == 0 and err == "fairconv discpower: m: 1 topic(s) left out (undefined values)\n"
+    from scipy.stats import ttest_rel
+
+    p = float(out.splitlines()[1].split("\t")[-1])
+    assert p == ttest_rel([0.1, 0.7, 0.4], [0.2, 0.4, 0.3]).pvalue
+    assert main(["discpower", "-m", "m", str(f)]) == 2
+    assert "undefined (NaN) on topic 'q2'" in capsys.readouterr().err

@@ -26,12 +26,7 @@ def add_commands(sub) -> None:
         choices=list(CORRECTIONS),
         help="p-value correction for the pairwise tests (a Tukey test refuses one)",
     )
-    c.add_argument(
-        "--nan-policy",
-        default="raise",
-        choices=["raise", "omit"],
-        help="topics where a system's value is undefined: an error (default) or left out",
-    )
+    _add_nan_policy(c)
     c.add_argument("--format", default="tsv", choices=["tsv", "json", "latex"])
     c.add_argument("--plot", metavar="FILE", help="write the system means with their CIs")
     c.add_argument("-o", "--output", help="write to this file instead of stdout")
@@ -48,6 +43,7 @@ def add_commands(sub) -> None:
         "-m", "--measure", action="append", required=True, help="a measure; repeat for several"
     )
     _add_test_options(d, TESTS)
+    _add_nan_policy(d)
     d.add_argument("--format", default="tsv", choices=["tsv", "json"])
     d.add_argument("--plot", metavar="FILE", help="write the ASL curves in one figure")
     d.add_argument("-o", "--output", help="write to this file instead of stdout")
@@ -69,6 +65,20 @@ def _add_score_inputs(parser) -> None:
         metavar="SCORES",
         help="per-topic score files: fairconv TSV, trec_eval -q or ir_measures output",
     )
+
+
+def _add_nan_policy(parser) -> None:
+    parser.add_argument(
+        "--nan-policy",
+        default="raise",
+        choices=["raise", "omit"],
+        help="topics where a system's value is undefined: an error (default) or left out",
+    )
+
+
+def _number(value: float) -> str:
+    """A float at full precision, NaN (an undefined effect size) as fairconv prints it."""
+    return "NaN" if value != value else repr(value)
 
 
 def _add_test_options(parser, tests) -> None:
@@ -134,7 +144,8 @@ def _compare_tsv(c, out) -> None:
     out.write("a\tb\tdifference\tpvalue\teffect_size\tsignificant\n")
     for p in c.pairs:
         out.write(
-            f"{p['a']}\t{p['b']}\t{p['difference']!r}\t{p['pvalue']!r}\t{p['effect_size']!r}\t"
+            f"{p['a']}\t{p['b']}\t{p['difference']!r}\t{p['pvalue']!r}\t"
+            f"{_number(p['effect_size'])}\t"
             f"{'yes' if p['significant'] else 'no'}\n"
         )
 
@@ -151,6 +162,10 @@ def _tex(text: str) -> str:
                  ("{", r"\{"), ("}", r"\}"), ("^", r"\^{}"), ("~", r"\~{}")):  # fmt: skip
         text = text.replace(a, b)
     return text.replace("\0", r"\textbackslash{}")
+
+
+def _latex_number(value: float) -> str:
+    return "--" if value != value else f"{value:.3f}"
 
 
 def _compare_latex(c, out) -> None:
@@ -182,7 +197,7 @@ def _compare_latex(c, out) -> None:
         mark = "$^{*}$" if p["significant"] else ""
         out.write(
             f"{_tex(p['a'])} & {_tex(p['b'])} & {p['difference']:.4f} & "
-            f"{p['pvalue']:.3f}{mark} & {p['effect_size']:.3f} \\\\\n"
+            f"{p['pvalue']:.3f}{mark} & {_latex_number(p['effect_size'])} \\\\\n"
         )
     out.write(
         f"\\bottomrule\n\\end{{tabular}}\n\\\\[2pt]{{\\footnotesize $^{{*}}$: $p < {c.alpha:g}$}}\n"
@@ -197,7 +212,12 @@ def _cmd_discpower(args) -> int:
     table = _read(args, args.measure)
     results = {}
     for measure in args.measure:
-        x, _, _ = stats.scores_of(table, measure)
+        x, _, dropped = stats.scores_of(table, measure, nan_policy=args.nan_policy)
+        if dropped:
+            print(
+                f"fairconv discpower: {measure}: {dropped} topic(s) left out (undefined values)",
+                file=sys.stderr,
+            )
         results[measure] = stats.discriminative_power(
             x, test=args.test, alpha=args.alpha, n_resamples=args.n_resamples, seed=args.seed
         )
