@@ -71,3 +71,15 @@ def test_usage_errors_are_one_line():
     code, out, err = run("gfr", "run.txt")
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and "--qrels" in err and "Traceback" not in err
+
+
+def test_python_dash_m_fairconv_cli_runs_the_command_modules(tmp_path):
+    """`python -m fairconv.cli compare` shares the CLI's state with the command modules."""
+    from fairconv.datasets import sakai_book
+
+    f = tmp_path / "book.tsv"
+    with open(f, "w") as out:
+        sakai_book().table.to_tsv(out)
+    code, out, err = run("compare", "-m", "nDCG@5", "--test", "tukey", str(f))
+    assert code == 0, err
+    assert "X\tY\t" in out

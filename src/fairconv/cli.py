@@ -725,4 +725,8 @@ def _run(args) -> int:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    # `python -m fairconv.cli`: run the imported module, whose state the command
+    # modules share, not this second copy of it
+    from fairconv.cli import main as _main
+
+    sys.exit(_main())
