@@ -430,8 +430,8 @@ def _matrix(X: np.ndarray, method: str) -> np.ndarray:
         if method == "tau_a":
             n = X.shape[1]
             return gram / (n * (n - 1) / 2)
-        untied = np.sqrt(np.diag(gram))
-        out = gram / np.outer(untied, untied)
+        untied = np.diag(gram)  # pairs not tied in each row: exact integers
+        out = gram / np.sqrt(np.outer(untied, untied))
         np.clip(out, -1.0, 1.0, out=out)
         return out
     if method in ("tau_ap_a", "tau_ap_b"):
