@@ -170,4 +170,5 @@ def test_gz_and_file_objects(tmp_path, pilot):
     gz.write_bytes(gzip.compress((P / "runs" / RUN_FILES[0]).read_bytes()))
     with open(P / "runs" / RUN_FILES[0], "rb") as f:
         from_object = readers.read_run(f)
-    assert readers.read_run(gz).docs == from_object.docs == pilot.runs[0].docs
+    docs = pilot.runs[0].docs.tolist()
+    assert readers.read_run(gz).docs.tolist() == from_object.docs.tolist() == docs

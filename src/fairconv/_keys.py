@@ -1,9 +1,10 @@
 """Exact joins on (topic, doc) keys by hashing, as array work.
 
-Docs are byte strings; topics are integer ids. A key's hash combines Python's hash of
-the doc (computed in C, cached by the bytes object) with its topic id; joins are then
-a sort and a binary search over 64-bit integers, and every match is verified against
-the actual doc, so a hash collision can never produce a wrong match.
+Docs are arrays of byte strings (fixed width ``S<n>``, or object arrays of bytes);
+topics are integer ids. A doc's hash is computed from its bytes, eight at a time, the
+same whatever the array's width; a key's hash mixes it with the topic id. Joins are a
+sort and a binary search over 64-bit integers, and every match is verified against the
+actual doc, so a hash collision can never produce a wrong match.
 """
 
 from __future__ import annotations
@@ -11,44 +12,106 @@ from __future__ import annotations
 import numpy as np
 
 _MIX = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_ROWS = 1 << 18  # strings per step
 
 
-def key_hashes(topic_ids: np.ndarray, docs: list) -> np.ndarray:
-    """64-bit hash of each (topic id, doc) key."""
-    h = np.fromiter(map(hash, docs), np.int64, len(docs)).view(np.uint64)
-    return h ^ (np.asarray(topic_ids, dtype=np.int64).view(np.uint64) * _MIX)
+def _scramble(x: np.ndarray) -> np.ndarray:
+    """A bijective 64-bit mixer (splitmix64's finaliser), in place."""
+    x ^= x >> np.uint64(30)
+    x *= _M1
+    x ^= x >> np.uint64(27)
+    x *= _M2
+    x ^= x >> np.uint64(31)
+    return x
 
 
-def _same_docs(a: list, ia: np.ndarray, b: list, ib: np.ndarray) -> np.ndarray:
-    """a[ia[i]] == b[ib[i]] for every i (C-level map, no Python loop)."""
-    return np.fromiter(
-        map(bytes.__eq__, map(a.__getitem__, ia.tolist()), map(b.__getitem__, ib.tolist())),
-        bool,
-        len(ia),
-    )
+def _word_hashes(strings: np.ndarray) -> np.ndarray:
+    """Hashes of a fixed-width byte-string array: a sum over its 8-byte words.
+
+    An all-zero word (padding) adds nothing, so the width of the array does not matter.
+    """
+    n, width = len(strings), strings.itemsize
+    words = -(-width // 8)
+    m = np.zeros((n, words * 8), dtype=np.uint8)
+    m[:, :width] = strings.view(np.uint8).reshape(n, width)
+    u = m.view(np.uint64)
+    h = np.zeros(n, dtype=np.uint64)
+    for k in range(words):
+        x = u[:, k].copy()
+        present = x != 0
+        x ^= np.uint64((k + 1) * 0x632BE59BD9B4E019 % 2**64)
+        h += np.where(present, _scramble(x), np.uint64(0))
+    return _scramble(h)
+
+
+def as_docs(docs) -> np.ndarray:
+    """Docs (a sequence of bytes, or an array of them) as an array of byte strings."""
+    if isinstance(docs, np.ndarray):
+        return docs
+    return np.array(docs, dtype=np.bytes_) if len(docs) else np.zeros(0, dtype="S1")
+
+
+def string_hashes(docs) -> np.ndarray:
+    """64-bit hash of every byte string of ``docs`` (equal strings, equal hashes)."""
+    docs = as_docs(docs)
+    n = len(docs)
+    out = np.empty(n, dtype=np.uint64)
+    if docs.dtype.kind == "S":
+        for lo in range(0, n, _ROWS):
+            out[lo : lo + _ROWS] = _word_hashes(docs[lo : lo + _ROWS])
+        return out
+    # object arrays (ragged ids): in steps of similar length, as fixed-width arrays
+    lengths = np.fromiter(map(len, docs), np.int64, n)
+    order = np.argsort(lengths, kind="stable")
+    lo = 0
+    while lo < n:
+        hi = min(n, lo + _ROWS)
+        while hi - lo > 1 and (hi - lo) * int(lengths[order[hi - 1]]) > 1 << 24:
+            hi = lo + max(1, (1 << 24) // int(lengths[order[hi - 1]]))
+        idx = order[lo:hi]
+        width = max(1, int(lengths[order[hi - 1]]))
+        out[idx] = _word_hashes(np.array(docs[idx].tolist(), dtype=f"S{width}"))
+        lo = hi
+    return out
+
+
+def key_hashes(topic_ids: np.ndarray, doc_hashes: np.ndarray) -> np.ndarray:
+    """64-bit hash of each (topic id, doc) key, from the docs' :func:`string_hashes`."""
+    return doc_hashes ^ (np.asarray(topic_ids, dtype=np.int64).view(np.uint64) * _MIX)
+
+
+def _same_docs(a: np.ndarray, ia: np.ndarray, b: np.ndarray, ib: np.ndarray) -> np.ndarray:
+    """a[ia[i]] == b[ib[i]] for every i."""
+    if len(ia) == 0:
+        return np.zeros(0, dtype=bool)
+    return np.asarray(a[ia] == b[ib], dtype=bool)
 
 
 class KeyTable:
     """The keys of one table (qrels, gmemb), for exact lookups of many keys at once."""
 
-    def __init__(self, topic_ids: np.ndarray, docs: list):
+    def __init__(self, topic_ids: np.ndarray, docs: np.ndarray, doc_hashes=None):
         self.topic_ids = np.asarray(topic_ids, dtype=np.int64)
-        self.docs = docs
-        hashes = key_hashes(self.topic_ids, docs)
+        self.docs = docs = as_docs(docs)
+        doc_hashes = string_hashes(docs) if doc_hashes is None else doc_hashes
+        hashes = key_hashes(self.topic_ids, doc_hashes)
         self.order = np.argsort(hashes)
         self.sorted = hashes[self.order]
 
-    def find(self, topic_ids: np.ndarray, docs: list, hashes=None) -> np.ndarray:
+    def find(self, topic_ids: np.ndarray, docs: np.ndarray, hashes=None) -> np.ndarray:
         """Row of each (topic id, doc) in this table; -1 where it is absent.
 
         ``hashes`` may pass the keys' :func:`key_hashes` when the caller has them.
         """
         topic_ids = np.asarray(topic_ids, dtype=np.int64)
+        docs = as_docs(docs)
         rows = np.full(len(docs), -1, dtype=np.int64)
         n = len(self.sorted)
         if n == 0 or len(docs) == 0:
             return rows
-        h = key_hashes(topic_ids, docs) if hashes is None else hashes
+        h = key_hashes(topic_ids, string_hashes(docs)) if hashes is None else hashes
         by_hash = np.argsort(h)  # sorted queries make the search cache-friendly
         pos = np.empty(len(h), dtype=np.int64)
         pos[by_hash] = np.searchsorted(self.sorted, h[by_hash])
@@ -71,12 +134,13 @@ class KeyTable:
         return -1
 
 
-def first_occurrences(topic_ids: np.ndarray, docs: list, hashes=None) -> np.ndarray:
+def first_occurrences(topic_ids: np.ndarray, docs: np.ndarray, hashes=None) -> np.ndarray:
     """Index of the first occurrence of each item's key (itself when it is the first)."""
+    docs = as_docs(docs)
     n = len(docs)
     if n == 0:
         return np.zeros(0, dtype=np.int64)
-    h = key_hashes(topic_ids, docs) if hashes is None else hashes
+    h = key_hashes(topic_ids, string_hashes(docs)) if hashes is None else hashes
     order = np.argsort(h)
     hs = h[order]
     new_group = np.empty(n, dtype=bool)

@@ -114,11 +114,10 @@ def _rank_lines(run: Run, t_index: dict, judged: KeyTable, order: str, duplicate
                 stacklevel=4,
             )
     else:  # trec_eval: score descending, ties broken by doc id descending
-        ids = np.array(run.docs, dtype=np.bytes_)[keep] if len(keep) else np.zeros(0, "S1")
-        _, doc_rank = np.unique(ids, return_inverse=True)
-        idx = keep[np.lexsort((-doc_rank, -run.scores[keep], tid[keep]))]
-    docs = list(map(run.docs.__getitem__, idx.tolist()))
-    hashes = key_hashes(tid[idx], docs)
+        _, doc_rank = np.unique(run.docs[keep], return_inverse=True)
+        idx = keep[np.lexsort((-doc_rank.ravel(), -run.scores[keep], tid[keep]))]
+    docs = run.docs[idx]
+    hashes = key_hashes(tid[idx], run.doc_hashes[idx])
     first = first_occurrences(tid[idx], docs, hashes)
     repeated = first != np.arange(len(idx))
     if repeated.any():
@@ -134,8 +133,7 @@ def _rank_lines(run: Run, t_index: dict, judged: KeyTable, order: str, duplicate
                 "(--keep-first-duplicate) to keep its first occurrence",
             )
         kept = np.flatnonzero(~repeated)
-        idx, hashes = idx[kept], hashes[kept]
-        docs = list(map(docs.__getitem__, kept.tolist()))
+        idx, hashes, docs = idx[kept], hashes[kept], docs[kept]
     tid = tid[idx]
     counts = np.bincount(tid, minlength=len(t_index))
     starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
@@ -317,7 +315,7 @@ def prepare(
     names = run_names(runs)
     topics = sorted(set(qrels.topics).union(*(a.memberships.topics for a in attributes)))
     t_index = {t: i for i, t in enumerate(topics)}
-    judged = KeyTable(_global_topic_ids(qrels, t_index), qrels.docs)
+    judged = KeyTable(_global_topic_ids(qrels, t_index), qrels.docs, qrels.doc_hashes)
     ranked = [_rank_lines(run, t_index, judged, order, duplicates) for run in runs]
     n_t, n_r = len(topics), len(runs)
     judged_level = np.append(qrels.levels, 0)  # row -1 (unjudged) reads the last entry
@@ -338,7 +336,8 @@ def prepare(
         # membership row of each judgment (the extra last entry: unjudged docs); only
         # relevant docs listed in the gmemb file have their own vector, all others uniform
         row_of_judged = np.full(len(qrels.docs) + 1, uniform, dtype=np.int64)
-        hit = judged.find(_global_topic_ids(gm, t_index), gm.docs)
+        gm_topics = _global_topic_ids(gm, t_index)
+        hit = judged.find(gm_topics, gm.docs, key_hashes(gm_topics, gm.doc_hashes))
         listed = hit >= 0
         row_of_judged[hit[listed]] = np.flatnonzero(listed)
         nonrelevant = np.flatnonzero(qrels.levels == 0)

@@ -15,7 +15,6 @@ names the first bad line.
 
 from __future__ import annotations
 
-import itertools
 import json
 import re
 from dataclasses import dataclass, field
@@ -23,7 +22,8 @@ from functools import cached_property
 
 import numpy as np
 
-from ._keys import first_occurrences
+from . import _bytes
+from ._keys import first_occurrences, string_hashes
 from ._validation import LMAX_LIMIT, SUM_TOLERANCE, first_bad_distribution
 
 __all__ = [
@@ -52,22 +52,42 @@ class FileFormatError(ValueError):
 # --------------------------------------------------------------------------- tokenising
 @dataclass
 class _Rows:
-    """A whitespace table: ``tokens`` row-major, ``width`` tokens per content row."""
+    """A whitespace table: the file's padded bytes and its tokens' bounds, by row.
+
+    ``starts[i, c]`` and ``ends[i, c]`` delimit token c of row i in ``buf``
+    (:mod:`fairconv._bytes`).
+    """
 
     path: str
-    tokens: list
-    width: int
-    line_numbers: list | None  # None: row i is on line i + 1
+    buf: np.ndarray
+    starts: np.ndarray
+    ends: np.ndarray
+    line_numbers: np.ndarray | None  # None: row i is on line i + 1
 
     def __len__(self):
-        return len(self.tokens) // self.width if self.width else 0
+        return self.starts.shape[0]
+
+    @property
+    def width(self) -> int:
+        return self.starts.shape[1]
 
     def line(self, row: int) -> int:
-        return row + 1 if self.line_numbers is None else self.line_numbers[row]
+        return row + 1 if self.line_numbers is None else int(self.line_numbers[row])
 
-    def column(self, c: int) -> list:
-        """Token c of every row (a new list)."""
-        return self.tokens[c :: self.width]
+    def token(self, row: int, c: int) -> bytes:
+        return self.buf[self.starts[row, c] : self.ends[row, c]].tobytes()
+
+    def bounds(self, columns) -> tuple[np.ndarray, np.ndarray]:
+        """Starts and ends of these columns' tokens, row-major (flat copies)."""
+        return self.starts[:, columns].ravel(), self.ends[:, columns].ravel()
+
+    def column(self, c: int) -> list[bytes]:
+        """Column c as a list of bytes."""
+        return [bytes(t) for t in self.strings(c).tolist()]
+
+    def strings(self, c: int) -> np.ndarray:
+        """Column c as a byte-string array."""
+        return _bytes.strings(self.buf, self.starts[:, c], self.ends[:, c])
 
 
 def _name(path) -> str:
@@ -82,43 +102,58 @@ _BAD_BYTES = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\xc2[\x80-\x9f]|\xe2
 Unicode line and paragraph separators: refused, so that no token is split or glued
 differently from what the user sees."""
 
+_BOM = b"\xef\xbb\xbf"
+_TEXT_BYTES = bytes(b for b in range(256) if b >= 32 and b != 127 or b in (9, 10, 13))
 
-def _read(path) -> bytes:
-    """The bytes of a text input (a path, a ``.gz`` path or a file object), checked.
 
-    A UTF-8 byte-order mark at the start is dropped; bytes that are not UTF-8 and
-    control characters are errors naming the file and line.
+def _load(path) -> np.ndarray:
+    """The checked bytes of a text input (a path, a ``.gz`` path or a file object).
+
+    They come padded (:func:`fairconv._bytes.padded`).
+    Bytes that are not UTF-8 and control characters are errors naming the file and
+    line.
     """
     name = _name(path)
     if hasattr(path, "read"):
         data = path.read()
         if isinstance(data, str):
             data = data.encode("utf-8")
+        buf = _bytes.padded(data)
     elif str(path).endswith(".gz"):
         import gzip
 
         try:
             with gzip.open(path, "rb") as f:
-                data = f.read()
+                buf = _bytes.padded(f.read())
         except (OSError, EOFError) as exc:
             raise FileFormatError(name, None, f"is not a readable gzip file ({exc})") from None
     else:
-        with open(path, "rb") as f:
-            data = f.read()
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    bad = _BAD_BYTES.search(data)
-    if bad:
-        line = data.count(b"\n", 0, bad.start()) + 1
-        raise FileFormatError(
-            name, line, f"a control character ({bad.group()!r}) is not allowed in a text file"
-        )
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise FileFormatError(name, line, "the line is not UTF-8 text") from None
-    return data
+        buf = _bytes.read_padded(path)
+    pad, n = _bytes.PAD, _bytes.size(buf)
+    whole = _bytes.whole(buf)  # its bytes methods scan it without a copy
+    ascii_only = whole.isascii()
+    controls = whole.translate(None, _TEXT_BYTES)  # the pad's zeros, and any control byte
+    if len(controls) > 2 * pad or not ascii_only or not _bytes.FAST:
+        data = bytes(memoryview(whole)[pad : pad + n])
+        bad = _BAD_BYTES.search(data)
+        if bad:
+            line = data.count(b"\n", 0, bad.start()) + 1
+            raise FileFormatError(
+                name, line, f"a control character ({bad.group()!r}) is not allowed in a text file"
+            )
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = data.count(b"\n", 0, exc.start) + 1
+            raise FileFormatError(name, line, "the line is not UTF-8 text") from None
+    return buf
+
+
+def _read(path) -> bytes:
+    """The checked bytes of a text input (:func:`_load`), without a byte-order mark."""
+    buf = _load(path)
+    data = buf[_bytes.PAD : _bytes.PAD + _bytes.size(buf)].tobytes()
+    return data[3:] if data.startswith(_BOM) else data
 
 
 def _split_rows(path, ncols=None, what="table", min_cols=1) -> _Rows:
@@ -126,81 +161,87 @@ def _split_rows(path, ncols=None, what="table", min_cols=1) -> _Rows:
 
     A file with no rows (empty, or only blank and comment lines) is an error.
     """
-    data = _read(path)
+    buf = _load(path)
     name = _name(path)
-    rows = None
-    sep = b"\t" if b" " not in data else (b" " if b"\t" not in data else None)
-    if data and sep and b"#" not in data and b"\r" not in data and sep * 2 not in data:
-        lines = data.split(b"\n")
-        if not lines[-1]:
-            lines.pop()  # the final newline
-        width = ncols or lines[0].count(sep) + 1
-        per_line = np.fromiter(map(bytes.count, lines, itertools.repeat(sep)), np.int64, len(lines))
-        if width >= min_cols and (per_line == width - 1).all():
-            tokens = data.split()
-            if len(tokens) == width * len(lines):  # no line starts or ends with sep
-                rows = _Rows(name, tokens, width, None)
-    if rows is None:
-        rows = _split_rows_slowly(name, data, ncols, what, min_cols)
-    if len(rows) == 0:
-        raise FileFormatError(name, None, f"the file is empty (no {what} rows)")
-    return rows
+    if buf[_bytes.PAD : _bytes.PAD + 3].tobytes() == _BOM:
+        buf[_bytes.PAD : _bytes.PAD + 3] = 32  # whitespace before the first token
+    shaped = None
+    if _bytes.FAST:
+        shaped = _bytes.table(buf, *_bytes.bounds(buf), ncols, min_cols)
+    if shaped is None:
+        shaped = _split_rows_slowly(name, buf, ncols, what, min_cols)
+    return _Rows(name, buf, *shaped)
 
 
-def _split_rows_slowly(path, data, ncols, what, min_cols) -> _Rows:
-    tokens, numbers = [], []
+def _split_rows_slowly(path, buf, ncols, what, min_cols):
+    """Line by line: the reference route, and the one that names a bad line."""
+    pad = _bytes.PAD
+    data = buf[pad : pad + _bytes.size(buf)].tobytes()
+    starts, ends, numbers = [], [], []
     width = ncols
+    offset = pad
     for number, raw in enumerate(data.split(b"\n"), start=1):
-        parts = raw.split()
-        if not parts or parts[0].startswith(b"#"):
+        found = list(_bytes._TOKEN.finditer(raw))
+        at = offset
+        offset += len(raw) + 1
+        if not found or raw[found[0].start()] == 35:  # blank, or a '#' comment
             continue
         if width is None:
-            width = len(parts)
+            width = len(found)
             if width < min_cols:
                 raise FileFormatError(
                     path, number, f"a {what} line needs at least {min_cols} columns; found {width}"
                 )
-        if len(parts) != width:
+        if len(found) != width:
             raise FileFormatError(
-                path, number, f"expected {width} columns in this {what} line, found {len(parts)}"
+                path, number, f"expected {width} columns in this {what} line, found {len(found)}"
             )
-        tokens += parts
+        starts += [at + m.start() for m in found]
+        ends += [at + m.end() for m in found]
         numbers.append(number)
-    return _Rows(str(path), tokens, width or 0, numbers)
+    if not numbers:
+        raise FileFormatError(path, None, f"the file is empty (no {what} rows)")
+    shape = (len(numbers), width)
+    lines = np.array(numbers, dtype=np.int64)
+    in_order = bool((lines == np.arange(1, len(lines) + 1)).all())
+    return (
+        np.array(starts, dtype=np.int64).reshape(shape),
+        np.array(ends, dtype=np.int64).reshape(shape),
+        None if in_order else lines,
+    )
 
 
 def _text(token: bytes) -> str:
-    return token.decode("utf-8")  # the file was checked to be UTF-8 when read
+    return bytes(token).decode("utf-8")  # the file was checked to be UTF-8 when read
 
 
 _DECIMAL = re.compile(rb"^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$")
-_NOT_DECIMAL = re.compile(rb"[^0-9eE+\-.\n]")
 
 
-def _floats(rows: _Rows, tokens, what, col_label, per_row=1) -> np.ndarray:
-    """Parse tokens as finite floats (C-level map); on failure name the first bad line.
+def _decimal(token: bytes) -> float | None:
+    """The finite value of a decimal token; None when it is not one (the rule)."""
+    if not _DECIMAL.match(token):
+        return None
+    value = float(token)
+    return value if np.isfinite(value) else None
 
-    ``tokens`` is row-major with ``per_row`` tokens for each row.
-    """
-    # only digits, signs, points and exponents: float() alone would take 1_0, inf, nan
-    if not _NOT_DECIMAL.search(b"\n".join(tokens)):
-        try:
-            values = np.fromiter(map(float, tokens), np.float64, len(tokens))
-            if np.isfinite(values).all():
-                return values
-        except ValueError:
-            pass
-    for i, tok in enumerate(tokens):
-        ok = bool(_DECIMAL.match(tok))
-        if ok:
-            ok = bool(np.isfinite(float(tok)))
-        if not ok:
+
+def _floats(rows: _Rows, columns, what, col_label) -> np.ndarray:
+    """Columns parsed as finite decimals, row-major; the first bad token names its line."""
+    starts, ends = rows.bounds(columns)
+    values, ok = _bytes.decimals(rows.buf, starts, ends)
+    per_row = len(columns)
+    for i in np.flatnonzero(~ok).tolist():
+        token = rows.buf[starts[i] : ends[i]].tobytes()
+        value = _decimal(token)
+        if value is None:
             raise FileFormatError(
                 rows.path,
                 rows.line(i // per_row),
-                f"the {col_label} of a {what} line must be a finite number; found {_text(tok)!r}",
+                f"the {col_label} of a {what} line must be a finite number; found {_text(token)!r}",
             )
-    raise AssertionError("unreachable")  # pragma: no cover
+        values[i] = value
+    return values
 
 
 _NTCIR_LEVEL = re.compile(rb"^L([0-9]{1,2}|100)$")
@@ -208,31 +249,45 @@ _TREC_LEVEL = re.compile(rb"^(-?[0-9]{1,18})$")
 _RANK = re.compile(rb"^[0-9]{1,18}$")
 
 
-def _integers(rows: _Rows, tokens, pattern, skip: int, message: str) -> np.ndarray:
-    """Integers of tokens matching ``pattern`` (``skip`` leading characters dropped).
+def _integers(rows: _Rows, column: int, pattern, message: str) -> np.ndarray:
+    """A column parsed as integers matching ``pattern``.
 
-    The first token that does not match is an error naming its line.
+    An NTCIR level's ``L`` is dropped; TREC levels are at most :data:`LMAX_LIMIT`. The
+    first bad token names its line.
     """
-    joined = b"\n".join(tokens)
-    whole = re.compile(b"(?:" + pattern.pattern[1:-1] + b"\n)*" + pattern.pattern[1:-1])
-    if whole.fullmatch(joined):
-        values = np.array(tokens, dtype=np.bytes_)
-        if skip:
-            values = np.array(joined.replace(b"L", b"").split(b"\n"), dtype=np.bytes_)
-        out = values.astype(np.int64)
-        if pattern is not _TREC_LEVEL or (out <= LMAX_LIMIT).all():
-            return out
-    for i, tok in enumerate(tokens):
-        if not pattern.match(tok) or (pattern is _TREC_LEVEL and int(tok) > LMAX_LIMIT):
-            raise FileFormatError(rows.path, rows.line(i), f"{message}; found {_text(tok)!r}")
-    raise AssertionError("unreachable")  # pragma: no cover
+    starts, ends = rows.bounds([column])
+    first = rows.buf[starts]
+    skip = (first == 76) if pattern is _NTCIR_LEVEL else (first == 45)  # 'L', '-'
+    if pattern is _RANK:
+        skip = np.zeros(len(starts), dtype=bool)
+    values, ok = _bytes.unsigned(rows.buf, starts + skip, ends, 18)
+    if pattern is _NTCIR_LEVEL:
+        ok &= skip & ((ends - starts <= 3) | (values == 100))
+    elif pattern is _TREC_LEVEL:
+        values = np.where(skip, -values, values)
+        ok &= values <= LMAX_LIMIT
+    for i in np.flatnonzero(~ok).tolist():
+        token = rows.buf[starts[i] : ends[i]].tobytes()
+        good = pattern.match(token)
+        value = int(token.lstrip(b"L")) if good else None
+        if value is None or (pattern is _TREC_LEVEL and value > LMAX_LIMIT):
+            raise FileFormatError(rows.path, rows.line(i), f"{message}; found {_text(token)!r}")
+        values[i] = value
+    return values
 
 
-def _topic_ids(topics: list):
+def _topic_ids(topics: np.ndarray):
     """(names in order of first appearance, id of each row's topic)."""
-    order = list(dict.fromkeys(topics))
-    index = dict(zip(order, range(len(order)), strict=False))
-    return tuple(_text(t) for t in order), lookup(topics, index)
+    n = len(topics)
+    change = np.ones(n, dtype=bool)
+    np.not_equal(topics[1:], topics[:-1], out=change[1:])
+    heads = np.flatnonzero(change)
+    unique, first, inverse = np.unique(topics[heads], return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    ids = rank[inverse.ravel()][np.cumsum(change) - 1]
+    return tuple(_text(t) for t in unique[order]), ids
 
 
 def _check_unique(rows: _Rows, topic_ids, docs, names, what):
@@ -252,12 +307,20 @@ def _check_unique(rows: _Rows, topic_ids, docs, names, what):
 
 @dataclass(frozen=True, eq=False)
 class _Keyed:
-    """Rows keyed by (topic, doc): ``topics[topic_ids[i]]`` and ``docs[i]`` of row i."""
+    """Rows keyed by (topic, doc): ``topics[topic_ids[i]]`` and ``docs[i]`` of row i.
+
+    ``docs`` is an array of byte strings (fixed width, or object for ragged ids).
+    """
 
     source: str
     topics: tuple  # names, in order of first appearance
     topic_ids: np.ndarray = field(repr=False)
-    docs: list = field(repr=False)  # bytes
+    docs: np.ndarray = field(repr=False)
+
+    @cached_property
+    def doc_hashes(self) -> np.ndarray:
+        """64-bit hash of every doc (:func:`fairconv._keys.string_hashes`)."""
+        return string_hashes(self.docs)
 
 
 # --------------------------------------------------------------------------- qrels
@@ -266,11 +329,11 @@ class Qrels(_Keyed):
     """Relevance judgments: a level per judged (topic, doc); unjudged docs are level 0."""
 
     levels: np.ndarray = field(repr=False)
-    lines: list | None = field(default=None, repr=False)  # line numbers, None = i + 1
+    lines: np.ndarray | None = field(default=None, repr=False)  # None: line i + 1
 
     def line(self, i: int) -> int:
         """The file line of judgment i."""
-        return i + 1 if self.lines is None else self.lines[i]
+        return i + 1 if self.lines is None else int(self.lines[i])
 
     def check_gains(self, n_levels: int) -> None:
         """Every level must have a gain: a higher one is an error naming its line."""
@@ -311,18 +374,17 @@ def read_qrels(path) -> Qrels:
     rows = _split_rows(path, None, "qrels")
     width = rows.width
     if width == 3:
-        topics, docs, raw = (rows.column(c) for c in range(3))
+        doc_col = 1
         levels = _integers(
             rows,
-            raw,
+            2,
             _NTCIR_LEVEL,
-            1,
             "an NTCIR qrels level must look like L0, L1, L2... (at most L100)",
         )
     elif width == 4:
-        topics, docs, raw = (rows.column(c) for c in (0, 2, 3))
+        doc_col = 2
         levels = _integers(
-            rows, raw, _TREC_LEVEL, 0, "a TREC qrels level must be an integer (at most 100)"
+            rows, 3, _TREC_LEVEL, "a TREC qrels level must be an integer (at most 100)"
         )
         levels = np.maximum(levels, 0)  # negative levels are nonrelevant, as in trec_eval
     else:
@@ -333,7 +395,8 @@ def read_qrels(path) -> Qrels:
             "(topic doc L<level>) or TREC qrels (topic iter doc level); "
             f"found {width} columns",
         )
-    names, ids = _topic_ids(topics)
+    names, ids = _topic_ids(rows.strings(0))
+    docs = rows.strings(doc_col)
     _check_unique(rows, ids, docs, names, "is judged twice")
     return Qrels(rows.path, names, ids, docs, levels, rows.line_numbers)
 
@@ -371,10 +434,7 @@ def read_gmemb(path, n_groups: int | None = None) -> GroupMemberships:
             f"expected {n_groups} group probabilities "
             f"(the target has {n_groups} groups), found {width - 2}",
         )
-    numbers = list(rows.tokens)
-    del numbers[0::width]  # topic column
-    del numbers[0 :: width - 1]  # doc column
-    matrix = _floats(rows, numbers, "gmemb", "group probability", width - 2)
+    matrix = _floats(rows, list(range(2, width)), "gmemb", "group probability")
     matrix = matrix.reshape(-1, width - 2)
     i = first_bad_distribution(matrix)
     if i >= 0:
@@ -384,8 +444,8 @@ def read_gmemb(path, n_groups: int | None = None) -> GroupMemberships:
             "group probabilities must be finite, in [0, 1] and sum to 1 (within "
             f"{SUM_TOLERANCE:g}); found {matrix[i].tolist()} with sum {matrix[i].sum():.10g}",
         )
-    names, ids = _topic_ids(rows.column(0))
-    docs = rows.column(1)
+    names, ids = _topic_ids(rows.strings(0))
+    docs = rows.strings(1)
     _check_unique(rows, ids, docs, names, "is listed twice")
     return GroupMemberships(rows.path, names, ids, docs, matrix)
 
@@ -400,7 +460,7 @@ def read_golddistr(path) -> np.ndarray:
             "a golddistr file needs one probability per "
             f"group and at least 2 groups; found {len(rows)} lines",
         )
-    return _floats(rows, rows.column(0), "golddistr", "probability")
+    return _floats(rows, [0], "golddistr", "probability")
 
 
 # --------------------------------------------------------------------------- runs
@@ -410,14 +470,14 @@ class Run(_Keyed):
 
     tag: str
     scores: np.ndarray = field(repr=False)
-    lines: list | None = field(repr=False)  # line numbers, None = i + 1
+    lines: np.ndarray | None = field(repr=False)  # None: line i + 1
 
     def __len__(self):
         return len(self.docs)
 
     def line(self, i: int) -> int:
         """The file line of record i."""
-        return i + 1 if self.lines is None else self.lines[i]
+        return i + 1 if self.lines is None else int(self.lines[i])
 
 
 def read_run(path, tag: str | None = None) -> Run:
@@ -428,17 +488,13 @@ def read_run(path, tag: str | None = None) -> Run:
     evaluated (file order by default, or trec_eval's score order).
     """
     rows = _split_rows(path, 6, "run")
-    _integers(rows, rows.column(3), _RANK, 0, "a rank (4th column) must be an integer >= 0")
-    topics, docs, scores = (rows.column(c) for c in (0, 2, 4))
-    tags = rows.tokens[5:6]
-    values = _floats(rows, scores, "run", "score (5th column)")
-    names, ids = _topic_ids(topics)
-    return Run(rows.path, names, ids, docs, tag or _text(tags[0]), values, rows.line_numbers)
-
-
-def lookup(keys, index: dict, missing: int = -1) -> np.ndarray:
-    """Look every key up in ``index`` (no Python loop: map over the C dict.get)."""
-    return np.fromiter(map(index.get, keys, itertools.repeat(missing)), np.int64, len(keys))
+    _integers(rows, 3, _RANK, "a rank (4th column) must be an integer >= 0")
+    values = _floats(rows, [4], "run", "score (5th column)")
+    names, ids = _topic_ids(rows.strings(0))
+    docs = rows.strings(2)
+    return Run(
+        rows.path, names, ids, docs, tag or _text(rows.token(0, 5)), values, rows.line_numbers
+    )
 
 
 # --------------------------------------------------------------------------- JSON

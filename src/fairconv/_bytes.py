@@ -1,0 +1,262 @@
+"""Whitespace tables parsed as array work over the bytes of a file (the readers' core).
+
+A file is held as one ``uint8`` array with :data:`PAD` zero bytes before and after its
+data, so that any token can be read as a fixed-width field without bounds checks.
+
+- :func:`bounds` finds every token in one vectorised pass (a byte <= 32 is whitespace:
+  the readers refuse every other control character first).
+- :func:`table` splits the tokens into rows of equal width, skipping blank and comment
+  lines, or returns None when a line has another width (the caller's line-by-line
+  reader then names that line).
+- :func:`strings` gathers a column into a fixed-width byte-string array (``S<width>``),
+  or an object array of bytes when padding would cost more memory than the text.
+- :func:`decimals` and :func:`unsigned` parse a column of numbers. A decimal of at most
+  15 digits with no exponent is (its digits as an integer) / 10**k: both are exact
+  doubles, so the one division gives the correctly rounded value, the double that
+  ``float()`` gives. Tokens outside that form are flagged for the caller's per-token
+  rule.
+
+:data:`FAST` set to False makes every function take its plain per-line or per-token
+route; the tests compare the two routes on generated files.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+PAD = 256
+"""Zero bytes before and after the data; tokens longer than this take the slow route."""
+
+FAST = True
+"""False: tokenise line by line and parse every token on its own (the reference route)."""
+
+_CHUNK = 1 << 20  # bytes per step of the tokeniser: temporaries stay in cache
+_ROWS = 1 << 18  # rows per step of the column parsers
+_MAX_DIGITS = 15  # below 2**53: the integer of the digits is an exact double
+_POW10 = 10.0 ** np.arange(23)  # exact doubles up to 10**22
+_TOKEN = re.compile(rb"[^ \t\n\r\x0b\x0c]+")  # bytes.split()'s tokens
+
+
+def _zeros(n: int) -> np.ndarray:
+    """A padded array for n bytes of data, over a bytearray (:func:`whole`)."""
+    return np.frombuffer(bytearray(n + 2 * PAD), dtype=np.uint8)
+
+
+def whole(buf: np.ndarray) -> bytearray:
+    """The bytearray under a padded array (pad included), for bytes methods."""
+    base = buf.base
+    return base.obj if isinstance(base, memoryview) else base
+
+
+def padded(data) -> np.ndarray:
+    """A bytes-like object as a padded ``uint8`` array."""
+    n = len(data)
+    buf = _zeros(n)
+    buf[PAD : PAD + n] = np.frombuffer(data, dtype=np.uint8)
+    return buf
+
+
+def read_padded(path) -> np.ndarray:
+    """A file's bytes as a padded ``uint8`` array (read straight into it)."""
+    with open(path, "rb") as f:
+        f.seek(0, 2)
+        n = f.tell()
+        f.seek(0)
+        buf = _zeros(n)
+        view = memoryview(whole(buf))[PAD : PAD + n]
+        got = 0
+        while got < n:
+            k = f.readinto(view[got:])
+            if not k:
+                break
+            got += k
+        rest = f.read()
+    if got < n or rest:  # the file changed while it was read
+        with open(path, "rb") as f:
+            return padded(f.read())
+    return buf
+
+
+def size(buf: np.ndarray) -> int:
+    """The number of data bytes in a padded array."""
+    return len(buf) - 2 * PAD
+
+
+def bounds(buf: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Start and end (exclusive) of every token, as positions in ``buf``."""
+    if not FAST:
+        return _bounds_slowly(buf)
+    hi = PAD + size(buf)
+    dtype = np.int32 if len(buf) < 2**31 else np.int64
+    ws = np.empty(_CHUNK + 1, dtype=bool)
+    change = np.empty(_CHUNK, dtype=bool)
+    parts = []
+    for lo in range(PAD, hi, _CHUNK):
+        top = min(hi, lo + _CHUNK)
+        w = ws[: top - lo + 1]
+        np.less_equal(buf[lo - 1 : top], 32, out=w)  # the byte before lo is in the pad
+        c = change[: top - lo]
+        np.not_equal(w[1:], w[:-1], out=c)
+        parts.append(np.flatnonzero(c).astype(dtype) + dtype(lo))
+    edges = np.concatenate(parts) if parts else np.zeros(0, dtype)
+    if len(edges) % 2:  # the last token ends at the end of the data
+        edges = np.append(edges, dtype(hi))
+    return edges[0::2], edges[1::2]
+
+
+def _bounds_slowly(buf):
+    data = buf[PAD : PAD + size(buf)].tobytes()
+    starts, ends = [], []
+    for m in _TOKEN.finditer(data):
+        starts.append(m.start() + PAD)
+        ends.append(m.end() + PAD)
+    return np.array(starts, dtype=np.int64), np.array(ends, dtype=np.int64)
+
+
+def table(buf, starts, ends, ncols, min_cols):
+    """Rows of a whitespace table: ``(starts, ends, line_numbers)`` or None.
+
+    ``starts`` and ``ends`` come back shaped (rows, width); a line whose first token
+    starts with ``#`` is a comment; ``line_numbers`` is None when row i is on line
+    i + 1. None (no table) when there is no row, or when a row has another width than
+    ``ncols`` (or the first row's), or fewer than ``min_cols``.
+    """
+    n = len(starts)
+    if n == 0:
+        return None
+    # newlines before token i: one right before it, or any number in a longer gap
+    counts = (buf[starts - 1] == 10).astype(np.int64)
+    long = np.flatnonzero(starts[1:] - ends[:-1] > 1) + 1
+    if starts[0] > PAD:  # whitespace before the first token
+        long = np.append(0, long)
+    if len(long):
+        newlines = np.flatnonzero(buf[PAD : PAD + size(buf)] == 10) + PAD
+        prev_end = np.where(long > 0, ends[long - 1], PAD)
+        counts[long] = np.searchsorted(newlines, starts[long]) - np.searchsorted(newlines, prev_end)
+    breaks = counts > 0
+    breaks[0] = True
+    heads = np.flatnonzero(breaks)
+    per_line = np.diff(np.append(heads, n))
+    comment = buf[starts[heads]] == 35  # '#'
+    content = ~comment
+    if not content.any():
+        return None
+    width = int(per_line[content][0]) if ncols is None else ncols
+    if width < min_cols or (per_line[content] != width).any():
+        return None
+    numbers = None
+    if comment.any() or counts[0] > 0 or counts.max() > 1:
+        numbers = (np.cumsum(counts) + 1)[heads][content]
+    if comment.any():
+        keep = np.repeat(content, per_line)
+        starts, ends = starts[keep], ends[keep]
+    rows = len(starts) // width
+    return starts.reshape(rows, width), ends.reshape(rows, width), numbers
+
+
+def strings(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """The tokens as a byte-string array (``S<width>``, or object when padding is costly)."""
+    n = len(starts)
+    if n == 0:
+        return np.zeros(0, dtype="S1")
+    lens = ends - starts
+    w = int(lens.max())
+    if not FAST or w > PAD or n * w > 2 * int(lens.sum()) + (1 << 20):
+        out = np.empty(n, dtype=object)
+        out[:] = [buf[s:e].tobytes() for s, e in zip(starts.tolist(), ends.tolist(), strict=True)]
+        return out
+    view = np.ndarray((len(buf) - w + 1,), dtype=f"S{w}", buffer=buf, strides=(1,))
+    out = view[starts]
+    if int(lens.min()) < w:
+        m = out.view(np.uint8).reshape(n, w)
+        cols = np.arange(w)
+        for lo in range(0, n, _ROWS):
+            block = m[lo : lo + _ROWS]
+            block[cols >= lens[lo : lo + _ROWS, None]] = 0
+    return out
+
+
+def _columns(buf, ends, width):
+    """The last ``width`` bytes of every token, column-major: (width, rows).
+
+    Row j holds byte j of each token's last ``width`` bytes, so that each step of the
+    parsers below is one contiguous pass.
+    """
+    out = np.empty((width, len(ends)), dtype=np.uint8)
+    idx = ends - width
+    for j in range(width):
+        np.take(buf, idx, out=out[j])
+        idx += 1
+    return out
+
+
+def decimals(buf, starts, ends) -> tuple[np.ndarray, np.ndarray]:
+    """(values, ok) of decimal tokens.
+
+    ok where the token is ``[+-]digits[.digits]`` or ``[+-][digits].digits`` with 1 to
+    15 digits; values[ok] is then its double.
+    """
+    n = len(starts)
+    values = np.zeros(n)
+    ok = np.zeros(n, dtype=bool)
+    if not FAST or n == 0:
+        return values, ok
+    lens = ends - starts
+    for lo in range(0, n, _ROWS):
+        sl = slice(lo, lo + _ROWS)
+        ln = lens[sl]
+        width = int(min(ln.max(), _MAX_DIGITS + 2))
+        m = _columns(buf, ends[sl], width)
+        k = len(ln)
+        mantissa = np.zeros(k)
+        n_digits = np.zeros(k, dtype=np.int32)
+        n_dots = np.zeros(k, dtype=np.int32)
+        scale = np.zeros(k, dtype=np.intp)
+        for j in range(width):
+            inside = ln >= width - j
+            digit = m[j] - np.uint8(48)
+            is_digit = (digit < 10) & inside
+            is_dot = (m[j] == 46) & inside
+            n_digits += is_digit
+            n_dots += is_dot
+            mantissa = np.where(is_digit, mantissa * 10 + digit, mantissa)
+            scale[is_dot] = width - 1 - j
+        first = buf[starts[sl]]
+        sign = (first == 43) | (first == 45)
+        ok[sl] = (
+            (ln <= width)
+            & (n_digits + n_dots + sign == ln)
+            & (n_dots <= 1)
+            & (n_digits >= 1)
+            & (n_digits <= _MAX_DIGITS)
+        )
+        v = mantissa / _POW10[np.minimum(scale, len(_POW10) - 1)]
+        values[sl] = np.where(first == 45, -v, v)
+    return values, ok
+
+
+def unsigned(buf, starts, ends, max_digits: int) -> tuple[np.ndarray, np.ndarray]:
+    """(values, ok) of tokens of 1 to ``max_digits`` (<= 18) decimal digits."""
+    n = len(starts)
+    values = np.zeros(n, dtype=np.int64)
+    ok = np.zeros(n, dtype=bool)
+    if not FAST or n == 0:
+        return values, ok
+    lens = ends - starts
+    for lo in range(0, n, _ROWS):
+        sl = slice(lo, lo + _ROWS)
+        ln = lens[sl]
+        width = int(min(ln.max(), max_digits))
+        m = _columns(buf, ends[sl], width)
+        value = np.zeros(len(ln), dtype=np.int64)
+        n_digits = np.zeros(len(ln), dtype=np.int32)
+        for j in range(width):
+            digit = m[j] - np.uint8(48)
+            is_digit = (digit < 10) & (ln >= width - j)
+            n_digits += is_digit
+            value = np.where(is_digit, value * 10 + digit, value)
+        ok[sl] = (ln >= 1) & (ln <= width) & (n_digits == ln)
+        values[sl] = value
+    return values, ok

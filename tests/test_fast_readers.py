@@ -1,0 +1,274 @@
+"""The readers' fast route (array work over the bytes) against their reference route
+(line by line, one token at a time): on generated files both accept and refuse the same
+inputs, with the same message, and give bit-identical values."""
+
+import io
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fairconv import _bytes, readers
+
+# --------------------------------------------------------------------------- tokens
+TOPICS = st.sampled_from([b"T1", b"T2", b"10", b"T\xc3\xa9", b"#T"])
+DOCS = st.one_of(
+    st.sampled_from([b"a", b"b", b"clueweb22-en0000-00-00000", b"d\xc3\xa9"]),
+    st.text(
+        st.characters(min_codepoint=33, max_codepoint=0x2FF, exclude_categories=("Cc", "Zs")),
+        min_size=1,
+        max_size=6,
+    ).map(str.encode),  # fmt: skip
+    st.binary(min_size=1, max_size=3).filter(lambda b: not any(c <= 32 for c in b)),
+    st.integers(250, 300).map(lambda n: b"x" * n),  # longer than the pad: ragged route
+)
+NUMBERS = st.one_of(
+    st.sampled_from(
+        [
+            b"0",
+            b"1",
+            b"0.5",
+            b"-0.000",
+            b"+.5",
+            b"5.",
+            b".",
+            b"-",
+            b"1e-3",
+            b"1E+2",
+            b"1_0",
+            b"inf",
+            b"nan",
+            b"0x10",
+            b"1e999",
+            b"00012.50",
+            b"123456789012345",
+            b"1234567890123456",
+            b"0.1000000000000000055511",
+            b"9" * 30,
+            b"1.2.3",
+            b"--1",
+        ]
+    ),  # fmt: skip
+    st.floats(allow_nan=False, allow_infinity=False).map(lambda x: repr(x).encode()),
+    st.tuples(st.integers(0, 10**17), st.integers(0, 18), st.sampled_from([b"", b"-", b"+"])).map(
+        lambda t: t[2] + _place_dot(str(t[0]), t[1])
+    ),
+)
+SEPARATORS = st.sampled_from([b" ", b"\t", b"  ", b" \t"])
+
+
+def _place_dot(digits: str, k: int) -> bytes:
+    k = min(k, len(digits))
+    return (
+        (digits[: len(digits) - k] + "." + digits[len(digits) - k :]).encode()
+        if k
+        else digits.encode()
+    )
+
+
+def lines_of(row):
+    """A file of rows built by ``row``, with blank and comment lines, CRLF, a BOM..."""
+    line = st.one_of(
+        row,
+        row,
+        row,
+        st.just([b""]),
+        st.just([b"#", b"a", b"comment"]),
+        st.just([b"#x"]),
+    )
+
+    @st.composite
+    def build(draw):
+        lines = draw(st.lists(line, min_size=1, max_size=7))
+        sep = draw(SEPARATORS)
+        eol = draw(st.sampled_from([b"\n", b"\r\n"]))
+        text = eol.join(
+            draw(st.sampled_from([b"", b" "]))
+            + sep.join(tokens)
+            + draw(st.sampled_from([b"", b"\t"]))
+            for tokens in lines
+        )
+        bom = b"\xef\xbb\xbf" if draw(st.booleans()) else b""
+        return bom + text + (eol if draw(st.booleans()) else b"")
+
+    return build()
+
+
+NTCIR_LEVELS = [b"L0", b"L2", b"L100", b"L101", b"L", b"L-1", b"L01", b"L099", b"2"]
+TREC_LEVELS = [b"0", b"1", b"-1", b"100", b"101", b"-5", b"x", b"007", b""]
+QRELS = st.one_of(
+    st.tuples(TOPICS, DOCS, st.sampled_from(NTCIR_LEVELS)),
+    st.tuples(TOPICS, st.just(b"0"), DOCS, st.sampled_from(TREC_LEVELS)),
+).map(lambda t: [x for x in t if x])
+GMEMB = st.tuples(
+    TOPICS,
+    DOCS,
+    st.sampled_from(
+        [
+            [b"0.5", b"0.5"],
+            [b"0.25", b"0.75"],
+            [b"1", b"0"],
+            [b"1e-1", b"0.9"],
+            [b".5", b"5e-1"],
+            [b"0.1000000000000000055511", b"0.9"],
+            [b"0.5", b"0.6"],
+            [b"x", b"1"],
+            [b"0.5"],
+        ]
+    ),  # fmt: skip
+).map(lambda t: [t[0], t[1], *t[2]])
+RUN = st.tuples(
+    TOPICS,
+    st.sampled_from([b"Q0", b"0"]),
+    DOCS,
+    st.sampled_from([b"1", b"2", b"0", b"-1", b"1.0", b"9" * 18, b"9" * 19, b"007"]),
+    NUMBERS,
+    st.sampled_from([b"tag", b"other"]),
+).map(list)
+GOLD = st.tuples(NUMBERS).map(list)
+
+
+# --------------------------------------------------------------------------- both routes
+def _canonical(value):
+    if isinstance(value, np.ndarray):
+        if value.dtype.kind in "SO":
+            return [bytes(x) for x in value.tolist()]
+        return (value.dtype.str, value.shape, value.tobytes())
+    if isinstance(value, readers._Keyed):
+        fields = {k: _canonical(v) for k, v in vars(value).items() if k != "doc_hashes"}
+        fields["lines"] = (
+            [value.line(i) for i in range(len(value.docs))] if hasattr(value, "line") else None
+        )
+        return fields
+    return value
+
+
+def outcome(reader, data: bytes, fast: bool):
+    old = _bytes.FAST
+    _bytes.FAST = fast
+    try:
+        stream = io.BytesIO(data)
+        stream.name = "f.txt"
+        return ("ok", _canonical(reader(stream)))
+    except ValueError as exc:
+        return ("error", str(exc))
+    finally:
+        _bytes.FAST = old
+
+
+def same_both_ways(reader, data):
+    fast, slow = outcome(reader, data, True), outcome(reader, data, False)
+    assert fast == slow
+    return fast
+
+
+@settings(max_examples=400, deadline=None)
+@given(lines_of(QRELS))
+def test_qrels_fast_equals_slow(data):
+    same_both_ways(readers.read_qrels, data)
+
+
+@settings(max_examples=400, deadline=None)
+@given(lines_of(GMEMB))
+def test_gmemb_fast_equals_slow(data):
+    same_both_ways(readers.read_gmemb, data)
+
+
+@settings(max_examples=400, deadline=None)
+@given(lines_of(RUN))
+def test_run_fast_equals_slow(data):
+    same_both_ways(readers.read_run, data)
+
+
+@settings(max_examples=200, deadline=None)
+@given(lines_of(GOLD))
+def test_golddistr_fast_equals_slow(data):
+    same_both_ways(readers.read_golddistr, data)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=120), st.sampled_from(["qrels", "gmemb", "golddistr", "run"]))
+def test_random_bytes_fast_equals_slow(data, kind):
+    reader = {"qrels": readers.read_qrels, "gmemb": readers.read_gmemb,
+              "golddistr": readers.read_golddistr, "run": readers.read_run}[kind]  # fmt: skip
+    same_both_ways(reader, data)
+
+
+def test_the_generated_files_reach_both_outcomes():
+    """The strategies above are not all errors or all fine: a sample has both."""
+    ok = ("ok", "error")
+    assert same_both_ways(readers.read_run, b"T1 Q0 a 1 0.5 t\n")[0] == ok[0]
+    assert same_both_ways(readers.read_run, b"T1 Q0 a 1 1_0 t\n")[0] == ok[1]
+
+
+# --------------------------------------------------------------------------- numbers
+def _column(tokens):
+    """A padded buffer holding the tokens, one per line, and their bounds."""
+    data = b"\n".join(tokens)
+    buf = _bytes.padded(data)
+    starts, ends = _bytes.bounds(buf)
+    return buf, starts, ends
+
+
+@given(st.lists(NUMBERS.filter(lambda b: b != b""), min_size=1, max_size=50))
+def test_decimals_are_the_doubles_float_gives(tokens):
+    buf, starts, ends = _column(tokens)
+    assert len(starts) == len(tokens)
+    values, ok = _bytes.decimals(buf, starts, ends)
+    for token, value, good in zip(tokens, values.tolist(), ok.tolist(), strict=True):
+        if good:
+            assert readers._DECIMAL.match(token)
+            assert np.float64(value).tobytes() == np.float64(float(token)).tobytes(), token
+
+
+@given(st.integers(0, 10**15 - 1), st.integers(0, 15), st.sampled_from([b"", b"-", b"+"]))
+def test_every_decimal_of_at_most_15_digits_takes_the_fast_route(mantissa, k, sign):
+    token = sign + _place_dot(str(mantissa), k)
+    values, ok = _bytes.decimals(*_column([token]))
+    assert ok[0]
+    assert np.float64(values[0]).tobytes() == np.float64(float(token)).tobytes()
+
+
+@given(st.lists(st.binary(min_size=1, max_size=20).filter(lambda b: not any(c <= 32 for c in b)),
+                min_size=1, max_size=30))  # fmt: skip
+def test_unsigned_agrees_with_int(tokens):
+    values, ok = _bytes.unsigned(*_column(tokens), 18)
+    for token, value, good in zip(tokens, values.tolist(), ok.tolist(), strict=True):
+        expected = token.isdigit() and len(token) <= 18
+        assert good == expected, token
+        if good:
+            assert value == int(token)
+
+
+# --------------------------------------------------------------------------- strings
+def test_ragged_ids_are_object_arrays_and_join_like_fixed_ones():
+    from fairconv._keys import KeyTable
+
+    long = b"y" * 400
+    q = readers.read_qrels(io.BytesIO(b"T1 a L1\nT1 " + long + b" L2\n"))
+    assert q.docs.dtype == object and q.docs.tolist() == [b"a", long]
+    run = readers.read_run(io.BytesIO(b"T1 Q0 " + long + b" 1 2 t\nT1 Q0 a 2 1 t\n"))
+    table = KeyTable(q.topic_ids, q.docs)
+    assert table.find(np.zeros(2, np.int64), run.docs).tolist() == [1, 0]
+
+
+def test_fixed_width_strings_hold_no_bytes_beyond_a_token():
+    buf, starts, ends = _column([b"abc", b"a", b"abcdef"])
+    s = _bytes.strings(buf, starts, ends)
+    assert s.dtype == np.dtype("S6") and s.tolist() == [b"abc", b"a", b"abcdef"]
+    assert s.view(np.uint8).reshape(3, 6)[1, 1:].tolist() == [0] * 5
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_line_numbers_count_blank_comment_and_crlf_lines(fast):
+    data = b"\xef\xbb\xbf\r\n# c\r\n\r\nT1 Q0 a 1 1 t\r\n\r\n  \r\nT1 Q0 b 2 x t\r\n"
+    assert outcome(readers.read_run, data, fast) == (
+        "error",
+        "f.txt:7: the score (5th column) of a run line must be a finite number; found 'x'",
+    )
+
+
+def test_an_empty_line_tail_and_leading_spaces_keep_line_numbers():
+    run = readers.read_run(io.BytesIO(b"  \n\nT1 Q0 a 1 1 t\nT1 Q0 b 2 1 t"))
+    assert [run.line(i) for i in range(2)] == [3, 4]
