@@ -47,7 +47,10 @@ def _zeros(n: int) -> np.ndarray:
 def whole(buf: np.ndarray) -> bytearray:
     """The bytearray under a padded array (pad included), for bytes methods."""
     base = buf.base
-    return base.obj if isinstance(base, memoryview) else base
+    owner = base.obj if isinstance(base, memoryview) else base
+    if not isinstance(owner, bytearray):
+        raise TypeError("not a padded array of fairconv._bytes")
+    return owner
 
 
 def padded(data) -> np.ndarray:
@@ -89,7 +92,7 @@ def bounds(buf: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if not FAST:
         return _bounds_slowly(buf)
     hi = PAD + size(buf)
-    dtype = np.int32 if len(buf) < 2**31 else np.int64
+    dtype = np.dtype(np.int32 if len(buf) < 2**31 else np.int64)
     ws = np.empty(_CHUNK + 1, dtype=bool)
     change = np.empty(_CHUNK, dtype=bool)
     parts = []
@@ -99,10 +102,12 @@ def bounds(buf: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         np.less_equal(buf[lo - 1 : top], 32, out=w)  # the byte before lo is in the pad
         c = change[: top - lo]
         np.not_equal(w[1:], w[:-1], out=c)
-        parts.append(np.flatnonzero(c).astype(dtype) + dtype(lo))
+        found = np.flatnonzero(c).astype(dtype)
+        found += lo
+        parts.append(found)
     edges = np.concatenate(parts) if parts else np.zeros(0, dtype)
     if len(edges) % 2:  # the last token ends at the end of the data
-        edges = np.append(edges, dtype(hi))
+        edges = np.append(edges, np.array([hi], dtype))
     return edges[0::2], edges[1::2]
 
 
