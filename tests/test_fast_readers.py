@@ -256,8 +256,8 @@ def test_ragged_ids_are_object_arrays_and_join_like_fixed_ones():
 def test_fixed_width_strings_hold_no_bytes_beyond_a_token():
     buf, starts, ends = _column([b"abc", b"a", b"abcdef"])
     s = _bytes.strings(buf, starts, ends)
-    assert s.dtype == np.dtype("S6") and s.tolist() == [b"abc", b"a", b"abcdef"]
-    assert s.view(np.uint8).reshape(3, 6)[1, 1:].tolist() == [0] * 5
+    assert s.dtype == np.dtype("S8") and s.tolist() == [b"abc", b"a", b"abcdef"]
+    assert s.view(np.uint8).reshape(3, 8)[1, 1:].tolist() == [0] * 7
 
 
 @pytest.mark.parametrize("fast", [True, False])

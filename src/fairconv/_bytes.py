@@ -131,16 +131,20 @@ def table(buf, starts, ends, ncols, min_cols):
     n = len(starts)
     if n == 0:
         return None
-    # newlines before token i: one right before it, or any number in a longer gap
-    counts = (buf[starts - 1] == 10).astype(np.int64)
+    # a line break before token i: a newline right before it, or one in a longer gap
+    breaks = buf[starts - 1] == 10
     long = np.flatnonzero(starts[1:] - ends[:-1] > 1) + 1
     if starts[0] > PAD:  # whitespace before the first token
         long = np.append(0, long)
+    counts = None  # newlines before each token, when some gap may hold more than one
     if len(long):
         newlines = np.flatnonzero(buf[PAD : PAD + size(buf)] == 10) + PAD
         prev_end = np.where(long > 0, ends[long - 1], PAD)
-        counts[long] = np.searchsorted(newlines, starts[long]) - np.searchsorted(newlines, prev_end)
-    breaks = counts > 0
+        in_gap = np.searchsorted(newlines, starts[long]) - np.searchsorted(newlines, prev_end)
+        breaks[long] = in_gap > 0
+        if (in_gap > 1).any() or (long[0] == 0 and in_gap[0] > 0):
+            counts = breaks.astype(np.int64)
+            counts[long] = in_gap
     breaks[0] = True
     heads = np.flatnonzero(breaks)
     per_line = np.diff(np.append(heads, n))
@@ -152,8 +156,10 @@ def table(buf, starts, ends, ncols, min_cols):
     if width < min_cols or (per_line[content] != width).any():
         return None
     numbers = None
-    if comment.any() or counts[0] > 0 or counts.max() > 1:
+    if counts is not None:
         numbers = (np.cumsum(counts) + 1)[heads][content]
+    elif comment.any():
+        numbers = np.flatnonzero(content) + 1  # one line per head
     if comment.any():
         keep = np.repeat(content, per_line)
         starts, ends = starts[keep], ends[keep]
@@ -162,24 +168,26 @@ def table(buf, starts, ends, ncols, min_cols):
 
 
 def strings(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
-    """The tokens as a byte-string array (``S<width>``, or object when padding is costly)."""
+    """The tokens as a byte-string array.
+
+    Fixed width (``S<w>``, w the longest token rounded up to a multiple of 8, zero
+    bytes after each token), or an object array of bytes when that padding would cost
+    more memory than the text.
+    """
     n = len(starts)
     if n == 0:
-        return np.zeros(0, dtype="S1")
+        return np.zeros(0, dtype="S8")
     lens = ends - starts
-    w = int(lens.max())
+    w = -(-int(lens.max()) // 8) * 8
     if not FAST or w > PAD or n * w > 2 * int(lens.sum()) + (1 << 20):
         out = np.empty(n, dtype=object)
         out[:] = [buf[s:e].tobytes() for s, e in zip(starts.tolist(), ends.tolist(), strict=True)]
         return out
     view = np.ndarray((len(buf) - w + 1,), dtype=f"S{w}", buffer=buf, strides=(1,))
     out = view[starts]
-    if int(lens.min()) < w:
-        m = out.view(np.uint8).reshape(n, w)
-        cols = np.arange(w)
-        for lo in range(0, n, _ROWS):
-            block = m[lo : lo + _ROWS]
-            block[cols >= lens[lo : lo + _ROWS, None]] = 0
+    m = out.view(np.uint8).reshape(n, w)
+    for j in range(int(lens.min()), w):
+        m[:, j] *= lens > j
     return out
 
 
@@ -214,6 +222,8 @@ def decimals(buf, starts, ends) -> tuple[np.ndarray, np.ndarray]:
         ln = lens[sl]
         width = int(min(ln.max(), _MAX_DIGITS + 2))
         m = _columns(buf, ends[sl], width)
+        if int(ln.min()) == width and _fixed_point(m, values[sl], ok[sl]):
+            continue
         k = len(ln)
         mantissa = np.zeros(k)
         n_digits = np.zeros(k, dtype=np.int32)
@@ -240,6 +250,29 @@ def decimals(buf, starts, ends) -> tuple[np.ndarray, np.ndarray]:
         v = mantissa / _POW10[np.minimum(scale, len(_POW10) - 1)]
         values[sl] = np.where(first == 45, -v, v)
     return values, ok
+
+
+def _fixed_point(m, values, ok) -> bool:
+    """Parse tokens that share one layout (as a formatted column does), or return False.
+
+    The layout is ``digits[.digits]`` with the point in one place; the general route
+    takes any other.
+    """
+    width = m.shape[0]
+    dots = np.flatnonzero(m[:, 0] == 46)
+    dot = int(dots[0]) if len(dots) else -1
+    digits = [j for j in range(width) if j != dot]
+    if not 1 <= len(digits) <= _MAX_DIGITS or (dot >= 0 and not (m[dot] == 46).all()):
+        return False
+    mantissa = np.zeros(m.shape[1])
+    for p, j in enumerate(reversed(digits)):
+        digit = m[j] - np.uint8(48)
+        if not (digit < 10).all():
+            return False
+        mantissa += digit * _POW10[p]
+    values[:] = mantissa / _POW10[width - 1 - dot] if dot >= 0 else mantissa
+    ok[:] = True
+    return True
 
 
 def unsigned(buf, starts, ends, max_digits: int) -> tuple[np.ndarray, np.ndarray]:

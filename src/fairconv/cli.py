@@ -209,15 +209,23 @@ def _target(text):
 
 
 def _ranked_inputs(args):
-    """qrels, runs and attribute sets named by --qrels, --attribute and RUN."""
-    from . import gfr, readers
+    """qrels, runs and attribute sets named by --qrels, --attribute and RUN.
 
-    qrels = readers.read_qrels(args.qrels)
-    attributes = [
-        gfr.load_attribute(name, gmemb, _target(target), scale)
-        for name, gmemb, target, scale in args.attribute
+    The files are read on a few threads; an error is that of the first bad file in
+    command-line order.
+    """
+    from . import gfr, readers
+    from ._parallel import thread_map
+
+    jobs = [lambda: readers.read_qrels(args.qrels)]
+    jobs += [
+        lambda e=entry: gfr.load_attribute(e[0], e[1], _target(e[2]), e[3])
+        for entry in args.attribute
     ]
-    return qrels, [readers.read_run(p) for p in args.runs], attributes
+    jobs += [lambda p=p: readers.read_run(p) for p in args.runs]
+    done = thread_map(lambda job: job(), jobs)
+    n = len(args.attribute)
+    return done[0], done[1 + n :], done[1 : 1 + n]
 
 
 def _add_ranked_inputs(parser, attribute_help):

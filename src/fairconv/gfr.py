@@ -29,6 +29,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from . import _core
+from ._parallel import thread_map
 from ._validation import (
     check_choice,
     check_cutoffs,
@@ -416,6 +417,7 @@ def evaluate(
             out[str(MeasureName(name, k))][tt] = v
 
     covered = np.zeros((len(attributes), n_t), dtype=bool)
+    work = []  # (attribute set, block of topics): scored on a few threads
     for m, data in enumerate(attributes):
         a = data.attribute
         cov = lists.covered[m]
@@ -424,13 +426,18 @@ def evaluate(
             col = str(MeasureName(f"GF-{d}", k, a.name))
             out[col] = np.zeros((n_t, n_r))
             present[m_index[col], cov] = True
-        for tt in lists.blocks(cov, width=a.n_groups):
-            decay = _core.err_decay(prob[lists.padded_levels(tt)])
-            gf = _core.gf_at_cutoffs(
-                decay, lists.padded_memberships(m, tt), a.target, DIVERGENCE_NAMES, cut
-            )
-            for (d, k), v in gf.items():
-                out[str(MeasureName(f"GF-{d}", k, a.name))][tt] = v
+        work += [(m, tt) for tt in lists.blocks(cov, width=a.n_groups)]
+
+    def score(m, tt):
+        decay = _core.err_decay(prob[lists.padded_levels(tt)])
+        target = attributes[m].attribute.target
+        return _core.gf_at_cutoffs(
+            decay, lists.padded_memberships(m, tt), target, DIVERGENCE_NAMES, cut
+        )
+
+    for (m, tt), gf in zip(work, thread_map(lambda job: score(*job), work), strict=True):
+        for (d, k), v in gf.items():
+            out[str(MeasureName(f"GF-{d}", k, attributes[m].attribute.name))][tt] = v
     _combine_gfr(out, cut, utility, [a.attribute for a in attributes], w, covered[:, :, None])
     for k in cut:
         present[m_index[str(MeasureName("GFR", k))]] = True

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._keys import KeyTable, first_occurrences, key_hashes
+from ._parallel import thread_map
 from ._validation import FairconvWarning, check_choice, check_sequence_of
 from .divergences import AttributeSet
 from .readers import FileFormatError, GroupMemberships, Qrels, Run, read_golddistr
@@ -118,7 +119,8 @@ def _rank_lines(run: Run, t_index: dict, judged: KeyTable, order: str, duplicate
         idx = keep[np.lexsort((-doc_rank.ravel(), -run.scores[keep], tid[keep]))]
     docs = run.docs[idx]
     hashes = key_hashes(tid[idx], run.doc_hashes[idx])
-    first = first_occurrences(tid[idx], docs, hashes)
+    by_hash = np.argsort(hashes)
+    first = first_occurrences(tid[idx], docs, hashes, by_hash)
     repeated = first != np.arange(len(idx))
     if repeated.any():
         if duplicates == "error":
@@ -134,11 +136,12 @@ def _rank_lines(run: Run, t_index: dict, judged: KeyTable, order: str, duplicate
             )
         kept = np.flatnonzero(~repeated)
         idx, hashes, docs = idx[kept], hashes[kept], docs[kept]
+        by_hash = np.argsort(hashes)
     tid = tid[idx]
     counts = np.bincount(tid, minlength=len(t_index))
     starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
     rank = np.arange(len(idx)) - starts[tid]
-    return tid, judged.find(tid, docs, hashes), rank, counts
+    return tid, judged.find(tid, docs, hashes, by_hash), rank, counts
 
 
 def run_names(runs: Sequence[Run]) -> tuple[str, ...]:
@@ -162,7 +165,7 @@ def run_names(runs: Sequence[Run]) -> tuple[str, ...]:
     return tuple(seen)
 
 
-BLOCK_ELEMENTS = 1 << 22
+BLOCK_ELEMENTS = 1 << 20
 """Padded elements (topics x runs x ranks x groups) per block of topics: bounds memory."""
 
 
@@ -316,7 +319,7 @@ def prepare(
     topics = sorted(set(qrels.topics).union(*(a.memberships.topics for a in attributes)))
     t_index = {t: i for i, t in enumerate(topics)}
     judged = KeyTable(_global_topic_ids(qrels, t_index), qrels.docs, qrels.doc_hashes)
-    ranked = [_rank_lines(run, t_index, judged, order, duplicates) for run in runs]
+    ranked = thread_map(lambda run: _rank_lines(run, t_index, judged, order, duplicates), runs)
     n_t, n_r = len(topics), len(runs)
     judged_level = np.append(qrels.levels, 0)  # row -1 (unjudged) reads the last entry
     lengths = np.zeros((n_t, n_r), dtype=np.int64)
@@ -328,11 +331,13 @@ def prepare(
     level = np.zeros(n_entries, dtype=np.int64)
     for pos, (_, rows, _, _) in zip(positions, ranked, strict=True):
         level[pos] = judged_level[rows]
-    tables, row_arrays, covered = [], [], []
-    for data in attributes:
+    nonrelevant = np.flatnonzero(qrels.levels == 0)
+
+    def rows_of(data):
+        """The membership table of one set and the row of each ranked doc in it."""
         a, gm = data.attribute, data.memberships
         uniform = gm.matrix.shape[0]
-        tables.append(np.vstack([gm.matrix, np.full((1, a.n_groups), 1.0 / a.n_groups)]))
+        table = np.vstack([gm.matrix, np.full((1, a.n_groups), 1.0 / a.n_groups)])
         # membership row of each judgment (the extra last entry: unjudged docs); only
         # relevant docs listed in the gmemb file have their own vector, all others uniform
         row_of_judged = np.full(len(qrels.docs) + 1, uniform, dtype=np.int64)
@@ -340,26 +345,34 @@ def prepare(
         hit = judged.find(gm_topics, gm.docs, key_hashes(gm_topics, gm.doc_hashes))
         listed = hit >= 0
         row_of_judged[hit[listed]] = np.flatnonzero(listed)
-        nonrelevant = np.flatnonzero(qrels.levels == 0)
+        non_uniform = False
         if listed_rule == "uniform":
             own = row_of_judged[nonrelevant]
             vectors = gm.matrix[own[own < uniform]]
-            if np.abs(vectors - 1.0 / a.n_groups).max(initial=0.0) > 1e-9:
-                warnings.warn(
-                    f"{gm.source}: lists a non-uniform vector for a judged-nonrelevant doc; "
-                    "GF counts such docs as uniform (the papers' rule), whereas the "
-                    "organisers' tool uses the listed vector: pass "
-                    "nonrelevant_membership='listed' (--nonrelevant-membership listed) "
-                    "to reproduce it",
-                    FairconvWarning,
-                    stacklevel=3,
-                )
+            non_uniform = np.abs(vectors - 1.0 / a.n_groups).max(initial=0.0) > 1e-9
             row_of_judged[nonrelevant] = uniform
         row_of = np.full(n_entries, uniform, dtype=np.int64)
         for pos, (_, rows, _, _) in zip(positions, ranked, strict=True):
             row_of[pos] = row_of_judged[rows]
+        return table, row_of, non_uniform
+
+    tables, row_arrays, covered = [], [], []
+    for data, (table, row_of, non_uniform) in zip(
+        attributes, thread_map(rows_of, attributes), strict=True
+    ):
+        if non_uniform:
+            warnings.warn(
+                f"{data.memberships.source}: lists a non-uniform vector for a "
+                "judged-nonrelevant doc; GF counts such docs as uniform (the papers' rule), "
+                "whereas the organisers' tool uses the listed vector: pass "
+                "nonrelevant_membership='listed' (--nonrelevant-membership listed) "
+                "to reproduce it",
+                FairconvWarning,
+                stacklevel=3,
+            )
+        tables.append(table)
         row_arrays.append(row_of)
-        covered.append(np.array(sorted(t_index[t] for t in gm.topics), np.int64))
+        covered.append(np.array(sorted(t_index[t] for t in data.memberships.topics), np.int64))
     return RankedLists(tuple(topics), names, lengths, offsets, level, covered, tables, row_arrays)
 
 

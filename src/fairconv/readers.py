@@ -77,10 +77,6 @@ class _Rows:
     def token(self, row: int, c: int) -> bytes:
         return self.buf[self.starts[row, c] : self.ends[row, c]].tobytes()
 
-    def bounds(self, columns) -> tuple[np.ndarray, np.ndarray]:
-        """Starts and ends of these columns' tokens, row-major (flat copies)."""
-        return self.starts[:, columns].ravel(), self.ends[:, columns].ravel()
-
     def column(self, c: int) -> list[bytes]:
         """Column c as a list of bytes."""
         return [bytes(t) for t in self.strings(c).tolist()]
@@ -227,20 +223,24 @@ def _decimal(token: bytes) -> float | None:
 
 
 def _floats(rows: _Rows, columns, what, col_label) -> np.ndarray:
-    """Columns parsed as finite decimals, row-major; the first bad token names its line."""
-    starts, ends = rows.bounds(columns)
-    values, ok = _bytes.decimals(rows.buf, starts, ends)
-    per_row = len(columns)
-    for i in np.flatnonzero(~ok).tolist():
-        token = rows.buf[starts[i] : ends[i]].tobytes()
+    """Columns parsed as finite decimals: (rows, columns).
+
+    The first bad token, in file order, names its line.
+    """
+    values = np.empty((len(rows), len(columns)))
+    ok = np.empty((len(rows), len(columns)), dtype=bool)
+    for j, c in enumerate(columns):  # column by column: no copy of the token bounds
+        values[:, j], ok[:, j] = _bytes.decimals(rows.buf, rows.starts[:, c], rows.ends[:, c])
+    for i, j in zip(*np.nonzero(~ok), strict=True):  # row-major: file order
+        token = rows.token(int(i), columns[int(j)])
         value = _decimal(token)
         if value is None:
             raise FileFormatError(
                 rows.path,
-                rows.line(i // per_row),
+                rows.line(int(i)),
                 f"the {col_label} of a {what} line must be a finite number; found {_text(token)!r}",
             )
-        values[i] = value
+        values[i, j] = value
     return values
 
 
@@ -255,7 +255,7 @@ def _integers(rows: _Rows, column: int, pattern, message: str) -> np.ndarray:
     An NTCIR level's ``L`` is dropped; TREC levels are at most :data:`LMAX_LIMIT`. The
     first bad token names its line.
     """
-    starts, ends = rows.bounds([column])
+    starts, ends = rows.starts[:, column], rows.ends[:, column]
     first = rows.buf[starts]
     skip = (first == 76) if pattern is _NTCIR_LEVEL else (first == 45)  # 'L', '-'
     if pattern is _RANK:
@@ -435,7 +435,6 @@ def read_gmemb(path, n_groups: int | None = None) -> GroupMemberships:
             f"(the target has {n_groups} groups), found {width - 2}",
         )
     matrix = _floats(rows, list(range(2, width)), "gmemb", "group probability")
-    matrix = matrix.reshape(-1, width - 2)
     i = first_bad_distribution(matrix)
     if i >= 0:
         raise FileFormatError(
@@ -460,7 +459,7 @@ def read_golddistr(path) -> np.ndarray:
             "a golddistr file needs one probability per "
             f"group and at least 2 groups; found {len(rows)} lines",
         )
-    return _floats(rows, [0], "golddistr", "probability")
+    return _floats(rows, [0], "golddistr", "probability")[:, 0]
 
 
 # --------------------------------------------------------------------------- runs
@@ -489,7 +488,7 @@ def read_run(path, tag: str | None = None) -> Run:
     """
     rows = _split_rows(path, 6, "run")
     _integers(rows, 3, _RANK, "a rank (4th column) must be an integer >= 0")
-    values = _floats(rows, [4], "run", "score (5th column)")
+    values = _floats(rows, [4], "run", "score (5th column)")[:, 0]
     names, ids = _topic_ids(rows.strings(0))
     docs = rows.strings(2)
     return Run(

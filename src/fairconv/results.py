@@ -345,22 +345,23 @@ class ScoreTable:
         NaN as ``NaN``. With ``summary``, the ``all`` rows alone.
         """
         out.write("run\ttopic\tmeasure\tvalue\n")
-        runs = np.asarray(self.runs, dtype=object)
-        topics = np.asarray(self.topics, dtype=object)
-        measures = np.asarray(self.measures, dtype=object)
         mean, count = self.mean()
         n_topics = self.present.sum(axis=1)
         row = "{}\t{}\t{}\t{!r}\n".format
+        by_measure = np.array([f"{x}\t" for x in self.measures], dtype=object)
         for r in range(len(self.runs)):
             t, m = np.nonzero(self.present[r])
             if summary:
                 t, m = t[:0], m[:0]
-            vals = self.values[r, t, m].tolist()
-            out.write(
-                "".join(map(row, runs[[r] * len(t)], topics[t], measures[m], vals)).replace(
-                    "\tnan\n", "\tNaN\n"
-                )
-            )
+            # a row is its (run, topic) prefix, its measure, its value and a newline: the
+            # prefixes are built once each and the pieces joined in one pass
+            by_topic = np.array([f"{self.runs[r]}\t{x}\t" for x in self.topics], dtype=object)
+            parts: list = [None] * (4 * len(t))
+            parts[0::4] = by_topic[t].tolist()
+            parts[1::4] = by_measure[m].tolist()
+            parts[2::4] = map(repr, self.values[r, t, m].tolist())
+            parts[3::4] = ["\n"] * len(t)
+            out.write("".join(parts).replace("\tnan\n", "\tNaN\n"))
             lines = []
             for i, name in enumerate(self.measures):
                 if n_topics[r, i] == 0:
