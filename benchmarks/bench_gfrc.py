@@ -1,4 +1,4 @@
-"""GFRC throughput: 100,000 synthetic conversations of ~1,000 words, ~20 nuggets each,
+"""GFRC throughput: 20,000 synthetic conversations of ~1,000 words, ~20 nuggets each,
 two attribute sets.
 
 Prints conversations/second for scoring alone (``gfrc.gfrc`` on a batch, both GF
@@ -6,7 +6,7 @@ methods) and for the CLI path (JSON Lines in, TSV out), and the ratio of scoring
 to one numpy pass over the nugget arrays (``groups.sum(axis=-1)`` of each attribute
 set). Goal: scoring within 30x of that pass.
 
-    python benchmarks/bench_gfrc.py [--conversations 100000]
+    python benchmarks/bench_gfrc.py [--conversations 20000]
 """
 
 from _conversations import run

@@ -1,4 +1,4 @@
-"""GFRC2 throughput: 100,000 synthetic conversations of ~1,000 words, ~20 nuggets each,
+"""GFRC2 throughput: 20,000 synthetic conversations of ~1,000 words, ~20 nuggets each,
 two attribute sets.
 
 Prints conversations/second for scoring alone (``gfrc2.gfrc2`` on a batch) and for
@@ -6,7 +6,7 @@ the CLI path (JSON Lines in, TSV out), and the ratio of scoring time to one nump
 over the nugget arrays (``groups.sum(axis=-1)`` of each attribute set). Goal: scoring
 within 30x of that pass.
 
-    python benchmarks/bench_gfrc2.py [--conversations 100000]
+    python benchmarks/bench_gfrc2.py [--conversations 20000]
 """
 
 from _conversations import run

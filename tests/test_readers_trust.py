@@ -12,10 +12,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fairconv import readers
+from fairconv import _bytes, readers
 from fairconv.datasets import path
 
 PILOT = path("fairweb1-pilot")
+
+
+@pytest.fixture(scope="module", params=["fast", "reference"], autouse=True)
+def route(request):
+    """Every rule holds on the readers' fast route and on their reference route."""
+    old = _bytes.FAST
+    _bytes.FAST = request.param == "fast"
+    yield request.param
+    _bytes.FAST = old
 
 
 def cli_gfr(qrels, gmemb, run):

@@ -539,15 +539,24 @@ def _real(text: str):
 
 
 def _depth(value, limit: int) -> bool:
-    """Whether ``value`` nests deeper than ``limit`` (iteratively: no recursion)."""
-    stack = [(value, 1)]
-    while stack:
-        item, level = stack.pop()
-        if isinstance(item, (dict, list)):
-            if level > limit:
-                return True
-            children = item.values() if isinstance(item, dict) else item
-            stack.extend((child, level + 1) for child in children)
+    """Whether ``value`` nests deeper than ``limit`` (iteratively: no recursion).
+
+    Only containers go on the stack; a level's scalars are passed over in one
+    comprehension.
+    """
+    if not isinstance(value, (dict, list)):
+        return False
+    level, items = 1, [value]
+    while items:
+        if level > limit:
+            return True
+        level += 1
+        items = [
+            child
+            for item in items
+            for child in (item.values() if type(item) is dict else item)
+            if type(child) is dict or type(child) is list
+        ]
     return False
 
 
