@@ -6,7 +6,7 @@ import io
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import find, given, settings
 from hypothesis import strategies as st
 
 from fairconv import _bytes, readers
@@ -163,43 +163,49 @@ def same_both_ways(reader, data):
     return fast
 
 
+READERS = {
+    "qrels": (readers.read_qrels, QRELS),
+    "gmemb": (readers.read_gmemb, GMEMB),
+    "golddistr": (readers.read_golddistr, GOLD),
+    "run": (readers.read_run, RUN),
+}
+
+
+@pytest.mark.parametrize("kind", list(READERS))
 @settings(max_examples=400, deadline=None)
-@given(lines_of(QRELS))
-def test_qrels_fast_equals_slow(data):
-    same_both_ways(readers.read_qrels, data)
-
-
-@settings(max_examples=400, deadline=None)
-@given(lines_of(GMEMB))
-def test_gmemb_fast_equals_slow(data):
-    same_both_ways(readers.read_gmemb, data)
-
-
-@settings(max_examples=400, deadline=None)
-@given(lines_of(RUN))
-def test_run_fast_equals_slow(data):
-    same_both_ways(readers.read_run, data)
-
-
-@settings(max_examples=200, deadline=None)
-@given(lines_of(GOLD))
-def test_golddistr_fast_equals_slow(data):
-    same_both_ways(readers.read_golddistr, data)
+@given(data=st.data())
+def test_fast_equals_slow(kind, data):
+    reader, row = READERS[kind]
+    same_both_ways(reader, data.draw(lines_of(row)))
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.binary(max_size=120), st.sampled_from(["qrels", "gmemb", "golddistr", "run"]))
+@given(st.binary(max_size=120), st.sampled_from(list(READERS)))
 def test_random_bytes_fast_equals_slow(data, kind):
-    reader = {"qrels": readers.read_qrels, "gmemb": readers.read_gmemb,
-              "golddistr": readers.read_golddistr, "run": readers.read_run}[kind]  # fmt: skip
-    same_both_ways(reader, data)
+    same_both_ways(READERS[kind][0], data)
 
 
-def test_the_generated_files_reach_both_outcomes():
-    """The strategies above are not all errors or all fine: a sample has both."""
-    ok = ("ok", "error")
-    assert same_both_ways(readers.read_run, b"T1 Q0 a 1 0.5 t\n")[0] == ok[0]
-    assert same_both_ways(readers.read_run, b"T1 Q0 a 1 1_0 t\n")[0] == ok[1]
+@pytest.mark.parametrize("kind", list(READERS))
+@pytest.mark.parametrize("wanted", ["ok", "error"])
+def test_the_generated_files_reach_both_outcomes(kind, wanted):
+    """The strategies above make readable files and broken ones, for every reader."""
+    reader, row = READERS[kind]
+    find(
+        lines_of(row),
+        lambda d: outcome(reader, d, True)[0] == wanted,
+        settings=settings(max_examples=2000, database=None),
+    )
+
+
+def test_exponents_and_long_decimals_read_as_float_reads_them():
+    run = readers.read_run(
+        io.BytesIO(b"T1 Q0 a 1 1e-3 t\nT1 Q0 b 2 2.5E+4 t\nT1 Q0 c 3 " + b"1" * 20 + b" t\n")
+    )
+    assert run.scores.tolist() == [1e-3, 2.5e4, float("1" * 20)]
+    with pytest.raises(ValueError, match="f.txt:2: the score .* found '1e999'"):
+        stream = io.BytesIO(b"T1 Q0 a 1 1e-3 t\nT1 Q0 b 2 1e999 t\n")
+        stream.name = "f.txt"
+        readers.read_run(stream)
 
 
 # --------------------------------------------------------------------------- numbers

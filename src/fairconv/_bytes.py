@@ -16,8 +16,9 @@ data, so that any token can be read as a fixed-width field without bounds checks
   ``float()`` gives. Tokens outside that form are flagged for the caller's per-token
   rule.
 
-:data:`FAST` set to False makes every function take its plain per-line or per-token
-route; the tests compare the two routes on generated files.
+:data:`FAST` set to False makes the readers take their line-by-line route and
+:func:`strings`, :func:`decimals` and :func:`unsigned` leave every token to the plain
+per-token rule; the tests compare the two routes on generated files.
 """
 
 from __future__ import annotations
@@ -89,8 +90,6 @@ def size(buf: np.ndarray) -> int:
 
 def bounds(buf: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Start and end (exclusive) of every token, as positions in ``buf``."""
-    if not FAST:
-        return _bounds_slowly(buf)
     hi = PAD + size(buf)
     dtype = np.dtype(np.int32 if len(buf) < 2**31 else np.int64)
     ws = np.empty(_CHUNK + 1, dtype=bool)
@@ -109,15 +108,6 @@ def bounds(buf: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if len(edges) % 2:  # the last token ends at the end of the data
         edges = np.append(edges, np.array([hi], dtype))
     return edges[0::2], edges[1::2]
-
-
-def _bounds_slowly(buf):
-    data = buf[PAD : PAD + size(buf)].tobytes()
-    starts, ends = [], []
-    for m in _TOKEN.finditer(data):
-        starts.append(m.start() + PAD)
-        ends.append(m.end() + PAD)
-    return np.array(starts, dtype=np.int64), np.array(ends, dtype=np.int64)
 
 
 def table(buf, starts, ends, ncols, min_cols):
@@ -205,6 +195,19 @@ def _columns(buf, ends, width):
     return out
 
 
+def _chunks(buf, starts, ends, max_width: int):
+    """Steps of :data:`_ROWS` tokens: (slice, lengths, width, :func:`_columns` bytes).
+
+    The width is the longest token of the step, at most ``max_width``.
+    """
+    lens = ends - starts
+    for lo in range(0, len(starts), _ROWS):
+        sl = slice(lo, lo + _ROWS)
+        ln = lens[sl]
+        width = int(min(ln.max(), max_width))
+        yield sl, ln, width, _columns(buf, ends[sl], width)
+
+
 def decimals(buf, starts, ends) -> tuple[np.ndarray, np.ndarray]:
     """(values, ok) of decimal tokens.
 
@@ -216,12 +219,7 @@ def decimals(buf, starts, ends) -> tuple[np.ndarray, np.ndarray]:
     ok = np.zeros(n, dtype=bool)
     if not FAST or n == 0:
         return values, ok
-    lens = ends - starts
-    for lo in range(0, n, _ROWS):
-        sl = slice(lo, lo + _ROWS)
-        ln = lens[sl]
-        width = int(min(ln.max(), _MAX_DIGITS + 2))
-        m = _columns(buf, ends[sl], width)
+    for sl, ln, width, m in _chunks(buf, starts, ends, _MAX_DIGITS + 2):
         if int(ln.min()) == width and _fixed_point(m, values[sl], ok[sl]):
             continue
         k = len(ln)
@@ -282,12 +280,7 @@ def unsigned(buf, starts, ends, max_digits: int) -> tuple[np.ndarray, np.ndarray
     ok = np.zeros(n, dtype=bool)
     if not FAST or n == 0:
         return values, ok
-    lens = ends - starts
-    for lo in range(0, n, _ROWS):
-        sl = slice(lo, lo + _ROWS)
-        ln = lens[sl]
-        width = int(min(ln.max(), max_digits))
-        m = _columns(buf, ends[sl], width)
+    for sl, ln, width, m in _chunks(buf, starts, ends, max_digits):
         value = np.zeros(len(ln), dtype=np.int64)
         n_digits = np.zeros(len(ln), dtype=np.int32)
         for j in range(width):
