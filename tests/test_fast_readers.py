@@ -9,7 +9,7 @@ import pytest
 from hypothesis import find, given, settings
 from hypothesis import strategies as st
 
-from fairconv import _bytes, readers
+from fairconv import _bytes, _keys, readers
 
 # --------------------------------------------------------------------------- tokens
 TOPICS = st.sampled_from([b"T1", b"T2", b"10", b"T\xc3\xa9", b"#T"])
@@ -144,9 +144,18 @@ def _canonical(value):
     return value
 
 
-def outcome(reader, data: bytes, fast: bool):
-    old = _bytes.FAST
+# the step sizes of every loop over steps of a file, and tiny ones that split a
+# generated file into many steps (a step boundary inside a token, a row, a line)
+STEPS = [(_bytes, "_CHUNK"), (_bytes, "_ROWS"), (_keys, "_ROWS"), (readers, "_STEP")]
+TINY = (5, 3, 2, 7)
+
+
+def outcome(reader, data: bytes, fast: bool, tiny: bool = False):
+    old = _bytes.FAST, [getattr(m, name) for m, name in STEPS]
     _bytes.FAST = fast
+    if tiny:
+        for (m, name), size in zip(STEPS, TINY, strict=True):
+            setattr(m, name, size)
     try:
         stream = io.BytesIO(data)
         stream.name = "f.txt"
@@ -154,12 +163,15 @@ def outcome(reader, data: bytes, fast: bool):
     except ValueError as exc:
         return ("error", str(exc))
     finally:
-        _bytes.FAST = old
+        _bytes.FAST = old[0]
+        for (m, name), size in zip(STEPS, old[1], strict=True):
+            setattr(m, name, size)
 
 
 def same_both_ways(reader, data):
     fast, slow = outcome(reader, data, True), outcome(reader, data, False)
     assert fast == slow
+    assert outcome(reader, data, True, tiny=True) == slow
     return fast
 
 

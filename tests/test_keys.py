@@ -1,6 +1,7 @@
 """Exact (topic, doc) joins by hashing, including forced hash collisions."""
 
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -27,6 +28,20 @@ def _check(table_keys, query_keys):
     first = _keys.first_occurrences(q_ids, [k[1] for k in query_keys])
     for i, k in enumerate(query_keys):
         assert first[i] == query_keys.index(k)
+    # with ``at`` the keys name their docs by index: the same answers as a copy in order
+    docs = _keys.as_docs([k[1] for k in query_keys][::-1])
+    at = np.arange(len(query_keys))[::-1].copy()
+    assert table.find(q_ids, docs, at=at).tolist() == rows.tolist()
+    assert _keys.first_occurrences(q_ids, docs, at=at).tolist() == first.tolist()
+
+
+@pytest.fixture(autouse=True)
+def tiny_steps():
+    """Steps of two rows, so that every loop over steps runs several times."""
+    old = _keys._ROWS
+    _keys._ROWS = 2
+    yield
+    _keys._ROWS = old
 
 
 @given(keys, keys)
@@ -48,3 +63,10 @@ def test_empty_inputs():
     table = _keys.KeyTable(np.zeros(0, np.int64), [])
     assert table.find(np.array([1]), [b"x"]).tolist() == [-1]
     assert _keys.first_occurrences(np.zeros(0, np.int64), []).tolist() == []
+
+
+def test_docs_of_different_widths_compare_by_their_bytes():
+    a = np.array([b"abcdefgh", b"x"], dtype="S8")
+    b = np.array([b"abcdefgh", b"x", b"abcdefghi"], dtype="S16")
+    same = _keys._same_docs(a, np.array([0, 1, 0, 1]), b, np.array([0, 1, 2, 0]))
+    assert same.tolist() == [True, True, False, False]

@@ -89,12 +89,19 @@ def size(buf: np.ndarray) -> int:
 
 
 def bounds(buf: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Start and end (exclusive) of every token, as positions in ``buf``."""
+    """Start and end (exclusive) of every token, as positions in ``buf``.
+
+    The output is written in place into arrays sized for the most tokens the data can
+    hold (one per two bytes): pages the tokens do not reach are never touched, so the
+    memory in use is that of the tokens found, with no second copy.
+    """
     hi = PAD + size(buf)
     dtype = np.dtype(np.int32 if len(buf) < 2**31 else np.int64)
+    most = size(buf) // 2 + 1
+    starts, ends = np.empty(most, dtype), np.empty(most, dtype)
     ws = np.empty(_CHUNK + 1, dtype=bool)
     change = np.empty(_CHUNK, dtype=bool)
-    parts = []
+    n_edges = 0
     for lo in range(PAD, hi, _CHUNK):
         top = min(hi, lo + _CHUNK)
         w = ws[: top - lo + 1]
@@ -103,11 +110,16 @@ def bounds(buf: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         np.not_equal(w[1:], w[:-1], out=c)
         found = np.flatnonzero(c).astype(dtype)
         found += lo
-        parts.append(found)
-    edges = np.concatenate(parts) if parts else np.zeros(0, dtype)
-    if len(edges) % 2:  # the last token ends at the end of the data
-        edges = np.append(edges, np.array([hi], dtype))
-    return edges[0::2], edges[1::2]
+        # edges alternate start, end, start...: the parity so far says which comes first
+        first = n_edges % 2
+        a, b = (n_edges + 1) // 2, n_edges // 2
+        starts[a : a + len(found[first::2])] = found[first::2]
+        ends[b : b + len(found[1 - first :: 2])] = found[1 - first :: 2]
+        n_edges += len(found)
+    if n_edges % 2:  # the last token ends at the end of the data
+        ends[n_edges // 2] = hi
+        n_edges += 1
+    return starts[: n_edges // 2], ends[: n_edges // 2]
 
 
 def table(buf, starts, ends, ncols, min_cols):

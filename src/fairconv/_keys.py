@@ -93,18 +93,30 @@ def key_hashes(topic_ids: np.ndarray, doc_hashes: np.ndarray) -> np.ndarray:
 
 
 def _same_docs(a: np.ndarray, ia: np.ndarray, b: np.ndarray, ib: np.ndarray) -> np.ndarray:
-    """a[ia[i]] == b[ib[i]] for every i (eight bytes at a time for fixed widths)."""
+    """a[ia[i]] == b[ib[i]] for every i (whole ids as rows of 8-byte words)."""
     if len(ia) == 0:
         return np.zeros(0, dtype=bool)
     if a.dtype.kind != "S" or b.dtype.kind != "S" or a.itemsize % 8 or b.itemsize % 8:
         return np.asarray(a[ia] == b[ib], dtype=bool)
     wa, wb = _words(a), _words(b)
-    same = np.ones(len(ia), dtype=bool)
-    for k in range(max(wa.shape[1], wb.shape[1])):
-        x = wa[ia, k] if k < wa.shape[1] else np.uint64(0)
-        y = wb[ib, k] if k < wb.shape[1] else np.uint64(0)
-        same &= x == y
+    width = max(wa.shape[1], wb.shape[1])
+    same = np.empty(len(ia), dtype=bool)
+    for lo in range(0, len(ia), _ROWS):
+        x, y = wa[ia[lo : lo + _ROWS]], wb[ib[lo : lo + _ROWS]]  # one gather per id
+        if x.shape[1] != y.shape[1]:  # zero words beyond the narrower width
+            x, y = (np.pad(z, ((0, 0), (0, width - z.shape[1]))) for z in (x, y))
+        same[lo : lo + _ROWS] = (x == y).all(axis=1)
     return same
+
+
+def _hashes(topic_ids, docs, at) -> np.ndarray:
+    """:func:`key_hashes` of keys whose docs are ``docs[at]`` (``docs`` when None)."""
+    return key_hashes(topic_ids, string_hashes(docs if at is None else docs[at]))
+
+
+def _pick(at, i):
+    """``at[i]``, where ``at`` None means items in the order of their docs."""
+    return i if at is None else at[i]
 
 
 class KeyTable:
@@ -118,30 +130,36 @@ class KeyTable:
         self.order = np.argsort(hashes)
         self.sorted = hashes[self.order]
 
-    def find(self, topic_ids: np.ndarray, docs: np.ndarray, hashes=None, order=None):
+    def find(self, topic_ids: np.ndarray, docs: np.ndarray, hashes=None, order=None, at=None):
         """Row of each (topic id, doc) in this table; -1 where it is absent.
 
         ``hashes`` may pass the keys' :func:`key_hashes` when the caller has them, and
-        ``order`` their argsort.
+        ``order`` their argsort. With ``at``, key i's doc is ``docs[at[i]]`` (no copy
+        of the docs in key order).
         """
         topic_ids = np.asarray(topic_ids, dtype=np.int64)
         docs = as_docs(docs)
-        rows = np.full(len(docs), -1, dtype=np.int64)
+        rows = np.full(len(topic_ids), -1, dtype=np.int64)
         n = len(self.sorted)
-        if n == 0 or len(docs) == 0:
+        if n == 0 or len(topic_ids) == 0:
             return rows
-        h = key_hashes(topic_ids, string_hashes(docs)) if hashes is None else hashes
-        by_hash = np.argsort(h) if order is None else order  # sorted queries: cache-friendly
-        pos = np.empty(len(h), dtype=np.int64)
-        pos[by_hash] = np.searchsorted(self.sorted, h[by_hash])
-        np.minimum(pos, n - 1, out=pos)
-        idx = np.flatnonzero(self.sorted[pos] == h)
-        cand = self.order[pos[idx]]
-        same = self.topic_ids[cand] == topic_ids[idx]
-        same[same] = _same_docs(docs, idx[same], self.docs, cand[same])
-        rows[idx[same]] = cand[same]
-        for i, p in zip(idx[~same].tolist(), pos[idx[~same]].tolist(), strict=False):
-            rows[i] = self._scan(int(topic_ids[i]), docs[i], h[i], p)  # hash collision
+        h = _hashes(topic_ids, docs, at) if hashes is None else hashes
+        by_hash = np.argsort(h) if order is None else order
+        for lo in range(0, len(h), _ROWS):  # queries in hash order: cache-friendly, and
+            q = by_hash[lo : lo + _ROWS]  # the temporaries stay small
+            pos = np.searchsorted(self.sorted, h[q])
+            np.minimum(pos, n - 1, out=pos)
+            hit = self.sorted[pos] == h[q]
+            rows[q[hit]] = self.order[pos[hit]]
+        # verified in query order (the queries' docs read in sequence), in steps
+        for lo in range(0, len(h), _ROWS):
+            i = np.flatnonzero(rows[lo : lo + _ROWS] >= 0) + lo
+            cand = rows[i]
+            same = self.topic_ids[cand] == topic_ids[i]
+            same[same] = _same_docs(docs, _pick(at, i[same]), self.docs, cand[same])
+            for j in i[~same].tolist():  # a hash collision: scan the equal hashes
+                p = int(np.searchsorted(self.sorted, h[j]))
+                rows[j] = self._scan(int(topic_ids[j]), docs[_pick(at, j)], h[j], p)
         return rows
 
     def _scan(self, tid, doc, h, p) -> int:
@@ -153,16 +171,17 @@ class KeyTable:
         return -1
 
 
-def first_occurrences(topic_ids: np.ndarray, docs: np.ndarray, hashes=None, order=None):
+def first_occurrences(topic_ids: np.ndarray, docs: np.ndarray, hashes=None, order=None, at=None):
     """Index of the first occurrence of each item's key (itself when it is the first).
 
-    ``hashes`` may pass the keys' :func:`key_hashes`, and ``order`` their argsort.
+    ``hashes`` may pass the keys' :func:`key_hashes`, and ``order`` their argsort. With
+    ``at``, item i's doc is ``docs[at[i]]``.
     """
     docs = as_docs(docs)
-    n = len(docs)
+    n = len(topic_ids)
     if n == 0:
         return np.zeros(0, dtype=np.int64)
-    h = key_hashes(topic_ids, string_hashes(docs)) if hashes is None else hashes
+    h = _hashes(topic_ids, docs, at) if hashes is None else hashes
     order = np.argsort(h) if order is None else order
     hs = h[order]
     new_group = np.empty(n, dtype=bool)
@@ -175,7 +194,11 @@ def first_occurrences(topic_ids: np.ndarray, docs: np.ndarray, hashes=None, orde
     if len(check):
         tid = np.asarray(topic_ids)
         same = tid[check] == tid[first[check]]
-        same[same] = _same_docs(docs, check[same], docs, first[check][same])
+        same[same] = _same_docs(docs, _pick(at, check[same]), docs, _pick(at, first[check][same]))
         for i in check[~same].tolist():  # hash collision: find the true first
-            first[i] = next(j for j in range(i + 1) if tid[j] == tid[i] and docs[j] == docs[i])
+            first[i] = next(
+                j
+                for j in range(i + 1)
+                if tid[j] == tid[i] and docs[_pick(at, j)] == docs[_pick(at, i)]
+            )
     return first

@@ -211,8 +211,8 @@ def _target(text):
 def _ranked_inputs(args):
     """qrels, runs and attribute sets named by --qrels, --attribute and RUN.
 
-    The files are read on a few threads; an error is that of the first bad file in
-    command-line order.
+    The files are read on a few threads, largest first; an error is that of the first
+    bad file in command-line order.
     """
     from . import gfr, readers
     from ._parallel import thread_map
@@ -223,9 +223,21 @@ def _ranked_inputs(args):
         for entry in args.attribute
     ]
     jobs += [lambda p=p: readers.read_run(p) for p in args.runs]
-    done = thread_map(lambda job: job(), jobs)
+    paths = [args.qrels, *(e[1] for e in args.attribute), *args.runs]
+    # largest files first: their working memory comes while little else is held
+    done = thread_map(lambda job: job(), jobs, cost=[_size(p) for p in paths])
     n = len(args.attribute)
     return done[0], done[1 + n :], done[1 : 1 + n]
+
+
+def _size(path) -> int:
+    """A file's size in bytes (0 when it cannot be told: the reader reports why)."""
+    import os
+
+    try:
+        return os.path.getsize(path)
+    except (OSError, TypeError, ValueError):
+        return 0
 
 
 def _add_ranked_inputs(parser, attribute_help):

@@ -97,7 +97,8 @@ def _rank_lines(run: Run, t_index: dict, judged: KeyTable, order: str, duplicate
     """A run's kept lines in rank order as arrays.
 
     Returns the topic id, the judgment row (-1 when unjudged) and the rank (0-based) of
-    every kept line, and the list length of every topic.
+    every kept line, and the list length of every topic. The docs stay where they are
+    in the run: lines are passed around as row indices.
     """
     tid = _global_topic_ids(run, t_index)
     keep = np.flatnonzero(tid >= 0)  # topics absent from qrels and gmemb are ignored
@@ -117,10 +118,10 @@ def _rank_lines(run: Run, t_index: dict, judged: KeyTable, order: str, duplicate
     else:  # trec_eval: score descending, ties broken by doc id descending
         _, doc_rank = np.unique(run.docs[keep], return_inverse=True)
         idx = keep[np.lexsort((-doc_rank.ravel(), -run.scores[keep], tid[keep]))]
-    docs = run.docs[idx]
-    hashes = key_hashes(tid[idx], run.doc_hashes[idx])
+    tid = tid[idx]
+    hashes = key_hashes(tid, run.doc_hashes[idx])
     by_hash = np.argsort(hashes)
-    first = first_occurrences(tid[idx], docs, hashes, by_hash)
+    first = first_occurrences(tid, run.docs, hashes, by_hash, at=idx)
     repeated = first != np.arange(len(idx))
     if repeated.any():
         if duplicates == "error":
@@ -129,19 +130,18 @@ def _rank_lines(run: Run, t_index: dict, judged: KeyTable, order: str, duplicate
                 run.source,
                 run.line(int(idx[j])),
                 f"doc "
-                f"{docs[j].decode()!r} appears twice in the ranked list of "
+                f"{run.docs[idx[j]].decode()!r} appears twice in the ranked list of "
                 f"topic {run.topics[run.topic_ids[idx[j]]]!r} (first on line "
                 f"{run.line(int(idx[first[j]]))}); pass duplicates='first' "
                 "(--keep-first-duplicate) to keep its first occurrence",
             )
         kept = np.flatnonzero(~repeated)
-        idx, hashes, docs = idx[kept], hashes[kept], docs[kept]
+        idx, hashes, tid = idx[kept], hashes[kept], tid[kept]
         by_hash = np.argsort(hashes)
-    tid = tid[idx]
     counts = np.bincount(tid, minlength=len(t_index))
     starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
     rank = np.arange(len(idx)) - starts[tid]
-    return tid, judged.find(tid, docs, hashes, by_hash), rank, counts
+    return tid, judged.find(tid, run.docs, hashes, by_hash, at=idx), rank, counts
 
 
 def run_names(runs: Sequence[Run]) -> tuple[str, ...]:
@@ -184,15 +184,15 @@ class RankedLists:
     topics, runs : tuple of str
     lengths, offsets : ndarray of int, shape (topics, runs)
         Length of each list and the position of its first entry.
-    level : ndarray of int, shape (entries,)
+    level : ndarray of int8, shape (entries,)
         The level of each ranked doc (0: nonrelevant or unjudged).
     covered : list of ndarray
         Per attribute set, the indices of the topics it covers.
     tables : list of ndarray
-        Per attribute set, (n + 1, G) membership vectors, the last one uniform.
-    rows : list of ndarray
-        Per attribute set, the row of ``tables`` of each entry (uniform for
-        nonrelevant, unjudged and unlisted docs).
+        Per attribute set, its (n, G) membership matrix (the gmemb file's, not copied).
+    rows : list of ndarray of int32
+        Per attribute set, the row of ``tables`` of each entry; -1 (uniform) for
+        nonrelevant, unjudged and unlisted docs.
     """
 
     topics: tuple
@@ -255,15 +255,19 @@ class RankedLists:
         idx, inside = self._index(topics)
         if len(self.level) == 0:
             return np.zeros(idx.shape, dtype=np.int64)
-        return np.where(inside, self.level[idx], 0)
+        return np.where(inside, self.level[idx], 0).astype(np.int64)
 
     def padded_memberships(self, m: int, topics: np.ndarray) -> np.ndarray:
         """(len(topics), runs, K, G) membership vectors of set m; uniform beyond an end."""
         idx, inside = self._index(topics)
-        uniform = len(self.tables[m]) - 1
-        rows = self.rows[m]
-        row = np.where(inside, rows[idx] if len(rows) else uniform, uniform)
-        return self.tables[m][row]
+        table, rows = self.tables[m], self.rows[m]
+        row = np.where(inside, rows[idx], -1) if len(rows) else np.full(idx.shape, -1)
+        g = table.shape[1]
+        if len(table) == 0:
+            return np.full(row.shape + (g,), 1.0 / g)
+        out = table.take(row, axis=0, mode="clip")  # -1 reads row 0, then set uniform
+        out[row < 0] = 1.0 / g
+        return out
 
 
 def prepare(
@@ -319,47 +323,48 @@ def prepare(
     topics = sorted(set(qrels.topics).union(*(a.memberships.topics for a in attributes)))
     t_index = {t: i for i, t in enumerate(topics)}
     judged = KeyTable(_global_topic_ids(qrels, t_index), qrels.docs, qrels.doc_hashes)
+    nonrelevant = np.flatnonzero(qrels.levels == 0)
+
+    def judged_rows(data):
+        """The gmemb row of every judgment, and whether a nonrelevant doc is non-uniform.
+
+        The row is -1 (uniform) where a doc is unlisted or counts as uniform; the last
+        entry stands for unjudged docs.
+        """
+        a, gm = data.attribute, data.memberships
+        row_of_judged = np.full(len(qrels.docs) + 1, -1, dtype=np.int32)
+        gm_topics = _global_topic_ids(gm, t_index)
+        hit = judged.find(gm_topics, gm.docs, key_hashes(gm_topics, gm.doc_hashes))
+        listed = np.flatnonzero(hit >= 0)
+        row_of_judged[hit[listed]] = listed
+        non_uniform = False
+        if listed_rule == "uniform":
+            own = row_of_judged[nonrelevant]
+            vectors = gm.matrix[own[own >= 0]]
+            non_uniform = np.abs(vectors - 1.0 / a.n_groups).max(initial=0.0) > 1e-9
+            row_of_judged[nonrelevant] = -1
+        return row_of_judged, non_uniform
+
+    per_set = thread_map(judged_rows, attributes)
     ranked = thread_map(lambda run: _rank_lines(run, t_index, judged, order, duplicates), runs)
     n_t, n_r = len(topics), len(runs)
-    judged_level = np.append(qrels.levels, 0)  # row -1 (unjudged) reads the last entry
     lengths = np.zeros((n_t, n_r), dtype=np.int64)
     for r, (_, _, _, counts) in enumerate(ranked):
         lengths[:, r] = counts
     offsets = np.concatenate(([0], np.cumsum(lengths.ravel())[:-1])).reshape(n_t, n_r)
     n_entries = int(lengths.sum())
-    positions = [offsets[tid, r] + rank for r, (tid, _, rank, _) in enumerate(ranked)]
-    level = np.zeros(n_entries, dtype=np.int64)
-    for pos, (_, rows, _, _) in zip(positions, ranked, strict=True):
+    judged_level = np.append(qrels.levels, 0).astype(np.int8)  # row -1 (unjudged): level 0
+    level = np.zeros(n_entries, dtype=np.int8)
+    row_arrays = [np.full(n_entries, -1, dtype=np.int32) for _ in attributes]
+    for r in range(n_r):  # each run's arrays are dropped once its entries are placed
+        tid, rows, rank, _ = ranked[r]
+        ranked[r] = None
+        pos = offsets[tid, r] + rank
         level[pos] = judged_level[rows]
-    nonrelevant = np.flatnonzero(qrels.levels == 0)
-
-    def rows_of(data):
-        """The membership table of one set and the row of each ranked doc in it."""
-        a, gm = data.attribute, data.memberships
-        uniform = gm.matrix.shape[0]
-        table = np.vstack([gm.matrix, np.full((1, a.n_groups), 1.0 / a.n_groups)])
-        # membership row of each judgment (the extra last entry: unjudged docs); only
-        # relevant docs listed in the gmemb file have their own vector, all others uniform
-        row_of_judged = np.full(len(qrels.docs) + 1, uniform, dtype=np.int64)
-        gm_topics = _global_topic_ids(gm, t_index)
-        hit = judged.find(gm_topics, gm.docs, key_hashes(gm_topics, gm.doc_hashes))
-        listed = hit >= 0
-        row_of_judged[hit[listed]] = np.flatnonzero(listed)
-        non_uniform = False
-        if listed_rule == "uniform":
-            own = row_of_judged[nonrelevant]
-            vectors = gm.matrix[own[own < uniform]]
-            non_uniform = np.abs(vectors - 1.0 / a.n_groups).max(initial=0.0) > 1e-9
-            row_of_judged[nonrelevant] = uniform
-        row_of = np.full(n_entries, uniform, dtype=np.int64)
-        for pos, (_, rows, _, _) in zip(positions, ranked, strict=True):
+        for row_of, (row_of_judged, _) in zip(row_arrays, per_set, strict=True):
             row_of[pos] = row_of_judged[rows]
-        return table, row_of, non_uniform
-
-    tables, row_arrays, covered = [], [], []
-    for data, (table, row_of, non_uniform) in zip(
-        attributes, thread_map(rows_of, attributes), strict=True
-    ):
+    covered = []
+    for data, (_, non_uniform) in zip(attributes, per_set, strict=True):
         if non_uniform:
             warnings.warn(
                 f"{data.memberships.source}: lists a non-uniform vector for a "
@@ -370,9 +375,8 @@ def prepare(
                 FairconvWarning,
                 stacklevel=3,
             )
-        tables.append(table)
-        row_arrays.append(row_of)
         covered.append(np.array(sorted(t_index[t] for t in data.memberships.topics), np.int64))
+    tables = [data.memberships.matrix for data in attributes]
     return RankedLists(tuple(topics), names, lengths, offsets, level, covered, tables, row_arrays)
 
 

@@ -86,6 +86,13 @@ class _Rows:
         """Column c as a byte-string array."""
         return _bytes.strings(self.buf, self.starts[:, c], self.ends[:, c])
 
+    def release(self) -> None:
+        """Free the bytes and the token bounds once every column is parsed.
+
+        Line numbers stay, for the messages of the checks that follow.
+        """
+        self.buf = self.starts = self.ends = np.zeros((0, 0), dtype=np.int64)
+
 
 def _name(path) -> str:
     """How messages name an input: its path, or a file object's name."""
@@ -100,6 +107,7 @@ Unicode line and paragraph separators: refused, so that no token is split or glu
 differently from what the user sees."""
 
 _BOM = b"\xef\xbb\xbf"
+_STEP = 1 << 22  # bytes per step of the control-character scan
 _TEXT_BYTES = bytes(b for b in range(256) if b >= 32 and b != 127 or b in (9, 10, 13))
 
 
@@ -128,8 +136,14 @@ def _load(path) -> np.ndarray:
     pad, n = _bytes.PAD, _bytes.size(buf)
     whole = _bytes.whole(buf)  # its bytes methods scan it without a copy
     ascii_only = whole.isascii()
-    controls = whole.translate(None, _TEXT_BYTES)  # the pad's zeros, and any control byte
-    if len(controls) > 2 * pad or not ascii_only or not _bytes.FAST:
+    # the pad's zeros and any control byte survive the deletion of text bytes; a step
+    # at a time, as translate builds a result as long as its input before trimming it
+    view = memoryview(whole)
+    controls = sum(
+        len(bytes(view[lo : lo + _STEP]).translate(None, _TEXT_BYTES))
+        for lo in range(0, len(whole), _STEP)
+    )
+    if controls > 2 * pad or not ascii_only or not _bytes.FAST:
         data = bytes(memoryview(whole)[pad : pad + n])
         bad = _BAD_BYTES.search(data)
         if bad:
@@ -325,9 +339,12 @@ class _Keyed:
     topic_ids: np.ndarray = field(repr=False)
     docs: np.ndarray = field(repr=False)
 
-    @cached_property
+    @property
     def doc_hashes(self) -> np.ndarray:
-        """64-bit hash of every doc (:func:`fairconv._keys.string_hashes`)."""
+        """64-bit hash of every doc (:func:`fairconv._keys.string_hashes`).
+
+        Computed on each access, so that the rows hold no more than the file gave.
+        """
         return string_hashes(self.docs)
 
 
@@ -405,6 +422,7 @@ def read_qrels(path) -> Qrels:
         )
     names, ids = _topic_ids(rows.strings(0))
     docs = rows.strings(doc_col)
+    rows.release()
     _check_unique(rows, ids, docs, names, "is judged twice")
     return Qrels(rows.path, names, ids, docs, levels, rows.line_numbers)
 
@@ -443,6 +461,9 @@ def read_gmemb(path, n_groups: int | None = None) -> GroupMemberships:
             f"(the target has {n_groups} groups), found {width - 2}",
         )
     matrix = _floats(rows, list(range(2, width)), "gmemb", "group probability")
+    names, ids = _topic_ids(rows.strings(0))
+    docs = rows.strings(1)
+    rows.release()
     i = first_bad_distribution(matrix)
     if i >= 0:
         raise FileFormatError(
@@ -451,8 +472,6 @@ def read_gmemb(path, n_groups: int | None = None) -> GroupMemberships:
             "group probabilities must be finite, in [0, 1] and sum to 1 (within "
             f"{SUM_TOLERANCE:g}); found {matrix[i].tolist()} with sum {matrix[i].sum():.10g}",
         )
-    names, ids = _topic_ids(rows.strings(0))
-    docs = rows.strings(1)
     _check_unique(rows, ids, docs, names, "is listed twice")
     return GroupMemberships(rows.path, names, ids, docs, matrix)
 

@@ -1,0 +1,28 @@
+"""Work on threads gives the results and the error of a plain loop."""
+
+import pytest
+
+from fairconv import _parallel
+
+
+@pytest.fixture(autouse=True)
+def two_threads(monkeypatch):
+    monkeypatch.setattr(_parallel, "threads", lambda: 2)
+
+
+def test_results_come_in_input_order_whatever_starts_first():
+    items = list(range(12))
+    cost = [(7 * i) % 5 for i in items]
+    assert _parallel.thread_map(lambda x: x * x, items, cost=cost) == [x * x for x in items]
+
+
+def test_the_error_is_that_of_the_first_failing_item_in_input_order():
+    def fail_odd(x):
+        if x % 2:
+            raise ValueError(f"item {x}")
+        return x
+
+    # the costliest failing item (7) starts first; item 1 fails first in input order
+    cost = [0, 0, 0, 0, 0, 0, 0, 9]
+    with pytest.raises(ValueError, match="item 1"):
+        _parallel.thread_map(fail_odd, list(range(8)), cost=cost)
