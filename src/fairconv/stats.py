@@ -41,10 +41,15 @@ from functools import lru_cache
 from itertools import permutations
 
 import numpy as np
-from scipy import stats as _sp
-from scipy.integrate import IntegrationWarning
 
 from ._validation import as_float_array, check_choice, check_int, check_real, fail
+
+
+def _scipy_stats():
+    """``scipy.stats``, imported on first use: the command line starts without it."""
+    from scipy import stats
+
+    return stats
 
 __all__ = [
     "TESTS",
@@ -443,8 +448,8 @@ def paired_t_test(x, y, *, alpha: float = 0.05) -> PairedTTestResult:
     mean, sd = float(d.mean()), float(d.std(ddof=1))
     se = sd / math.sqrt(n)
     t = mean / se
-    p = float(2 * _sp.t.sf(abs(t), n - 1))
-    margin = float(_sp.t.ppf(1 - alpha / 2, n - 1)) * se
+    p = float(2 * _scipy_stats().t.sf(abs(t), n - 1))
+    margin = float(_scipy_stats().t.ppf(1 - alpha / 2, n - 1)) * se
     return PairedTTestResult(t, n - 1, p, mean, (mean - margin, mean + margin), mean / sd, alpha)
 
 
@@ -695,10 +700,10 @@ def anova2(scores, *, alpha: float = 0.05) -> Anova2Result:
     if not ms_e > 0:
         raise _undefined_residual(func)
     f_a, f_b = ms_a / ms_e, ms_b / ms_e
-    margin = float(_sp.t.ppf(1 - alpha / 2, df_e)) * math.sqrt(ms_e / n)
+    margin = float(_scipy_stats().t.ppf(1 - alpha / 2, df_e)) * math.sqrt(ms_e / n)
     return Anova2Result(
         ss_a, ss_b, ss_e, df_a, df_b, df_e, ms_a, ms_b, ms_e, f_a, f_b,
-        float(_sp.f.sf(f_a, df_a, df_e)), float(_sp.f.sf(f_b, df_b, df_e)),
+        float(_scipy_stats().f.sf(f_a, df_a, df_e)), float(_scipy_stats().f.sf(f_b, df_b, df_e)),
         col, col - margin, col + margin, alpha,
     )  # fmt: skip
 
@@ -774,6 +779,8 @@ _NEAR_ONE = 1e-8
 
 def _quiet(call, *args):
     """Return ``call(*args)`` and whether scipy's quadrature warned on the way."""
+    from scipy.integrate import IntegrationWarning
+
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", IntegrationWarning)
         value = call(*args)
@@ -793,10 +800,10 @@ def _range_sf(q: np.ndarray, m: int, df: int, func: str) -> np.ndarray:
     p = np.empty(len(q))
     for start in range(0, len(q), _SF_BLOCK):  # blocks, so that a warning costs one block
         block = q[start : start + _SF_BLOCK]
-        value, warned = _quiet(_sp.studentized_range.sf, block, m, df)
+        value, warned = _quiet(_scipy_stats().studentized_range.sf, block, m, df)
         if warned:
             rest = value <= 1 - _NEAR_ONE
-            again, warned = _quiet(_sp.studentized_range.sf, block[rest], m, df)
+            again, warned = _quiet(_scipy_stats().studentized_range.sf, block[rest], m, df)
             if warned:
                 raise ValueError(
                     f"{func}: scipy's studentized range distribution (m = {m}, df = {df}) "
@@ -813,7 +820,7 @@ _SF_BLOCK = 128
 @lru_cache(maxsize=256)
 def _q_critical(alpha: float, m: int, df: int, func: str) -> float:
     """q(1 - alpha; m, df) of the studentized range (slow to compute: cached)."""
-    q, warned = _quiet(lambda: float(_sp.studentized_range.ppf(1 - alpha, m, df)))
+    q, warned = _quiet(lambda: float(_scipy_stats().studentized_range.ppf(1 - alpha, m, df)))
     if warned and not abs(_range_sf(np.array([q]), m, df, func)[0] - alpha) <= 1e-9:
         raise ValueError(
             f"{func}: scipy's studentized range distribution (m = {m}, df = {df}) did not "
@@ -1012,7 +1019,7 @@ def _pairwise(
     effect = np.where(constant, np.nan, mean / np.where(constant, 1.0, sd))
     exact, trials = False, n_resamples
     if test == "paired-t":
-        pv = 2 * _sp.t.sf(np.abs(mean / (sd / math.sqrt(n))), n - 1)
+        pv = 2 * _scipy_stats().t.sf(np.abs(mean / (sd / math.sqrt(n))), n - 1)
         trials = 0
     elif test == "randomisation":
         counts, trials, exact = _randomisation_counts(d, n_resamples, rng, chunk)
