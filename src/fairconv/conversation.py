@@ -59,7 +59,7 @@ __all__ = [
     "read_attribute_sets",
 ]
 
-_TURN_MARK = re.compile(r"^[US]:", re.M)
+_TURN_MARK = re.compile(r"\n[US]:")  # a word after the first that opens a turn
 
 
 # --------------------------------------------------------------------------- text helpers
@@ -88,7 +88,7 @@ def turns_of(text: str) -> tuple[Turn, ...]:
             f"it begins with {joined[:20]!r}"
         )
     n_words = joined.count("\n") + 1
-    marks = [m.start() for m in _TURN_MARK.finditer(joined)]
+    marks = [0] + [m.start() + 1 for m in _TURN_MARK.finditer(joined)]  # word starts
     firsts, word, prev = [], 1, 0
     for pos in marks:  # a few turn marks, not every word
         word += joined.count("\n", prev, pos)
@@ -751,8 +751,15 @@ def read_conversations(paths, attribute_sets: Sequence[AttributeSet]) -> Convers
         Naming the file, the line and the field: invalid JSON or UTF-8, an empty
         file, and every rule of :func:`batch_from_records`.
     """
+    from .readers import without_gc
+
     if isinstance(paths, (str, bytes)) or hasattr(paths, "__fspath__") or hasattr(paths, "read"):
         paths = [paths]
+    with without_gc():
+        return _read_conversations(paths, attribute_sets)
+
+
+def _read_conversations(paths, attribute_sets) -> ConversationBatch:
     records: list = []
     sources: list[str] = []
     for path in paths:

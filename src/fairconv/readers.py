@@ -16,8 +16,10 @@ names the first bad line; tokens outside the fast number forms (exponents, more 
 
 from __future__ import annotations
 
+import gc
 import json
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -533,11 +535,12 @@ class _JSONError(ValueError):
 
 
 def _pairs(pairs):
-    keys = [k for k, _ in pairs]
-    if len(set(keys)) != len(keys):
+    obj = dict(pairs)
+    if len(obj) != len(pairs):  # a key twice: name the first one repeated
+        keys = [k for k, _ in pairs]
         twice = next(k for i, k in enumerate(keys) if k in keys[:i])
         raise _JSONError(f"the key {twice!r} appears twice in one object")
-    return dict(pairs)
+    return obj
 
 
 class Unreadable:
@@ -587,7 +590,49 @@ def _depth(value, limit: int) -> bool:
     return False
 
 
-def _loads(text: str):
+_NUMBER_SHAPES = bytes(
+    48 if 48 <= b <= 57 else 101 if b in b"eE" else 43 if b in b"+-" else 32 for b in range(256)
+)  # digits as 0, e and E as e, signs as +, all else a space
+
+
+def _plain_numbers(data: bytes) -> bool:
+    """Whether every number of a JSON text reads the same without the number hooks.
+
+    True when no 21 digits follow each other and no exponent (``e`` or ``E`` right
+    after a digit) has three digits: every integer then has at most 20 digits and every
+    other number is short and finite, so ``int`` and ``float`` give what
+    :func:`_integer` and :func:`_real` would. Text inside strings can only make it
+    False, which costs time, never a value.
+    """
+    shapes = data.translate(_NUMBER_SHAPES)
+    return b"0" * 21 not in shapes and b"0e000" not in shapes and b"0e+000" not in shapes
+
+
+_NOT_STRUCTURE = bytes(b for b in range(256) if b not in b'"[]{}')
+
+
+def _nesting(data: bytes) -> int:
+    """The deepest nesting of arrays and objects in a valid JSON text (or JSON Lines).
+
+    Read from the text, not the decoded values: escaped backslashes and quotes are
+    dropped, every other quote opens or closes a string, and the brackets outside
+    strings are counted.
+    """
+    if b"\\" in data:
+        data = data.replace(b"\\\\", b"").replace(b'\\"', b"")
+    marks = np.frombuffer(data.translate(None, _NOT_STRUCTURE), dtype=np.uint8)
+    if len(marks) == 0:
+        return 0
+    in_string = np.logical_xor.accumulate(marks == 34)
+    step = ((marks == 91) | (marks == 123)).astype(np.int8)
+    step -= (marks == 93) | (marks == 125)
+    step[in_string] = 0
+    return int(np.cumsum(step, dtype=np.int32).max(initial=0))
+
+
+def _loads(text: str, plain_numbers: bool = False):
+    if plain_numbers:  # the decoder's own int and float: no Python call per number
+        return json.loads(text, object_pairs_hook=_pairs, parse_constant=Unreadable)
     return json.loads(
         text,
         object_pairs_hook=_pairs,
@@ -597,10 +642,10 @@ def _loads(text: str):
     )
 
 
-def _decode(text: str, name: str, line: int | None, max_depth: int):
+def _decode(text: str, name: str, line: int | None, max_depth: int, plain_numbers=False):
     where = f"{name}:{line}" if line is not None else name
     try:
-        value = _loads(text)
+        value = _loads(text, plain_numbers)
     except json.JSONDecodeError as exc:
         at = exc.lineno + (line - 1 if line is not None else 0)
         raise FileFormatError(name, at, f"invalid JSON: {exc.msg} (column {exc.colno})") from None
@@ -613,6 +658,23 @@ def _decode(text: str, name: str, line: int | None, max_depth: int):
     return value
 
 
+@contextmanager
+def without_gc():
+    """Pause Python's cycle collector while a reader builds millions of objects.
+
+    Decoded JSON holds no reference cycles, yet each collection would walk every
+    object built so far: without the pause, the collections cost more than the
+    decoding itself.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def iter_jsonl(path, *, max_depth: int = MAX_JSON_DEPTH) -> list[tuple[int, object]]:
     """The (line number, value) of every non-blank line of a JSON Lines input.
 
@@ -623,18 +685,25 @@ def iter_jsonl(path, *, max_depth: int = MAX_JSON_DEPTH) -> list[tuple[int, obje
     of their field refuses by name. An input with no record is an error. Every error
     names the file and line.
     """
+    with without_gc():
+        return _jsonl(path, max_depth)
+
+
+def _jsonl(path, max_depth: int) -> list[tuple[int, object]]:
     name = _name(path)
-    text = _read(path).decode("utf-8")
+    data = _read(path)
+    plain = _plain_numbers(data)
+    text = data.decode("utf-8")
     numbered = [(i, s) for i, s in enumerate(text.split("\n"), start=1) if s.strip()]
     if not numbered:
         raise FileFormatError(name, None, "the file is empty (no JSON records)")
     try:  # one C call for a valid file
-        values = _loads("[" + ",".join(s for _, s in numbered) + "]")
-        if len(values) == len(numbered) and not _depth(values, max_depth + 1):
+        values = _loads("[" + ",".join(s for _, s in numbered) + "]", plain)
+        if len(values) == len(numbered) and _nesting(data) <= max_depth:
             return [(n, v) for (n, _), v in zip(numbered, values, strict=True)]
     except (ValueError, RecursionError):
         pass
-    out = [(n, _decode(s, name, n, max_depth)) for n, s in numbered]
+    out = [(n, _decode(s, name, n, max_depth, plain)) for n, s in numbered]
     if len(out) != len(numbered):  # pragma: no cover - each line gave one value
         raise FileFormatError(name, None, "expected one JSON value per line")
     return out
@@ -643,7 +712,8 @@ def iter_jsonl(path, *, max_depth: int = MAX_JSON_DEPTH) -> list[tuple[int, obje
 def read_json(path, *, max_depth: int = MAX_JSON_DEPTH):
     """The one JSON value of a file, by the rules of :func:`iter_jsonl`."""
     name = _name(path)
-    text = _read(path).decode("utf-8")
+    data = _read(path)
+    text = data.decode("utf-8")
     if not text.strip():
         raise FileFormatError(name, None, "the file is empty")
-    return _decode(text, name, None, max_depth)
+    return _decode(text, name, None, max_depth, _plain_numbers(data))

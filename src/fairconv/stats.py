@@ -51,6 +51,7 @@ def _scipy_stats():
 
     return stats
 
+
 __all__ = [
     "TESTS",
     "CORRECTIONS",
