@@ -290,3 +290,12 @@ def test_line_numbers_count_blank_comment_and_crlf_lines(fast):
 def test_an_empty_line_tail_and_leading_spaces_keep_line_numbers():
     run = readers.read_run(io.BytesIO(b"  \n\nT1 Q0 a 1 1 t\nT1 Q0 b 2 1 t"))
     assert [run.line(i) for i in range(2)] == [3, 4]
+
+
+def test_mostly_short_ids_with_some_long_ones_read_as_bytes_objects():
+    """Padding every id to the longest would cost more than the text: object docs."""
+    ids = [b"d%d" % i if i % 2000 else b"L%d" % i + b"x" * 200 for i in range(20_000)]
+    data = b"".join(b"T1 " + d + b" L1\n" for d in ids)
+    q = readers.read_qrels(io.BytesIO(data))
+    assert q.docs.dtype == object and q.docs.tolist() == ids
+    assert same_both_ways(readers.read_qrels, data)[0] == "ok"

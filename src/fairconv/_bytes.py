@@ -112,9 +112,10 @@ def bounds(buf: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         found += lo
         # edges alternate start, end, start...: the parity so far says which comes first
         first = n_edges % 2
+        opened, closed = found[first::2], found[1 - first :: 2]
         a, b = (n_edges + 1) // 2, n_edges // 2
-        starts[a : a + len(found[first::2])] = found[first::2]
-        ends[b : b + len(found[1 - first :: 2])] = found[1 - first :: 2]
+        starts[a : a + len(opened)] = opened
+        ends[b : b + len(closed)] = closed
         n_edges += len(found)
     if n_edges % 2:  # the last token ends at the end of the data
         ends[n_edges // 2] = hi
@@ -181,13 +182,26 @@ def strings(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray
         return np.zeros(0, dtype="S8")
     lens = ends - starts
     w = -(-int(lens.max()) // 8) * 8
-    if not FAST or w > PAD or n * w > 2 * int(lens.sum()) + (1 << 20):
+    if not FAST or w > PAD:  # the reference rule, and tokens longer than the pad
         out = np.empty(n, dtype=object)
         out[:] = [buf[s:e].tobytes() for s, e in zip(starts.tolist(), ends.tolist(), strict=True)]
         return out
+    if n * w <= 2 * int(lens.sum()) + (1 << 20):
+        return _fixed(buf, starts, lens, w)
+    # ragged: fixed width a step at a time, each step's tokens kept as bytes objects
+    out = np.empty(n, dtype=object)
+    for lo in range(0, n, _ROWS):
+        ln = lens[lo : lo + _ROWS]
+        step = _fixed(buf, starts[lo : lo + _ROWS], ln, -(-int(ln.max()) // 8) * 8)
+        out[lo : lo + _ROWS] = step.astype(object)  # drops the zero bytes after each token
+    return out
+
+
+def _fixed(buf, starts, lens, w: int) -> np.ndarray:
+    """Tokens as ``S<w>`` (w >= the longest, at most :data:`PAD`), zero bytes after each."""
     view = np.ndarray((len(buf) - w + 1,), dtype=f"S{w}", buffer=buf, strides=(1,))
     out = view[starts]
-    m = out.view(np.uint8).reshape(n, w)
+    m = out.view(np.uint8).reshape(len(starts), w)
     for j in range(int(lens.min()), w):
         m[:, j] *= lens > j
     return out

@@ -568,28 +568,6 @@ def _real(text: str):
     return value if np.isfinite(value) else Unreadable(text)
 
 
-def _depth(value, limit: int) -> bool:
-    """Whether ``value`` nests deeper than ``limit`` (iteratively: no recursion).
-
-    Only containers go on the stack; a level's scalars are passed over in one
-    comprehension.
-    """
-    if not isinstance(value, (dict, list)):
-        return False
-    level, items = 1, [value]
-    while items:
-        if level > limit:
-            return True
-        level += 1
-        items = [
-            child
-            for item in items
-            for child in (item.values() if type(item) is dict else item)
-            if type(child) is dict or type(child) is list
-        ]
-    return False
-
-
 _NUMBER_SHAPES = bytes(
     48 if 48 <= b <= 57 else 101 if b in b"eE" else 43 if b in b"+-" else 32 for b in range(256)
 )  # digits as 0, e and E as e, signs as +, all else a space
@@ -614,9 +592,9 @@ _NOT_STRUCTURE = bytes(b for b in range(256) if b not in b'"[]{}')
 def _nesting(data: bytes) -> int:
     """The deepest nesting of arrays and objects in a valid JSON text (or JSON Lines).
 
-    Read from the text, not the decoded values: escaped backslashes and quotes are
-    dropped, every other quote opens or closes a string, and the brackets outside
-    strings are counted.
+    The one depth rule of the JSON readers, read from the text rather than the decoded
+    values: escaped backslashes and quotes are dropped, every other quote opens or
+    closes a string, and the brackets outside strings are counted.
     """
     if b"\\" in data:
         data = data.replace(b"\\\\", b"").replace(b'\\"', b"")
@@ -653,7 +631,7 @@ def _decode(text: str, name: str, line: int | None, max_depth: int, plain_number
         raise ValueError(f"{where}: {exc}") from None
     except (RecursionError, ValueError):
         raise ValueError(f"{where}: the JSON nests too deeply or a number is too long") from None
-    if _depth(value, max_depth):
+    if _nesting(text.encode("utf-8")) > max_depth:
         raise ValueError(f"{where}: the JSON nests deeper than {max_depth} levels")
     return value
 
