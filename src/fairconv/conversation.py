@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -59,7 +58,19 @@ __all__ = [
     "read_attribute_sets",
 ]
 
-_TURN_MARK = re.compile(r"\n[US]:")  # a word after the first that opens a turn
+# The characters str.split() splits on (str.isspace), beyond ASCII; a test checks the
+# list against every code point.
+_WIDE_SPACES = (
+    "\x85\xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + "\u2028\u2029\u202f\u205f\u3000"
+)
+_SPACE_BYTES = bytes(int(chr(b).isspace()) for b in range(128)) + bytes(128)  # ASCII ones
+_WIDE_KEYS = {
+    n: np.array(
+        sorted(int.from_bytes(c.encode(), "big") for c in _WIDE_SPACES if len(c.encode()) == n)
+    )
+    for n in (2, 3)
+}  # each wide space's UTF-8 bytes as one big-endian integer, by length
+_TEXT_STEP = 1 << 25  # bytes of text analysed at once
 
 
 # --------------------------------------------------------------------------- text helpers
@@ -81,21 +92,93 @@ def turns_of(text: str) -> tuple[Turn, ...]:
     [('U', 1, 2), ('S', 3, 3), ('U', 4, 5), ('S', 6, 6)]
     """
     _check_text(text, "text", "turns_of")
-    joined = "\n".join(text.split())  # one word per line: C-level, no word loop
-    if not joined.startswith("U:"):
-        raise ValueError(
-            "a conversation text must begin with 'U:' (the first user turn); "
-            f"it begins with {joined[:20]!r}"
-        )
-    n_words = joined.count("\n") + 1
-    marks = [0] + [m.start() + 1 for m in _TURN_MARK.finditer(joined)]  # word starts
-    firsts, word, prev = [], 1, 0
-    for pos in marks:  # a few turn marks, not every word
-        word += joined.count("\n", prev, pos)
-        prev = pos
-        firsts.append(word)
-    ends = firsts[1:] + [n_words + 1]
-    return tuple(Turn(joined[p], s, e - 1) for p, s, e in zip(marks, firsts, ends, strict=False))
+    n_words, ok, _, start, system = _text_turns([text])
+    if not ok[0]:
+        raise ValueError(_opening_error(text))
+    ends = np.append(start[1:] - 1, n_words[0])
+    return tuple(
+        Turn("S" if s else "U", int(a), int(b))
+        for s, a, b in zip(system.tolist(), start.tolist(), ends.tolist(), strict=True)
+    )
+
+
+def _opening_error(text: str) -> str:
+    return (
+        "a conversation text must begin with 'U:' (the first user turn); "
+        f"it begins with {chr(10).join(text.split())[:20]!r}"
+    )
+
+
+def _text_turns(texts: Sequence[str]):
+    """Word counts and turn starts of many texts at once, by the rule of :func:`turns_of`.
+
+    The words of a text are what ``str.split()`` gives; a word beginning with ``U:`` or
+    ``S:`` opens a turn. The texts are read as UTF-8 bytes, a step of about 32 MB at a
+    time, with no Python loop per word.
+
+    Returns
+    -------
+    n_words : (K,) int64
+        Words in each text.
+    ok : (K,) bool
+        Whether the text's first word opens a user turn (``U:``).
+    text, start, system : (M,) arrays
+        For every turn-opening word of every text, in text order: the text (int64), its
+        1-based word position (int64) and whether it opens a system turn (bool).
+    """
+    n_words, ok, parts = [], [], []
+    k = 0
+    while k < len(texts):
+        pieces: list[bytes] = []
+        size = 0
+        while k + len(pieces) < len(texts) and (not pieces or size < _TEXT_STEP):
+            pieces.append(texts[k + len(pieces)].encode("utf-8", "surrogatepass"))
+            size += len(pieces[-1]) + 1
+        counts, first_ok, (t, w, s) = _turns_in(pieces)
+        n_words.append(counts)
+        ok.append(first_ok)
+        parts.append((t + k, w, s))
+        k += len(pieces)
+    if not parts:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, np.zeros(0, dtype=bool), empty, empty, np.zeros(0, dtype=bool)
+    t, w, s = (np.concatenate(x) for x in zip(*parts, strict=True))
+    return np.concatenate(n_words), np.concatenate(ok), t, w, s
+
+
+def _turns_in(pieces: list[bytes]):
+    """:func:`_text_turns` for one step of encoded texts."""
+    data = b"\n" + b"\n".join(pieces) + b"\n\n"
+    buf = np.frombuffer(data, dtype=np.uint8)
+    begins = np.cumsum([1] + [len(p) + 1 for p in pieces])[:-1]  # byte of each text
+    space = np.frombuffer(data.translate(_SPACE_BYTES), dtype=bool)
+    if not data.isascii():
+        space = space.copy()
+        _mark_wide_spaces(buf, space)
+    starts = np.flatnonzero(space[:-1] & ~space[1:]) + 1  # bytes that begin a word
+    first = np.searchsorted(starts, begins)  # index of each text's first word
+    n_words = np.diff(np.append(first, len(starts)))
+    colon = np.flatnonzero(buf == 58)
+    colon = colon[colon >= 2]
+    mark = colon - 1  # "U:" or "S:" beginning a word
+    mark = mark[((buf[mark] == 85) | (buf[mark] == 83)) & space[mark - 1]]
+    text = np.searchsorted(begins, mark, side="right") - 1
+    word = np.searchsorted(starts, mark) - first[text] + 1
+    head = np.append(starts, 0)[first]  # the first byte of each text's first word
+    ok = (n_words > 0) & (buf[head] == 85) & (buf[head + 1] == 58)
+    return n_words, ok, (text, word, buf[mark] == 83)
+
+
+def _mark_wide_spaces(buf: np.ndarray, space: np.ndarray) -> None:
+    """Set ``space`` on every byte of the non-ASCII white-space characters in ``buf``."""
+    lead = np.flatnonzero((buf == 0xC2) | ((buf >= 0xE1) & (buf <= 0xE3)))
+    lead = lead[lead + 2 < len(buf)]
+    key2 = (buf[lead].astype(np.int64) << 8) | buf[lead + 1]
+    key3 = (key2 << 8) | buf[lead + 2]
+    for n, key in ((2, key2), (3, key3)):
+        at = lead[np.isin(key, _WIDE_KEYS[n])]
+        for j in range(n):
+            space[at + j] = True
 
 
 def find_span(text: str, phrase: str, *, occurrence: int = 1) -> tuple[int, int]:
@@ -435,23 +518,26 @@ def batch_from_conversations(
     return batch_from_records([c.to_json() for c in conversations], attribute_sets, sources=sources)
 
 
-def _turn_structure(rec: dict, where: str):
-    """(turns or None, length) of one record: from its text, its turns, or neither."""
+def _turn_structure(rec: dict, where: str, words):
+    """(turns, length) of one record: from its text, its turns, or neither.
+
+    ``words`` is ``(n_words, ok)`` of the record's text from :func:`_text_turns`. The
+    turns are ``"text"`` (they come from the text), a list of ``(start, end, system)``
+    spans, or None.
+    """
     text = rec.get("text")
     if text is not None:
         if type(text) is not str:
             raise ValueError(f'{where}: "text" must be a string, got {_json(text)}')
-        try:
-            turns = turns_of(text)
-        except ValueError as exc:
-            raise ValueError(f"{where}: {exc}") from None
-        length = turns[-1].end
+        length, ok = words
+        if not ok:
+            raise ValueError(f"{where}: {_opening_error(text)}")
         stated = rec.get("length")
         if stated is not None and stated != length:
             raise ValueError(
                 f'{where}: "length" is {_json(stated)} but the text has {length} words'
             )
-        return turns, length
+        return "text", length
     raw = rec.get("turns")
     given = rec.get("length")
     if given is not None and (type(given) is not int or not 1 <= given <= 1 << 53):
@@ -460,7 +546,7 @@ def _turn_structure(rec: dict, where: str):
         return None, -1 if given is None else given
     if not isinstance(raw, list) or not raw or not all(isinstance(t, dict) for t in raw):
         raise ValueError(f'{where}: "turns" must be a non-empty array of objects')
-    spans: list[Turn] = []
+    spans: list[tuple[int, int, bool]] = []
     expected = 1
     for k, t in enumerate(raw, start=1):
         role = t.get("role")
@@ -480,12 +566,12 @@ def _turn_structure(rec: dict, where: str):
                 f"words {span[0]}-{span[1]}, expected to start at word {expected}"
             )
         expected = span[1] + 1
-        spans.append(Turn(role, span[0], span[1]))
+        spans.append((span[0], span[1], role == "S"))
     if given is None:
-        given = spans[-1].end
-    elif given != spans[-1].end:
-        raise ValueError(f'{where}: "length" is {given} but the turns end at word {spans[-1].end}')
-    return tuple(spans), given
+        given = expected - 1
+    elif given != expected - 1:
+        raise ValueError(f'{where}: "length" is {given} but the turns end at word {expected - 1}')
+    return spans, given
 
 
 def batch_from_records(
@@ -523,8 +609,14 @@ def batch_from_records(
     sources = tuple(sources)
     if len(sources) != len(records):
         raise fail("sources", func, f"name each of the {len(records)} records", f"{len(sources)}")
-    turns, lengths, topics, runs, nuggets = [], [], [], [], []
-    for rec, where in zip(records, sources, strict=True):
+    with_text = [
+        c for c, r in enumerate(records) if isinstance(r, dict) and type(r.get("text")) is str
+    ]
+    n_words, text_ok, *text_turn = _text_turns([records[c]["text"] for c in with_text])
+    words = dict(zip(with_text, zip(n_words.tolist(), text_ok.tolist(), strict=True), strict=True))
+    spans: dict[int, list] = {}
+    lengths, topics, runs, nuggets = [], [], [], []
+    for c, (rec, where) in enumerate(zip(records, sources, strict=True)):
         if not isinstance(rec, dict):
             raise ValueError(f"{where}: a conversation record must be a JSON object")
         topics.append(json_str(rec.get("topic"), "topic", where))
@@ -533,8 +625,9 @@ def batch_from_records(
         if not isinstance(items, list) or not all(isinstance(n, dict) for n in items):
             raise ValueError(f'{where}: "nuggets" must be an array of objects')
         nuggets.append(items)
-        t, n = _turn_structure(rec, where)
-        turns.append(t)
+        t, n = _turn_structure(rec, where, words.get(c))
+        if type(t) is list:
+            spans[c] = t
         lengths.append(n)
     counts = np.fromiter(map(len, nuggets), np.int64, len(nuggets))
     offsets = np.concatenate(([0], np.cumsum(counts)))
@@ -561,9 +654,12 @@ def batch_from_records(
                 )
             entity[i] = keys.setdefault(e, len(keys))
     groups = json_groups(flat, sets, sources, offsets)
-    system_turns = np.array(
-        [-1 if t is None else sum(x.role == "S" for x in t) for t in turns], dtype=np.int64
-    )
+    table = _turn_table(with_text, n_words, text_turn, spans)
+    has_turns = np.zeros(len(records), dtype=bool)
+    has_turns[with_text] = True
+    has_turns[list(spans)] = True
+    system_turns = np.bincount(table[0][table[3]], minlength=len(records))
+    system_turns[~has_turns] = -1
     batch = ConversationBatch(
         tuple(topics),
         tuple(runs),
@@ -579,7 +675,29 @@ def batch_from_records(
         sources,
         tuple(sets),
     )
-    return _checked(_sorted(batch), turns)
+    return _checked(_sorted(batch), table, has_turns)
+
+
+def _turn_table(with_text, n_words, text_turn, spans):
+    """(conversation, start, end, system) of every turn, sorted by conversation and start.
+
+    ``with_text``, ``n_words`` and ``text_turn`` are the records with a text and what
+    :func:`_text_turns` found in them; ``spans`` maps records to their given turns.
+    """
+    text, start, system = text_turn
+    end = np.empty_like(start)
+    end[:-1] = start[1:] - 1
+    last = np.ones(len(start), dtype=bool)
+    last[:-1] = text[1:] != text[:-1]
+    end[last] = n_words[text[last]]
+    given = [(c, a, b, s) for c, ts in spans.items() for a, b, s in ts]  # one per turn
+    conv = np.concatenate((np.asarray(with_text, dtype=np.int64)[text], [g[0] for g in given]))
+    conv = conv.astype(np.int64)
+    start = np.concatenate((start, [g[1] for g in given])).astype(np.int64)
+    end = np.concatenate((end, [g[2] for g in given])).astype(np.int64)
+    system = np.concatenate((system, [g[3] for g in given])).astype(bool)
+    order = np.lexsort((start, conv))
+    return conv[order], start[order], end[order], system[order]
 
 
 def _sorted(batch: ConversationBatch) -> ConversationBatch:
@@ -597,7 +715,7 @@ def _sorted(batch: ConversationBatch) -> ConversationBatch:
     )
 
 
-def _checked(batch: ConversationBatch, turns) -> ConversationBatch:
+def _checked(batch: ConversationBatch, table, has_turns) -> ConversationBatch:
     """Check spans and levels; derive the system turn of each nugget from turn spans."""
     conv = batch.conversation_of
     _raise_first(batch.start < 1, batch, "its start word must be >= 1")
@@ -611,9 +729,8 @@ def _checked(batch: ConversationBatch, turns) -> ConversationBatch:
     _raise_first(batch.level < 0, batch, "its level must be >= 0")
     _raise_first(batch.level > LMAX_LIMIT, batch, f"its level must be at most {LMAX_LIMIT}")
     turn = batch.turn
-    has_turns = np.array([t is not None for t in turns], dtype=bool)
     if has_turns.any():
-        turn = _system_turns(batch, turns, has_turns, conv, turn)
+        turn = _system_turns(batch, table, has_turns, conv, turn)
     lacking = (turn < 1) & ~has_turns[conv]
     _raise_first(lacking, batch, "it needs a 'turn' (the record has no text or turns)")
     return replace(batch, turn=turn)
@@ -629,22 +746,14 @@ def _raise_first(bad: np.ndarray, batch: ConversationBatch, message: str) -> Non
         )
 
 
-def _system_turns(batch, turns, has_turns, conv, turn):
+def _system_turns(batch, table, has_turns, conv, turn):
     """Turn index of each nugget of the conversations that give turn spans."""
-    t_conv, t_start, t_end, t_role, t_sys = [], [], [], [], []
-    for c, ts in enumerate(turns):  # one iteration per turn, not per word
-        if ts is None:
-            continue
-        s = 0
-        for t in ts:
-            s += t.role == "S"
-            t_conv.append(c)
-            t_start.append(t.start)
-            t_end.append(t.end)
-            t_role.append(t.role == "S")
-            t_sys.append(s)
-    t_conv, t_start, t_end = map(np.array, (t_conv, t_start, t_end))
-    t_role, t_sys = np.array(t_role, dtype=bool), np.array(t_sys)
+    t_conv, t_start, t_end, t_role = table
+    count = np.cumsum(t_role)  # system turns so far, over all conversations
+    opens = np.ones(len(t_conv), dtype=bool)
+    opens[1:] = t_conv[1:] != t_conv[:-1]
+    # minus those of earlier conversations: the system turn number of each turn
+    t_sys = count - np.maximum.accumulate(np.where(opens, count - t_role, 0))
     # the turn of a nugget: the last turn of its conversation starting at or before it
     key_turn = t_conv * (1 << 40) + t_start
     key_nug = conv * (1 << 40) + batch.start

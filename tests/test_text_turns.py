@@ -1,0 +1,100 @@
+"""Words and turns of many texts at once equal the definition, text by text.
+
+measures.md section 3: the words of a conversation are its white-space separated
+tokens (``str.split()``); a word beginning with ``U:`` or ``S:`` opens a turn, and a
+text must open with a user turn.
+"""
+
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fairconv import AttributeSet, conversation
+from fairconv.conversation import _text_turns, batch_from_records, turns_of
+
+
+def reference(text: str):
+    """(n_words, ok, turns as (start, end, role)) straight from the definition."""
+    words = text.split()
+    opens = [i for i, w in enumerate(words, start=1) if w[:2] in ("U:", "S:")]
+    ok = bool(words) and words[0].startswith("U:")
+    ends = [s - 1 for s in opens[1:]] + [len(words)] * bool(opens)
+    turns = [(s, e, words[s - 1][0]) for s, e in zip(opens, ends, strict=True)]
+    return len(words), ok, turns
+
+
+def test_wide_spaces_are_every_non_ascii_space():
+    every = {chr(c) for c in range(sys.maxunicode + 1) if chr(c).isspace() and c > 127}
+    assert set(conversation._WIDE_SPACES) == every
+    ascii_spaces = {chr(b) for b in range(128) if conversation._SPACE_BYTES[b]}
+    assert ascii_spaces == {chr(c) for c in range(128) if chr(c).isspace()}
+
+
+# letters that look like turn marks, spaces of every kind, multi-byte neighbours of the
+# wide spaces (U+2019, U+3001, U+00A1) and a lone surrogate
+PIECES = st.sampled_from(
+    ["U:", "S:", "U", "S", ":", "u:", "x", "é", "’", "、", "¡", "\ud800", "U:x", "S:y"]
+    + [" ", "\n", "\t", "\x1c", "\x1f", "\x0b"]
+    + list(conversation._WIDE_SPACES)
+)
+TEXTS = st.lists(PIECES, max_size=30).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(TEXTS, max_size=8))
+def test_text_turns_equal_the_definition(texts):
+    n_words, ok, text, start, system = _text_turns(texts)
+    for k, t in enumerate(texts):
+        n, good, turns = reference(t)
+        assert n_words[k] == n and ok[k] == good
+        mine = start[text == k].tolist()
+        assert mine == [s for s, _, _ in turns]
+        assert system[text == k].tolist() == [r == "S" for _, _, r in turns]
+        if good:
+            assert [(x.start, x.end, x.role) for x in turns_of(t)] == turns
+        else:
+            with pytest.raises(ValueError, match="must begin with 'U:'"):
+                turns_of(t)
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(TEXTS, min_size=1, max_size=12))
+def test_text_turns_in_tiny_steps(texts):
+    whole = _text_turns(texts)
+    step = conversation._TEXT_STEP
+    conversation._TEXT_STEP = 3  # a step of one or two texts
+    try:
+        stepped = _text_turns(texts)
+    finally:
+        conversation._TEXT_STEP = step
+    for a, b in zip(whole, stepped, strict=True):
+        assert np.array_equal(a, b)
+
+
+def test_records_with_text_turns_and_neither_in_one_batch():
+    """The turn table merges text turns and given turns in record order."""
+    sets = [AttributeSet("A", [0.5, 0.5], "nominal")]
+    nug = {"start": 3, "end": 3, "level": 1, "groups": {"A": [1, 0]}}
+    records = [
+        {
+            "topic": "t",
+            "run": "r",
+            "turns": [{"role": "U", "start": 1, "end": 1}, {"role": "S", "start": 2, "end": 4}],
+            "nuggets": [nug],
+        },
+        {
+            "topic": "t",
+            "run": "s",
+            "text": "U:a b S:c d U:e S:f g h",
+            "nuggets": [dict(nug, start=7, end=8), nug],
+        },
+        {"topic": "t", "run": "u", "nuggets": [dict(nug, turn=2)]},
+        {"topic": "t", "run": "v", "text": "U:a S:b c", "nuggets": [nug]},
+    ]
+    batch = batch_from_records(records, sets, sources=["a", "b", "c", "d"])
+    assert batch.turn.tolist() == [1, 1, 2, 2, 1]
+    assert batch.system_turns.tolist() == [1, 2, -1, 1]
+    assert batch.lengths.tolist() == [4, 8, -1, 3]
