@@ -1,6 +1,7 @@
 """The JSON readers' shortcuts give what the full rules give, on generated texts."""
 
 import json
+import sys
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -22,6 +23,15 @@ values = st.recursive(
 )
 
 
+def keys(value) -> int:
+    """The number of keys of every object in a decoded value."""
+    if isinstance(value, dict):
+        return len(value) + sum(map(keys, value.values()))
+    if isinstance(value, list):
+        return sum(map(keys, value))
+    return 0
+
+
 def nesting(value) -> int:
     """The nesting depth of a decoded value, straight from the definition."""
     if isinstance(value, dict):
@@ -29,6 +39,15 @@ def nesting(value) -> int:
     if isinstance(value, list):
         return 1 + max(map(nesting, value), default=0)
     return 0
+
+
+def integers(value):
+    """Every int in a decoded value."""
+    if isinstance(value, dict):
+        return [x for v in value.values() for x in integers(v)]
+    if isinstance(value, list):
+        return [x for v in value for x in integers(v)]
+    return [value] if type(value) is int else []
 
 
 def canonical(value):
@@ -44,9 +63,13 @@ def canonical(value):
 
 @settings(max_examples=500, deadline=None)
 @given(values, st.booleans())
-def test_nesting_read_from_the_text_is_the_depth_of_the_values(value, ascii_only):
+def test_structure_read_from_the_text_is_that_of_the_values(value, ascii_only):
     data = json.dumps(value, ensure_ascii=ascii_only).encode()
-    assert readers._nesting(data) == nesting(value)
+    assert readers._structure(data) == (nesting(value), keys(value))
+
+
+def test_a_key_twice_counts_twice():
+    assert readers._structure(b'{"a": 1, "a": {"b:": "c\\\\", "d": "e\\":"}}') == (2, 4)
 
 
 @settings(max_examples=500, deadline=None)
@@ -54,12 +77,29 @@ def test_nesting_read_from_the_text_is_the_depth_of_the_values(value, ascii_only
 def test_plain_numbers_decode_as_the_number_hooks_do(value, ascii_only):
     data = json.dumps(value, ensure_ascii=ascii_only).encode()
     hooked = canonical(readers._loads(data.decode(), False))
-    if readers._plain_numbers(data):
+    plain, short = readers._number_shapes(data)
+    if plain:
         assert canonical(readers._loads(data.decode(), True)) == hooked
+    if short:
+        assert all(abs(x) < 2**63 for x in integers(value))
 
 
 def test_long_or_huge_numbers_take_the_hooks():
     for literal in ["1" * 21, "-" + "9" * 25, "1e400", "2.5E+308", "1" + "0" * 120 + ".5"]:
-        assert not readers._plain_numbers(f'{{"x": {literal}}}'.encode())
-    for literal in ["1" * 20, "0.28900000000000003", "1e99", "-3.5E-12"]:
-        assert readers._plain_numbers(f'{{"x": {literal}, "id": "e400123"}}'.encode())
+        assert not readers._number_shapes(f'{{"x": {literal}}}'.encode())[0]
+    for literal in ["1" * 20, "-" + "9" * 19]:
+        assert readers._number_shapes(f'{{"x": {literal}}}'.encode()) == (True, False)
+    for literal in ["9" * 18, "0.28900000000000003", "1e99", "-3.5E-12", "1e-99"]:
+        assert readers._number_shapes(f'{{"x": {literal}, "id": "e400123"}}'.encode()) == (
+            True,
+            True,
+        )
+
+
+def test_identifier_rule_is_the_definition_on_every_code_point():
+    """An id refuses exactly the characters that are white space or control characters."""
+    from fairconv._validation import _NOT_IN_ID
+
+    for c in map(chr, range(sys.maxunicode + 1)):
+        refused = c.isspace() or ord(c) < 32 or 127 <= ord(c) < 160
+        assert bool(_NOT_IN_ID.search(c)) == refused, hex(ord(c))

@@ -7,6 +7,10 @@ instead." The arithmetic in :mod:`fairconv._core` assumes these checks have pass
 
 from __future__ import annotations
 
+import re
+from itertools import chain, compress, repeat
+from operator import is_not
+
 import numpy as np
 
 
@@ -396,20 +400,19 @@ def json_vectors(
         return json_item_error(sources, offsets, i, item, message)
 
     name = f'"groups"."{attribute.name}"'
-    given = np.fromiter((v is not None for v in vectors), bool, n)
+    given = np.fromiter(map(is_not, vectors, repeat(None)), bool, n)
     if required and not given.all():
         k = int(np.argmin(given))
         raise where(k, f"it is relevant but gives no {attribute.name} membership ({name})")
-    kinds = set(map(type, vectors)) - {type(None)}
-    present = [v for v in vectors if v is not None]
-    sizes = np.fromiter(map(len, present), np.int64, len(present)) if kinds <= {list} else None
-    flat = [x for v in present for x in v] if sizes is not None and (sizes == g).all() else None
+    present = vectors if given.all() else list(compress(vectors, given))
     values = None
-    if flat is not None and set(map(type, flat)) <= {int, float}:
-        try:
-            values = np.array(flat, dtype=np.float64).reshape(len(present), g)
-        except OverflowError:
-            values = None
+    if set(map(type, present)) <= {list} and set(map(len, present)) <= {g}:
+        if set(map(type, chain.from_iterable(present))) <= {int, float}:
+            try:
+                flat = chain.from_iterable(present)
+                values = np.fromiter(flat, np.float64, len(present) * g).reshape(-1, g)
+            except OverflowError:
+                values = None
     if values is None:
         for k, v in enumerate(vectors):
             if v is None:
@@ -454,15 +457,16 @@ def json_groups(
     ``groups`` must be a JSON object (or absent); returns ``{set name: (n, G) array}``
     checked by :func:`json_vectors`, NaN rows where an item gives no vector.
     """
-    groups = []
-    for k, entry in enumerate(items):
-        g = entry.get("groups")
-        if g is not None and not isinstance(g, dict):
-            i = k if rows is None else int(rows[k])
-            raise json_item_error(
-                sources, offsets, i, item, f'"groups" must be an object, got {_json(g)}'
-            )
-        groups.append(g or {})
+    groups = [entry.get("groups") for entry in items]
+    if not set(map(type, groups)) <= {dict, type(None)}:  # a dict subclass, or not a dict
+        for k, g in enumerate(groups):
+            if g is not None and not isinstance(g, dict):
+                i = k if rows is None else int(rows[k])
+                raise json_item_error(
+                    sources, offsets, i, item, f'"groups" must be an object, got {_json(g)}'
+                )
+    if None in groups:
+        groups = [g or {} for g in groups]
     return {
         a.name: json_vectors(
             [g.get(a.name) for g in groups],
@@ -477,6 +481,9 @@ def json_groups(
     }
 
 
+_NOT_IN_ID = re.compile(r"[\s\x00-\x1f\x7f-\x9f]")  # \s: what str.isspace() calls a space
+
+
 def json_str(value, field: str, where: str, *, required: bool = True) -> str | None:
     """A non-empty JSON string without whitespace or control characters.
 
@@ -487,7 +494,7 @@ def json_str(value, field: str, where: str, *, required: bool = True) -> str | N
         return None
     if type(value) is not str or not value:
         raise ValueError(f'{where}: "{field}" must be a non-empty string, got {_json(value)}')
-    if any(c.isspace() or ord(c) < 32 or 127 <= ord(c) < 160 for c in value):
+    if _NOT_IN_ID.search(value):
         raise ValueError(
             f'{where}: "{field}" must not contain whitespace or control characters, '
             f"got {_json(value)}"

@@ -18,6 +18,8 @@ import json
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import chain, count, repeat
+from operator import is_not, methodcaller
 
 import numpy as np
 
@@ -622,7 +624,7 @@ def batch_from_records(
         topics.append(json_str(rec.get("topic"), "topic", where))
         runs.append(json_str(rec.get("run"), "run", where))
         items = rec.get("nuggets", [])
-        if not isinstance(items, list) or not all(isinstance(n, dict) for n in items):
+        if not isinstance(items, list) or not all(map(isinstance, items, repeat(dict))):
             raise ValueError(f'{where}: "nuggets" must be an array of objects')
         nuggets.append(items)
         t, n = _turn_structure(rec, where, words.get(c))
@@ -631,28 +633,24 @@ def batch_from_records(
         lengths.append(n)
     counts = np.fromiter(map(len, nuggets), np.int64, len(nuggets))
     offsets = np.concatenate(([0], np.cumsum(counts)))
-    flat = [n for items in nuggets for n in items]
+    flat = list(chain.from_iterable(nuggets))
+
+    def values(field):
+        return [n.get(field) for n in flat]
 
     def ints(field, default=None):
-        return json_ints([n.get(field) for n in flat], field, sources, offsets, default=default)
+        return json_ints(values(field), field, sources, offsets, default=default)
 
-    start, end, level, turn = ints("start"), ints("end"), ints("level", 0), ints("turn", -1)
-    bad_turn = (turn < 1) & np.fromiter((n.get("turn") is not None for n in flat), bool, len(flat))
+    start, end, level = ints("start"), ints("end"), ints("level", 0)
+    given_turns = values("turn")
+    turn = json_ints(given_turns, "turn", sources, offsets, default=-1)
+    bad_turn = (turn < 1) & np.fromiter(map(is_not, given_turns, repeat(None)), bool, len(flat))
     if bad_turn.any():
         i = int(np.argmax(bad_turn))
         raise json_item_error(
             sources, offsets, i, "nugget", f'"turn" must be >= 1, got {int(turn[i])}'
         )
-    keys: dict = {}
-    entity = np.full(len(flat), -1, dtype=np.int64)
-    for i, n in enumerate(flat):
-        e = n.get("entity")
-        if e is not None:
-            if type(e) is not str:
-                raise json_item_error(
-                    sources, offsets, i, "nugget", f'"entity" must be a string, got {_json(e)}'
-                )
-            entity[i] = keys.setdefault(e, len(keys))
+    entity = _entity_codes(values("entity"), sources, offsets)
     groups = json_groups(flat, sets, sources, offsets)
     table = _turn_table(with_text, n_words, text_turn, spans)
     has_turns = np.zeros(len(records), dtype=bool)
@@ -698,6 +696,19 @@ def _turn_table(with_text, n_words, text_turn, spans):
     system = np.concatenate((system, [g[3] for g in given])).astype(bool)
     order = np.lexsort((start, conv))
     return conv[order], start[order], end[order], system[order]
+
+
+def _entity_codes(entities: list, sources, offsets) -> np.ndarray:
+    """Codes of the nuggets' entity keys in order of first appearance; -1 for none."""
+    if not set(map(type, entities)) <= {str, type(None)}:
+        i = next(i for i, e in enumerate(entities) if e is not None and type(e) is not str)
+        message = f'"entity" must be a string, got {_json(entities[i])}'
+        raise json_item_error(sources, offsets, i, "nugget", message)
+    first = dict.fromkeys(entities)  # in order of first appearance
+    first.pop(None, None)
+    codes: dict = dict(zip(first, count()))
+    codes[None] = -1
+    return np.fromiter(map(codes.__getitem__, entities), np.int64, len(entities))
 
 
 def _sorted(batch: ConversationBatch) -> ConversationBatch:
@@ -873,7 +884,7 @@ def _read_conversations(paths, attribute_sets) -> ConversationBatch:
     sources: list[str] = []
     for path in paths:
         run = os.path.basename(_name(path))
-        for line, rec in json_records(path):
+        for line, rec in json_records(path, count_keys=_record_keys):
             where = f"{_name(path)}:{line}"
             if isinstance(rec, dict) and "run" not in rec:
                 rec = dict(rec, run=run)
@@ -882,7 +893,7 @@ def _read_conversations(paths, attribute_sets) -> ConversationBatch:
     return batch_from_records(records, attribute_sets, sources=sources)
 
 
-def json_records(path) -> list[tuple[int, object]]:
+def json_records(path, *, count_keys=None) -> list[tuple[int, object]]:
     """The (line number, value) of every non-blank line of a JSON Lines file.
 
     See :func:`fairconv.readers.iter_jsonl`: errors name the file and line; a file
@@ -890,7 +901,19 @@ def json_records(path) -> list[tuple[int, object]]:
     """
     from .readers import iter_jsonl
 
-    return iter_jsonl(path)
+    return iter_jsonl(path, count_keys=count_keys)
+
+
+def _record_keys(values: list) -> int:
+    """Keys of the objects conversations are read from (``count_keys`` of iter_jsonl).
+
+    The records, their nuggets and turns, and the nuggets' groups.
+    """
+    records = [v for v in values if type(v) is dict]
+    lists = [x for r in records for x in (r.get("nuggets"), r.get("turns")) if type(x) is list]
+    items = [x for x in chain.from_iterable(lists) if type(x) is dict]
+    groups = [g for g in map(methodcaller("get", "groups"), items) if type(g) is dict]
+    return sum(map(len, records)) + sum(map(len, items)) + sum(map(len, groups))
 
 
 def json_document(path) -> object:

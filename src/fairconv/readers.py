@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import gc
 import json
+import os
 import re
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -569,55 +570,70 @@ def _real(text: str):
 
 
 _NUMBER_SHAPES = bytes(
-    48 if 48 <= b <= 57 else 101 if b in b"eE" else 43 if b in b"+-" else 32 for b in range(256)
-)  # digits as 0, e and E as e, signs as +, all else a space
+    48 if 48 <= b <= 57 else 101 if b in b"eE" else 32 for b in range(256)
+)  # digits as 0, e and E as e, all else a space; signs are deleted
 
 
-def _plain_numbers(data: bytes) -> bool:
-    """Whether every number of a JSON text reads the same without the number hooks.
+def _number_shapes(data: bytes) -> tuple[bool, bool]:
+    """Whether the numbers of a JSON text read the same without the number hooks.
 
-    True when no 21 digits follow each other and no exponent (``e`` or ``E`` right
-    after a digit) has three digits: every integer then has at most 20 digits and every
-    other number is short and finite, so ``int`` and ``float`` give what
-    :func:`_integer` and :func:`_real` would. Text inside strings can only make it
-    False, which costs time, never a value.
+    The first flag: no 21 digits follow each other and no exponent (``e`` or ``E``
+    right after a digit, then an optional sign) has three digits. Every integer then
+    has at most 20 digits and every other number is short and finite, so ``int`` and
+    ``float`` give what :func:`_integer` and :func:`_real` would. The second flag: no
+    19 digits follow each other, so every integer fits in 64 bits and every number
+    has at most 100 characters, as the fast decoder needs (it refuses numbers out of
+    the float range itself). Text inside strings can only make a flag False, which
+    costs time, never a value.
     """
-    shapes = data.translate(_NUMBER_SHAPES)
-    return b"0" * 21 not in shapes and b"0e000" not in shapes and b"0e+000" not in shapes
+    shapes = data.translate(_NUMBER_SHAPES, b"+-")
+    if b"0" * 19 not in shapes:
+        return b"0e000" not in shapes, True
+    return b"0" * 21 not in shapes and b"0e000" not in shapes, False
 
 
-_NOT_STRUCTURE = bytes(b for b in range(256) if b not in b'"[]{}')
+_NOT_STRUCTURE = bytes(b for b in range(256) if b not in b'"[]{}:')
 
 
-def _nesting(data: bytes) -> int:
-    """The deepest nesting of arrays and objects in a valid JSON text (or JSON Lines).
+def _structure(data: bytes) -> tuple[int, int]:
+    """The deepest nesting and the number of keys of a valid JSON text (or JSON Lines).
 
     The one depth rule of the JSON readers, read from the text rather than the decoded
     values: escaped backslashes and quotes are dropped, every other quote opens or
-    closes a string, and the brackets outside strings are counted.
+    closes a string, and the brackets outside strings are counted. The keys are the
+    colons outside strings: one per key of every object, a key given twice counted
+    twice.
     """
     if b"\\" in data:
         data = data.replace(b"\\\\", b"").replace(b'\\"', b"")
     marks = np.frombuffer(data.translate(None, _NOT_STRUCTURE), dtype=np.uint8)
     if len(marks) == 0:
-        return 0
-    in_string = np.logical_xor.accumulate(marks == 34)
+        return 0, 0
+    outside = ~np.logical_xor.accumulate(marks == 34)
     step = ((marks == 91) | (marks == 123)).astype(np.int8)
     step -= (marks == 93) | (marks == 125)
-    step[in_string] = 0
-    return int(np.cumsum(step, dtype=np.int32).max(initial=0))
+    step[~outside] = 0
+    depth = int(np.cumsum(step, dtype=np.int32).max(initial=0))
+    return depth, int(np.count_nonzero((marks == 58) & outside))
 
 
-def _loads(text: str, plain_numbers: bool = False):
-    if plain_numbers:  # the decoder's own int and float: no Python call per number
-        return json.loads(text, object_pairs_hook=_pairs, parse_constant=Unreadable)
-    return json.loads(
-        text,
-        object_pairs_hook=_pairs,
-        parse_constant=Unreadable,
-        parse_int=_integer,
-        parse_float=_real,
-    )
+def _loads(text: str, plain_numbers: bool = False, keys_checked: bool = True):
+    """Decode by fairconv's rules; ``keys_checked=False`` leaves duplicate keys to the caller."""
+    hooks: dict = {"object_pairs_hook": _pairs} if keys_checked else {}
+    if not plain_numbers:
+        hooks.update(parse_int=_integer, parse_float=_real)
+    return json.loads(text, parse_constant=Unreadable, **hooks)
+
+
+def _fast_decoder():
+    """``orjson.loads`` when the ``fast`` extra is installed and FAIRCONV_PURE is unset."""
+    if os.environ.get("FAIRCONV_PURE"):
+        return None
+    try:
+        import orjson
+    except ImportError:
+        return None
+    return orjson.loads
 
 
 def _decode(text: str, name: str, line: int | None, max_depth: int, plain_numbers=False):
@@ -631,7 +647,7 @@ def _decode(text: str, name: str, line: int | None, max_depth: int, plain_number
         raise ValueError(f"{where}: {exc}") from None
     except (RecursionError, ValueError):
         raise ValueError(f"{where}: the JSON nests too deeply or a number is too long") from None
-    if _nesting(text.encode("utf-8")) > max_depth:
+    if _structure(text.encode("utf-8"))[0] > max_depth:
         raise ValueError(f"{where}: the JSON nests deeper than {max_depth} levels")
     return value
 
@@ -653,7 +669,9 @@ def without_gc():
             gc.enable()
 
 
-def iter_jsonl(path, *, max_depth: int = MAX_JSON_DEPTH) -> list[tuple[int, object]]:
+def iter_jsonl(
+    path, *, max_depth: int = MAX_JSON_DEPTH, count_keys=None
+) -> list[tuple[int, object]]:
     """The (line number, value) of every non-blank line of a JSON Lines input.
 
     The text rules of every reader hold (UTF-8, BOM, control characters); then each
@@ -662,29 +680,71 @@ def iter_jsonl(path, *, max_depth: int = MAX_JSON_DEPTH) -> list[tuple[int, obje
     and numbers out of the float range decode to :class:`Unreadable`, which the check
     of their field refuses by name. An input with no record is an error. Every error
     names the file and line.
+
+    ``count_keys``, optional, counts the keys of objects among the decoded values (each
+    object at most once). When its count equals the number of keys in the text, no
+    object can hold a key twice, so the values are decoded without the check per
+    object, by ``orjson`` when the ``fast`` extra is installed. Otherwise, and whenever
+    the fast route meets anything it does not take, the values are decoded again by
+    the full rules, which give the same values and the same errors.
     """
     with without_gc():
-        return _jsonl(path, max_depth)
+        return _jsonl(path, max_depth, count_keys)
 
 
-def _jsonl(path, max_depth: int) -> list[tuple[int, object]]:
+def _jsonl(path, max_depth: int, count_keys) -> list[tuple[int, object]]:
     name = _name(path)
     data = _read(path)
-    plain = _plain_numbers(data)
-    text = data.decode("utf-8")
-    numbered = [(i, s) for i, s in enumerate(text.split("\n"), start=1) if s.strip()]
+    plain, short = _number_shapes(data)
+    depth, keys = _structure(data)
+    if count_keys is not None and depth <= max_depth:
+        found = _unchecked_jsonl(data, plain, short)
+        if found is not None and count_keys([v for _, v in found]) == keys:
+            return found
+    numbered = _lines(data)
     if not numbered:
         raise FileFormatError(name, None, "the file is empty (no JSON records)")
-    try:  # one C call for a valid file
-        values = _loads("[" + ",".join(s for _, s in numbered) + "]", plain)
-        if len(values) == len(numbered) and _nesting(data) <= max_depth:
-            return [(n, v) for (n, _), v in zip(numbered, values, strict=True)]
-    except (ValueError, RecursionError):
-        pass
+    if depth <= max_depth:
+        try:  # one C call for a valid file
+            return _joined(numbered, plain, keys_checked=True)
+        except (ValueError, RecursionError):
+            pass
     out = [(n, _decode(s, name, n, max_depth, plain)) for n, s in numbered]
     if len(out) != len(numbered):  # pragma: no cover - each line gave one value
         raise FileFormatError(name, None, "expected one JSON value per line")
     return out
+
+
+def _lines(data: bytes) -> list[tuple[int, str]]:
+    """The (line number, text) of the non-blank lines."""
+    return [(n, s) for n, s in enumerate(data.decode("utf-8").split("\n"), start=1) if s.strip()]
+
+
+def _joined(numbered, plain: bool, keys_checked: bool) -> list[tuple[int, object]]:
+    """The lines decoded as one JSON array; ValueError unless each gives one value."""
+    values = _loads("[" + ",".join(s for _, s in numbered) + "]", plain, keys_checked)
+    if len(values) != len(numbered):
+        raise ValueError("a line holds more than one value")
+    return [(n, v) for (n, _), v in zip(numbered, values, strict=True)]
+
+
+def _unchecked_jsonl(data: bytes, plain: bool, short: bool):
+    """The lines' values decoded without the duplicate-key check, or None.
+
+    ``orjson`` decodes when installed and every integer fits in 64 bits (``short``);
+    it refuses NaN, lone surrogates and what JSON refuses, and then this gives None.
+    Otherwise the standard decoder does, when the numbers need no hooks (``plain``).
+    """
+    fast = _fast_decoder() if short else None
+    try:
+        if fast is not None:
+            lines = enumerate(data.split(b"\n"), start=1)
+            return [(n, fast(s)) for n, s in lines if s.strip()] or None
+        if plain:
+            return _joined(_lines(data), True, keys_checked=False) or None
+    except (ValueError, RecursionError):
+        pass
+    return None
 
 
 def read_json(path, *, max_depth: int = MAX_JSON_DEPTH):
@@ -694,4 +754,4 @@ def read_json(path, *, max_depth: int = MAX_JSON_DEPTH):
     text = data.decode("utf-8")
     if not text.strip():
         raise FileFormatError(name, None, "the file is empty")
-    return _decode(text, name, None, max_depth, _plain_numbers(data))
+    return _decode(text, name, None, max_depth, _number_shapes(data)[0])
