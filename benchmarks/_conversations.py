@@ -81,6 +81,7 @@ def attributes_json(path):
 def run(doc, command, scorers):
     """The shared GFRC/GFRC2 benchmark: ``scorers`` maps a label to f(batch)."""
     import argparse
+    import importlib.util
     import os
     import tempfile
 
@@ -115,12 +116,21 @@ def run(doc, command, scorers):
             succeeds(cli_main([command, "--attributes", attrs, "-o", out, data]))
 
         bare = best_of(lambda: bare_reading(data), 2)
-        t = best_of(cli, 2)
         print(
             f"json.loads + text.split() per line:    {bare * 1e3:8.1f} ms  {n / bare:12,.0f} conv/s"
         )
-        print(
-            f"CLI path (JSON Lines in, TSV out):     {t * 1e3:8.1f} ms  {n / t:12,.0f} conv/s "
-            f"({os.path.getsize(data) / 1e6:.0f} MB in); {t / bare:.2f}x the bare reading "
-            f"(goal <= 2x: {'ok' if t / bare <= 2 else 'MISSED'})"
-        )
+        routes = {"the standard decoder (FAIRCONV_PURE=1)": "1"}
+        if importlib.util.find_spec("orjson"):
+            routes = {"orjson (the fast extra)": "", **routes}
+        else:
+            print("orjson is not installed: pip install 'fairconv[fast]' for the fast route")
+        for label, pure in routes.items():
+            os.environ["FAIRCONV_PURE"] = pure
+            t = best_of(cli, 2)
+            print(
+                f"CLI path (JSON Lines in, TSV out), {label}:\n"
+                f"    {t * 1e3:8.1f} ms  {n / t:12,.0f} conv/s "
+                f"({os.path.getsize(data) / 1e6:.0f} MB in); {t / bare:.2f}x the bare reading "
+                f"(goal <= 2x: {'ok' if t / bare <= 2 else 'MISSED'})"
+            )
+        os.environ.pop("FAIRCONV_PURE")

@@ -136,8 +136,15 @@ def _load(path) -> np.ndarray:
             raise FileFormatError(name, None, f"is not a readable gzip file ({exc})") from None
     else:
         buf = _bytes.read_padded(path)
-    pad, n = _bytes.PAD, _bytes.size(buf)
-    whole = _bytes.whole(buf)  # its bytes methods scan it without a copy
+    _refuse_bad_bytes(name, _bytes.whole(buf), _bytes.PAD)  # its bytes methods scan it, no copy
+    return buf
+
+
+def _refuse_bad_bytes(name: str, whole: bytes | bytearray, pad: int) -> None:
+    """Refuse bytes that are not UTF-8 and control characters, naming the file and line.
+
+    ``whole`` holds the text between ``pad`` zero bytes at each end.
+    """
     ascii_only = whole.isascii()
     # the pad's zeros and any control byte survive the deletion of text bytes; a step
     # at a time, as translate builds a result as long as its input before trimming it
@@ -147,7 +154,7 @@ def _load(path) -> np.ndarray:
         for lo in range(0, len(whole), _STEP)
     )
     if controls > 2 * pad or not ascii_only or not _bytes.FAST:
-        data = bytes(memoryview(whole)[pad : pad + n])
+        data = bytes(view[pad : len(whole) - pad])
         bad = _BAD_BYTES.search(data)
         if bad:
             line = data.count(b"\n", 0, bad.start()) + 1
@@ -159,13 +166,17 @@ def _load(path) -> np.ndarray:
         except UnicodeDecodeError as exc:
             line = data.count(b"\n", 0, exc.start) + 1
             raise FileFormatError(name, line, "the line is not UTF-8 text") from None
-    return buf
 
 
 def _read(path) -> bytes:
-    """The checked bytes of a text input (:func:`_load`), without a byte-order mark."""
-    buf = _load(path)
-    data = buf[_bytes.PAD : _bytes.PAD + _bytes.size(buf)].tobytes()
+    """The checked bytes of a text input (the rules of :func:`_load`), without a BOM."""
+    if hasattr(path, "read") or str(path).endswith(".gz"):
+        buf = _load(path)
+        data = buf[_bytes.PAD : _bytes.PAD + _bytes.size(buf)].tobytes()
+    else:  # straight from the file, with no padded copy
+        with open(path, "rb") as f:
+            data = f.read()
+        _refuse_bad_bytes(_name(path), data, 0)
     return data[3:] if data.startswith(_BOM) else data
 
 
