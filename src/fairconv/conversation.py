@@ -760,11 +760,11 @@ def _raise_first(bad: np.ndarray, batch: ConversationBatch, message: str) -> Non
 def _system_turns(batch, table, has_turns, conv, turn):
     """Turn index of each nugget of the conversations that give turn spans."""
     t_conv, t_start, t_end, t_role = table
-    count = np.cumsum(t_role)  # system turns so far, over all conversations
+    so_far = np.cumsum(t_role)  # system turns so far, over all conversations
     opens = np.ones(len(t_conv), dtype=bool)
     opens[1:] = t_conv[1:] != t_conv[:-1]
     # minus those of earlier conversations: the system turn number of each turn
-    t_sys = count - np.maximum.accumulate(np.where(opens, count - t_role, 0))
+    t_sys = so_far - np.maximum.accumulate(np.where(opens, so_far - t_role, 0))
     # the turn of a nugget: the last turn of its conversation starting at or before it
     key_turn = t_conv * (1 << 40) + t_start
     key_nug = conv * (1 << 40) + batch.start
