@@ -392,6 +392,14 @@ def test_rule10_argparse_errors_name_the_subcommand(args):
     "text, message",
     [
         ('{"topic": "T", "topic": "U", "nuggets": []}\n', "the key 'topic' appears twice"),
+        (  # in a nugget, on line 2: the key count of the text and the values disagree
+            '{"topic": "T", "nuggets": []}\n{"topic": "T", "nuggets": [{"start": 1, "start": 2}]}',
+            "c.jsonl:2: the key 'start' appears twice",
+        ),
+        (  # in a field no reader reads
+            '{"topic": "T", "nuggets": [], "meta": {"a": 1, "a": 2}}\n',
+            "c.jsonl:1: the key 'a' appears twice",
+        ),
         ("[" * 40 + "]" * 40 + "\n", "nests deeper than 16 levels"),
         ('{"topic": "T", "nuggets": [}\n', "c.jsonl:1: invalid JSON"),
         ("\n\n", "the file is empty"),
