@@ -20,6 +20,7 @@ def _check(table_keys, query_keys):
         index.setdefault(k, i)
     q_ids = np.array([k[0] for k in query_keys], dtype=np.int64)
     rows = table.find(q_ids, [k[1] for k in query_keys])
+    assert table.find_aligned(q_ids, [k[1] for k in query_keys]).tolist() == rows.tolist()
     for k, row in zip(query_keys, rows.tolist(), strict=False):
         if k in index:
             assert table_keys[row] == k
@@ -70,3 +71,49 @@ def test_docs_of_different_widths_compare_by_their_bytes():
     b = np.array([b"abcdefgh", b"x", b"abcdefghi"], dtype="S16")
     same = _keys._same_docs(a, np.array([0, 1, 0, 1]), b, np.array([0, 1, 2, 0]))
     assert same.tolist() == [True, True, False, False]
+
+
+@st.composite
+def table_and_listing(draw):
+    """Unique table keys, and a listing of them that keeps the table's order within
+    each topic for the most part: some keys dropped, some changed, some moved."""
+    table_keys = list(dict.fromkeys(draw(keys)))
+    listing = []
+    for key in table_keys:
+        action = draw(st.sampled_from(["keep", "keep", "keep", "drop", "change", "move"]))
+        if action == "keep":
+            listing.append(key)
+        elif action == "change":
+            listing.append((key[0], key[1] + b"x"))
+        elif action == "move":
+            listing.insert(draw(st.integers(0, len(listing))), key)
+    return table_keys, listing
+
+
+@given(table_and_listing())
+def test_find_aligned_equals_find_on_listings_in_table_order(pair):
+    table_keys, listing = pair
+    _check(table_keys, listing)
+    t_ids = np.array([k[0] for k in table_keys], dtype=np.int64)
+    table = _keys.KeyTable(t_ids, [k[1] for k in table_keys])
+    q_ids = np.array([k[0] for k in listing], dtype=np.int64)
+    rows = table.find_aligned(q_ids, [k[1] for k in listing])
+    assert rows.tolist() == [table_keys.index(k) if k in table_keys else -1 for k in listing]
+
+
+def test_find_aligned_takes_the_same_place_without_hashing(monkeypatch):
+    """A listing in the table's order is found at the same places: no hash is computed."""
+    t_ids = np.array([0, 0, 0, 1, 1, 2], dtype=np.int64)
+    docs = [b"a", b"b", b"c", b"a", b"d", b"e"]
+    table = _keys.KeyTable(t_ids, docs)
+
+    def no_hashing(*args, **kwargs):
+        raise AssertionError("hashed")
+
+    monkeypatch.setattr(_keys, "string_hashes", no_hashing)
+    sub = np.array([0, 1, 4, 5])  # topic 0's first two docs, then topics 1 and 2 from 'd'
+    assert table.find_aligned(
+        t_ids[[0, 1, 3, 4, 5]], [docs[i] for i in [0, 1, 3, 4, 5]]
+    ).tolist() == [0, 1, 3, 4, 5]
+    with pytest.raises(AssertionError, match="hashed"):  # 'd' is not first of topic 1
+        table.find_aligned(t_ids[sub], [docs[i] for i in sub])

@@ -334,7 +334,7 @@ def prepare(
         a, gm = data.attribute, data.memberships
         row_of_judged = np.full(len(qrels.docs) + 1, -1, dtype=np.int32)
         gm_topics = _global_topic_ids(gm, t_index)
-        hit = judged.find(gm_topics, gm.docs, key_hashes(gm_topics, gm.doc_hashes))
+        hit = judged.find_aligned(gm_topics, gm.docs)
         listed = np.flatnonzero(hit >= 0)
         row_of_judged[hit[listed]] = listed
         non_uniform = False
