@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import gc
 import json
-import os
 import re
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -26,7 +25,7 @@ from functools import cached_property
 
 import numpy as np
 
-from . import _bytes
+from . import _bytes, _fast
 from ._keys import first_occurrences, string_hashes
 from ._validation import LMAX_LIMIT, SUM_TOLERANCE, first_bad_distribution
 
@@ -638,13 +637,8 @@ def _loads(text: str, plain_numbers: bool = False, keys_checked: bool = True):
 
 def _fast_decoder():
     """``orjson.loads`` when the ``fast`` extra is installed and FAIRCONV_PURE is unset."""
-    if os.environ.get("FAIRCONV_PURE"):
-        return None
-    try:
-        import orjson
-    except ImportError:
-        return None
-    return orjson.loads
+    orjson = _fast.module("orjson")
+    return None if orjson is None else orjson.loads
 
 
 def _decode(text: str, name: str, line: int | None, max_depth: int, plain_numbers=False):

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import _fast
+
 __all__ = ["ScoreTable", "MeasureName", "cutoffs_of", "pick"]
 
 _NAME = re.compile(
@@ -359,7 +361,7 @@ class ScoreTable:
             parts: list = [None] * (4 * len(t))
             parts[0::4] = by_topic[t].tolist()
             parts[1::4] = by_measure[m].tolist()
-            parts[2::4] = map(repr, self.values[r, t, m].tolist())
+            parts[2::4] = _fast.reprs(self.values[r, t, m])
             parts[3::4] = ["\n"] * len(t)
             out.write("".join(parts).replace("\tnan\n", "\tNaN\n"))
             lines = []
