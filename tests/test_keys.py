@@ -117,3 +117,29 @@ def test_find_aligned_takes_the_same_place_without_hashing(monkeypatch):
     ).tolist() == [0, 1, 3, 4, 5]
     with pytest.raises(AssertionError, match="hashed"):  # 'd' is not first of topic 1
         table.find_aligned(t_ids[sub], [docs[i] for i in sub])
+
+
+# hashes that often agree on their high bits, on their low bits, or on both
+HASHES = st.lists(
+    st.one_of(
+        st.integers(0, 2**64 - 1),
+        st.integers(0, 7).map(lambda k: k << 61),
+        st.integers(0, 7),
+        st.integers(0, 3).map(lambda k: (k << 62) | 5),
+    ),
+    max_size=80,
+)
+
+
+@given(HASHES)
+def test_argsort_is_numpys_stable_argsort(values):
+    h = np.array(values, dtype=np.uint64)
+    assert _keys.argsort(h).tolist() == np.argsort(h, kind="stable").tolist()
+
+
+def test_argsort_of_many_hashes_with_equal_high_bits():
+    rng = np.random.default_rng(3)
+    h = rng.integers(0, 2**64, size=100_000, dtype=np.uint64)
+    h[::7] = h[1::7][: len(h[::7])] ^ rng.integers(0, 2**17, size=len(h[::7]), dtype=np.uint64)
+    h[::11] = h[0]
+    assert np.array_equal(_keys.argsort(h), np.argsort(h, kind="stable"))

@@ -87,6 +87,35 @@ def string_hashes(docs) -> np.ndarray:
     return out
 
 
+def argsort(hashes: np.ndarray) -> np.ndarray:
+    """``np.argsort(hashes, kind="stable")`` of 64-bit hashes, as one plain sort.
+
+    numpy sorts plain integers several times faster than it argsorts them, so each
+    hash is sorted with its index in its low bits (as many as the indices need).
+    Hashes that agree on their high bits end up in one run; the rare runs of more than
+    one are then ordered by the whole hash and the index.
+    """
+    n = len(hashes)
+    if n < 2:
+        return np.arange(n, dtype=np.int64)
+    low = np.uint64((1 << (n - 1).bit_length()) - 1)
+    key = hashes & ~low
+    key |= np.arange(n, dtype=np.uint64)
+    key.sort()
+    order = (key & low).astype(np.int64)
+    key &= ~low
+    tie = key[1:] == key[:-1]
+    if tie.any():
+        member = np.zeros(n, dtype=bool)
+        member[1:] |= tie
+        member[:-1] |= tie
+        at = np.flatnonzero(member)
+        run = np.cumsum(np.concatenate(([True], ~tie)))[at]
+        rows = order[at]
+        order[at] = rows[np.lexsort((rows, hashes[rows], run))]
+    return order
+
+
 def key_hashes(topic_ids: np.ndarray, doc_hashes: np.ndarray) -> np.ndarray:
     """64-bit hash of each (topic id, doc) key, from the docs' :func:`string_hashes`."""
     return doc_hashes ^ (np.asarray(topic_ids, dtype=np.int64).view(np.uint64) * _MIX)
@@ -127,7 +156,7 @@ class KeyTable:
         self.docs = docs = as_docs(docs)
         doc_hashes = string_hashes(docs) if doc_hashes is None else doc_hashes
         hashes = key_hashes(self.topic_ids, doc_hashes)
-        self.order = np.argsort(hashes)
+        self.order = argsort(hashes)
         self.sorted = hashes[self.order]
 
     def find(self, topic_ids: np.ndarray, docs: np.ndarray, hashes=None, order=None, at=None):
@@ -144,7 +173,7 @@ class KeyTable:
         if n == 0 or len(topic_ids) == 0:
             return rows
         h = _hashes(topic_ids, docs, at) if hashes is None else hashes
-        by_hash = np.argsort(h) if order is None else order
+        by_hash = argsort(h) if order is None else order
         for lo in range(0, len(h), _ROWS):  # queries in hash order: cache-friendly, and
             q = by_hash[lo : lo + _ROWS]  # the temporaries stay small
             pos = np.searchsorted(self.sorted, h[q])
@@ -227,11 +256,13 @@ def first_occurrences(topic_ids: np.ndarray, docs: np.ndarray, hashes=None, orde
     if n == 0:
         return np.zeros(0, dtype=np.int64)
     h = _hashes(topic_ids, docs, at) if hashes is None else hashes
-    order = np.argsort(h) if order is None else order
+    order = argsort(h) if order is None else order
     hs = h[order]
     new_group = np.empty(n, dtype=bool)
     new_group[0] = True
     new_group[1:] = hs[1:] != hs[:-1]
+    if new_group.all():  # no hash twice: every item is the first of its key
+        return np.arange(n, dtype=np.int64)
     group_first = np.minimum.reduceat(order, np.flatnonzero(new_group))  # earliest item
     first = np.empty(n, dtype=np.int64)
     first[order] = group_first[np.cumsum(new_group) - 1]

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._keys import KeyTable, first_occurrences, key_hashes
+from ._keys import KeyTable, argsort, first_occurrences, key_hashes
 from ._parallel import thread_map
 from ._validation import FairconvWarning, check_choice, check_sequence_of
 from .divergences import AttributeSet
@@ -120,7 +120,7 @@ def _rank_lines(run: Run, t_index: dict, judged: KeyTable, order: str, duplicate
         idx = keep[np.lexsort((-doc_rank.ravel(), -run.scores[keep], tid[keep]))]
     tid = tid[idx]
     hashes = key_hashes(tid, run.doc_hashes[idx])
-    by_hash = np.argsort(hashes)
+    by_hash = argsort(hashes)
     first = first_occurrences(tid, run.docs, hashes, by_hash, at=idx)
     repeated = first != np.arange(len(idx))
     if repeated.any():
@@ -137,7 +137,7 @@ def _rank_lines(run: Run, t_index: dict, judged: KeyTable, order: str, duplicate
             )
         kept = np.flatnonzero(~repeated)
         idx, hashes, tid = idx[kept], hashes[kept], tid[kept]
-        by_hash = np.argsort(hashes)
+        by_hash = argsort(hashes)
     counts = np.bincount(tid, minlength=len(t_index))
     starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
     rank = np.arange(len(idx)) - starts[tid]
