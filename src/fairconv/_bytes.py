@@ -202,23 +202,25 @@ def _fixed(buf, starts, lens, w: int) -> np.ndarray:
     view = np.ndarray((len(buf) - w + 1,), dtype=f"S{w}", buffer=buf, strides=(1,))
     out = view[starts]
     m = out.view(np.uint8).reshape(len(starts), w)
-    for j in range(int(lens.min()), w):
-        m[:, j] *= lens > j
+    shortest = int(lens.min())
+    if shortest == int(lens.max()):  # one length (fixed-format ids): one pass
+        m[:, shortest:] = 0
+    else:
+        for j in range(shortest, w):
+            m[:, j] *= lens > j
     return out
 
 
 def _columns(buf, ends, width):
     """The last ``width`` bytes of every token, column-major: (width, rows).
 
-    Row j holds byte j of each token's last ``width`` bytes, so that each step of the
-    parsers below is one contiguous pass.
+    Row j holds byte j of each token's last ``width`` bytes. The bytes of a token are
+    gathered at once, as one fixed-width string, and seen transposed.
     """
-    out = np.empty((width, len(ends)), dtype=np.uint8)
-    idx = ends - width
-    for j in range(width):
-        np.take(buf, idx, out=out[j])
-        idx += 1
-    return out
+    if width == 0:
+        return np.empty((0, len(ends)), dtype=np.uint8)
+    view = np.ndarray((len(buf) - width + 1,), dtype=f"S{width}", buffer=buf, strides=(1,))
+    return view[ends - width].view(np.uint8).reshape(len(ends), width).T
 
 
 def _chunks(buf, starts, ends, max_width: int):
