@@ -41,17 +41,8 @@ _TOKEN = re.compile(rb"[^ \t\n\r\x0b\x0c]+")  # bytes.split()'s tokens
 
 
 def _zeros(n: int) -> np.ndarray:
-    """A padded array for n bytes of data, over a bytearray (:func:`whole`)."""
-    return np.frombuffer(bytearray(n + 2 * PAD), dtype=np.uint8)
-
-
-def whole(buf: np.ndarray) -> bytearray:
-    """The bytearray under a padded array (pad included), for bytes methods."""
-    base = buf.base
-    owner = base.obj if isinstance(base, memoryview) else base
-    if not isinstance(owner, bytearray):
-        raise TypeError("not a padded array of fairconv._bytes")
-    return owner
+    """A padded array for n bytes of data (numpy's allocation: zero pages on demand)."""
+    return np.zeros(n + 2 * PAD, dtype=np.uint8)
 
 
 def padded(data) -> np.ndarray:
@@ -69,7 +60,7 @@ def read_padded(path) -> np.ndarray:
         n = f.tell()
         f.seek(0)
         buf = _zeros(n)
-        view = memoryview(whole(buf))[PAD : PAD + n]
+        view = buf.data[PAD : PAD + n]
         got = 0
         while got < n:
             k = f.readinto(view[got:])

@@ -135,25 +135,27 @@ def _load(path) -> np.ndarray:
             raise FileFormatError(name, None, f"is not a readable gzip file ({exc})") from None
     else:
         buf = _bytes.read_padded(path)
-    _refuse_bad_bytes(name, _bytes.whole(buf), _bytes.PAD)  # its bytes methods scan it, no copy
+    _refuse_bad_bytes(name, buf, _bytes.PAD)
     return buf
 
 
-def _refuse_bad_bytes(name: str, whole: bytes | bytearray, pad: int) -> None:
+def _refuse_bad_bytes(name: str, whole, pad: int) -> None:
     """Refuse bytes that are not UTF-8 and control characters, naming the file and line.
 
-    ``whole`` holds the text between ``pad`` zero bytes at each end.
+    ``whole`` (bytes, or a padded ``uint8`` array) holds the text between ``pad`` zero
+    bytes at each end.
     """
-    ascii_only = whole.isascii()
-    # the pad's zeros and any control byte survive the deletion of text bytes; a step
-    # at a time, as translate builds a result as long as its input before trimming it
+    # a step at a time, as bytes methods need bytes and translate builds a result as
+    # long as its input: the pad's zeros and any control byte survive the deletion of
+    # text bytes
     view = memoryview(whole)
-    controls = sum(
-        len(bytes(view[lo : lo + _STEP]).translate(None, _TEXT_BYTES))
-        for lo in range(0, len(whole), _STEP)
-    )
+    ascii_only, controls = True, 0
+    for lo in range(0, len(view), _STEP):
+        step = bytes(view[lo : lo + _STEP])
+        ascii_only = ascii_only and step.isascii()
+        controls += len(step.translate(None, _TEXT_BYTES))
     if controls > 2 * pad or not ascii_only or not _bytes.FAST:
-        data = bytes(view[pad : len(whole) - pad])
+        data = bytes(view[pad : len(view) - pad])
         bad = _BAD_BYTES.search(data)
         if bad:
             line = data.count(b"\n", 0, bad.start()) + 1
