@@ -224,11 +224,18 @@ def gf_at_cutoffs(
     counts as uniform. Returns {(divergence, cutoff): array (...)}.
     """
     achieved = running_mean(membership, axis=-2)
+    # a rank whose decay is 0 (a nonrelevant doc, a padded rank) adds nothing: the
+    # divergences are taken at the other ranks only
+    decay = np.broadcast_to(decay, achieved.shape[:-1])
+    live = decay != 0
+    rows, weights = achieved[live], decay[live]
     out = {}
     for name in divergences:
-        per_rank = DIVERGENCES[name](achieved, target)
-        np.subtract(1.0, per_rank, out=per_rank)
-        per_rank *= decay
+        sim = DIVERGENCES[name](rows, target)
+        np.subtract(1.0, sim, out=sim)
+        sim *= weights
+        per_rank = np.zeros(decay.shape)
+        per_rank[live] = sim
         for k, v in at_cutoffs(per_rank, cutoffs).items():
             out[(name, k)] = v
     return out
