@@ -32,9 +32,16 @@ def test_segment_cumsum_keeps_precision_across_a_large_batch():
     assert got == pytest.approx(x[-10:, 0].sum(), abs=1e-10)
 
 
-def test_running_mean_and_decay():
+def test_gf_takes_the_running_means_at_ranks_with_a_decay():
     x = np.array([[[1.0, 0.0], [0.0, 1.0], [0.0, 1.0]]])
-    np.testing.assert_allclose(_core.running_mean(x)[0], [[1, 0], [0.5, 0.5], [1 / 3, 2 / 3]])
+    decay = np.array([[0.5, 0.0, 0.25]])  # rank 2 adds nothing
+    got = _core.gf_at_cutoffs(decay, x, np.array([0.5, 0.5]), ["NMD"], [None, 2])
+    # the means of the top 1 and top 3 are [1, 0] and [1/3, 2/3]: NMD 1/2 and 1/6
+    assert got[("NMD", None)][0] == pytest.approx(0.5 * (1 - 1 / 2) + 0.25 * (1 - 1 / 6))
+    assert got[("NMD", 2)][0] == pytest.approx(0.5 * (1 - 1 / 2))
+
+
+def test_decay():
     np.testing.assert_allclose(
         _core.err_decay(np.array([0.25, 0.75, 0.75])), [0.25, 0.75 * 0.75, 0.75 * 0.75 * 0.25]
     )

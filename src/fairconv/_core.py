@@ -121,16 +121,6 @@ def distr_sim(p: np.ndarray, q: np.ndarray, divergence: str) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------- ragged data
-def running_mean(x: np.ndarray, axis: int = -2) -> np.ndarray:
-    """Mean of the first k entries along ``axis`` for every k (1-based)."""
-    out = np.cumsum(x, axis=axis)
-    n = out.shape[axis]
-    shape = [1] * out.ndim
-    shape[axis] = n
-    out /= np.arange(1, n + 1, dtype=np.float64).reshape(shape)
-    return out
-
-
 def length_mask(lengths: np.ndarray, size: int) -> np.ndarray:
     """Boolean mask (..., size): True where the position is within the length."""
     return np.arange(size) < np.asarray(lengths)[..., None]
@@ -223,12 +213,13 @@ def gf_at_cutoffs(
     ``membership`` is (..., K, G) with uniform rows already in place wherever a doc
     counts as uniform. Returns {(divergence, cutoff): array (...)}.
     """
-    achieved = running_mean(membership, axis=-2)
     # a rank whose decay is 0 (a nonrelevant doc, a padded rank) adds nothing: the
-    # divergences are taken at the other ranks only
-    decay = np.broadcast_to(decay, achieved.shape[:-1])
+    # running means and divergences are taken at the other ranks only
+    total = np.cumsum(membership, axis=-2)
+    decay = np.broadcast_to(decay, total.shape[:-1])
     live = decay != 0
-    rows, weights = achieved[live], decay[live]
+    rows, weights = total[live], decay[live]
+    rows /= (np.nonzero(live)[-1] + 1.0)[:, None]  # the mean of the top k: the sum over k
     out = {}
     for name in divergences:
         sim = DIVERGENCES[name](rows, target)
