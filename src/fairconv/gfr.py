@@ -411,13 +411,10 @@ def evaluate(
         for k in cut:
             out[str(MeasureName(name, k))] = np.zeros((n_t, n_r))
             present[m_index[str(MeasureName(name, k))]] = True
-    for tt in lists.blocks(np.arange(n_t)):  # blocks of bounded padded size
-        decay = _core.err_decay(prob[lists.padded_levels(tt)])
-        for (name, k), v in _core.utility_at_cutoffs(decay, cut, phi).items():
-            out[str(MeasureName(name, k))][tt] = v
-
+    # (attribute set or None for the utilities, block of topics of bounded padded size):
+    # scored on a few threads
+    work: list = [(None, tt) for tt in lists.blocks(np.arange(n_t))]
     covered = np.zeros((len(attributes), n_t), dtype=bool)
-    work = []  # (attribute set, block of topics): scored on a few threads
     for m, data in enumerate(attributes):
         a = data.attribute
         cov = lists.covered[m]
@@ -430,14 +427,19 @@ def evaluate(
 
     def score(m, tt):
         decay = _core.err_decay(prob[lists.padded_levels(tt)])
+        if m is None:
+            return _core.utility_at_cutoffs(decay, cut, phi)
         target = attributes[m].attribute.target
         return _core.gf_at_cutoffs(
             decay, lists.padded_memberships(m, tt), target, DIVERGENCE_NAMES, cut
         )
 
-    for (m, tt), gf in zip(work, thread_map(lambda job: score(*job), work), strict=True):
-        for (d, k), v in gf.items():
-            out[str(MeasureName(f"GF-{d}", k, attributes[m].attribute.name))][tt] = v
+    for (m, tt), values in zip(work, thread_map(lambda job: score(*job), work), strict=True):
+        for (d, k), v in values.items():
+            if m is None:  # d is ERR or iRBU
+                out[str(MeasureName(d, k))][tt] = v
+            else:
+                out[str(MeasureName(f"GF-{d}", k, attributes[m].attribute.name))][tt] = v
     _combine_gfr(out, cut, utility, [a.attribute for a in attributes], w, covered[:, :, None])
     for k in cut:
         present[m_index[str(MeasureName("GFR", k))]] = True
