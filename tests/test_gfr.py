@@ -621,3 +621,15 @@ def test_lines_with_compensating_column_counts_are_caught(tmp_path):
 def test_tab_separated_files_are_read(tmp_path):
     t = _eval(tmp_path, "T1\ta\tL2\n", "T1\ta\t1\t0\n", "T1\tQ0\ta\t1\t1\tx\n")
     assert t.value("x", "T1", "ERR") == 0.75
+
+
+@pytest.mark.parametrize("vector", ["1 0", "0.5 0.4999999", "0.4999999 0.5000001"])
+def test_a_nonuniform_vector_of_a_nonrelevant_doc_is_told(tmp_path, vector):
+    """Entries above or below 1/G by more than 1e-9 both count as non-uniform."""
+    with pytest.warns(FairconvWarning, match="non-uniform vector for a judged-nonrelevant doc"):
+        _eval(tmp_path, "T1 a L0\nT1 b L1\n", f"T1 a {vector}\nT1 b 1 0\n", "T1 Q0 a 1 1 x\n")
+
+
+def test_uniform_vectors_of_nonrelevant_docs_are_not_told(tmp_path):
+    t = _eval(tmp_path, "T1 a L0\nT1 b L1\n", "T1 a 0.5 0.5\nT1 b 1 0\n", "T1 Q0 a 1 1 x\n")
+    assert t.value("x", "T1", "ERR") == 0

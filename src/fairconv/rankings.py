@@ -341,7 +341,9 @@ def prepare(
         if listed_rule == "uniform":
             own = row_of_judged[nonrelevant]
             vectors = gm.matrix[own[own >= 0]]
-            non_uniform = np.abs(vectors - 1.0 / a.n_groups).max(initial=0.0) > 1e-9
+            if vectors.size:  # max |v - 1/G| from the largest and the smallest entry
+                u = 1.0 / a.n_groups
+                non_uniform = vectors.max() - u > 1e-9 or u - vectors.min() > 1e-9
             row_of_judged[nonrelevant] = -1
         return row_of_judged, non_uniform
 
