@@ -214,21 +214,28 @@ def gf_at_cutoffs(
     counts as uniform. Returns {(divergence, cutoff): array (...)}.
     """
     # a rank whose decay is 0 (a nonrelevant doc, a padded rank) adds nothing: the
-    # running means and divergences are taken at the other ranks only
+    # running means and divergences are taken at the other ranks only, and each sum
+    # adds their terms in rank order, as a cumulative sum over every rank would
     total = np.cumsum(membership, axis=-2)
-    decay = np.broadcast_to(decay, total.shape[:-1])
-    live = decay != 0
-    rows, weights = total[live], decay[live]
-    rows /= (np.nonzero(live)[-1] + 1.0)[:, None]  # the mean of the top k: the sum over k
+    lead, depth, g = total.shape[:-2], total.shape[-2], total.shape[-1]
+    live = np.flatnonzero(np.broadcast_to(decay, total.shape[:-1]))
+    rank = live % max(depth, 1)
+    rows = total.reshape(-1, g)[live]
+    rows /= (rank + 1.0)[:, None]  # the mean of the top k: the sum over k
+    weights = np.broadcast_to(decay, total.shape[:-1]).reshape(-1)[live]
+    lists = live // max(depth, 1)
+    n_lists = int(np.prod(lead, dtype=np.int64))
     out = {}
     for name in divergences:
         sim = DIVERGENCES[name](rows, target)
         np.subtract(1.0, sim, out=sim)
         sim *= weights
-        per_rank = np.zeros(decay.shape)
-        per_rank[live] = sim
-        for k, v in at_cutoffs(per_rank, cutoffs).items():
-            out[(name, k)] = v
+        for k in cutoffs:
+            top = depth if k is None else min(k, depth)
+            inside = rank < top
+            out[(name, k)] = np.bincount(
+                lists[inside], weights=sim[inside], minlength=n_lists
+            ).reshape(lead)
     return out
 
 
