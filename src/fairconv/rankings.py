@@ -266,7 +266,7 @@ class RankedLists:
         if len(table) == 0:
             return np.full(row.shape + (g,), 1.0 / g)
         out = table.take(row, axis=0, mode="clip")  # -1 reads row 0, then set uniform
-        out[row < 0] = 1.0 / g
+        np.copyto(out, 1.0 / g, where=(row < 0)[..., None])
         return out
 
 
