@@ -1,11 +1,10 @@
 """The optional accelerators of the ``fast`` extra, and the one switch that turns them off.
 
-With the extra installed, orjson decodes JSON Lines and formats the values of score
-tables, and pyarrow's CSV parser reads the whitespace tables (qrels, gmemb, runs). Each
-is used only where it gives exactly what the standard route gives: the same values,
-bit for bit, the same strings and the same errors (each caller says how).
-``FAIRCONV_PURE=1`` in the environment makes every reader and writer take the standard
-route, as when the extra is absent.
+With the extra installed, orjson decodes JSON Lines (:func:`fairconv.readers.iter_jsonl`)
+and formats the values of score tables (:func:`reprs`). Each use gives exactly what the
+standard route gives: the same values, bit for bit, the same strings and the same
+errors. ``FAIRCONV_PURE=1`` in the environment makes every reader and writer take the
+standard route, as when the extra is absent.
 """
 
 from __future__ import annotations
