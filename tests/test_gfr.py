@@ -633,3 +633,15 @@ def test_a_nonuniform_vector_of_a_nonrelevant_doc_is_told(tmp_path, vector):
 def test_uniform_vectors_of_nonrelevant_docs_are_not_told(tmp_path):
     t = _eval(tmp_path, "T1 a L0\nT1 b L1\n", "T1 a 0.5 0.5\nT1 b 1 0\n", "T1 Q0 a 1 1 x\n")
     assert t.value("x", "T1", "ERR") == 0
+
+
+@pytest.mark.parametrize("levels", [[[0, 0]], [[0, 2]], np.zeros((1, 0), dtype=int)])
+def test_gf_is_float_when_no_rank_adds_to_it(levels):
+    """GF is a float array even where no rank has a decay (nonrelevant docs, no docs)."""
+    a = AttributeSet("A", [0.5, 0.5], "nominal")
+    k = len(levels[0])
+    memb = np.tile([1.0, 0.0], (1, k, 1)).reshape(1, k, 2)
+    out = gfr.gfr(levels, [memb], [a], cutoffs=[1])
+    for name, value in out.items():
+        assert value.dtype == np.float64, name
+    assert out["GF-JSD@1[A]"].tolist() == [0.0]

@@ -215,7 +215,9 @@ def gf_at_cutoffs(
     """
     # a rank whose decay is 0 (a nonrelevant doc, a padded rank) adds nothing: the
     # running means and divergences are taken at the other ranks only, and each sum
-    # adds their terms in rank order, as a cumulative sum over every rank would
+    # adds their terms in rank order, as a cumulative sum over every rank would. (The
+    # divergences' sums over groups run on a (ranks, G) array here, so a value may
+    # differ in its last bit from one taken on the padded (..., K, G) array.)
     total = np.cumsum(membership, axis=-2)
     lead, depth, g = total.shape[:-2], total.shape[-2], total.shape[-1]
     live = np.flatnonzero(np.broadcast_to(decay, total.shape[:-1]))
@@ -233,9 +235,8 @@ def gf_at_cutoffs(
         for k in cutoffs:
             top = depth if k is None else min(k, depth)
             inside = rank < top
-            out[(name, k)] = np.bincount(
-                lists[inside], weights=sim[inside], minlength=n_lists
-            ).reshape(lead)
+            total_k = np.bincount(lists[inside], weights=sim[inside], minlength=n_lists)
+            out[(name, k)] = total_k.astype(np.float64, copy=False).reshape(lead)  # int if empty
     return out
 
 
