@@ -261,6 +261,8 @@ def main():
     parser.add_argument("--no-stages", action="store_true", help="skip the 1x/2x/4x stage timing")
     parser.add_argument("--generate", help=argparse.SUPPRESS)  # write the workload, then exit
     args = parser.parse_args()
+    if args.repeat < 1:
+        parser.error("--repeat takes a whole number >= 1")
     if args.generate:
         write_workload(args.generate, args.topics)
         return

@@ -175,6 +175,11 @@ def err_decay(stop: np.ndarray) -> np.ndarray:
     return out
 
 
+def _depth_of(cutoff, depth: int) -> int:
+    """The ranks a cutoff covers in lists padded to ``depth`` (None: all of them)."""
+    return depth if cutoff is None else min(cutoff, depth)
+
+
 def at_cutoffs(per_rank: np.ndarray, cutoffs) -> dict:
     """Sums over the first K ranks for K in ``cutoffs`` (None = full depth).
 
@@ -188,7 +193,7 @@ def at_cutoffs(per_rank: np.ndarray, cutoffs) -> dict:
         if depth == 0:
             out[k] = np.zeros(total.shape[:-1])
         else:
-            out[k] = total[..., (depth if k is None else min(k, depth)) - 1]
+            out[k] = total[..., _depth_of(k, depth) - 1]
     return out
 
 
@@ -220,12 +225,12 @@ def gf_at_cutoffs(
     # differ in its last bit from one taken on the padded (..., K, G) array.)
     total = np.cumsum(membership, axis=-2)
     lead, depth, g = total.shape[:-2], total.shape[-2], total.shape[-1]
-    live = np.flatnonzero(np.broadcast_to(decay, total.shape[:-1]))
-    rank = live % max(depth, 1)
+    decay = np.broadcast_to(decay, total.shape[:-1]).reshape(-1)
+    live = np.flatnonzero(decay)
+    lists, rank = np.divmod(live, max(depth, 1))
     rows = total.reshape(-1, g)[live]
     rows /= (rank + 1.0)[:, None]  # the mean of the top k: the sum over k
-    weights = np.broadcast_to(decay, total.shape[:-1]).reshape(-1)[live]
-    lists = live // max(depth, 1)
+    weights = decay[live]
     n_lists = int(np.prod(lead, dtype=np.int64))
     out = {}
     for name in divergences:
@@ -233,8 +238,7 @@ def gf_at_cutoffs(
         np.subtract(1.0, sim, out=sim)
         sim *= weights
         for k in cutoffs:
-            top = depth if k is None else min(k, depth)
-            inside = rank < top
+            inside = rank < _depth_of(k, depth)
             total_k = np.bincount(lists[inside], weights=sim[inside], minlength=n_lists)
             out[(name, k)] = total_k.astype(np.float64, copy=False).reshape(lead)  # int if empty
     return out
