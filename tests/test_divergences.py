@@ -169,7 +169,26 @@ def test_batched_call_equals_loop_over_rows(data):
     for f in FUNCS.values():
         batch = f(p, q)
         loop = [float(f(p[i], q[i])) for i in range(len(rows))]
-        np.testing.assert_allclose(batch, loop, rtol=0, atol=1e-12)
+        assert batch.tolist() == loop  # the same bits: sums over groups in group order
+
+
+@pytest.mark.parametrize("g", [2, 5, 64, 65, 300])
+def test_a_row_gets_the_same_bits_in_any_batch(g):
+    """Row by row, in blocks of rows and across the block size, with a shared target."""
+    rng = np.random.default_rng(g)
+    n = 10_000 if g <= 64 else 300  # past one block of rows of the small-G route
+    p = rng.dirichlet(np.full(g, 0.5), n)
+    q = rng.dirichlet(np.full(g, 0.5), n)
+    q[:, rng.integers(g)] = 0.0  # a group no one targets (RNOD's support)
+    q /= q.sum(axis=1, keepdims=True)
+    sample = rng.choice(n, 40, replace=False)
+    for f in FUNCS.values():
+        whole = f(p, q)
+        assert f(p[::-1], q[::-1])[::-1].tolist() == whole.tolist()
+        assert f(p.reshape(2, -1, g), q.reshape(2, -1, g)).ravel().tolist() == whole.tolist()
+        assert [float(f(p[i], q[i])) for i in sample] == whole[sample].tolist()
+        shared = f(p, q[0])
+        assert [float(f(p[i], q[0])) for i in sample] == shared[sample].tolist()
 
 
 # --------------------------------------------------------------------------- bad input

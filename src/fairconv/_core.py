@@ -8,6 +8,7 @@ segment start offsets.
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 import numpy as np
@@ -25,12 +26,37 @@ def _xlogx(x: np.ndarray) -> np.ndarray:
     return out
 
 
-def _lastsum(x: np.ndarray) -> np.ndarray:
-    """Sum over the (short) last axis as a matrix-vector product.
+_SMALL_G = 64
+"""Up to this many groups, sums over groups add them one at a time in group order, a
+block of rows at a time; beyond it, each row is summed by ``sum`` (numpy's pairwise
+rule). RNOD's matrix of G x G distances is used up to this size only."""
 
-    Several times faster than ``x.sum(axis=-1)`` for the 2-20 groups of an attribute set.
+_BLOCK = 1 << 13  # rows per step of the group sums: the block stays in cache
+
+
+def _lastsum(x: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
+    """sum_j x[..., j] (* weights[..., j]) over the last (group) axis, in group order.
+
+    The order of the additions is fixed by the groups alone, so a row's sum is the
+    same bits whatever batch it comes in (a matrix product's order depends on the
+    shape of the whole array). For a few groups, a column at a time over blocks of
+    rows: numpy's ``x.sum(axis=-1)`` reduces a short axis row by row, several times
+    slower.
     """
-    return x @ np.ones(x.shape[-1])
+    if weights is not None:
+        x = np.multiply(x, weights)
+    x = np.asarray(x, dtype=np.float64)
+    g = x.shape[-1]
+    lead = x.shape[:-1]
+    if g > _SMALL_G:
+        return np.ascontiguousarray(x).sum(axis=-1)
+    rows = x.reshape(math.prod(lead), g)
+    out = np.zeros(len(rows))
+    for lo in range(0, len(rows), _BLOCK):
+        block, acc = rows[lo : lo + _BLOCK], out[lo : lo + _BLOCK]
+        for j in range(g):
+            acc += block[:, j]
+    return out.reshape(lead)
 
 
 def jsd(p: np.ndarray, q: np.ndarray) -> np.ndarray:
@@ -51,26 +77,30 @@ def jsd(p: np.ndarray, q: np.ndarray) -> np.ndarray:
     return np.clip(h, 0.0, 1.0)
 
 
-@lru_cache(maxsize=64)
-def _cumulative_matrix(g: int) -> np.ndarray:
-    """(G, G-1) matrix whose product with a vector gives its first G-1 cumulative sums."""
-    return np.triu(np.ones((g, g)))[:, :-1]
-
-
-_SMALL_G = 64
-"""Up to this many groups NMD and RNOD use a cached G x G matrix (fast for short rows);
-beyond it, prefix sums in O(G) memory per row."""
-
-
 def nmd(p: np.ndarray, q: np.ndarray) -> np.ndarray:
-    """Normalised match distance: sum_i |P_i - Q_i| / (G - 1) over cumulative sums."""
-    g = p.shape[-1]
-    if g <= _SMALL_G:
-        cum = np.subtract(p, q) @ _cumulative_matrix(g)  # the last cumulative sum is 1 - 1
-    else:
-        cum = np.cumsum(np.subtract(p, q), axis=-1)[..., :-1]
-    np.abs(cum, out=cum)
-    out = _lastsum(cum)
+    """Normalised match distance: sum_i |P_i - Q_i| / (G - 1) over cumulative sums.
+
+    The cumulative sums P_i - Q_i add p_j - q_j in group order and the |P_i - Q_i|
+    are summed in group order (the last, 1 - 1, is left out), as :func:`_lastsum` does.
+    """
+    d = np.subtract(p, q)
+    g = d.shape[-1]
+    if g > _SMALL_G:
+        cum = np.cumsum(d, axis=-1)[..., :-1]
+        np.abs(cum, out=cum)
+        out = _lastsum(cum)
+    else:  # a column at a time over blocks of rows (cumsum of a short axis is slow)
+        rows = d.reshape(math.prod(d.shape[:-1]), g)
+        out = np.zeros(len(rows))
+        cum = np.empty(min(len(rows), _BLOCK))
+        for lo in range(0, len(rows), _BLOCK):
+            block, acc = rows[lo : lo + _BLOCK], out[lo : lo + _BLOCK]
+            c = cum[: len(block)]
+            c[:] = 0.0
+            for j in range(g - 1):
+                c += block[:, j]
+                acc += np.abs(c)
+        out = out.reshape(d.shape[:-1])
     out /= g - 1
     return out
 
@@ -104,11 +134,8 @@ def rnod(p: np.ndarray, q: np.ndarray) -> np.ndarray:
     count = _lastsum(support)
     d = np.subtract(p, q)
     d *= d
-    if weights.ndim == 1:
-        od = d @ weights
-    else:
-        od = np.einsum("...j,...j->...", d, weights)
-    od = od / (count * (g - 1))
+    od = _lastsum(d, weights)
+    od /= count * (g - 1)
     return np.sqrt(np.maximum(od, 0.0))
 
 
