@@ -218,6 +218,25 @@ def test_six_digit_target_accepted_as_given():
     np.testing.assert_array_equal(a.target, [0.333333] * 3)
 
 
+def test_nmd_counts_the_last_cumulative_sum_of_a_six_digit_target():
+    """measures.md section 1: NMD sums |P_i - Q_i| over every i, the G-th included.
+
+    For a target accepted as summing to 1 within 1e-5 the G-th term is not 0:
+    P = (0, 0, 1) and Q = (0.333333, 0.666666, 0.999999) give (0.333333 + 0.666666 +
+    0.000001) / 2 = 0.5.
+    """
+    assert float(nmd([0, 0, 1], [0.333333] * 3)) == pytest.approx(0.5, abs=1e-15)
+
+
+@given(pairs(), st.integers(1, 6))
+def test_nmd_of_a_rounded_target_agrees_with_the_loop(pq, digits):
+    """Targets written to a few digits, as golddistr files are, against the plain loop."""
+    p, q = pq
+    q = np.round(q, digits)
+    assume(abs(q.sum() - 1.0) <= 1e-5)
+    assert float(nmd(p, q)) == pytest.approx(oracles.nmd(p, q), abs=1e-14)
+
+
 def test_group_counts_must_match():
     with pytest.raises(ValueError, match="same number of groups.*\\(3,\\).*\\(4,\\)"):
         jsd([1, 0, 0], [0.25] * 4)

@@ -80,13 +80,15 @@ def jsd(p: np.ndarray, q: np.ndarray) -> np.ndarray:
 def nmd(p: np.ndarray, q: np.ndarray) -> np.ndarray:
     """Normalised match distance: sum_i |P_i - Q_i| / (G - 1) over cumulative sums.
 
-    The cumulative sums P_i - Q_i add p_j - q_j in group order and the |P_i - Q_i|
-    are summed in group order (the last, 1 - 1, is left out), as :func:`_lastsum` does.
+    Every i from 1 to G counts: the last term, |sum p - sum q|, is not 0 for a target
+    such as (0.333333, 0.333333, 0.333333), accepted as summing to 1. The cumulative
+    sums P_i - Q_i add p_j - q_j in group order and the |P_i - Q_i| are summed in
+    group order, as :func:`_lastsum` does.
     """
     d = np.subtract(p, q)
     g = d.shape[-1]
     if g > _SMALL_G:
-        cum = np.cumsum(d, axis=-1)[..., :-1]
+        cum = np.cumsum(d, axis=-1)
         np.abs(cum, out=cum)
         out = _lastsum(cum)
     else:  # a column at a time over blocks of rows (cumsum of a short axis is slow)
@@ -97,7 +99,7 @@ def nmd(p: np.ndarray, q: np.ndarray) -> np.ndarray:
             block, acc = rows[lo : lo + _BLOCK], out[lo : lo + _BLOCK]
             c = cum[: len(block)]
             c[:] = 0.0
-            for j in range(g - 1):
+            for j in range(g):
                 c += block[:, j]
                 acc += np.abs(c)
         out = out.reshape(d.shape[:-1])
