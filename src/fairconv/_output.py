@@ -3,12 +3,15 @@
 An output may not be one of the run's inputs, two outputs may not share a path, an
 existing file is replaced only where the command allows it, and every file is written
 under a temporary name and renamed into place when complete, so an interrupted run
-leaves no truncated file.
+leaves no truncated file. A symbolic link stays a link (the file it points to is
+replaced), and what is not a regular file (``/dev/stdout``, a FIFO, a device) is
+written into, never replaced.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 import sys
 from collections.abc import Callable, Iterable
 
@@ -31,6 +34,13 @@ class Outputs:
 
     def __init__(self, inputs: Iterable[str], planned: Iterable[str | None] = ()):
         self._inputs = {os.path.realpath(p): p for p in inputs if p not in (None, "-")}
+        self._files = {}  # (device, inode) of each existing input: a hard link is one too
+        for real, given in self._inputs.items():
+            try:
+                st = os.stat(real)
+            except OSError:
+                continue
+            self._files[(st.st_dev, st.st_ino)] = given
         self._claimed: dict[str, str] = {}
         for path in planned:
             if path not in (None, "-"):
@@ -38,11 +48,17 @@ class Outputs:
 
     def claim(self, path: str, *, force: bool = True) -> None:
         """Reserve ``path`` for one output; UsageError if it clashes."""
+        if not path:
+            raise UsageError("an output path is empty")
         real = os.path.realpath(path)
-        if real in self._inputs:
-            raise UsageError(
-                f"the output {path} is the input {self._inputs[real]}; choose another path"
-            )
+        try:
+            st = os.stat(real)
+            same = self._files.get((st.st_dev, st.st_ino)) if stat.S_ISREG(st.st_mode) else None
+        except OSError:
+            same = None
+        same = self._inputs.get(real, same)
+        if same is not None:
+            raise UsageError(f"the output {path} is the input {same}; choose another path")
         if real in self._claimed:
             raise UsageError(f"two outputs would both be written to {path}")
         if not force and os.path.exists(path):
@@ -66,18 +82,33 @@ class Outputs:
             self.claim(path, force=force)
         if mkdir:
             os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-        directory, name = os.path.split(os.path.abspath(path))
-        tmp = os.path.join(directory, f".{name}.{os.getpid()}.tmp")
         try:
-            if text:
-                with open(tmp, "w", encoding="utf-8", newline="\n") as f:
-                    writer(f)
-            else:
-                writer(tmp)
-            os.replace(tmp, path)
-        finally:
-            if os.path.exists(tmp):
-                os.remove(tmp)
+            mode = os.stat(path).st_mode  # through links, /proc/self/fd/1 included
+        except FileNotFoundError:
+            mode = None
+        try:
+            if mode is not None and not stat.S_ISREG(mode):  # a stream: written into
+                self._write_to(path, writer, text)
+                return
+            real = os.path.realpath(path)  # a link's file is replaced, not the link
+            directory, name = os.path.split(real)
+            tmp = os.path.join(directory, f".{name}.{os.getpid()}.tmp")
+            try:
+                self._write_to(tmp, writer, text)
+                os.replace(tmp, real)
+            finally:
+                if os.path.exists(tmp):
+                    os.remove(tmp)
+        except OSError as exc:  # named by the user's path, not the temporary one
+            raise OSError(exc.errno, exc.strerror, path) from None
+
+    @staticmethod
+    def _write_to(path: str, writer: Callable, text: bool) -> None:
+        if text:
+            with open(path, "w", encoding="utf-8", newline="\n") as f:
+                writer(f)
+        else:
+            writer(path)
 
     def figure(self, fig, path: str) -> None:
         """Save a matplotlib figure to ``path`` (format from its extension)."""

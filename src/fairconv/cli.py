@@ -7,6 +7,7 @@ there is one) and exit status 2; no traceback.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 
@@ -198,8 +199,6 @@ def _float_list(text, option, sep=","):
 
 def _target(text):
     """A golddistr path, or comma-separated probabilities."""
-    import os
-
     if os.path.exists(text) or not any(c.isdigit() for c in text.split(",")[0]):
         return text
     try:
@@ -232,8 +231,6 @@ def _ranked_inputs(args):
 
 def _size(path) -> int:
     """A file's size in bytes (0 when it cannot be told: the reader reports why)."""
-    import os
-
     try:
         return os.path.getsize(path)
     except (OSError, TypeError, ValueError):
@@ -267,7 +264,6 @@ def _add_ranked_inputs(parser, attribute_help):
 
 
 def _cmd_gfr(args) -> int:
-    import os
 
     from . import gfr, rankings
 
@@ -469,7 +465,34 @@ def _inputs(args) -> list[str]:
         names += list(getattr(args, key, None) or [])
     for entry in getattr(args, "attribute", None) or []:
         names += [entry[1], entry[2]]
+    if isinstance(getattr(args, "attributes", None), str):
+        names += _golddistr_files(args.attributes)
     return names
+
+
+def _golddistr_files(path: str) -> list[str]:
+    """The golddistr files an attribute-set JSON names as targets (inputs too).
+
+    Read as :func:`conversation.read_attribute_sets` resolves them, next to the JSON;
+    a file that cannot be read names none here (the command then reports it).
+    """
+    import json
+
+    if not os.path.isfile(path):  # stdin or a stream is read once, by the command
+        return []
+    try:
+        with open(path, encoding="utf-8-sig") as f:
+            sets = json.load(f)
+    except (OSError, ValueError):
+        return []
+    if not isinstance(sets, dict):
+        return []
+    folder = os.path.dirname(path)
+    return [
+        os.path.join(folder, spec["target"])
+        for spec in sets.values()
+        if isinstance(spec, dict) and isinstance(spec.get("target"), str)
+    ]
 
 
 def _emit(args, table, *, measures=None) -> None:
@@ -700,7 +723,7 @@ def main(argv=None) -> int:
             f"{prog}: error: unrecognized arguments: {' '.join(extra)} (see '{prog} --help')\n",
         )
     if not getattr(args, "func", None):
-        parser.print_help()
+        print("fairconv: error: give a command (see 'fairconv --help')", file=sys.stderr)
         return 2
     import warnings
 
@@ -728,8 +751,6 @@ def _run(args) -> int:
         )
         return args.func(args)
     except BrokenPipeError:  # e.g. piped into head: stop quietly
-        import os
-
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except (ValueError, TypeError, ImportError) as exc:
