@@ -1,12 +1,20 @@
 """The command line: demo output, version, and one-line errors without tracebacks."""
 
+import json
+import os
+import shutil
+import stat
 import subprocess
 import sys
+import threading
 
 import pytest
 
 from fairconv import __version__
 from fairconv.cli import main
+from fairconv.datasets import path
+
+CASES = path("cases")
 
 
 def run(*args):
@@ -42,9 +50,10 @@ def test_demo_prints_the_pilot_pack_table(capsys):
     )
 
 
-def test_no_command_prints_help_and_fails(capsys):
+def test_no_command_is_a_one_line_error(capsys):
     assert main([]) == 2
-    assert "usage" in capsys.readouterr().out
+    out, err = capsys.readouterr()
+    assert out == "" and err == "fairconv: error: give a command (see 'fairconv --help')\n"
 
 
 def test_demo_prints_the_papers_conversation_tables(capsys):
@@ -83,3 +92,132 @@ def test_python_dash_m_fairconv_cli_runs_the_command_modules(tmp_path):
     code, out, err = run("compare", "-m", "nDCG@5", "--test", "tukey", str(f))
     assert code == 0, err
     assert "X\tY\t" in out
+
+
+# --------------------------------------------------------------------------- outputs
+LABELS = "i1 a 1\ni1 b 1\ni2 a 0\ni2 b 1\n"
+
+
+def labels_file(tmp_path):
+    f = tmp_path / "labels.txt"
+    f.write_text(LABELS)
+    return f
+
+
+def one_line_error(code, err, *needles):
+    assert code == 2, err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    for n in needles:
+        assert n in err, err
+
+
+def test_an_output_through_a_link_replaces_the_file_and_keeps_the_link(tmp_path):
+    f = labels_file(tmp_path)
+    (tmp_path / "mine.txt").write_text("old\n")
+    link = tmp_path / "link"
+    link.symlink_to("mine.txt")
+    code, out, err = run("labels", str(f), "-o", str(link))
+    assert code == 0, err
+    assert link.is_symlink() and os.readlink(link) == "mine.txt"
+    assert (tmp_path / "mine.txt").read_text().startswith("measure\tvalue\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["labels.txt", "link", "mine.txt"]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are a POSIX feature")
+def test_an_output_that_is_a_fifo_is_written_into_not_replaced(tmp_path):
+    f = labels_file(tmp_path)
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_text()), daemon=True)
+    reader.start()
+    code, out, err = run("labels", str(f), "-o", str(fifo))
+    is_fifo = stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    if is_fifo and not got:  # nothing was written into it: let the reader see the end
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+    reader.join(10)
+    assert code == 0, err
+    assert is_fifo
+    assert got and got[0].startswith("measure\tvalue\n")
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/fd/1"), reason="needs Linux's /proc")
+def test_a_link_to_stdout_as_the_output_writes_to_stdout(tmp_path):
+    """As -o /dev/stdout does (a link of our own: a failure must not replace /dev/stdout)."""
+    link = tmp_path / "stdout"
+    link.symlink_to("/proc/self/fd/1")
+    code, out, err = run("labels", str(labels_file(tmp_path)), "-o", str(link))
+    assert code == 0, err
+    assert out.startswith("measure\tvalue\n")
+    assert link.is_symlink()
+
+
+@pytest.mark.parametrize("target", ["", "folder", "missing/out.tsv"])
+def test_an_output_that_cannot_be_written_is_named_as_given(tmp_path, target):
+    (tmp_path / "folder").mkdir()
+    f = labels_file(tmp_path)
+    proc = subprocess.run(
+        [sys.executable, "-m", "fairconv", "labels", str(f), "-o", target],
+        capture_output=True, text=True, cwd=tmp_path,
+    )  # fmt: skip
+    one_line_error(proc.returncode, proc.stderr)
+    assert ".tmp" not in proc.stderr
+    if target:
+        assert f"error: {target}: " in proc.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["folder", "labels.txt"]
+
+
+def test_a_hard_link_of_an_input_is_refused_as_the_output(tmp_path):
+    f = labels_file(tmp_path)
+    os.link(f, tmp_path / "other-name")
+    code, out, err = run("labels", str(f), "-o", str(tmp_path / "other-name"))
+    one_line_error(code, err, "is the input")
+    assert (tmp_path / "other-name").read_text() == LABELS
+
+
+def test_a_golddistr_named_in_the_attribute_json_is_an_input(tmp_path):
+    """The no-overwrite rule covers the files an input names, not only the command line."""
+    sets = json.loads((CASES / "r112-attributes.json").read_text())
+    sets["PRONOUN"]["target"] = "pronoun.golddistr"
+    (tmp_path / "attrs.json").write_text(json.dumps(sets))
+    gold = tmp_path / "pronoun.golddistr"
+    gold.write_text("0.333333\n0.333333\n0.333333\n")
+    conversations = shutil.copy(CASES / "r112-fairweb2.jsonl", tmp_path)
+    args = ["gfrc", "--attributes", str(tmp_path / "attrs.json"), str(conversations)]
+    code, out, err = run(*args, "-o", str(gold))
+    one_line_error(code, err, "is the input", "pronoun.golddistr")
+    assert gold.read_text() == "0.333333\n0.333333\n0.333333\n"
+    code, out, err = run(*args)
+    assert code == 0, err
+
+
+# --------------------------------------------------------------------------- agree, labels
+def test_label_numbers_follow_the_readers_decimal_rule(tmp_path):
+    """1_0 and Arabic-Indic digits are not numbers (Python's float takes them): labels."""
+    for text in ("i1 a 1_0\ni1 b 10\n", "i1 a \u0661\ni1 b 1\n"):
+        f = tmp_path / "l.txt"
+        f.write_text(text, encoding="utf-8")
+        code, out, err = run("labels", str(f))
+        assert code == 0, err
+        assert "accuracy\t0.0\n" in out  # two different labels, not one number
+    f.write_text("i1 a 1\ni1 b 1e0\ni2 a 0\ni2 b 0.0\n")
+    code, out, err = run("labels", str(f))
+    assert "accuracy\t1.0\n" in out, err  # numbers: 1 = 1e0, 0 = 0.0
+    code, out, err = run("labels", str(f), "--categories", "0,1_0")
+    one_line_error(code, err, "--categories", "'1_0' is not a finite number")
+
+
+def test_agree_names_a_measure_given_twice(tmp_path):
+    scores = tmp_path / "s.tsv"
+    scores.write_text("".join(f"r{i}\tT\tA\t0.{i}\n" for i in range(1, 4)))
+    code, out, err = run("agree", "-m", "A", "-m", "A", str(scores))
+    one_line_error(code, err, "'A' twice")
+
+
+def test_agree_between_one_file_twice_is_refused(tmp_path):
+    scores = tmp_path / "s.tsv"
+    scores.write_text("".join(f"r{i}\tT\tA\t0.{i}\n" for i in range(1, 4)))
+    os.link(scores, tmp_path / "t.tsv")
+    for other in (scores, tmp_path / "." / "s.tsv", tmp_path / "t.tsv"):
+        code, out, err = run("agree", "--between", "-m", "A", str(scores), str(other))
+        one_line_error(code, err, "--between compares two score files; both are")

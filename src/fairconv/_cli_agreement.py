@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 
@@ -33,8 +34,17 @@ def _cmd_labels(args) -> int:
     categories = None
     if args.categories is not None:
         categories = [c for c in args.categories.split(",") if c]
-        if data.numeric:
-            categories = [float(c) for c in categories]
+        if data.numeric:  # numbers as the label file's are read
+            from .readers import _decimal
+
+            numbers = [_decimal(c.encode()) for c in categories]
+            for text, value in zip(categories, numbers, strict=True):
+                if value is None:
+                    raise ValueError(
+                        f"--categories: {text!r} is not a finite number, and the labels of "
+                        f"{args.labels} are numbers"
+                    )
+            categories = numbers
     if args.vote:
         vote = agreement.majority_vote(data.labels, ties=args.ties, categories=categories)
 
@@ -207,13 +217,22 @@ def _write_pairs(pairs, fmt: str, out) -> None:
         )
 
 
+def _same_file(a: str, b: str) -> bool:
+    """Two paths of one file (links and spellings included)."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # a path that is not there: its reader reports it
+        return os.path.realpath(a) == os.path.realpath(b)
+
+
 def _cmd_agree(args) -> int:
     import numpy as np
 
     from . import scores as score_files
     from .cli import _save_figure, _write
 
-    measures = list(dict.fromkeys(args.measure))
+    score_files._check_once(args.measure, "-m", "fairconv agree")
+    measures = list(args.measure)
     topics = None if args.topics is None else score_files.read_topics(args.topics)
     fmt = args.input_format
     if args.between:
@@ -221,6 +240,10 @@ def _cmd_agree(args) -> int:
             raise ValueError(
                 f"--between compares two score files; got {len(args.scores)} "
                 f"({' '.join(args.scores)})"
+            )
+        if _same_file(*args.scores):
+            raise ValueError(
+                f"--between compares two score files; both are {args.scores[0]} ({args.scores[1]})"
             )
         tables = [
             score_files.read_scores([p], measures=measures, topics=topics, input_format=fmt)

@@ -44,6 +44,7 @@ Pennsylvania, 2011.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
@@ -1436,6 +1437,17 @@ class LabelMatrix:
         return out
 
 
+def _all_numbers():
+    """Lines of decimals as the readers take them, or NaN and infinities (refused later)."""
+    from .readers import _DECIMAL
+
+    number = rb"(?:%s|[+-]?(?i:nan|inf|infinity))" % _DECIMAL.pattern[1:-1]
+    return re.compile(rb"(?:%s\n)*%s" % (number, number))
+
+
+_ALL_NUMBERS = _all_numbers()
+
+
 def read_label_file(path) -> LabelMatrix:
     """Read ``item rater label`` rows (whitespace-separated) into a label matrix.
 
@@ -1465,7 +1477,8 @@ def read_label_file(path) -> LabelMatrix:
         raise FileFormatError(path, 0, "no label rows (expected 'item rater label' lines)")
     items_col = [t.decode("utf-8", errors="replace") for t in rows.column(0)]
     raters_col = [t.decode("utf-8", errors="replace") for t in rows.column(1)]
-    label_col = [t.decode("utf-8", errors="replace") for t in rows.column(2)]
+    raw_labels = rows.column(2)
+    label_col = [t.decode("utf-8", errors="replace") for t in raw_labels]
     items = tuple(dict.fromkeys(items_col))
     raters = tuple(dict.fromkeys(raters_col))
     i_index = {v: i for i, v in enumerate(items)}
@@ -1482,10 +1495,9 @@ def read_label_file(path) -> LabelMatrix:
             f"a second label of rater {raters_col[dup[1]]!r} for item {items_col[dup[1]]!r} "
             f"(the first is on line {rows.line(int(dup[0]))})",
         )
-    try:
+    values = None
+    if _ALL_NUMBERS.fullmatch(b"\n".join(raw_labels)):  # the readers' decimals, or NaN/inf
         values = np.array(label_col, dtype=np.float64)
-    except ValueError:
-        values = None
     if values is not None:
         bad = ~np.isfinite(values)
         if bad.any():
