@@ -5,6 +5,7 @@ import re
 import subprocess
 import sys
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -646,3 +647,110 @@ def test_gf_is_float_when_no_rank_adds_to_it(levels):
     for name, value in out.items():
         assert value.dtype == np.float64, name
     assert out["GF-JSD@1[A]"].tolist() == [0.0]
+
+
+# --------------------------------------------------------------------------- audit fixes
+A2 = AttributeSet("A", [0.5, 0.5], "nominal")
+ONE = ([[2, 0]], [np.array([[[1.0, 0.0], [0.5, 0.5]]])])  # a relevant doc, a nonrelevant one
+
+
+@pytest.mark.parametrize(
+    "levels, membership, lengths",
+    [
+        ([[2, 0]], [[1.0, 0.0], [0.0, 0.0]], None),  # a nonrelevant doc's row: not used
+        ([[2, 0]], [[1.0, 0.0], [np.nan, 0.0]], None),
+        ([[2, 0]], [[1.0, 0.0], [0.0, 0.0]], [2]),
+        ([[2, 0, 5]], [[1.0, 0.0], [0.5, 0.5], [0.5, 0.5]], [2]),  # level 5 beyond the length
+        ([[2, 0, -1]], [[1.0, 0.0], [0.5, 0.5], [1.0, 1.0]], [2]),
+        ([[2, 0, 2]], [[1.0, 0.0], [0.5, 0.5], [np.inf, 0.0]], [2]),
+    ],
+)
+def test_padding_and_nonrelevant_rows_are_neither_checked_nor_used(levels, membership, lengths):
+    """measures.md 2: a nonrelevant doc counts as uniform whatever its vector, and ranks
+    beyond a list's length are not in it (the docstring: positions at or beyond
+    ``lengths`` are ignored, rows of nonrelevant docs are not used)."""
+    want = gfr.gfr(*ONE, [A2], cutoffs=[1, 5])
+    got = gfr.gfr(levels, [np.array([membership])], [A2], lengths=lengths, cutoffs=[1, 5])
+    assert got.keys() == want.keys()
+    for k in want:
+        np.testing.assert_array_equal(got[k], want[k], err_msg=k)
+
+
+def test_the_audit_examples_score_and_relevant_rows_are_still_checked():
+    gfr.gfr([[2, 0]], [np.array([[[1.0, 0.0], [0.0, 0.0]]])], [A2], lengths=[1])
+    gfr.gfr([[2, 5]], [np.full((1, 2, 2), 0.5)], [A2], lengths=[1])
+    with pytest.raises(ValueError, match=r"'memberships\[0\]' parameter of gfr must sum to 1"):
+        gfr.gfr([[2, 0]], [np.array([[[1.0, 1.0], [0.0, 0.0]]])], [A2])  # a relevant row
+    with pytest.raises(ValueError, match=r"'levels' parameter of gfr must lie in 0\.\.2"):
+        gfr.gfr([[2, 5]], [np.full((1, 2, 2), 0.5)], [A2], lengths=[2])
+
+
+@pytest.mark.parametrize(
+    "kw, error, message",
+    [
+        (dict(gains=(3, 1)), ValueError, "'gains' parameter of evaluate must give"),
+        (
+            dict(nonrelevant_membership="x"),
+            ValueError,
+            "'nonrelevant_membership' parameter of evaluate",
+        ),
+        (dict(phi=10**400), ValueError, "'phi' parameter of evaluate must be a number in (0, 1)"),
+        (
+            dict(weights=[1e308, 1e308]),
+            ValueError,
+            "'weights' parameter of evaluate must hold weights of at most 1",
+        ),
+        (dict(weights=[True, False]), TypeError, "'weights' parameter of evaluate must be a"),
+        (dict(gains=[True, True]), TypeError, "'gains' parameter of evaluate must be a"),
+    ],
+)
+def test_option_errors_name_evaluate(tmp_path, kw, error, message):
+    """Each error names the function called and its parameter; no numpy warning or
+    OverflowError (the suite runs with -W error)."""
+    with pytest.raises(error, match=re.escape(message)):
+        _eval(tmp_path, "T1 a L2\n", "T1 a 1 0\n", "T1 Q0 a 1 1 x\n", **kw)
+
+
+def test_evaluate_with_no_run_names_evaluate(pilot):
+    qrels, _, attributes, _ = pilot
+    with pytest.raises(ValueError, match=r"'runs' parameter of evaluate must hold at least 1"):
+        gfr.evaluate(qrels, [], attributes)
+
+
+@pytest.mark.parametrize(
+    "kw, message",
+    [
+        (dict(phi=10**400), "'phi' parameter of gfr"),
+        (dict(gains=(3, 1)), "'gains' parameter of gfr must give"),
+        (dict(weights=[1e308, 0.0]), "'weights' parameter of gfr must hold weights of at most 1"),
+    ],
+)
+def test_array_option_errors_name_gfr(kw, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        gfr.gfr(*ONE, [A2], **kw)
+
+
+def test_gfr_is_undefined_where_no_weighted_component_covers_a_topic(pilot):
+    """measures.md 2: GFR is a weighted mean of the utility and the GF of each set that
+    covers the topic, the weights renormalised there; with w_0 = 0 and only M-RATINGS
+    weighted, the topics M-RATINGS does not cover have no GFR (NaN, as documented)."""
+    qrels, runs, attributes, table = pilot
+    names = [a.attribute.name for a in attributes]
+    w = [0.0] * (len(names) + 1)
+    w[1 + names.index("M-RATINGS")] = 1.0
+    t = gfr.evaluate(qrels, runs, attributes, weights=w, measures=["GFR@10"])
+    for run in t.runs:
+        assert t.value(run, "P002", "GFR@10") == table.value(run, "P002", "GF-RNOD@10[M-RATINGS]")
+        assert all(np.isnan(t.value(run, topic, "GFR@10")) for topic in ("P001", "P003", "P004"))
+    out = io.StringIO()
+    t.to_tsv(out)
+    assert "Anserini-bm25\tall\tn[GFR@10]\t1\n" in out.getvalue()
+
+
+def test_docs_nev_sample_is_a_line_the_organisers_tool_printed():
+    """docs/gfr.md quotes one line of the nev layout; it must be byte-identical to the
+    organisers' expected .GFRnev file (9 spaces after '=')."""
+    docs = Path(__file__).parents[1] / "docs" / "gfr.md"
+    samples = re.findall(r"`(P\d{3} [A-Za-z-]+@\d{4}=\s+\S+)`", docs.read_text())
+    expected = (PILOT / "expected" / "run.bm25-depThre6.M-ORIGIN.GFRnev").read_text()
+    assert samples and all(s in expected.splitlines() for s in samples)

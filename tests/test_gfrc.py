@@ -436,3 +436,75 @@ def test_plots_without_matplotlib_say_how_to_install(monkeypatch, capsys, tmp_pa
         == 2
     )
     assert "pip install 'fairconv[plot]'" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- audit fixes
+def test_weights_that_give_every_set_zero_keep_gf_defined():
+    """measures.md 3: GF = sum_m w_m GF^m with GF's own weights summing to 1 and
+    GFRC = alpha R + (1 - alpha) GF. Weights (1, 0, 0) say alpha = 1 (GFRC = R) and
+    nothing of GF's weights, so GF keeps its default, the plain mean (w_m = 1/M)."""
+    b = case("r112")
+    plain = gfrc.gfrc(b)
+    only_r = gfrc.gfrc(b, weights=[1, 0, 0])
+    np.testing.assert_array_equal(only_r["GFRC"], plain["R"])
+    np.testing.assert_allclose(only_r["GF"], plain["GF"], rtol=0, atol=1e-15)
+    assert np.isfinite(only_r["GF"]).all()
+    table = gfrc.evaluate(b, weights=[1, 0, 0])
+    assert table.value("ORG-CS-D-MN-1", "R112", "GF") == pytest.approx(
+        (0.674989 + 0.404881) / 2,
+        abs=1e-6,  # 000 Table 4: ORG's PRONOUN and HINDEX GF
+    )
+
+
+@pytest.mark.parametrize(
+    "func, L",
+    [
+        (gfrc.gfrc, 10**400),
+        (gfrc.gfrc, 2**53 + 1),
+        (gfrc.gfrc, np.uint64(2**64 - 1)),
+    ],
+)
+def test_patience_beyond_two_to_the_53_is_refused(func, L):
+    """measures.md 3-4: pw = 1 - wc/L and Prob = 1/L divide by L; past 2^53 integers are
+    not exact as floats, and past ~1.8e308 the division overflowed deep inside."""
+    name = func.__name__
+    with pytest.raises(ValueError, match=rf"'L' parameter of {name} must be an integer <= 2\^53"):
+        func(case("r112"), L=L)
+    assert np.isfinite(func(case("r112"), L=2**53)[name.upper()]).all()
+
+
+@pytest.mark.parametrize(
+    "call, error, message",
+    [
+        (lambda: gfrc.evaluate(case("r112"), L=1), ValueError, "'L' parameter of gfrc.evaluate"),
+        (
+            lambda: gfrc.evaluate(case("r112"), weights=[1]),
+            ValueError,
+            "'weights' parameter of gfrc.evaluate",
+        ),
+        (lambda: gfrc.evaluate("c.jsonl"), TypeError, "'batch' parameter of gfrc.evaluate"),
+    ],
+)
+def test_evaluate_errors_name_evaluate(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+
+
+def test_no_docstring_holds_a_control_character():
+    r"""A non-raw docstring turns LaTeX such as \frac, \beta or \tau into a form feed,
+    backspace or tab (gfrc's Notes printed "R = <FF>rac{1}{N}"). Every docstring of
+    every module, as Python reads it, holds no control character but the newline."""
+    import ast
+
+    import fairconv
+
+    bad = []
+    for module in sorted(Path(fairconv.__file__).parent.glob("*.py")):
+        tree = ast.parse(module.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+                doc = ast.get_docstring(node, clean=False) or ""
+                found = sorted({c for c in doc if (ord(c) < 32 and c != "\n") or ord(c) == 127})
+                if found:
+                    bad.append((module.name, getattr(node, "name", "<module>"), found))
+    assert bad == []

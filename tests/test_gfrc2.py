@@ -152,6 +152,12 @@ def test_scores_at_most_one(seed):
         (dict(L=1), r"'L' parameter of gfrc2 must be an integer >= 2"),
         (dict(lmax=0), r"'lmax' parameter of gfrc2 must be an integer in 1\.\.100"),
         (dict(lmax=1), "exceeds lmax = 1"),
+        # Prob = 1/L (measures.md 4): past 2^53 L is not exact as a float, and an int
+        # past the float range raised a bare OverflowError
+        (dict(L=10**400), r"'L' parameter of gfrc2 must be an integer <= 2\^53"),
+        (dict(L=2**60), r"'L' parameter of gfrc2 must be an integer <= 2\^53"),
+        (dict(L=np.uint64(2**64 - 1)), r"'L' parameter of gfrc2 must be an integer <= 2\^53"),
+        (dict(weights=[1e308, 1e308, 0]), "'weights' parameter of gfrc2 must hold weights of"),
     ],
 )
 def test_bad_options(r112, options, message):
@@ -183,3 +189,23 @@ def test_write_clusters_round_numbers(r112):
     gfrc2.write_clusters(r112, gfrc2.clusters(r112), out)
     first = out.getvalue().splitlines()[1].split("\t")
     assert first[:5] == ["COPWA-CS-QD-MN-2", "R112", "33", "4.0", "31.0"]
+
+
+@pytest.mark.parametrize(
+    "call, error, message",
+    [
+        (lambda b: gfrc2.evaluate(b, L=1), ValueError, "'L' parameter of gfrc2.evaluate"),
+        (lambda b: gfrc2.evaluate(b, lmax=0), ValueError, "'lmax' parameter of gfrc2.evaluate"),
+        (lambda b: gfrc2.evaluate(5), TypeError, "'batch' parameter of gfrc2.evaluate"),
+    ],
+)
+def test_evaluate_errors_name_gfrc2_evaluate(r112, call, error, message):
+    """Each error names the function called: gfrc2.evaluate, not gfrc2 (nor an
+    AttributeError of a batch that is not one)."""
+    with pytest.raises(error, match=message):
+        call(r112)
+
+
+def test_patience_of_two_to_the_53_is_accepted(r112):
+    s = gfrc2.gfrc2(r112, L=2**53)
+    assert all(np.isfinite(v).all() and (v >= 0).all() for v in s.values())

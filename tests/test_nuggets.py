@@ -217,3 +217,40 @@ def test_cli(capsys):
     assert "demo-run\tall\tn[Precision_NtN]\t2\n" in out
     assert main(["nuggets", "--micro", str(path("rag", "ikat-labels.jsonl"))]) == 0
     assert "demo-run\tall\tRecall_NtN\t0.2222222222222222\n" in capsys.readouterr().out
+
+
+# --------------------------------------------------------------------------- row names
+@pytest.mark.parametrize(
+    "pairs, names",
+    [
+        ([("T1", "2"), ("T1", "T1/2")], ("T1/2", "T1/T1%2F2")),
+        ([("A/x", "y"), ("A", "x/y")], ("A%2Fx/y", "A/x%2Fy")),
+        ([("T1", "T1_1"), ("T1_1", "T1_1")], ("T1/T1_1", "T1_1/T1_1")),  # one turn id, 2 topics
+        ([("A", "A%2Fx/y"), ("A/x", "y")], ("A%2Fx/y", "A/A%252Fx%2Fy")),
+        ([("T1", "T1_1"), ("T1", "T1_2"), ("T2", "3")], ("T1_1", "T1_2", "T2/3")),  # ordinary
+    ],
+)
+def test_distinct_topic_turn_pairs_get_distinct_rows(pairs, names):
+    """002 scores each evaluated turn (Eqs. 4-6): two distinct (topic, turn) pairs are
+    two turns, never one row reported as a duplicate."""
+    recs = [dict(GOOD, topic=p, turn=t) for p, t in pairs]
+    t = nuggets.coverage(nuggets.labels_from_records(recs))
+    assert sorted(t.topics) == sorted(names)
+    assert len(t.topics) == len(pairs)
+
+
+# ids that make topic, turn, separator and escape look alike
+TOPICS = st.sampled_from(["T1", "T1/2", "T1_1", "T1%2F2", "%", "A/x"])
+TURNS = st.sampled_from(["2", "T1/2", "T1_1", "_1", "%2F2", "T1%2F2", "/2", "x/2"])
+
+
+@given(st.lists(st.tuples(TOPICS, TURNS), min_size=2, max_size=8, unique=True))
+def test_row_names_are_one_to_one_with_the_pairs(pairs):
+    recs = [dict(GOOD, topic=p, turn=t) for p, t in pairs]
+    t = nuggets.coverage(nuggets.labels_from_records(recs))
+    assert len(t.topics) == len(pairs)
+
+
+def test_the_same_pair_twice_in_one_run_is_still_an_error():
+    with pytest.raises(ValueError, match=r"run '' has two entries for topic 'T_1'"):
+        nuggets.coverage(nuggets.labels_from_records([GOOD, GOOD]))

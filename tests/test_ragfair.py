@@ -2,6 +2,7 @@
 
 import csv
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -425,3 +426,136 @@ def test_cli_error_is_one_line(tmp_path):
     )
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1
     assert "a.jsonl:1: entity 1" in proc.stderr
+
+
+# --------------------------------------------------------------------------- audit fixes
+@pytest.mark.parametrize(
+    "gen, re_, name, got",
+    [
+        (1e308, -1e308, "gf_gen", r"1e\+308"),  # gf_gen - gf_re overflowed
+        (0.5, -1e308, "gf_re", r"-1e\+308"),
+        (1.5, 0.5, "gf_gen", "1.5"),
+        ([0.5, 0.5], [0.5, -0.5], "gf_re", r"-0\.5 at index \(1,\)"),
+    ],
+)
+def test_rigf_refuses_values_outside_the_range_of_gf(gen, re_, name, got):
+    """measures.md 1 and 5: DistrSim is at most 1 and (RNOD being at most sqrt(2)) at
+    least 1 - sqrt(2); GF_Re, GF_Gen and their weighted means keep to that range."""
+    with pytest.raises(ValueError, match=rf"'{name}' parameter of rigf must hold GF values.*{got}"):
+        ragfair.rigf(gen, re_)
+
+
+def test_rigf_of_a_gf_re_next_to_zero_is_infinite_not_a_warning():
+    """measures.md 5: RIGF = (GF_Gen - GF_Re) / GF_Re * 100, undefined only at GF_Re = 0;
+    a GF_Re of 1e-320 gives about 1e322 percent, beyond the float range: +-inf."""
+    assert ragfair.rigf(1.0, 1e-320).tolist() == np.inf
+    assert ragfair.rigf([-0.4, 0.5, 0.5], [1e-320, 0.0, 1e-300]).tolist()[:1] == [-np.inf]
+    assert np.isnan(ragfair.rigf(0.5, 0.0))
+    low = 1 - np.sqrt(2)  # the ends of the range are GF values
+    assert float(ragfair.rigf(low, 1.0)) == pytest.approx((low - 1) * 100, abs=1e-12)
+
+
+def _one_list(**kw):
+    a = AttributeSet("A", [0.5, 0.5], "nominal")
+    args = dict(
+        levels=[[2, 0]],
+        memberships=[np.array([[[1.0, 0.0], [0.5, 0.5]]])],
+        answers=[[[0.5, 0.5]]],
+        sets=[a],
+    )
+    args.update(kw)
+    extra = {k: v for k, v in args.items() if k not in ("levels", "memberships", "answers", "sets")}
+    return ragfair.ragfair(
+        args["levels"], args["memberships"], args["answers"], args["sets"], **extra
+    )
+
+
+def test_padding_and_nonrelevant_rows_are_neither_checked_nor_used():
+    """measures.md 5: GF_Re is GF of GFR over the retrieved list and d_L sums relevant
+    docs only; ranks beyond a list's length are not in it, and a nonrelevant doc's row
+    plays no part (the docstring: rows of nonrelevant docs are not used)."""
+    want = _one_list(cutoffs=[1, 3])
+    padded = _one_list(
+        levels=[[2, 0, 9, -1]],
+        memberships=[np.array([[[1.0, 0.0], [0.0, 0.0], [np.nan, np.nan], [7.0, 7.0]]])],
+        lengths=[2],
+        cutoffs=[1, 3],
+    )
+    assert padded.keys() == want.keys()
+    for k in want:
+        np.testing.assert_array_equal(padded[k], want[k], err_msg=k)
+    d = ragfair.attention_distribution([1, 0], [[1.0, 0.0], [0.0, 0.0]])
+    assert d.tolist() == [1.0, 0.0]
+
+
+@pytest.mark.parametrize(
+    "kw, message",
+    [
+        (dict(levels=[[3, 0]]), "'levels' parameter of ragfair must lie in 0..2"),
+        (
+            dict(memberships=[np.array([[[1.0, 1.0], [0.5, 0.5]]])]),
+            "'memberships[0]' parameter of ragfair must sum to 1",
+        ),
+        (dict(memberships=np.zeros((1, 1, 2, 2))), "'memberships' parameter of ragfair"),
+        (dict(lengths=[5]), "'lengths' parameter of ragfair"),
+        (dict(gains=(3, 1)), "'gains' parameter of ragfair must give"),
+        (dict(gains=[True, True]), "'gains' parameter of ragfair must be a sequence"),
+        (dict(weights=[1e308]), "'weights' parameter of ragfair must hold weights of at most 1"),
+    ],
+)
+def test_array_errors_name_ragfair(kw, message):
+    """Each error names the function called (ragfair), not the helper that checks."""
+    with pytest.raises((ValueError, TypeError), match=re.escape(message)):
+        _one_list(**kw)
+
+
+@pytest.mark.parametrize(
+    "kw, message",
+    [
+        (dict(gains=(3, 1)), "'gains' parameter of ragfair.evaluate"),
+        (dict(order="rank"), "'order' parameter of ragfair.evaluate"),
+        (dict(duplicates="last"), "'duplicates' parameter of ragfair.evaluate"),
+        (
+            dict(nonrelevant_membership="x"),
+            "'nonrelevant_membership' parameter of ragfair.evaluate",
+        ),
+    ],
+)
+def test_evaluate_errors_name_ragfair_evaluate(kw, message):
+    from fairconv.datasets import fairweb1_pilot
+
+    p = fairweb1_pilot()
+    movies = [a for a in p.attributes if a.attribute.name in ("M-RATINGS", "M-ORIGIN")]
+    answers = ragfair.read_answers(
+        path("rag", "pilot-answers.jsonl"), [a.attribute for a in movies]
+    )
+    with pytest.raises(ValueError, match=re.escape(message)):
+        ragfair.evaluate(p.qrels, p.runs, movies, answers, **kw)
+
+
+def test_overall_values_are_undefined_where_every_covering_set_has_weight_zero(tmp_path):
+    """measures.md 5 (GF_Re, GF_Gen weighted over attribute sets; 2: a set covers the
+    topics of its gmemb file): the weights are renormalised over the sets covering a
+    topic, so where those all weigh 0 the overall values are undefined (NaN)."""
+    (tmp_path / "q").write_text("M1 a L2\nM2 b L2\n")
+    (tmp_path / "g1").write_text("M1 a 0 0 1 0\n")
+    (tmp_path / "g2").write_text("M2 b 1 0\n")
+    (tmp_path / "r").write_text("M1 Q0 a 1 2 x\nM2 Q0 b 1 1 x\n")
+    sets = [
+        gfr.load_attribute("RATINGS", tmp_path / "g1", [0.25] * 4, "ordinal"),
+        gfr.load_attribute("ORIGIN", tmp_path / "g2", [0.5, 0.5], "nominal"),
+    ]
+    entity = {"level": 1, "groups": {"RATINGS": [0, 0, 1, 0], "ORIGIN": [1, 0]}}
+    (tmp_path / "a.jsonl").write_text(
+        "".join(
+            json.dumps({"topic": t, "run": "x", "entities": [entity]}) + "\n"
+            for t in "M1 M2".split()
+        )
+    )
+    answers = ragfair.read_answers(tmp_path / "a.jsonl", [s.attribute for s in sets])
+    qrels, run = readers.read_qrels(tmp_path / "q"), readers.read_run(tmp_path / "r")
+    t = ragfair.evaluate(qrels, [run], sets, answers, weights=[1, 0])
+    assert t.value("x", "M1", "GF_Re") == t.value("x", "M1", "GF_Re[RATINGS]")
+    for m in ("GF_Re", "GF_Gen", "RIGF"):
+        assert np.isnan(t.value("x", "M2", m)), m
+    assert t.value("x", "all", "GF_Re") == t.value("x", "M1", "GF_Re")

@@ -54,6 +54,16 @@ def as_float_array(x, name: str, func: str) -> np.ndarray:
     return arr.astype(np.float64, copy=False)
 
 
+def _numbers(x, name: str, func: str) -> np.ndarray:
+    """:func:`as_float_array`, refusing booleans (weights and gains are not flags)."""
+    arr = as_float_array(x, name, func)
+    if np.asarray(x).dtype == np.bool_:
+        raise TypeError(
+            f"The '{name}' parameter of {func} must be a sequence of numbers. Got booleans instead."
+        )
+    return arr
+
+
 def check_distributions(x, name: str, func: str, *, allow_nan_rows: bool = False) -> np.ndarray:
     """Check probability vectors along the last axis; return them as float64.
 
@@ -167,8 +177,14 @@ def check_int(
     ok = not isinstance(value, bool) and isinstance(value, (int, np.integer))
     ok = ok and (minimum is None or value >= minimum) and (maximum is None or value <= maximum)
     if not ok:
-        raise fail(name, func, "be " + _integer_rule("an integer", minimum, maximum), repr(value))
+        rule = "be " + _integer_rule("an integer", minimum, maximum)
+        raise fail(name, func, rule, _short(repr(value)))
     return int(value)
+
+
+def _short(text: str) -> str:
+    """``text`` cut to 40 characters for a message (a huge integer has hundreds of digits)."""
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _integer_rule(what: str, low: int | None, high: int | None) -> str:
@@ -202,7 +218,10 @@ def check_real(
     ``"high"``.
     """
     ok = not isinstance(value, bool) and isinstance(value, (int, float, np.integer, np.floating))
-    v = float(value) if ok else float("nan")
+    try:
+        v = float(value) if ok else float("nan")
+    except OverflowError:  # an int beyond the float range
+        v = float("nan")
     ok = ok and np.isfinite(v)
     if ok and low is not None:
         ok = v >= low if closed in ("both", "low") else v > low
@@ -219,7 +238,7 @@ def check_real(
             rule = f"be a number {'<=' if closed in ('both', 'high') else '<'} {high:g}"
         else:
             rule = "be a finite number"
-        raise fail(name, func, rule, repr(value))
+        raise fail(name, func, rule, _short(repr(value)))
     return v
 
 
@@ -234,11 +253,13 @@ def check_weights(weights, count: int, name: str, func: str) -> np.ndarray:
             f"The '{name}' parameter of {func} must be a sequence of numbers. "
             f"Got {weights!r} instead."
         )
-    w = as_float_array(weights, name, func)
+    w = _numbers(weights, name, func)
     if w.ndim != 1 or w.shape[0] != count:
         raise fail(name, func, f"hold {count} weights", f"shape {w.shape}")
     if not np.isfinite(w).all() or (w < 0).any():
         raise fail(name, func, "hold finite non-negative weights", repr(w.tolist()))
+    if (w > 1.0 + SUM_TOLERANCE).any():  # before the sum, which could overflow
+        raise fail(name, func, "hold weights of at most 1 (they sum to 1)", repr(w.tolist()))
     if abs(w.sum() - 1.0) > SUM_TOLERANCE:
         raise fail(name, func, f"sum to 1 (within {SUM_TOLERANCE:g})", f"sum {w.sum():.10g}")
     return w
@@ -264,13 +285,20 @@ def check_lmax(value, name: str, func: str) -> int:
 
 
 def check_patience(value, name: str, func: str) -> int:
-    """Patience L in words: an integer >= 2 (so that R and GFRC2 stay in [0, 1])."""
-    return check_int(value, name, func, minimum=2)
+    """Patience L in words: an integer in 2..2^53.
+
+    At least 2 so that R and GFRC2 stay in [0, 1]; at most 2^53, the largest range in
+    which every integer is exact as a float (the arithmetic divides by L).
+    """
+    patience = check_int(value, name, func, minimum=2)
+    if patience > _INT_LIMIT:
+        raise fail(name, func, f"be an integer <= 2^53 = {_INT_LIMIT}", _short(repr(value)))
+    return patience
 
 
 def check_gains(gains, name: str, func: str) -> np.ndarray:
     """Positive, finite, non-decreasing gains of levels 1..lmax (lmax <= LMAX_LIMIT)."""
-    g = as_float_array(gains, name, func)
+    g = _numbers(gains, name, func)
     if (
         g.ndim != 1
         or not 1 <= len(g) <= LMAX_LIMIT

@@ -31,6 +31,7 @@ import numpy as np
 from . import _core
 from ._parallel import thread_map
 from ._validation import (
+    as_float_array,
     check_choice,
     check_cutoffs,
     check_distributions,
@@ -87,7 +88,12 @@ def stop_probabilities(gains: Sequence[float] = (1, 3)) -> np.ndarray:
     >>> stop_probabilities((1, 3)).tolist()
     [0.0, 0.25, 0.75]
     """
-    g = check_gains(gains, "gains", "stop_probabilities")
+    return _stop(gains, "stop_probabilities")
+
+
+def _stop(gains, func: str) -> np.ndarray:
+    """:func:`stop_probabilities`, its errors naming ``func`` (the function called)."""
+    g = check_gains(gains, "gains", func)
     return np.concatenate(([0.0], g / (g[-1] + 1.0)))
 
 
@@ -122,7 +128,7 @@ def measure_names(set_names: Sequence[str], cutoffs: Sequence[int] = DEFAULT_CUT
 
 def _options(cutoffs, gains, phi, utility, func):
     cut = [None, *check_cutoffs(cutoffs, "cutoffs", func)]
-    prob = stop_probabilities(gains)
+    prob = _stop(gains, func)
     phi = check_real(phi, "phi", func, low=0.0, high=1.0, closed="neither")
     utility = check_choice(utility, "utility", func, ("ERR", "iRBU"))
     return cut, prob, phi, utility
@@ -169,11 +175,13 @@ def gfr(
     ----------
     levels : array_like of int, shape (..., K)
         Relevance level of the doc at each rank (0 = nonrelevant or unjudged), e.g.
-        (topics, runs, K). Positions at or beyond ``lengths`` are ignored.
+        (topics, runs, K). Positions at or beyond ``lengths`` are ignored: neither
+        checked nor used.
     memberships : sequence of array_like, each (..., K, G_m)
-        Membership vector of each ranked doc for each attribute set. Rows of
-        nonrelevant docs are not used (they count as uniform); an all-NaN row marks a
-        relevant doc missing from the membership data, which also counts as uniform.
+        Membership vector of each ranked doc for each attribute set. Only the rows of
+        relevant docs within ``lengths`` are checked and used; the others count as
+        uniform and may hold anything (zeros, NaN). An all-NaN row marks a relevant
+        doc missing from the membership data, which also counts as uniform.
     attribute_sets : sequence of AttributeSet
         Targets and default divergences, in the order of ``memberships``.
     lengths : array_like of int, shape (...), optional
@@ -199,8 +207,8 @@ def gfr(
     Raises
     ------
     ValueError
-        For levels outside 0..lmax, memberships of the wrong shape or not summing to
-        1, bad cutoffs, gains, phi or weights.
+        For levels outside 0..lmax, memberships of the wrong shape, a relevant doc's
+        membership not summing to 1, bad cutoffs, gains, phi or weights.
     TypeError
         For non-numeric arrays or attribute sets that are not :class:`AttributeSet`.
 
@@ -227,13 +235,35 @@ def gfr(
     (0.75, 0.5165)
     """
     func = "gfr"
+    sets = check_sequence_of(attribute_sets, AttributeSet, "attribute_sets", func)
+    check_unique_names([a.name for a in sets], "attribute_sets", func)
+    cut, prob, phi, utility = _options(cutoffs, gains, phi, utility, func)
+    lev, arrays = _padded(levels, memberships, sets, lengths, len(prob) - 1, func)
+    w = _weights(weights, len(sets), func)
+    decay = _core.err_decay(prob[lev])
+    out = {}
+    for (name, k), v in _core.utility_at_cutoffs(decay, cut, phi).items():
+        out[str(MeasureName(name, k))] = v
+    for x, a in zip(arrays, sets, strict=True):
+        for (d, k), v in _core.gf_at_cutoffs(decay, x, a.target, DIVERGENCE_NAMES, cut).items():
+            out[str(MeasureName(f"GF-{d}", k, a.name))] = v
+    _combine_gfr(out, cut, utility, sets, w)
+    return {n: out[n] for n in measure_names([a.name for a in sets], cut[1:])}
+
+
+def _padded(levels, memberships, sets: Sequence[AttributeSet], lengths, lmax: int, func: str):
+    """Check padded ranked lists; return their levels and per-set membership arrays.
+
+    Only what the measures use is checked: positions at or beyond a list's length are
+    neither checked nor used (they come back as level 0), and a membership row only
+    where the doc is relevant (an all-NaN row passes there). The arrays returned hold a
+    uniform row wherever a doc counts as uniform: nonrelevant, padding, or all-NaN.
+    """
     lev = np.asarray(levels)
     if lev.ndim == 0 or not np.issubdtype(lev.dtype, np.integer):
         raise fail(
             "levels", func, "be an integer array (..., K)", f"dtype {lev.dtype}, shape {lev.shape}"
         )
-    sets = check_sequence_of(attribute_sets, AttributeSet, "attribute_sets", func)
-    check_unique_names([a.name for a in sets], "attribute_sets", func)
     if isinstance(memberships, np.ndarray) or not hasattr(memberships, "__iter__"):
         raise TypeError(
             f"The 'memberships' parameter of {func} must be a sequence of arrays, one per "
@@ -247,16 +277,8 @@ def gfr(
             "hold one AttributeSet per membership array",
             f"{len(sets)} for {len(members)} arrays",
         )
-    cut, prob, phi, utility = _options(cutoffs, gains, phi, utility, func)
-    lmax = len(prob) - 1
-    if lev.size and ((lev < 0).any() or (lev > lmax).any()):
-        raise fail(
-            "levels",
-            func,
-            f"lie in 0..{lmax} (the gain table has {lmax} levels)",
-            f"levels {int(lev.min())}..{int(lev.max())}",
-        )
     depth = lev.shape[-1]
+    inside = np.ones(lev.shape, dtype=bool)
     if lengths is not None:
         n = np.asarray(lengths)
         if (
@@ -272,14 +294,21 @@ def gfr(
                 f"dtype {n.dtype}, shape {n.shape}",
             )
         inside = _core.length_mask(n, depth)
-    else:
-        inside = np.ones(lev.shape, dtype=bool)
-    relevant = (lev > 0) & inside
+    if lev.size and ((lev < 0) | (lev > lmax))[inside].any():
+        used = lev[inside]
+        raise fail(
+            "levels",
+            func,
+            f"lie in 0..{lmax} (the gain table has {lmax} levels)",
+            f"levels {int(used.min())}..{int(used.max())}",
+        )
+    lev = np.where(inside, lev, 0).astype(np.intp)
+    relevant = lev > 0
     arrays = []
     for m, (memb, a) in enumerate(zip(members, sets, strict=True)):
         name = f"memberships[{m}]"
-        x = check_distributions(memb, name, func, allow_nan_rows=True)
-        if x.shape[:-1] != lev.shape or x.shape[-1] != a.n_groups:
+        x = as_float_array(memb, name, func)
+        if x.ndim == 0 or x.shape[:-1] != lev.shape or x.shape[-1] != a.n_groups:
             raise fail(
                 name,
                 func,
@@ -287,18 +316,12 @@ def gfr(
                 f"the {a.n_groups} groups of {a.name})",
                 f"shape {x.shape}",
             )
-        use = relevant & ~np.isnan(x).any(axis=-1)
-        arrays.append(np.where(use[..., None], x, 1.0 / a.n_groups))
-    w = _weights(weights, len(sets), func)
-    decay = _core.err_decay(np.where(inside, prob[np.where(inside, lev, 0)], 0.0))
-    out = {}
-    for (name, k), v in _core.utility_at_cutoffs(decay, cut, phi).items():
-        out[str(MeasureName(name, k))] = v
-    for x, a in zip(arrays, sets, strict=True):
-        for (d, k), v in _core.gf_at_cutoffs(decay, x, a.target, DIVERGENCE_NAMES, cut).items():
-            out[str(MeasureName(f"GF-{d}", k, a.name))] = v
-    _combine_gfr(out, cut, utility, sets, w)
-    return {n: out[n] for n in measure_names([a.name for a in sets], cut[1:])}
+        uniform = 1.0 / a.n_groups
+        x = np.where(relevant[..., None], x, uniform)  # a new array: filled in place below
+        check_distributions(x, name, func, allow_nan_rows=True)
+        x[np.isnan(x)] = uniform  # the all-NaN rows of relevant docs
+        arrays.append(x)
+    return lev, arrays
 
 
 # --------------------------------------------------------------------------- files
@@ -343,7 +366,10 @@ def evaluate(
         M + 1 weights, w_0 for the utility and w_m per attribute set, summing to 1. On
         each topic GFR combines the utility with the sets that cover the topic, their
         weights renormalised to sum to 1 there; by default they are equal (FairWeb-2:
-        ``(ERR + GF[RATINGS] + GF[ORIGIN]) / 3`` on a movie topic).
+        ``(ERR + GF[RATINGS] + GF[ORIGIN]) / 3`` on a movie topic). Where the utility
+        and every set covering a topic have weight 0 (``w_0 = 0`` and the weighted
+        sets do not cover it), GFR is undefined there: NaN, left out of the ``all``
+        means and counted by ``n[GFR]`` in ``to_tsv``.
     order : {'file', 'score'}
         Rank order: the order of a topic's lines in the run file (as the organisers'
         tool), or trec_eval's (score descending, ties by doc id descending).
@@ -382,8 +408,12 @@ def evaluate(
     """
     func = "evaluate"
     qrels, runs = as_qrels(qrels), as_runs(runs)
+    runs = check_sequence_of(runs, Run, "runs", func, min_len=1)
     order = check_choice(order, "order", func, ("file", "score"))
     duplicates = check_choice(duplicates, "duplicates", func, ("error", "first"))
+    nonrelevant_membership = check_choice(
+        nonrelevant_membership, "nonrelevant_membership", func, ("uniform", "listed")
+    )
     cutoffs = _cutoffs(cutoffs, measures, DEFAULT_CUTOFFS, func)
     cut, prob, phi, utility = _options(cutoffs, gains, phi, utility, func)
     lmax = len(prob) - 1

@@ -17,7 +17,9 @@ is the mean membership of the relevant nuggets of system turn t (independent) or
 all relevant nuggets up to turn t (cumulative); T is the set of turns with a relevant
 nugget, or every system turn when empty turns count as uniform. The weights
 ``w_0..w_M`` (R first) sum to 1; by default they are equal, which makes GFRC the plain
-mean of R and every GF^m (the FairWeb-2 summary) and GF the mean of the GF^m.
+mean of R and every GF^m (the FairWeb-2 summary) and GF the mean of the GF^m. GF's own
+weights are ``w_m / (1 - w_0)``; when ``w_0 = 1`` (GFRC = R) the weights say nothing
+of them, and GF keeps its default, the plain mean of the GF^m.
 
 Two entry points, as in every measure family: :func:`gfrc` returns a dict of arrays
 (one value per conversation), :func:`evaluate` a :class:`~fairconv.results.ScoreTable`
@@ -114,6 +116,7 @@ def gfrc(
     gain: str | None = None,
     method: str | None = None,
     empty: str | None = None,
+    _func: str = "gfrc",
 ) -> dict[str, np.ndarray]:
     r"""R, GF per attribute set, GF and GFRC of every conversation of a batch.
 
@@ -125,7 +128,8 @@ def gfrc(
         Named settings (default 'fairweb2'); the keyword options below override it.
     weights : sequence of float, optional
         M + 1 weights, w_0 for R then one per attribute set; finite, non-negative,
-        summing to 1. Default equal.
+        summing to 1. Default equal. GF weighs the GF^m by w_1..w_M renormalised to
+        sum to 1; with w_0 = 1 (GFRC = R) GF is the plain mean of the GF^m.
     L, lmax, dedupe, variant, gain, method, empty
         As :class:`~fairconv.conversation.ConversationOptions`; None keeps the
         preset's value.
@@ -146,7 +150,7 @@ def gfrc(
     Notes
     -----
     .. math::
-        R = rac{1}{N} \sum_n pw(n)\, g(n),\qquad
+        R = \frac{1}{N} \sum_n pw(n)\, g(n),\qquad
         GFRC = w_0 R + \sum_m w_m GF^m
 
     The GFRC2 paper's Eq. 6 (``pw = 1 - (wc-1)/L``) is what it intends; the FairWeb-2
@@ -166,7 +170,7 @@ def gfrc(
     >>> [round(x, 6) for x in out["GFRC"].tolist()]
     [0.382158, 0.362287]
     """
-    func = "gfrc"
+    func = _func
     given = dict(
         L=L, lmax=lmax, dedupe=dedupe, variant=variant, gain=gain, method=method, empty=empty
     )
@@ -203,8 +207,10 @@ def gfrc(
         out[str(MeasureName("GF", None, a.name))] = gf
         parts.append(gf)
     stack = np.stack(parts) if parts else np.zeros((0, n_conv))
-    gf_all = _core.combine(stack, w[1:])
-    out["GF"] = gf_all
+    set_w = w[1:]
+    if not set_w.sum() > 0:  # w_0 = 1 (GFRC = R) says nothing of GF's own weights
+        set_w = np.full(len(parts), 1.0 / len(parts))
+    out["GF"] = _core.combine(stack, set_w)
     out["GFRC"] = _core.combine(np.vstack([out["R"][None], stack]), w)
     return out
 
@@ -225,4 +231,6 @@ def evaluate(
     >>> round(table.value("COPWA-CS-QD-MN-2", "R112", "GFRC"), 6)
     0.382158
     """
-    return pick(batch.table(gfrc(batch, **options)), measures, "gfrc.evaluate")
+    func = "gfrc.evaluate"
+    scores = gfrc(batch, **options, _func=func)  # checks batch before batch.table
+    return pick(batch.table(scores), measures, func)

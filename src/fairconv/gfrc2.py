@@ -81,7 +81,7 @@ def clusters(
     weights : sequence of float, optional
         w_0 (GNP) and w_1..w_M (attribute sets); default 1/(M+1) each; sum to 1.
     L : int, optional
-        Patience in words (>= 2).
+        Patience in words, an integer in 2..2^53.
     lmax : int, optional
         Highest relevance level (levels above it are an error).
     dedupe : bool, optional
@@ -124,6 +124,7 @@ def gfrc2(
     L: int | None = None,
     lmax: int | None = None,
     dedupe: bool | None = None,
+    _func: str = "gfrc2",
 ) -> dict[str, np.ndarray]:
     r"""EGNP, EGF per attribute set and GFRC2 of every conversation of a batch.
 
@@ -156,9 +157,7 @@ def gfrc2(
     >>> [round(x, 6) for x in gfrc2(load_case("r112").conversations)["GFRC2"].tolist()]
     [0.002677, 0.002038]
     """
-    c = clusters(
-        batch, preset=preset, weights=weights, L=L, lmax=lmax, dedupe=dedupe, _func="gfrc2"
-    )
+    c = clusters(batch, preset=preset, weights=weights, L=L, lmax=lmax, dedupe=dedupe, _func=_func)
     n = len(batch)
     out = {"EGNP": np.bincount(c.conversation, weights=c.prob * c.gnp, minlength=n)}
     for a in batch.attributes:
@@ -183,7 +182,9 @@ def evaluate(
     >>> round(table.value("ORG-CS-D-MN-1", "R112", "GFRC2"), 6)
     0.002038
     """
-    return pick(batch.table(gfrc2(batch, **options)), measures, "gfrc2.evaluate")
+    func = "gfrc2.evaluate"
+    scores = gfrc2(batch, **options, _func=func)  # checks batch before batch.table
+    return pick(batch.table(scores), measures, func)
 
 
 def write_clusters(batch: ConversationBatch, c: Clusters, out) -> None:

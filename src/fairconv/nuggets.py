@@ -252,10 +252,33 @@ def _ratios(num: np.ndarray, den: np.ndarray) -> np.ndarray:
     return np.divide(num, den, out=np.full(np.shape(num), np.nan, dtype=np.float64), where=den > 0)
 
 
-def _unit(topic: str, turn: str) -> str:
-    """The row name of a turn: the turn id when it starts with its topic id, else both."""
-    named = turn.startswith(topic) and (len(turn) == len(topic) or not turn[len(topic)].isalnum())
-    return turn if named else f"{topic}/{turn}"
+def _units(topics: Sequence[str], turns: Sequence[str]) -> list[str]:
+    """The row name of each turn; two distinct (topic, turn) pairs never share one.
+
+    The turn id alone when it starts with its topic id (``T1_3`` of ``T1``), holds no
+    ``/`` and no other topic has a turn of that id; else ``<topic>/<turn>`` with ``%``
+    and ``/`` inside the ids written ``%25`` and ``%2F``. Names of the first kind hold
+    no ``/`` and those of the second exactly one, between two ids that it decodes.
+    """
+    owners: dict[str, set[str]] = {}
+    for topic, turn in zip(topics, turns, strict=True):
+        if _named(topic, turn):
+            owners.setdefault(turn, set()).add(topic)
+    return [
+        turn if _named(topic, turn) and len(owners[turn]) == 1 else f"{_esc(topic)}/{_esc(turn)}"
+        for topic, turn in zip(topics, turns, strict=True)
+    ]
+
+
+def _named(topic: str, turn: str) -> bool:
+    """The turn id names its topic: it starts with the topic id, then ends or a non-alnum."""
+    if "/" in turn or not turn.startswith(topic):
+        return False
+    return len(turn) == len(topic) or not turn[len(topic)].isalnum()
+
+
+def _esc(name: str) -> str:
+    return name.replace("%", "%25").replace("/", "%2F")
 
 
 def coverage(labels: MatchLabels, *, average: str = "macro") -> ScoreTable:
@@ -274,8 +297,11 @@ def coverage(labels: MatchLabels, *, average: str = "macro") -> ScoreTable:
     ScoreTable
         Measures :data:`MEASURES`, each in [0, 1], higher is better. Rows are turns,
         named ``<topic>/<turn>`` unless the turn id already starts with the topic id
-        (``T1_3``); the run scores are the ``all`` rows. A 0/0 ratio (no gold or no
-        extracted nugget) is NaN: the cell exists but is left out of macro means.
+        (``T1_3``), holds no ``/`` and belongs to no other topic; in ``<topic>/<turn>``
+        a ``/`` or ``%`` inside an id is written ``%2F`` or ``%25``, so distinct
+        (topic, turn) pairs never share a row. The run scores are the ``all`` rows. A
+        0/0 ratio (no gold or no extracted nugget) is NaN: the cell exists but is left
+        out of macro means.
 
     Raises
     ------
@@ -318,7 +344,7 @@ def coverage(labels: MatchLabels, *, average: str = "macro") -> ScoreTable:
     per_turn = np.column_stack(
         [_ratios(c[:, 0], c[:, 1]), _ratios(c[:, 2], c[:, 3]), _ratios(c[:, 4], c[:, 1])]
     )
-    units = [_unit(p, t) for p, t in zip(labels.topics, labels.turns, strict=True)]
+    units = _units(labels.topics, labels.turns)
     table = ScoreTable.from_items(
         labels.runs, units, MEASURES, per_turn, missing=np.nan, sources=labels.sources
     )

@@ -38,7 +38,9 @@ import numpy as np
 
 from . import _core
 from ._validation import (
+    SUM_TOLERANCE,
     as_float_array,
+    check_choice,
     check_cutoffs,
     check_distributions,
     check_int,
@@ -52,7 +54,7 @@ from ._validation import (
     json_str,
 )
 from .divergences import AttributeSet, resolve_divergence
-from .gfr import _cutoffs, stop_probabilities
+from .gfr import _cutoffs, _padded, _stop
 from .inputs import as_qrels, as_runs
 from .rankings import AttributeData, prepare
 from .readers import Qrels, Run, _name
@@ -72,24 +74,33 @@ __all__ = [
 
 
 # --------------------------------------------------------------------------- formulas
+GF_RANGE = (1.0 - float(np.sqrt(2.0)), 1.0)
+"""The values GF can take: DistrSim is at most 1 and, RNOD being at most sqrt(2), at
+least 1 - sqrt(2); GF_Re (decays summing to at most 1) and weighted means keep to it."""
+
+
 def rigf(gf_gen, gf_re, /) -> np.ndarray:
     """RIGF in percent: (GF_Gen - GF_Re) / GF_Re * 100 (Eq. 7); NaN where GF_Re = 0.
 
     Parameters
     ----------
     gf_gen, gf_re : array_like
-        GF of the generated answer and of the retrieved list; finite, broadcastable.
+        GF of the generated answer and of the retrieved list; broadcastable, each in
+        the range of GF, [1 - sqrt(2), 1] (within 1e-5): at most 1, and below 0 only
+        with RNOD against a target with zero entries, RNOD being at most sqrt(2).
 
     Returns
     -------
     ndarray
         Percent; negative when the answer is less fair than the list. NaN (undefined)
-        where GF_Re = 0.
+        where GF_Re = 0; +-inf where GF_Re is so close to 0 (below about 1e-306 in
+        magnitude) that the percentage exceeds the float range.
 
     Raises
     ------
     ValueError
-        For non-finite values or shapes that do not broadcast.
+        For values outside the range of GF (NaN and infinity included) or shapes that
+        do not broadcast.
 
     References
     ----------
@@ -111,15 +122,29 @@ def rigf(gf_gen, gf_re, /) -> np.ndarray:
         raise fail(
             "gf_re", "rigf", "broadcast with 'gf_gen'", f"shapes {gen.shape} and {re_.shape}"
         ) from None
+    for name, x in (("gf_gen", gen), ("gf_re", re_)):
+        outside = (x < GF_RANGE[0] - SUM_TOLERANCE) | (x > GF_RANGE[1] + SUM_TOLERANCE)
+        if outside.any():  # absurd values, and the overflow of gf_gen - gf_re
+            first = tuple(int(i) for i in np.argwhere(outside)[0]) if x.ndim else ()
+            where = f" at index {first}" if first else ""
+            raise fail(
+                name,
+                "rigf",
+                f"hold GF values, in [1 - sqrt(2), 1] (within {SUM_TOLERANCE:g})",
+                f"{float(x[first]):.10g}{where}",
+            )
     return _rigf(gen, re_, shape)
 
 
 def _rigf(gen, re_, shape=None):
     shape = np.broadcast_shapes(np.shape(gen), np.shape(re_)) if shape is None else shape
     out = np.full(shape, np.nan)
-    # divide first: an answer with GF_Gen = 0 gives exactly -100, equal values exactly 0
-    np.divide(gen - re_, re_, out=out, where=(re_ != 0) & ~np.isnan(re_))
-    out *= 100.0
+    # divide first: an answer with GF_Gen = 0 gives exactly -100, equal values exactly 0.
+    # GF values lie in [1 - sqrt(2), 1], so only a GF_Re within ~1e-306 of 0 overflows,
+    # to the +-inf that a percentage beyond the float range rounds to
+    with np.errstate(over="ignore"):
+        np.divide(gen - re_, re_, out=out, where=(re_ != 0) & ~np.isnan(re_))
+        out *= 100.0
     return out
 
 
@@ -223,7 +248,8 @@ def attention_distribution(levels, memberships, /, *, cutoff: int | None = None)
     levels : array_like of int, shape (..., K)
         Relevance levels by rank; 0 = nonrelevant.
     memberships : array_like, shape (..., K, G)
-        Membership vectors by rank (rows of nonrelevant docs are not used).
+        Membership vectors by rank (rows of nonrelevant docs are neither checked nor
+        used).
     cutoff : int, optional
         Only the top ``cutoff`` ranks count.
 
@@ -243,9 +269,12 @@ def attention_distribution(levels, memberships, /, *, cutoff: int | None = None)
     """
     func = "attention_distribution"
     lev = _levels(levels, func)
-    memb = check_distributions(memberships, "memberships", func)
-    if memb.shape[:-1] != lev.shape:
+    memb = as_float_array(memberships, "memberships", func)
+    if memb.ndim == 0 or memb.shape[:-1] != lev.shape:
         raise fail("memberships", func, f"have shape {lev.shape} + (G,)", f"shape {memb.shape}")
+    # only the rows of relevant docs are used, so only they are checked
+    uniform = 1.0 / max(memb.shape[-1], 1)
+    memb = check_distributions(np.where((lev > 0)[..., None], memb, uniform), "memberships", func)
     if cutoff is not None:
         cutoff = check_int(cutoff, "cutoff", func, minimum=1)
     return _core.attention(lev, memb, cutoff)
@@ -322,14 +351,16 @@ def ragfair(
     levels : array_like of int, shape (..., K)
         Relevance level of the doc at each rank of the retrieved list.
     memberships : sequence of array_like, each (..., K, G_m)
-        Membership vectors by rank, one array per attribute set (rows of nonrelevant
-        docs are not used; all-NaN rows count as uniform, as in :func:`fairconv.gfr.gfr`).
+        Membership vectors by rank, one array per attribute set; as in
+        :func:`fairconv.gfr.gfr`, only the rows of relevant docs within ``lengths`` are
+        checked and used, and an all-NaN row there counts as uniform.
     answer_distributions : sequence of array_like, each (..., G_m)
         d_A of each answer per attribute set; all-NaN rows for answers naming no
         relevant entity (:func:`answer_distributions`).
     attribute_sets : sequence of AttributeSet
     lengths : array_like of int, shape (...), optional
-        List lengths; default K.
+        List lengths; default K. Positions at or beyond them are neither checked nor
+        used.
     cutoffs : sequence of int
         Depths of the retrieved list besides full depth.
     gains : sequence of float
@@ -361,9 +392,6 @@ def ragfair(
     func = "ragfair"
     sets = check_sequence_of(attribute_sets, AttributeSet, "attribute_sets", func, min_len=1)
     check_unique_names([a.name for a in sets], "attribute_sets", func)
-    from .gfr import gfr as _gfr_arrays  # the same checks of levels, lengths, memberships
-
-    members = list(memberships)
     answers = list(answer_distributions)
     if len(answers) != len(sets):
         raise fail(
@@ -371,19 +399,12 @@ def ragfair(
         )
     depths = check_cutoffs(cutoffs, "cutoffs", func)
     cut: list[int | None] = [None, *depths]
-    _gfr_arrays(levels, members, sets, lengths=lengths, cutoffs=depths, gains=gains)
-    lev = np.asarray(levels)
-    depth = lev.shape[-1]
-    inside = np.ones(lev.shape, bool) if lengths is None else _core.length_mask(lengths, depth)
-    lev = np.where(inside, lev, 0)
-    prob = stop_probabilities(gains)
-    decay = _core.err_decay(np.where(inside, prob[lev], 0.0))
+    prob = _stop(gains, func)
+    lev, arrays = _padded(levels, memberships, sets, lengths, len(prob) - 1, func)
+    decay = _core.err_decay(prob[lev])
     w = _set_weights(weights, len(sets), func)
     out: dict = {}
-    for m, (a, memb, d_a) in enumerate(zip(sets, members, answers, strict=True)):
-        x = np.asarray(memb, dtype=np.float64)
-        use = (lev > 0) & ~np.isnan(x).any(axis=-1)
-        x = np.where(use[..., None], x, 1.0 / a.n_groups)
+    for m, (a, x, d_a) in enumerate(zip(sets, arrays, answers, strict=True)):
         da = check_distributions(d_a, f"answer_distributions[{m}]", func, allow_nan_rows=True)
         if da.shape != lev.shape[:-1] + (a.n_groups,):
             raise fail(
@@ -555,7 +576,9 @@ def evaluate(
         cutoffs. An unknown name is an error listing the valid ones.
     weights : sequence of float, optional
         M weights of the attribute sets for the overall values, summing to 1; on each
-        topic they are renormalised over the sets that cover it (default equal).
+        topic they are renormalised over the sets that cover it (default equal). Where
+        every set covering a topic has weight 0, the overall values are undefined
+        there (NaN).
     gains, order, duplicates, nonrelevant_membership
         As :func:`fairconv.gfr.evaluate`.
 
@@ -577,6 +600,12 @@ def evaluate(
     """
     func = "ragfair.evaluate"
     qrels, runs = as_qrels(qrels), as_runs(runs)
+    runs = check_sequence_of(runs, Run, "runs", func, min_len=1)
+    order = check_choice(order, "order", func, ("file", "score"))
+    duplicates = check_choice(duplicates, "duplicates", func, ("error", "first"))
+    nonrelevant_membership = check_choice(
+        nonrelevant_membership, "nonrelevant_membership", func, ("uniform", "listed")
+    )
     attributes = check_sequence_of(attributes, AttributeData, "attributes", func, min_len=1)
     check_unique_names([a.attribute.name for a in attributes], "attributes", func)
     if not isinstance(answers, Answers):
@@ -587,7 +616,7 @@ def evaluate(
     depths = check_cutoffs(_cutoffs(cutoffs, measures, (), func), "cutoffs", func)
     cut: list[int | None] = [None, *depths]
     w = _set_weights(weights, len(attributes), func)
-    prob = stop_probabilities(gains)
+    prob = _stop(gains, func)
     qrels.check_gains(len(prob) - 1)
     lists = prepare(
         qrels,
