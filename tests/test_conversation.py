@@ -157,3 +157,12 @@ def test_attribute_set_file_errors(tmp_path):
     (tmp_path / "t.golddistr").write_text("0.5\n0.5\n")
     f.write_text('{"A": {"target": "t.golddistr", "scale": "ordinal"}}')
     assert read_attribute_sets(f)[0].target.tolist() == [0.5, 0.5]
+
+
+def test_a_golddistr_path_that_cannot_be_opened_names_its_attribute_set(tmp_path):
+    f = tmp_path / "a.json"
+    for target, reason in [("missing", "No such file"), (".", "Is a directory"),
+                           ("t\\u0000", "embedded null byte")]:  # fmt: skip
+        f.write_text(f'{{"A": {{"target": "{target}", "scale": "ordinal"}}}}')
+        with pytest.raises(ValueError, match=rf"a\.json: attribute set 'A': .*\({reason}"):
+            read_attribute_sets(f)

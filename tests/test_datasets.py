@@ -121,3 +121,25 @@ def test_path_refuses_what_is_not_bundled():
         path("nothing", "here")
     with pytest.raises(TypeError, match="'parts' parameter of path"):
         path("cases", 3)
+
+
+@pytest.mark.parametrize(
+    "parts",
+    [
+        ("/etc/passwd",),
+        ("..", "cli.py"),
+        ("cases", "..", "..", "cli.py"),
+        ("cases", "/etc"),
+        ("cases", "a\x00"),
+    ],
+)
+def test_path_refuses_what_lies_outside_the_bundled_data(parts):
+    """The docstring's promise: a file or folder inside the bundled data, else ValueError."""
+    with pytest.raises(ValueError, match="fairconv bundles no data at"):
+        path(*parts)
+
+
+def test_path_resolves_inside_the_bundled_data():
+    root = path()
+    assert path("fairweb1-pilot", "..", "cases") == path("cases") == root / "cases"
+    assert path("cases", "r112-attributes.json").is_relative_to(root)

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from fairconv import _bytes, _keys, readers
 
 # --------------------------------------------------------------------------- tokens
-TOPICS = st.sampled_from([b"T1", b"T2", b"10", b"T\xc3\xa9", b"#T"])
+TOPICS = st.sampled_from([b"T1", b"T2", b"10", b"T\xc3\xa9", b"#T", b"\xef\xbb\xbfT1"])
 DOCS = st.one_of(
     st.sampled_from([b"a", b"b", b"clueweb22-en0000-00-00000", b"d\xc3\xa9"]),
     st.text(
@@ -95,8 +95,10 @@ def lines_of(row):
     return build()
 
 
-NTCIR_LEVELS = [b"L0", b"L2", b"L100", b"L101", b"L", b"L-1", b"L01", b"L099", b"2"]
-TREC_LEVELS = [b"0", b"1", b"-1", b"100", b"101", b"-5", b"x", b"007", b""]
+NTCIR_LEVELS = [b"L0", b"L2", b"L100", b"L101", b"L", b"L-1", b"L01", b"L099", b"2", b"L0100",
+                b"L000100", b"L00"]  # fmt: skip
+TREC_LEVELS = [b"0", b"1", b"-1", b"100", b"101", b"-5", b"x", b"007", b"", b"0100", b"-0100",
+               b"0" * 17 + b"100"]  # fmt: skip
 QRELS = st.one_of(
     st.tuples(TOPICS, DOCS, st.sampled_from(NTCIR_LEVELS)),
     st.tuples(TOPICS, st.just(b"0"), DOCS, st.sampled_from(TREC_LEVELS)),
@@ -207,6 +209,42 @@ def test_the_generated_files_reach_both_outcomes(kind, wanted):
         lambda d: outcome(reader, d, True)[0] == wanted,
         settings=settings(max_examples=2000, database=None),
     )
+
+
+# integers as they are written: an L or a sign, leading zeros, digits
+INTEGER_TOKENS = st.builds(
+    lambda lead, zeros, digits: lead + b"0" * zeros + digits,
+    st.sampled_from([b"", b"L", b"-", b"+", b"L-", b"L+", b"-L", b"--"]),
+    st.integers(0, 20),
+    st.one_of(
+        st.sampled_from([b"", b"0", b"1", b"2", b"99", b"100", b"101", b"999"]),
+        st.integers(0, 10**20).map(lambda n: str(n).encode()),
+    ),
+).filter(bool)
+INTEGER_ROWS = {
+    "NTCIR level": (readers.read_qrels, b"T1 d%d %s"),
+    "TREC level": (readers.read_qrels, b"T1 0 d%d %s"),
+    "rank": (readers.read_run, b"T1 Q0 d%d %s 1.5 tag"),
+}
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(INTEGER_TOKENS, min_size=1, max_size=6), st.sampled_from(list(INTEGER_ROWS)))
+def test_integer_tokens_fast_equals_slow(tokens, column):
+    """Leading zeros, digit counts and signs: the fast route takes what the rule takes."""
+    reader, row = INTEGER_ROWS[column]
+    same_both_ways(reader, b"".join(row % (i, t) + b"\n" for i, t in enumerate(tokens)))
+
+
+@pytest.mark.parametrize(
+    "column, token",
+    [("NTCIR level", t) for t in (b"L0100", b"L000100", b"L0001", b"L00", b"L099", b"L100")]
+    + [("TREC level", t) for t in (b"0100", b"-0100", b"0" * 18 + b"1", b"-" + b"0" * 18)]
+    + [("rank", t) for t in (b"0" * 18, b"0" * 19, b"+1", b"-0")],
+)
+def test_integer_forms_read_alike_both_ways(column, token):
+    reader, row = INTEGER_ROWS[column]
+    same_both_ways(reader, row % (1, token) + b"\n")
 
 
 def test_exponents_and_long_decimals_read_as_float_reads_them():

@@ -172,3 +172,95 @@ def test_gz_and_file_objects(tmp_path, pilot):
         from_object = readers.read_run(f)
     docs = pilot.runs[0].docs.tolist()
     assert readers.read_run(gz).docs.tolist() == from_object.docs.tolist() == docs
+
+
+# --------------------------------------------------------------------------- value checks
+NOT_NUMBERS = [True, np.bool_(True), "2", np.str_("2"), np.complex128(2), None, b"2", [2]]
+NOT_FINITE = [float("nan"), np.float64("nan"), float("inf"), -np.inf, np.float32("inf"), 10**400]
+VALUE_CALLS = {
+    "relevance": (lambda v: as_qrels({"T": {"a": 1, "b": v}}), r"qrels dict:2: the relevance"),
+    "score": (
+        lambda v: as_run([ScoredDoc("T", "a", 1.0), ScoredDoc("T", "b", v)], name="r"),
+        r"run 'r' \(records\):2: the score",
+    ),
+    "probability": (
+        lambda v: as_memberships({"T": {"a": [1, 0], "b": [v, 0]}}),
+        r"memberships dict:2: the group probability",
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", list(VALUE_CALLS))
+@pytest.mark.parametrize("value", NOT_NUMBERS + NOT_FINITE, ids=lambda v: repr(v)[:24])
+def test_every_value_is_checked_explicitly_naming_its_row(kind, value):
+    """No numpy bool, string or complex passes as a number; NaN and inf name their row."""
+    call, where = VALUE_CALLS[kind]
+    if any(value is v for v in NOT_NUMBERS):
+        rule = "must be a number, got "
+    elif kind == "relevance" and type(value) is int:  # a whole number: the reader's range
+        where, rule = r"qrels dict:2: ", r"a TREC qrels level must be an integer \(at most 100\)"
+    else:
+        rule = "must be (an integer|a finite number), got "
+    with pytest.raises(ValueError, match=where + " " * (not where.endswith(" ")) + rule):
+        call(value)
+
+
+def test_nan_relevance_in_a_dataframe_names_its_row():
+    frame = pd.DataFrame({"query_id": ["T", "T"], "doc_id": ["a", "b"], "relevance": [1, np.nan]})
+    with pytest.raises(ValueError, match=r"qrels DataFrame:2: the relevance must be an integer"):
+        as_qrels(frame)
+
+
+def test_whole_numbers_of_every_numeric_type_are_levels():
+    q = as_qrels({"T": {"a": np.int8(2), "b": np.uint64(1), "c": 2.0, "d": np.float32(0)}})
+    assert q.levels.tolist() == [2, 1, 2, 0]
+
+
+@pytest.mark.parametrize(
+    "topic, message",
+    [
+        (b"T1", r"the query id must be a string or an integer, got bytes b'T1'"),
+        (1.0, r"the query id must be a string or an integer, got float 1.0"),
+        (np.bool_(True), r"the query id must be a string or an integer, got bool"),
+        ("#T1", r"the query id '#T1' must not start with '#' \(in the file format"),
+        ("\ufeffT1", r"the query id '\\ufeffT1' must be Unicode text without a byte-order mark"),
+        ("T\ud8001", r"the query id 'T\\ud8001' must be .* or a lone surrogate"),
+    ],
+)
+def test_ids_that_a_file_cannot_hold_as_given_are_refused_not_changed(topic, message):
+    """First row or later: a '#' topic was dropped as a comment, a BOM stripped from the first."""
+    t = topic
+    for call, where in [
+        (lambda: as_qrels({t: {"a": 1}, "T2": {"a": 1}}), "qrels dict:1: "),
+        (lambda: as_qrels({"T0": {"a": 1}, t: {"a": 1}}), "qrels dict:2: "),
+        (lambda: as_qrels([Qrel("T0", "a", 1, "0"), Qrel(t, "a", 1, "0")]), "qrels records:2: "),
+        (lambda: as_run({"T0": {"a": 1.0}, t: {"a": 1.0}}, name="r"), r"run 'r' \(dict\):2: "),
+        (lambda: as_memberships({"T0": {"a": [1, 0]}, t: {"a": [1, 0]}}), "memberships dict:2: "),
+    ]:  # fmt: skip
+        with pytest.raises(ValueError, match=where + message):
+            call()
+
+
+def test_the_reported_hash_topic_is_not_dropped():
+    rows = [{"query_id": "#T1", "doc_id": "a", "relevance": 1},
+            {"query_id": "T2", "doc_id": "a", "relevance": 1}]  # fmt: skip
+    with pytest.raises(ValueError, match=r"qrels records:1: the query id '#T1' must not start"):
+        as_qrels(rows)
+
+
+def test_ids_a_file_can_hold_are_kept_as_given():
+    q = as_qrels({7: {np.int64(8): 1}, "T#": {"#a": 2}})
+    assert q.topics == ("7", "T#") and q.docs.tolist() == [b"8", b"#a"]
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: as_runs({b"x": {"T": {"a": 1.0}}}), r"run: the run name must be a string or an"),
+        (lambda: as_run({"T": {"a": 1.0}}, name=""), r"run: the run name '' must be non-empty"),
+        (lambda: as_run(P / "runs" / RUN_FILES[0], name="a b"), r"run: the run name 'a b'"),
+    ],
+)
+def test_run_names_are_checked_whatever_the_run(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()

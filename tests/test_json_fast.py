@@ -1,9 +1,12 @@
 """The JSON readers' shortcuts give what the full rules give, on generated texts."""
 
+import io
 import json
+import re
 import sys
 
-from hypothesis import given, settings
+import pytest
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from fairconv import readers
@@ -103,3 +106,113 @@ def test_identifier_rule_is_the_definition_on_every_code_point():
     for c in map(chr, range(sys.maxunicode + 1)):
         refused = c.isspace() or ord(c) < 32 or 127 <= ord(c) < 160
         assert bool(_NOT_IN_ID.search(c)) == refused, hex(ord(c))
+
+
+# --------------------------------------------------------------------------- surrogates
+@pytest.fixture(params=["orjson", "pure"])
+def decoder(request, monkeypatch):
+    """Both JSON routes: orjson (when installed) and the standard decoder."""
+    if request.param == "orjson":
+        pytest.importorskip("orjson")
+        monkeypatch.delenv("FAIRCONV_PURE", raising=False)
+    else:
+        monkeypatch.setenv("FAIRCONV_PURE", "1")
+    return request.param
+
+
+# escapes of surrogates, paired or not, next to escaped backslashes and look-alike text
+PIECES = [r"\ud800", r"\uDBFF", r"\udc00", r"\uDFFF", r"\uD83D", r"\ude00", "\\\\", "u",
+          "d800", "a", r"\u0041", r"\n"]  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=8), st.booleans())
+@example(["\\ud800", "\\\\", "\\udc00"], False)  # halves that an escaped backslash keeps apart
+def test_a_lone_surrogate_is_refused_exactly_when_the_decoder_gives_one(pieces, as_key):
+    """The text's pre-check never misses a lone surrogate the decoder would give."""
+    text = "".join(pieces)
+    line = f'{{"{text}": 1}}' if as_key else f'{{"topic": "{text}"}}'
+    decoded = json.loads(line)
+    lone = any(0xD800 <= ord(c) <= 0xDFFF for c in json.dumps(decoded, ensure_ascii=False))
+    stream = io.BytesIO(line.encode() + b"\n")
+    stream.name = "s.jsonl"
+    try:
+        assert readers.iter_jsonl(stream) == [(1, decoded)]
+        assert not lone
+    except ValueError as exc:
+        assert lone and str(exc).startswith("s.jsonl:1: "), str(exc)
+        assert "must be valid Unicode text" in str(exc)
+
+
+CONVERSATION = {"topic": "T", "run": "r", "text": "U:q S:a b", "nuggets": [
+    {"start": 3, "end": 3, "level": 1, "entity": "e", "groups": {"A": [1, 0]}}]}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "field, value, message",
+    [
+        ("topic", "T\\ud800", '"topic" must be valid Unicode text, got "T\\ud800"'),
+        ("run", "\\udc00r", '"run" must be valid Unicode text, got "\\udc00r"'),
+        ("text", "U:q S:a \\udbffb", '"text" must be valid Unicode text'),
+        ("entity", "e\\ud800", '"entity" of item 1 of "nuggets" must be valid Unicode text'),
+    ],
+)
+def test_a_lone_surrogate_in_a_conversation_names_file_line_and_field(
+    tmp_path, decoder, field, value, message
+):
+    from fairconv import AttributeSet
+    from fairconv.conversation import read_conversations
+
+    line = json.dumps(CONVERSATION)
+    old = f'"{CONVERSATION.get(field, "e")}"'
+    f = tmp_path / "c.jsonl"
+    f.write_text(line + "\n" + line.replace(old, f'"{value}"', 1) + "\n")
+    with pytest.raises(ValueError, match=re.escape(f"c.jsonl:2: {message}")):
+        read_conversations(f, [AttributeSet("A", [0.5, 0.5], "nominal")])
+
+
+@pytest.mark.parametrize(
+    "name, text, message",
+    [
+        ("a.jsonl", '{"topic": "M\\ud800", "run": "r", "entities": []}',
+         'a.jsonl:1: "topic" must be valid Unicode text'),
+        ("l.jsonl", '{"topic": "T", "turn": "T_1", "gold": ["g\\udc00"], "extracted": [], '
+                    '"ntn": [], "ntr": []}',
+         'l.jsonl:1: item 1 of "gold" must be valid Unicode text, got "g\\udc00"'),
+        ("s.json", '{"A\\ud800": {"target": [0.5, 0.5], "scale": "nominal"}}',
+         's.json: a key must be valid Unicode text, got "A\\ud800"'),
+        ("s.json", '{"A": {"target": "x\\ud800.golddistr", "scale": "nominal"}}',
+         's.json: "target" of "A" must be valid Unicode text'),
+    ],
+)  # fmt: skip
+def test_a_lone_surrogate_in_every_json_reader(tmp_path, decoder, name, text, message):
+    from fairconv import AttributeSet, nuggets, ragfair
+    from fairconv.conversation import read_attribute_sets
+
+    f = tmp_path / name
+    f.write_text(text + "\n")
+    read = {
+        "a.jsonl": lambda: ragfair.read_answers(f, [AttributeSet("A", [0.5, 0.5], "nominal")]),
+        "l.jsonl": lambda: nuggets.read_labels(f),
+        "s.json": lambda: read_attribute_sets(f),
+    }[name]
+    with pytest.raises(ValueError, match=re.escape(message)):
+        read()
+
+
+def test_a_lone_surrogate_in_the_cli_is_one_error_line_and_no_output(tmp_path, decoder):
+    import subprocess
+    import sys
+
+    from fairconv.datasets import path
+
+    f = tmp_path / "s.jsonl"
+    f.write_text('{"topic":"\\ud800","run":"r","text":"U:a S:b","nuggets":[]}\n')
+    proc = subprocess.run(
+        [sys.executable, "-m", "fairconv", "gfrc", "--attributes",
+         str(path("cases", "r112-attributes.json")), str(f)],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert proc.returncode == 2 and proc.stdout == "", proc.stdout
+    assert proc.stderr.count("\n") == 1
+    assert f'{f}:1: "topic" must be valid Unicode text, got "\\ud800"' in proc.stderr

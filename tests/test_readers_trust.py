@@ -84,6 +84,29 @@ def test_rule1_bad_bytes_are_errors_naming_file_and_line(tmp_path, bad, what, wh
     assert f"{paths[which]}:2:" in err and what in err
 
 
+@pytest.mark.parametrize(
+    "data, line",
+    [
+        (b"\xef\xbb\xbfT1 a L2\n\xef\xbb\xbfT1 b L1\n", 2),  # cat of two files with a BOM
+        (b"T1 a L2\nT1 b L1\n\xef\xbb\xbfT2 c L1\n", 3),
+        (b"T1 a L2\nT1 b\xef\xbb\xbf L1\n", 2),
+        (b"\xef\xbb\xbf\xef\xbb\xbfT1 a L2\n", 1),
+        (b"T1 a L2\n# \xef\xbb\xbf in a comment\n", 2),
+    ],
+)
+def test_rule1_a_bom_after_the_start_is_an_error_naming_file_and_line(tmp_path, data, line):
+    """It would be an invisible part of a token: a second topic that looks like the first."""
+    with pytest.raises(ValueError, match=rf"q:{line}: a byte-order mark \(U\+FEFF\) is allowed"):
+        readers.read_qrels(write(tmp_path, "q", data))
+
+
+def test_rule1_a_bom_after_the_start_in_the_cli(tmp_path):
+    bom = b"\xef\xbb\xbf"
+    q = write(tmp_path, "q", bom + GOOD_Q + bom + GOOD_Q.replace(b"T", b"U"))
+    code, out, err = cli_gfr(q, write(tmp_path, "g", GOOD_G), write(tmp_path, "r", GOOD_R))
+    assert code == 2 and out == "" and f"{q}:4: a byte-order mark" in err, err
+
+
 def test_rule1_topics_that_are_not_utf8_never_merge(tmp_path):
     """Two topic ids that a replacing decoder would both turn into U+FFFD."""
     q = write(tmp_path, "q", b"T\xff a L2\nT\xfe b L2\n")

@@ -62,6 +62,7 @@ def test_forced_layout_and_a_bom(tmp_path):
         (b"m\tq1\t1\nm\tq1\t2\nrunid\tall\tr\n", r":2: a second value for run 'r'"),
         (b"m\tq1\t1\nm\tq2\n", r":2: expected 3 columns in a trec_eval row"),
         (b"run\ttopic\tmeasure\tvalue\nr\tq\tm\n", r":2: expected 4 columns"),
+        (b"m\tq1\t1\n\xef\xbb\xbfm\tq2\t1\n", r":2: a byte-order mark"),
     ],
 )
 def test_bad_files_name_the_file_and_line(tmp_path, content, message):
@@ -102,6 +103,62 @@ def test_topic_files(tmp_path):
     f.write_text("q2\nq2\n")
     with pytest.raises(ValueError, match=r"topics:2: topic 'q2' is listed twice"):
         read_topics(f)
+    f.write_text("# c\n\n")
+    with pytest.raises(ValueError, match=r"topics: the file is empty \(no topic rows\)"):
+        read_topics(f)
+
+
+def test_topic_files_skip_comment_lines(tmp_path):
+    """As every text reader does (docs/formats.md): `fairconv compare --topics t`."""
+    f = tmp_path / "t"
+    f.write_bytes(b"\xef\xbb\xbf# pilot topics\r\nP002\r\n\r\n  #P003 left out\r\nP001\r\n")
+    assert read_topics(f) == ("P002", "P001")
+    f.write_bytes(b"P001\n\xef\xbb\xbfP002\n")
+    with pytest.raises(ValueError, match=r"t:2: a byte-order mark"):
+        read_topics(f)
+
+
+def test_compare_topics_file_with_a_comment(tmp_path):
+    import subprocess
+    import sys
+
+    for run, values in (("A", "0.4 0.6 0.5"), ("B", "0.3 0.2 0.1")):
+        rows = [f"m\tq{i}\t{v}" for i, v in enumerate(values.split(), start=1)]
+        (tmp_path / run).write_text("\n".join([*rows, f"runid\tall\t{run}"]) + "\n")
+    (tmp_path / "t").write_text("# the first two\nq1\nq2\n")
+    proc = subprocess.run(
+        [sys.executable, "-m", "fairconv", "compare", "-m", "m", "--topics", "t", "A", "B"],
+        capture_output=True, text=True, cwd=tmp_path,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("# m, randomised-tukey, 2 topics")
+
+
+@pytest.mark.parametrize(
+    "text, layout",
+    [
+        ("# per-topic scores\n" + TREC.replace("ndcg\tq1", "# a comment\nndcg\tq1"), "trec_eval"),
+        ("#!\n" + IRM.replace("q2", "  # indented\n\nq2", 1), "ir_measures"),
+        (
+            "# written by fairconv\nrun\ttopic\tmeasure\tvalue\n# x\nbm25\tq1\tP_5\t0.4\n"
+            "bm25\tq2\tP_5\t0.6\n",
+            "fairconv",
+        ),
+    ],
+)
+def test_score_files_skip_comment_lines(tmp_path, text, layout):
+    f = tmp_path / "c.tsv"
+    f.write_text(text)
+    for forced in (None, layout):
+        t = read_scores(f, input_format=forced)
+        assert t.topics in (("q1", "q2"), ("q1", "q2", "q3")) and t.present.all()
+
+
+def test_score_file_fields_split_where_every_reader_splits(tmp_path):
+    """At spaces, tabs and CR, not at a no-break space (the qrels' ids keep it too)."""
+    f = tmp_path / "s.txt"
+    f.write_text("q1\tm\t1\nq\u00a02\tm\t0\n")
+    assert read_scores(f, input_format="ir_measures").topics == ("q1", "q\u00a02")
 
 
 REFERENCE = __import__("pathlib").Path(__file__).parent / "reference"

@@ -74,6 +74,13 @@ def conversation(nuggets, **fields):
         ({"start": "3", "end": 3}, '"start" must be an integer, got "3"'),
         ({"start": 3, "end": 3, "turn": 0}, '"turn" must be >= 1'),
         ({"start": 3, "end": 3, "entity": 7}, '"entity" must be a string, got 7'),
+        (
+            {"start": 3, "end": 3, "entity": "a b"},
+            'nugget 1: "entity" must not contain whitespace or control characters, got "a b"',
+        ),
+        ({"start": 3, "end": 3, "entity": "a\u00a0b"}, '"entity" must not contain whitespace'),
+        ({"start": 3, "end": 3, "entity": "e\n"}, '"entity" must not contain whitespace'),
+        ({"start": 3, "end": 3, "entity": ""}, '"entity" must be a non-empty string, got ""'),
         ({"start": 3, "end": 3, "groups": [0.5, 0.5]}, '"groups" must be an object'),
         (
             {"start": 3, "end": 3, "level": 1, "groups": {"A": [True, False]}},
@@ -180,6 +187,16 @@ def test_rule4_identifiers_that_could_forge_rows_are_refused(name):
     for field in ("topic", "run"):
         with pytest.raises(ValueError, match=f'"{field}" must not contain whitespace'):
             batch_from_records([conversation([], **{field: name})], SETS, sources=["x"])
+
+
+def test_rule4_entity_keys_are_identifiers_in_the_cli(tmp_path):
+    """The second nugget's key has a space; the first (a valid key) is read as before."""
+    c = tmp_path / "c.jsonl"
+    nuggets = [{"start": 3, "end": 3, "entity": "k1"}, {"start": 5, "end": 5, "entity": "a b"}]
+    c.write_text(json.dumps(conversation(nuggets)) + "\n")
+    code, out, err = cli("gfrc", "--attributes", CASES / "r112-attributes.json", c)
+    one_line_error(code, err, f'{c}:1: nugget 2: "entity" must not contain whitespace')
+    assert out == ""
 
 
 def test_rule4_two_runs_with_one_name_in_the_cli(tmp_path):

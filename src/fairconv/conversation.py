@@ -25,6 +25,7 @@ import numpy as np
 
 from . import _core
 from ._validation import (
+    _NOT_IN_ID,
     LMAX_LIMIT,
     _json,
     check_choice,
@@ -699,13 +700,23 @@ def _turn_table(with_text, n_words, text_turn, spans):
 
 
 def _entity_codes(entities: list, sources, offsets) -> np.ndarray:
-    """Codes of the nuggets' entity keys in order of first appearance; -1 for none."""
+    """Codes of the nuggets' entity keys in order of first appearance; -1 for none.
+
+    A key is an identifier, as :func:`fairconv._validation.json_str` checks one: a
+    non-empty string without whitespace or control characters.
+    """
     if not set(map(type, entities)) <= {str, type(None)}:
         i = next(i for i, e in enumerate(entities) if e is not None and type(e) is not str)
         message = f'"entity" must be a string, got {_json(entities[i])}'
         raise json_item_error(sources, offsets, i, "nugget", message)
     first = dict.fromkeys(entities)  # in order of first appearance
     first.pop(None, None)
+    bad = [e for e in first if not e or _NOT_IN_ID.search(e)]  # each key checked once
+    if bad:
+        i = entities.index(bad[0])
+        rule = "not contain whitespace or control characters" if bad[0] else "be a non-empty string"
+        message = f'"entity" must {rule}, got {_json(bad[0])}'
+        raise json_item_error(sources, offsets, i, "nugget", message)
     codes: dict = dict(zip(first, count()))
     codes[None] = -1
     return np.fromiter(map(codes.__getitem__, entities), np.int64, len(entities))
@@ -804,7 +815,7 @@ def read_attribute_sets(path) -> list[AttributeSet]:
     """
     from pathlib import Path
 
-    from .readers import read_golddistr
+    from .readers import FileFormatError, read_golddistr
 
     spec = json_document(path)
     where = _name(path)
@@ -834,10 +845,12 @@ def read_attribute_sets(path) -> list[AttributeSet]:
             golddistr = Path(str(path)).parent / target
             try:
                 target = read_golddistr(golddistr)
-            except OSError as exc:
+            except FileFormatError:
+                raise
+            except (OSError, ValueError) as exc:  # missing, a folder, a NUL byte
                 raise ValueError(
                     f'{where}: attribute set {name!r}: the "target" file {str(golddistr)!r} '
-                    f"cannot be read ({exc.strerror or exc})"
+                    f"cannot be read ({getattr(exc, 'strerror', None) or exc})"
                 ) from None
         elif not isinstance(target, list) or not all(type(x) in (int, float) for x in target):
             raise ValueError(

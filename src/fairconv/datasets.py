@@ -72,14 +72,16 @@ def path(*parts: str) -> Path:
     Returns
     -------
     Path
-        An existing file or folder inside the installed package.
+        An existing file or folder inside the installed package's data (resolved:
+        no ``..`` and no link left in it).
 
     Raises
     ------
     TypeError
         If a component is not a string.
     ValueError
-        If nothing of that name is bundled.
+        If nothing of that name is bundled, or the components lead out of the bundled
+        data (an absolute path, ``..``).
 
     Examples
     --------
@@ -89,8 +91,12 @@ def path(*parts: str) -> Path:
     for part in parts:
         if not isinstance(part, str):
             raise TypeError(f"The 'parts' parameter of path must be strings. Got {part!r} instead.")
-    p = Path(str(resources.files("fairconv") / "data")).joinpath(*parts)
-    if not p.exists():
+    root = Path(str(resources.files("fairconv") / "data")).resolve()
+    try:
+        p = root.joinpath(*parts).resolve()
+    except (OSError, ValueError):  # a NUL byte, a loop of links
+        p = None
+    if p is None or not p.is_relative_to(root) or not p.exists():
         raise ValueError(
             f"fairconv bundles no data at {'/'.join(parts)!r}; "
             "see fairconv/data/README.md for what it has."

@@ -16,9 +16,20 @@ from __future__ import annotations
 import io
 import math
 import os
+import reprlib
 from collections.abc import Iterable, Mapping, Sequence
 
-from .readers import GroupMemberships, Qrels, Run, read_gmemb, read_qrels, read_run
+import numpy as np
+
+from .readers import (
+    _LONE_SURROGATE,
+    GroupMemberships,
+    Qrels,
+    Run,
+    read_gmemb,
+    read_qrels,
+    read_run,
+)
 
 __all__ = ["as_qrels", "as_run", "as_runs", "as_memberships"]
 
@@ -28,6 +39,9 @@ _COLUMNS = {
     "relevance": ("relevance", "label", "rel", "score"),
     "score": ("score",),
 }
+
+
+_MISSING = object()  # a field a record lacks (None is a value there, checked as one)
 
 
 def _is_path(obj) -> bool:
@@ -48,30 +62,60 @@ def _column(frame, kind: str, what: str):
     )
 
 
-def _token(value, field: str, where: str) -> str:
+def _token(value, field: str, where: str, *, first: bool = False) -> str:
+    """An id as the token of a line of its file format, or a ValueError naming the row.
+
+    A string or an integer (not a bool); what the file could not hold as the same text
+    is refused, never changed: whitespace and control characters (they would split the
+    line), a byte-order mark (skipped at the start of a file, refused elsewhere), a
+    lone surrogate (no UTF-8 text holds one) and, for the ``first`` token of a line, a
+    leading ``#`` (the line would be a comment).
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (str, int, np.integer)):
+        raise ValueError(
+            f"{where}: the {field} must be a string or an integer, got "
+            f"{type(value).__name__} {reprlib.repr(value)}"
+        )
     text = str(value)
     if not text or any(c.isspace() or ord(c) < 32 or 127 <= ord(c) < 160 for c in text):
         raise ValueError(
             f"{where}: the {field} {text!r} must be non-empty, without whitespace or "
             "control characters"
         )
+    if "\ufeff" in text or _LONE_SURROGATE.search(text):
+        raise ValueError(
+            f"{where}: the {field} {text!r} must be Unicode text without a byte-order mark "
+            "(U+FEFF) or a lone surrogate"
+        )
+    if first and text.startswith("#"):
+        raise ValueError(
+            f"{where}: the {field} {text!r} must not start with '#' (in the file format a "
+            "line starting with '#' is a comment)"
+        )
     return text
 
 
 def _number(value, field: str, where: str, *, integer: bool = False) -> str:
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, (int, float))
-        and not hasattr(value, "dtype")
+    """A number as the token of its file format, or a ValueError naming the row.
+
+    An int, a float or a numpy integer or floating-point scalar (not a bool, a string
+    or a complex number); finite, and with ``integer`` a whole number.
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(
+        value, (int, float, np.integer, np.floating)
     ):
-        raise ValueError(f"{where}: the {field} must be a number, got {value!r}")
-    if integer:
-        if float(value) != math.floor(float(value)) or not math.isfinite(float(value)):
-            raise ValueError(f"{where}: the {field} must be an integer, got {value!r}")
+        raise ValueError(f"{where}: the {field} must be a number, got {reprlib.repr(value)}")
+    if integer and isinstance(value, (int, np.integer)):
         return str(int(value))
-    if not math.isfinite(float(value)):
-        raise ValueError(f"{where}: the {field} must be a finite number, got {value!r}")
-    return repr(float(value))
+    try:
+        x = float(value)
+    except OverflowError:  # an int beyond the doubles
+        x = math.inf
+    if integer and not x.is_integer():  # nor are NaN and the infinities
+        raise ValueError(f"{where}: the {field} must be an integer, got {reprlib.repr(value)}")
+    if not math.isfinite(x):
+        raise ValueError(f"{where}: the {field} must be a finite number, got {reprlib.repr(value)}")
+    return str(int(x)) if integer else repr(x)
 
 
 def _records(obj, kinds: Sequence[str], what: str) -> list[tuple]:
@@ -91,13 +135,13 @@ def _records(obj, kinds: Sequence[str], what: str) -> list[tuple]:
     if isinstance(obj, Iterable):
         rows = []
         for i, rec in enumerate(obj, start=1):
-            fields = []
+            fields: list = []
             for kind in kinds:
                 names = _COLUMNS[kind]
-                found = next((getattr(rec, n) for n in names if hasattr(rec, n)), None)
-                if found is None and isinstance(rec, Mapping):
-                    found = next((rec[n] for n in names if n in rec), None)
-                if found is None:
+                found = next((getattr(rec, n) for n in names if hasattr(rec, n)), _MISSING)
+                if found is _MISSING and isinstance(rec, Mapping):
+                    found = next((rec[n] for n in names if n in rec), _MISSING)
+                if found is _MISSING:
                     raise ValueError(
                         f"{what} record {i}: needs a field named one of {', '.join(names)}"
                     )
@@ -142,7 +186,8 @@ def as_qrels(qrels) -> Qrels:
     name = f"qrels {_kind(qrels)}"
     rows = _records(qrels, ("topic", "doc", "relevance"), name)
     lines = [
-        f"{_token(t, 'query id', f'{name}:{i}')} 0 {_token(d, 'doc id', f'{name}:{i}')} "
+        f"{_token(t, 'query id', f'{name}:{i}', first=True)} 0 "
+        f"{_token(d, 'doc id', f'{name}:{i}')} "
         f"{_number(v, 'relevance', f'{name}:{i}', integer=True)}"
         for i, (t, d, v) in enumerate(rows, start=1)
     ]
@@ -162,13 +207,13 @@ def as_run(run, *, name: str | None = None) -> Run:
     """
     if isinstance(run, Run):
         return run
+    tag = "run" if name is None else _token(name, "run name", "run")
     if _is_path(run):
-        return read_run(run, tag=name)
-    tag = _token(name or "run", "run name", "run")
+        return read_run(run, tag=None if name is None else tag)
     where = f"run {tag!r} ({_kind(run)})"
     rows = _records(run, ("topic", "doc", "score"), where)
     scored = [
-        (_token(t, "query id", f"{where}:{i}"), _token(d, "doc id", f"{where}:{i}"),
+        (_token(t, "query id", f"{where}:{i}", first=True), _token(d, "doc id", f"{where}:{i}"),
          _number(v, "score", f"{where}:{i}"))
         for i, (t, d, v) in enumerate(rows, start=1)
     ]  # fmt: skip
@@ -183,7 +228,7 @@ def as_run(run, *, name: str | None = None) -> Run:
 def as_runs(runs) -> list[Run]:
     """Runs from a sequence of runs or a mapping from run name to run."""
     if isinstance(runs, Mapping):
-        return [as_run(r, name=str(n)) for n, r in runs.items()]
+        return [as_run(r, name=n) for n, r in runs.items()]
     if _is_path(runs) or _is_frame(runs) or isinstance(runs, Run):
         return [as_run(runs)]
     return [as_run(r) for r in runs]
@@ -220,5 +265,7 @@ def as_memberships(memberships, n_groups: int | None = None) -> GroupMemberships
         if isinstance(vector, (str, bytes)) or not isinstance(vector, Iterable):
             raise ValueError(f"{where}: a membership vector must be a sequence of numbers")
         values = " ".join(_number(x, "group probability", where) for x in vector)
-        lines.append(f"{_token(t, 'query id', where)} {_token(d, 'doc id', where)} {values}")
+        lines.append(
+            f"{_token(t, 'query id', where, first=True)} {_token(d, 'doc id', where)} {values}"
+        )
     return read_gmemb(_stream(lines, name), n_groups)

@@ -27,7 +27,7 @@ import numpy as np
 
 from . import _bytes, _fast
 from ._keys import first_occurrences, string_hashes
-from ._validation import LMAX_LIMIT, SUM_TOLERANCE, first_bad_distribution
+from ._validation import LMAX_LIMIT, SUM_TOLERANCE, _json, first_bad_distribution
 
 __all__ = [
     "Qrels",
@@ -109,21 +109,25 @@ Unicode line and paragraph separators: refused, so that no token is split or glu
 differently from what the user sees."""
 
 _BOM = b"\xef\xbb\xbf"
+_BAD_TABLE_BYTES = re.compile(_BAD_BYTES.pattern + b"|" + _BOM)
+""":data:`_BAD_BYTES` and, in a whitespace table, a byte-order mark after the start (as
+``cat`` of two files gives): it would hide inside a token, an invisible second id."""
 _STEP = 1 << 22  # bytes per step of the control-character scan
 _TEXT_BYTES = bytes(b for b in range(256) if b >= 32 and b != 127 or b in (9, 10, 13))
 
 
-def _load(path) -> np.ndarray:
+def _load(path, table: bool = True) -> np.ndarray:
     """The checked bytes of a text input (a path, a ``.gz`` path or a file object).
 
     They come padded (:func:`fairconv._bytes.padded`). Bytes that are not UTF-8 and
-    control characters are errors naming the file and line.
+    control characters are errors naming the file and line; in a whitespace table
+    (``table``), a byte-order mark after the start too.
     """
     name = _name(path)
     if hasattr(path, "read"):
         data = path.read()
-        if isinstance(data, str):
-            data = data.encode("utf-8")
+        if isinstance(data, str):  # a lone surrogate stays bytes that are not UTF-8
+            data = data.encode("utf-8", "surrogatepass")
         buf = _bytes.padded(data)
     elif str(path).endswith(".gz"):
         import gzip
@@ -135,15 +139,16 @@ def _load(path) -> np.ndarray:
             raise FileFormatError(name, None, f"is not a readable gzip file ({exc})") from None
     else:
         buf = _bytes.read_padded(path)
-    _refuse_bad_bytes(name, buf, _bytes.PAD)
+    _refuse_bad_bytes(name, buf, _bytes.PAD, table)
     return buf
 
 
-def _refuse_bad_bytes(name: str, whole, pad: int) -> None:
+def _refuse_bad_bytes(name: str, whole, pad: int, table: bool) -> None:
     """Refuse bytes that are not UTF-8 and control characters, naming the file and line.
 
     ``whole`` (bytes, or a padded ``uint8`` array) holds the text between ``pad`` zero
-    bytes at each end.
+    bytes at each end. In a whitespace table (``table``), a byte-order mark after the
+    start is refused too.
     """
     # a step at a time, as bytes methods need bytes and translate builds a result as
     # long as its input: the pad's zeros and any control byte survive the deletion of
@@ -156,9 +161,17 @@ def _refuse_bad_bytes(name: str, whole, pad: int) -> None:
         controls += len(step.translate(None, _TEXT_BYTES))
     if controls > 2 * pad or not ascii_only or not _bytes.FAST:
         data = bytes(view[pad : len(view) - pad])
-        bad = _BAD_BYTES.search(data)
+        refused = _BAD_TABLE_BYTES if table else _BAD_BYTES
+        bad = refused.search(data, len(_BOM) if data.startswith(_BOM) else 0)
         if bad:
             line = data.count(b"\n", 0, bad.start()) + 1
+            if bad.group() == _BOM:
+                raise FileFormatError(
+                    name,
+                    line,
+                    "a byte-order mark (U+FEFF) is allowed only at the start of a file: "
+                    "here it would be an invisible part of a token (two files joined?)",
+                )
             raise FileFormatError(
                 name, line, f"a control character ({bad.group()!r}) is not allowed in a text file"
             )
@@ -169,15 +182,18 @@ def _refuse_bad_bytes(name: str, whole, pad: int) -> None:
             raise FileFormatError(name, line, "the line is not UTF-8 text") from None
 
 
-def _read(path) -> bytes:
-    """The checked bytes of a text input (the rules of :func:`_load`), without a BOM."""
+def _read(path, table: bool = False) -> bytes:
+    """The checked bytes of a text input (the rules of :func:`_load`), without a BOM.
+
+    ``table``: the input is a whitespace table, as for :func:`_load`; JSON is not.
+    """
     if hasattr(path, "read") or str(path).endswith(".gz"):
-        buf = _load(path)
+        buf = _load(path, table)
         data = buf[_bytes.PAD : _bytes.PAD + _bytes.size(buf)].tobytes()
     else:  # straight from the file, with no padded copy
         with open(path, "rb") as f:
             data = f.read()
-        _refuse_bad_bytes(_name(path), data, 0)
+        _refuse_bad_bytes(_name(path), data, 0, table)
     return data[3:] if data.startswith(_BOM) else data
 
 
@@ -292,14 +308,17 @@ def _integers(rows: _Rows, column: int, pattern, message: str) -> np.ndarray:
     """A column parsed as integers matching ``pattern``.
 
     An NTCIR level's ``L`` is dropped; TREC levels are at most :data:`LMAX_LIMIT`. The
-    first bad token names its line.
+    first bad token names its line. The fast route takes the tokens that match the
+    pattern as written (digit counts included, leading zeros counted); the pattern
+    itself decides every other token.
     """
     starts, ends = rows.starts[:, column], rows.ends[:, column]
     lead = {_NTCIR_LEVEL: ord("L"), _TREC_LEVEL: ord("-")}.get(pattern)  # dropped first
     skip = rows.buf[starts] == lead if lead is not None else np.zeros(len(starts), bool)
     values, ok = _bytes.unsigned(rows.buf, starts + skip, ends, 18)
-    if pattern is _NTCIR_LEVEL:
-        ok &= skip & ((ends - starts <= 3) | (values == 100))
+    if pattern is _NTCIR_LEVEL:  # L and 1 or 2 digits, or L100
+        digits = ends - starts - 1
+        ok &= skip & ((digits <= 2) | ((digits == 3) & (values == 100)))
     elif pattern is _TREC_LEVEL:
         values = np.where(skip, -values, values)
         ok &= values <= LMAX_LIMIT
@@ -629,6 +648,69 @@ def _structure(data: bytes) -> tuple[int, int]:
     return depth, int(np.count_nonzero((marks == 58) & outside))
 
 
+_SURROGATE_ESCAPE = re.compile(
+    rb"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+    rb"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+)
+"""The escape of a surrogate without its pair, in a JSON text whose escaped backslashes
+are replaced by two other characters (so that they neither escape nor join what they
+separate): a high one (``\\ud800``) not followed by a low one, or a low one not
+preceded by a high one. The decoders pair the others into one character."""
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+"""A UTF-16 surrogate alone in a str: not a character, so no UTF-8 text can hold it."""
+
+
+def _refuse_lone_surrogates(name: str, data: bytes, numbered) -> None:
+    r"""Refuse a decoded string (or key) holding a lone surrogate, naming line and field.
+
+    Only a ``\u`` escape can give one (the bytes were checked to be UTF-8), so the
+    values are searched only when the text has such an escape.
+    """
+    if b"\\u" not in data or not _SURROGATE_ESCAPE.search(data.replace(b"\\\\", b"__")):
+        return
+    for line, value in numbered:
+        found = _first_lone_surrogate(value, ())
+        if found is not None:
+            place, text = found
+            char = _LONE_SURROGATE.findall(text)[0]
+            raise FileFormatError(
+                name,
+                line,
+                f"{place} must be valid Unicode text, got {_json(text)} (\\u{ord(char):04x} "
+                "is a lone surrogate, not a character)",
+            )
+
+
+def _first_lone_surrogate(value, steps: tuple) -> tuple[str, str] | None:
+    """(how a message names it, the string) of the first string holding a lone surrogate.
+
+    ``steps`` are the keys and indices from the decoded value's top to ``value``.
+    """
+    if type(value) is str:
+        return (_place(steps), value) if _LONE_SURROGATE.search(value) else None
+    if type(value) is dict:
+        for key, item in value.items():
+            if _LONE_SURROGATE.search(key):
+                return ("a key" + (f" of {_place(steps)}" if steps else ""), key)
+            found = _first_lone_surrogate(item, (*steps, key))
+            if found is not None:
+                return found
+    if type(value) is list:
+        for i, item in enumerate(value):
+            found = _first_lone_surrogate(item, (*steps, i))
+            if found is not None:
+                return found
+    return None
+
+
+def _place(steps: tuple) -> str:
+    """A place in a decoded value as messages name it: '"entity" of item 2 of "nuggets"'."""
+    if not steps:
+        return "the value"
+    return " of ".join(f"item {s + 1}" if type(s) is int else _json(s) for s in reversed(steps))
+
+
 def _loads(text: str, plain_numbers: bool = False, keys_checked: bool = True):
     """Decode by fairconv's rules; ``keys_checked=False`` leaves duplicate keys to the caller."""
     hooks: dict = {"object_pairs_hook": _pairs} if keys_checked else {}
@@ -695,13 +777,15 @@ def iter_jsonl(
     the fast route meets anything it does not take, the values are decoded again by
     the full rules, which give the same values and the same errors.
     """
-    with without_gc():
-        return _jsonl(path, max_depth, count_keys)
-
-
-def _jsonl(path, max_depth: int, count_keys) -> list[tuple[int, object]]:
     name = _name(path)
     data = _read(path)
+    with without_gc():
+        found = _jsonl(name, data, max_depth, count_keys)
+    _refuse_lone_surrogates(name, data, found)
+    return found
+
+
+def _jsonl(name: str, data: bytes, max_depth: int, count_keys) -> list[tuple[int, object]]:
     plain, short = _number_shapes(data)
     depth, keys = _structure(data)
     if count_keys is not None and depth <= max_depth:
@@ -761,4 +845,6 @@ def read_json(path, *, max_depth: int = MAX_JSON_DEPTH):
     text = data.decode("utf-8")
     if not text.strip():
         raise FileFormatError(name, None, "the file is empty")
-    return _decode(text, name, None, max_depth, _number_shapes(data)[0])
+    value = _decode(text, name, None, max_depth, _number_shapes(data)[0])
+    _refuse_lone_surrogates(name, data, [(None, value)])
+    return value

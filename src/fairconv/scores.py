@@ -35,16 +35,21 @@ FORMATS = ("fairconv", "trec_eval", "ir_measures")
 _NUMBER = re.compile(r"^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$")
 
 
-def _lines(path) -> list[tuple[int, list[str]]]:
-    """(line number, fields) of every non-blank line, read by the text rules of readers."""
-    text = _read(path).decode("utf-8")
+def _lines(path, what: str) -> list[tuple[int, list[str]]]:
+    """(line number, fields) of every line with a record, read by the text rules of readers.
+
+    As in every text reader, the fields are split at spaces, tabs and CR (not at other
+    Unicode white space), and blank lines and lines whose first field starts with
+    ``#`` are skipped. A file without records is an error.
+    """
+    data = _read(path, table=True)
     out = []
-    for number, raw in enumerate(text.split("\n"), start=1):
-        fields = raw.split()
-        if fields:
-            out.append((number, fields))
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        fields = raw.split()  # the checked bytes hold no other ASCII white space
+        if fields and not fields[0].startswith(b"#"):
+            out.append((number, [f.decode("utf-8") for f in fields]))
     if not out:
-        raise ValueError(f"{_name(path)}: the file is empty (no score rows)")
+        raise ValueError(f"{_name(path)}: the file is empty (no {what} rows)")
     return out
 
 
@@ -88,7 +93,7 @@ def _detect(rows, where: str) -> str:
 def _records(path, input_format: str | None):
     """(run, topic, measure, value, where) of every topic row of one file."""
     where = _name(path)
-    rows = _lines(path)
+    rows = _lines(path, "score")
     fmt = _detect(rows, where) if input_format is None else input_format
     base = os.path.basename(where)
     out: list[tuple[str | None, str, str, float, str]] = []
@@ -148,7 +153,7 @@ def read_topics(path) -> tuple[str, ...]:
     ----------
     path : path or file
         A text file by the rules of every reader (UTF-8, a BOM skipped); blank lines
-        are skipped.
+        and lines starting with ``#`` are skipped.
 
     Returns
     -------
@@ -164,11 +169,11 @@ def read_topics(path) -> tuple[str, ...]:
     Examples
     --------
     >>> import io
-    >>> read_topics(io.StringIO("P001\n\nP003\n"))
+    >>> read_topics(io.StringIO("# pilot topics\nP001\n\nP003\n"))
     ('P001', 'P003')
     """
     seen: dict[str, int] = {}
-    for number, fields in _lines(path):
+    for number, fields in _lines(path, "topic"):
         if len(fields) != 1:
             raise ValueError(f"{_name(path)}:{number}: expected one topic id per line")
         if fields[0] in seen:
