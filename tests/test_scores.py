@@ -27,6 +27,17 @@ def test_fairconv_tsv_round_trips_the_per_topic_values(tmp_path):
     assert back.means() == table.means()  # the means are recomputed from the topic rows
 
 
+def test_a_run_name_that_would_read_back_as_a_comment_is_refused():
+    """A TSV row starting with '#' is a comment line to every reader (formats.md)."""
+    from fairconv.results import ScoreTable
+
+    table = ScoreTable.from_items(["#r", "r"], ["q1", "q1"], ["M"], np.array([[0.5], [0.25]]))
+    out = io.StringIO()
+    with pytest.raises(ValueError, match="run name '#r' starts with '#'"):
+        table.to_tsv(out)
+    assert out.getvalue() == ""
+
+
 def test_trec_eval_and_ir_measures_layouts_are_detected(tmp_path):
     (tmp_path / "run.trec").write_text(TREC)
     (tmp_path / "other.irm").write_text(IRM)

@@ -345,7 +345,18 @@ class ScoreTable:
 
         Per-topic rows then ``all`` rows per run; values at full precision (``repr``),
         NaN as ``NaN``. With ``summary``, the ``all`` rows alone.
+
+        Raises
+        ------
+        ValueError
+            A run name starting with ``#``: its rows would read back as comment lines.
         """
+        for name in self.runs:
+            if name.startswith("#"):
+                raise ValueError(
+                    f"the run name {name!r} starts with '#': its TSV rows would read back as "
+                    "comment lines; rename the run"
+                )
         out.write("run\ttopic\tmeasure\tvalue\n")
         mean, count = self.mean()
         n_topics = self.present.sum(axis=1)
