@@ -716,3 +716,93 @@ def test_read_label_file_errors(tmp_path, text, match):
     path.write_text(text)
     with pytest.raises(ValueError, match=match):
         ag.read_label_file(path)
+
+
+# --------------------------------------------------------------------------- exactness
+# statistics.md, Agreement: tau-b, rho and r as scipy.stats.kendalltau / spearmanr /
+# pearsonr; docs/agreement.md, Exactness.
+BIG = np.array([2**62, 2**62 + 1, 3])
+
+
+def test_integer_scores_are_ranked_exactly():
+    """2**62 and 2**62 + 1 are two scores: the ranks are (2, 3, 1), as scipy ranks them."""
+    ranks = [2, 3, 1]
+    assert ag.spearman(BIG, [1, 2, 3]).statistic == pytest.approx(
+        scipy.stats.spearmanr(BIG, [1, 2, 3]).statistic, abs=1e-12
+    )
+    assert ag.spearman(BIG, [1, 2, 3]).statistic == pytest.approx(-0.5, abs=1e-12)
+    tau = ag.kendall_tau(BIG, [1, 2, 3])
+    ref = scipy.stats.kendalltau(ranks, [1, 2, 3])
+    assert (tau.statistic, tau.pvalue) == pytest.approx((ref.statistic, ref.pvalue), abs=1e-12)
+    assert ag.tau_ap(BIG, [1, 2, 3]).statistic == ag.tau_ap(ranks, [1, 2, 3]).statistic
+    assert ag.tau_ap(BIG, [1, 2, 3], variant="b").statistic == pytest.approx(
+        ag.tau_ap(ranks, [1, 2, 3], variant="b").statistic
+    )
+    for method in ("tau_a", "tau_b", "tau_ap_a", "tau_ap_b", "spearman"):
+        M = ag.correlation_matrix(np.stack([BIG, [1, 2, 3]]), method=method).statistic
+        R = ag.correlation_matrix([ranks, [1, 2, 3]], method=method).statistic
+        np.testing.assert_allclose(M, R, atol=1e-15)
+    # not constant: 2**62 and 2**62 + 1 differ
+    assert ag.spearman([2**62, 2**62 + 1], [1, 2]).statistic == 1.0
+
+
+@pytest.mark.parametrize(
+    "x, y, proportional",
+    [
+        ([1, 2, 3], [1, 2, 3], True),
+        ([1, 2, 3], [2, 4, 6], True),
+        ([1, 2, 3, 4, 5, 6], [0.1, 0.2, 0.3, 0.4, 0.5, 0.6], False),
+        ([1, 5, 2, 8], [3, 15, 6, 24], True),
+        ([0.3, 0.1, 0.7, 0.2], [0.9, 0.2, 1.0, 0.5], False),  # the same ranking only
+    ],
+)
+def test_identical_rankings_give_exactly_1(x, y, proportional):
+    rho = ag.spearman(x, y)
+    assert rho.statistic == 1.0 and rho.pvalue == 0.0
+    assert ag.spearman(x, [-v for v in y]).statistic == -1.0
+    M = ag.correlation_matrix([x, y, [-v for v in y]], method="spearman").statistic
+    assert M.tolist() == [[1.0, 1.0, -1.0], [1.0, 1.0, -1.0], [-1.0, -1.0, 1.0]]
+    if proportional:
+        r = ag.pearson(x, y)
+        assert r.statistic == 1.0 and r.pvalue == 0.0
+        assert ag.pearson(x, [-v for v in y]).statistic == -1.0
+
+
+@pytest.mark.parametrize("scale", [1e200, 1e-200, 1e300, 5e-320])
+def test_pearson_of_large_and_tiny_scores(scale):
+    x = np.array([1.0, 2.0, 3.0, 5.0])
+    r = ag.pearson(x * scale, [1, 2, 3, 4])
+    ref = scipy.stats.pearsonr(x, [1, 2, 3, 4])
+    assert (r.statistic, r.pvalue) == pytest.approx((ref.statistic, ref.pvalue), rel=1e-12)
+    M = ag.correlation_matrix([x * scale, [1, 2, 3, 4]], method="pearson").statistic
+    assert M[0, 1] == pytest.approx(ref.statistic, rel=1e-12)
+    labels = np.array([[1.0, 2.0], [3.0, 1.0], [2.0, 2.0], [3.0, 3.0]])
+    alpha = ag.krippendorff_alpha(labels * scale, level="interval").statistic
+    assert alpha == pytest.approx(ag.krippendorff_alpha(labels, level="interval").statistic)
+
+
+def test_pearson_of_values_that_differ_in_their_last_digit():
+    """1 and 1 + 2^-52 alternate: r is that of 0 and 1, without scipy's warning."""
+    r = ag.pearson([1.0, 1 + 2**-52, 1.0, 1 + 2**-52], [1, 2, 3, 4])
+    assert r.statistic == pytest.approx(1 / math.sqrt(5), rel=1e-12)
+    assert r.pvalue == pytest.approx(scipy.stats.pearsonr([0, 1, 0, 1], [1, 2, 3, 4]).pvalue)
+
+
+@pytest.mark.parametrize("n", [3, 7, 40])
+def test_p_values_of_rho_and_r_are_scipys(n):
+    rng = np.random.default_rng(n)
+    for _ in range(5):
+        x, y = rng.random(n), rng.random(n)
+        ref = scipy.stats.spearmanr(x, y)
+        assert ag.spearman(x, y).pvalue == pytest.approx(ref.pvalue, rel=1e-9)
+        assert ag.pearson(x, y).pvalue == pytest.approx(scipy.stats.pearsonr(x, y).pvalue, rel=1e-9)
+
+
+def test_sequence_parameters_and_plain_values_in_messages():
+    for measures in (5, "ab"):
+        with pytest.raises(TypeError, match="'measures' parameter of correlation_matrix"):
+            ag.correlation_matrix([[1, 2, 3], [1, 2, 4]], method="tau_b", measures=measures)
+    with pytest.raises(ValueError, match=r"Got 'a' twice instead\.$"):
+        ag.rbo(np.array(["a", "a"]), ["b"])
+    with pytest.raises(ValueError, match=r"Got 7 twice instead\.$"):
+        ag.rbo(np.array([7, 7]), [1])

@@ -248,3 +248,13 @@ def test_labels_json(tmp_path, capsys):
     assert main(["labels", "--vote", "--format", "json", str(f)]) == 0
     votes = json.loads(capsys.readouterr().out)["votes"]
     assert [v["label"] for v in votes] == [1, None, 1]  # n2: a tie, no majority
+
+
+def test_agree_prints_exactly_1_for_the_same_ranking(tmp_path, capsys):
+    """docs/agreement.md, Exactness: rho equals spearmanr, 1 for the same ranking."""
+    lines = ["run\ttopic\tmeasure\tvalue"]
+    for run, (a, b) in {"r1": (0.1, 0.2), "r2": (0.5, 0.6), "r3": (0.3, 0.4)}.items():
+        lines += [f"{run}\tt1\tA\t{a}", f"{run}\tt1\tB\t{b}"]
+    path = _file(tmp_path, "s.tsv", "\n".join(lines) + "\n")
+    assert main(["agree", "-m", "A", "-m", "B", path]) == 0
+    assert _tsv_pairs(capsys.readouterr().out) == [["A", "B", "1.0", "1.0", "1.0", "3"]]

@@ -243,3 +243,51 @@ def test_discpower_nan_policy(capsys, tmp_path):
     assert p == ttest_rel([0.1, 0.7, 0.4], [0.2, 0.4, 0.3]).pvalue
     assert main(["discpower", "-m", "m", str(f)]) == 2
     assert "undefined (NaN) on topic 'q2'" in capsys.readouterr().err
+
+
+def _scores_file(tmp_path, name, runs):
+    f = tmp_path / name
+    rows = ["run\ttopic\tmeasure\tvalue"]
+    for run_name, values in runs.items():
+        rows += [f"{run_name}\tq{i}\tP\t{v}" for i, v in enumerate(values)]
+    f.write_text("\n".join(rows) + "\n")
+    return f
+
+
+def test_a_difference_0_on_paper_is_not_significant(capsys, tmp_path):
+    """statistics.md, Ties: mean(d) = 0.1 - 0.3 + 0.2 = 0 on paper ties every trial."""
+    f = _scores_file(tmp_path, "eq.tsv", {"A": [0.1, 0.2], "B": [0.3, 0.0]})
+    for test in ("bootstrap", "randomisation", "paired-t"):
+        pair = json.loads(run(capsys, "compare", "-m", "P", "--test", test, "--seed", "1",
+                              "--format", "json", f))["pairs"][0]  # fmt: skip
+        assert pair["significant"] is False and pair["pvalue"] == pytest.approx(1.0)
+    out = run(capsys, "discpower", "-m", "P", "--test", "bootstrap", "--seed", "1", f)
+    assert out.splitlines()[1].split("\t")[-1] == "1.0" and out.splitlines()[-1] == "P\t0.0"
+
+
+def test_randomisation_where_the_anova_is_undefined(capsys, tmp_path):
+    """docs/statistics.md, When a test is undefined: the CIs are NaN/null, not an error."""
+    f = _scores_file(tmp_path, "s.tsv", {"A": [0.3, 0.5, 0.9], "B": [0.1, 0.3, 0.7]})
+    common = ("compare", "-m", "P", "--test", "randomisation", f)
+    lines = run(capsys, *common).splitlines()
+    assert lines[2].split("\t")[2:] == ["NaN", "NaN"] and lines[-1].split("\t")[3] == "0.25"
+    data = json.loads(run(capsys, *common, "--format", "json"))
+    assert data["systems"][0]["ci_low"] is None and data["pairs"][0]["effect_size"] is None
+    assert "A & 0.5667 & -- \\\\" in run(capsys, *common, "--format", "latex")
+    proc = subprocess.run([sys.executable, "-m", "fairconv", "compare", "-m", "P", "--test",
+                           "tukey", str(f)], capture_output=True, text=True)  # fmt: skip
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+    assert "compare: the residual variance V_E is 0" in proc.stderr and "anova2" not in proc.stderr
+
+
+@pytest.mark.parametrize("fmt", ["tsv", "json"])
+def test_scores_beyond_the_float_range_are_one_line_errors(tmp_path, fmt):
+    f = _scores_file(tmp_path, "huge.tsv", {"A": [1e308, 0.1, 0.5], "B": [-1e308, 0.3, 0.3]})
+    proc = subprocess.run(
+        [sys.executable, "-W", "error", "-m", "fairconv", "compare", "-m", "P", "--test",
+         "randomisation", "--format", fmt, str(f)],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and proc.stdout == ""
+    assert "'table' parameter of compare" in proc.stderr and "finite float" in proc.stderr
+    assert "Warning" not in proc.stderr

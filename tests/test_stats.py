@@ -143,6 +143,8 @@ def _loop_t(x, y, alpha):
 
 
 def _loop_anova(x, alpha):
+    # rational sums: S_E = S_T - S_A - S_B cancels in floats when V_E is small
+    x = [_fractions(row) for row in x]
     n, m = len(x), len(x[0])
     grand = sum(sum(row) for row in x) / (n * m)
     col = [sum(x[i][j] for i in range(n)) / n for j in range(m)]
@@ -152,10 +154,11 @@ def _loop_anova(x, alpha):
     s_t = sum((x[i][j] - grand) ** 2 for i in range(n) for j in range(m))
     s_e = s_t - s_a - s_b
     df_e = (m - 1) * (n - 1)
-    v_a, v_b, v_e = s_a / (m - 1), s_b / (n - 1), s_e / df_e
+    v_a, v_b, v_e = (float(v) for v in (s_a / (m - 1), s_b / (n - 1), s_e / df_e))
     margin = sp.t.ppf(1 - alpha / 2, df_e) * math.sqrt(v_e / n)
+    col = [float(c) for c in col]
     return {
-        "ss": (s_a, s_b, s_e),
+        "ss": (float(s_a), float(s_b), float(s_e)),
         "ms": (v_a, v_b, v_e),
         "f": (v_a / v_e, v_b / v_e),
         "p": (sp.f.sf(v_a / v_e, m - 1, df_e), sp.f.sf(v_b / v_e, n - 1, df_e)),
@@ -201,7 +204,8 @@ def test_t_anova_and_tukey_agree_with_plain_loops(seed, n, m):
     np.testing.assert_allclose(np.c_[a.ci_low, a.ci_high], la["ci"], rtol=1e-12, atol=1e-14)
     h = stats.tukey_hsd(x, alpha=0.1)
     for (j, k), (p, es, ci) in _loop_tukey(x.tolist(), 0.1).items():
-        assert h.pvalue[j, k] == pytest.approx(p, rel=1e-9, abs=1e-14)
+        # scipy's sf is 1 - cdf, the cdf integrated to 1e-11: p agrees to that
+        assert h.pvalue[j, k] == pytest.approx(p, rel=1e-9, abs=1e-10)
         assert h.effect_size[j, k] == pytest.approx(es, rel=1e-10)
         assert (h.ci_low[j, k], h.ci_high[j, k]) == pytest.approx(ci, rel=1e-10, abs=1e-14)
 
@@ -541,7 +545,7 @@ def test_compare_on_a_table_orders_systems_and_pairs_by_mean():
 
 
 def test_compare_orders_by_mean_whatever_the_column_order():
-    c = stats.compare(BOOK.scores[:, [2, 0, 1]], "nDCG@5", test="paired-t", systems="ZXY")
+    c = stats.compare(BOOK.scores[:, [2, 0, 1]], "nDCG@5", test="paired-t", systems=list("ZXY"))
     assert [s["name"] for s in c.systems] == ["X", "Y", "Z"]
     assert [(p["a"], p["b"]) for p in c.pairs] == [("X", "Y"), ("X", "Z"), ("Y", "Z")]
     xy = c.pairs[0]
@@ -567,7 +571,7 @@ def test_nan_policy_on_tables_and_arrays():
     with pytest.raises(ValueError, match="undefined .* on topic 'Q5'.*nan_policy='omit'"):
         stats.compare(t, "m")
     c = stats.compare(t, "m", test="tukey", nan_policy="omit")
-    full = stats.compare(np.delete(BOOK.scores, 4, axis=0), "m", test="tukey", systems="XYZ")
+    full = stats.compare(np.delete(BOOK.scores, 4, axis=0), "m", test="tukey", systems=list("XYZ"))
     assert (c.n_topics, c.n_dropped) == (19, 1)
     assert c.pairs == full.pairs
     arr = BOOK.scores.copy()
@@ -575,7 +579,8 @@ def test_nan_policy_on_tables_and_arrays():
     with pytest.raises(ValueError, match="undefined .* on topic 4"):
         stats.compare(arr, "m")
     assert (
-        stats.compare(arr, "m", test="tukey", nan_policy="omit", systems="XYZ").pairs == full.pairs
+        stats.compare(arr, "m", test="tukey", nan_policy="omit", systems=list("XYZ")).pairs
+        == full.pairs
     )
 
 
@@ -633,8 +638,8 @@ def test_undefined_tests_say_so():
         (lambda: stats.compare(BOOK.table, "nDCG@5", topics=["Q1", "Q1"]), "'Q1' twice"),
         (lambda: stats.compare(BOOK.table, "nDCG@5", topics=["Q1"]), "needs at least 2"),
         (lambda: stats.compare(BOOK.table, "nDCG@5", nan_policy="drop"), "'nan_policy'"),
-        (lambda: stats.compare(BOOK.table, "nDCG@5", systems="XYZ"), "'systems'"),
-        (lambda: stats.compare(BOOK.scores, "m", systems="XY"), "'systems'"),
+        (lambda: stats.compare(BOOK.table, "nDCG@5", systems=["X", "Y", "Z"]), "'systems'"),
+        (lambda: stats.compare(BOOK.scores, "m", systems=["X", "Y"]), "'systems'"),
         (lambda: stats.compare(BOOK.scores, "m", topics=["Q1"]), "'topics'"),
         (lambda: stats.compare(BOOK.scores[:, 0], "m"), "(topics, systems)"),
         (lambda: stats.discriminative_power(BOOK.scores, test="wilcoxon"), "'test' parameter"),
@@ -686,3 +691,229 @@ def test_records_to_dict_and_frame():
     assert c.to_dict()["pairs"][0] == dict(c.pairs[0])
     with pytest.raises(Exception, match="frozen|cannot assign"):
         c.measure = "x"
+
+
+# --------------------------------------------------------------------------- rounding
+# statistics.md, "Randomised tests: rules that hold for all of them": a trial ties the
+# observed statistic within 1e-9 of it; docs/statistics.md, "Ties and rounding": an
+# observed statistic that is 0 within the rounding of its float sum is 0 on paper.
+ZERO_ON_PAPER = [([0.1, 0.2], [0.3, 0.0]), ([0.1, 0.2, 0.4, 0.3], [0.3, 0.0, 0.3, 0.4])]
+
+
+@pytest.mark.parametrize("x, y", ZERO_ON_PAPER)
+def test_a_mean_difference_0_on_paper_ties_every_trial(x, y):
+    assert np.subtract(x, y).sum() != 0  # 2.8e-17 in floats
+    for seed in range(3):
+        assert stats.bootstrap_test(x, y, seed=seed).pvalue == 1.0
+    assert stats.randomisation_test(x, y).pvalue == 1.0 == _brute_sign_flip(np.subtract(x, y))
+    assert stats.paired_t_test(x, y).pvalue == pytest.approx(1.0)
+    for test in ("bootstrap", "randomisation"):
+        assert stats._pairwise(np.c_[x, y], test, 500, _g(0), 0.05).pvalue[0, 1] == 1.0
+    # randomised Tukey HSD: system sums 0.1 + 0.2 and 0.3
+    r = stats.randomised_tukey_hsd([[0.1, 0.3, 0.9], [0.2, 0.0, 0.4]], n_resamples=100)
+    assert r.pvalue[0, 1] == 1.0
+
+
+def test_ties_are_relative_to_the_observed_statistic_only():
+    """1e6 - 1e6 + 1e-4 + 2e-4: 12 of the 16 sign flips reach 3e-4 on paper."""
+    d = [1e6, -1e6, 1e-4, 2e-4]
+    r = stats.randomisation_test([1e6, 0, 1e-4, 2e-4], [0, 1e6, 0, 0], n_resamples=16)
+    assert r.exact and r.pvalue == 0.75 == _brute_sign_flip(d)
+    # the randomised Tukey HSD: system sums 1e6 + 1e-4 and 1e6 + 4e-4
+    x = np.array([[1e6, 0], [0, 1e6], [1e-4, 3e-4], [0, 1e-4]])
+    r = stats.randomised_tukey_hsd(x, n_resamples=16)
+    assert r.exact and r.pvalue[0, 1] == 0.75 == _brute_tukey(x)[0, 1]
+    more = np.r_[x, [[0.2, 0.1], [0.1, 0.2], [0.3, 0.0], [0.0, 0.3]]]  # 256 > B: trials
+    r = stats.randomised_tukey_hsd(more, n_resamples=150, seed=4)
+    assert not r.exact
+    expected = _loop_randomised_tukey(more, 150, np.random.default_rng(4))
+    np.testing.assert_array_equal(r.pvalue, expected)
+
+
+@settings(max_examples=30)
+@given(
+    st.lists(st.integers(-5, 5), min_size=1, max_size=8),
+    st.sampled_from([1e3, 1e6, 1e9]),
+)
+def test_exact_sign_flips_with_terms_that_cancel(ints, big):
+    d = np.array([big, -big, *ints]) / 10.0  # big - big cancels; the rest are ties on paper
+    r = stats.randomisation_test(d, np.zeros_like(d), n_resamples=2 ** len(d))
+    assert r.exact and r.pvalue == _brute_sign_flip(d.tolist())
+
+
+def test_constant_within_rounding_moves_with_the_scores():
+    """A constant added to every score, or a common scale, changes no result."""
+    t = stats.paired_t_test(1e12 + np.array([1.0, 2, 4, 8]), np.full(4, 1e12))
+    ref = sp.ttest_rel([1.0, 2, 4, 8], [0.0, 0, 0, 0])
+    assert (t.statistic, t.pvalue) == pytest.approx((ref.statistic, ref.pvalue), rel=1e-12)
+    x = np.random.default_rng(0).integers(0, 100, (10, 3)).astype(float)
+    a = stats.anova2(x)
+    assert stats.anova2(x + 1e10).p_systems == pytest.approx(a.p_systems, rel=1e-6)
+    for c in (1e-300, 2.0**-1060, 1e140):
+        b = stats.anova2(x * c)
+        assert (b.f_systems, b.p_systems, b.p_topics) == pytest.approx(
+            (a.f_systems, a.p_systems, a.p_topics), rel=1e-12
+        )
+        h = stats.tukey_hsd(x * c)
+        np.testing.assert_allclose(h.pvalue, stats.tukey_hsd(x).pvalue, rtol=1e-12)
+    # a power of 2 changes nothing, to the last bit
+    np.testing.assert_array_equal(
+        stats.randomised_tukey_hsd(x * 2.0**-1000, n_resamples=300, seed=1).pvalue,
+        stats.randomised_tukey_hsd(x, n_resamples=300, seed=1).pvalue,
+    )
+
+
+@pytest.mark.parametrize("scale", [1e-300, 5e-324, 1e-320])
+def test_tiny_and_subnormal_scores(scale):
+    x = np.array([1.0, 2.0, 5.0])
+    t = stats.paired_t_test(x * scale, np.zeros(3))
+    ref = stats.paired_t_test(x, np.zeros(3))
+    assert (t.statistic, t.pvalue, t.effect_size) == pytest.approx(
+        (ref.statistic, ref.pvalue, ref.effect_size), rel=1e-12
+    )
+    # subnormals are multiples of 4.9e-324: 8/3 of it rounds to 3 of them
+    rel = 1e-12 if scale >= 1e-300 else 0.2
+    assert t.mean_difference == pytest.approx(8 / 3 * scale, rel=rel, abs=0)
+
+
+def test_large_scores_are_computed_or_refused_never_inf():
+    t = stats.paired_t_test([1e200, 2e200, 0], [0, 0, 1])
+    ref = sp.ttest_rel([1.0, 2.0, 0.0], [0.0, 0.0, 0.0])  # the same up to 1e-200
+    assert (t.statistic, t.pvalue) == pytest.approx((ref.statistic, ref.pvalue), rel=1e-12)
+    assert t.mean_difference == pytest.approx(1e200) and all(map(math.isfinite, t.ci))
+    r = stats.randomisation_test([1e308, 1e308, 0], [-1e308, -1e308, 1])
+    assert r.pvalue == 0.5 == _brute_sign_flip([2, 2, -1e-308])  # d / 1e308
+    assert r.statistic == pytest.approx(4 / 3 * 1e308)
+    h = stats.tukey_hsd([[1e200, -1e200], [0.1, 0.3], [0.5, 0.3]])
+    ref = stats.tukey_hsd([[1.0, -1.0], [1e-201, 3e-201], [5e-201, 3e-201]])
+    assert h.pvalue[0, 1] == pytest.approx(ref.pvalue[0, 1], rel=1e-12)
+    huge = [[1e308, -1e308], [0.1, 0.3], [0.5, 0.3]]
+    for call in (stats.anova2, stats.tukey_hsd):  # their CIs exceed 1.8e308
+        with pytest.raises(ValueError, match=r"'scores' parameter of \w+ must hold scores small"):
+            call(huge)
+    r = stats.randomised_tukey_hsd(huge, n_resamples=36)  # no CI: computed
+    assert r.difference[0, 1] == pytest.approx(2 / 3 * 1e308) and r.exact
+    with pytest.raises(ValueError, match="sum of squares"):
+        stats.anova2([[1e200, -1e200], [0.1, 0.3], [0.5, 0.3]])
+    with pytest.raises(ValueError, match="'table' parameter of compare .* finite float"):
+        stats.compare(huge, "m", test="randomisation")
+
+
+# --------------------------------------------------------------------------- undefined
+def test_the_randomisation_test_stays_defined_where_v_e_is_0():
+    """docs/statistics.md, When a test is undefined: its effect size and CIs are null."""
+    x = [[0.3, 0.1], [0.5, 0.3], [0.9, 0.7]]  # B = A - 0.2 on paper: V_E = 0
+    c = stats.compare(x, "P", test="randomisation")
+    assert c.anova is None and c.pairs[0]["pvalue"] == 0.25
+    assert all(math.isnan(s["ci_low"]) and math.isnan(s["ci_high"]) for s in c.systems)
+    assert [s["mean"] for s in c.systems] == pytest.approx([0.5666666666666667, 0.3666666666666667])
+    assert c.to_dict()["systems"][0]["ci_low"] is None
+    assert math.isnan(c.pairs[0]["effect_size"])
+    for test in ("tukey", "randomised-tukey"):  # the error names the function called
+        with pytest.raises(ValueError, match=r"^compare: the residual variance V_E is 0"):
+            stats.compare(x, "P", test=test)
+        with pytest.raises(ValueError, match=r"^discriminative_power: the residual variance"):
+            stats.discriminative_power(x, test=test)
+
+
+# --------------------------------------------------------------------------- Tukey p
+def _range_sf_oracle(q, m, df):
+    """P(Q > q) = int f_R(r) P(S <= r / q) dr (f_R: the range of m normals), by quad.
+
+    Another formula than fairconv's (the density of R, not its tail; r, not the
+    quantiles of S), all terms positive, the inner integral on a fine grid.
+    """
+    from scipy import integrate, special
+
+    w = np.linspace(-12, 12, 4801)
+
+    def f_range(r):
+        z = w - r / 2
+        inside = special.ndtr(z + r) - special.ndtr(z)
+        g = sp.norm.pdf(z) * sp.norm.pdf(z + r) * inside ** (m - 2)
+        return m * (m - 1) * np.trapezoid(g, z)
+
+    def h(r):
+        return f_range(r) * special.gammainc(df / 2, df * (r / q) ** 2 / 2)
+
+    return integrate.quad(h, 0, 40, epsabs=0, epsrel=1e-11, limit=400, points=[1, 2, 4, 8])[0]
+
+
+@pytest.mark.parametrize(
+    "x",
+    [
+        [[0.0, 700.0], [0.1, 700.3]],
+        [[0.0, 700.0], [0.1, 700.3], [0.3, 700.2]],
+        np.random.default_rng(1).random((6, 2)),
+    ],
+)
+def test_tukey_of_two_systems_is_the_anova_f_test(x):
+    """statistics.md: for m = 2, Q = sqrt(2) |T|, and the Tukey p is the ANOVA's p."""
+    h, a = stats.tukey_hsd(x), stats.anova2(x)
+    assert 0 < h.pvalue[0, 1] == pytest.approx(a.p_systems, rel=1e-12, abs=0)
+    margin = math.sqrt(2) * sp.t.ppf(0.975, a.df_residual) * math.sqrt(a.ms_residual / len(x))
+    assert h.ci_high[0, 1] - h.difference[0, 1] == pytest.approx(margin, rel=1e-12)
+
+
+@pytest.mark.parametrize("m, df, q", [(3, 2, 1e4), (3, 2, 1e3), (3, 5, 100.0), (5, 12, 20.0)])
+def test_tukey_p_keeps_its_digits_where_scipys_sf_does_not(m, df, q):
+    """statistics.md: p from the studentized range distribution, here in its tail."""
+    expected = _range_sf_oracle(q, m, df)
+    got = stats._range_sf(np.array([q]), m, df, "t")[0]
+    assert got == pytest.approx(expected, rel=1e-9, abs=0)
+
+
+def test_tukey_p_of_three_systems_at_low_df_is_not_0():
+    x = [[0.0, 700.0, 1400.0], [0.1, 700.3, 1400.1], [0.3, 700.2, 1400.5]]
+    h = stats.tukey_hsd(x)
+    for j, k in ((0, 1), (0, 2), (1, 2)):
+        expected = _range_sf_oracle(h.statistic[j, k], 3, 4)
+        assert h.pvalue[j, k] == pytest.approx(expected, rel=1e-9, abs=0) and expected > 0
+
+
+@pytest.mark.parametrize("alpha, m, df", [(1e-7, 3, 20), (1e-9, 3, 2)])
+def test_tukey_critical_q_for_a_small_alpha(alpha, m, df):
+    """statistics.md: the CI uses q(1 - alpha; m, phi_E): P(Q > q) = alpha."""
+    q = stats._q_critical(alpha, m, df, "t")
+    assert _range_sf_oracle(q, m, df) == pytest.approx(alpha, rel=1e-8, abs=0)
+
+
+def test_tukey_critical_q_of_two_systems():
+    assert stats._q_critical(0.05, 2, 7, "t") == pytest.approx(
+        math.sqrt(2) * sp.t.ppf(0.975, 7), rel=1e-14
+    )
+
+
+# --------------------------------------------------------------------------- memory
+def test_randomised_tukey_memory_does_not_grow_with_b():
+    """statistics.md: trials in chunks of bounded memory (B ranges are not kept)."""
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        stats.randomised_tukey_hsd(BOOK.scores, n_resamples=500_000, seed=1, chunk=2000)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 2_000_000  # 500,000 ranges alone are 4 MB
+
+
+def test_enumerated_permutations_are_decoded_in_lexicographic_order():
+    for m, n in ((3, 2), (4, 2), (5, 1)):
+        perms = np.array(list(itertools.permutations(range(m))))
+        k = len(perms)
+        cols = stats._enumerated_trials(n, m, 0, k**n)
+        idx = np.arange(k**n)
+        for i in range(n):
+            np.testing.assert_array_equal(cols[:, i], perms[(idx // k**i) % k])
+    last = stats._enumerated_trials(1, 12, math.factorial(12) - 1, math.factorial(12))
+    assert last[0, 0].tolist() == list(range(11, -1, -1))  # no table of 12! permutations
+
+
+# --------------------------------------------------------------------------- kinds
+def test_a_string_is_not_a_sequence_of_names():
+    for kw in ({"systems": "XYZ"}, {"systems": 3}):
+        with pytest.raises(TypeError, match="'systems' parameter of compare"):
+            stats.compare(BOOK.scores, "m", **kw)
+    with pytest.raises(TypeError, match="'systems' parameter of compare"):
+        stats.compare(BOOK.table, "nDCG@5", systems="XYZ")

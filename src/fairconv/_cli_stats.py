@@ -77,7 +77,7 @@ def _add_nan_policy(parser) -> None:
 
 
 def _number(value: float) -> str:
-    """A float at full precision, NaN (an undefined effect size) as fairconv prints it."""
+    """A float at full precision, NaN (an undefined effect size or CI) as fairconv prints it."""
     return "NaN" if value != value else repr(value)
 
 
@@ -140,7 +140,7 @@ def _compare_tsv(c, out) -> None:
     out.write(f"# {c.measure}, {c.test}, {c.n_topics} topics, alpha {c.alpha:g}{extra}\n")
     out.write("system\tmean\tci_low\tci_high\n")
     for s in c.systems:
-        out.write(f"{s['name']}\t{s['mean']!r}\t{s['ci_low']!r}\t{s['ci_high']!r}\n")
+        out.write(f"{s['name']}\t{s['mean']!r}\t{_number(s['ci_low'])}\t{_number(s['ci_high'])}\n")
     out.write("a\tb\tdifference\tpvalue\teffect_size\tsignificant\n")
     for p in c.pairs:
         out.write(
@@ -185,9 +185,8 @@ def _compare_latex(c, out) -> None:
     )
     out.write("\\begin{tabular}{lrr}\n\\toprule\nSystem & Mean & CI \\\\\n\\midrule\n")
     for s in c.systems:
-        out.write(
-            f"{_tex(s['name'])} & {s['mean']:.4f} & [{s['ci_low']:.4f}, {s['ci_high']:.4f}] \\\\\n"
-        )
+        ci = "--" if s["ci_low"] != s["ci_low"] else f"[{s['ci_low']:.4f}, {s['ci_high']:.4f}]"
+        out.write(f"{_tex(s['name'])} & {s['mean']:.4f} & {ci} \\\\\n")
     out.write("\\bottomrule\n\\end{tabular}\n\n\\medskip\n")
     out.write(
         "\\begin{tabular}{llrrr}\n\\toprule\nA & B & Difference & $p$ & Effect size \\\\\n"

@@ -330,8 +330,30 @@ def _score_pair(x, y, func: str) -> np.ndarray:
     return np.stack([x, y])
 
 
-def _check_not_constant(X: np.ndarray, names: Sequence[str], func: str, what: str) -> None:
-    constant = (X == X[:, :1]).all(axis=1)
+def _exact_ranks(given, X: np.ndarray) -> np.ndarray:
+    """Dense ranks (1 = lowest) along the last axis of scores, as float64.
+
+    ``given`` is the caller's input, ``X`` its float64 copy: integers are ranked as
+    integers, because a float64 copy merges 2**62 and 2**62 + 1. Every rank
+    coefficient (tau, rho, tau_ap) depends only on the order and the ties of the
+    scores, which the dense ranks keep.
+    """
+    raw = np.asarray(given)
+    exact = raw if raw.dtype.kind in "iu" and raw.shape == X.shape else X
+    return scipy.stats.rankdata(exact, method="dense", axis=-1).astype(np.float64)
+
+
+def _rank_pair(x, y, X: np.ndarray) -> np.ndarray:
+    """:func:`_exact_ranks` of x and y (their checked float copy X)."""
+    return np.stack([_exact_ranks(x, X[0]), _exact_ranks(y, X[1])])
+
+
+def _check_not_constant(
+    X: np.ndarray, names: Sequence[str], func: str, what: str, ranks: np.ndarray | None = None
+) -> None:
+    """Refuse a constant row of X (judged on its exact ``ranks`` when given)."""
+    E = X if ranks is None else ranks
+    constant = (E == E[:, :1]).all(axis=1)
     if constant.any():
         i = int(np.argmax(constant))
         raise ValueError(
@@ -416,12 +438,45 @@ def _tau_ap_matrix(X: np.ndarray, variant: str) -> np.ndarray:
 
 
 def _pearson_matrix(X: np.ndarray) -> np.ndarray:
+    """Pearson's r of every pair of rows of a checked array without a constant row.
+
+    Each row is divided by a power of 2 (exact), so that neither its mean nor its norm
+    overflows (1e200) or underflows (1e-200); it is centred twice, the second pass
+    removing the rounding of the first mean (which matters when the values differ in
+    their last digits only); rows whose centred values, scaled to a largest |value| of
+    1, are equal (identical or exactly proportional scores) have r exactly 1, and -1
+    when one is the other negated.
+    """
+    X = np.ldexp(X, -np.frexp(np.abs(X).max(axis=1, keepdims=True))[1])
     centred = X - X.mean(axis=1, keepdims=True)
+    centred -= centred.mean(axis=1, keepdims=True)
+    centred /= np.abs(centred).max(axis=1, keepdims=True)
     unit = centred / np.linalg.norm(centred, axis=1, keepdims=True)
     out = unit @ unit.T
     np.clip(out, -1.0, 1.0, out=out)
+    m = len(X)
+    _, group = np.unique(np.concatenate([centred, -centred]) + 0.0, axis=0, return_inverse=True)
+    group = group.ravel()
+    out[group[:m, None] == group[None, :m]] = 1.0
+    out[group[:m, None] == group[None, m:]] = -1.0
     np.fill_diagonal(out, 1.0)
     return out
+
+
+def _pearson_pvalue(r: float, n: int) -> float:
+    """scipy.stats.pearsonr's two-sided p of r on n systems (exact beta distribution)."""
+    if n == 2:
+        return 1.0
+    ab = n / 2 - 1
+    return float(min(1.0, 2 * scipy.special.betaincc(ab, ab, (abs(r) + 1) / 2)))
+
+
+def _spearman_pvalue(r: float, n: int) -> float:
+    """scipy.stats.spearmanr's two-sided p of rho on n >= 3 systems (Student's t)."""
+    dof, rho = n - 2, np.float64(r)
+    with np.errstate(divide="ignore"):  # rho = 1: t is infinite, p is 0
+        t = rho * np.sqrt(np.clip(dof / ((rho + 1.0) * (1.0 - rho)), 0, None))
+    return float(2 * scipy.special.stdtr(dof, -abs(t)))
 
 
 def _matrix(X: np.ndarray, method: str) -> np.ndarray:
@@ -512,12 +567,13 @@ def kendall_tau(x, y, /, *, variant: str = "b") -> CorrelationResult:
     func = "kendall_tau"
     variant = check_choice(variant, "variant", func, ("a", "b"))
     X = _score_pair(x, y, func)
+    R = _rank_pair(x, y, X)
     if variant == "b":
-        _check_not_constant(X, ("x", "y"), func, "Kendall's tau-b")
-    value = float(_matrix(X, "tau_" + variant)[0, 1])
+        _check_not_constant(X, ("x", "y"), func, "Kendall's tau-b", R)
+    value = float(_matrix(R, "tau_" + variant)[0, 1])
     pvalue = None
     if variant == "b":
-        pvalue = float(scipy.stats.kendalltau(X[0], X[1]).pvalue)
+        pvalue = float(scipy.stats.kendalltau(R[0], R[1]).pvalue)
     return CorrelationResult(value, pvalue, "tau_" + variant, X.shape[1])
 
 
@@ -554,12 +610,10 @@ def spearman(x, y, /) -> CorrelationResult:
     """
     func = "spearman"
     X = _score_pair(x, y, func)
-    _check_not_constant(X, ("x", "y"), func, "Spearman's rho")
-    value = float(_matrix(X, "spearman")[0, 1])
-    pvalue = None
-    if X.shape[1] >= 3:
-        with np.errstate(divide="ignore", invalid="ignore"):
-            pvalue = float(scipy.stats.spearmanr(X[0], X[1]).pvalue)
+    R = _rank_pair(x, y, X)
+    _check_not_constant(X, ("x", "y"), func, "Spearman's rho", R)
+    value = float(_matrix(R, "spearman")[0, 1])
+    pvalue = _spearman_pvalue(value, X.shape[1]) if X.shape[1] >= 3 else None
     return CorrelationResult(value, pvalue, "spearman", X.shape[1])
 
 
@@ -596,8 +650,7 @@ def pearson(x, y, /) -> CorrelationResult:
     X = _score_pair(x, y, func)
     _check_not_constant(X, ("x", "y"), func, "Pearson's r")
     value = float(_matrix(X, "pearson")[0, 1])
-    pvalue = float(scipy.stats.pearsonr(X[0], X[1]).pvalue)
-    return CorrelationResult(value, pvalue, "pearson", X.shape[1])
+    return CorrelationResult(value, _pearson_pvalue(value, X.shape[1]), "pearson", X.shape[1])
 
 
 def tau_ap(x, y, /, *, variant: str = "a") -> CorrelationResult:
@@ -662,11 +715,12 @@ def tau_ap(x, y, /, *, variant: str = "a") -> CorrelationResult:
     func = "tau_ap"
     variant = check_choice(variant, "variant", func, ("a", "b"))
     X = _score_pair(x, y, func)
+    R = _rank_pair(x, y, X)
     if variant == "a":
-        _check_tau_ap_truth(X[:1], ("x",), func)
+        _check_tau_ap_truth(R[:1], ("x",), func)
     else:
-        _check_not_constant(X, ("x", "y"), func, "tau_ap-b")
-    value = float(np.clip(_tau_ap_matrix(X, variant)[0, 1], -1.0, 1.0))
+        _check_not_constant(X, ("x", "y"), func, "tau_ap-b", R)
+    value = float(np.clip(_tau_ap_matrix(R, variant)[0, 1], -1.0, 1.0))
     return CorrelationResult(value, None, "tau_ap_" + variant, X.shape[1])
 
 
@@ -727,10 +781,10 @@ def correlation_matrix(
     if measures is None:
         names = tuple(str(i) for i in range(X.shape[0]))
     else:
-        if isinstance(measures, str):
+        if isinstance(measures, (str, bytes)) or not hasattr(measures, "__len__"):
             raise TypeError(
                 f"The 'measures' parameter of {func} must be a sequence of names. "
-                f"Got the string {measures!r} instead."
+                f"Got {measures!r} ({type(measures).__name__}) instead."
             )
         names = tuple(measures)
         if len(names) != X.shape[0]:
@@ -738,11 +792,12 @@ def correlation_matrix(
                 "measures", func, f"name the {X.shape[0]} rows of 'scores'", f"{len(names)} names"
             )
     labels = [f"scores[{name}]" for name in names]
+    R = X if method == "pearson" else _exact_ranks(scores, X)  # values, or exact ranks
     if method in _UNDEFINED_WHEN_CONSTANT:
-        _check_not_constant(X, labels, func, _UNDEFINED_WHEN_CONSTANT[method])
+        _check_not_constant(X, labels, func, _UNDEFINED_WHEN_CONSTANT[method], R)
     if method == "tau_ap_a":
-        _check_tau_ap_truth(X, labels, func)
-    out = _matrix(X, method)
+        _check_tau_ap_truth(R, labels, func)
+    out = _matrix(R, method)
     if method.startswith("tau_ap"):
         np.clip(out, -1.0, 1.0, out=out)
         np.fill_diagonal(out, 1.0)
@@ -769,7 +824,7 @@ def _ids(ranking, name: str, func: str) -> np.ndarray:
         )
     uniq, counts = np.unique(arr, return_counts=True)
     if (counts > 1).any():
-        raise fail(name, func, "list each id once", f"{uniq[np.argmax(counts > 1)]!r} twice")
+        raise fail(name, func, "list each id once", f"{uniq[np.argmax(counts > 1)].item()!r} twice")
     return arr
 
 
@@ -1310,8 +1365,9 @@ def krippendorff_alpha(
     elif level == "ordinal":
         middle = np.cumsum(n_c) - n_c / 2.0
         delta = (middle[:, None] - middle[None, :]) ** 2
-    else:
+    else:  # divided by a power of 2 (alpha is a ratio): no overflow at 1e200
         v = coded.categories.astype(float)
+        v = np.ldexp(v, -np.frexp(np.abs(v).max())[1])
         delta = (v[:, None] - v[None, :]) ** 2
     expected = np.sum(np.outer(n_c, n_c) * delta)
     if expected == 0:

@@ -10,10 +10,10 @@ power; the randomised Tukey HSD is Carterette's (TOIS 2012).
 Randomised tests
 ----------------
 - A trial's statistic ties the observed one when it is within 1e-9 times the observed
-  statistic, or times the largest value the statistic can take when that is larger
-  (the rounding of a float sum grows with the terms, not with the result; an observed
-  statistic that is 0 on paper comes out as about 1e-17), so that float rounding
-  never drops a tie that is exact on paper.
+  statistic (the tolerance of the definitions), so that float rounding never drops a
+  tie that is exact on paper. An observed statistic that is 0 within the rounding of
+  its float computation (at most ``4 n eps`` times the sum of the magnitudes of the
+  scores it adds up, eps = 2.2e-16) is 0 on paper, and every trial ties it: p = 1.
 - ``p = count / B`` (Sakai's convention); ``exact`` is True when every sign vector or
   permutation was enumerated, which happens whenever there are no more of them than
   ``n_resamples``.
@@ -21,14 +21,24 @@ Randomised tests
   every chunk size: the random numbers are drawn in one stream of uniform doubles,
   trial after trial, whatever the chunking.
 - Trials run in chunks of bounded memory, all pairs from one set of trials, the sign
-  flips of many pairs in one matrix product.
+  flips of many pairs in one matrix product; memory does not grow with B.
 
 Undefined tests
 ---------------
 A test whose statistic is undefined on the data raises a ``ValueError`` that says so:
 the t-based tests when x - y is the same on every topic, the ANOVA and both Tukey tests
-when the residual variance is 0. "The same" is judged within 1e-9 of the largest
-score, so that differences equal on paper (0.3 - 0.1 and 0.5 - 0.3) are equal.
+when the residual variance is 0. "The same" is judged within rounding: the spread of
+the values is at most ``4 n eps`` times the largest magnitude of the scores they come
+from, so that differences equal on paper (0.3 - 0.1 and 0.5 - 0.3) are equal, and a
+constant added to every score, or a common scale, changes nothing.
+
+Large and small scores
+----------------------
+Scores are divided by a power of 2 before any sum (exact), so that sums of squares
+neither overflow nor underflow; results in the units of the scores (differences,
+means, confidence intervals, sums of squares) are multiplied back. One that exceeds
+the float range (about 1.8e308) is refused with a ``ValueError``; sums of squares below
+it underflow to 0 like any float (F, t and p do not depend on the scale).
 """
 
 from __future__ import annotations
@@ -38,7 +48,6 @@ import warnings
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
-from itertools import permutations
 
 import numpy as np
 
@@ -87,6 +96,8 @@ TIE_TOLERANCE = 1e-9
 
 CHUNK_BYTES = 64 * 2**20
 """Memory of the random numbers and intermediate arrays of one chunk of trials."""
+
+_EPS = float(np.finfo(np.float64).eps)
 
 
 # --------------------------------------------------------------------------- records
@@ -284,7 +295,8 @@ class Comparison(_Record):
     mean(b)``, ``pvalue`` (corrected when asked), ``effect_size`` and ``significant``
     (``pvalue < alpha``). ``n_dropped`` topics were left out for undefined values.
     ``result`` is the test's record, its (m, m) matrices in the order of ``systems``;
-    ``anova`` the two-way ANOVA in that order.
+    ``anova`` the two-way ANOVA in that order, or None where the residual variance
+    V_E is 0 (only the randomisation test is defined there: the CIs are then NaN).
     """
 
     measure: str
@@ -296,7 +308,7 @@ class Comparison(_Record):
     systems: tuple[dict, ...] = field(repr=False)
     pairs: tuple[dict, ...] = field(repr=False)
     result: TukeyHSDResult | RandomisedTukeyHSDResult | PairwiseTestsResult = field(repr=False)
-    anova: Anova2Result = field(repr=False)
+    anova: Anova2Result | None = field(repr=False)
 
     def to_dict(self) -> dict:
         """The comparison as ``fairconv compare --format json`` prints it."""
@@ -333,22 +345,61 @@ def _vector(x, name: str, func: str) -> np.ndarray:
     return arr
 
 
-def _pair(x, y, func: str) -> tuple[np.ndarray, float]:
-    """The differences x - y and the largest |score| (the scale of their rounding)."""
+def _pair(x, y, func: str) -> tuple[np.ndarray, np.ndarray, int]:
+    """The differences x - y of the scaled scores, their magnitudes |x| + |y|, and e.
+
+    Both are divided by 2**e (:func:`_scaled`); the magnitudes bound the rounding of d.
+    """
     a, b = _vector(x, "x", func), _vector(y, "y", func)
     if a.shape != b.shape:
         raise fail("y", func, f"hold the {len(a)} topics of 'x'", f"{len(b)}")
-    return a - b, float(max(np.abs(a).max(), np.abs(b).max()))
+    ab, e = _scaled(np.stack([a, b]))
+    return ab[0] - ab[1], np.abs(ab[0]) + np.abs(ab[1]), e
 
 
-def _constant(d: np.ndarray, scale, axis: int = 0) -> np.ndarray:
-    """Whether the values along ``axis`` are all equal, within the rounding tolerance.
+def _scaled(arr: np.ndarray) -> tuple[np.ndarray, int]:
+    """``arr / 2**e`` with its largest |value| in [0.5, 1), and e.
 
-    Differences that are equal on paper (0.3 - 0.1 and 0.2) differ in the last bits;
-    their spread is then below ``TIE_TOLERANCE`` times the largest score.
+    Division by a power of 2 is exact: sums, means and their rounding are those of
+    the scores, but squares neither overflow (1e200) nor underflow (1e-300).
+    """
+    top = float(np.abs(arr).max()) if arr.size else 0.0
+    e = math.frexp(top)[1] if top > 0 else 0
+    return (np.ldexp(arr, -e) if e else arr), e
+
+
+def _unscaled(value, e: int, what: str, func: str, params: str):
+    """``value * 2**e`` (a float or an array), refused when it exceeds the float range."""
+    with np.errstate(over="ignore"):
+        out = np.ldexp(value, e)
+    if not np.isfinite(out).all():
+        raise ValueError(
+            f"The {params} of {func} must hold scores small enough that {what} is a "
+            "finite float. Got scores for which it exceeds 1.8e308 instead; divide them "
+            "by a constant"
+        )
+    return out if isinstance(out, np.ndarray) and out.ndim else float(out)
+
+
+def _round_off(n: int, magnitude):
+    """The largest rounding error of a float sum of n scores of total |size| magnitude.
+
+    Differences and sums that are 0 on paper come out of floats as about 1e-17 for
+    scores near 1 (0.1 + 0.2 - 0.3); ``4 n eps`` times their magnitude bounds that.
+    """
+    return 4.0 * n * _EPS * np.asarray(magnitude, dtype=np.float64)
+
+
+def _constant(d: np.ndarray, mag: np.ndarray, axis: int = 0) -> np.ndarray:
+    """Whether the values along ``axis`` are all equal, within rounding.
+
+    ``mag`` holds the magnitudes of the scores each value comes from (|x| + |y| for a
+    difference): values equal on paper (0.3 - 0.1 and 0.2) differ by less than
+    :func:`_round_off` of the largest, a bound that moves with a common shift or scale
+    of the scores and not with the values' own size.
     """
     spread = np.abs(d - d.mean(axis=axis, keepdims=True)).max(axis=axis)
-    return np.asarray(~(spread > TIE_TOLERANCE * np.asarray(scale)))
+    return np.asarray(~(spread > _round_off(d.shape[axis], mag.max(axis=axis))))
 
 
 def _matrix(scores, func: str) -> np.ndarray:
@@ -380,15 +431,15 @@ def _rng(seed, func: str) -> np.random.Generator:
     return np.random.default_rng(check_int(seed, "seed", func, minimum=0))
 
 
-def _ties(stat: np.ndarray, observed, scale=0.0) -> np.ndarray:
-    """Whether ``stat >= observed``, a tie within the relative tolerance counting.
+def _limit(observed, floor) -> np.ndarray:
+    """The least trial statistic that reaches ``observed`` (statistics.md, Ties).
 
-    The tolerance is relative to the observed statistic, or to ``scale`` (the largest
-    the statistic can be) when that is larger: an observed statistic that is 0 on
-    paper comes out of a float sum as, say, 1e-17, and every trial ties it.
+    A tie within ``TIE_TOLERANCE`` of the observed statistic counts. An observed
+    statistic within ``floor`` (the rounding of its float computation) of 0 is 0 on
+    paper: it comes out of a float sum as, say, 1e-17, and every trial reaches it.
     """
-    obs = np.asarray(observed, dtype=np.float64)
-    return stat >= obs - TIE_TOLERANCE * np.maximum(np.abs(obs), scale)
+    obs = np.abs(np.asarray(observed, dtype=np.float64))
+    return np.where(obs <= floor, 0.0, obs - TIE_TOLERANCE * obs)
 
 
 def _chunk(per_trial: int) -> int:
@@ -415,8 +466,8 @@ def paired_t_test(x, y, *, alpha: float = 0.05) -> PairedTTestResult:
     Raises
     ------
     ValueError
-        For fewer than 2 topics, different lengths, non-finite scores, or differences
-        that are all equal (t is undefined).
+        For fewer than 2 topics, different lengths, non-finite scores, differences
+        that are all equal (t is undefined), or a CI beyond the float range.
 
     Notes
     -----
@@ -438,20 +489,35 @@ def paired_t_test(x, y, *, alpha: float = 0.05) -> PairedTTestResult:
     (2.6112, 3, 0.0796)
     """
     func = "paired_t_test"
-    d, scale = _pair(x, y, func)
+    d, mag, e = _pair(x, y, func)
     alpha = _alpha(alpha, func)
     n = len(d)
-    if _constant(d, scale):
-        raise ValueError(
-            f"{func}: x - y is the same ({d[0]:.6g}) on all {n} topics (within rounding): "
-            "s_d is 0 and t is undefined"
-        )
+    if _constant(d, mag):
+        raise _same_difference(func, d, e)
     mean, sd = float(d.mean()), float(d.std(ddof=1))
     se = sd / math.sqrt(n)
     t = mean / se
     p = float(2 * _scipy_stats().t.sf(abs(t), n - 1))
     margin = float(_scipy_stats().t.ppf(1 - alpha / 2, n - 1)) * se
-    return PairedTTestResult(t, n - 1, p, mean, (mean - margin, mean + margin), mean / sd, alpha)
+    low, mid, high = _unscaled(
+        np.array([mean - margin, mean, mean + margin]),
+        e,
+        "the CI of the mean difference",
+        func,
+        "'x' and 'y' parameters",
+    ).tolist()
+    return PairedTTestResult(t, n - 1, p, mid, (low, high), mean / sd, alpha)
+
+
+def _same_difference(func: str, d: np.ndarray, e: int) -> ValueError:
+    try:
+        shown = f"{math.ldexp(float(d[0]), e):.6g}"
+    except OverflowError:
+        shown = f"{float(d[0]):.6g} * 2**{e}"
+    return ValueError(
+        f"{func}: x - y is the same ({shown}) on all {len(d)} topics (within rounding): "
+        "s_d is 0 and t is undefined"
+    )
 
 
 def _sign_trials(n: int, n_resamples: int, rng, exact: bool, start: int, stop: int):
@@ -463,20 +529,62 @@ def _sign_trials(n: int, n_resamples: int, rng, exact: bool, start: int, stop: i
     return np.where(rng.random((stop - start, n)) < 0.5, -1.0, 1.0)
 
 
-def _randomisation_counts(d: np.ndarray, n_resamples: int, rng, chunk: int | None):
-    """Trials with |sum(s * d)| reaching |sum(d)|, for each column of d (n, pairs)."""
+def _grid(d: np.ndarray, n: int, axis: int | None = 0) -> np.ndarray:
+    """A power of 2 per slice along ``axis``: multiples of it sum exactly (see _split)."""
+    top = np.maximum(np.abs(d).max(axis=axis, keepdims=True), np.finfo(np.float64).tiny)
+    return np.ldexp(1.0, np.maximum(np.frexp(top)[1] + (n - 1).bit_length() + 2 - 53, -1022))
+
+
+def _split(d: np.ndarray, n: int, axis: int | None = 0) -> tuple[np.ndarray, np.ndarray]:
+    """``d = hi + lo`` exactly; signed sums of n values of ``hi`` are exact in floats.
+
+    A float sum rounds to its largest terms, not to its result: 1e6 - 1e6 + 1e-4 loses
+    the last digits of 1e-4, far more than 1e-9 of it, and ties that are exact on paper
+    with it. ``hi`` lies on a grid (:func:`_grid`, per slice along ``axis``) coarse
+    enough that any signed sum of n of its values is an integer multiple of the grid
+    below 2^52 (and the difference of two such sums below 2^53): exact in any order.
+    ``lo`` is below the grid: its sums round at the grid's level, not at the largest
+    terms'.
+    """
+    grid = _grid(d, n, axis)
+    hi = np.round(d / grid) * grid
+    return hi, d - hi
+
+
+def _exact_ranges(trial_scores: np.ndarray, permuted: np.ndarray, grid) -> np.ndarray:
+    """R* of each trial (trials, n, m) from exact sums of the scores' ``hi`` parts.
+
+    The system with the largest and the smallest float sum are taken; their difference
+    is (hi_a - hi_b) + (lo_a - lo_b), the first term exact.
+    """
+    hi = np.round(trial_scores / grid) * grid
+    big, small = hi.sum(axis=1), (trial_scores - hi).sum(axis=1)
+    at = np.arange(len(permuted))
+    a, b = permuted.argmax(axis=1), permuted.argmin(axis=1)
+    return (big[at, a] - big[at, b]) + (small[at, a] - small[at, b])
+
+
+def _randomisation_counts(d: np.ndarray, mag: np.ndarray, n_resamples: int, rng, chunk: int | None):
+    """Trials with |sum(s * d)| reaching |sum(d)|, for each column of d (n, pairs).
+
+    ``mag`` (n, pairs) holds |x_i| + |y_i|: the rounding of sum(d) is at most
+    ``_round_off(n, mag.sum(axis=0))``. Each trial's sum is ``s @ hi + s @ lo``
+    (:func:`_split`), one matrix product, so that float rounding keeps the ties that
+    are exact on paper even where the terms cancel.
+    """
     n, pairs = d.shape
     exact = n < 63 and 2**n <= n_resamples
     trials = 2**n if exact else n_resamples
-    observed = np.abs(d.sum(axis=0))
-    scale = np.abs(d).sum(axis=0)  # the largest |sum(s * d)| can be
+    hi, lo = _split(d, n)
+    parts = np.concatenate([hi, lo], axis=1)  # (n, 2 pairs)
+    limit = _limit(hi.sum(axis=0) + lo.sum(axis=0), _round_off(n, mag.sum(axis=0)))
     counts = np.zeros(pairs, dtype=np.int64)
-    size = chunk or _chunk(2 * n + 3 * pairs)  # signs (and bits), sums, their ties
+    size = chunk or _chunk(2 * n + 5 * pairs)  # signs (and bits), sums, their ties
     for start in range(0, trials, size):
         stop = min(trials, start + size)
         signs = _sign_trials(n, n_resamples, rng, exact, start, stop)
-        sums = np.abs(signs @ d)  # (trials, pairs): one matrix product for every pair
-        counts += _ties(sums, observed, scale).sum(axis=0)
+        sums = signs @ parts  # (trials, 2 pairs): one matrix product for every pair
+        counts += (np.abs(sums[:, :pairs] + sums[:, pairs:]) >= limit).sum(axis=0)
     return counts, trials, exact
 
 
@@ -516,9 +624,9 @@ def randomisation_test(
     .. math::
         p = \#\{\text{trials}: |\textstyle\sum_i s_i d_i| \ge |\sum_i d_i|\} / B
 
-    with ties within a relative 1e-9 (of the larger of the observed sum and
-    :math:`\sum_i |d_i|`). When :math:`2^n \le B` the :math:`2^n` sign vectors are
-    enumerated and B is :math:`2^n`.
+    with ties within a relative 1e-9 of the observed sum; an observed sum that is 0
+    within its rounding is 0 (p = 1). When :math:`2^n \le B` the :math:`2^n` sign
+    vectors are enumerated and B is :math:`2^n`.
 
     References
     ----------
@@ -532,28 +640,34 @@ def randomisation_test(
     (0.5, True)
     """
     func = "randomisation_test"
-    d, _ = _pair(x, y, func)
+    d, mag, e = _pair(x, y, func)
     n_resamples = check_int(n_resamples, "n_resamples", func, minimum=1)
     if chunk is not None:
         chunk = check_int(chunk, "chunk", func, minimum=1)
     if not np.any(d):
         raise ValueError(f"{func}: x and y are equal on every topic: there is nothing to test")
-    counts, trials, exact = _randomisation_counts(d[:, None], n_resamples, _rng(seed, func), chunk)
-    return RandomisationTestResult(float(d.mean()), float(counts[0] / trials), exact, trials)
+    counts, trials, exact = _randomisation_counts(
+        d[:, None], mag[:, None], n_resamples, _rng(seed, func), chunk
+    )
+    mean = _unscaled(d.mean(), e, "mean(x - y)", func, "'x' and 'y' parameters")
+    return RandomisationTestResult(mean, float(counts[0] / trials), exact, trials)
 
 
-def _bootstrap_counts(d: np.ndarray, scale, n_resamples: int, rng, chunk: int | None):
+def _bootstrap_counts(d: np.ndarray, mag: np.ndarray, n_resamples: int, rng, chunk: int | None):
     """Trials whose |t*| reaches |t| for each column of d (n, pairs); t* of shifted d.
 
-    ``scale`` (pairs,) is the largest |score| of each pair: a sample whose values are
-    equal within the rounding tolerance of it has s = 0 and t* = 0.
+    ``mag`` (n, pairs) holds |x_i| + |y_i|: a sample whose values are equal within
+    their rounding has s = 0 and t* = 0, and a t whose mean(d) is 0 within the rounding
+    of sum(d) is 0 (every trial ties it).
     """
     n, pairs = d.shape
     mean = d.mean(axis=0)
     sd = d.std(axis=0, ddof=1)
     t_obs = np.abs(mean / (sd / math.sqrt(n)))
+    zero = np.abs(d.sum(axis=0)) <= _round_off(n, mag.sum(axis=0))
+    limit = _limit(np.where(zero, 0.0, t_obs), 0.0)
     w = d - mean
-    flat = TIE_TOLERANCE * np.asarray(scale, dtype=np.float64)
+    flat = _round_off(n, mag.max(axis=0))
     counts = np.zeros(pairs, dtype=np.int64)
     size = chunk or _chunk(n + 3 * n * pairs)  # indices, a sample and its deviations
     for start in range(0, n_resamples, size):
@@ -563,7 +677,7 @@ def _bootstrap_counts(d: np.ndarray, scale, n_resamples: int, rng, chunk: int | 
         m = sample.mean(axis=1)
         s = sample.std(axis=1, ddof=1)
         t = np.divide(m, s / math.sqrt(n), out=np.zeros_like(m), where=s > flat)
-        counts += _ties(np.abs(t), t_obs).sum(axis=0)
+        counts += (np.abs(t) >= limit).sum(axis=0)
     return counts, t_obs
 
 
@@ -599,7 +713,8 @@ def bootstrap_test(
     -----
     The differences are shifted to mean 0, ``w = d - mean(d)``; a sample draws n values
     of w with replacement and computes t* as t; a sample whose values are all equal
-    gives t* = 0.
+    gives t* = 0. Ties within a relative 1e-9 of |t| count; a t whose mean(d) is 0
+    within the rounding of sum(d) is 0, and every sample ties it (p = 1).
 
     References
     ----------
@@ -612,17 +727,14 @@ def bootstrap_test(
     (2.236, True, 1000)
     """
     func = "bootstrap_test"
-    d, scale = _pair(x, y, func)
+    d, mag, e = _pair(x, y, func)
     n_resamples = check_int(n_resamples, "n_resamples", func, minimum=1)
     if chunk is not None:
         chunk = check_int(chunk, "chunk", func, minimum=1)
-    if _constant(d, scale):
-        raise ValueError(
-            f"{func}: x - y is the same ({d[0]:.6g}) on all {len(d)} topics (within "
-            "rounding): s_d is 0 and t is undefined"
-        )
+    if _constant(d, mag):
+        raise _same_difference(func, d, e)
     counts, t_obs = _bootstrap_counts(
-        d[:, None], np.array([scale]), n_resamples, _rng(seed, func), chunk
+        d[:, None], mag[:, None], n_resamples, _rng(seed, func), chunk
     )
     sign = 1.0 if d.mean() >= 0 else -1.0
     return BootstrapTestResult(sign * float(t_obs[0]), float(counts[0] / n_resamples), n_resamples)
@@ -639,15 +751,15 @@ def _anova(x: np.ndarray):
     resid = x - col[None, :] - row[:, None] + grand
     ss_e = float((resid**2).sum())  # S_T - S_A - S_B, without cancellation
     # residuals that are 0 on paper come out of float means as ~1e-17: V_E is then 0
-    if not np.abs(resid).max() > TIE_TOLERANCE * np.abs(x).max():
+    if not np.abs(resid).max() > _round_off(n + m, np.abs(x).max()):
         ss_e = 0.0
     return ss_a, ss_b, ss_e, col
 
 
-def _undefined_residual(func: str) -> ValueError:
+def _undefined_residual(func: str, test: str = "the test") -> ValueError:
     return ValueError(
         f"{func}: the residual variance V_E is 0 (every system differs from every other "
-        "by the same amount on all topics, within rounding): the test is undefined"
+        f"by the same amount on all topics, within rounding): {test} is undefined"
     )
 
 
@@ -670,8 +782,9 @@ def anova2(scores, *, alpha: float = 0.05) -> Anova2Result:
     Raises
     ------
     ValueError
-        For fewer than 2 topics or systems, non-finite scores, or a zero residual
-        variance (F undefined).
+        For fewer than 2 topics or systems, non-finite scores, a zero residual
+        variance (F undefined), or sums of squares or CIs beyond the float range
+        (scores above about 1e154).
 
     Notes
     -----
@@ -694,18 +807,40 @@ def anova2(scores, *, alpha: float = 0.05) -> Anova2Result:
     func = "anova2"
     x = _matrix(scores, func)
     alpha = _alpha(alpha, func)
+    result = _anova2(x, alpha, func, "'scores' parameter")
+    assert result is not None
+    return result
+
+
+def _anova2(
+    x: np.ndarray, alpha: float, func: str, params: str, undefined_ok: bool = False
+) -> Anova2Result | None:
+    """The ANOVA of checked scores (None for V_E = 0 when ``undefined_ok``)."""
+    x, e = _scaled(x)
     n, m = x.shape
     ss_a, ss_b, ss_e, col = _anova(x)
     df_a, df_b, df_e = m - 1, n - 1, (m - 1) * (n - 1)
     ms_a, ms_b, ms_e = ss_a / df_a, ss_b / df_b, ss_e / df_e
     if not ms_e > 0:
+        if undefined_ok:
+            return None
         raise _undefined_residual(func)
     f_a, f_b = ms_a / ms_e, ms_b / ms_e
     margin = float(_scipy_stats().t.ppf(1 - alpha / 2, df_e)) * math.sqrt(ms_e / n)
+    s_a, s_b, s_e, v_a, v_b, v_e = _unscaled(
+        np.array([ss_a, ss_b, ss_e, ms_a, ms_b, ms_e]),
+        2 * e,
+        "every sum of squares of the two-way ANOVA",
+        func,
+        params,
+    ).tolist()
+    low, mean, high = _unscaled(
+        np.stack([col - margin, col, col + margin]), e, "the CI of every system mean", func, params
+    )
     return Anova2Result(
-        ss_a, ss_b, ss_e, df_a, df_b, df_e, ms_a, ms_b, ms_e, f_a, f_b,
+        s_a, s_b, s_e, df_a, df_b, df_e, v_a, v_b, v_e, f_a, f_b,
         float(_scipy_stats().f.sf(f_a, df_a, df_e)), float(_scipy_stats().f.sf(f_b, df_b, df_e)),
-        col, col - margin, col + margin, alpha,
+        mean, low, high, alpha,
     )  # fmt: skip
 
 
@@ -737,8 +872,10 @@ def tukey_hsd(scores, *, alpha: float = 0.05) -> TukeyHSDResult:
         ES_E = \frac{\bar x_{\cdot j} - \bar x_{\cdot k}}{\sqrt{V_E}}
 
     with p from the studentized range distribution with m groups and
-    (m - 1)(n - 1) degrees of freedom. Unlike the one-way Tukey HSD of scipy and
-    statsmodels, the residual variance V_E removes the topic effect.
+    (m - 1)(n - 1) degrees of freedom: for m = 2 exactly 2 t.sf(q / sqrt 2) (the
+    ANOVA's p), else scipy's ``studentized_range.sf``, and below 1e-5, where its
+    1 - cdf loses its digits, the tail integrated directly. Unlike the one-way Tukey
+    HSD of scipy and statsmodels, the residual variance V_E removes the topic effect.
 
     References
     ----------
@@ -754,12 +891,18 @@ def tukey_hsd(scores, *, alpha: float = 0.05) -> TukeyHSDResult:
     func = "tukey_hsd"
     x = _matrix(scores, func)
     alpha = _alpha(alpha, func)
+    return _tukey(x, alpha, func, "'scores' parameter")
+
+
+def _tukey(x: np.ndarray, alpha: float, func: str, params: str) -> TukeyHSDResult:
+    """The two-way Tukey HSD of checked scores."""
+    x, e = _scaled(x)
     n, m = x.shape
     _, _, ss_e, col = _anova(x)
     df_e = (m - 1) * (n - 1)
     ms_e = ss_e / df_e
     if not ms_e > 0:
-        raise _undefined_residual(func)
+        raise _undefined_residual(func, "the Tukey HSD" if func == "compare" else "the test")
     diff = col[:, None] - col[None, :]
     se = math.sqrt(ms_e / n)
     q = np.abs(diff) / se
@@ -769,9 +912,11 @@ def tukey_hsd(scores, *, alpha: float = 0.05) -> TukeyHSDResult:
     p = np.ones((m, m))
     p[j, k] = p[k, j] = _range_sf(distinct, m, df_e, func)[where.ravel()]
     margin = _q_critical(alpha, m, df_e, func) * se
-    return TukeyHSDResult(
-        diff, q, np.clip(p, 0.0, 1.0), diff / math.sqrt(ms_e), diff - margin, diff + margin, alpha
-    )
+    low, mid, high = _unscaled(
+        np.stack([diff - margin, diff, diff + margin]), e, "the CI of every difference", func,
+        params,
+    )  # fmt: skip
+    return TukeyHSDResult(mid, q, np.clip(p, 0.0, 1.0), diff / math.sqrt(ms_e), low, high, alpha)
 
 
 _NEAR_ONE = 1e-8
@@ -792,36 +937,72 @@ def _quiet(call, *args):
 
 
 def _range_sf(q: np.ndarray, m: int, df: int, func: str) -> np.ndarray:
-    """``scipy.stats.studentized_range.sf(q, m, df)``, without a warning.
+    """``P(Q > q)`` for the studentized range Q of m means with df degrees of freedom.
 
-    scipy's quadrature warns ("probably divergent") for q where the cdf is below about
-    1e-10, and returns p = 1 - cdf there all the same. Those p are kept when they are
-    within 1e-8 of 1; the other values are computed again and must not warn.
+    For m = 2, Q is sqrt(2) |T| with T Student's t: p = 2 t.sf(q / sqrt 2, df)
+    exactly (and the p of the ANOVA's F = T^2). Otherwise scipy's
+    ``studentized_range.sf``, without a warning: its quadrature warns ("probably
+    divergent") for q where the cdf is below about 1e-10, and returns p = 1 - cdf
+    there all the same; those p are kept when within 1e-8 of 1, the other values are
+    computed again and must not warn. scipy's sf is 1 - cdf with the cdf integrated
+    to 1e-11, so that a p below ``_TAIL`` has lost its digits (0 at low df where p is
+    1e-8): those p are integrated directly (:func:`_range_tail`).
     """
-    p = np.empty(len(q))
+    stats = _scipy_stats()
+    if m == 2:
+        return np.asarray(2 * stats.t.sf(q / math.sqrt(2), df), dtype=np.float64)
+    # the union bound over the m(m - 1)/2 pairs: where it is below _TAIL, so is p
+    tail = m * (m - 1) * stats.t.sf(q / math.sqrt(2), df) < _TAIL
+    p = np.ones(len(q))
     for start in range(0, len(q), _SF_BLOCK):  # blocks, so that a warning costs one block
-        block = q[start : start + _SF_BLOCK]
-        value, warned = _quiet(_scipy_stats().studentized_range.sf, block, m, df)
+        block = q[start : start + _SF_BLOCK][~tail[start : start + _SF_BLOCK]]
+        if not len(block):
+            continue
+        value, warned = _quiet(stats.studentized_range.sf, block, m, df)
         if warned:
             rest = value <= 1 - _NEAR_ONE
-            again, warned = _quiet(_scipy_stats().studentized_range.sf, block[rest], m, df)
+            again, warned = _quiet(stats.studentized_range.sf, block[rest], m, df)
             if warned:
                 raise ValueError(
                     f"{func}: scipy's studentized range distribution (m = {m}, df = {df}) "
                     "did not converge for these data; use test='randomised-tukey'"
                 )
             value[rest] = again
-        p[start : start + _SF_BLOCK] = value
+        p[start : start + _SF_BLOCK][~tail[start : start + _SF_BLOCK]] = value
+    tail |= p < _TAIL
+    if tail.any():
+        p[tail] = _range_tail(q[tail], m, df)
     return p
 
 
 _SF_BLOCK = 128
 
+_TAIL = 1e-5
+"""Below this p the studentized range's tail is integrated directly (see _range_sf)."""
+
 
 @lru_cache(maxsize=256)
 def _q_critical(alpha: float, m: int, df: int, func: str) -> float:
     """q(1 - alpha; m, df) of the studentized range (slow to compute: cached)."""
-    q, warned = _quiet(lambda: float(_scipy_stats().studentized_range.ppf(1 - alpha, m, df)))
+    stats = _scipy_stats()
+    if m == 2:
+        return math.sqrt(2) * float(stats.t.isf(alpha / 2, df))
+    if alpha < _TAIL:  # where scipy's 1 - cdf has lost its digits: solve on the tail
+        from scipy.optimize import brentq
+
+        # P(Q_2 > q) <= P(Q_m > q) <= m(m - 1)/2 P(Q_2 > q) bracket the root
+        low = math.sqrt(2) * float(stats.t.isf(alpha / 2, df))
+        high = math.sqrt(2) * float(stats.t.isf(alpha / (m * (m - 1)), df))
+        with np.errstate(divide="ignore"):
+            return float(
+                brentq(
+                    lambda q: np.log(_range_tail(np.array([q]), m, df)[0]) - math.log(alpha),
+                    low,
+                    high,
+                    rtol=1e-12,
+                )
+            )
+    q, warned = _quiet(lambda: float(stats.studentized_range.ppf(1 - alpha, m, df)))
     if warned and not abs(_range_sf(np.array([q]), m, df, func)[0] - alpha) <= 1e-9:
         raise ValueError(
             f"{func}: scipy's studentized range distribution (m = {m}, df = {df}) did not "
@@ -830,15 +1011,113 @@ def _q_critical(alpha: float, m: int, df: int, func: str) -> float:
     return q
 
 
-def _enumerated_trials(n: int, start: int, stop: int, perms: np.ndarray) -> np.ndarray:
+def _range_tail(q: np.ndarray, m: int, df: int) -> np.ndarray:
+    r"""``P(Q > q)`` of the studentized range, accurate where it is small.
+
+    With R the range of m standard normals and S = sqrt(chi2_df / df),
+    P(Q > q) = E[P(R > q S)]: an integral over the probability u of S's lower tail
+    (below its median) and v of its upper tail, in the variables log u and log v, by
+    Gauss-Legendre panels (:func:`_chi_nodes`); P(R > r) comes from a spline of its
+    logarithm (:func:`_log_range_sf`). Every term is positive: nothing cancels, and
+    p keeps its relative precision down to the float range.
+    """
+    from scipy.special import logsumexp
+
+    spline, r_max = _log_range_sf(m)
+    s, log_w = _chi_nodes(df)
+    out = np.empty(len(q))
+    block = max(1, _CHUNK_ELEMENTS // len(s))
+    for start in range(0, len(q), block):
+        r = q[start : start + block, None] * s[None, :]
+        log_sf = np.where(r <= r_max, spline(np.minimum(r, r_max)), -np.inf)
+        out[start : start + block] = logsumexp(log_sf + log_w, axis=1)
+    with np.errstate(under="ignore"):
+        return np.minimum(np.exp(out), 1.0)
+
+
+_CHUNK_ELEMENTS = 1 << 21
+
+
+@lru_cache(maxsize=16)
+def _log_range_sf(m: int):
+    r"""A cubic spline of log P(R > r) for the range R of m standard normals, and r_max.
+
+    .. math::
+        P(R > r) = m \int \phi(z)\, \bar\Phi(z)^{m-1}
+        \Big(1 - \big(1 - \bar\Phi(z + r) / \bar\Phi(z)\big)^{m-1}\Big)\, dz
+
+    (the minimum at z, and not every other value within r of it), each factor in
+    logarithms and the last one by log1p/expm1, so that nothing cancels; the integral
+    over z by the trapezoidal rule on a grid of 1/16 (exact to rounding for these
+    smooth, Gaussian-tailed integrands). r runs to 64, where log P(R > r) is about
+    -1000: beyond, P(R > r) is 0 in floats.
+    """
+    from scipy.interpolate import CubicSpline
+    from scipy.special import log_ndtr, logsumexp
+
+    h = 1.0 / 16
+    z = np.arange(-40.0, 10.0 + h / 2, h)
+    log_a = log_ndtr(-z)  # log P(Z > z)
+    base = math.log(m) - z * z / 2 - 0.5 * math.log(2 * math.pi) + (m - 1) * log_a
+    r = np.arange(0.0, 64.0 + 1 / 64, 1.0 / 32)
+    log_sf = np.zeros(len(r))
+    rows = max(1, _CHUNK_ELEMENTS // len(z))
+    with np.errstate(divide="ignore", under="ignore"):
+        for start in range(1, len(r), rows):
+            rr = r[start : start + rows, None]
+            ratio = np.minimum(log_ndtr(-(z[None, :] + rr)) - log_a[None, :], 0.0)
+            rest = np.log(-np.expm1((m - 1) * np.log1p(-np.exp(ratio))))
+            # 1 - (1 - c)^(m-1) = (m - 1) c for c below 1e-13: c may underflow
+            rest = np.where(ratio < -30, math.log(m - 1) + ratio, rest)
+            log_sf[start : start + rows] = logsumexp(base[None, :] + rest, axis=1) + math.log(h)
+    return CubicSpline(r, np.minimum(log_sf, 0.0)), float(r[-1])
+
+
+@lru_cache(maxsize=16)
+def _chi_nodes(df: int) -> tuple[np.ndarray, np.ndarray]:
+    """Nodes S_k and log weights of E[f(S)] for S = sqrt(chi2_df / df).
+
+    E[f(S)] = int_0^1 f(S(u)) du, split at the median: in t = log u over S's lower
+    tail and t = log v over its upper tail (v = 1 - u), t from -740 (the float range)
+    to log(1/2), 8 Gauss-Legendre nodes on each panel of width 1/2. In t the
+    integrands e^t f(S(e^t)) are smooth whatever df: a narrow S (large df) is spread
+    over the t of its quantiles.
+    """
+    from scipy.special import gammainccinv, gammaincinv
+
+    x, w = np.polynomial.legendre.leggauss(8)
+    edges = np.arange(-740.0, math.log(0.5), 0.5)
+    edges = np.append(edges, math.log(0.5))
+    lo, width = edges[:-1, None], np.diff(edges)[:, None]
+    t = (lo + width * (x[None, :] + 1) / 2).ravel()
+    log_w = (np.log(width * w[None, :] / 2)).ravel() + t
+    with np.errstate(under="ignore"):
+        low = np.sqrt(2 * gammaincinv(df / 2, np.exp(t)) / df)
+        high = np.sqrt(2 * gammainccinv(df / 2, np.exp(t)) / df)
+    return np.concatenate([low, high]), np.concatenate([log_w, log_w])
+
+
+def _enumerated_trials(n: int, m: int, start: int, stop: int) -> np.ndarray:
     """Column indices (trials, n, m) of the enumerated trials start..stop.
 
-    Trial t permutes topic i's row by the permutation of the i-th digit of t in base m!.
+    Trial t permutes topic i's row by the permutation numbered by the i-th digit of t
+    in base m!, in lexicographic order (that of ``itertools.permutations``); each is
+    decoded from its number, digit by digit of the factorial number system, so that
+    no table of all m! permutations is held.
     """
+    k = math.factorial(m)
     idx = np.arange(start, stop, dtype=np.int64)
-    k = len(perms)
-    digits = (idx[:, None] // (k ** np.arange(n, dtype=np.int64))) % k
-    return perms[digits]
+    rest = ((idx[:, None] // (k ** np.arange(n, dtype=np.int64))) % k).ravel()
+    left = np.tile(np.arange(m, dtype=np.int64), (len(rest), 1))  # values not yet placed
+    out = np.empty((len(rest), m), dtype=np.int64)
+    rows = np.arange(len(rest))
+    for pos in range(m):
+        digit, rest = np.divmod(rest, math.factorial(m - 1 - pos))
+        out[:, pos] = left[rows, digit]
+        width = m - 1 - pos  # drop the value placed: those after it move left
+        after = np.arange(width)[None, :] >= digit[:, None]
+        left[:, :width] = np.where(after, left[:, 1 : width + 1], left[:, :width])
+    return out.reshape(len(idx), n, m)
 
 
 def randomised_tukey_hsd(
@@ -894,39 +1173,56 @@ def randomised_tukey_hsd(
     n_resamples = check_int(n_resamples, "n_resamples", func, minimum=1)
     if chunk is not None:
         chunk = check_int(chunk, "chunk", func, minimum=1)
-    rng = _rng(seed, func)
+    return _randomised_tukey(x, n_resamples, _rng(seed, func), chunk, func, "'scores' parameter")
+
+
+def _randomised_tukey(
+    x: np.ndarray, n_resamples: int, rng, chunk: int | None, func: str, params: str
+) -> RandomisedTukeyHSDResult:
+    """The randomised Tukey HSD of checked scores: counts per chunk, memory bounded."""
+    x, e = _scaled(x)
     n, m = x.shape
     _, _, ss_e, col = _anova(x)
     ms_e = ss_e / ((m - 1) * (n - 1))
     if not ms_e > 0:
-        raise _undefined_residual(func)
-    sums = x.sum(axis=0)
-    observed = np.abs(sums[:, None] - sums[None, :])  # in sums: means times n
-    k = math.factorial(m)
-    exact = n * math.log(k) <= math.log(n_resamples) + 1e-9 and k**n <= n_resamples
-    trials = k**n if exact else n_resamples
-    perms = np.array(list(permutations(range(m))) if exact else [], dtype=np.int64)
-    ranges = np.empty(trials)
-    size = chunk or _chunk(3 * n * m + n)  # indices or a copy, the permuted scores
+        raise _undefined_residual(
+            func, "the randomised Tukey HSD" if func == "compare" else "the test"
+        )
+    j, k = np.triu_indices(m, 1)
+    # in sums: means times n, from hi + lo (:func:`_split`) so that terms that cancel
+    # (1e6 next to 1e-4) keep their digits; a difference 0 on paper is 0 within the
+    # rounding of the two sums: every trial reaches it
+    grid = _grid(x, n, axis=None)
+    hi = np.round(x / grid) * grid
+    big, small = hi.sum(axis=0), (x - hi).sum(axis=0)
+    mag = np.abs(x).sum(axis=0)
+    limits = _limit((big[j] - big[k]) + (small[j] - small[k]), _round_off(n, mag[j] + mag[k]))
+    # a trial's float R* is within this of its exact value: one in the window of a limit
+    # is computed again from hi + lo, exactly up to the last subtraction
+    window = np.where(limits > 0, _round_off(n, np.abs(x).max(axis=1).sum()), 0.0)
+    f = math.factorial(m)
+    exact = n * math.log(f) <= math.log(n_resamples) + 1e-9 and f**n <= min(n_resamples, 2**62)
+    trials = f**n if exact else n_resamples
+    counts = np.zeros(len(j), dtype=np.int64)
+    size = chunk or _chunk(6 * n * m + n)  # indices and their decoding, the permuted scores
     rows = np.arange(n)[None, :, None]
     for start in range(0, trials, size):
         stop = min(trials, start + size)
         if exact:
-            cols = _enumerated_trials(n, start, stop, perms)
-            trial_scores = x[rows, cols]
+            trial_scores = x[rows, _enumerated_trials(n, m, start, stop)]
         else:  # shuffle each topic's row of every trial in place, in C
             trial_scores = rng.permuted(np.broadcast_to(x, (stop - start, n, m)), axis=-1)
         permuted = trial_scores.sum(axis=1)  # (trials, m) system sums
-        ranges[start:stop] = permuted.max(axis=1) - permuted.min(axis=1)
-    ranges.sort()
-    # count trials with R* reaching each observed difference (ties within the tolerance)
-    scale = float((x.max(axis=1) - x.min(axis=1)).sum())  # the largest R* can be
-    limits = observed - TIE_TOLERANCE * np.maximum(observed, scale)
-    counts = trials - np.searchsorted(ranges, limits, side="left")
-    p = counts / trials
-    np.fill_diagonal(p, 1.0)
+        ranges = np.sort(permuted.max(axis=1) - permuted.min(axis=1))
+        near = np.searchsorted(ranges, limits + window) > np.searchsorted(ranges, limits - window)
+        if near.any():
+            ranges = np.sort(_exact_ranges(trial_scores, permuted, grid))
+        counts += (stop - start) - np.searchsorted(ranges, limits, side="left")
+    p = np.ones((m, m))
+    p[j, k] = p[k, j] = counts / trials
     diff = col[:, None] - col[None, :]
-    return RandomisedTukeyHSDResult(diff, p, diff / math.sqrt(ms_e), exact, trials)
+    shown = _unscaled(diff, e, "every difference of system means", func, params)
+    return RandomisedTukeyHSDResult(shown, p, diff / math.sqrt(ms_e), exact, trials)
 
 
 # --------------------------------------------------------------------------- families
@@ -990,19 +1286,31 @@ def adjust_pvalues(p, method: str) -> np.ndarray:
 
 
 def _pairwise(
-    x: np.ndarray, test: str, n_resamples: int, rng, alpha: float, names=None, chunk=None
+    x: np.ndarray,
+    test: str,
+    n_resamples: int,
+    rng,
+    alpha: float,
+    names=None,
+    chunk=None,
+    func: str = "compare",
+    params: str = "'table' parameter",
 ) -> TukeyHSDResult | RandomisedTukeyHSDResult | PairwiseTestsResult:
-    """The test's record for every pair of columns of x (named ``names`` in errors)."""
+    """The test's record for every pair of columns of x (named ``names`` in errors).
+
+    Errors name ``func``, the function called, and its ``params``.
+    """
     if test == "tukey":
-        return tukey_hsd(x, alpha=alpha)
+        return _tukey(x, alpha, func, params)
     if test == "randomised-tukey":
-        return randomised_tukey_hsd(x, n_resamples=n_resamples, seed=rng, chunk=chunk)
+        return _randomised_tukey(x, n_resamples, rng, chunk, func, params)
+    x, e = _scaled(x)
     n, m = x.shape
     names = [str(i) for i in range(m)] if names is None else names
     j, k = np.triu_indices(m, 1)
     d = x[:, j] - x[:, k]  # (n, pairs)
-    top = np.abs(x).max(axis=0)
-    constant = _constant(d, np.maximum(top[j], top[k]))
+    mag = np.abs(x[:, j]) + np.abs(x[:, k])  # the rounding of d is within eps of it
+    constant = _constant(d, mag)
     if test in ("paired-t", "bootstrap") and constant.any():
         bad = int(np.argmax(constant))
         raise ValueError(
@@ -1023,17 +1331,20 @@ def _pairwise(
         pv = 2 * _scipy_stats().t.sf(np.abs(mean / (sd / math.sqrt(n))), n - 1)
         trials = 0
     elif test == "randomisation":
-        counts, trials, exact = _randomisation_counts(d, n_resamples, rng, chunk)
+        counts, trials, exact = _randomisation_counts(d, mag, n_resamples, rng, chunk)
         pv = counts / trials
     else:
-        counts, _ = _bootstrap_counts(d, np.maximum(top[j], top[k]), n_resamples, rng, chunk)
+        counts, _ = _bootstrap_counts(d, mag, n_resamples, rng, chunk)
         pv = counts / n_resamples
     p = np.ones((m, m))
     es = np.zeros((m, m))
     p[j, k] = p[k, j] = pv
     es[j, k], es[k, j] = effect, -effect
     diff = x.mean(axis=0)
-    return PairwiseTestsResult(test, diff[:, None] - diff[None, :], p, es, exact, trials)
+    shown = _unscaled(
+        diff[:, None] - diff[None, :], e, "every difference of system means", func, params
+    )
+    return PairwiseTestsResult(test, shown, p, es, exact, trials)
 
 
 def discriminative_power(
@@ -1090,7 +1401,9 @@ def discriminative_power(
     test = check_choice(test, "test", func, TESTS)
     alpha = _alpha(alpha, func)
     n_resamples = check_int(n_resamples, "n_resamples", func, minimum=1)
-    p = _pairwise(x, test, n_resamples, _rng(seed, func), alpha).pvalue
+    p = _pairwise(
+        x, test, n_resamples, _rng(seed, func), alpha, func=func, params="'scores' parameter"
+    ).pvalue
     j, k = np.triu_indices(x.shape[1], 1)
     pv = p[j, k]
     order = np.argsort(pv, kind="stable")
@@ -1232,7 +1545,7 @@ def compare(
         and refuse one.
     systems : sequence of str, optional
         Names of an array's columns (default ``"0"``, ``"1"``, ...; a table only has
-        its run names).
+        its run names). A string is not a sequence of names here: a TypeError.
 
     Returns
     -------
@@ -1246,6 +1559,8 @@ def compare(
     ValueError
         For the errors of the tests, an unknown measure or topic, fewer than 2 topics
         where the measure exists for every system, or a correction with a Tukey test.
+    TypeError
+        If ``measure`` is not a str, or ``topics`` or ``systems`` is a string.
 
     Notes
     -----
@@ -1280,6 +1595,13 @@ def compare(
             f"The 'measure' parameter of {func} must be a str. "
             f"Got {type(measure).__name__} instead."
         )
+    if systems is not None and (
+        isinstance(systems, (str, bytes)) or not hasattr(systems, "__len__")
+    ):
+        raise TypeError(
+            f"The 'systems' parameter of {func} must be a sequence of names. "
+            f"Got {type(systems).__name__} instead."
+        )
     if isinstance(table, ScoreTable):
         if systems is not None:
             raise fail("systems", func, "be None for a ScoreTable (its runs name them)", "names")
@@ -1293,20 +1615,26 @@ def compare(
             "needs at least 2"
         )
     x = _matrix(x, func)
-    order = np.argsort(-x.mean(axis=0), kind="stable")
+    order = np.argsort(-_scaled(x)[0].mean(axis=0), kind="stable")
     runs = [names[i] for i in order]
     x = x[:, order]
-    a = anova2(x, alpha=alpha)
     result = _pairwise(x, test, n_resamples, _rng(seed, func), alpha, names=runs)
+    # the randomisation test stays defined where V_E is 0; the ANOVA CIs do not
+    a = _anova2(x, alpha, func, "'table' parameter", undefined_ok=test == "randomisation")
+    if a is None:
+        scaled, e = _scaled(x)
+        means = _unscaled(scaled.mean(axis=0), e, "every system mean", func, "'table' parameter")
+        low = high = np.full(x.shape[1], np.nan)
+    else:
+        means, low, high = a.means, a.ci_low, a.ci_high
     j, k = np.triu_indices(x.shape[1], 1)
     pv = adjust_pvalues(result.pvalue[j, k], correction)
     listed = tuple(
-        {"name": r, "mean": float(a.means[i]), "ci_low": float(a.ci_low[i]),
-         "ci_high": float(a.ci_high[i])}
+        {"name": r, "mean": float(means[i]), "ci_low": float(low[i]), "ci_high": float(high[i])}
         for i, r in enumerate(runs)
-    )  # fmt: skip
+    )
     pairs = tuple(
-        {"a": runs[u], "b": runs[v], "difference": float(a.means[u] - a.means[v]),
+        {"a": runs[u], "b": runs[v], "difference": float(result.difference[u, v]),
          "pvalue": float(q), "effect_size": float(result.effect_size[u, v]),
          "significant": bool(q < alpha)}
         for u, v, q in zip(j, k, pv, strict=True)
