@@ -224,10 +224,18 @@ def strings(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray
     return out
 
 
+def _windows(buf, width: int) -> np.ndarray:
+    """Every ``width`` bytes of ``buf`` from each position, as one void item (``V<width>``).
+
+    A gather of void items runs without the GIL, where one of ``S<width>`` items holds
+    it: the readers' threads then gather their files' columns at once.
+    """
+    return np.ndarray((len(buf) - width + 1,), dtype=f"V{width}", buffer=buf, strides=(1,))
+
+
 def _fixed(buf, starts, lens, w: int) -> np.ndarray:
     """Tokens as ``S<w>`` (w >= the longest, at most :data:`PAD`), zero bytes after each."""
-    view = np.ndarray((len(buf) - w + 1,), dtype=f"S{w}", buffer=buf, strides=(1,))
-    out = view[starts]
+    out = _windows(buf, w)[starts].view(f"S{w}")
     m = out.view(np.uint8).reshape(len(starts), w)
     shortest = int(lens.min())
     if shortest == int(lens.max()):  # one length (fixed-format ids): one pass
@@ -246,8 +254,7 @@ def _columns(buf, ends, width):
     """
     if width == 0:
         return np.empty((0, len(ends)), dtype=np.uint8)
-    view = np.ndarray((len(buf) - width + 1,), dtype=f"S{width}", buffer=buf, strides=(1,))
-    return view[ends - width].view(np.uint8).reshape(len(ends), width).T
+    return _windows(buf, width)[ends - width].view(np.uint8).reshape(len(ends), width).T
 
 
 def _chunks(buf, starts, ends, max_width: int):
