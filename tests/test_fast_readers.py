@@ -337,3 +337,29 @@ def test_mostly_short_ids_with_some_long_ones_read_as_bytes_objects():
     q = readers.read_qrels(io.BytesIO(data))
     assert q.docs.dtype == object and q.docs.tolist() == ids
     assert same_both_ways(readers.read_qrels, data)[0] == "ok"
+
+
+_BYTE_EDGES = [bytes([b]) for b in (0, 8, 9, 10, 11, 12, 13, 14, 31, 32, 65, 126, 127, 128, 255)]
+
+
+@settings(max_examples=300)
+@given(
+    st.one_of(st.binary(max_size=64), st.lists(st.sampled_from(_BYTE_EDGES)).map(b"".join)),
+    st.integers(1, 9),
+    st.sampled_from([b"", b"ab c\n", b"\t\r\n"]),
+)
+def test_the_array_byte_check_is_the_text_byte_rule(data, step, text):
+    """_plain_text says 'plain' exactly for ASCII with no control byte but tab, LF, CR.
+
+    Steps of a few bytes put the bad byte at every place within and across steps.
+    """
+    data = text * 3 + data + text
+    allowed = set(readers._TEXT_BYTES) - set(range(128, 256))
+    want = all(b in allowed for b in data)
+    before = readers._STEP
+    readers._STEP = step
+    try:
+        got = readers._plain_text(np.frombuffer(data, dtype=np.uint8))
+    finally:
+        readers._STEP = before
+    assert got is want

@@ -150,16 +150,19 @@ def _refuse_bad_bytes(name: str, whole, pad: int, table: bool) -> None:
     bytes at each end. In a whitespace table (``table``), a byte-order mark after the
     start is refused too.
     """
-    # a step at a time, as bytes methods need bytes and translate builds a result as
-    # long as its input: the pad's zeros and any control byte survive the deletion of
-    # text bytes
     view = memoryview(whole)
-    ascii_only, controls = True, 0
-    for lo in range(0, len(view), _STEP):
-        step = bytes(view[lo : lo + _STEP])
-        ascii_only = ascii_only and step.isascii()
-        controls += len(step.translate(None, _TEXT_BYTES))
-    if controls > 2 * pad or not ascii_only or not _bytes.FAST:
+    if isinstance(whole, np.ndarray):
+        plain = _plain_text(whole[pad : len(whole) - pad])
+    else:  # a step at a time, as bytes methods need bytes and translate builds a result
+        # as long as its input: the pad's zeros and any control byte survive the
+        # deletion of text bytes
+        ascii_only, controls = True, 0
+        for lo in range(0, len(view), _STEP):
+            step = bytes(view[lo : lo + _STEP])
+            ascii_only = ascii_only and step.isascii()
+            controls += len(step.translate(None, _TEXT_BYTES))
+        plain = ascii_only and controls <= 2 * pad
+    if not plain or not _bytes.FAST:
         data = bytes(view[pad : len(view) - pad])
         refused = _BAD_TABLE_BYTES if table else _BAD_BYTES
         bad = refused.search(data, len(_BOM) if data.startswith(_BOM) else 0)
@@ -180,6 +183,28 @@ def _refuse_bad_bytes(name: str, whole, pad: int, table: bool) -> None:
         except UnicodeDecodeError as exc:
             line = data.count(b"\n", 0, exc.start) + 1
             raise FileFormatError(name, line, "the line is not UTF-8 text") from None
+
+
+def _plain_text(data: np.ndarray) -> bool:
+    """True when ``data`` (``uint8``) is ASCII with no control character but tab, LF, CR.
+
+    Array work, a step at a time, which runs without the GIL (the bytes methods hold
+    it): no byte of 127 (DEL) or above, and no byte below 32 but those three. False
+    leaves the byte that breaks the rule, if any, to :func:`_refuse_bad_bytes`'s search.
+    """
+    low = np.empty(min(len(data), _STEP), dtype=bool)
+    for lo in range(0, len(data), _STEP):
+        step = data[lo : lo + _STEP]
+        if int(step.max()) >= 127:
+            return False
+        mask = low[: len(step)]
+        left = int(np.count_nonzero(np.less(step, 32, out=mask)))
+        for allowed in (10, 9, 13):  # newlines first: most files have no tab or CR
+            if left:
+                left -= int(np.count_nonzero(np.equal(step, allowed, out=mask)))
+        if left:
+            return False
+    return True
 
 
 def _read(path, table: bool = False) -> bytes:
