@@ -363,3 +363,20 @@ def test_the_array_byte_check_is_the_text_byte_rule(data, step, text):
     finally:
         readers._STEP = before
     assert got is want
+
+
+@given(
+    st.lists(st.binary(min_size=1, max_size=40).filter(lambda t: min(t) > 32), min_size=1),
+    st.booleans(),
+    st.integers(0, 2),
+)
+def test_fixed_width_tokens_are_their_bytes_then_zeros(tokens, one_length, extra_words):
+    """Every byte of _fixed's items: the token's, then zeros up to any width >= it."""
+    if one_length:
+        tokens = [(t * 40)[: len(tokens[0])] for t in tokens]
+    buf = _bytes.padded(b" ".join(tokens))
+    starts, ends = _bytes.bounds(buf)
+    w = (-(-max(map(len, tokens)) // 8) + extra_words) * 8
+    got = _bytes._fixed(buf, starts, ends - starts, w)
+    want = b"".join(t + b"\0" * (w - len(t)) for t in tokens)
+    assert got.dtype == np.dtype(f"S{w}") and got.tobytes() == want

@@ -233,16 +233,25 @@ def _windows(buf, width: int) -> np.ndarray:
     return np.ndarray((len(buf) - width + 1,), dtype=f"V{width}", buffer=buf, strides=(1,))
 
 
+_KEEP = np.frombuffer(b"".join(b"\xff" * k + b"\0" * (8 - k) for k in range(9)), np.uint64)
+"""_KEEP[k]: the 64-bit word that keeps the first k bytes of a word and zeroes the rest."""
+
+
 def _fixed(buf, starts, lens, w: int) -> np.ndarray:
-    """Tokens as ``S<w>`` (w >= the longest, at most :data:`PAD`), zero bytes after each."""
+    """Tokens as ``S<w>`` (w a multiple of 8 >= the longest, at most :data:`PAD`).
+
+    The bytes after each token are zero: each 8-byte word past the shortest token is
+    masked to the bytes of the token it holds.
+    """
     out = _windows(buf, w)[starts].view(f"S{w}")
-    m = out.view(np.uint8).reshape(len(starts), w)
+    words = out.view(np.uint64).reshape(len(starts), w // 8)
     shortest = int(lens.min())
-    if shortest == int(lens.max()):  # one length (fixed-format ids): one pass
-        m[:, shortest:] = 0
-    else:
-        for j in range(shortest, w):
-            m[:, j] *= lens > j
+    uniform = shortest == int(lens.max())  # fixed-format ids: one mask per word
+    for k in range(shortest // 8, w // 8):
+        if uniform:
+            words[:, k] &= _KEEP[max(0, min(8, shortest - 8 * k))]
+        else:
+            words[:, k] &= _KEEP[np.clip(lens - 8 * k, 0, 8)]
     return out
 
 
