@@ -347,8 +347,12 @@ def prepare(
             row_of_judged[nonrelevant] = -1
         return row_of_judged, non_uniform
 
-    per_set = thread_map(judged_rows, attributes)
-    ranked = thread_map(lambda run: _rank_lines(run, t_index, judged, order, duplicates), runs)
+    # the sets and the runs in one pool, largest first: two cores stay busy to the end
+    jobs = [lambda a=a: judged_rows(a) for a in attributes]
+    jobs += [lambda run=run: _rank_lines(run, t_index, judged, order, duplicates) for run in runs]
+    sizes = [len(a.memberships.docs) for a in attributes] + [len(run.docs) for run in runs]
+    done = thread_map(lambda job: job(), jobs, cost=sizes)
+    per_set, ranked = done[: len(attributes)], done[len(attributes) :]
     n_t, n_r = len(topics), len(runs)
     lengths = np.zeros((n_t, n_r), dtype=np.int64)
     for r, (_, _, _, counts) in enumerate(ranked):
