@@ -172,7 +172,11 @@ def _loop_tukey(x, alpha):
     a = _loop_anova(x, alpha)
     v_e = a["ms"][2]
     df_e = (m - 1) * (n - 1)
-    crit = sp.studentized_range.ppf(1 - alpha, m, df_e) * math.sqrt(v_e / n)
+    if m == 2:  # q of two means is sqrt(2) t exactly; studentized_range.ppf solves
+        q = math.sqrt(2) * sp.t.ppf(1 - alpha / 2, df_e)  # for it only to about 1e-9
+    else:
+        q = sp.studentized_range.ppf(1 - alpha, m, df_e)
+    crit = q * math.sqrt(v_e / n)
     out = {}
     for j in range(m):
         for k in range(m):
@@ -831,7 +835,7 @@ def _range_sf_oracle(q, m, df):
         z = w - r / 2
         inside = special.ndtr(z + r) - special.ndtr(z)
         g = sp.norm.pdf(z) * sp.norm.pdf(z + r) * inside ** (m - 2)
-        return m * (m - 1) * np.trapezoid(g, z)
+        return m * (m - 1) * integrate.trapezoid(g, z)
 
     def h(r):
         return f_range(r) * special.gammainc(df / 2, df * (r / q) ** 2 / 2)

@@ -467,8 +467,8 @@ def _pearson_pvalue(r: float, n: int) -> float:
     """scipy.stats.pearsonr's two-sided p of r on n systems (exact beta distribution)."""
     if n == 2:
         return 1.0
-    ab = n / 2 - 1
-    return float(min(1.0, 2 * scipy.special.betaincc(ab, ab, (abs(r) + 1) / 2)))
+    ab = n / 2 - 1  # the upper tail of Beta(ab, ab) on [-1, 1] above |r|, by symmetry
+    return float(min(1.0, 2 * scipy.special.betainc(ab, ab, (1 - abs(r)) / 2)))
 
 
 def _spearman_pvalue(r: float, n: int) -> float:
