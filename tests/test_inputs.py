@@ -264,3 +264,9 @@ def test_ids_a_file_can_hold_are_kept_as_given():
 def test_run_names_are_checked_whatever_the_run(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+@pytest.mark.parametrize("runs", [5, 2.5, None])
+def test_runs_that_are_no_run_nor_a_collection_of_runs_say_what_runs_may_be(runs):
+    with pytest.raises(TypeError, match="runs must be a run .*; got "):
+        as_runs(runs)

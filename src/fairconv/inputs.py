@@ -231,6 +231,11 @@ def as_runs(runs) -> list[Run]:
         return [as_run(r, name=n) for n, r in runs.items()]
     if _is_path(runs) or _is_frame(runs) or isinstance(runs, Run):
         return [as_run(runs)]
+    if not isinstance(runs, Iterable):
+        raise TypeError(
+            "runs must be a run (a path, a file object, a DataFrame, a Run), a sequence of "
+            f"runs or a {{name: run}} dict; got {type(runs).__name__}"
+        )
     return [as_run(r) for r in runs]
 
 
