@@ -473,10 +473,12 @@ def _inputs(args) -> list[str]:
 def _golddistr_files(path: str) -> list[str]:
     """The golddistr files an attribute-set JSON names as targets (inputs too).
 
-    Read as :func:`conversation.read_attribute_sets` resolves them, next to the JSON;
-    a file that cannot be read names none here (the command then reports it).
+    Where :func:`conversation.read_attribute_sets` reads them; a file that cannot be
+    read names none here (the command then reports it).
     """
     import json
+
+    from .conversation import golddistr_path
 
     if not os.path.isfile(path):  # stdin or a stream is read once, by the command
         return []
@@ -487,9 +489,8 @@ def _golddistr_files(path: str) -> list[str]:
         return []
     if not isinstance(sets, dict):
         return []
-    folder = os.path.dirname(path)
     return [
-        os.path.join(folder, spec["target"])
+        str(golddistr_path(path, spec["target"]))
         for spec in sets.values()
         if isinstance(spec, dict) and isinstance(spec.get("target"), str)
     ]

@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import chain, count, repeat
 from operator import is_not, methodcaller
+from pathlib import Path
 
 import numpy as np
 
@@ -801,6 +802,11 @@ def _system_turns(batch, table, has_turns, conv, turn):
 
 
 # --------------------------------------------------------------------------- files
+def golddistr_path(path, target: str) -> Path:
+    """Where an attribute-set JSON's ``"target"`` file is: next to the JSON ``path``."""
+    return Path(str(path)).parent / target
+
+
 def read_attribute_sets(path) -> list[AttributeSet]:
     """Read the attribute-set JSON of docs/formats.md.
 
@@ -813,8 +819,6 @@ def read_attribute_sets(path) -> list[AttributeSet]:
         Naming the file and the set: invalid JSON or UTF-8, an empty file, a field of
         the wrong type, a target that is not a distribution.
     """
-    from pathlib import Path
-
     from .readers import FileFormatError, read_golddistr
 
     spec = json_document(path)
@@ -842,7 +846,7 @@ def read_attribute_sets(path) -> list[AttributeSet]:
                     f'{where}: attribute set {name!r}: "{key}" must be a string, got {_json(value)}'
                 )
         if isinstance(target, str):
-            golddistr = Path(str(path)).parent / target
+            golddistr = golddistr_path(path, target)
             try:
                 target = read_golddistr(golddistr)
             except FileFormatError:

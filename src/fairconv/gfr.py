@@ -44,7 +44,7 @@ from ._validation import (
 )
 from .divergences import DIVERGENCE_NAMES, AttributeSet
 from .inputs import as_qrels, as_runs
-from .rankings import AttributeData, RankedLists, load_attribute, prepare
+from .rankings import AttributeData, RankedLists, join_options, load_attribute, prepare
 from .readers import Qrels, Run
 from .results import MeasureName, ScoreTable, cutoffs_of, pick
 
@@ -409,10 +409,8 @@ def evaluate(
     func = "evaluate"
     qrels, runs = as_qrels(qrels), as_runs(runs)
     runs = check_sequence_of(runs, Run, "runs", func, min_len=1)
-    order = check_choice(order, "order", func, ("file", "score"))
-    duplicates = check_choice(duplicates, "duplicates", func, ("error", "first"))
-    nonrelevant_membership = check_choice(
-        nonrelevant_membership, "nonrelevant_membership", func, ("uniform", "listed")
+    order, duplicates, nonrelevant_membership = join_options(
+        order, duplicates, nonrelevant_membership, func
     )
     cutoffs = _cutoffs(cutoffs, measures, DEFAULT_CUTOFFS, func)
     cut, prob, phi, utility = _options(cutoffs, gains, phi, utility, func)

@@ -40,7 +40,6 @@ from . import _core
 from ._validation import (
     SUM_TOLERANCE,
     as_float_array,
-    check_choice,
     check_cutoffs,
     check_distributions,
     check_int,
@@ -56,7 +55,7 @@ from ._validation import (
 from .divergences import AttributeSet, resolve_divergence
 from .gfr import _cutoffs, _padded, _stop
 from .inputs import as_qrels, as_runs
-from .rankings import AttributeData, prepare
+from .rankings import AttributeData, join_options, prepare
 from .readers import Qrels, Run, _name
 from .results import MeasureName, ScoreTable, pick
 
@@ -601,10 +600,8 @@ def evaluate(
     func = "ragfair.evaluate"
     qrels, runs = as_qrels(qrels), as_runs(runs)
     runs = check_sequence_of(runs, Run, "runs", func, min_len=1)
-    order = check_choice(order, "order", func, ("file", "score"))
-    duplicates = check_choice(duplicates, "duplicates", func, ("error", "first"))
-    nonrelevant_membership = check_choice(
-        nonrelevant_membership, "nonrelevant_membership", func, ("uniform", "listed")
+    order, duplicates, nonrelevant_membership = join_options(
+        order, duplicates, nonrelevant_membership, func
     )
     attributes = check_sequence_of(attributes, AttributeData, "attributes", func, min_len=1)
     check_unique_names([a.attribute.name for a in attributes], "attributes", func)

@@ -270,6 +270,15 @@ class RankedLists:
         return out
 
 
+def join_options(order, duplicates, nonrelevant_membership, func: str) -> tuple[str, str, str]:
+    """:func:`prepare`'s options, checked; errors name ``func``, the function called."""
+    return (
+        check_choice(order, "order", func, ("file", "score")),
+        check_choice(duplicates, "duplicates", func, ("error", "first")),
+        check_choice(nonrelevant_membership, "nonrelevant_membership", func, ("uniform", "listed")),
+    )
+
+
 def prepare(
     qrels: Qrels,
     runs: Sequence[Run],
@@ -307,11 +316,7 @@ def prepare(
         none of them knows are left out (as trec_eval does).
     """
     func = "prepare"
-    order = check_choice(order, "order", func, ("file", "score"))
-    listed_rule = check_choice(
-        nonrelevant_membership, "nonrelevant_membership", func, ("uniform", "listed")
-    )
-    duplicates = check_choice(duplicates, "duplicates", func, ("error", "first"))
+    order, duplicates, listed_rule = join_options(order, duplicates, nonrelevant_membership, func)
     if not isinstance(qrels, Qrels):
         raise TypeError(
             f"The 'qrels' parameter of {func} must be a Qrels (fairconv.readers.read_qrels). "
