@@ -712,8 +712,8 @@ def _entity_codes(entities: list, sources, offsets) -> np.ndarray:
         raise json_item_error(sources, offsets, i, "nugget", message)
     first = dict.fromkeys(entities)  # in order of first appearance
     first.pop(None, None)
-    bad = [e for e in first if not e or _NOT_IN_ID.search(e)]  # each key checked once
-    if bad:
+    if "" in first or _NOT_IN_ID.search("".join(first)):  # one pass over all the keys
+        bad = [e for e in first if not e or _NOT_IN_ID.search(e)]
         i = entities.index(bad[0])
         rule = "not contain whitespace or control characters" if bad[0] else "be a non-empty string"
         message = f'"entity" must {rule}, got {_json(bad[0])}'
