@@ -1508,7 +1508,8 @@ def read_label_file(path) -> LabelMatrix:
     """Read ``item rater label`` rows (whitespace-separated) into a label matrix.
 
     Blank lines and lines starting with ``#`` are ignored. Labels are numbers if every
-    label in the file is a finite number, strings otherwise. A rater with no row for
+    label in the file is a finite number written as the readers' decimals (not ``1_0``
+    or digits of other scripts), strings otherwise. A rater with no row for
     an item has no label for it; two rows for the same item and rater are an error.
 
     Parameters
