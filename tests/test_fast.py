@@ -1,8 +1,8 @@
 """The accelerators' switch and the value formatting of score tables.
 
 Run by the main suite (standard route) and again by CI with the ``fast`` extra
-installed, where ``_fast.reprs`` formats through orjson: the strings must be ``repr``'s
-either way.
+installed, where ``_fast.repr_text`` formats through orjson: the strings must be
+``repr``'s either way.
 """
 
 import numpy as np
@@ -10,6 +10,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fairconv import _fast
+
+
+def reprs(values: np.ndarray) -> list[str]:
+    """The strings of :func:`_fast.repr_text`, cut at the starts and lengths it gives."""
+    text, starts, lengths = _fast.repr_text(values)
+    assert len(starts) == len(lengths) == len(values)
+    cuts = zip(starts.tolist(), lengths.tolist(), strict=True)
+    return [text[s : s + n].decode() for s, n in cuts]
+
 
 EDGES = [
     0.0,
@@ -35,7 +44,7 @@ EDGES = [
 
 def test_edges_are_formatted_as_repr():
     values = np.array(EDGES + [-x for x in EDGES])
-    assert _fast.reprs(values) == [repr(x) for x in values.tolist()]
+    assert reprs(values) == [repr(x) for x in values.tolist()]
 
 
 def test_doubles_of_every_exponent_are_formatted_as_repr():
@@ -43,12 +52,17 @@ def test_doubles_of_every_exponent_are_formatted_as_repr():
     values = rng.integers(0, 2**64, size=200_000, dtype=np.uint64).view(np.float64)
     scaled = rng.random(200_000) * 10.0 ** rng.integers(-8, 20, size=200_000)
     for v in (values, scaled, scaled[(scaled >= 1e-4) & (scaled < 1e16)]):
-        assert _fast.reprs(v) == [repr(x) for x in v.tolist()]
+        assert reprs(v) == [repr(x) for x in v.tolist()]
+
+
+def test_no_values_give_no_text():
+    text, starts, lengths = _fast.repr_text(np.zeros(0))
+    assert (text, len(starts), len(lengths)) == (b"", 0, 0)
 
 
 @given(st.lists(st.floats(), max_size=50))
 def test_any_floats_are_formatted_as_repr(values):
-    assert _fast.reprs(np.array(values, dtype=np.float64)) == [repr(x) for x in values]
+    assert reprs(np.array(values, dtype=np.float64)) == [repr(x) for x in values]
 
 
 def test_pure_turns_every_accelerator_off(monkeypatch):

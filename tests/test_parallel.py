@@ -26,3 +26,37 @@ def test_the_error_is_that_of_the_first_failing_item_in_input_order():
     cost = [0, 0, 0, 0, 0, 0, 0, 9]
     with pytest.raises(ValueError, match="item 1"):
         _parallel.thread_map(fail_odd, list(range(8)), cost=cost)
+
+
+def test_imap_yields_in_order_and_holds_few_results():
+    import threading
+    import time
+
+    started = []
+    lock = threading.Lock()
+
+    def square(x):
+        with lock:
+            started.append(x)
+        time.sleep(0.002 * ((7 * x) % 3))  # items finish out of order
+        return x * x
+
+    got = []
+    for x in _parallel.thread_imap(square, range(10)):
+        got.append(x)
+        with lock:  # never more than threads() + 1 items ahead of the consumer
+            assert len(started) <= len(got) + 2
+    assert got == [x * x for x in range(10)]
+
+
+def test_imap_raises_the_error_of_the_first_failing_item_when_reached():
+    def fail_from_3(x):
+        if x >= 3:
+            raise ValueError(f"item {x}")
+        return x
+
+    got = []
+    with pytest.raises(ValueError, match="item 3"):
+        for x in _parallel.thread_imap(fail_from_3, range(8)):
+            got.append(x)
+    assert got == [0, 1, 2]

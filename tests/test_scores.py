@@ -4,6 +4,8 @@ import io
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fairconv import gfr
 from fairconv.datasets import fairweb1_pilot
@@ -245,3 +247,72 @@ def test_a_fairconv_tsv_with_several_runs_adds_to_other_files(tmp_path):
     (tmp_path / "g.tsv").write_text("run\ttopic\tmeasure\tvalue\nB\tq2\tm\t0.5\n")
     with pytest.raises(ValueError, match=r"run 'B' is in two files: .*f.tsv and .*g.tsv"):
         read_scores([tmp_path / "f.tsv", tmp_path / "g.tsv"])
+
+
+# ------------------------------------------------------------------ the TSV writer
+def tsv_by_loop(table, summary=False) -> str:
+    """fairconv's TSV written line by line, straight from formats.md."""
+
+    def text(x):
+        return "NaN" if np.isnan(x) else repr(float(x))
+
+    lines = ["run\ttopic\tmeasure\tvalue\n"]
+    mean, count = table.mean()
+    for r, run in enumerate(table.runs):
+        for t, topic in enumerate(table.topics):
+            for m, measure in enumerate(table.measures):
+                if table.present[r, t, m] and not summary:
+                    lines.append(f"{run}\t{topic}\t{measure}\t{text(table.values[r, t, m])}\n")
+        for m, measure in enumerate(table.measures):
+            n = int(table.present[r, :, m].sum())
+            if n:
+                lines.append(f"{run}\tall\t{measure}\t{text(mean[r, m])}\n")
+                if count[r, m] != n:
+                    lines.append(f"{run}\tall\tn[{measure}]\t{int(count[r, m])}\n")
+    return "".join(lines)
+
+
+NAME = st.text(st.characters(blacklist_characters="#"), min_size=1, max_size=12)
+VALUE = st.floats() | st.sampled_from([0.0, -0.0, 1e-4, 1e16, 5e-324, 0.1, float("nan")])
+
+
+@st.composite
+def score_tables(draw):
+    from fairconv.results import ScoreTable
+
+    runs = draw(st.lists(NAME, min_size=1, max_size=4, unique=True))
+    topics = draw(st.lists(NAME, min_size=1, max_size=6, unique=True))
+    measures = draw(st.lists(NAME, min_size=1, max_size=4, unique=True))
+    shape = (len(runs), len(topics), len(measures))
+    size = int(np.prod(shape))
+    values = np.array(draw(st.lists(VALUE, min_size=size, max_size=size))).reshape(shape)
+    present = np.array(draw(st.lists(st.booleans(), min_size=size, max_size=size)))
+    return ScoreTable(tuple(runs), tuple(topics), tuple(measures), values, present.reshape(shape))
+
+
+@settings(max_examples=300, deadline=None)
+@given(score_tables(), st.booleans())
+def test_the_tsv_is_the_loop_s_text(table, summary):
+    """Any names (NUL, tabs, non-ASCII, lone surrogates in a text stream) and values."""
+    out = io.StringIO()
+    table.to_tsv(out, summary=summary)
+    assert out.getvalue() == tsv_by_loop(table, summary)
+
+
+def test_the_tsv_of_a_large_table_is_the_loop_s_text(monkeypatch):
+    """Lines laid out over several steps and runs on several threads."""
+    from fairconv import _bytes
+    from fairconv.results import ScoreTable
+
+    monkeypatch.setattr(_bytes, "_ROWS", 1000)
+    rng = np.random.default_rng(3)
+    shape = (5, 700, 9)
+    values = rng.random(shape) * 10.0 ** rng.integers(-6, 18, shape)
+    values[rng.random(shape) < 0.05] = np.nan
+    runs = tuple(f"run{r}" * (r + 1) for r in range(shape[0]))
+    topics = tuple(f"q{t}" + "é" * (t % 3) for t in range(shape[1]))
+    measures = tuple(f"M{m}@{10 * m}" for m in range(shape[2]))
+    table = ScoreTable(runs, topics, measures, values, rng.random(shape) < 0.9)
+    out = io.StringIO()
+    table.to_tsv(out)
+    assert out.getvalue() == tsv_by_loop(table)

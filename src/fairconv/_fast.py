@@ -1,7 +1,7 @@
 """The optional accelerators of the ``fast`` extra, and the one switch that turns them off.
 
 With the extra installed, orjson decodes JSON Lines (:func:`fairconv.readers.iter_jsonl`)
-and formats the values of score tables (:func:`reprs`). Each use gives exactly what the
+and formats the values of score tables (:func:`repr_text`). Each use gives exactly what the
 standard route gives: the same values, bit for bit, the same strings and the same
 errors. ``FAIRCONV_PURE=1`` in the environment makes every reader and writer take the
 standard route, as when the extra is absent.
@@ -37,28 +37,33 @@ def module(name: str) -> ModuleType | None:
 _LOW, _HIGH = 1e-4, 1e16
 
 
-def reprs(values: np.ndarray) -> list[str]:
-    """``repr`` of every value of a 1-d float array, as a list of str.
+def repr_text(values: np.ndarray) -> tuple[bytes, np.ndarray, np.ndarray]:
+    """``repr`` of every value of a 1-d float array, as one ASCII text.
 
-    orjson formats the values in the range where its text equals ``repr``'s; the
-    others (tiny, huge, NaN, infinite) go through ``repr``.
+    Returns the text, and the start and length of each value's string in it (the
+    strings are separated by commas). orjson formats the values in the range where its
+    text equals ``repr``'s; the others (tiny, huge, NaN, infinite) go through ``repr``.
     """
     values = np.ascontiguousarray(values, dtype=np.float64)
-    orjson = module("orjson")
-    if orjson is None or len(values) == 0:
-        return list(map(repr, values.tolist()))
-    size = np.abs(values)
-    plain = ((size >= _LOW) & (size < _HIGH)) | (values == 0)
-    if plain.all():
-        return _dumps(orjson, values)
-    out = np.empty(len(values), dtype=object)
-    out[plain] = _dumps(orjson, values[plain])
-    out[~plain] = list(map(repr, values[~plain].tolist()))
-    return out.tolist()
-
-
-def _dumps(orjson: ModuleType, values: np.ndarray) -> list[str]:
-    """Orjson's text of each value (an empty array gives an empty list)."""
     if len(values) == 0:
-        return []
-    return orjson.dumps(values, option=orjson.OPT_SERIALIZE_NUMPY)[1:-1].decode().split(",")
+        return b"", np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    orjson = module("orjson")
+    plain = np.zeros(len(values), dtype=bool)
+    if orjson is not None:
+        size = np.abs(values)
+        plain = ((size >= _LOW) & (size < _HIGH)) | (values == 0)
+    parts = []
+    if plain.any():
+        parts.append(orjson.dumps(values[plain], option=orjson.OPT_SERIALIZE_NUMPY)[1:-1])  # type: ignore[union-attr]
+    if not plain.all():
+        parts.append(",".join(map(repr, values[~plain].tolist())).encode())
+    text = b",".join(parts)
+    commas = np.flatnonzero(np.frombuffer(text, dtype=np.uint8) == 44)
+    starts = np.concatenate(([0], commas + 1))
+    lengths = np.append(commas, len(text)) - starts
+    if plain.all() or not plain.any():
+        return text, starts, lengths
+    order = np.concatenate((np.flatnonzero(plain), np.flatnonzero(~plain)))
+    at = np.empty(len(values), dtype=np.int64)
+    at[order] = np.arange(len(values))
+    return text, starts[at], lengths[at]

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -40,6 +41,25 @@ def thread_map(func: Callable[..., Any], items: Sequence, *more: Sequence, cost=
             return [futures[i].result() for i in range(len(args))]
     finally:
         release_memory()
+
+
+def thread_imap(func: Callable[..., Any], items: Sequence) -> Iterator:
+    """``func(item)`` for each item, in order, computed on :func:`threads` threads.
+
+    At most one result more than there are threads waits to be taken, so memory holds
+    a few results, not all. An error is raised when its item's result is reached.
+    """
+    if len(items) <= 1 or threads() == 1:
+        yield from map(func, items)
+        return
+    with ThreadPoolExecutor(max_workers=threads()) as pool:
+        pending: deque = deque()
+        for item in items:
+            pending.append(pool.submit(func, item))
+            if len(pending) > threads():
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
 
 
 def _malloc_trim():

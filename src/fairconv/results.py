@@ -11,10 +11,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
-from . import _fast
+from . import _bytes, _fast
+from ._parallel import thread_imap
 
 __all__ = ["ScoreTable", "MeasureName", "cutoffs_of", "pick"]
 
@@ -361,20 +363,10 @@ class ScoreTable:
         mean, count = self.mean()
         n_topics = self.present.sum(axis=1)
         row = "{}\t{}\t{}\t{!r}\n".format
-        by_measure = np.array([f"{x}\t" for x in self.measures], dtype=object)
-        for r in range(len(self.runs)):
-            t, m = np.nonzero(self.present[r])
-            if summary:
-                t, m = t[:0], m[:0]
-            # a row is its (run, topic) prefix, its measure, its value and a newline: the
-            # prefixes are built once each and the pieces joined in one pass
-            by_topic = np.array([f"{self.runs[r]}\t{x}\t" for x in self.topics], dtype=object)
-            parts: list = [None] * (4 * len(t))
-            parts[0::4] = by_topic[t].tolist()
-            parts[1::4] = by_measure[m].tolist()
-            parts[2::4] = _fast.reprs(self.values[r, t, m])
-            parts[3::4] = ["\n"] * len(t)
-            out.write("".join(parts).replace("\tnan\n", "\tNaN\n"))
+        measures = _encoded([f"{x}\t" for x in self.measures])
+        cells = (lambda r: "") if summary else partial(self._cells, measures=measures)
+        for r, text in enumerate(thread_imap(cells, range(len(self.runs)))):
+            out.write(text)
             lines = []
             for i, name in enumerate(self.measures):
                 if n_topics[r, i] == 0:
@@ -383,6 +375,36 @@ class ScoreTable:
                 if count[r, i] != n_topics[r, i]:
                     lines.append(f"{self.runs[r]}\tall\tn[{name}]\t{int(count[r, i])}\n")
             out.write("".join(lines).replace("\tnan\n", "\tNaN\n"))
+
+    def _cells(self, r: int, *, measures) -> str:
+        """The per-topic TSV lines of run ``r`` (``measures``: :func:`_encoded` names).
+
+        A line is its (run, topic) prefix, its measure and its value: each prefix is
+        encoded once, the values formatted as one text, and the lines cut from them as
+        array work (:func:`fairconv._bytes.lines`).
+        """
+        t, m = np.nonzero(self.present[r])
+        values = self.values[r, t, m]
+        prefixes = _encoded([f"{self.runs[r]}\t{x}\t" for x in self.topics])
+        text, at, size = _fast.repr_text(values)
+        nan = np.isnan(values)
+        parts = [prefixes[0], measures[0], text, b"NaN"]
+        base = np.cumsum([0] + [len(p) for p in parts])
+        at[nan], size[nan] = base[3] - base[2], 3
+        starts = np.stack((prefixes[1][t], base[1] + measures[1][m], base[2] + at), axis=1)
+        lengths = np.stack((prefixes[2][t], measures[2][m], size), axis=1)
+        return str(_bytes.lines(b"".join(parts), starts, lengths).data, "utf-8", "surrogatepass")
+
+
+def _encoded(texts: list[str]) -> tuple[bytes, np.ndarray, np.ndarray]:
+    """Texts as one UTF-8 string, with the start and length (in bytes) of each.
+
+    Lone surrogates pass through, as a text stream such as ``io.StringIO`` takes them.
+    """
+    encoded = [x.encode("utf-8", "surrogatepass") for x in texts]
+    lengths = np.fromiter(map(len, encoded), np.int64, len(encoded))
+    starts = np.cumsum(lengths) - lengths
+    return b"".join(encoded), starts, lengths
 
 
 def _plain(value) -> float | None:
