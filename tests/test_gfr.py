@@ -4,6 +4,7 @@ import io
 import re
 import subprocess
 import sys
+import types
 import warnings
 from pathlib import Path
 
@@ -389,6 +390,17 @@ def test_run_without_a_covered_topic_scores_zero_there(tmp_path):
     assert t.value("x", "T1", "ERR") == 0 and t.value("x", "T1", "GFR") == 0
 
 
+def test_a_topic_only_the_gmemb_knows_has_no_judged_doc(tmp_path):
+    """Its docs are unjudged, even those whose ids a judged topic has (joined by topic)."""
+    gmemb = "T1 a 1 0\nT0 a 0 1\nT2 a 0 1\n"
+    run = "T0 Q0 a 1 1 x\nT1 Q0 a 1 1 x\nT2 Q0 a 1 1 x\n"
+    t = _eval(tmp_path, "T1 a L2\n", gmemb, run)
+    assert t.topics == ("T0", "T1", "T2")
+    assert t.value("x", "T1", "ERR") == 0.75
+    assert t.value("x", "T0", "ERR") == 0 and t.value("x", "T2", "ERR") == 0
+    assert t.value("x", "T0", "GF-JSD[A]") == 0 and t.value("x", "T2", "GF-JSD[A]") == 0
+
+
 def test_run_topic_unknown_to_qrels_and_gmemb_is_ignored(tmp_path):
     t = _eval(tmp_path, "T1 a L2\n", "T1 a 1 0\n", "T1 Q0 a 1 1 x\nT9 Q0 a 1 1 x\n")
     assert t.topics == ("T1",)
@@ -754,3 +766,42 @@ def test_docs_nev_sample_is_a_line_the_organisers_tool_printed():
     samples = re.findall(r"`(P\d{3} [A-Za-z-]+@\d{4}=\s+\S+)`", docs.read_text())
     expected = (PILOT / "expected" / "run.bm25-depThre6.M-ORIGIN.GFRnev").read_text()
     assert samples and all(s in expected.splitlines() for s in samples)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_join_is_the_same_in_any_number_of_pieces(tmp_path, seed, monkeypatch):
+    """gmemb files are joined in pieces cut at topic ends, one per thread: the pieces
+    (here from gmemb files whose topics are interleaved, so a topic spans pieces) give
+    the values of one whole piece."""
+    rng = np.random.default_rng(100 + seed)
+    qrels, runs, attrs, *_ = _random_case(rng, tmp_path, n_topics=9)
+    shuffled = []
+    for m, data in enumerate(attrs):
+        path = tmp_path / f"g{m}"
+        lines = path.read_text().splitlines()
+        if seed % 2:
+            lines = [lines[i] for i in rng.permutation(len(lines))]
+        path.write_text("\n".join(lines) + "\n")
+        shuffled.append(rankings.AttributeData(data.attribute, readers.read_gmemb(path)))
+    tables = []
+    for n in (1, 2, 3, 5, 50):
+        monkeypatch.setattr(rankings, "threads", lambda n=n: n)
+        assert len(rankings._pieces(shuffled[0].memberships)) <= n
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", FairconvWarning)
+            tables.append(gfr.evaluate(qrels, runs, shuffled, cutoffs=[5, 100]))
+    for t in tables[1:]:
+        np.testing.assert_array_equal(t.values, tables[0].values)
+        np.testing.assert_array_equal(t.present, tables[0].present)
+
+
+def test_pieces_end_where_topics_end():
+    ids = np.array([0, 0, 0, 1, 1, 2, 2, 2, 2, 3])
+    table = types.SimpleNamespace(docs=np.zeros(len(ids)), topic_ids=ids)
+    for n in range(1, 12):
+        pieces = rankings._pieces(table, n)
+        assert pieces[0][0] == 0 and pieces[-1][1] == len(ids)
+        assert all(a[1] == b[0] for a, b in zip(pieces, pieces[1:], strict=False))
+        assert all(lo < hi and (lo == 0 or ids[lo] != ids[lo - 1]) for lo, hi in pieces)
+    assert rankings._pieces(table, 2) == [(0, 5), (5, 10)]
+    assert rankings._pieces(types.SimpleNamespace(docs=[], topic_ids=ids[:0]), 3) == [(0, 0)]

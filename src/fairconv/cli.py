@@ -216,7 +216,12 @@ def _ranked_inputs(args):
     from . import gfr, readers
     from ._parallel import thread_map
 
-    jobs = [lambda: readers.read_qrels(args.qrels)]
+    def judgments():
+        qrels = readers.read_qrels(args.qrels)
+        qrels.key_table  # noqa: B018 (built here, beside the other files' reading)
+        return qrels
+
+    jobs = [judgments]
     jobs += [
         lambda e=entry: gfr.load_attribute(e[0], e[1], _target(e[2]), e[3])
         for entry in args.attribute

@@ -13,11 +13,12 @@ import bisect
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
 from ._keys import KeyTable, argsort, first_occurrences, key_hashes
-from ._parallel import thread_map
+from ._parallel import thread_map, threads
 from ._validation import FairconvWarning, check_choice, check_sequence_of
 from .divergences import AttributeSet
 from .readers import FileFormatError, GroupMemberships, Qrels, Run, read_golddistr
@@ -93,8 +94,34 @@ def _global_topic_ids(table, t_index: dict) -> np.ndarray:
     return ids[table.topic_ids] if len(ids) else np.full(len(table.docs), -1, np.int64)
 
 
-def _rank_lines(run: Run, t_index: dict, judged: KeyTable, order: str, duplicates: str):
+def _pieces(table, n: int | None = None) -> list[tuple[int, int]]:
+    """Row ranges (lo, hi) splitting a table into about ``n`` (the threads) pieces.
+
+    A piece ends where a topic's rows end, so that each topic's run of rows stays whole.
+    """
+    k = len(table.docs)
+    n = threads() if n is None else n
+    if k == 0:
+        return [(0, 0)]
+    ids = table.topic_ids
+    cuts = [0]
+    for target in (k * j // n for j in range(1, n)):
+        if target <= cuts[-1]:
+            continue
+        change = ids[target:] != ids[target - 1]
+        cut = target + int(change.argmax()) if change.any() else k
+        if cut < k:
+            cuts.append(cut)
+    cuts.append(k)
+    return list(zip(cuts[:-1], cuts[1:], strict=True))
+
+
+def _rank_lines(
+    run: Run, t_index: dict, key_ids: np.ndarray, judged: KeyTable, order: str, duplicates: str
+):
     """A run's kept lines in rank order as arrays.
+
+    ``key_ids`` gives the id each topic's keys are hashed with (that of ``judged``).
 
     Returns the topic id, the judgment row (-1 when unjudged) and the rank (0-based) of
     every kept line, and the list length of every topic. The docs stay where they are
@@ -119,7 +146,7 @@ def _rank_lines(run: Run, t_index: dict, judged: KeyTable, order: str, duplicate
         _, doc_rank = np.unique(run.docs[keep], return_inverse=True)
         idx = keep[np.lexsort((-doc_rank.ravel(), -run.scores[keep], tid[keep]))]
     tid = tid[idx]
-    hashes = key_hashes(tid, run.doc_hashes[idx])
+    hashes = key_hashes(key_ids[tid], run.doc_hashes[idx])
     by_hash = argsort(hashes)
     first = first_occurrences(tid, run.docs, hashes, by_hash, at=idx)
     repeated = first != np.arange(len(idx))
@@ -141,7 +168,7 @@ def _rank_lines(run: Run, t_index: dict, judged: KeyTable, order: str, duplicate
     counts = np.bincount(tid, minlength=len(t_index))
     starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
     rank = np.arange(len(idx)) - starts[tid]
-    return tid, judged.find(tid, run.docs, hashes, by_hash, at=idx), rank, counts
+    return tid, judged.find(key_ids[tid], run.docs, hashes, by_hash, at=idx), rank, counts
 
 
 def run_names(runs: Sequence[Run]) -> tuple[str, ...]:
@@ -327,37 +354,51 @@ def prepare(
     names = run_names(runs)
     topics = sorted(set(qrels.topics).union(*(a.memberships.topics for a in attributes)))
     t_index = {t: i for i, t in enumerate(topics)}
-    judged = KeyTable(_global_topic_ids(qrels, t_index), qrels.docs, qrels.doc_hashes)
-    nonrelevant = np.flatnonzero(qrels.levels == 0)
+    judged = qrels.key_table  # keys by the qrels' topic ids
+    # the id a topic's keys are hashed with: its id in the qrels, others' one past them
+    q_index = {t: i for i, t in enumerate(qrels.topics)}
+    key_ids = np.array([q_index.get(t, -1) for t in topics], dtype=np.int64)
+    key_ids[key_ids < 0] = len(q_index) + np.arange(int((key_ids < 0).sum()))
+    nonrelevant_judged = np.append(qrels.levels == 0, False)  # the last: not judged (-1)
 
-    def judged_rows(data):
+    def set_rows(data, lo, hi):
+        """The judgment of gmemb rows lo..hi, and whether a nonrelevant one is non-uniform."""
+        gm = data.memberships
+        ids = key_ids[[t_index[t] for t in gm.topics]] if gm.topics else key_ids[:0]
+        hit = judged.find_aligned(ids[gm.topic_ids[lo:hi]], gm.docs[lo:hi])
+        non_uniform = False
+        if listed_rule == "uniform":  # max |v - 1/G| from the largest and the smallest entry
+            vectors = gm.matrix[lo:hi][nonrelevant_judged[hit]]
+            if vectors.size:
+                u = 1.0 / data.attribute.n_groups
+                non_uniform = vectors.max() - u > 1e-9 or u - vectors.min() > 1e-9
+        return hit, non_uniform
+
+    # the sets (in a few pieces each) and the runs in one pool, largest first: the
+    # cores stay busy to the end
+    pieces = [(m, lo, hi) for m, a in enumerate(attributes) for lo, hi in _pieces(a.memberships)]
+    jobs: list = [partial(set_rows, attributes[m], lo, hi) for m, lo, hi in pieces]
+    jobs += [partial(_rank_lines, r, t_index, key_ids, judged, order, duplicates) for r in runs]
+    sizes = [hi - lo for _, lo, hi in pieces] + [len(run.docs) for run in runs]
+    done = thread_map(lambda job: job(), jobs, cost=sizes)
+    ranked = done[len(pieces) :]
+
+    def judged_rows(m):
         """The gmemb row of every judgment, and whether a nonrelevant doc is non-uniform.
 
         The row is -1 (uniform) where a doc is unlisted or counts as uniform; the last
         entry stands for unjudged docs.
         """
-        a, gm = data.attribute, data.memberships
+        found = [done[i] for i, piece in enumerate(pieces) if piece[0] == m]
+        hit = np.concatenate([h for h, _ in found])
         row_of_judged = np.full(len(qrels.docs) + 1, -1, dtype=np.int32)
-        gm_topics = _global_topic_ids(gm, t_index)
-        hit = judged.find_aligned(gm_topics, gm.docs)
         listed = np.flatnonzero(hit >= 0)
         row_of_judged[hit[listed]] = listed
-        non_uniform = False
         if listed_rule == "uniform":
-            own = row_of_judged[nonrelevant]
-            vectors = gm.matrix[own[own >= 0]]
-            if vectors.size:  # max |v - 1/G| from the largest and the smallest entry
-                u = 1.0 / a.n_groups
-                non_uniform = vectors.max() - u > 1e-9 or u - vectors.min() > 1e-9
-            row_of_judged[nonrelevant] = -1
-        return row_of_judged, non_uniform
+            row_of_judged[nonrelevant_judged] = -1
+        return row_of_judged, any(u for _, u in found)
 
-    # the sets and the runs in one pool, largest first: two cores stay busy to the end
-    jobs = [lambda a=a: judged_rows(a) for a in attributes]
-    jobs += [lambda run=run: _rank_lines(run, t_index, judged, order, duplicates) for run in runs]
-    sizes = [len(a.memberships.docs) for a in attributes] + [len(run.docs) for run in runs]
-    done = thread_map(lambda job: job(), jobs, cost=sizes)
-    per_set, ranked = done[: len(attributes)], done[len(attributes) :]
+    per_set = thread_map(judged_rows, range(len(attributes)))
     n_t, n_r = len(topics), len(runs)
     lengths = np.zeros((n_t, n_r), dtype=np.int64)
     for r, (_, _, _, counts) in enumerate(ranked):
@@ -367,13 +408,17 @@ def prepare(
     judged_level = np.append(qrels.levels, 0).astype(np.int8)  # row -1 (unjudged): level 0
     level = np.zeros(n_entries, dtype=np.int8)
     row_arrays = [np.full(n_entries, -1, dtype=np.int32) for _ in attributes]
-    for r in range(n_r):  # each run's arrays are dropped once its entries are placed
+
+    def place(r):
+        """Run r's entries into the flat arrays (each run's places are its own)."""
         tid, rows, rank, _ = ranked[r]
-        ranked[r] = None
+        ranked[r] = None  # each run's arrays are dropped once its entries are placed
         pos = offsets[tid, r] + rank
         level[pos] = judged_level[rows]
         for row_of, (row_of_judged, _) in zip(row_arrays, per_set, strict=True):
             row_of[pos] = row_of_judged[rows]
+
+    thread_map(place, range(n_r))
     covered = []
     for data, (_, non_uniform) in zip(attributes, per_set, strict=True):
         if non_uniform:

@@ -26,7 +26,7 @@ from functools import cached_property
 import numpy as np
 
 from . import _bytes, _fast
-from ._keys import first_occurrences, string_hashes
+from ._keys import KeyTable, first_occurrences, string_hashes
 from ._validation import LMAX_LIMIT, SUM_TOLERANCE, _json, first_bad_distribution
 
 __all__ = [
@@ -435,6 +435,14 @@ class Qrels(_Keyed):
     def max_level(self) -> int:
         """The highest level in the file (0 when empty)."""
         return int(self.levels.max()) if len(self.levels) else 0
+
+    @cached_property
+    def key_table(self) -> KeyTable:
+        """The judgments' (topic, doc) keys, for lookups (topics by their id here).
+
+        Built once, on first use: the command line builds it on its reading threads.
+        """
+        return KeyTable(self.topic_ids, self.docs, self.doc_hashes)
 
     @cached_property
     def n_relevant(self) -> dict:
