@@ -60,3 +60,22 @@ def test_imap_raises_the_error_of_the_first_failing_item_when_reached():
         for x in _parallel.thread_imap(fail_from_3, range(8)):
             got.append(x)
     assert got == [0, 1, 2]
+
+
+def test_the_program_keeps_freed_memory_for_reuse():
+    """In a process of its own (the setting is the process's): glibc's heaps then serve
+    and keep blocks up to 32 MiB, and the explicit trims stop."""
+    import subprocess
+    import sys
+
+    code = (
+        "from fairconv import _parallel\n"
+        "had = _parallel._TRIM is not None\n"
+        "_parallel.reuse_freed_memory()\n"
+        "print(had, _parallel._TRIM is None)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    had, trims_stopped = out.stdout.split()
+    assert had == str(_parallel._libc("malloc_trim") is not None)
+    if _parallel._libc("mallopt") is not None:
+        assert trims_stopped == "True"

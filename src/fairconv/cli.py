@@ -718,6 +718,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def run() -> int:
+    """The ``fairconv`` program: :func:`main` in a process of its own.
+
+    The process keeps the memory it frees for reuse
+    (:func:`fairconv._parallel.reuse_freed_memory`).
+    """
+    from ._parallel import reuse_freed_memory
+
+    reuse_freed_memory()
+    return main()
+
+
 def main(argv=None) -> int:
     """Run the command line; return the exit status (2 for bad input or usage)."""
     parser = build_parser()
