@@ -316,3 +316,13 @@ def test_the_tsv_of_a_large_table_is_the_loop_s_text(monkeypatch):
     out = io.StringIO()
     table.to_tsv(out)
     assert out.getvalue() == tsv_by_loop(table)
+
+
+def test_a_mean_over_inf_and_minus_inf_is_nan_without_a_warning():
+    from fairconv.results import ScoreTable
+
+    values = np.array([[[np.inf], [-np.inf]]])
+    table = ScoreTable(("r",), ("q1", "q2"), ("M",), values, np.ones((1, 2, 1), bool))
+    with np.errstate(all="raise"):
+        mean, count = table.mean()
+    assert np.isnan(mean[0, 0]) and count[0, 0] == 2

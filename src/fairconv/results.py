@@ -270,8 +270,8 @@ class ScoreTable:
         count = defined.sum(axis=1)
         if self.overall is not None:
             return self.overall, count
-        total = np.where(defined, self.values, 0.0).sum(axis=1)
-        with np.errstate(invalid="ignore", divide="ignore"):
+        with np.errstate(invalid="ignore", divide="ignore"):  # inf and -inf: a NaN mean
+            total = np.where(defined, self.values, 0.0).sum(axis=1)
             mean = np.where(count > 0, total / np.maximum(count, 1), np.nan)
         return mean, count
 
@@ -362,7 +362,6 @@ class ScoreTable:
         out.write("run\ttopic\tmeasure\tvalue\n")
         mean, count = self.mean()
         n_topics = self.present.sum(axis=1)
-        row = "{}\t{}\t{}\t{!r}\n".format
         measures = _encoded([f"{x}\t" for x in self.measures])
         cells = (lambda r: "") if summary else partial(self._cells, measures=measures)
         for r, text in enumerate(thread_imap(cells, range(len(self.runs)))):
@@ -371,10 +370,11 @@ class ScoreTable:
             for i, name in enumerate(self.measures):
                 if n_topics[r, i] == 0:
                     continue
-                lines.append(row(self.runs[r], "all", name, float(mean[r, i])))
+                value = "NaN" if np.isnan(mean[r, i]) else repr(float(mean[r, i]))
+                lines.append(f"{self.runs[r]}\tall\t{name}\t{value}\n")
                 if count[r, i] != n_topics[r, i]:
                     lines.append(f"{self.runs[r]}\tall\tn[{name}]\t{int(count[r, i])}\n")
-            out.write("".join(lines).replace("\tnan\n", "\tNaN\n"))
+            out.write("".join(lines))
 
     def _cells(self, r: int, *, measures) -> str:
         """The per-topic TSV lines of run ``r`` (``measures``: :func:`_encoded` names).
