@@ -123,7 +123,6 @@ def test_an_output_through_a_link_replaces_the_file_and_keeps_the_link(tmp_path)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["labels.txt", "link", "mine.txt"]
 
 
-@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system (Windows)")
 @pytest.mark.parametrize("through_a_link", [False, True])
 def test_an_output_that_is_a_stream_is_written_into_not_replaced(tmp_path, through_a_link):
     """A FIFO, or a link to one (as /dev/stdout is a link to a pipe or terminal); a link
