@@ -326,3 +326,15 @@ def test_a_mean_over_inf_and_minus_inf_is_nan_without_a_warning():
     with np.errstate(all="raise"):
         mean, count = table.mean()
     assert np.isnan(mean[0, 0]) and count[0, 0] == 2
+
+
+def test_a_mean_of_values_whose_sum_passes_the_largest_double_is_finite():
+    from fairconv.results import ScoreTable
+
+    big = np.finfo(float).max / 2 * 1.5
+    table = ScoreTable(
+        ("r",), ("q1", "q2"), ("M",), np.full((1, 2, 1), big), np.ones((1, 2, 1), bool)
+    )
+    with np.errstate(all="raise"):
+        mean, _ = table.mean()
+    assert mean[0, 0] == big

@@ -63,7 +63,9 @@ def repr_text(values: np.ndarray) -> tuple[bytes, np.ndarray, np.ndarray]:
     lengths = np.append(commas, len(text)) - starts
     if plain.all() or not plain.any():
         return text, starts, lengths
-    order = np.concatenate((np.flatnonzero(plain), np.flatnonzero(~plain)))
-    at = np.empty(len(values), dtype=np.int64)
-    at[order] = np.arange(len(values))
-    return text, starts[at], lengths[at]
+    # the text holds the plain values first: each string back to its value's place
+    k = int(plain.sum())
+    at, size = np.empty_like(starts), np.empty_like(lengths)
+    at[plain], at[~plain] = starts[:k], starts[k:]
+    size[plain], size[~plain] = lengths[:k], lengths[k:]
+    return text, at, size

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
+from ._validation import _NOT_IN_ID
 from .readers import (
     _LONE_SURROGATE,
     GroupMemberships,
@@ -77,7 +78,7 @@ def _token(value, field: str, where: str, *, first: bool = False) -> str:
             f"{type(value).__name__} {reprlib.repr(value)}"
         )
     text = str(value)
-    if not text or any(c.isspace() or ord(c) < 32 or 127 <= ord(c) < 160 for c in text):
+    if not text or _NOT_IN_ID.search(text):
         raise ValueError(
             f"{where}: the {field} {text!r} must be non-empty, without whitespace or "
             "control characters"

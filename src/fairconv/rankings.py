@@ -88,9 +88,14 @@ def load_attribute(name: str, gmemb, target, scale: str, *, divergence=None) -> 
     return AttributeData(attribute, as_memberships(gmemb, attribute.n_groups))
 
 
+def _topic_map(table, t_index: dict) -> np.ndarray:
+    """The evaluation's id of each topic of a qrels, gmemb or run (-1 where absent)."""
+    return np.array([t_index.get(t, -1) for t in table.topics], dtype=np.int64)
+
+
 def _global_topic_ids(table, t_index: dict) -> np.ndarray:
     """Topic id of each row of a qrels, gmemb or run in the evaluation's topic list."""
-    ids = np.array([t_index.get(t, -1) for t in table.topics], dtype=np.int64)
+    ids = _topic_map(table, t_index)
     return ids[table.topic_ids] if len(ids) else np.full(len(table.docs), -1, np.int64)
 
 
@@ -146,7 +151,8 @@ def _rank_lines(
         _, doc_rank = np.unique(run.docs[keep], return_inverse=True)
         idx = keep[np.lexsort((-doc_rank.ravel(), -run.scores[keep], tid[keep]))]
     tid = tid[idx]
-    hashes = key_hashes(key_ids[tid], run.doc_hashes[idx])
+    keys = key_ids[tid]
+    hashes = key_hashes(keys, run.doc_hashes[idx])
     by_hash = argsort(hashes)
     first = first_occurrences(tid, run.docs, hashes, by_hash, at=idx)
     repeated = first != np.arange(len(idx))
@@ -163,12 +169,12 @@ def _rank_lines(
                 "(--keep-first-duplicate) to keep its first occurrence",
             )
         kept = np.flatnonzero(~repeated)
-        idx, hashes, tid = idx[kept], hashes[kept], tid[kept]
+        idx, hashes, tid, keys = idx[kept], hashes[kept], tid[kept], keys[kept]
         by_hash = argsort(hashes)
     counts = np.bincount(tid, minlength=len(t_index))
     starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
     rank = np.arange(len(idx)) - starts[tid]
-    return tid, judged.find(key_ids[tid], run.docs, hashes, by_hash, at=idx), rank, counts
+    return tid, judged.find(keys, run.docs, hashes, by_hash, at=idx), rank, counts
 
 
 def run_names(runs: Sequence[Run]) -> tuple[str, ...]:
@@ -361,11 +367,14 @@ def prepare(
     key_ids[key_ids < 0] = len(q_index) + np.arange(int((key_ids < 0).sum()))
     nonrelevant_judged = np.append(qrels.levels == 0, False)  # the last: not judged (-1)
 
-    def set_rows(data, lo, hi):
+    # the key id of each topic of each set (every gmemb topic is an evaluation topic)
+    set_keys = [key_ids[_topic_map(a.memberships, t_index)] for a in attributes]
+
+    def set_rows(m, lo, hi):
         """The judgment of gmemb rows lo..hi, and whether a nonrelevant one is non-uniform."""
+        data = attributes[m]
         gm = data.memberships
-        ids = key_ids[[t_index[t] for t in gm.topics]] if gm.topics else key_ids[:0]
-        hit = judged.find_aligned(ids[gm.topic_ids[lo:hi]], gm.docs[lo:hi])
+        hit = judged.find_aligned(set_keys[m][gm.topic_ids[lo:hi]], gm.docs[lo:hi])
         non_uniform = False
         if listed_rule == "uniform":  # max |v - 1/G| from the largest and the smallest entry
             vectors = gm.matrix[lo:hi][nonrelevant_judged[hit]]
@@ -377,11 +386,12 @@ def prepare(
     # the sets (in a few pieces each) and the runs in one pool, largest first: the
     # cores stay busy to the end
     pieces = [(m, lo, hi) for m, a in enumerate(attributes) for lo, hi in _pieces(a.memberships)]
-    jobs: list = [partial(set_rows, attributes[m], lo, hi) for m, lo, hi in pieces]
+    jobs: list = [partial(set_rows, m, lo, hi) for m, lo, hi in pieces]
     jobs += [partial(_rank_lines, r, t_index, key_ids, judged, order, duplicates) for r in runs]
     sizes = [hi - lo for _, lo, hi in pieces] + [len(run.docs) for run in runs]
     done = thread_map(lambda job: job(), jobs, cost=sizes)
     ranked = done[len(pieces) :]
+    del done[len(pieces) :]  # ranked holds the runs' arrays alone: place() drops them
 
     def judged_rows(m):
         """The gmemb row of every judgment, and whether a nonrelevant doc is non-uniform.

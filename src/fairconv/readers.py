@@ -113,7 +113,6 @@ _BAD_TABLE_BYTES = re.compile(_BAD_BYTES.pattern + b"|" + _BOM)
 """:data:`_BAD_BYTES` and, in a whitespace table, a byte-order mark after the start (as
 ``cat`` of two files gives): it would hide inside a token, an invisible second id."""
 _STEP = 1 << 22  # bytes per step of the control-character scan
-_TEXT_BYTES = bytes(b for b in range(256) if b >= 32 and b != 127 or b in (9, 10, 13))
 
 
 def _load(path, table: bool = True) -> np.ndarray:
@@ -151,17 +150,7 @@ def _refuse_bad_bytes(name: str, whole, pad: int, table: bool) -> None:
     start is refused too.
     """
     view = memoryview(whole)
-    if isinstance(whole, np.ndarray):
-        plain = _plain_text(whole[pad : len(whole) - pad])
-    else:  # a step at a time, as bytes methods need bytes and translate builds a result
-        # as long as its input: the pad's zeros and any control byte survive the
-        # deletion of text bytes
-        ascii_only, controls = True, 0
-        for lo in range(0, len(view), _STEP):
-            step = bytes(view[lo : lo + _STEP])
-            ascii_only = ascii_only and step.isascii()
-            controls += len(step.translate(None, _TEXT_BYTES))
-        plain = ascii_only and controls <= 2 * pad
+    plain = _plain_text(np.frombuffer(whole, dtype=np.uint8)[pad : len(whole) - pad])
     if not plain or not _bytes.FAST:
         data = bytes(view[pad : len(view) - pad])
         refused = _BAD_TABLE_BYTES if table else _BAD_BYTES

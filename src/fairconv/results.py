@@ -12,6 +12,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
+from itertools import repeat
 
 import numpy as np
 
@@ -270,9 +271,14 @@ class ScoreTable:
         count = defined.sum(axis=1)
         if self.overall is not None:
             return self.overall, count
-        with np.errstate(invalid="ignore", divide="ignore"):  # inf and -inf: a NaN mean
-            total = np.where(defined, self.values, 0.0).sum(axis=1)
-            mean = np.where(count > 0, total / np.maximum(count, 1), np.nan)
+        cells = np.where(defined, self.values, 0.0)
+        n = np.maximum(count, 1)
+        with np.errstate(invalid="ignore", over="ignore"):  # inf and -inf: a NaN mean
+            mean = np.where(count > 0, cells.sum(axis=1) / n, np.nan)
+            # a sum past the largest double: the values are divided before they are added
+            over = np.isinf(mean) & np.isfinite(cells).all(axis=1)
+            if over.any():
+                mean[over] = (cells / n[:, None, :]).sum(axis=1)[over]
         return mean, count
 
     def to_dict(self) -> dict:
@@ -363,8 +369,10 @@ class ScoreTable:
         mean, count = self.mean()
         n_topics = self.present.sum(axis=1)
         measures = _encoded([f"{x}\t" for x in self.measures])
-        cells = (lambda r: "") if summary else partial(self._cells, measures=measures)
-        for r, text in enumerate(thread_imap(cells, range(len(self.runs)))):
+        runs = range(len(self.runs))
+        cells = partial(self._cells, measures=measures)
+        texts = repeat("") if summary else thread_imap(cells, runs)
+        for r, text in zip(runs, texts, strict=False):  # repeat("") has no end
             out.write(text)
             lines = []
             for i, name in enumerate(self.measures):
@@ -386,11 +394,13 @@ class ScoreTable:
         t, m = np.nonzero(self.present[r])
         values = self.values[r, t, m]
         prefixes = _encoded([f"{self.runs[r]}\t{x}\t" for x in self.topics])
-        text, at, size = _fast.repr_text(values)
         nan = np.isnan(values)
+        text, defined_at, defined_size = _fast.repr_text(values[~nan])
         parts = [prefixes[0], measures[0], text, b"NaN"]
         base = np.cumsum([0] + [len(p) for p in parts])
-        at[nan], size[nan] = base[3] - base[2], 3
+        at = np.full(len(values), base[3] - base[2])  # NaN: the text after the values
+        size = np.full(len(values), 3)
+        at[~nan], size[~nan] = defined_at, defined_size
         starts = np.stack((prefixes[1][t], base[1] + measures[1][m], base[2] + at), axis=1)
         lengths = np.stack((prefixes[2][t], measures[2][m], size), axis=1)
         return str(_bytes.lines(b"".join(parts), starts, lengths).data, "utf-8", "surrogatepass")
