@@ -228,16 +228,16 @@ def skewed(folder):
 
 def stages(folder, n_topics):
     """Seconds per stage, in this process, for one workload."""
-    from fairconv import gfr, rankings, readers
+    from fairconv import gfr, rankings
+    from fairconv.io import read_qrels, read_run
+    from fairconv.rankings import load_attribute
 
     paths, _ = write_workload(folder, n_topics, seed=n_topics)
     t = {}
     t0 = time.perf_counter()
-    qrels = readers.read_qrels(paths["qrels"])
-    attributes = [
-        gfr.load_attribute(name, paths[name], [1 / g] * g, scale) for name, g, scale in SETS
-    ]
-    runs = [readers.read_run(p) for p in paths["runs"]]
+    qrels = read_qrels(paths["qrels"])
+    attributes = [load_attribute(name, paths[name], [1 / g] * g, scale) for name, g, scale in SETS]
+    runs = [read_run(p) for p in paths["runs"]]
     t["read"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     lists = rankings.prepare(qrels, runs, attributes)

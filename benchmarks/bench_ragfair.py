@@ -17,7 +17,9 @@ import numpy as np
 from _timing import best_of
 from bench_gfr import write_inputs
 
-from fairconv import AttributeSet, gfr, ragfair, readers
+from fairconv import AttributeSet, gfr, ragfair
+from fairconv.io import read_answers, read_qrels, read_run
+from fairconv.rankings import load_attribute
 
 
 def main():
@@ -46,13 +48,13 @@ def main():
                     for _ in range(k)
                 ]
                 f.write(json.dumps({"topic": f"T{t:05d}", "run": "run0", "entities": ents}) + "\n")
-        qrels = readers.read_qrels(os.path.join(folder, "qrels"))
+        qrels = read_qrels(os.path.join(folder, "qrels"))
         data = [
-            gfr.load_attribute(a.name, os.path.join(folder, f"{a.name}.gmemb"), a.target, a.scale)
+            load_attribute(a.name, os.path.join(folder, f"{a.name}.gmemb"), a.target, a.scale)
             for a in sets
         ]
-        runs = [readers.read_run(run_path)]
-        answers = ragfair.read_answers(os.path.join(folder, "answers.jsonl"), sets)
+        runs = [read_run(run_path)]
+        answers = read_answers(os.path.join(folder, "answers.jsonl"), sets)
         t_gfr = best_of(lambda: gfr.evaluate(qrels, runs, data, cutoffs=[depth]), 2)
         t_rag = best_of(lambda: ragfair.evaluate(qrels, runs, data, answers, cutoff=depth), 2)
     print(f"{n:,} topics x 1 run x {depth} docs, attribute sets with G = 4 and 8")

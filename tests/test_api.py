@@ -10,9 +10,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import fairconv
-from fairconv import AttributeSet, gfr, gfrc, gfrc2, ragfair, rankings, readers
+from fairconv import AttributeSet, gfr, gfrc, gfrc2, ragfair, rankings
 from fairconv.conversation import ConversationOptions
 from fairconv.datasets import PILOT_ATTRIBUTES, fairweb1_pilot, load_case
+from fairconv.io import read_run
 from fairconv.results import MeasureName, ScoreTable
 
 NAME = st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcxyz_-0123456789", min_size=1, max_size=12)
@@ -229,7 +230,7 @@ def test_two_runs_with_one_name_are_an_error_naming_both_files(tmp_path, pilot):
     for d in ("a", "b"):
         (tmp_path / d).mkdir()
         (tmp_path / d / "run.txt").write_bytes(Path(src).read_bytes())
-    runs = [readers.read_run(tmp_path / d / "run.txt") for d in ("a", "b")]
+    runs = [read_run(tmp_path / d / "run.txt") for d in ("a", "b")]
     with pytest.raises(
         ValueError, match=r"two runs are named 'Anserini-bm25': .*a/run\.txt and .*b/run\.txt"
     ):

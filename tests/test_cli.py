@@ -19,9 +19,7 @@ CASES = path("cases")
 
 def run(*args):
     """Run the installed CLI in a subprocess; return (status, stdout, stderr)."""
-    proc = subprocess.run(
-        [sys.executable, "-m", "fairconv.cli", *args], capture_output=True, text=True
-    )
+    proc = subprocess.run([sys.executable, "-m", "fairconv", *args], capture_output=True, text=True)
     return proc.returncode, proc.stdout, proc.stderr
 
 
@@ -82,13 +80,15 @@ def test_usage_errors_are_one_line():
     assert err.count("\n") == 1 and "--qrels" in err and "Traceback" not in err
 
 
-def test_python_dash_m_fairconv_cli_runs_the_command_modules(tmp_path):
-    """`python -m fairconv.cli compare` shares the CLI's state with the command modules."""
+def test_python_dash_m_fairconv_runs_a_command_module_in_its_own_process(tmp_path):
+    """The command's output guard travels on its arguments: no state shared by modules."""
     from fairconv.datasets import sakai_book
 
     f = tmp_path / "book.tsv"
     with open(f, "w") as out:
         sakai_book().table.to_tsv(out)
+    code, out, err = run("compare", "-m", "nDCG@5", "--test", "tukey", str(f), "-o", str(f))
+    assert code == 2 and "is the input" in err, err
     code, out, err = run("compare", "-m", "nDCG@5", "--test", "tukey", str(f))
     assert code == 0, err
     assert "X\tY\t" in out

@@ -115,9 +115,7 @@ def test_labels_unequal_counts_leave_out_fleiss(tmp_path, capsys):
 
 
 def _run(*args):
-    return subprocess.run(
-        [sys.executable, "-m", "fairconv.cli", *args], capture_output=True, text=True
-    )
+    return subprocess.run([sys.executable, "-m", "fairconv", *args], capture_output=True, text=True)
 
 
 @pytest.mark.parametrize(

@@ -108,7 +108,7 @@ IRM = [REFERENCE / "ir_measures_q.bm25.tsv", REFERENCE / "ir_measures_q.qld.tsv"
 
 def test_compare_reads_ir_measures_output_and_agrees_with_the_api(capsys):
     from fairconv import stats
-    from fairconv.scores import read_scores
+    from fairconv.io import read_scores
 
     out = run(capsys, "compare", "-m", "nDCG@10", "--test", "paired-t", *IRM)
     lines = out.splitlines()
@@ -155,7 +155,7 @@ def test_latex_escapes_run_names(capsys, tmp_path):
 
 def test_discpower_two_measures_json_and_figure(capsys, tmp_path):
     from fairconv import stats
-    from fairconv.scores import read_scores
+    from fairconv.io import read_scores
 
     png = tmp_path / "asl.png"
     data = json.loads(run(capsys, "discpower", "-m", "nDCG@10", "-m", "P@5", "--test",

@@ -9,13 +9,11 @@ from fairconv.conversation import (
     batch_from_conversations,
     batch_from_records,
     find_span,
-    read_attribute_sets,
-    read_conversations,
     turns_of,
     word_at,
-    write_conversations,
 )
 from fairconv.datasets import path
+from fairconv.io import read_attribute_sets, read_conversations, write_conversations
 
 SETS = [AttributeSet("A", [0.5, 0.5], "nominal")]
 TEXT = (

@@ -7,7 +7,6 @@ import numpy as np
 import pytest
 
 from fairconv import gfr
-from fairconv.conversation import read_attribute_sets, read_conversations
 from fairconv.datasets import (
     PILOT_ATTRIBUTES,
     Case,
@@ -17,6 +16,7 @@ from fairconv.datasets import (
     path,
 )
 from fairconv.divergences import AttributeSet
+from fairconv.io import read_attribute_sets, read_conversations
 
 
 @pytest.fixture(scope="module")

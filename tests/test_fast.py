@@ -1,7 +1,7 @@
 """The accelerators' switch and the value formatting of score tables.
 
 Run by the main suite (standard route) and again by CI with the ``fast`` extra
-installed, where ``_fast.repr_text`` formats through orjson: the strings must be
+installed, where ``_orjson.repr_text`` formats through orjson: the strings must be
 ``repr``'s either way.
 """
 
@@ -9,12 +9,12 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fairconv import _fast
+from fairconv._accel import _orjson
 
 
 def reprs(values: np.ndarray) -> list[str]:
-    """The strings of :func:`_fast.repr_text`, cut at the starts and lengths it gives."""
-    text, starts, lengths = _fast.repr_text(values)
+    """The strings of :func:`_orjson.repr_text`, cut at the starts and lengths it gives."""
+    text, starts, lengths = _orjson.repr_text(values)
     assert len(starts) == len(lengths) == len(values)
     cuts = zip(starts.tolist(), lengths.tolist(), strict=True)
     return [text[s : s + n].decode() for s, n in cuts]
@@ -56,7 +56,7 @@ def test_doubles_of_every_exponent_are_formatted_as_repr():
 
 
 def test_no_values_give_no_text():
-    text, starts, lengths = _fast.repr_text(np.zeros(0))
+    text, starts, lengths = _orjson.repr_text(np.zeros(0))
     assert (text, len(starts), len(lengths)) == (b"", 0, 0)
 
 
@@ -67,7 +67,7 @@ def test_any_floats_are_formatted_as_repr(values):
 
 def test_pure_turns_every_accelerator_off(monkeypatch):
     monkeypatch.setenv("FAIRCONV_PURE", "1")
-    assert _fast.module("numpy") is None
+    assert _orjson.module("numpy") is None
     monkeypatch.setenv("FAIRCONV_PURE", "")
-    assert _fast.module("numpy") is np
-    assert _fast.module("no_such_module_of_fairconv") is None
+    assert _orjson.module("numpy") is np
+    assert _orjson.module("no_such_module_of_fairconv") is None

@@ -9,7 +9,9 @@ import pytest
 from hypothesis import find, given, settings
 from hypothesis import strategies as st
 
-from fairconv import _bytes, _keys, readers
+import fairconv.io as readers
+from fairconv._accel import _bytes, _keys
+from fairconv.io import _tables, _text
 
 # --------------------------------------------------------------------------- tokens
 TOPICS = st.sampled_from([b"T1", b"T2", b"10", b"T\xc3\xa9", b"#T", b"\xef\xbb\xbfT1"])
@@ -137,7 +139,7 @@ def _canonical(value):
         if value.dtype.kind in "SO":
             return [bytes(x) for x in value.tolist()]
         return (value.dtype.str, value.shape, value.tobytes())
-    if isinstance(value, readers._Keyed):
+    if isinstance(value, _tables._Keyed):
         fields = {k: _canonical(v) for k, v in vars(value).items() if k != "doc_hashes"}
         fields["lines"] = (
             [value.line(i) for i in range(len(value.docs))] if hasattr(value, "line") else None
@@ -148,7 +150,7 @@ def _canonical(value):
 
 # the step sizes of every loop over steps of a file, and tiny ones that split a
 # generated file into many steps (a step boundary inside a token, a row, a line)
-STEPS = [(_bytes, "_CHUNK"), (_bytes, "_ROWS"), (_keys, "_ROWS"), (readers, "_STEP")]
+STEPS = [(_bytes, "_CHUNK"), (_bytes, "_ROWS"), (_keys, "_ROWS"), (_text, "_STEP")]
 TINY = (5, 3, 2, 7)
 
 
@@ -274,7 +276,7 @@ def test_decimals_are_the_doubles_float_gives(tokens):
     values, ok = _bytes.decimals(buf, starts, ends)
     for token, value, good in zip(tokens, values.tolist(), ok.tolist(), strict=True):
         if good:
-            assert readers._DECIMAL.match(token)
+            assert _text.DECIMAL.match(token)
             assert np.float64(value).tobytes() == np.float64(float(token)).tobytes(), token
 
 
@@ -299,7 +301,7 @@ def test_unsigned_agrees_with_int(tokens):
 
 # --------------------------------------------------------------------------- strings
 def test_ragged_ids_are_object_arrays_and_join_like_fixed_ones():
-    from fairconv._keys import KeyTable
+    from fairconv._accel import KeyTable
 
     long = b"y" * 400
     q = readers.read_qrels(io.BytesIO(b"T1 a L1\nT1 " + long + b" L2\n"))
@@ -356,12 +358,12 @@ def test_the_array_byte_check_is_the_text_byte_rule(data, step, text):
     data = text * 3 + data + text
     allowed = set(range(32, 127)) | {9, 10, 13}  # printable ASCII, tab, LF, CR
     want = all(b in allowed for b in data)
-    before = readers._STEP
-    readers._STEP = step
+    before = _text._STEP
+    _text._STEP = step
     try:
-        got = readers._plain_text(np.frombuffer(data, dtype=np.uint8))
+        got = _text._plain_text(np.frombuffer(data, dtype=np.uint8))
     finally:
-        readers._STEP = before
+        _text._STEP = before
     assert got is want
 
 

@@ -10,8 +10,8 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fairconv import AttributeSet, nuggets, ragfair
-from fairconv.conversation import read_attribute_sets, read_conversations
+from fairconv import AttributeSet
+from fairconv.io import read_answers, read_attribute_sets, read_conversations, read_labels
 
 SETS = [AttributeSet("A", [0.5, 0.5], "nominal"), AttributeSet("B", [0.2, 0.3, 0.5], "ordinal")]
 
@@ -79,8 +79,8 @@ def read_all(tmp_path, text, name):
     f.write_text(text, encoding="utf-8")
     readers = {
         "c.jsonl": lambda: read_conversations(f, SETS),
-        "a.jsonl": lambda: ragfair.read_answers(f, SETS[:1]),
-        "l.jsonl": lambda: nuggets.read_labels(f),
+        "a.jsonl": lambda: read_answers(f, SETS[:1]),
+        "l.jsonl": lambda: read_labels(f),
         "s.json": lambda: read_attribute_sets(f),
     }
     try:

@@ -14,10 +14,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import oracles
-from fairconv import AttributeSet, gfr, rankings, readers
+from fairconv import AttributeSet, gfr, rankings
 from fairconv._validation import FairconvWarning
 from fairconv.cli import main
 from fairconv.datasets import PILOT_ATTRIBUTES, fairweb1_pilot, path
+from fairconv.io import read_gmemb, read_qrels, read_run, write_nev
+from fairconv.rankings import load_attribute
 
 PILOT = path("fairweb1-pilot")
 EXPECTED = sorted((PILOT / "expected").glob("*.GFRnev"))
@@ -66,7 +68,7 @@ def test_nev_output_is_byte_identical(pilot, expected):
     m = [a.attribute.name for a in attributes].index(set_name)
     out = io.StringIO()
     lists = rankings.prepare(qrels, runs, attributes)
-    rankings.write_nev(table, qrels, attributes, out, lists=lists, run_index=r, attribute_index=m)
+    write_nev(table, qrels, attributes, out, lists=lists, run_index=r, attribute_index=m)
     assert out.getvalue() == expected.read_text()
 
 
@@ -183,7 +185,7 @@ def _random_case(rng, tmp_path, n_topics=6, n_runs=3):
     attrs = []
     for m, a in enumerate(sets):
         (tmp_path / f"g{m}").write_text("\n".join(g_lines[m]) + "\n")
-        attrs.append(rankings.AttributeData(a, readers.read_gmemb(tmp_path / f"g{m}")))
+        attrs.append(rankings.AttributeData(a, read_gmemb(tmp_path / f"g{m}")))
     runs, ranked = [], []
     for r in range(n_runs):
         lines, lists = [], {}
@@ -196,9 +198,9 @@ def _random_case(rng, tmp_path, n_topics=6, n_runs=3):
             lines += [f"{t} Q0 {d} {i + 1} {100 - i} run{r}" for i, d in enumerate(docs)]
         lines.append(f"X99 Q0 d1 1 1.0 run{r}")  # a topic no qrels or gmemb knows
         (tmp_path / f"r{r}").write_text("\n".join(lines) + "\n")
-        runs.append(readers.read_run(tmp_path / f"r{r}"))
+        runs.append(read_run(tmp_path / f"r{r}"))
         ranked.append(lists)
-    qrels = readers.read_qrels(tmp_path / "q")
+    qrels = read_qrels(tmp_path / "q")
     return qrels, runs, attrs, sets, levels, members, covered, ranked, topics
 
 
@@ -372,8 +374,8 @@ def _files(tmp_path, qrels, gmemb, run):
 
 def _eval(tmp_path, qrels, gmemb, run, **kw):
     q, g, r = _files(tmp_path, qrels, gmemb, run)
-    data = gfr.load_attribute("A", g, [0.5, 0.5], "nominal")
-    return gfr.evaluate(readers.read_qrels(q), [readers.read_run(r)], [data], **kw)
+    data = load_attribute("A", g, [0.5, 0.5], "nominal")
+    return gfr.evaluate(read_qrels(q), [read_run(r)], [data], **kw)
 
 
 def test_topic_without_relevant_doc_scores_zero(tmp_path):
@@ -573,7 +575,7 @@ def test_cli_bad_input_is_one_line_on_stderr(tmp_path):
         [
             sys.executable,
             "-m",
-            "fairconv.cli",
+            "fairconv",
             "gfr",
             "--qrels",
             str(q),
@@ -782,7 +784,7 @@ def test_the_join_is_the_same_in_any_number_of_pieces(tmp_path, seed, monkeypatc
         if seed % 2:
             lines = [lines[i] for i in rng.permutation(len(lines))]
         path.write_text("\n".join(lines) + "\n")
-        shuffled.append(rankings.AttributeData(data.attribute, readers.read_gmemb(path)))
+        shuffled.append(rankings.AttributeData(data.attribute, read_gmemb(path)))
     tables = []
     for n in (1, 2, 3, 5, 50):
         monkeypatch.setattr(rankings, "threads", lambda n=n: n)

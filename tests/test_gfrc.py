@@ -15,8 +15,9 @@ import oracles
 from conftest_data import SETS, random_record, system_turn_of
 from fairconv import _core, gfrc, gfrc2
 from fairconv.cli import main
-from fairconv.conversation import batch_from_records, read_attribute_sets, read_conversations
+from fairconv.conversation import batch_from_records
 from fairconv.datasets import path
+from fairconv.io import read_attribute_sets, read_conversations
 
 REFERENCE = Path(__file__).parent / "reference" / "conversations.csv"
 
@@ -385,7 +386,7 @@ def test_cli_bad_json_is_one_line(tmp_path):
         [
             sys.executable,
             "-m",
-            "fairconv.cli",
+            "fairconv",
             "gfrc",
             "--attributes",
             str(path("cases", "r112-attributes.json")),

@@ -5,9 +5,10 @@ from collections import namedtuple
 import numpy as np
 import pytest
 
-from fairconv import gfr, ragfair, readers
+from fairconv import gfr, ragfair
 from fairconv.datasets import fairweb1_pilot, path
-from fairconv.inputs import as_memberships, as_qrels, as_run, as_runs
+from fairconv.io import as_memberships, as_qrels, as_run, as_runs, read_answers, read_run
+from fairconv.rankings import load_attribute
 
 pd = pytest.importorskip("pandas")
 
@@ -99,7 +100,7 @@ def test_memberships_of_every_kind_load_as_the_file(pilot, reference):
     for t, d, *v in rows:
         as_dict.setdefault(t, {})[d] = v
     for source in (frame, as_dict):
-        data = gfr.load_attribute("M-ORIGIN", source, P / "M-ORIGIN.golddistr", "nominal")
+        data = load_attribute("M-ORIGIN", source, P / "M-ORIGIN.golddistr", "nominal")
         np.testing.assert_array_equal(
             data.memberships.matrix, pilot.attributes[3].memberships.matrix
         )
@@ -112,9 +113,7 @@ def test_memberships_of_every_kind_load_as_the_file(pilot, reference):
 
 def test_ragfair_takes_the_same_inputs(pilot):
     movies = [a for a in pilot.attributes if a.attribute.name.startswith("M-")]
-    answers = ragfair.read_answers(
-        path("rag", "pilot-answers.jsonl"), [a.attribute for a in movies]
-    )
+    answers = read_answers(path("rag", "pilot-answers.jsonl"), [a.attribute for a in movies])
     frame_runs = {
         r.tag: pd.DataFrame(run_rows(f), columns=["query_id", "doc_id", "score"])
         for r, f in zip(pilot.runs, RUN_FILES, strict=True)
@@ -169,9 +168,9 @@ def test_gz_and_file_objects(tmp_path, pilot):
     gz = tmp_path / "run.gz"
     gz.write_bytes(gzip.compress((P / "runs" / RUN_FILES[0]).read_bytes()))
     with open(P / "runs" / RUN_FILES[0], "rb") as f:
-        from_object = readers.read_run(f)
+        from_object = read_run(f)
     docs = pilot.runs[0].docs.tolist()
-    assert readers.read_run(gz).docs.tolist() == from_object.docs.tolist() == docs
+    assert read_run(gz).docs.tolist() == from_object.docs.tolist() == docs
 
 
 # --------------------------------------------------------------------------- value checks

@@ -10,7 +10,8 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from fairconv import readers
+from fairconv.io import Unreadable, iter_jsonl
+from fairconv.io import _json as rules
 
 # strings full of what the shortcuts look at: quotes, backslashes, brackets, digits, e;
 # numbers of up to 26 digits, and strings that look like numbers with long exponents
@@ -60,7 +61,7 @@ def canonical(value):
         return {k: canonical(v) for k, v in value.items()}
     if isinstance(value, list):
         return [canonical(v) for v in value]
-    if isinstance(value, readers.Unreadable):
+    if isinstance(value, Unreadable):
         return ("unreadable", value.text)
     return (type(value).__name__, repr(value))
 
@@ -69,32 +70,32 @@ def canonical(value):
 @given(values, st.booleans())
 def test_structure_read_from_the_text_is_that_of_the_values(value, ascii_only):
     data = json.dumps(value, ensure_ascii=ascii_only).encode()
-    assert readers._structure(data) == (nesting(value), keys(value))
+    assert rules._structure(data) == (nesting(value), keys(value))
 
 
 def test_a_key_twice_counts_twice():
-    assert readers._structure(b'{"a": 1, "a": {"b:": "c\\\\", "d": "e\\":"}}') == (2, 4)
+    assert rules._structure(b'{"a": 1, "a": {"b:": "c\\\\", "d": "e\\":"}}') == (2, 4)
 
 
 @settings(max_examples=500, deadline=None)
 @given(values, st.booleans())
 def test_plain_numbers_decode_as_the_number_hooks_do(value, ascii_only):
     data = json.dumps(value, ensure_ascii=ascii_only).encode()
-    hooked = canonical(readers._loads(data.decode(), False))
-    plain, short = readers._number_shapes(data)
+    hooked = canonical(rules._loads(data.decode(), False))
+    plain, short = rules._number_shapes(data)
     if plain:
-        assert canonical(readers._loads(data.decode(), True)) == hooked
+        assert canonical(rules._loads(data.decode(), True)) == hooked
     if short:
         assert all(abs(x) < 2**63 for x in integers(value))
 
 
 def test_long_or_huge_numbers_take_the_hooks():
     for literal in ["1" * 21, "-" + "9" * 25, "1e400", "2.5E+308", "1" + "0" * 120 + ".5"]:
-        assert not readers._number_shapes(f'{{"x": {literal}}}'.encode())[0]
+        assert not rules._number_shapes(f'{{"x": {literal}}}'.encode())[0]
     for literal in ["1" * 20, "-" + "9" * 19]:
-        assert readers._number_shapes(f'{{"x": {literal}}}'.encode()) == (True, False)
+        assert rules._number_shapes(f'{{"x": {literal}}}'.encode()) == (True, False)
     for literal in ["9" * 18, "0.28900000000000003", "1e99", "-3.5E-12", "1e-99"]:
-        assert readers._number_shapes(f'{{"x": {literal}, "id": "e400123"}}'.encode()) == (
+        assert rules._number_shapes(f'{{"x": {literal}, "id": "e400123"}}'.encode()) == (
             True,
             True,
         )
@@ -138,7 +139,7 @@ def test_a_lone_surrogate_is_refused_exactly_when_the_decoder_gives_one(pieces, 
     stream = io.BytesIO(line.encode() + b"\n")
     stream.name = "s.jsonl"
     try:
-        assert readers.iter_jsonl(stream) == [(1, decoded)]
+        assert iter_jsonl(stream) == [(1, decoded)]
         assert not lone
     except ValueError as exc:
         assert lone and str(exc).startswith("s.jsonl:1: "), str(exc)
@@ -162,7 +163,7 @@ def test_a_lone_surrogate_in_a_conversation_names_file_line_and_field(
     tmp_path, decoder, field, value, message
 ):
     from fairconv import AttributeSet
-    from fairconv.conversation import read_conversations
+    from fairconv.io import read_conversations
 
     line = json.dumps(CONVERSATION)
     old = f'"{CONVERSATION.get(field, "e")}"'
@@ -187,14 +188,14 @@ def test_a_lone_surrogate_in_a_conversation_names_file_line_and_field(
     ],
 )  # fmt: skip
 def test_a_lone_surrogate_in_every_json_reader(tmp_path, decoder, name, text, message):
-    from fairconv import AttributeSet, nuggets, ragfair
-    from fairconv.conversation import read_attribute_sets
+    from fairconv import AttributeSet
+    from fairconv.io import read_answers, read_attribute_sets, read_labels
 
     f = tmp_path / name
     f.write_text(text + "\n")
     read = {
-        "a.jsonl": lambda: ragfair.read_answers(f, [AttributeSet("A", [0.5, 0.5], "nominal")]),
-        "l.jsonl": lambda: nuggets.read_labels(f),
+        "a.jsonl": lambda: read_answers(f, [AttributeSet("A", [0.5, 0.5], "nominal")]),
+        "l.jsonl": lambda: read_labels(f),
         "s.json": lambda: read_attribute_sets(f),
     }[name]
     with pytest.raises(ValueError, match=re.escape(message)):

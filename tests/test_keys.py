@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fairconv import _keys
+from fairconv._accel import _keys
 
 keys = st.lists(
     st.tuples(st.integers(0, 3), st.sampled_from([b"a", b"b", b"c", b"dd", b"e"])), max_size=30

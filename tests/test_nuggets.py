@@ -10,10 +10,11 @@ from hypothesis import strategies as st
 from fairconv import nuggets
 from fairconv.cli import main
 from fairconv.datasets import path
+from fairconv.io import read_labels
 
 
 def test_bundled_labels_per_turn_and_macro(capsys):
-    labels = nuggets.read_labels(path("rag", "ikat-labels.jsonl"))
+    labels = read_labels(path("rag", "ikat-labels.jsonl"))
     t = nuggets.coverage(labels)
     # T1_1: gold g2, g4 matched of 4; e1, e2, e3 all match; 3 of 4 gold entailed
     assert [t.value("demo-run", "T1_1", m) for m in nuggets.MEASURES] == [0.5, 1.0, 0.75]
@@ -24,7 +25,7 @@ def test_bundled_labels_per_turn_and_macro(capsys):
 
 
 def test_micro_pools_the_counts():
-    t = nuggets.coverage(nuggets.read_labels(path("rag", "ikat-labels.jsonl")), average="micro")
+    t = nuggets.coverage(read_labels(path("rag", "ikat-labels.jsonl")), average="micro")
     assert t.value("demo-run", "all", "Recall_NtN") == pytest.approx(2 / 9)
     assert t.value("demo-run", "all", "Precision_NtN") == pytest.approx(3 / 5)
     assert t.value("demo-run", "all", "Recall_NtR") == pytest.approx(4 / 9)
@@ -114,7 +115,7 @@ GOOD = {"topic": "T", "turn": "T_1", "gold": ["g1"], "extracted": ["e1"]}
 def test_bad_labels_name_file_line_and_field(tmp_path, change, message):
     (tmp_path / "l.jsonl").write_text(json.dumps(dict(GOOD, **change)) + "\n")
     with pytest.raises(ValueError, match=message):
-        nuggets.read_labels(tmp_path / "l.jsonl")
+        read_labels(tmp_path / "l.jsonl")
 
 
 @pytest.mark.parametrize("missing", ["topic", "turn", "gold", "extracted"])
@@ -134,7 +135,7 @@ def test_records_that_are_not_objects():
 def test_empty_label_file_is_an_error(tmp_path):
     (tmp_path / "l.jsonl").write_text("\n\n")
     with pytest.raises(ValueError, match="l.jsonl.*empty"):
-        nuggets.read_labels(tmp_path / "l.jsonl")
+        read_labels(tmp_path / "l.jsonl")
 
 
 @pytest.mark.parametrize(
@@ -175,7 +176,7 @@ def test_empty_label_file_is_an_error(tmp_path):
             ValueError,
             "'average' parameter of coverage",
         ),
-        (lambda: nuggets.read_labels(3), TypeError, "'path' parameter of read_labels"),
+        (lambda: read_labels(3), TypeError, "'path' parameter of read_labels"),
         (
             lambda: nuggets.MatchLabels(
                 ("r",), ("t",), ("u",), np.array([[2, 1, 0, 0, 0]]), ("s",)
@@ -196,7 +197,7 @@ def test_bad_arguments_name_function_and_parameter(call, error, message):
 
 
 def test_average_is_case_insensitive_and_micro_differs_from_macro():
-    labels = nuggets.read_labels(path("rag", "ikat-labels.jsonl"))
+    labels = read_labels(path("rag", "ikat-labels.jsonl"))
     micro = nuggets.coverage(labels, average="MICRO")
     macro = nuggets.coverage(labels)
     assert micro.value("demo-run", "all", "Recall_NtN") == pytest.approx(2 / 9)

@@ -8,6 +8,7 @@ import pytest
 from fairconv import gfr, gfrc, gfrc2, ragfair
 from fairconv.cli import main
 from fairconv.datasets import fairweb1_pilot, load_case, path
+from fairconv.io import read_answers
 
 P = path("fairweb1-pilot")
 ORIGIN = ("--attribute", "M-ORIGIN", str(P / "fairweb1pilot.M-ORIGIN.gmemb"),
@@ -55,9 +56,7 @@ def test_conversation_and_rag_measures_by_name(pilot):
     with pytest.raises(ValueError, match="GFRC2"):
         gfrc2.evaluate(batch, measures=["GFRC"])
     movies = [a for a in pilot.attributes if a.attribute.name.startswith("M-")]
-    answers = ragfair.read_answers(
-        path("rag", "pilot-answers.jsonl"), [a.attribute for a in movies]
-    )
+    answers = read_answers(path("rag", "pilot-answers.jsonl"), [a.attribute for a in movies])
     t = ragfair.evaluate(pilot.qrels, pilot.runs, movies, answers, measures=["RIGF@10", "GF_Gen"])
     assert t.measures == ("RIGF@10", "GF_Gen")
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from fairconv import _parallel
+from fairconv._accel import _threads as _parallel
 
 
 @pytest.fixture(autouse=True)
@@ -69,7 +69,7 @@ def test_the_program_keeps_freed_memory_for_reuse():
     import sys
 
     code = (
-        "from fairconv import _parallel\n"
+        "from fairconv._accel import _threads as _parallel\n"
         "had = _parallel._TRIM is not None\n"
         "_parallel.reuse_freed_memory()\n"
         "print(had, _parallel._TRIM is None)\n"

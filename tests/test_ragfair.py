@@ -13,13 +13,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import oracles
-from fairconv import AttributeSet, _core, gfr, ragfair, readers
+from fairconv import AttributeSet, _core, ragfair
 from fairconv.cli import main
 from fairconv.datasets import path
+from fairconv.io import read_answers, read_golddistr, read_qrels, read_run
+from fairconv.rankings import load_attribute
 from fairconv.results import ScoreTable
 
 REFERENCE = Path(__file__).parent / "reference" / "rigf_tables.csv"
-ORIGIN = readers.read_golddistr(path("fairweb1-pilot", "M-ORIGIN.golddistr"))
+ORIGIN = read_golddistr(path("fairweb1-pilot", "M-ORIGIN.golddistr"))
 
 
 def _table_rows():
@@ -130,12 +132,12 @@ def _write_case(tmp_path, qrels, gmemb, run, answers):
     (tmp_path / "g").write_text(gmemb)
     (tmp_path / "r").write_text(run)
     (tmp_path / "a.jsonl").write_text("".join(json.dumps(a) + "\n" for a in answers))
-    data = gfr.load_attribute("RATINGS", tmp_path / "g", [0.25] * 4, "ordinal")
+    data = load_attribute("RATINGS", tmp_path / "g", [0.25] * 4, "ordinal")
     return (
-        readers.read_qrels(tmp_path / "q"),
-        [readers.read_run(tmp_path / "r")],
+        read_qrels(tmp_path / "q"),
+        [read_run(tmp_path / "r")],
         [data],
-        ragfair.read_answers(tmp_path / "a.jsonl", [data.attribute]),
+        read_answers(tmp_path / "a.jsonl", [data.attribute]),
     )
 
 
@@ -237,13 +239,13 @@ def test_agrees_with_loop_oracle(tmp_path, seed):
     (tmp_path / "g").write_text("\n".join(gm) + "\n")
     (tmp_path / "r").write_text("\n".join(run) + "\n")
     (tmp_path / "a").write_text("".join(json.dumps(a) + "\n" for a in answers))
-    data = gfr.load_attribute("A", tmp_path / "g", target, scale)
+    data = load_attribute("A", tmp_path / "g", target, scale)
     cutoff = [None, 5, 10][seed % 3]
     t = ragfair.evaluate(
-        readers.read_qrels(tmp_path / "q"),
-        [readers.read_run(tmp_path / "r")],
+        read_qrels(tmp_path / "q"),
+        [read_run(tmp_path / "r")],
         [data],
-        ragfair.read_answers(tmp_path / "a", [data.attribute]),
+        read_answers(tmp_path / "a", [data.attribute]),
         cutoffs=[] if cutoff is None else [cutoff],
     )
     depth = "" if cutoff is None else f"@{cutoff}"
@@ -408,7 +410,7 @@ def test_cli_error_is_one_line(tmp_path):
         [
             sys.executable,
             "-m",
-            "fairconv.cli",
+            "fairconv",
             "ragfair",
             "--qrels",
             str(p / "fairweb1pilot.qrels"),
@@ -526,9 +528,7 @@ def test_evaluate_errors_name_ragfair_evaluate(kw, message):
 
     p = fairweb1_pilot()
     movies = [a for a in p.attributes if a.attribute.name in ("M-RATINGS", "M-ORIGIN")]
-    answers = ragfair.read_answers(
-        path("rag", "pilot-answers.jsonl"), [a.attribute for a in movies]
-    )
+    answers = read_answers(path("rag", "pilot-answers.jsonl"), [a.attribute for a in movies])
     with pytest.raises(ValueError, match=re.escape(message)):
         ragfair.evaluate(p.qrels, p.runs, movies, answers, **kw)
 
@@ -542,8 +542,8 @@ def test_overall_values_are_undefined_where_every_covering_set_has_weight_zero(t
     (tmp_path / "g2").write_text("M2 b 1 0\n")
     (tmp_path / "r").write_text("M1 Q0 a 1 2 x\nM2 Q0 b 1 1 x\n")
     sets = [
-        gfr.load_attribute("RATINGS", tmp_path / "g1", [0.25] * 4, "ordinal"),
-        gfr.load_attribute("ORIGIN", tmp_path / "g2", [0.5, 0.5], "nominal"),
+        load_attribute("RATINGS", tmp_path / "g1", [0.25] * 4, "ordinal"),
+        load_attribute("ORIGIN", tmp_path / "g2", [0.5, 0.5], "nominal"),
     ]
     entity = {"level": 1, "groups": {"RATINGS": [0, 0, 1, 0], "ORIGIN": [1, 0]}}
     (tmp_path / "a.jsonl").write_text(
@@ -552,8 +552,8 @@ def test_overall_values_are_undefined_where_every_covering_set_has_weight_zero(t
             for t in "M1 M2".split()
         )
     )
-    answers = ragfair.read_answers(tmp_path / "a.jsonl", [s.attribute for s in sets])
-    qrels, run = readers.read_qrels(tmp_path / "q"), readers.read_run(tmp_path / "r")
+    answers = read_answers(tmp_path / "a.jsonl", [s.attribute for s in sets])
+    qrels, run = read_qrels(tmp_path / "q"), read_run(tmp_path / "r")
     t = ragfair.evaluate(qrels, [run], sets, answers, weights=[1, 0])
     assert t.value("x", "M1", "GF_Re") == t.value("x", "M1", "GF_Re[RATINGS]")
     for m in ("GF_Re", "GF_Gen", "RIGF"):

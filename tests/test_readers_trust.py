@@ -12,7 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fairconv import _bytes, readers
+import fairconv.io as readers
+from fairconv._accel import _bytes
 from fairconv.datasets import path
 
 PILOT = path("fairweb1-pilot")

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from fairconv import gfr
 from fairconv.datasets import fairweb1_pilot
-from fairconv.scores import read_scores, read_topics
+from fairconv.io import read_scores, read_topics
 
 TREC = "P_5\tq1\t0.4\nP_5\tq2\t0.6\nndcg\tq1\t0.5\nndcg\tq2\t0.7\nP_5\tall\t0.5\nrunid\tall\tbm25\n"
 IRM = "q1\tnDCG@10\t0.25\nq2\tnDCG@10\t0.75\nq3\tnDCG@10\t0.5\n"
@@ -301,7 +301,7 @@ def test_the_tsv_is_the_loop_s_text(table, summary):
 
 def test_the_tsv_of_a_large_table_is_the_loop_s_text(monkeypatch):
     """Lines laid out over several steps and runs on several threads."""
-    from fairconv import _bytes
+    from fairconv._accel import _bytes
     from fairconv.results import ScoreTable
 
     monkeypatch.setattr(_bytes, "_ROWS", 1000)

@@ -12,15 +12,9 @@ import numpy as np
 import pytest
 
 from fairconv import AttributeSet, gfr, gfrc, gfrc2, ragfair
-from fairconv.conversation import (
-    batch_from_records,
-    find_span,
-    read_attribute_sets,
-    read_conversations,
-    turns_of,
-    word_at,
-)
+from fairconv.conversation import batch_from_records, find_span, turns_of, word_at
 from fairconv.datasets import load_case, path
+from fairconv.io import read_attribute_sets, read_conversations
 
 PILOT = path("fairweb1-pilot")
 CASES = path("cases")

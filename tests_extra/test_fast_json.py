@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fairconv import AttributeSet, readers
-from fairconv.conversation import read_conversations
+from fairconv import AttributeSet, _accel
+from fairconv.io import Unreadable, iter_jsonl, read_conversations
 
 SETS = [AttributeSet("A", [0.5, 0.5], "nominal")]
 
@@ -70,7 +70,7 @@ def canonical(v):
         return {k: canonical(x) for k, x in v.items()}
     if isinstance(v, list):
         return [canonical(x) for x in v]
-    if isinstance(v, readers.Unreadable):
+    if isinstance(v, Unreadable):
         return ("unreadable", v.text)
     return (type(v).__name__, repr(v))
 
@@ -96,7 +96,7 @@ def decoded(monkeypatch):
         calls.append(1)
         return orjson.loads(data)
 
-    monkeypatch.setattr(readers, "_fast_decoder", lambda: None if _pure() else counting)
+    monkeypatch.setattr(_accel, "json_decoder", lambda: None if _pure() else counting)
     return calls
 
 
@@ -113,7 +113,7 @@ def test_fast_and_pure_routes_agree_on_any_json_lines(tmp_path_factory, lines):
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
     def read():
-        return [(n, canonical(v)) for n, v in readers.iter_jsonl(path, count_keys=all_keys)]
+        return [(n, canonical(v)) for n, v in iter_jsonl(path, count_keys=all_keys)]
 
     fast = outcome(read, pure=False)
     pure = outcome(read, pure=True)
@@ -123,7 +123,7 @@ def test_fast_and_pure_routes_agree_on_any_json_lines(tmp_path_factory, lines):
 def test_the_fast_route_runs_and_a_repeated_key_is_still_refused(tmp_path, decoded):
     good = tmp_path / "good.jsonl"
     good.write_text('{"a": 1, "b": [1.5, 2]}\n\n{"a": 2}\n')
-    assert readers.iter_jsonl(good, count_keys=all_keys) == [
+    assert iter_jsonl(good, count_keys=all_keys) == [
         (1, {"a": 1, "b": [1.5, 2]}),
         (3, {"a": 2}),
     ]
@@ -131,7 +131,7 @@ def test_the_fast_route_runs_and_a_repeated_key_is_still_refused(tmp_path, decod
     twice = tmp_path / "twice.jsonl"
     twice.write_text('{"a": 1}\n{"a": {"b": 1, "b": 2}}\n')
     with pytest.raises(ValueError, match=r"twice\.jsonl:2: the key 'b' appears twice"):
-        readers.iter_jsonl(twice, count_keys=all_keys)
+        iter_jsonl(twice, count_keys=all_keys)
 
 
 def conversation_line(nuggets, extra=""):

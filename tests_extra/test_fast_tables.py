@@ -9,7 +9,7 @@ import io
 import numpy as np
 import orjson
 
-from fairconv import _fast
+from fairconv._accel import _orjson
 from fairconv.results import ScoreTable
 
 
@@ -36,15 +36,15 @@ def test_score_tables_are_formatted_by_orjson(monkeypatch):
             return orjson.dumps(*args, **kwargs)
 
     monkeypatch.delenv("FAIRCONV_PURE", raising=False)
-    monkeypatch.setattr(_fast, "module", lambda name: Counting if name == "orjson" else None)
+    monkeypatch.setattr(_orjson, "module", lambda name: Counting if name == "orjson" else None)
     fast = _tsv()
     assert calls == [2]  # 0.25 and 0.5; 1e-7 and NaN take repr
     monkeypatch.undo()
     monkeypatch.setenv("FAIRCONV_PURE", "1")
-    assert _fast.module("orjson") is None
+    assert _orjson.module("orjson") is None
     assert _tsv() == fast
     assert "r\tt1\tERR\t1e-07\n" in fast and "r\tt2\tERR\tNaN\n" in fast
 
 
 def test_the_extra_is_installed():
-    assert _fast.module("orjson") is orjson
+    assert _orjson.module("orjson") is orjson

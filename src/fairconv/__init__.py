@@ -16,8 +16,10 @@ nuggets
 stats, agreement
     Significance tests, effect sizes and confidence intervals; rank correlation and
     assessor agreement.
-conversation, rankings, readers, results, datasets, entities, plots
-    The data layer, readers, score tables, bundled data, entity helpers and figures.
+io
+    Readers, writers and in-memory inputs (files, DataFrames, dicts, records).
+conversation, rankings, results, datasets, entities, plots
+    The data layer, score tables, bundled data, entity helpers and figures.
 
 Each module is imported when first used: ``import fairconv; fairconv.gfr.evaluate(...)``.
 """
@@ -38,15 +40,13 @@ MODULES = (
     "gfr",
     "gfrc",
     "gfrc2",
-    "inputs",
+    "io",
     "ir_measures",
     "nuggets",
     "plots",
     "ragfair",
     "rankings",
-    "readers",
     "results",
-    "scores",
     "stats",
 )
 

@@ -8,8 +8,6 @@ instead." The arithmetic in :mod:`fairconv._core` assumes these checks have pass
 from __future__ import annotations
 
 import re
-from itertools import chain, compress, repeat
-from operator import is_not
 
 import numpy as np
 
@@ -345,189 +343,25 @@ def check_unique_names(names, name: str, func: str) -> None:
         seen[n] = True
 
 
-# --------------------------------------------------------------------------- JSON fields
+def check_once(names, name: str, func: str) -> None:
+    """Every item of ``names`` at most once (measures and topics asked for)."""
+    seen: set = set()
+    for item in names:
+        if item in seen:
+            raise ValueError(
+                f"The '{name}' parameter of {func} must list each name once. "
+                f"Got {item!r} twice instead."
+            )
+        seen.add(item)
+
+
 _INT_LIMIT = 1 << 53
-"""JSON integers beyond +-2^53 are refused (they do not survive a round trip via floats)."""
-
-
-def _json(value) -> str:
-    """A short JSON-like rendering of a value for messages."""
-    import json
-
-    try:
-        text = json.dumps(value, allow_nan=False)
-    except (TypeError, ValueError):
-        text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def json_item_error(sources, offsets, i: int, item: str, message: str) -> ValueError:
-    """ValueError naming the record (``file:line``) and the item i of the flat list."""
-    c = int(np.searchsorted(offsets, i, side="right") - 1)
-    return ValueError(f"{sources[c]}: {item} {i - int(offsets[c]) + 1}: {message}")
-
-
-def json_ints(
-    values: list,
-    field: str,
-    sources,
-    offsets,
-    *,
-    item: str = "nugget",
-    default: int | None = None,
-    rows=None,
-) -> np.ndarray:
-    """Check that each value is a JSON integer (not a bool, string or float).
-
-    ``None`` (a missing or null field) takes ``default`` when one is given and is an
-    error otherwise. ``rows`` gives the flat item index of each value (default: its
-    position). Returns an int64 array.
-    """
-    allowed = {int} if default is None else {int, type(None)}
-    if set(map(type, values)) <= allowed:
-        filled = values if default is None else [default if v is None else v for v in values]
-        try:
-            arr = np.array(filled, dtype=np.int64)
-        except OverflowError:
-            arr = None
-        if arr is not None and (len(arr) == 0 or np.abs(arr).max() <= _INT_LIMIT):
-            return arr
-    for k, v in enumerate(values):
-        if (v is None and default is not None) or (type(v) is int and abs(v) <= _INT_LIMIT):
-            continue
-        i = k if rows is None else int(rows[k])
-        rule = "an integer" if type(v) is not int else "an integer within +-2^53"
-        raise json_item_error(
-            sources, offsets, i, item, f'"{field}" must be {rule}, got {_json(v)}'
-        )
-    raise AssertionError("unreachable")  # pragma: no cover
-
-
-def json_vectors(
-    vectors: list,
-    attribute,
-    sources,
-    offsets,
-    *,
-    item: str = "nugget",
-    rows=None,
-    required: bool = False,
-) -> np.ndarray:
-    """Check membership vectors of one attribute set given in JSON; (n, G) float64.
-
-    Each vector is a JSON array of G numbers (not bools or strings), finite,
-    non-negative and summing to 1 within :data:`SUM_TOLERANCE`. ``None`` (no vector) is
-    an all-NaN row, or an error when ``required``.
-    """
-    g = attribute.n_groups
-    n = len(vectors)
-    out = np.full((n, g), np.nan)
-
-    def where(k: int, message: str) -> ValueError:
-        i = k if rows is None else int(rows[k])
-        return json_item_error(sources, offsets, i, item, message)
-
-    name = f'"groups"."{attribute.name}"'
-    given = np.fromiter(map(is_not, vectors, repeat(None)), bool, n)
-    if required and not given.all():
-        k = int(np.argmin(given))
-        raise where(k, f"it is relevant but gives no {attribute.name} membership ({name})")
-    present = vectors if given.all() else list(compress(vectors, given))
-    values = None
-    if set(map(type, present)) <= {list} and set(map(len, present)) <= {g}:
-        if set(map(type, chain.from_iterable(present))) <= {int, float}:
-            try:
-                flat = chain.from_iterable(present)
-                values = np.fromiter(flat, np.float64, len(present) * g).reshape(-1, g)
-            except OverflowError:
-                values = None
-    if values is None:
-        for k, v in enumerate(vectors):
-            if v is None:
-                continue
-            ok = type(v) is list and len(v) == g and all(type(x) in (int, float) for x in v)
-            if ok:
-                try:
-                    np.array(v, dtype=np.float64)
-                except OverflowError:
-                    ok = False
-            if not ok:
-                raise where(
-                    k,
-                    f"{name} must be an array of {g} numbers (the groups of "
-                    f"{attribute.name}), got {_json(v)}",
-                )
-        raise AssertionError("unreachable")  # pragma: no cover
-    first = first_bad_distribution(values)
-    if first >= 0:
-        k = int(np.flatnonzero(given)[first])
-        raise where(
-            k,
-            f"{name} must be finite non-negative numbers summing to 1 (within "
-            f"{SUM_TOLERANCE:g}), got {_json(vectors[k])}",
-        )
-    out[given] = values
-    return out
-
-
-def json_groups(
-    items: list,
-    attribute_sets,
-    sources,
-    offsets,
-    *,
-    item: str = "nugget",
-    rows=None,
-    required: bool = False,
-) -> dict:
-    """The membership vectors that items (nuggets, entities) give under ``groups``.
-
-    ``groups`` must be a JSON object (or absent); returns ``{set name: (n, G) array}``
-    checked by :func:`json_vectors`, NaN rows where an item gives no vector.
-    """
-    groups = [entry.get("groups") for entry in items]
-    if not set(map(type, groups)) <= {dict, type(None)}:  # a dict subclass, or not a dict
-        for k, g in enumerate(groups):
-            if g is not None and not isinstance(g, dict):
-                i = k if rows is None else int(rows[k])
-                raise json_item_error(
-                    sources, offsets, i, item, f'"groups" must be an object, got {_json(g)}'
-                )
-    if None in groups:
-        groups = [g or {} for g in groups]
-    return {
-        a.name: json_vectors(
-            [g.get(a.name) for g in groups],
-            a,
-            sources,
-            offsets,
-            item=item,
-            rows=rows,
-            required=required,
-        )
-        for a in attribute_sets
-    }
+"""The largest integer that every float holds exactly (JSON integers beyond +-2^53 are
+refused: they do not survive a round trip via floats)."""
 
 
 _NOT_IN_ID = re.compile(r"[\s\x00-\x1f\x7f-\x9f]")  # \s: what str.isspace() calls a space
-
-
-def json_str(value, field: str, where: str, *, required: bool = True) -> str | None:
-    """A non-empty JSON string without whitespace or control characters.
-
-    Identifiers end up in TSV rows, so whitespace (tabs and newlines included) and
-    control characters are refused: no value can forge an output row.
-    """
-    if value is None and not required:
-        return None
-    if type(value) is not str or not value:
-        raise ValueError(f'{where}: "{field}" must be a non-empty string, got {_json(value)}')
-    if _NOT_IN_ID.search(value):
-        raise ValueError(
-            f'{where}: "{field}" must not contain whitespace or control characters, '
-            f"got {_json(value)}"
-        )
-    return value
+"""What no identifier holds (TSV rows would split): whitespace and control characters."""
 
 
 # --------------------------------------------------------------------------- arrays

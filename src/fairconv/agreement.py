@@ -1495,9 +1495,9 @@ class LabelMatrix:
 
 def _all_numbers():
     """Lines of decimals as the readers take them, or NaN and infinities (refused later)."""
-    from .readers import _DECIMAL
+    from .io._text import DECIMAL
 
-    number = rb"(?:%s|[+-]?(?i:nan|inf|infinity))" % _DECIMAL.pattern[1:-1]
+    number = rb"(?:%s|[+-]?(?i:nan|inf|infinity))" % DECIMAL.pattern[1:-1]
     return re.compile(rb"(?:%s\n)*%s" % (number, number))
 
 
@@ -1527,9 +1527,9 @@ def read_label_file(path) -> LabelMatrix:
         A line without exactly 3 columns, a label written ``NaN`` or infinite, or a
         repeated (item, rater); the message names the file and line.
     """
-    from .readers import FileFormatError, _split_rows
+    from .io._text import FileFormatError, split_rows
 
-    rows = _split_rows(path, 3, "label")
+    rows = split_rows(path, 3, "label")
     if len(rows) == 0:
         raise FileFormatError(path, 0, "no label rows (expected 'item rater label' lines)")
     items_col = [t.decode("utf-8", errors="replace") for t in rows.column(0)]

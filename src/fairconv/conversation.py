@@ -14,13 +14,10 @@ position, with offsets per conversation) for the vectorised measures.
 
 from __future__ import annotations
 
-import json
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import chain, count, repeat
-from operator import is_not, methodcaller
-from pathlib import Path
+from operator import is_not
 
 import numpy as np
 
@@ -28,7 +25,6 @@ from . import _core
 from ._validation import (
     _NOT_IN_ID,
     LMAX_LIMIT,
-    _json,
     check_choice,
     check_int,
     check_lmax,
@@ -36,13 +32,9 @@ from ._validation import (
     check_sequence_of,
     check_weights,
     fail,
-    json_groups,
-    json_ints,
-    json_item_error,
-    json_str,
 )
 from .divergences import AttributeSet
-from .readers import _name
+from .io._json import json_groups, json_ints, json_item_error, json_repr, json_str
 from .results import ScoreTable
 
 __all__ = [
@@ -57,9 +49,6 @@ __all__ = [
     "turns_of",
     "find_span",
     "word_at",
-    "read_conversations",
-    "write_conversations",
-    "read_attribute_sets",
 ]
 
 # The characters str.split() splits on (str.isspace), beyond ASCII; a test checks the
@@ -403,7 +392,7 @@ def measure_setup(batch, preset, weights, given: dict, func: str):
     if not isinstance(batch, ConversationBatch):
         raise TypeError(
             f"The 'batch' parameter of {func} must be a ConversationBatch "
-            f"(fairconv.conversation.read_conversations). Got {type(batch).__name__} instead."
+            f"(fairconv.io.read_conversations). Got {type(batch).__name__} instead."
         )
     opts = ConversationOptions.resolve(preset, func=func, **given)
     n = len(batch.attributes)
@@ -419,7 +408,8 @@ def measure_setup(batch, preset, weights, given: dict, func: str):
 class ConversationBatch:
     """Many conversations as flat nugget arrays with offsets, sorted by position.
 
-    Built and checked by :func:`batch_from_records` (or :func:`read_conversations`);
+    Built and checked by :func:`batch_from_records` (or
+    :func:`fairconv.io.read_conversations`);
     the measures read its arrays and never change them.
 
     Attributes
@@ -532,20 +522,20 @@ def _turn_structure(rec: dict, where: str, words):
     text = rec.get("text")
     if text is not None:
         if type(text) is not str:
-            raise ValueError(f'{where}: "text" must be a string, got {_json(text)}')
+            raise ValueError(f'{where}: "text" must be a string, got {json_repr(text)}')
         length, ok = words
         if not ok:
             raise ValueError(f"{where}: {_opening_error(text)}")
         stated = rec.get("length")
         if stated is not None and stated != length:
             raise ValueError(
-                f'{where}: "length" is {_json(stated)} but the text has {length} words'
+                f'{where}: "length" is {json_repr(stated)} but the text has {length} words'
             )
         return "text", length
     raw = rec.get("turns")
     given = rec.get("length")
     if given is not None and (type(given) is not int or not 1 <= given <= 1 << 53):
-        raise ValueError(f'{where}: "length" must be a positive integer, got {_json(given)}')
+        raise ValueError(f'{where}: "length" must be a positive integer, got {json_repr(given)}')
     if raw is None:
         return None, -1 if given is None else given
     if not isinstance(raw, list) or not raw or not all(isinstance(t, dict) for t in raw):
@@ -555,13 +545,13 @@ def _turn_structure(rec: dict, where: str, words):
     for k, t in enumerate(raw, start=1):
         role = t.get("role")
         if role not in ("U", "S"):
-            raise ValueError(f'{where}: turn {k}: "role" must be "U" or "S", got {_json(role)}')
+            raise ValueError(f'{where}: turn {k}: "role" must be "U" or "S", got {json_repr(role)}')
         span = []
         for key in ("start", "end"):
             v = t.get(key)
             if type(v) is not int or not 1 <= v <= 1 << 53:
                 raise ValueError(
-                    f'{where}: turn {k}: "{key}" must be a positive integer, got {_json(v)}'
+                    f'{where}: turn {k}: "{key}" must be a positive integer, got {json_repr(v)}'
                 )
             span.append(v)
         if span[0] != expected or span[1] < span[0]:
@@ -703,12 +693,12 @@ def _turn_table(with_text, n_words, text_turn, spans):
 def _entity_codes(entities: list, sources, offsets) -> np.ndarray:
     """Codes of the nuggets' entity keys in order of first appearance; -1 for none.
 
-    A key is an identifier, as :func:`fairconv._validation.json_str` checks one: a
+    A key is an identifier, as :func:`fairconv.io._json.json_str` checks one: a
     non-empty string without whitespace or control characters.
     """
     if not set(map(type, entities)) <= {str, type(None)}:
         i = next(i for i, e in enumerate(entities) if e is not None and type(e) is not str)
-        message = f'"entity" must be a string, got {_json(entities[i])}'
+        message = f'"entity" must be a string, got {json_repr(entities[i])}'
         raise json_item_error(sources, offsets, i, "nugget", message)
     first = dict.fromkeys(entities)  # in order of first appearance
     first.pop(None, None)
@@ -716,7 +706,7 @@ def _entity_codes(entities: list, sources, offsets) -> np.ndarray:
         bad = [e for e in first if not e or _NOT_IN_ID.search(e)]
         i = entities.index(bad[0])
         rule = "not contain whitespace or control characters" if bad[0] else "be a non-empty string"
-        message = f'"entity" must {rule}, got {_json(bad[0])}'
+        message = f'"entity" must {rule}, got {json_repr(bad[0])}'
         raise json_item_error(sources, offsets, i, "nugget", message)
     codes: dict = dict(zip(first, count()))
     codes[None] = -1
@@ -799,149 +789,3 @@ def _system_turns(batch, table, has_turns, conv, turn):
     turn = turn.copy()
     turn[idx] = t_sys[p]
     return turn
-
-
-# --------------------------------------------------------------------------- files
-def golddistr_path(path, target: str) -> Path:
-    """Where an attribute-set JSON's ``"target"`` file is: next to the JSON ``path``."""
-    return Path(str(path)).parent / target
-
-
-def read_attribute_sets(path) -> list[AttributeSet]:
-    """Read the attribute-set JSON of docs/formats.md.
-
-    The file is an object mapping each set's name to ``{"target": [...] | "golddistr
-    path", "scale": "nominal" | "ordinal", "divergence": optional}``.
-
-    Raises
-    ------
-    ValueError
-        Naming the file and the set: invalid JSON or UTF-8, an empty file, a field of
-        the wrong type, a target that is not a distribution.
-    """
-    from .readers import FileFormatError, read_golddistr
-
-    spec = json_document(path)
-    where = _name(path)
-    if not isinstance(spec, dict) or not spec:
-        raise ValueError(
-            f"{where}: expected an object mapping attribute-set names to "
-            '{"target": [...], "scale": "nominal" | "ordinal"}'
-        )
-    out = []
-    for name, entry in spec.items():
-        json_str(name, "attribute-set name", where)
-        if not isinstance(entry, dict) or "target" not in entry or "scale" not in entry:
-            raise ValueError(f'{where}: attribute set {name!r} needs a "target" and a "scale"')
-        unknown = set(entry) - {"target", "scale", "divergence"}
-        if unknown:
-            raise ValueError(
-                f"{where}: attribute set {name!r}: unknown field(s) {', '.join(sorted(unknown))}"
-            )
-        target = entry["target"]
-        for key in ("scale", "divergence"):
-            value = entry.get(key)
-            if key in entry and type(value) is not str:
-                raise ValueError(
-                    f'{where}: attribute set {name!r}: "{key}" must be a string, got {_json(value)}'
-                )
-        if isinstance(target, str):
-            golddistr = golddistr_path(path, target)
-            try:
-                target = read_golddistr(golddistr)
-            except FileFormatError:
-                raise
-            except (OSError, ValueError) as exc:  # missing, a folder, a NUL byte
-                raise ValueError(
-                    f'{where}: attribute set {name!r}: the "target" file {str(golddistr)!r} '
-                    f"cannot be read ({getattr(exc, 'strerror', None) or exc})"
-                ) from None
-        elif not isinstance(target, list) or not all(type(x) in (int, float) for x in target):
-            raise ValueError(
-                f'{where}: attribute set {name!r}: "target" must be an array of numbers or a '
-                f"golddistr path, got {_json(target)}"
-            )
-        try:
-            out.append(AttributeSet(name, target, entry["scale"], entry.get("divergence")))
-        except (ValueError, TypeError) as exc:
-            raise ValueError(f"{where}: attribute set {name!r}: {exc}") from None
-    return out
-
-
-def read_conversations(paths, attribute_sets: Sequence[AttributeSet]) -> ConversationBatch:
-    """Read annotated conversations (JSON Lines, docs/formats.md) into a checked batch.
-
-    Parameters
-    ----------
-    paths : path or sequence of paths
-        One file or several; a record without ``run`` takes its file's name.
-    attribute_sets : sequence of AttributeSet
-        The sets the nuggets give memberships for (:func:`read_attribute_sets`).
-
-    Returns
-    -------
-    ConversationBatch
-
-    Raises
-    ------
-    ValueError
-        Naming the file, the line and the field: invalid JSON or UTF-8, an empty
-        file, and every rule of :func:`batch_from_records`.
-    """
-    from .readers import without_gc
-
-    if isinstance(paths, (str, bytes)) or hasattr(paths, "__fspath__") or hasattr(paths, "read"):
-        paths = [paths]
-    with without_gc():
-        return _read_conversations(paths, attribute_sets)
-
-
-def _read_conversations(paths, attribute_sets) -> ConversationBatch:
-    records: list = []
-    sources: list[str] = []
-    for path in paths:
-        run = os.path.basename(_name(path))
-        for line, rec in json_records(path, count_keys=_record_keys):
-            where = f"{_name(path)}:{line}"
-            if isinstance(rec, dict) and "run" not in rec:
-                rec = dict(rec, run=run)
-            records.append(rec)
-            sources.append(where)
-    return batch_from_records(records, attribute_sets, sources=sources)
-
-
-def json_records(path, *, count_keys=None) -> list[tuple[int, object]]:
-    """The (line number, value) of every non-blank line of a JSON Lines file.
-
-    See :func:`fairconv.readers.iter_jsonl`: errors name the file and line; a file
-    with no records is an error.
-    """
-    from .readers import iter_jsonl
-
-    return iter_jsonl(path, count_keys=count_keys)
-
-
-def _record_keys(values: list) -> int:
-    """Keys of the objects conversations are read from (``count_keys`` of iter_jsonl).
-
-    The records, their nuggets and turns, and the nuggets' groups.
-    """
-    records = [v for v in values if type(v) is dict]
-    lists = [x for r in records for x in (r.get("nuggets"), r.get("turns")) if type(x) is list]
-    items = [x for x in chain.from_iterable(lists) if type(x) is dict]
-    groups = [g for g in map(methodcaller("get", "groups"), items) if type(g) is dict]
-    return sum(map(len, records)) + sum(map(len, items)) + sum(map(len, groups))
-
-
-def json_document(path) -> object:
-    """The one JSON value of a file (:func:`fairconv.readers.read_json`)."""
-    from .readers import read_json
-
-    return read_json(path)
-
-
-def write_conversations(conversations: Sequence[Conversation], path) -> None:
-    """Write conversations as JSON Lines."""
-    with open(path, "w", encoding="utf-8") as f:
-        for c in conversations:
-            f.write(json.dumps(c.to_json(), ensure_ascii=False) + "\n")

@@ -21,8 +21,8 @@ import numpy as np
 if TYPE_CHECKING:
     from .conversation import ConversationBatch
     from .divergences import AttributeSet
+    from .io import Qrels, Run
     from .rankings import AttributeData
-    from .readers import Qrels, Run
 
 from .results import ScoreTable
 
@@ -135,9 +135,9 @@ class PilotPack:
 def fairweb1_pilot() -> PilotPack:
     r"""Read the NTCIR-17 FairWeb-1 pilot pack bundled with fairconv.
 
-    The qrels are read with :func:`fairconv.readers.read_qrels`, the runs with
-    :func:`fairconv.readers.read_run` (in file-name order) and each attribute set of
-    :data:`PILOT_ATTRIBUTES` with :func:`fairconv.gfr.load_attribute` from its gmemb
+    The qrels are read with :func:`fairconv.io.read_qrels`, the runs with
+    :func:`fairconv.io.read_run` (in file-name order) and each attribute set of
+    :data:`PILOT_ATTRIBUTES` with :func:`fairconv.rankings.load_attribute` from its gmemb
     file, its golddistr target and its scale.
 
     Returns
@@ -185,12 +185,12 @@ def fairweb1_pilot() -> PilotPack:
     >>> round(t.value("Anserini-bm25", "P002", "GFR@10"), 4)
     0.5998
     """
-    from . import readers
-    from .gfr import load_attribute
+    from .io import read_qrels, read_run
+    from .rankings import load_attribute
 
     pilot = path("fairweb1-pilot")
-    qrels = readers.read_qrels(pilot / "fairweb1pilot.qrels")
-    runs = tuple(readers.read_run(p) for p in sorted((pilot / "runs").iterdir()))
+    qrels = read_qrels(pilot / "fairweb1pilot.qrels")
+    runs = tuple(read_run(p) for p in sorted((pilot / "runs").iterdir()))
     attributes = tuple(
         load_attribute(
             name, pilot / f"fairweb1pilot.{name}.gmemb", pilot / f"{name}.golddistr", scale
@@ -241,8 +241,8 @@ def load_case(name: str) -> Case:
     Returns
     -------
     Case
-        The attribute sets (:func:`fairconv.conversation.read_attribute_sets`) and
-        the conversations (:func:`fairconv.conversation.read_conversations`).
+        The attribute sets (:func:`fairconv.io.read_attribute_sets`) and the
+        conversations (:func:`fairconv.io.read_conversations`).
 
     Raises
     ------
@@ -268,7 +268,7 @@ def load_case(name: str) -> Case:
     12
     """
     from ._validation import check_choice
-    from .conversation import read_attribute_sets, read_conversations
+    from .io import read_attribute_sets, read_conversations
 
     if not isinstance(name, str):
         raise TypeError(

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from . import _core
-from ._parallel import thread_map
+from ._accel import thread_map
 from ._validation import (
     as_float_array,
     check_choice,
@@ -43,15 +43,14 @@ from ._validation import (
     fail,
 )
 from .divergences import DIVERGENCE_NAMES, AttributeSet
-from .inputs import as_qrels, as_runs
-from .rankings import AttributeData, RankedLists, join_options, load_attribute, prepare
-from .readers import Qrels, Run
+from .io._frames import as_qrels, as_runs
+from .io._tables import Qrels, Run
+from .rankings import AttributeData, RankedLists, join_options, prepare
 from .results import MeasureName, ScoreTable, cutoffs_of, pick
 
 __all__ = [
     "gfr",
     "evaluate",
-    "load_attribute",
     "stop_probabilities",
     "measure_names",
     "DEFAULT_CUTOFFS",
@@ -346,14 +345,14 @@ def evaluate(
     Parameters
     ----------
     qrels : Qrels, path, DataFrame, dict or records
-        Relevance judgments (:func:`fairconv.readers.read_qrels`, or any input of
-        :func:`fairconv.inputs.as_qrels`).
+        Relevance judgments (:func:`fairconv.io.read_qrels`, or any input of
+        :func:`fairconv.io.as_qrels`).
     runs : sequence of runs, or a mapping from run name to run
-        The runs (:func:`fairconv.readers.read_run`, paths, DataFrames, dicts or
-        records: :func:`fairconv.inputs.as_runs`); their names must be distinct.
+        The runs (:func:`fairconv.io.read_run`, paths, DataFrames, dicts or
+        records: :func:`fairconv.io.as_runs`); their names must be distinct.
     attributes : sequence of AttributeData
-        Attribute sets with their memberships (:func:`load_attribute`). Each set covers
-        the topics of its gmemb file: its GF cells exist only there.
+        Attribute sets with their memberships (:func:`fairconv.rankings.load_attribute`).
+        Each set covers the topics of its gmemb file: its GF cells exist only there.
     cutoffs : sequence of int, optional
         Depths besides full depth; default (10, 20, 100), or those the ``measures``
         ask for.

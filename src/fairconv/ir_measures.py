@@ -7,9 +7,10 @@ requires it. Importing this module registers the measure ``GFR`` and the provide
 ``fairconv`` with ir_measures::
 
     import ir_measures
-    from fairconv import gfr, ir_measures as fc
+    from fairconv import ir_measures as fc
+    from fairconv.rankings import load_attribute
 
-    fc.register_spec("fw1", [gfr.load_attribute("M-ORIGIN", gmemb, target, "nominal")])
+    fc.register_spec("fw1", [load_attribute("M-ORIGIN", gmemb, target, "nominal")])
     ir_measures.calc_aggregate([ir_measures.nDCG @ 10, fc.GFR(spec="fw1") @ 10], qrels, run)
 
 Runs are ranked by score with ties by doc id descending, as ir_measures ranks them,
@@ -30,7 +31,8 @@ except ImportError:  # pragma: no cover - the extra is not installed
         "fairconv.ir_measures needs ir_measures: pip install 'fairconv[ir_measures]'"
     ) from None
 
-from ._validation import check_sequence_of, check_unique_names, json_str
+from ._validation import check_sequence_of, check_unique_names
+from .io._json import json_str
 from .rankings import AttributeData
 
 __all__ = ["GFR", "register_spec", "specs", "FairconvProvider"]
@@ -39,7 +41,7 @@ _SPECS: dict[str, tuple[AttributeData, ...]] = {}
 
 
 def register_spec(name: str, attributes: Sequence[AttributeData] | AttributeData) -> None:
-    """Register attribute sets (what :func:`fairconv.gfr.load_attribute` returns) as a spec.
+    """Register attribute sets (what :func:`fairconv.rankings.load_attribute` returns) as a spec.
 
     Parameters
     ----------
@@ -91,14 +93,14 @@ if "GFR" not in _measures.registry:
 
 class _Evaluator(_providers.Evaluator):
     def __init__(self, measures, qrels: dict):
-        from .inputs import as_qrels
+        from .io import as_qrels
 
         super().__init__(measures, set(qrels))
         self._qrels = as_qrels(qrels)
 
     def _iter_calc(self, run):
         from . import gfr
-        from .inputs import as_run
+        from .io import as_run
 
         as_dict = _irm.util.RunConverter(run).as_dict_of_dict()
         ranked = as_run(as_dict, name="run")

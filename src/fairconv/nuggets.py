@@ -21,17 +21,17 @@ Gold: Evaluating Personalized Conversational Search System using Gold Nuggets
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ._validation import _json, check_choice, fail, json_str
+from ._validation import check_choice, fail
+from .io._json import json_repr, json_str
 from .results import ScoreTable
 
-__all__ = ["MatchLabels", "read_labels", "labels_from_records", "coverage", "MEASURES"]
+__all__ = ["MatchLabels", "labels_from_records", "coverage", "MEASURES"]
 
 MEASURES = ("Recall_NtN", "Precision_NtN", "Recall_NtR")
 """The measures of :func:`coverage`, in column order; all higher-is-better, in [0, 1]."""
@@ -41,7 +41,7 @@ MEASURES = ("Recall_NtN", "Precision_NtN", "Recall_NtR")
 class MatchLabels:
     """Per evaluated turn: its run, topic and turn ids and the counts behind the measures.
 
-    Built and checked by :func:`labels_from_records` or :func:`read_labels`.
+    Built and checked by :func:`labels_from_records` or :func:`fairconv.io.read_labels`.
 
     Attributes
     ----------
@@ -97,7 +97,9 @@ def _id(value: Any, field: str, where: str) -> str:
 def _ids(value: Any, field: str, where: str) -> list[str]:
     """A JSON array of distinct nugget ids."""
     if type(value) is not list:
-        raise ValueError(f'{where}: "{field}" must be an array of nugget ids, got {_json(value)}')
+        raise ValueError(
+            f'{where}: "{field}" must be an array of nugget ids, got {json_repr(value)}'
+        )
     ids = [_id(v, f"{field}[{k}]", where) for k, v in enumerate(value)]
     if len(set(ids)) != len(ids):
         seen: set[str] = set()
@@ -173,7 +175,7 @@ def labels_from_records(
     runs, topics, turns = [], [], []
     for i, (rec, where) in enumerate(zip(records, where_of, strict=True)):  # one per turn
         if not isinstance(rec, dict):
-            raise ValueError(f"{where}: a label record must be a JSON object, got {_json(rec)}")
+            raise ValueError(f"{where}: a label record must be a JSON object, got {json_repr(rec)}")
         for key in ("topic", "turn", "gold", "extracted"):
             if key not in rec:
                 raise ValueError(f'{where}: a label record needs "{key}"')
@@ -185,7 +187,8 @@ def labels_from_records(
         pairs = rec.get("ntn", [])
         if type(pairs) is not list or not all(type(p) is list and len(p) == 2 for p in pairs):
             raise ValueError(
-                f'{where}: "ntn" must be an array of [extracted, gold] pairs, got {_json(pairs)}'
+                f'{where}: "ntn" must be an array of [extracted, gold] pairs, '
+                f"got {json_repr(pairs)}"
             )
         matched_e = {_id(e, f"ntn[{k}][0]", where) for k, (e, _) in enumerate(pairs)}
         matched_g = {_id(g, f"ntn[{k}][1]", where) for k, (_, g) in enumerate(pairs)}
@@ -202,50 +205,6 @@ def labels_from_records(
             )
         counts[i] = (len(matched_g), len(gold), len(matched_e), len(extracted), len(ntr))
     return MatchLabels(tuple(runs), tuple(topics), tuple(turns), counts, where_of)
-
-
-def read_labels(path: str | os.PathLike[str]) -> MatchLabels:
-    """Read match labels, one evaluated turn per line (JSON Lines, docs/formats.md).
-
-    Parameters
-    ----------
-    path : str or path-like
-        The file; a record without ``run`` takes the file's name.
-
-    Returns
-    -------
-    MatchLabels
-
-    Raises
-    ------
-    TypeError
-        If ``path`` is not a path.
-    ValueError
-        Naming the file, the line and the field: invalid JSON or UTF-8, an empty file,
-        and every rule of :func:`labels_from_records`.
-
-    Examples
-    --------
-    >>> from fairconv.datasets import path
-    >>> labels = read_labels(path("rag", "ikat-labels.jsonl"))
-    >>> labels.turns
-    ('T1_1', 'T1_2', 'T2_1')
-    """
-    if not isinstance(path, (str, os.PathLike)):
-        raise TypeError(
-            f"The 'path' parameter of read_labels must be a path. Got {path!r} instead."
-        )
-    from .conversation import json_records
-
-    run = os.path.basename(os.fspath(path))
-    records: list[Any] = []
-    sources: list[str] = []
-    for line, rec in json_records(path):
-        if isinstance(rec, dict) and "run" not in rec:
-            rec = dict(rec, run=run)
-        records.append(rec)
-        sources.append(f"{os.fspath(path)}:{line}")
-    return labels_from_records(records, sources=sources)
 
 
 def _ratios(num: np.ndarray, den: np.ndarray) -> np.ndarray:
@@ -287,7 +246,7 @@ def coverage(labels: MatchLabels, *, average: str = "macro") -> ScoreTable:
     Parameters
     ----------
     labels : MatchLabels
-        From :func:`read_labels` or :func:`labels_from_records`.
+        From :func:`fairconv.io.read_labels` or :func:`labels_from_records`.
     average : {'macro', 'micro'}
         The run score: the mean of the defined per-turn ratios (macro), or the ratio
         of the counts pooled over the run's turns (micro).
@@ -326,6 +285,7 @@ def coverage(labels: MatchLabels, *, average: str = "macro") -> ScoreTable:
     Examples
     --------
     >>> from fairconv.datasets import path
+    >>> from fairconv.io import read_labels
     >>> labels = read_labels(path("rag", "ikat-labels.jsonl"))
     >>> t = coverage(labels)
     >>> [t.value("demo-run", "T1_1", m) for m in MEASURES]

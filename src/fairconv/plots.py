@@ -195,7 +195,7 @@ def gfrc2_clusters(
     Parameters
     ----------
     batch : ConversationBatch
-        The conversations (:func:`fairconv.conversation.read_conversations`).
+        The conversations (:func:`fairconv.io.read_conversations`).
     clusters : Clusters
         Their user clusters (:func:`fairconv.gfrc2.clusters`), one row per cluster.
     conversations : sequence of int, optional

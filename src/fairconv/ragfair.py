@@ -47,16 +47,13 @@ from ._validation import (
     check_unique_names,
     check_weights,
     fail,
-    json_groups,
-    json_ints,
-    json_item_error,
-    json_str,
 )
 from .divergences import AttributeSet, resolve_divergence
 from .gfr import _cutoffs, _padded, _stop
-from .inputs import as_qrels, as_runs
+from .io._frames import as_qrels, as_runs
+from .io._json import json_groups, json_ints, json_item_error
+from .io._tables import Qrels, Run
 from .rankings import AttributeData, join_options, prepare
-from .readers import Qrels, Run, _name
 from .results import MeasureName, ScoreTable, pick
 
 __all__ = [
@@ -67,7 +64,6 @@ __all__ = [
     "adsim",
     "attention_distribution",
     "answer_distributions",
-    "read_answers",
     "Answers",
 ]
 
@@ -503,45 +499,6 @@ def answer_distributions(
     }
 
 
-def read_answers(path, attribute_sets: Sequence[AttributeSet]) -> Answers:
-    """Read RAG answers (JSON Lines, docs/formats.md).
-
-    Each record gives ``topic``, ``run`` and ``entities`` (objects with ``level`` and
-    ``groups``); an annotated conversation record is accepted too, its ``nuggets``
-    being the entities.
-
-    Raises
-    ------
-    ValueError
-        Naming file, line and field: invalid JSON or UTF-8, an empty file, fields of
-        the wrong type, memberships of the wrong length or not summing to 1.
-    """
-    from .conversation import json_records
-
-    entity_lists, runs, topics, sources = [], [], [], []
-    for line, rec in json_records(path):
-        where = f"{_name(path)}:{line}"
-        if not isinstance(rec, dict):
-            raise ValueError(f"{where}: an answer record must be a JSON object")
-        topics.append(json_str(rec.get("topic"), "topic", where))
-        runs.append(json_str(rec.get("run"), "run", where, required=False) or "")
-        key = "entities" if "entities" in rec else "nuggets"
-        entities = rec.get(key)
-        if not isinstance(entities, list) or not all(isinstance(e, dict) for e in entities):
-            raise ValueError(
-                f'{where}: "{key}" must be an array of objects (an answer record needs '
-                '"entities", or "nuggets")'
-            )
-        entity_lists.append(entities)
-        sources.append(where)
-    return Answers(
-        tuple(runs),
-        tuple(topics),
-        answer_distributions(entity_lists, attribute_sets, sources=sources),
-        tuple(sources),
-    )
-
-
 # --------------------------------------------------------------------------- evaluation
 def evaluate(
     qrels: Qrels,
@@ -590,6 +547,7 @@ def evaluate(
     Examples
     --------
     >>> from fairconv.datasets import fairweb1_pilot, path
+    >>> from fairconv.io import read_answers
     >>> p = fairweb1_pilot()
     >>> movies = [a for a in p.attributes if a.attribute.name in ("M-RATINGS", "M-ORIGIN")]
     >>> answers = read_answers(path("rag", "pilot-answers.jsonl"), [a.attribute for a in movies])
@@ -607,7 +565,7 @@ def evaluate(
     check_unique_names([a.attribute.name for a in attributes], "attributes", func)
     if not isinstance(answers, Answers):
         raise TypeError(
-            f"The 'answers' parameter of {func} must be Answers (read_answers). "
+            f"The 'answers' parameter of {func} must be Answers (fairconv.io.read_answers). "
             f"Got {type(answers).__name__} instead."
         )
     depths = check_cutoffs(_cutoffs(cutoffs, measures, (), func), "cutoffs", func)

@@ -1,10 +1,9 @@
 """Ranked lists joined with qrels and group memberships: the data layer of GFR and RIGF.
 
-:func:`prepare` reads nothing itself: it joins runs (:class:`~fairconv.readers.Run`)
-with qrels and the membership files of the attribute sets (:class:`AttributeData`) into
+:func:`prepare` reads nothing itself: it joins runs (:class:`~fairconv.io.Run`) with
+qrels and the membership files of the attribute sets (:class:`AttributeData`) into
 :class:`RankedLists`, arrays over (topics, runs, ranks) that :mod:`fairconv.gfr` and
-:mod:`fairconv.ragfair` score. :func:`write_nev` writes the organisers' ``.GFRnev``
-layout.
+:mod:`fairconv.ragfair` score. :func:`load_attribute` reads one attribute set.
 """
 
 from __future__ import annotations
@@ -17,14 +16,14 @@ from functools import partial
 
 import numpy as np
 
-from ._keys import KeyTable, argsort, first_occurrences, key_hashes
-from ._parallel import thread_map, threads
+from ._accel import KeyTable, argsort, first_occurrences, key_hashes, thread_map, threads
 from ._validation import FairconvWarning, check_choice, check_sequence_of
 from .divergences import AttributeSet
-from .readers import FileFormatError, GroupMemberships, Qrels, Run, read_golddistr
-from .results import MeasureName, ScoreTable
+from .io._frames import as_memberships
+from .io._tables import GroupMemberships, Qrels, Run, read_golddistr
+from .io._text import FileFormatError
 
-__all__ = ["AttributeData", "RankedLists", "load_attribute", "prepare", "run_names", "write_nev"]
+__all__ = ["AttributeData", "RankedLists", "load_attribute", "prepare", "run_names"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -55,7 +54,7 @@ def load_attribute(name: str, gmemb, target, scale: str, *, divergence=None) -> 
         The set's name, as measure names print it (``GF-JSD@10[<name>]``).
     gmemb : path, file, DataFrame or dict
         The memberships covering the set's topics (a gmemb file, or any input of
-        :func:`fairconv.inputs.as_memberships`).
+        :func:`fairconv.io.as_memberships`).
     target : path, file or sequence of float
         A golddistr file, or the target distribution itself.
     scale : {'nominal', 'ordinal'}
@@ -83,8 +82,6 @@ def load_attribute(name: str, gmemb, target, scale: str, *, divergence=None) -> 
     except (ValueError, TypeError) as exc:
         where = f"{source}: " if source is not None else ""
         raise type(exc)(f"{where}attribute set {name!r}: {exc}") from None
-    from .inputs import as_memberships
-
     return AttributeData(attribute, as_memberships(gmemb, attribute.n_groups))
 
 
@@ -340,7 +337,7 @@ def prepare(
         or with the vector its gmemb file lists, as the organisers' tool reads it. The
         official gmemb files list uniform vectors for those docs, so both agree there;
         when a file lists another vector, the default says so once (a
-        :class:`~fairconv._validation.FairconvWarning`).
+        :class:`~fairconv.FairconvWarning`).
 
     Returns
     -------
@@ -352,7 +349,7 @@ def prepare(
     order, duplicates, listed_rule = join_options(order, duplicates, nonrelevant_membership, func)
     if not isinstance(qrels, Qrels):
         raise TypeError(
-            f"The 'qrels' parameter of {func} must be a Qrels (fairconv.readers.read_qrels). "
+            f"The 'qrels' parameter of {func} must be a Qrels (fairconv.io.read_qrels). "
             f"Got {type(qrels).__name__} instead."
         )
     runs = check_sequence_of(runs, Run, "runs", func, min_len=1)
@@ -444,69 +441,3 @@ def prepare(
         covered.append(np.array(sorted(t_index[t] for t in data.memberships.topics), np.int64))
     tables = [data.memberships.matrix for data in attributes]
     return RankedLists(tuple(topics), names, lengths, offsets, level, covered, tables, row_arrays)
-
-
-# --------------------------------------------------------------------------- NEV output
-def write_nev(
-    table: ScoreTable,
-    qrels: Qrels,
-    attributes: Sequence[AttributeData],
-    out,
-    *,
-    lists: RankedLists,
-    run_index: int | None = None,
-    attribute_index: int | None = None,
-) -> None:
-    """Write the organisers' ``.GFRnev`` layout for the given run and attribute set.
-
-    Parameters
-    ----------
-    table : ScoreTable
-        The output of :func:`fairconv.gfr.evaluate` for these inputs.
-    qrels : Qrels
-        The judgments (for the ``jrel`` and ``jnonrel`` counts).
-    attributes : sequence of AttributeData
-        The attribute sets of the evaluation.
-    out : text file
-        Where to write.
-    lists : RankedLists
-        The joined runs (:func:`prepare`), for the ``syslen`` of each list.
-    run_index, attribute_index : int, optional
-        Write only this run / attribute set (default: all, one after the other).
-
-    Notes
-    -----
-    One block per covered topic: ``<topic> # syslen=<n> jrel=<n> jnonrel=<n>``, then
-    ``<topic> <name>=`` (left-justified in 21 columns) and the value to 4 decimals for
-    ERR, iRBU, GF-JSD, GF-NMD, GF-RNOD at full depth and each cutoff (``ERR@0010=``),
-    as NTCIREVAL's ``GFRcompute`` prints them.
-    """
-    syslen = lists.syslen()
-    runs = lists.runs
-    names = [MeasureName.parse(m) for m in table.measures]
-    cutoffs = sorted({n.cutoff for n in names if n.base == "ERR" and n.cutoff is not None})
-    run_ids = range(len(runs)) if run_index is None else [run_index]
-    set_ids = range(len(attributes)) if attribute_index is None else [attribute_index]
-    lines = []
-    for r in run_ids:
-        for m in set_ids:
-            a = attributes[m].attribute
-            for topic in sorted(attributes[m].memberships.topics):
-                t = table.topics.index(topic)
-                n = syslen.get((r, topic), 0)
-                lines.append(
-                    f"{topic} # syslen={n} jrel={qrels.n_relevant.get(topic, 0)} "
-                    f"jnonrel={qrels.n_nonrelevant.get(topic, 0)}"
-                )
-                for k in [None, *cutoffs]:
-                    tag = "" if k is None else f"@{k:04d}"
-                    for base, group in (
-                        ("ERR", None),
-                        ("iRBU", None),
-                        ("GF-JSD", a.name),
-                        ("GF-NMD", a.name),
-                        ("GF-RNOD", a.name),
-                    ):
-                        col = table.measures.index(str(MeasureName(base, k, group)))
-                        lines.append(f"{topic} {f'{base}{tag}=':<21}{table.values[r, t, col]:.4f}")
-    out.write("".join(line + "\n" for line in lines))

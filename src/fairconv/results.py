@@ -16,8 +16,7 @@ from itertools import repeat
 
 import numpy as np
 
-from . import _bytes, _fast
-from ._parallel import thread_imap
+from . import _accel
 
 __all__ = ["ScoreTable", "MeasureName", "cutoffs_of", "pick"]
 
@@ -371,7 +370,7 @@ class ScoreTable:
         measures = _encoded([f"{x}\t" for x in self.measures])
         runs = range(len(self.runs))
         cells = partial(self._cells, measures=measures)
-        texts = repeat("") if summary else thread_imap(cells, runs)
+        texts = repeat("") if summary else _accel.thread_imap(cells, runs)
         for r, text in zip(runs, texts, strict=False):  # repeat("") has no end
             out.write(text)
             lines = []
@@ -389,13 +388,13 @@ class ScoreTable:
 
         A line is its (run, topic) prefix, its measure and its value: each prefix is
         encoded once, the values formatted as one text, and the lines cut from them as
-        array work (:func:`fairconv._bytes.lines`).
+        array work (:func:`fairconv._accel.lines`).
         """
         t, m = np.nonzero(self.present[r])
         values = self.values[r, t, m]
         prefixes = _encoded([f"{self.runs[r]}\t{x}\t" for x in self.topics])
         nan = np.isnan(values)
-        text, defined_at, defined_size = _fast.repr_text(values[~nan])
+        text, defined_at, defined_size = _accel.repr_text(values[~nan])
         parts = [prefixes[0], measures[0], text, b"NaN"]
         base = np.cumsum([0] + [len(p) for p in parts])
         at = np.full(len(values), base[3] - base[2])  # NaN: the text after the values
@@ -403,7 +402,7 @@ class ScoreTable:
         at[~nan], size[~nan] = defined_at, defined_size
         starts = np.stack((prefixes[1][t], base[1] + measures[1][m], base[2] + at), axis=1)
         lengths = np.stack((prefixes[2][t], measures[2][m], size), axis=1)
-        return str(_bytes.lines(b"".join(parts), starts, lengths).data, "utf-8", "surrogatepass")
+        return str(_accel.lines(b"".join(parts), starts, lengths).data, "utf-8", "surrogatepass")
 
 
 def _encoded(texts: list[str]) -> tuple[bytes, np.ndarray, np.ndarray]:

@@ -1,7 +1,8 @@
-"""The optional accelerators of the ``fast`` extra, and the one switch that turns them off.
+"""The optional accelerator of the ``fast`` extra (orjson), and the one switch that turns it off.
 
-With the extra installed, orjson decodes JSON Lines (:func:`fairconv.readers.iter_jsonl`)
-and formats the values of score tables (:func:`repr_text`). Each use gives exactly what the
+With the extra installed, orjson decodes JSON Lines (:func:`json_decoder`, for
+:func:`fairconv.io.iter_jsonl`) and formats the values of score tables
+(:func:`repr_text`). Each use gives exactly what the
 standard route gives: the same values, bit for bit, the same strings and the same
 errors. ``FAIRCONV_PURE=1`` in the environment makes every reader and writer take the
 standard route, as when the extra is absent.
@@ -28,6 +29,16 @@ def module(name: str) -> ModuleType | None:
         return importlib.import_module(name)
     except ImportError:
         return None
+
+
+def json_decoder():
+    """``orjson.loads`` when the ``fast`` extra is installed and FAIRCONV_PURE is unset, else None.
+
+    The caller runs the same checks on what it returns as on the standard decoder's
+    values.
+    """
+    orjson = module("orjson")
+    return None if orjson is None else orjson.loads
 
 
 # repr() writes a finite double in positional notation exactly when its magnitude is

@@ -1,10 +1,12 @@
-"""Command-line commands of :mod:`fairconv.agreement`: ``agree`` and ``labels``."""
+"""``fairconv agree`` and ``fairconv labels``: the commands of :mod:`fairconv.agreement`."""
 
 from __future__ import annotations
 
 import json
 import os
 import sys
+
+from ._common import save_figure, write
 
 
 # --------------------------------------------------------------------------- labels
@@ -21,8 +23,7 @@ def _label_text(value) -> str:
 
 
 def _cmd_labels(args) -> int:
-    from . import agreement
-    from .cli import _write
+    from .. import agreement
 
     data = agreement.read_label_file(args.labels)
     n_raters = len(data.raters)
@@ -35,9 +36,9 @@ def _cmd_labels(args) -> int:
     if args.categories is not None:
         categories = [c for c in args.categories.split(",") if c]
         if data.numeric:  # numbers as the label file's are read
-            from .readers import _decimal
+            from ..io._text import decimal
 
-            numbers = [_decimal(c.encode()) for c in categories]
+            numbers = [decimal(c.encode()) for c in categories]
             for text, value in zip(categories, numbers, strict=True):
                 if value is None:
                     raise ValueError(
@@ -77,7 +78,7 @@ def _cmd_labels(args) -> int:
             json.dump({"votes": rows}, out, indent=1, allow_nan=False)
             out.write("\n")
 
-        _write(args.output, votes_json if args.format == "json" else write_votes)
+        write(args, args.output, votes_json if args.format == "json" else write_votes)
         return 0
     rows: list[tuple[str, float]] = []
     if n_raters == 2:
@@ -114,7 +115,7 @@ def _cmd_labels(args) -> int:
         json.dump(data, out, indent=1, allow_nan=False)
         out.write("\n")
 
-    _write(args.output, rows_json if args.format == "json" else write_rows)
+    write(args, args.output, rows_json if args.format == "json" else write_rows)
     return 0
 
 
@@ -149,7 +150,7 @@ def _system_means(table, measure: str, source: str):
 
 def _pairs(names, means, n_topics):
     """tau-b, tau_ap-b and rho for every pair of rows of ``means``."""
-    from . import agreement
+    from .. import agreement
 
     tau = agreement.correlation_matrix(means, method="tau_b", measures=names).statistic
     ap = agreement.correlation_matrix(means, method="tau_ap_b", measures=names).statistic
@@ -228,12 +229,12 @@ def _same_file(a: str, b: str) -> bool:
 def _cmd_agree(args) -> int:
     import numpy as np
 
-    from . import scores as score_files
-    from .cli import _save_figure, _write
+    from .._validation import check_once
+    from ..io import read_scores, read_topics
 
-    score_files._check_once(args.measure, "-m", "fairconv agree")
+    check_once(args.measure, "-m", "fairconv agree")
     measures = list(args.measure)
-    topics = None if args.topics is None else score_files.read_topics(args.topics)
+    topics = None if args.topics is None else read_topics(args.topics)
     fmt = args.input_format
     if args.between:
         if len(args.scores) != 2:
@@ -246,7 +247,7 @@ def _cmd_agree(args) -> int:
                 f"--between compares two score files; both are {args.scores[0]} ({args.scores[1]})"
             )
         tables = [
-            score_files.read_scores([p], measures=measures, topics=topics, input_format=fmt)
+            read_scores([p], measures=measures, topics=topics, input_format=fmt)
             for p in args.scores
         ]
         runs = [r for r in tables[0].runs if r in set(tables[1].runs)]
@@ -272,9 +273,7 @@ def _cmd_agree(args) -> int:
     else:
         if len(measures) < 2:
             raise ValueError("give at least two measures (-m A -m B), or --between with two files")
-        table = score_files.read_scores(
-            args.scores, measures=measures, topics=topics, input_format=fmt
-        )
+        table = read_scores(args.scores, measures=measures, topics=topics, input_format=fmt)
         source = ", ".join(args.scores)
         rows = [_system_means(table, m, source) for m in measures]
         means = np.stack([r[0] for r in rows])
@@ -282,14 +281,14 @@ def _cmd_agree(args) -> int:
         pairs = _pairs(measures, means, [r[1] for r in rows])
         shown = [(measures, means)]
     if args.plot:
-        from .plots import run_scatter
+        from ..plots import run_scatter
 
         names, means = shown[0]
         p = pairs[0]
         title = f"Kendall's tau-b = {p['tau_b']:.3f}, Spearman's rho = {p['spearman']:.3f}"
         fig = run_scatter(runs, means[0], means[1], x_label=names[0], y_label=names[1], title=title)
-        _save_figure(fig, args.plot)
-    _write(args.output, lambda out: _write_pairs(pairs, args.format, out))
+        save_figure(args, fig, args.plot)
+    write(args, args.output, lambda out: _write_pairs(pairs, args.format, out))
     return 0
 
 

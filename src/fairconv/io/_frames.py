@@ -4,8 +4,8 @@ Qrels, runs and memberships may come from files (also ``.gz``), from pandas Data
 with the columns of ir_measures, PyTerrier or ranx, from dicts in the pytrec_eval/ranx
 shape ``{query_id: {doc_id: value}}``, or from iterables of records such as
 ir_datasets' ``qrels_iter()`` and ``scoreddocs_iter()``. Each is written as the text
-its file format has and read by :mod:`fairconv.readers`, so the numbers and the
-checks are those of the files; an error names the row (``qrels DataFrame:3: ...``).
+its file format has and read by the file readers (:mod:`fairconv.io._tables`), so the
+numbers and the checks are those of the files; an error names the row (``qrels DataFrame:3: ...``).
 
 A run with an order (a file, a DataFrame or a record stream in row order) keeps it; a
 dict has none and is ranked by score, ties by doc id descending (trec_eval's rule).
@@ -21,16 +21,9 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
-from ._validation import _NOT_IN_ID
-from .readers import (
-    _LONE_SURROGATE,
-    GroupMemberships,
-    Qrels,
-    Run,
-    read_gmemb,
-    read_qrels,
-    read_run,
-)
+from .._validation import _NOT_IN_ID
+from ._json import LONE_SURROGATE
+from ._tables import GroupMemberships, Qrels, Run, read_gmemb, read_qrels, read_run
 
 __all__ = ["as_qrels", "as_run", "as_runs", "as_memberships"]
 
@@ -83,7 +76,7 @@ def _token(value, field: str, where: str, *, first: bool = False) -> str:
             f"{where}: the {field} {text!r} must be non-empty, without whitespace or "
             "control characters"
         )
-    if "\ufeff" in text or _LONE_SURROGATE.search(text):
+    if "\ufeff" in text or LONE_SURROGATE.search(text):
         raise ValueError(
             f"{where}: the {field} {text!r} must be Unicode text without a byte-order mark "
             "(U+FEFF) or a lone surrogate"

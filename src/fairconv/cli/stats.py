@@ -1,14 +1,16 @@
-"""Command-line commands of :mod:`fairconv.stats`: ``compare`` and ``discpower``."""
+"""``fairconv compare`` and ``fairconv discpower``: the commands of :mod:`fairconv.stats`."""
 
 from __future__ import annotations
 
 import json
 import sys
 
+from ._common import save_figure, write
+
 
 def add_commands(sub) -> None:
     """Add this module's subcommands to the ``fairconv`` parser."""
-    from .stats import CORRECTIONS, TESTS
+    from ..stats import CORRECTIONS, TESTS
 
     c = sub.add_parser(
         "compare",
@@ -51,11 +53,11 @@ def add_commands(sub) -> None:
 
 
 def _add_score_inputs(parser) -> None:
-    from .scores import FORMATS
+    from ..io._scores import SCORE_FORMATS
 
     parser.add_argument(
         "--input-format",
-        choices=list(FORMATS),
+        choices=list(SCORE_FORMATS),
         help="the layout of the score files (default: detected)",
     )
     parser.add_argument("--topics", metavar="FILE", help="only the topics listed, one a line")
@@ -96,7 +98,7 @@ def _add_test_options(parser, tests) -> None:
 
 
 def _read(args, measures):
-    from .scores import read_scores, read_topics
+    from ..io import read_scores, read_topics
 
     topics = None if args.topics is None else read_topics(args.topics)
     return read_scores(
@@ -105,8 +107,7 @@ def _read(args, measures):
 
 
 def _cmd_compare(args) -> int:
-    from . import stats
-    from .cli import _save_figure, _write
+    from .. import stats
 
     table = _read(args, [args.measure])
     result = stats.compare(
@@ -120,11 +121,11 @@ def _cmd_compare(args) -> int:
         correction=args.correction,
     )
     if args.plot:
-        from .plots import system_means
+        from ..plots import system_means
 
-        _save_figure(system_means(result), args.plot)
+        save_figure(args, system_means(result), args.plot)
     writer = {"tsv": _compare_tsv, "json": _compare_json, "latex": _compare_latex}[args.format]
-    _write(args.output, lambda f: writer(result, f))
+    write(args, args.output, lambda f: writer(result, f))
     if result.n_dropped:
         print(
             f"fairconv compare: {result.n_dropped} topic(s) left out (undefined values)",
@@ -205,8 +206,7 @@ def _compare_latex(c, out) -> None:
 
 
 def _cmd_discpower(args) -> int:
-    from . import stats
-    from .cli import _save_figure, _write
+    from .. import stats
 
     table = _read(args, args.measure)
     results = {}
@@ -222,9 +222,9 @@ def _cmd_discpower(args) -> int:
         )
     runs = table.runs
     if args.plot:
-        from .plots import asl_curves
+        from ..plots import asl_curves
 
-        _save_figure(asl_curves(results), args.plot)
+        save_figure(args, asl_curves(results), args.plot)
 
     def tsv(out):
         out.write("measure\trank\ta\tb\tasl\n")
@@ -251,5 +251,5 @@ def _cmd_discpower(args) -> int:
         json.dump(data, out, indent=1, allow_nan=False)
         out.write("\n")
 
-    _write(args.output, tsv if args.format == "tsv" else as_json)
+    write(args, args.output, tsv if args.format == "tsv" else as_json)
     return 0

@@ -23,33 +23,33 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ._validation import check_choice
-from .readers import _name, _read
-from .results import ScoreTable
+from .._validation import check_choice, check_once
+from ..results import ScoreTable
+from ._text import checked_bytes, source_name
 
-__all__ = ["read_scores", "read_topics", "FORMATS"]
+__all__ = ["read_scores", "read_topics", "SCORE_FORMATS"]
 
-FORMATS = ("fairconv", "trec_eval", "ir_measures")
+SCORE_FORMATS = ("fairconv", "trec_eval", "ir_measures")
 """The per-topic layouts :func:`read_scores` reads."""
 
 _NUMBER = re.compile(r"^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$")
 
 
 def _lines(path, what: str) -> list[tuple[int, list[str]]]:
-    """(line number, fields) of every line with a record, read by the text rules of readers.
+    """(line number, fields) of every line with a record, by the text rules of every reader.
 
     As in every text reader, the fields are split at spaces, tabs and CR (not at other
     Unicode white space), and blank lines and lines whose first field starts with
     ``#`` are skipped. A file without records is an error.
     """
-    data = _read(path, table=True)
+    data = checked_bytes(path, table=True)
     out = []
     for number, raw in enumerate(data.split(b"\n"), start=1):
         fields = raw.split()  # the checked bytes hold no other ASCII white space
         if fields and not fields[0].startswith(b"#"):
             out.append((number, [f.decode("utf-8") for f in fields]))
     if not out:
-        raise ValueError(f"{_name(path)}: the file is empty (no {what} rows)")
+        raise ValueError(f"{source_name(path)}: the file is empty (no {what} rows)")
     return out
 
 
@@ -92,7 +92,7 @@ def _detect(rows, where: str) -> str:
 
 def _records(path, input_format: str | None):
     """(run, topic, measure, value, where) of every topic row of one file."""
-    where = _name(path)
+    where = source_name(path)
     rows = _lines(path, "score")
     fmt = _detect(rows, where) if input_format is None else input_format
     base = os.path.basename(where)
@@ -135,17 +135,6 @@ def _records(path, input_format: str | None):
     return [(run if r is None else r, t, m, v, w) for r, t, m, v, w in out]
 
 
-def _check_once(names, name: str, func: str) -> None:
-    seen: set = set()
-    for item in names:
-        if item in seen:
-            raise ValueError(
-                f"The '{name}' parameter of {func} must list each name once. "
-                f"Got {item!r} twice instead."
-            )
-        seen.add(item)
-
-
 def read_topics(path) -> tuple[str, ...]:
     r"""Read a topic file: one topic id per line (``fairconv compare --topics``).
 
@@ -175,10 +164,10 @@ def read_topics(path) -> tuple[str, ...]:
     seen: dict[str, int] = {}
     for number, fields in _lines(path, "topic"):
         if len(fields) != 1:
-            raise ValueError(f"{_name(path)}:{number}: expected one topic id per line")
+            raise ValueError(f"{source_name(path)}:{number}: expected one topic id per line")
         if fields[0] in seen:
             raise ValueError(
-                f"{_name(path)}:{number}: topic {fields[0]!r} is listed twice "
+                f"{source_name(path)}:{number}: topic {fields[0]!r} is listed twice "
                 f"(first on line {seen[fields[0]]})"
             )
         seen[fields[0]] = number
@@ -228,7 +217,7 @@ def read_scores(
     """
     func = "read_scores"
     if input_format is not None:
-        input_format = check_choice(input_format, "input_format", func, FORMATS)
+        input_format = check_choice(input_format, "input_format", func, SCORE_FORMATS)
     if isinstance(paths, (str, bytes, os.PathLike)) or hasattr(paths, "read"):
         paths = [paths]
     records = []
@@ -238,10 +227,10 @@ def read_scores(
         for run in dict.fromkeys(r for r, *_ in mine):
             if run in owner:
                 raise ValueError(
-                    f"run {run!r} is in two files: {owner[run]} and {_name(path)}; give each "
+                    f"run {run!r} is in two files: {owner[run]} and {source_name(path)}; give each "
                     "run once"
                 )
-            owner[run] = _name(path)
+            owner[run] = source_name(path)
         records += mine
     if not records:
         raise ValueError(f"The 'paths' parameter of {func} must name a file. Got none instead.")
@@ -249,7 +238,7 @@ def read_scores(
     all_topics = sorted({t for _, t, *_ in records})
     names = tuple(dict.fromkeys(m for _, _, m, *_ in records))
     if measures is not None:
-        _check_once(measures, "measures", func)
+        check_once(measures, "measures", func)
         unknown = [m for m in measures if m not in names]
         if unknown or not list(measures):
             raise ValueError(
@@ -263,7 +252,7 @@ def read_scores(
                 f"The 'topics' parameter of {func} must be a sequence of topic ids. "
                 f"Got {type(topics).__name__} instead."
             )
-        _check_once(topics, "topics", func)
+        check_once(topics, "topics", func)
         missing = [t for t in topics if t not in all_topics]
         if missing:
             raise ValueError(

@@ -1,0 +1,140 @@
+"""The ``fairconv`` command line: one subcommand per measure family, plus ``demo``.
+
+Bad input ends with a one-line message on stderr (naming the file and line where
+there is one) and exit status 2; no traceback.
+
+Each subcommand group lives in a module of its own (:mod:`.demo`, :mod:`.gfr`,
+:mod:`.conversations`, :mod:`.ragfair`, :mod:`.nuggets`, :mod:`.stats`,
+:mod:`.agreement`) that imports the library and :mod:`._common`, never this module or
+another subcommand's. The state of one run (its outputs' no-overwrite guard) travels
+on its ``args``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from .. import __version__
+from . import agreement, conversations, demo, gfr, nuggets, ragfair, stats
+from ._common import Parser
+from ._outputs import Outputs
+
+__all__ = ["main", "run", "build_parser"]
+
+
+def build_parser() -> Parser:
+    """The ``fairconv`` argument parser with every subcommand."""
+    parser = Parser(
+        prog="fairconv",
+        description="Relevance and group fairness evaluation of ranked lists, "
+        "conversations and RAG answers.",
+    )
+    parser.add_argument("--version", action="version", version=f"fairconv {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    for commands in (demo, gfr, conversations, ragfair, nuggets, stats, agreement):
+        commands.add_commands(sub)
+    return parser
+
+
+def run() -> int:
+    """The ``fairconv`` program: :func:`main` in a process of its own.
+
+    The process keeps the memory it frees for reuse
+    (:func:`fairconv._accel._threads.reuse_freed_memory`).
+    """
+    from .._accel._threads import reuse_freed_memory
+
+    reuse_freed_memory()
+    return main()
+
+
+def main(argv=None) -> int:
+    """Run the command line; return the exit status (2 for bad input or usage)."""
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # name the subcommand whose options they are not
+        prog = f"fairconv {args.command}" if getattr(args, "command", None) else "fairconv"
+        parser.exit(
+            2,
+            f"{prog}: error: unrecognized arguments: {' '.join(extra)} (see '{prog} --help')\n",
+        )
+    if not getattr(args, "func", None):
+        print("fairconv: error: give a command (see 'fairconv --help')", file=sys.stderr)
+        return 2
+    import warnings
+
+    from .._validation import FairconvWarning
+
+    default_show = warnings.showwarning
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        if issubclass(category, FairconvWarning):
+            print(f"fairconv {args.command}: warning: {message}", file=sys.stderr)
+        else:
+            default_show(message, category, filename, lineno, file, line)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("always", FairconvWarning)
+        warnings.showwarning = show
+        return _run(args)
+
+
+def _run(args) -> int:
+    """Run one command; bad input becomes one line on stderr and status 2."""
+    try:
+        planned = (getattr(args, "output", None), getattr(args, "plot", None))
+        args.outputs = Outputs(_inputs(args), planned)
+        return args.func(args)
+    except BrokenPipeError:  # e.g. piped into head: stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except (ValueError, TypeError, ImportError) as exc:
+        print(f"fairconv {args.command}: error: {exc}".replace("\n", " "), file=sys.stderr)
+        return 2
+    except OSError as exc:
+        where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
+        print(f"fairconv {args.command}: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        return 2
+
+
+def _inputs(args) -> list[str]:
+    """Every input file named on the command line (for the no-overwrite rule)."""
+    names = []
+    for key in ("qrels", "answers", "attributes", "labels", "topics"):
+        value = getattr(args, key, None)
+        if isinstance(value, str):
+            names.append(value)
+    for key in ("runs", "conversations", "scores"):
+        names += list(getattr(args, key, None) or [])
+    for entry in getattr(args, "attribute", None) or []:
+        names += [entry[1], entry[2]]
+    if isinstance(getattr(args, "attributes", None), str):
+        names += _golddistr_files(args.attributes)
+    return names
+
+
+def _golddistr_files(path: str) -> list[str]:
+    """The golddistr files an attribute-set JSON names as targets (inputs too).
+
+    Where :func:`fairconv.io.read_attribute_sets` reads them; a file that cannot be
+    read names none here (the command then reports it).
+    """
+    import json
+
+    from ..io._conversations import golddistr_path
+
+    if not os.path.isfile(path):  # stdin or a stream is read once, by the command
+        return []
+    try:
+        with open(path, encoding="utf-8-sig") as f:
+            sets = json.load(f)
+    except (OSError, ValueError):
+        return []
+    if not isinstance(sets, dict):
+        return []
+    return [
+        str(golddistr_path(path, spec["target"]))
+        for spec in sets.values()
+        if isinstance(spec, dict) and isinstance(spec.get("target"), str)
+    ]

@@ -1,0 +1,180 @@
+"""What the subcommands share: the parser class, option parsing, inputs and outputs.
+
+The state of one run travels on its ``args``: ``args.outputs`` is the run's
+:class:`~fairconv.cli._outputs.Outputs` (the no-overwrite guard), set by
+:func:`fairconv.cli.main` before the command runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+
+import numpy as np
+
+from ._outputs import UsageError
+
+__all__ = [
+    "Parser",
+    "UsageError",
+    "add_ranked_inputs",
+    "add_table_output",
+    "emit",
+    "float_list",
+    "int_list",
+    "ranked_inputs",
+    "save_figure",
+    "write",
+]
+
+
+class Parser(argparse.ArgumentParser):
+    """Usage errors end with one line on stderr and exit status 2, like bad input."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
+# --------------------------------------------------------------------------- options
+_INTEGER = re.compile(r"^[0-9]+$")
+_NUMBER = re.compile(r"^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$")
+
+
+def int_list(text, option):
+    """Comma-separated positive integers; an empty text is an empty list."""
+    items = [x.strip() for x in text.split(",")] if text.strip() else []
+    if not all(_INTEGER.match(x) and len(x) <= 18 for x in items):
+        raise UsageError(
+            f"{option} takes comma-separated positive integers without empty items, "
+            f"e.g. 10,20,100; got {text!r}"
+        )
+    return [int(x) for x in items]
+
+
+def float_list(text, option, sep=","):
+    """Numbers separated by ``sep``: finite decimals, exponent notation allowed."""
+    items = [x.strip() for x in text.split(sep)]
+    ok = all(_NUMBER.match(x) for x in items) and all(np.isfinite(float(x)) for x in items)
+    if not ok:
+        raise UsageError(
+            f"{option} takes finite numbers separated by {sep!r}, without empty items; got {text!r}"
+        )
+    return [float(x) for x in items]
+
+
+# --------------------------------------------------------------------------- ranked inputs
+def _target(text):
+    """A golddistr path, or comma-separated probabilities."""
+    if os.path.exists(text) or not any(c.isdigit() for c in text.split(",")[0]):
+        return text
+    try:
+        return [float(x) for x in text.split(",")]
+    except ValueError:
+        return text
+
+
+def ranked_inputs(args):
+    """qrels, runs and attribute sets named by --qrels, --attribute and RUN.
+
+    The files are read on a few threads, largest first; an error is that of the first
+    bad file in command-line order.
+    """
+    from .._accel import thread_map
+    from ..io import read_qrels, read_run
+    from ..rankings import load_attribute
+
+    def judgments():
+        qrels = read_qrels(args.qrels)
+        qrels.key_table  # noqa: B018 (built here, beside the other files' reading)
+        return qrels
+
+    jobs = [judgments]
+    jobs += [
+        lambda e=entry: load_attribute(e[0], e[1], _target(e[2]), e[3]) for entry in args.attribute
+    ]
+    jobs += [lambda p=p: read_run(p) for p in args.runs]
+    paths = [args.qrels, *(e[1] for e in args.attribute), *args.runs]
+    # largest files first: their working memory comes while little else is held
+    done = thread_map(lambda job: job(), jobs, cost=[_size(p) for p in paths])
+    n = len(args.attribute)
+    return done[0], done[1 + n :], done[1 : 1 + n]
+
+
+def _size(path) -> int:
+    """A file's size in bytes (0 when it cannot be told: the reader reports why)."""
+    try:
+        return os.path.getsize(path)
+    except (OSError, TypeError, ValueError):
+        return 0
+
+
+def add_ranked_inputs(parser, attribute_help):
+    """--qrels, --attribute, --order and --nonrelevant-membership (gfr and ragfair)."""
+    parser.add_argument("--qrels", required=True, help="NTCIR (topic doc L2) or TREC qrels")
+    parser.add_argument(
+        "--attribute",
+        nargs=4,
+        action="append",
+        default=[],
+        metavar=("NAME", "GMEMB", "TARGET", "SCALE"),
+        help=attribute_help,
+    )
+    parser.add_argument(
+        "--order",
+        default="file",
+        choices=["file", "score"],
+        help="rank order: the file's line order per topic (default, as the "
+        "organisers' tool) or trec_eval's score order",
+    )
+    parser.add_argument(
+        "--nonrelevant-membership",
+        default="uniform",
+        choices=["uniform", "listed"],
+        help="judged-nonrelevant docs count as uniform in GF (the papers' rule, default) "
+        "or with the vector the gmemb file lists (the organisers' tool)",
+    )
+
+
+# --------------------------------------------------------------------------- outputs
+def add_table_output(parser, formats=("tsv", "json")) -> None:
+    """-m/--measure, --format, --summary and -o: the options every score command has."""
+    parser.add_argument(
+        "-m",
+        "--measure",
+        action="append",
+        metavar="NAME",
+        help="only this measure, by its printed name (e.g. GFR@10, GF-JSD@10[M-ORIGIN]); "
+        "repeat for several",
+    )
+    parser.add_argument(
+        "--format",
+        default="tsv",
+        choices=list(formats),
+        help="tsv: run topic measure value rows (default); json: "
+        "{run: {topic: {measure: value}}} with 'all' and null for undefined values"
+        + ("; nev: the organisers' GFRnev layout" if "nev" in formats else ""),
+    )
+    parser.add_argument("--summary", action="store_true", help="print only the 'all' rows")
+    parser.add_argument("-o", "--output", help="write to this file instead of stdout")
+
+
+def emit(args, table, *, measures=None) -> None:
+    """Write a score table as the options ask: TSV or JSON, all rows or the summary."""
+    from ..results import pick
+
+    table = pick(table, measures, f"fairconv {args.command}") if measures else table
+    if args.format == "json":
+        write(args, args.output, lambda f: table.to_json(f, summary=args.summary))
+    else:
+        write(args, args.output, lambda f: table.to_tsv(f, summary=args.summary))
+
+
+def write(args, output, writer, **options) -> None:
+    """Write to ``output`` through the run's no-overwrite guard (``args.outputs``)."""
+    args.outputs.write(output, writer, **options)
+
+
+def save_figure(args, fig, path) -> None:
+    """Save a matplotlib figure through the run's no-overwrite guard."""
+    args.outputs.figure(fig, path)

@@ -1,0 +1,238 @@
+"""The JSON readers of conversations, attribute sets, RAG answers and match labels.
+
+Each reads JSON Lines (or one JSON document) by the rules of :mod:`fairconv.io._json`
+and hands the decoded records to the builder that checks them and makes arrays of
+them: :func:`fairconv.conversation.batch_from_records`,
+:func:`fairconv.ragfair.answer_distributions`, :func:`fairconv.nuggets.labels_from_records`.
+Every error names the file, the line and the field.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from itertools import chain
+from operator import methodcaller
+from pathlib import Path
+from typing import Any
+
+from ..conversation import Conversation, ConversationBatch, batch_from_records
+from ..divergences import AttributeSet
+from ..nuggets import MatchLabels, labels_from_records
+from ..ragfair import Answers, answer_distributions
+from ._json import iter_jsonl, json_repr, json_str, read_json, without_gc
+from ._tables import read_golddistr
+from ._text import FileFormatError, source_name
+
+__all__ = [
+    "read_attribute_sets",
+    "read_conversations",
+    "write_conversations",
+    "read_answers",
+    "read_labels",
+    "golddistr_path",
+]
+
+
+def golddistr_path(path, target: str) -> Path:
+    """Where an attribute-set JSON's ``"target"`` file is: next to the JSON ``path``."""
+    return Path(str(path)).parent / target
+
+
+def read_attribute_sets(path) -> list[AttributeSet]:
+    """Read the attribute-set JSON of docs/formats.md.
+
+    The file is an object mapping each set's name to ``{"target": [...] | "golddistr
+    path", "scale": "nominal" | "ordinal", "divergence": optional}``.
+
+    Raises
+    ------
+    ValueError
+        Naming the file and the set: invalid JSON or UTF-8, an empty file, a field of
+        the wrong type, a target that is not a distribution.
+    """
+    spec = read_json(path)
+    where = source_name(path)
+    if not isinstance(spec, dict) or not spec:
+        raise ValueError(
+            f"{where}: expected an object mapping attribute-set names to "
+            '{"target": [...], "scale": "nominal" | "ordinal"}'
+        )
+    out = []
+    for name, entry in spec.items():
+        json_str(name, "attribute-set name", where)
+        if not isinstance(entry, dict) or "target" not in entry or "scale" not in entry:
+            raise ValueError(f'{where}: attribute set {name!r} needs a "target" and a "scale"')
+        unknown = set(entry) - {"target", "scale", "divergence"}
+        if unknown:
+            raise ValueError(
+                f"{where}: attribute set {name!r}: unknown field(s) {', '.join(sorted(unknown))}"
+            )
+        target = entry["target"]
+        for key in ("scale", "divergence"):
+            value = entry.get(key)
+            if key in entry and type(value) is not str:
+                raise ValueError(
+                    f'{where}: attribute set {name!r}: "{key}" must be a string, '
+                    f"got {json_repr(value)}"
+                )
+        if isinstance(target, str):
+            golddistr = golddistr_path(path, target)
+            try:
+                target = read_golddistr(golddistr)
+            except FileFormatError:
+                raise
+            except (OSError, ValueError) as exc:  # missing, a folder, a NUL byte
+                raise ValueError(
+                    f'{where}: attribute set {name!r}: the "target" file {str(golddistr)!r} '
+                    f"cannot be read ({getattr(exc, 'strerror', None) or exc})"
+                ) from None
+        elif not isinstance(target, list) or not all(type(x) in (int, float) for x in target):
+            raise ValueError(
+                f'{where}: attribute set {name!r}: "target" must be an array of numbers or a '
+                f"golddistr path, got {json_repr(target)}"
+            )
+        try:
+            out.append(AttributeSet(name, target, entry["scale"], entry.get("divergence")))
+        except (ValueError, TypeError) as exc:
+            raise ValueError(f"{where}: attribute set {name!r}: {exc}") from None
+    return out
+
+
+def read_conversations(paths, attribute_sets: Sequence[AttributeSet]) -> ConversationBatch:
+    """Read annotated conversations (JSON Lines, docs/formats.md) into a checked batch.
+
+    Parameters
+    ----------
+    paths : path or sequence of paths
+        One file or several; a record without ``run`` takes its file's name.
+    attribute_sets : sequence of AttributeSet
+        The sets the nuggets give memberships for (:func:`read_attribute_sets`).
+
+    Returns
+    -------
+    ConversationBatch
+
+    Raises
+    ------
+    ValueError
+        Naming the file, the line and the field: invalid JSON or UTF-8, an empty
+        file, and every rule of :func:`fairconv.conversation.batch_from_records`.
+    """
+    if isinstance(paths, (str, bytes)) or hasattr(paths, "__fspath__") or hasattr(paths, "read"):
+        paths = [paths]
+    with without_gc():
+        return _read_conversations(paths, attribute_sets)
+
+
+def _read_conversations(paths, attribute_sets) -> ConversationBatch:
+    records: list = []
+    sources: list[str] = []
+    for path in paths:
+        run = os.path.basename(source_name(path))
+        for line, rec in iter_jsonl(path, count_keys=_record_keys):
+            where = f"{source_name(path)}:{line}"
+            if isinstance(rec, dict) and "run" not in rec:
+                rec = dict(rec, run=run)
+            records.append(rec)
+            sources.append(where)
+    return batch_from_records(records, attribute_sets, sources=sources)
+
+
+def _record_keys(values: list) -> int:
+    """Keys of the objects conversations are read from (``count_keys`` of :func:`iter_jsonl`).
+
+    The records, their nuggets and turns, and the nuggets' groups.
+    """
+    records = [v for v in values if type(v) is dict]
+    lists = [x for r in records for x in (r.get("nuggets"), r.get("turns")) if type(x) is list]
+    items = [x for x in chain.from_iterable(lists) if type(x) is dict]
+    groups = [g for g in map(methodcaller("get", "groups"), items) if type(g) is dict]
+    return sum(map(len, records)) + sum(map(len, items)) + sum(map(len, groups))
+
+
+def write_conversations(conversations: Sequence[Conversation], path) -> None:
+    """Write conversations as JSON Lines."""
+    with open(path, "w", encoding="utf-8") as f:
+        for c in conversations:
+            f.write(json.dumps(c.to_json(), ensure_ascii=False) + "\n")
+
+
+def read_answers(path, attribute_sets: Sequence[AttributeSet]) -> Answers:
+    """Read RAG answers (JSON Lines, docs/formats.md).
+
+    Each record gives ``topic``, ``run`` and ``entities`` (objects with ``level`` and
+    ``groups``); an annotated conversation record is accepted too, its ``nuggets``
+    being the entities.
+
+    Raises
+    ------
+    ValueError
+        Naming file, line and field: invalid JSON or UTF-8, an empty file, fields of
+        the wrong type, memberships of the wrong length or not summing to 1.
+    """
+    entity_lists, runs, topics, sources = [], [], [], []
+    for line, rec in iter_jsonl(path):
+        where = f"{source_name(path)}:{line}"
+        if not isinstance(rec, dict):
+            raise ValueError(f"{where}: an answer record must be a JSON object")
+        topics.append(json_str(rec.get("topic"), "topic", where))
+        runs.append(json_str(rec.get("run"), "run", where, required=False) or "")
+        key = "entities" if "entities" in rec else "nuggets"
+        entities = rec.get(key)
+        if not isinstance(entities, list) or not all(isinstance(e, dict) for e in entities):
+            raise ValueError(
+                f'{where}: "{key}" must be an array of objects (an answer record needs '
+                '"entities", or "nuggets")'
+            )
+        entity_lists.append(entities)
+        sources.append(where)
+    return Answers(
+        tuple(runs),
+        tuple(topics),
+        answer_distributions(entity_lists, attribute_sets, sources=sources),
+        tuple(sources),
+    )
+
+
+def read_labels(path: str | os.PathLike[str]) -> MatchLabels:
+    """Read match labels, one evaluated turn per line (JSON Lines, docs/formats.md).
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file; a record without ``run`` takes the file's name.
+
+    Returns
+    -------
+    MatchLabels
+
+    Raises
+    ------
+    TypeError
+        If ``path`` is not a path.
+    ValueError
+        Naming the file, the line and the field: invalid JSON or UTF-8, an empty file,
+        and every rule of :func:`fairconv.nuggets.labels_from_records`.
+
+    Examples
+    --------
+    >>> from fairconv.datasets import path
+    >>> labels = read_labels(path("rag", "ikat-labels.jsonl"))
+    >>> labels.turns
+    ('T1_1', 'T1_2', 'T2_1')
+    """
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(
+            f"The 'path' parameter of read_labels must be a path. Got {path!r} instead."
+        )
+    run = os.path.basename(os.fspath(path))
+    records: list[Any] = []
+    sources: list[str] = []
+    for line, rec in iter_jsonl(path):
+        if isinstance(rec, dict) and "run" not in rec:
+            rec = dict(rec, run=run)
+        records.append(rec)
+        sources.append(f"{os.fspath(path)}:{line}")
+    return labels_from_records(records, sources=sources)

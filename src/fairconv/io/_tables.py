@@ -1,0 +1,259 @@
+"""Qrels, runs and group memberships, and the readers of their files (docs/formats.md).
+
+qrels (NTCIR ``topic doc L<level>`` or TREC ``topic iter doc level``), gmemb
+(``topic doc p1 .. pG``), golddistr (one probability per line) and TREC runs
+(``topic Q0 doc rank score tag``), by the text rules of :mod:`fairconv.io._text`:
+empty lines and lines starting with ``#`` are ignored, and every error names the file
+and the line. (topic, doc) keys are joined by hashing (:func:`fairconv._accel.KeyTable`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+
+from .._accel import KeyTable, first_occurrences, string_hashes
+from .._validation import SUM_TOLERANCE, first_bad_distribution
+from ._text import (
+    NTCIR_LEVEL,
+    RANK,
+    TREC_LEVEL,
+    FileFormatError,
+    Rows,
+    decoded,
+    floats,
+    integers,
+    split_rows,
+    topic_codes,
+)
+
+__all__ = [
+    "Qrels",
+    "GroupMemberships",
+    "Run",
+    "read_qrels",
+    "read_gmemb",
+    "read_golddistr",
+    "read_run",
+]
+
+
+def _check_unique(rows: Rows, topic_ids, docs, names, what):
+    """A (topic, doc) key listed twice is an error naming its second line."""
+    first = first_occurrences(topic_ids, docs)
+    repeated = np.flatnonzero(first != np.arange(len(first)))
+    if len(repeated):
+        i = int(repeated[0])
+        raise FileFormatError(
+            rows.path,
+            rows.line(i),
+            f"doc {decoded(docs[i])!r} of topic "
+            f"{names[topic_ids[i]]!r} {what} (first on line "
+            f"{rows.line(int(first[i]))})",
+        )
+
+
+@dataclass(frozen=True, eq=False)
+class _Keyed:
+    """Rows keyed by (topic, doc): ``topics[topic_ids[i]]`` and ``docs[i]`` of row i.
+
+    ``docs`` is an array of byte strings (fixed width, or object for ragged ids).
+    """
+
+    source: str
+    topics: tuple  # names, in order of first appearance
+    topic_ids: np.ndarray = field(repr=False)
+    docs: np.ndarray = field(repr=False)
+
+    @property
+    def doc_hashes(self) -> np.ndarray:
+        """64-bit hash of every doc (:func:`fairconv._accel.string_hashes`).
+
+        Computed on each access, so that the rows hold no more than the file gave.
+        """
+        return string_hashes(self.docs)
+
+
+# --------------------------------------------------------------------------- qrels
+@dataclass(frozen=True, eq=False)
+class Qrels(_Keyed):
+    """Relevance judgments: a level per judged (topic, doc); unjudged docs are level 0."""
+
+    levels: np.ndarray = field(repr=False)
+    lines: np.ndarray | None = field(default=None, repr=False)  # None: line i + 1
+
+    def line(self, i: int) -> int:
+        """The file line of judgment i."""
+        return i + 1 if self.lines is None else int(self.lines[i])
+
+    def check_gains(self, n_levels: int) -> None:
+        """Every level must have a gain: a higher one is an error naming its line."""
+        above = np.flatnonzero(self.levels > n_levels)
+        if len(above):
+            i = int(above[0])
+            raise FileFormatError(
+                self.source,
+                self.line(i),
+                f"level L{int(self.levels[i])} but the gain table covers levels 1..{n_levels}; "
+                "give a gain for every level (e.g. gains=(1, 3, 7), --gains 1:3:7)",
+            )
+
+    @property
+    def max_level(self) -> int:
+        """The highest level in the file (0 when empty)."""
+        return int(self.levels.max()) if len(self.levels) else 0
+
+    @cached_property
+    def key_table(self) -> KeyTable:
+        """The judgments' (topic, doc) keys, for lookups (topics by their id here).
+
+        Built once, on first use: the command line builds it on its reading threads.
+        """
+        return KeyTable(self.topic_ids, self.docs, self.doc_hashes)
+
+    @cached_property
+    def n_relevant(self) -> dict:
+        """Judged relevant docs per topic."""
+        rel = np.bincount(self.topic_ids, weights=self.levels > 0, minlength=len(self.topics))
+        return dict(zip(self.topics, rel.astype(int).tolist(), strict=False))
+
+    @cached_property
+    def n_nonrelevant(self) -> dict:
+        """Judged nonrelevant docs (level 0) per topic."""
+        non = np.bincount(self.topic_ids, weights=self.levels == 0, minlength=len(self.topics))
+        return dict(zip(self.topics, non.astype(int).tolist(), strict=False))
+
+
+def read_qrels(path) -> Qrels:
+    """Read NTCIR (``topic doc L<level>``) or TREC (``topic iter doc level``) qrels.
+
+    Negative TREC levels (junk pages) count as nonrelevant, as in trec_eval. A
+    (topic, doc) judged twice is an error.
+    """
+    rows = split_rows(path, None, "qrels")
+    width = rows.width
+    if width == 3:
+        doc_col = 1
+        levels = integers(
+            rows,
+            2,
+            NTCIR_LEVEL,
+            "an NTCIR qrels level must look like L0, L1, L2... (at most L100)",
+        )
+    elif width == 4:
+        doc_col = 2
+        levels = integers(
+            rows, 3, TREC_LEVEL, "a TREC qrels level must be an integer (at most 100)"
+        )
+        levels = np.maximum(levels, 0)  # negative levels are nonrelevant, as in trec_eval
+    else:
+        raise FileFormatError(
+            rows.path,
+            rows.line(0),
+            "expected NTCIR qrels "
+            "(topic doc L<level>) or TREC qrels (topic iter doc level); "
+            f"found {width} columns",
+        )
+    names, ids = topic_codes(rows.strings(0))
+    docs = rows.strings(doc_col)
+    rows.release()
+    _check_unique(rows, ids, docs, names, "is judged twice")
+    return Qrels(rows.path, names, ids, docs, levels, rows.line_numbers)
+
+
+# --------------------------------------------------------------------------- gmemb
+@dataclass(frozen=True, eq=False)
+class GroupMemberships(_Keyed):
+    """Group membership vectors of judged docs for one attribute set (a gmemb file).
+
+    Its topics are the topics the attribute set covers.
+    """
+
+    matrix: np.ndarray = field(repr=False)
+
+    @property
+    def n_groups(self) -> int:
+        """The number of groups G of every vector."""
+        return int(self.matrix.shape[1])
+
+
+def read_gmemb(path, n_groups: int | None = None) -> GroupMemberships:
+    """Read a gmemb file: ``topic doc p1 ... pG`` per line, each row summing to 1.
+
+    Parameters
+    ----------
+    n_groups : int, optional
+        Expected G (e.g. the target's length); a row with another count is an error.
+    """
+    rows = split_rows(path, None, "gmemb", min_cols=4)
+    width = rows.width
+    if n_groups is not None and width != n_groups + 2:
+        raise FileFormatError(
+            rows.path,
+            rows.line(0),
+            f"expected {n_groups} group probabilities "
+            f"(the target has {n_groups} groups), found {width - 2}",
+        )
+    matrix = floats(rows, list(range(2, width)), "gmemb", "group probability")
+    names, ids = topic_codes(rows.strings(0))
+    docs = rows.strings(1)
+    rows.release()
+    i = first_bad_distribution(matrix)
+    if i >= 0:
+        raise FileFormatError(
+            rows.path,
+            rows.line(i),
+            "group probabilities must be finite, in [0, 1] and sum to 1 (within "
+            f"{SUM_TOLERANCE:g}); found {matrix[i].tolist()} with sum {matrix[i].sum():.10g}",
+        )
+    _check_unique(rows, ids, docs, names, "is listed twice")
+    return GroupMemberships(rows.path, names, ids, docs, matrix)
+
+
+def read_golddistr(path) -> np.ndarray:
+    """Read a target distribution: one probability per line (checked by AttributeSet)."""
+    rows = split_rows(path, 1, "golddistr")
+    if len(rows) < 2:
+        raise FileFormatError(
+            rows.path,
+            None,
+            "a golddistr file needs one probability per "
+            f"group and at least 2 groups; found {len(rows)} lines",
+        )
+    return floats(rows, [0], "golddistr", "probability")[:, 0]
+
+
+# --------------------------------------------------------------------------- runs
+@dataclass(frozen=True, eq=False)
+class Run(_Keyed):
+    """A TREC run: its lines' topics, docs and scores, in file order."""
+
+    tag: str
+    scores: np.ndarray = field(repr=False)
+    lines: np.ndarray | None = field(repr=False)  # None: line i + 1
+
+    def __len__(self):
+        return len(self.docs)
+
+    def line(self, i: int) -> int:
+        """The file line of record i."""
+        return i + 1 if self.lines is None else int(self.lines[i])
+
+
+def read_run(path, tag: str | None = None) -> Run:
+    """Read a TREC run ``topic Q0 doc rank score tag``.
+
+    The tag is the 6th column of the first line (the file's base name when the file
+    is empty or ``tag`` is given explicitly). Rank order is decided when the run is
+    evaluated (file order by default, or trec_eval's score order).
+    """
+    rows = split_rows(path, 6, "run")
+    integers(rows, 3, RANK, "a rank (4th column) must be an integer >= 0")
+    values = floats(rows, [4], "run", "score (5th column)")[:, 0]
+    names, ids = topic_codes(rows.strings(0))
+    docs = rows.strings(2)
+    return Run(
+        rows.path, names, ids, docs, tag or decoded(rows.token(0, 5)), values, rows.line_numbers
+    )

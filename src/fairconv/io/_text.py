@@ -1,0 +1,348 @@
+"""The text-input rules of every reader (docs/formats.md): bytes, tables of tokens, numbers.
+
+- The bytes: UTF-8, no control character but tab, LF and CR, a byte-order mark only
+  at the start (:func:`checked_bytes`); every error names the file and the line.
+- Tables of tokens: whitespace-separated tokens, blank and ``#`` comment lines
+  skipped, every row of one width (:func:`split_rows`); the line of another width is
+  named.
+- Numbers: the decimal grammar (:data:`DECIMAL`, :func:`floats`) and integer columns
+  (:func:`integers`), and topic ids coded in order of first appearance
+  (:func:`topic_codes`).
+
+A file is read as array work over its bytes (:mod:`fairconv._accel`): token bounds in
+one vectorised pass, rows of equal width found from the token count of every line,
+key columns as byte-string arrays and number columns parsed in a few passes, so that
+millions of lines are read without a Python loop per line. A file with a line of
+another width is read again line by line, the reference route, which names the first
+bad line; tokens outside the fast number forms (exponents, more than 15 digits) and bad
+tokens go through the plain per-token rule.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import _accel
+from .._accel import _bytes
+from .._validation import LMAX_LIMIT
+
+
+class FileFormatError(ValueError):
+    """A file that does not follow its format; the message starts with ``file:line:``."""
+
+    def __init__(self, path, line, message):
+        self.path, self.line = str(path), line
+        where = f"{path}:{line}" if line else f"{path}"
+        super().__init__(f"{where}: {message}")
+
+
+# --------------------------------------------------------------------------- tokenising
+@dataclass
+class Rows:
+    """A whitespace table: the file's padded bytes and its tokens' bounds, by row.
+
+    ``starts[i, c]`` and ``ends[i, c]`` delimit token c of row i in ``buf``
+    (:func:`fairconv._accel.table`).
+    """
+
+    path: str
+    buf: np.ndarray
+    starts: np.ndarray
+    ends: np.ndarray
+    line_numbers: np.ndarray | None  # None: row i is on line i + 1
+
+    def __len__(self):
+        return self.starts.shape[0]
+
+    @property
+    def width(self) -> int:
+        return self.starts.shape[1]
+
+    def line(self, row: int) -> int:
+        return row + 1 if self.line_numbers is None else int(self.line_numbers[row])
+
+    def token(self, row: int, c: int) -> bytes:
+        return self.buf[self.starts[row, c] : self.ends[row, c]].tobytes()
+
+    def column(self, c: int) -> list[bytes]:
+        """Column c as a list of bytes."""
+        return self.strings(c).tolist()
+
+    def strings(self, c: int) -> np.ndarray:
+        """Column c as a byte-string array."""
+        return _accel.strings(self.buf, self.starts[:, c], self.ends[:, c])
+
+    def release(self) -> None:
+        """Free the bytes and the token bounds once every column is parsed.
+
+        Line numbers stay, for the messages of the checks that follow.
+        """
+        self.buf = self.starts = self.ends = np.zeros((0, 0), dtype=np.int64)
+
+
+def source_name(path) -> str:
+    """How messages name an input: its path, or a file object's name."""
+    if hasattr(path, "read"):
+        return str(getattr(path, "name", None) or "<stream>")
+    return str(path)
+
+
+_BAD_BYTES = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\xc2[\x80-\x9f]|\xe2\x80[\xa8\xa9]")
+"""Control characters other than tab, newline and carriage return (C0, DEL, C1) and the
+Unicode line and paragraph separators: refused, so that no token is split or glued
+differently from what the user sees."""
+
+_BOM = b"\xef\xbb\xbf"
+_BAD_TABLE_BYTES = re.compile(_BAD_BYTES.pattern + b"|" + _BOM)
+""":data:`_BAD_BYTES` and, in a whitespace table, a byte-order mark after the start (as
+``cat`` of two files gives): it would hide inside a token, an invisible second id."""
+_STEP = 1 << 22  # bytes per step of the control-character scan
+
+
+def _load(path, table: bool = True) -> np.ndarray:
+    """The checked bytes of a text input (a path, a ``.gz`` path or a file object).
+
+    They come padded (:func:`fairconv._accel.padded`). Bytes that are not UTF-8 and
+    control characters are errors naming the file and line; in a whitespace table
+    (``table``), a byte-order mark after the start too.
+    """
+    name = source_name(path)
+    if hasattr(path, "read"):
+        data = path.read()
+        if isinstance(data, str):  # a lone surrogate stays bytes that are not UTF-8
+            data = data.encode("utf-8", "surrogatepass")
+        buf = _accel.padded(data)
+    elif str(path).endswith(".gz"):
+        import gzip
+
+        try:
+            with gzip.open(path, "rb") as f:
+                buf = _accel.padded(f.read())
+        except (OSError, EOFError) as exc:
+            raise FileFormatError(name, None, f"is not a readable gzip file ({exc})") from None
+    else:
+        buf = _accel.read_padded(path)
+    _refuse_bad_bytes(name, buf, _accel.PAD, table)
+    return buf
+
+
+def _refuse_bad_bytes(name: str, whole, pad: int, table: bool) -> None:
+    """Refuse bytes that are not UTF-8 and control characters, naming the file and line.
+
+    ``whole`` (bytes, or a padded ``uint8`` array) holds the text between ``pad`` zero
+    bytes at each end. In a whitespace table (``table``), a byte-order mark after the
+    start is refused too.
+    """
+    view = memoryview(whole)
+    plain = _plain_text(np.frombuffer(whole, dtype=np.uint8)[pad : len(whole) - pad])
+    if not plain or not _bytes.FAST:
+        data = bytes(view[pad : len(view) - pad])
+        refused = _BAD_TABLE_BYTES if table else _BAD_BYTES
+        bad = refused.search(data, len(_BOM) if data.startswith(_BOM) else 0)
+        if bad:
+            line = data.count(b"\n", 0, bad.start()) + 1
+            if bad.group() == _BOM:
+                raise FileFormatError(
+                    name,
+                    line,
+                    "a byte-order mark (U+FEFF) is allowed only at the start of a file: "
+                    "here it would be an invisible part of a token (two files joined?)",
+                )
+            raise FileFormatError(
+                name, line, f"a control character ({bad.group()!r}) is not allowed in a text file"
+            )
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = data.count(b"\n", 0, exc.start) + 1
+            raise FileFormatError(name, line, "the line is not UTF-8 text") from None
+
+
+def _plain_text(data: np.ndarray) -> bool:
+    """True when ``data`` (``uint8``) is ASCII with no control character but tab, LF, CR.
+
+    Array work, a step at a time, which runs without the GIL (the bytes methods hold
+    it): no byte of 127 (DEL) or above, and no byte below 32 but those three. False
+    leaves the byte that breaks the rule, if any, to :func:`_refuse_bad_bytes`'s search.
+    """
+    low = np.empty(min(len(data), _STEP), dtype=bool)
+    for lo in range(0, len(data), _STEP):
+        step = data[lo : lo + _STEP]
+        if int(step.max()) >= 127:
+            return False
+        mask = low[: len(step)]
+        left = int(np.count_nonzero(np.less(step, 32, out=mask)))
+        for allowed in (10, 9, 13):  # newlines first: most files have no tab or CR
+            if left:
+                left -= int(np.count_nonzero(np.equal(step, allowed, out=mask)))
+        if left:
+            return False
+    return True
+
+
+def checked_bytes(path, *, table: bool = False) -> bytes:
+    """The checked bytes of a text input (the rules of :func:`_load`), without a BOM.
+
+    ``table``: the input is a whitespace table, as for :func:`_load`; JSON is not.
+    """
+    if hasattr(path, "read") or str(path).endswith(".gz"):
+        buf = _load(path, table)
+        data = buf[_accel.PAD : _accel.PAD + _accel.size(buf)].tobytes()
+    else:  # straight from the file, with no padded copy
+        with open(path, "rb") as f:
+            data = f.read()
+        _refuse_bad_bytes(source_name(path), data, 0, table)
+    return data[3:] if data.startswith(_BOM) else data
+
+
+def split_rows(path, ncols=None, what="table", min_cols=1) -> Rows:
+    """Split a file into rows of ``ncols`` tokens (or the count of its first row).
+
+    A file with no rows (empty, or only blank and comment lines) is an error.
+    """
+    buf = _load(path)
+    name = source_name(path)
+    if buf[_accel.PAD : _accel.PAD + 3].tobytes() == _BOM:
+        buf[_accel.PAD : _accel.PAD + 3] = 32  # whitespace before the first token
+    shaped = None
+    if _bytes.FAST:
+        shaped = _accel.table(buf, *_accel.bounds(buf), ncols, min_cols)
+    if shaped is None:
+        shaped = _split_rows_slowly(name, buf, ncols, what, min_cols)
+    return Rows(name, buf, *shaped)
+
+
+def _split_rows_slowly(path, buf, ncols, what, min_cols):
+    """Line by line: the reference route, and the one that names a bad line."""
+    pad = _accel.PAD
+    data = buf[pad : pad + _accel.size(buf)].tobytes()
+    starts, ends, numbers = [], [], []
+    width = ncols
+    offset = pad
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        found = list(_bytes._TOKEN.finditer(raw))
+        at = offset
+        offset += len(raw) + 1
+        if not found or raw[found[0].start()] == 35:  # blank, or a '#' comment
+            continue
+        if width is None:
+            width = len(found)
+            if width < min_cols:
+                raise FileFormatError(
+                    path, number, f"a {what} line needs at least {min_cols} columns; found {width}"
+                )
+        if len(found) != width:
+            raise FileFormatError(
+                path, number, f"expected {width} columns in this {what} line, found {len(found)}"
+            )
+        starts += [at + m.start() for m in found]
+        ends += [at + m.end() for m in found]
+        numbers.append(number)
+    if not numbers:
+        raise FileFormatError(path, None, f"the file is empty (no {what} rows)")
+    shape = (len(numbers), width)
+    lines = np.array(numbers, dtype=np.int64)
+    in_order = bool((lines == np.arange(1, len(lines) + 1)).all())
+    return (
+        np.array(starts, dtype=np.int64).reshape(shape),
+        np.array(ends, dtype=np.int64).reshape(shape),
+        None if in_order else lines,
+    )
+
+
+def decoded(token: bytes) -> str:
+    return bytes(token).decode("utf-8")  # the file was checked to be UTF-8 when read
+
+
+DECIMAL = re.compile(rb"^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$")
+_ALL_DECIMALS = re.compile(rb"(?:%s\n)*%s" % ((DECIMAL.pattern[1:-1],) * 2))
+
+
+def decimal(token: bytes) -> float | None:
+    """The finite value of a decimal token; None when it is not one (the rule)."""
+    if not DECIMAL.match(token):
+        return None
+    value = float(token)
+    return value if np.isfinite(value) else None
+
+
+def floats(rows: Rows, columns, what, col_label) -> np.ndarray:
+    """Columns parsed as finite decimals: (rows, columns).
+
+    Tokens outside the fast forms of :func:`fairconv._accel.decimals` (exponents, more
+    than 15 digits) are checked against the rule in one regex pass and parsed by
+    ``float`` in one C-level map; the first bad token, in file order, names its line.
+    """
+    values = np.empty((len(rows), len(columns)))
+    ok = np.empty((len(rows), len(columns)), dtype=bool)
+    for k, c in enumerate(columns):  # column by column: no copy of the token bounds
+        values[:, k], ok[:, k] = _accel.decimals(rows.buf, rows.starts[:, c], rows.ends[:, c])
+    i, j = np.nonzero(~ok)  # row-major: file order
+    if len(i) == 0:
+        return values
+    cols = np.asarray(columns)[j]
+    tokens = _accel.strings(rows.buf, rows.starts[i, cols], rows.ends[i, cols]).tolist()
+    if _ALL_DECIMALS.fullmatch(b"\n".join(tokens)):
+        rest = np.fromiter(map(float, tokens), np.float64, len(tokens))
+        if np.isfinite(rest).all():
+            values[i, j] = rest
+            return values
+    for row, token in zip(i.tolist(), tokens, strict=True):
+        if decimal(token) is None:
+            raise FileFormatError(
+                rows.path,
+                rows.line(row),
+                f"the {col_label} of a {what} line must be a finite number; "
+                f"found {decoded(token)!r}",
+            )
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+NTCIR_LEVEL = re.compile(rb"^L([0-9]{1,2}|100)$")
+TREC_LEVEL = re.compile(rb"^(-?[0-9]{1,18})$")
+RANK = re.compile(rb"^[0-9]{1,18}$")
+
+
+def integers(rows: Rows, column: int, pattern, message: str) -> np.ndarray:
+    """A column parsed as integers matching ``pattern``.
+
+    An NTCIR level's ``L`` is dropped; TREC levels are at most :data:`LMAX_LIMIT`. The
+    first bad token names its line. The fast route takes the tokens that match the
+    pattern as written (digit counts included, leading zeros counted); the pattern
+    itself decides every other token.
+    """
+    starts, ends = rows.starts[:, column], rows.ends[:, column]
+    lead = {NTCIR_LEVEL: ord("L"), TREC_LEVEL: ord("-")}.get(pattern)  # dropped first
+    skip = rows.buf[starts] == lead if lead is not None else np.zeros(len(starts), bool)
+    values, ok = _accel.unsigned(rows.buf, starts + skip, ends, 18)
+    if pattern is NTCIR_LEVEL:  # L and 1 or 2 digits, or L100
+        digits = ends - starts - 1
+        ok &= skip & ((digits <= 2) | ((digits == 3) & (values == 100)))
+    elif pattern is TREC_LEVEL:
+        values = np.where(skip, -values, values)
+        ok &= values <= LMAX_LIMIT
+    for i in np.flatnonzero(~ok).tolist():
+        token = rows.buf[starts[i] : ends[i]].tobytes()
+        good = pattern.match(token)
+        value = int(token.lstrip(b"L")) if good else None
+        if value is None or (pattern is TREC_LEVEL and value > LMAX_LIMIT):
+            raise FileFormatError(rows.path, rows.line(i), f"{message}; found {decoded(token)!r}")
+        values[i] = value
+    return values
+
+
+def topic_codes(topics: np.ndarray):
+    """(names in order of first appearance, id of each row's topic)."""
+    n = len(topics)
+    change = np.ones(n, dtype=bool)
+    np.not_equal(topics[1:], topics[:-1], out=change[1:])
+    heads = np.flatnonzero(change)
+    unique, first, inverse = np.unique(topics[heads], return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    ids = rank[inverse.ravel()][np.cumsum(change) - 1]
+    return tuple(decoded(t) for t in unique[order]), ids
