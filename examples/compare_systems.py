@@ -21,8 +21,8 @@ a = stats.anova2(book.scores)
 print(f"two-way ANOVA: F({a.df_systems}, {a.df_residual}) = {a.f_systems:.3f}, "
       f"p = {a.p_systems:.3f}")  # fmt: skip
 
-comparison = book.table.compare("nDCG@5", test="randomised-tukey", seed=1)
-tukey = book.table.compare("nDCG@5", test="tukey")
+comparison = stats.compare(book.table, "nDCG@5", test="randomised-tukey", seed=1)
+tukey = stats.compare(book.table, "nDCG@5", test="tukey")
 print("\nall pairs: randomised Tukey HSD (B = 10,000, seed 1) and two-way Tukey HSD")
 for p, q in zip(comparison.pairs, tukey.pairs, strict=True):
     print(f"  {p['a']} - {p['b']}: {p['difference']:+.4f}, p = {p['pvalue']:.4f} "

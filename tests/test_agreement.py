@@ -12,6 +12,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from fairconv import agreement as ag
+from fairconv.agreement import _correlation
 
 REF = Path(__file__).parent / "reference"
 
@@ -285,7 +286,7 @@ def test_correlation_matrix_equal_scipy_for_every_pair(ties):
 
 def test_correlation_matrix_in_several_blocks(monkeypatch):
     # a tiny block size forces many blocks of pairs and of systems
-    monkeypatch.setattr(ag, "_CHUNK_ELEMENTS", 64)
+    monkeypatch.setattr(_correlation, "_CHUNK_ELEMENTS", 64)
     rng = np.random.default_rng(3)
     X = rng.integers(0, 9, (4, 50)).astype(float)
     M = ag.correlation_matrix(X, method="tau_b").statistic

@@ -546,7 +546,7 @@ def system_means(comparison: Any) -> Figure:
     Parameters
     ----------
     comparison : Comparison
-        The output of :func:`fairconv.stats.compare` (or ``ScoreTable.compare``).
+        The output of :func:`fairconv.stats.compare`.
 
     Returns
     -------

@@ -254,12 +254,6 @@ class ScoreTable:
             for r, run in enumerate(self.runs)
         }
 
-    def compare(self, measure: str, *, test: str = "randomised-tukey", **options):
-        """Compare the runs on one measure over topics; see :func:`fairconv.stats.compare`."""
-        from . import stats
-
-        return stats.compare(self, measure, test=test, **options)
-
     def mean(self):
         """Mean over the topics where a cell exists and is defined, and the count.
 

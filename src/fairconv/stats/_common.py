@@ -1,0 +1,152 @@
+"""What the tests of :mod:`fairconv.stats` share.
+
+Input checks, exact scaling, rounding bounds, random streams and chunks of trials, by
+the conventions of the package's docstring.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .._validation import as_float_array, check_int, check_real, fail
+
+
+def _scipy_stats():
+    """``scipy.stats``, imported on first use: the command line starts without it."""
+    from scipy import stats
+
+    return stats
+
+
+TIE_TOLERANCE = 1e-9
+"""A trial ties the observed statistic within this relative tolerance."""
+
+CHUNK_BYTES = 64 * 2**20
+"""Memory of the random numbers and intermediate arrays of one chunk of trials."""
+
+_EPS = float(np.finfo(np.float64).eps)
+
+
+def _vector(x, name: str, func: str) -> np.ndarray:
+    arr = as_float_array(x, name, func)
+    if arr.ndim != 1:
+        raise fail(name, func, "be a 1-d array of per-topic scores", f"shape {arr.shape}")
+    if arr.shape[0] < 2:
+        raise fail(name, func, "hold the scores of at least 2 topics", f"{arr.shape[0]}")
+    if not np.isfinite(arr).all():
+        raise fail(
+            name,
+            func,
+            "hold finite scores",
+            f"NaN or infinity at topic {int(np.argmin(np.isfinite(arr)))}",
+        )
+    return arr
+
+
+def _pair(x, y, func: str) -> tuple[np.ndarray, np.ndarray, int]:
+    """The differences x - y of the scaled scores, their magnitudes |x| + |y|, and e.
+
+    Both are divided by 2**e (:func:`_scaled`); the magnitudes bound the rounding of d.
+    """
+    a, b = _vector(x, "x", func), _vector(y, "y", func)
+    if a.shape != b.shape:
+        raise fail("y", func, f"hold the {len(a)} topics of 'x'", f"{len(b)}")
+    ab, e = _scaled(np.stack([a, b]))
+    return ab[0] - ab[1], np.abs(ab[0]) + np.abs(ab[1]), e
+
+
+def _scaled(arr: np.ndarray) -> tuple[np.ndarray, int]:
+    """``arr / 2**e`` with its largest |value| in [0.5, 1), and e.
+
+    Division by a power of 2 is exact: sums, means and their rounding are those of
+    the scores, but squares neither overflow (1e200) nor underflow (1e-300).
+    """
+    top = float(np.abs(arr).max()) if arr.size else 0.0
+    e = math.frexp(top)[1] if top > 0 else 0
+    return (np.ldexp(arr, -e) if e else arr), e
+
+
+def _unscaled(value, e: int, what: str, func: str, params: str):
+    """``value * 2**e`` (a float or an array), refused when it exceeds the float range."""
+    with np.errstate(over="ignore"):
+        out = np.ldexp(value, e)
+    if not np.isfinite(out).all():
+        raise ValueError(
+            f"The {params} of {func} must hold scores small enough that {what} is a "
+            "finite float. Got scores for which it exceeds 1.8e308 instead; divide them "
+            "by a constant"
+        )
+    return out if isinstance(out, np.ndarray) and out.ndim else float(out)
+
+
+def _round_off(n: int, magnitude):
+    """The largest rounding error of a float sum of n scores of total |size| magnitude.
+
+    Differences and sums that are 0 on paper come out of floats as about 1e-17 for
+    scores near 1 (0.1 + 0.2 - 0.3); ``4 n eps`` times their magnitude bounds that.
+    """
+    return 4.0 * n * _EPS * np.asarray(magnitude, dtype=np.float64)
+
+
+def _constant(d: np.ndarray, mag: np.ndarray, axis: int = 0) -> np.ndarray:
+    """Whether the values along ``axis`` are all equal, within rounding.
+
+    ``mag`` holds the magnitudes of the scores each value comes from (|x| + |y| for a
+    difference): values equal on paper (0.3 - 0.1 and 0.2) differ by less than
+    :func:`_round_off` of the largest, a bound that moves with a common shift or scale
+    of the scores and not with the values' own size.
+    """
+    spread = np.abs(d - d.mean(axis=axis, keepdims=True)).max(axis=axis)
+    return np.asarray(~(spread > _round_off(d.shape[axis], mag.max(axis=axis))))
+
+
+def _matrix(scores, func: str) -> np.ndarray:
+    arr = as_float_array(scores, "scores", func)
+    if arr.ndim != 2:
+        raise fail("scores", func, "be a (topics, systems) array", f"shape {arr.shape}")
+    if arr.shape[0] < 2 or arr.shape[1] < 2:
+        raise fail("scores", func, "hold at least 2 topics and 2 systems", f"shape {arr.shape}")
+    if not np.isfinite(arr).all():
+        bad = np.argwhere(~np.isfinite(arr))[0]
+        raise fail(
+            "scores",
+            func,
+            "hold finite scores",
+            f"NaN or infinity at topic {bad[0]}, system {bad[1]}",
+        )
+    return arr
+
+
+def _alpha(alpha, func: str) -> float:
+    return check_real(alpha, "alpha", func, low=0.0, high=1.0, closed="neither")
+
+
+def _rng(seed, func: str) -> np.random.Generator:
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if seed is None:
+        return np.random.default_rng()
+    return np.random.default_rng(check_int(seed, "seed", func, minimum=0))
+
+
+def _limit(observed, floor) -> np.ndarray:
+    """The least trial statistic that reaches ``observed`` (statistics.md, Ties).
+
+    A tie within ``TIE_TOLERANCE`` of the observed statistic counts. An observed
+    statistic within ``floor`` (the rounding of its float computation) of 0 is 0 on
+    paper: it comes out of a float sum as, say, 1e-17, and every trial reaches it.
+    """
+    obs = np.abs(np.asarray(observed, dtype=np.float64))
+    return np.where(obs <= floor, 0.0, obs - TIE_TOLERANCE * obs)
+
+
+def _chunk(per_trial: int) -> int:
+    return max(1, CHUNK_BYTES // (8 * max(1, per_trial)))
+
+
+def _grid(d: np.ndarray, n: int, axis: int | None = 0) -> np.ndarray:
+    """A power of 2 per slice along ``axis``: multiples of it sum exactly (see _split)."""
+    top = np.maximum(np.abs(d).max(axis=axis, keepdims=True), np.finfo(np.float64).tiny)
+    return np.ldexp(1.0, np.maximum(np.frexp(top)[1] + (n - 1).bit_length() + 2 - 53, -1022))

@@ -1,0 +1,133 @@
+"""The package's layout: every module imports, imports point down, and no cycle.
+
+The module graph is read from the source (every ``import`` statement, those inside
+functions and ``TYPE_CHECKING`` blocks included). Importing ``a.b.c`` runs the
+``__init__`` of every package above it, so an import of a module in another package
+counts as an import of that package too.
+"""
+
+import ast
+import graphlib
+import importlib
+import pathlib
+import pkgutil
+
+import pytest
+
+import fairconv
+
+SRC = pathlib.Path(fairconv.__file__).parent
+SUBCOMMANDS = {f"fairconv.cli.{m}" for m in ("demo", "gfr", "conversations", "ragfair",
+                                            "nuggets", "stats", "agreement")}  # fmt: skip
+ANALYSES = ("fairconv.stats", "fairconv.agreement")
+FAMILIES = ("fairconv.gfr", "fairconv.gfrc", "fairconv.gfrc2", "fairconv.ragfair",
+            "fairconv.nuggets", "fairconv.divergences")  # fmt: skip
+
+
+def _modules() -> dict[str, tuple[pathlib.Path, bool]]:
+    """Every module of the package: name -> (path, is a package)."""
+    out = {}
+    for path in SRC.rglob("*.py"):
+        parts = list(path.relative_to(SRC.parent).with_suffix("").parts)
+        package = parts[-1] == "__init__"
+        out[".".join(parts[:-1] if package else parts)] = (path, package)
+    return out
+
+
+MODULES = _modules()
+ON_FIRST_USE = importlib.import_module("fairconv.io")._ON_FIRST_USE
+
+
+def _imported(name: str) -> set[str]:
+    """The fairconv modules that module ``name``'s import statements name."""
+    path, package = MODULES[name]
+    here = name.split(".") if package else name.split(".")[:-1]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = here[: len(here) - node.level + 1]
+                base = ".".join(parent + ([node.module] if node.module else []))
+            for alias in node.names:  # `from pkg import module` names a module
+                full = f"{base}.{alias.name}"
+                if base == "fairconv.io" and alias.name in ON_FIRST_USE:  # imported then
+                    full = f"fairconv.io.{ON_FIRST_USE[alias.name]}"
+                found.add(full if full in MODULES else base)
+    return {m for m in found if m == "fairconv" or m.startswith("fairconv.")}
+
+
+def _graph() -> dict[str, set[str]]:
+    """name -> the modules whose import it runs (packages above them included)."""
+    graph = {}
+    for name in MODULES:
+        edges = set()
+        for target in _imported(name):
+            parts = target.split(".")
+            for k in range(1, len(parts) + 1):
+                step = ".".join(parts[:k])
+                # a package above the importer is being imported already
+                if step in MODULES and step != name and not name.startswith(step + "."):
+                    edges.add(step)
+        graph[name] = edges
+    return graph
+
+
+GRAPH = _graph()
+
+
+def test_the_module_graph_has_no_cycle():
+    try:
+        order = list(graphlib.TopologicalSorter(GRAPH).static_order())
+    except graphlib.CycleError as exc:
+        pytest.fail(f"an import cycle: {' -> '.join(exc.args[1])}")
+    assert set(order) == set(MODULES)
+
+
+def test_the_graph_sees_every_kind_of_import():
+    """The reading of the source finds imports in functions and relative imports."""
+    assert "fairconv.io._conversations" in GRAPH["fairconv.cli.conversations"]  # in a function
+    assert "fairconv.io" in GRAPH["fairconv.conversation"]  # the package above io._json
+    assert "fairconv.results" in GRAPH["fairconv.stats._compare"]
+
+
+def test_score_tables_import_no_analysis():
+    """results holds data classes: the analyses take them, never the other way round."""
+    bad = [m for m in GRAPH["fairconv.results"] if m.startswith(ANALYSES + FAMILIES)]
+    assert not bad
+    assert GRAPH["fairconv.results"] <= {"fairconv._accel"}
+
+
+def test_subcommands_import_downwards_only():
+    for name in SUBCOMMANDS:
+        wrong = GRAPH[name] & (SUBCOMMANDS | {"fairconv.cli"})
+        assert not wrong, (name, wrong)
+    library = [m for m in MODULES if not m.startswith("fairconv.cli") and m != "fairconv.__main__"]
+    for name in library:
+        assert not any(m.startswith("fairconv.cli") for m in GRAPH[name]), name
+
+
+def test_every_module_imports():
+    for info in pkgutil.walk_packages(fairconv.__path__, "fairconv."):
+        if info.name == "fairconv.ir_measures" and importlib.util.find_spec("ir_measures") is None:
+            continue  # the ir-measures extra: tests_extra/ imports it
+        importlib.import_module(info.name)
+
+
+@pytest.mark.parametrize("old", ["readers", "inputs", "scores", "_bytes", "_keys", "_parallel",
+                                 "_fast", "_output", "_cli_stats", "_cli_agreement"])  # fmt: skip
+def test_the_old_module_paths_are_gone(old):
+    with pytest.raises(ModuleNotFoundError):
+        importlib.import_module(f"fairconv.{old}")
+
+
+def test_every_name_of_the_io_package_resolves():
+    import fairconv.io
+
+    for name in fairconv.io.__all__:
+        assert getattr(fairconv.io, name) is not None, name
+    assert set(fairconv.io.__all__) <= set(dir(fairconv.io))
+    with pytest.raises(AttributeError, match="has no attribute 'read_nothing'"):
+        fairconv.io.read_nothing  # noqa: B018
