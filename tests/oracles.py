@@ -1,9 +1,16 @@
-"""Plain-loop implementations written straight from the formulas (docs/measures.md).
+"""Plain-loop implementations written straight from the formulas and the file rules.
 
-Slow on purpose: the vectorised code must agree with them on random inputs.
+Slow on purpose: the vectorised code must agree with them on random inputs. The
+measures follow the papers' equations; the text readers follow docs/formats.md line by
+line, one token at a time (the library reads the same files as array work over their
+bytes, and must give the same values and the same messages).
 """
 
+import gzip
 import math
+import re
+
+import numpy as np
 
 
 def jsd(p, q):
@@ -212,3 +219,217 @@ def ragfair_topic(
     d_l = [x / total for x in exposure] if total > 0 else None
     ad = None if d_l is None or d_a is None else sim(d_l, d_a, divergence)
     return gf_re, gf_gen, rigf, ad
+
+
+# --------------------------------------------------------------------------- text readers
+# docs/formats.md, "Text files": UTF-8; no control character but tab, LF and CR (nor
+# the C1 controls, nor U+2028/U+2029); a byte-order mark only at the start; tokens
+# split at ASCII white space; blank lines and lines whose first token starts with '#'
+# skipped; every row of one width; numbers by the decimal grammar.
+_CONTROL = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\xc2[\x80-\x9f]|\xe2\x80[\xa8\xa9]")
+_BOM = b"\xef\xbb\xbf"
+_REFUSED = re.compile(_CONTROL.pattern + b"|" + _BOM)
+DECIMAL = re.compile(rb"^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$")
+NTCIR_LEVEL = re.compile(rb"^L([0-9]{1,2}|100)$")
+TREC_LEVEL = re.compile(rb"^-?[0-9]{1,18}$")
+RANK = re.compile(rb"^[0-9]{1,18}$")
+
+
+def _fail(name, line, message):
+    return ValueError(f"{name}:{line}: {message}" if line else f"{name}: {message}")
+
+
+def _table_lines(path):
+    """(name, [(line number, tokens)]) of the rows of a text table, by the text rules."""
+    if hasattr(path, "read"):
+        name = str(getattr(path, "name", None) or "<stream>")
+        data = path.read()
+        if isinstance(data, str):
+            data = data.encode("utf-8", "surrogatepass")
+    elif str(path).endswith(".gz"):
+        name = str(path)
+        try:
+            with gzip.open(path, "rb") as f:
+                data = f.read()
+        except (OSError, EOFError) as exc:
+            raise _fail(name, None, f"is not a readable gzip file ({exc})") from None
+    else:
+        name = str(path)
+        with open(path, "rb") as f:
+            data = f.read()
+    if data.startswith(_BOM):
+        data = data[len(_BOM) :]
+    bad = _REFUSED.search(data)
+    if bad:
+        line = data.count(b"\n", 0, bad.start()) + 1
+        if bad.group() == _BOM:
+            raise _fail(
+                name,
+                line,
+                "a byte-order mark (U+FEFF) is allowed only at the start of a file: "
+                "here it would be an invisible part of a token (two files joined?)",
+            )
+        raise _fail(
+            name, line, f"a control character ({bad.group()!r}) is not allowed in a text file"
+        )
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise _fail(name, line, "the line is not UTF-8 text") from None
+    rows = []
+    for number, line in enumerate(data.split(b"\n"), start=1):
+        tokens = line.split()
+        if tokens and not tokens[0].startswith(b"#"):
+            rows.append((number, tokens))
+    return name, rows
+
+
+def _rows(path, what, ncols=None, min_cols=1):
+    """(name, rows): every row of ``ncols`` tokens, or of the first row's count."""
+    name, rows = _table_lines(path)
+    if not rows:
+        raise _fail(name, None, f"the file is empty (no {what} rows)")
+    width = ncols
+    for number, tokens in rows:
+        if width is None:
+            width = len(tokens)
+            if width < min_cols:
+                raise _fail(
+                    name, number, f"a {what} line needs at least {min_cols} columns; found {width}"
+                )
+        if len(tokens) != width:
+            raise _fail(
+                name, number, f"expected {width} columns in this {what} line, found {len(tokens)}"
+            )
+    return name, rows
+
+
+def _number(name, number, token, what, label):
+    value = float(token) if DECIMAL.match(token) else math.inf
+    if not math.isfinite(value):
+        raise _fail(
+            name,
+            number,
+            f"the {label} of a {what} line must be a finite number; found {token.decode()!r}",
+        )
+    return value
+
+
+def _integer(name, number, token, pattern, message, limit=None):
+    if not pattern.match(token) or (limit is not None and int(token) > limit):
+        raise _fail(name, number, f"{message}; found {token.decode()!r}")
+    return int(token.lstrip(b"L"))
+
+
+def _topics(topics):
+    names = list(dict.fromkeys(t.decode() for t in topics))
+    return tuple(names), np.array([names.index(t.decode()) for t in topics], dtype=np.int64)
+
+
+def _lines(rows):
+    numbers = [number for number, _ in rows]
+    return None if numbers == list(range(1, len(rows) + 1)) else np.array(numbers)
+
+
+def _docs(rows, column):
+    out = np.empty(len(rows), dtype=object)
+    out[:] = [tokens[column] for _, tokens in rows]
+    return out
+
+
+def _once(name, rows, column, what):
+    """A (topic, doc) key given twice is an error naming its second line."""
+    first = {}
+    for number, tokens in rows:
+        key = (tokens[0], tokens[column])
+        if key in first:
+            raise _fail(
+                name,
+                number,
+                f"doc {tokens[column].decode()!r} of topic {tokens[0].decode()!r} {what} "
+                f"(first on line {first[key]})",
+            )
+        first[key] = number
+
+
+def read_qrels(path):
+    """NTCIR (topic doc L<level>) or TREC (topic iter doc level) qrels, line by line."""
+    from fairconv.io import Qrels
+
+    name, rows = _rows(path, "qrels")
+    width = len(rows[0][1])
+    if width == 3:
+        message = "an NTCIR qrels level must look like L0, L1, L2... (at most L100)"
+        levels = [_integer(name, n, t[2], NTCIR_LEVEL, message) for n, t in rows]
+    elif width == 4:
+        message = "a TREC qrels level must be an integer (at most 100)"
+        levels = [max(0, _integer(name, n, t[3], TREC_LEVEL, message, 100)) for n, t in rows]
+    else:
+        raise _fail(
+            name,
+            rows[0][0],
+            "expected NTCIR qrels (topic doc L<level>) or TREC qrels (topic iter doc level); "
+            f"found {width} columns",
+        )
+    doc = width - 2
+    topics, ids = _topics([t[0] for _, t in rows])
+    _once(name, rows, doc, "is judged twice")
+    return Qrels(name, topics, ids, _docs(rows, doc), np.array(levels, np.int64), _lines(rows))
+
+
+def read_gmemb(path, n_groups=None):
+    """topic doc p1 .. pG lines, each a distribution, line by line."""
+    from fairconv.io import GroupMemberships
+
+    name, rows = _rows(path, "gmemb", min_cols=4)
+    width = len(rows[0][1])
+    if n_groups is not None and width != n_groups + 2:
+        raise _fail(
+            name,
+            rows[0][0],
+            f"expected {n_groups} group probabilities (the target has {n_groups} groups), "
+            f"found {width - 2}",
+        )
+    matrix = [[_number(name, n, p, "gmemb", "group probability") for p in t[2:]] for n, t in rows]
+    topics, ids = _topics([t[0] for _, t in rows])
+    for (number, _), vector in zip(rows, matrix, strict=True):
+        total = vector[0]
+        for p in vector[1:]:  # left to right (Python 3.12's sum() compensates)
+            total += p
+        if min(vector) < 0 or max(vector) > 1 + 1e-5 or abs(total - 1) > 1e-5:
+            raise _fail(
+                name,
+                number,
+                "group probabilities must be finite, in [0, 1] and sum to 1 (within 1e-05); "
+                f"found {vector} with sum {total:.10g}",
+            )
+    _once(name, rows, 1, "is listed twice")
+    return GroupMemberships(name, topics, ids, _docs(rows, 1), np.array(matrix, np.float64))
+
+
+def read_golddistr(path):
+    """One probability per line."""
+    name, rows = _rows(path, "golddistr", ncols=1)
+    if len(rows) < 2:
+        raise _fail(
+            name,
+            None,
+            "a golddistr file needs one probability per group and at least 2 groups; "
+            f"found {len(rows)} lines",
+        )
+    return np.array([_number(name, n, t[0], "golddistr", "probability") for n, t in rows])
+
+
+def read_run(path, tag=None):
+    """topic Q0 doc rank score tag lines, line by line."""
+    from fairconv.io import Run
+
+    name, rows = _rows(path, "run", ncols=6)
+    message = "a rank (4th column) must be an integer >= 0"
+    for number, tokens in rows:
+        _integer(name, number, tokens[3], RANK, message)
+    scores = [_number(name, n, t[4], "run", "score (5th column)") for n, t in rows]
+    topics, ids = _topics([t[0] for _, t in rows])
+    tag = tag or rows[0][1][5].decode()
+    return Run(name, topics, ids, _docs(rows, 2), tag, np.array(scores), _lines(rows))

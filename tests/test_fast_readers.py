@@ -1,6 +1,6 @@
-"""The readers' fast route (array work over the bytes) against their reference route
-(line by line, one token at a time): on generated files both accept and refuse the same
-inputs, with the same message, and give bit-identical values."""
+"""The readers (array work over the bytes of a file) against the line-by-line oracle
+of tests/oracles.py (one line, one token at a time): on generated files both accept and
+refuse the same inputs, with the same message, and give bit-identical values."""
 
 import io
 
@@ -10,6 +10,7 @@ from hypothesis import find, given, settings
 from hypothesis import strategies as st
 
 import fairconv.io as readers
+import oracles
 from fairconv._accel import _bytes, _keys
 from fairconv.io import _tables, _text
 
@@ -133,7 +134,7 @@ RUN = st.tuples(
 GOLD = st.tuples(NUMBERS).map(list)
 
 
-# --------------------------------------------------------------------------- both routes
+# --------------------------------------------------------------------------- library and oracle
 def _canonical(value):
     if isinstance(value, np.ndarray):
         if value.dtype.kind in "SO":
@@ -154,63 +155,111 @@ STEPS = [(_bytes, "_CHUNK"), (_bytes, "_ROWS"), (_keys, "_ROWS"), (_text, "_STEP
 TINY = (5, 3, 2, 7)
 
 
-def outcome(reader, data: bytes, fast: bool, tiny: bool = False):
-    old = _bytes.FAST, [getattr(m, name) for m, name in STEPS]
-    _bytes.FAST = fast
+def outcome(read, data: bytes, tiny: bool = False):
+    """("ok", the canonical value) or ("error", the message) of ``read`` on ``data``."""
+    old = [getattr(m, name) for m, name in STEPS]
     if tiny:
         for (m, name), size in zip(STEPS, TINY, strict=True):
             setattr(m, name, size)
     try:
         stream = io.BytesIO(data)
         stream.name = "f.txt"
-        return ("ok", _canonical(reader(stream)))
+        return ("ok", _canonical(read(stream)))
     except ValueError as exc:
         return ("error", str(exc))
     finally:
-        _bytes.FAST = old[0]
-        for (m, name), size in zip(STEPS, old[1], strict=True):
+        for (m, name), size in zip(STEPS, old, strict=True):
             setattr(m, name, size)
 
 
-def same_both_ways(reader, data):
-    fast, slow = outcome(reader, data, True), outcome(reader, data, False)
-    assert fast == slow
-    assert outcome(reader, data, True, tiny=True) == slow
-    return fast
+def same_as_the_oracle(kind, data):
+    """The library's outcome, which must be the oracle's, in steps of any size."""
+    library, oracle, _ = READERS[kind]
+    expected = outcome(oracle, data)
+    assert outcome(library, data) == expected
+    assert outcome(library, data, tiny=True) == expected
+    return expected
 
 
 READERS = {
-    "qrels": (readers.read_qrels, QRELS),
-    "gmemb": (readers.read_gmemb, GMEMB),
-    "golddistr": (readers.read_golddistr, GOLD),
-    "run": (readers.read_run, RUN),
+    "qrels": (readers.read_qrels, oracles.read_qrels, QRELS),
+    "gmemb": (readers.read_gmemb, oracles.read_gmemb, GMEMB),
+    "golddistr": (readers.read_golddistr, oracles.read_golddistr, GOLD),
+    "run": (readers.read_run, oracles.read_run, RUN),
 }
 
 
 @pytest.mark.parametrize("kind", list(READERS))
 @settings(max_examples=400, deadline=None)
 @given(data=st.data())
-def test_fast_equals_slow(kind, data):
-    reader, row = READERS[kind]
-    same_both_ways(reader, data.draw(lines_of(row)))
+def test_the_readers_agree_with_the_line_by_line_oracle(kind, data):
+    same_as_the_oracle(kind, data.draw(lines_of(READERS[kind][2])))
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.binary(max_size=120), st.sampled_from(list(READERS)))
-def test_random_bytes_fast_equals_slow(data, kind):
-    same_both_ways(READERS[kind][0], data)
+def test_on_random_bytes_the_readers_agree_with_the_oracle(data, kind):
+    same_as_the_oracle(kind, data)
 
 
 @pytest.mark.parametrize("kind", list(READERS))
 @pytest.mark.parametrize("wanted", ["ok", "error"])
 def test_the_generated_files_reach_both_outcomes(kind, wanted):
     """The strategies above make readable files and broken ones, for every reader."""
-    reader, row = READERS[kind]
+    library, _, row = READERS[kind]
     find(
         lines_of(row),
-        lambda d: outcome(reader, d, True)[0] == wanted,
+        lambda d: outcome(library, d)[0] == wanted,
         settings=settings(max_examples=2000, database=None),
     )
+
+
+@pytest.mark.parametrize(
+    "kind, data, message",
+    [
+        ("qrels", b"T1 a L1\nT1 b L1 x\n", "f.txt:2: expected 3 columns in this qrels line"),
+        ("qrels", b"# c\n\nT1 a L1\n\n  \r\nT1 b\n", "f.txt:6: expected 3 columns"),
+        ("qrels", b"T1 a\n", "f.txt:1: expected NTCIR qrels"),
+        ("run", b"T1 Q0 a 1 2\n", "f.txt:1: expected 6 columns in this run line, found 5"),
+        ("run", b"T1 Q0 a 1 2 t\r\n\r\nT1 Q0 b 2 1 t u\r\n", "f.txt:3: expected 6 columns"),
+        ("gmemb", b"\n# x\nT1 a 1\n", "f.txt:3: a gmemb line needs at least 4 columns; found 3"),
+        ("gmemb", b"T1 a 1 0\nT1 b 1 0 0\n", "f.txt:2: expected 4 columns in this gmemb line"),
+        ("golddistr", b"0.5\n0.25 0.25\n", "f.txt:2: expected 1 columns in this golddistr line"),
+        ("golddistr", b"#\n\n", "f.txt: the file is empty (no golddistr rows)"),
+    ],
+)  # fmt: skip
+def test_the_tokeniser_names_the_first_line_of_another_width(kind, data, message):
+    """The widths of every line are counted as array work: the first one off is named."""
+    assert same_as_the_oracle(kind, data)[1].startswith(message)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.integers(1, 5), min_size=1, max_size=12),
+    st.lists(st.sampled_from([b"", b"# c", b"  ", b"\r"]), max_size=12),
+    st.sampled_from([None, 3]),
+    st.integers(1, 4),
+)
+def test_the_first_line_of_another_width_is_the_oracles(widths, extra, ncols, min_cols):
+    """Rows of random widths among blank and comment lines: the line the tokeniser names
+    (or the rows it gives) are those of the line-by-line rule."""
+    lines = [b" ".join(b"t%d" % k for k in range(w)) for w in widths]
+    for i, x in enumerate(extra):
+        lines.insert((3 * i) % (len(lines) + 1), x)
+    data = b"\n".join(lines)
+    stream = io.BytesIO(data)
+    stream.name = "f.txt"
+    try:
+        rows = _text.split_rows(stream, ncols, "t", min_cols)
+        got = ("ok", [rows.line(i) for i in range(len(rows))], rows.width)
+    except ValueError as exc:
+        got = ("error", str(exc))
+    try:
+        _, expected_rows = oracles._rows(io.BytesIO(data), "t", ncols, min_cols)
+        expected = ("ok", [n for n, _ in expected_rows], len(expected_rows[0][1]))
+    except ValueError as exc:
+        expected = ("error", str(exc).replace("<stream>", "f.txt"))
+    assert got == expected
 
 
 # integers as they are written: an L or a sign, leading zeros, digits
@@ -224,18 +273,18 @@ INTEGER_TOKENS = st.builds(
     ),
 ).filter(bool)
 INTEGER_ROWS = {
-    "NTCIR level": (readers.read_qrels, b"T1 d%d %s"),
-    "TREC level": (readers.read_qrels, b"T1 0 d%d %s"),
-    "rank": (readers.read_run, b"T1 Q0 d%d %s 1.5 tag"),
+    "NTCIR level": ("qrels", b"T1 d%d %s"),
+    "TREC level": ("qrels", b"T1 0 d%d %s"),
+    "rank": ("run", b"T1 Q0 d%d %s 1.5 tag"),
 }
 
 
 @settings(max_examples=500, deadline=None)
 @given(st.lists(INTEGER_TOKENS, min_size=1, max_size=6), st.sampled_from(list(INTEGER_ROWS)))
-def test_integer_tokens_fast_equals_slow(tokens, column):
-    """Leading zeros, digit counts and signs: the fast route takes what the rule takes."""
-    reader, row = INTEGER_ROWS[column]
-    same_both_ways(reader, b"".join(row % (i, t) + b"\n" for i, t in enumerate(tokens)))
+def test_integer_tokens_read_as_the_oracle_reads_them(tokens, column):
+    """Leading zeros, digit counts and signs: the array route takes what the rule takes."""
+    kind, row = INTEGER_ROWS[column]
+    same_as_the_oracle(kind, b"".join(row % (i, t) + b"\n" for i, t in enumerate(tokens)))
 
 
 @pytest.mark.parametrize(
@@ -244,9 +293,9 @@ def test_integer_tokens_fast_equals_slow(tokens, column):
     + [("TREC level", t) for t in (b"0100", b"-0100", b"0" * 18 + b"1", b"-" + b"0" * 18)]
     + [("rank", t) for t in (b"0" * 18, b"0" * 19, b"+1", b"-0")],
 )
-def test_integer_forms_read_alike_both_ways(column, token):
-    reader, row = INTEGER_ROWS[column]
-    same_both_ways(reader, row % (1, token) + b"\n")
+def test_integer_forms_read_as_the_oracle_reads_them(column, token):
+    kind, row = INTEGER_ROWS[column]
+    same_as_the_oracle(kind, row % (1, token) + b"\n")
 
 
 def test_exponents_and_long_decimals_read_as_float_reads_them():
@@ -276,7 +325,7 @@ def test_decimals_are_the_doubles_float_gives(tokens):
     values, ok = _bytes.decimals(buf, starts, ends)
     for token, value, good in zip(tokens, values.tolist(), ok.tolist(), strict=True):
         if good:
-            assert _text.DECIMAL.match(token)
+            assert oracles.DECIMAL.match(token)
             assert np.float64(value).tobytes() == np.float64(float(token)).tobytes(), token
 
 
@@ -318,10 +367,10 @@ def test_fixed_width_strings_hold_no_bytes_beyond_a_token():
     assert s.view(np.uint8).reshape(3, 8)[1, 1:].tolist() == [0] * 7
 
 
-@pytest.mark.parametrize("fast", [True, False])
-def test_line_numbers_count_blank_comment_and_crlf_lines(fast):
+@pytest.mark.parametrize("read", [readers.read_run, oracles.read_run])
+def test_line_numbers_count_blank_comment_and_crlf_lines(read):
     data = b"\xef\xbb\xbf\r\n# c\r\n\r\nT1 Q0 a 1 1 t\r\n\r\n  \r\nT1 Q0 b 2 x t\r\n"
-    assert outcome(readers.read_run, data, fast) == (
+    assert outcome(read, data) == (
         "error",
         "f.txt:7: the score (5th column) of a run line must be a finite number; found 'x'",
     )
@@ -338,7 +387,7 @@ def test_mostly_short_ids_with_some_long_ones_read_as_bytes_objects():
     data = b"".join(b"T1 " + d + b" L1\n" for d in ids)
     q = readers.read_qrels(io.BytesIO(data))
     assert q.docs.dtype == object and q.docs.tolist() == ids
-    assert same_both_ways(readers.read_qrels, data)[0] == "ok"
+    assert same_as_the_oracle("qrels", data)[0] == "ok"
 
 
 _BYTE_EDGES = [bytes([b]) for b in (0, 8, 9, 10, 11, 12, 13, 14, 31, 32, 65, 126, 127, 128, 255)]

@@ -1,6 +1,7 @@
-"""The rules for text files (issue of trust): encoding, control characters, numbers,
-empty files; hostile bytes end in an error naming the file (the fast and the slow
-routes agree: tests/test_fast_readers.py)."""
+"""The rules for text files: encoding, control characters, numbers, empty files;
+hostile bytes end in an error naming the file. Each rule holds for the library's
+readers and for the line-by-line oracle of tests/oracles.py (which agree on generated
+files: tests/test_fast_readers.py)."""
 
 import gzip
 import io
@@ -12,20 +13,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import fairconv.io as readers
-from fairconv._accel import _bytes
+import fairconv.io
+import oracles
 from fairconv.datasets import path
 
 PILOT = path("fairweb1-pilot")
 
 
-@pytest.fixture(scope="module", params=["fast", "reference"], autouse=True)
-def route(request):
-    """Every rule holds on the readers' fast route and on their reference route."""
-    old = _bytes.FAST
-    _bytes.FAST = request.param == "fast"
-    yield request.param
-    _bytes.FAST = old
+@pytest.fixture(scope="module", params=["library", "oracle"])
+def readers(request):
+    """The readers under test: fairconv's, or the line-by-line oracle's."""
+    return fairconv.io if request.param == "library" else oracles
 
 
 def cli_gfr(qrels, gmemb, run):
@@ -95,7 +93,9 @@ def test_rule1_bad_bytes_are_errors_naming_file_and_line(tmp_path, bad, what, wh
         (b"T1 a L2\n# \xef\xbb\xbf in a comment\n", 2),
     ],
 )
-def test_rule1_a_bom_after_the_start_is_an_error_naming_file_and_line(tmp_path, data, line):
+def test_rule1_a_bom_after_the_start_is_an_error_naming_file_and_line(
+    tmp_path, data, line, readers
+):
     """It would be an invisible part of a token: a second topic that looks like the first."""
     with pytest.raises(ValueError, match=rf"q:{line}: a byte-order mark \(U\+FEFF\) is allowed"):
         readers.read_qrels(write(tmp_path, "q", data))
@@ -108,14 +108,14 @@ def test_rule1_a_bom_after_the_start_in_the_cli(tmp_path):
     assert code == 2 and out == "" and f"{q}:4: a byte-order mark" in err, err
 
 
-def test_rule1_topics_that_are_not_utf8_never_merge(tmp_path):
+def test_rule1_topics_that_are_not_utf8_never_merge(tmp_path, readers):
     """Two topic ids that a replacing decoder would both turn into U+FFFD."""
     q = write(tmp_path, "q", b"T\xff a L2\nT\xfe b L2\n")
     with pytest.raises(ValueError, match=r"q:1: the line is not UTF-8"):
         readers.read_qrels(q)
 
 
-def test_rule1_crlf_and_tabs_are_whitespace(tmp_path):
+def test_rule1_crlf_and_tabs_are_whitespace(tmp_path, readers):
     crlf = readers.read_qrels(
         write(tmp_path, "q", GOOD_Q.replace(b"\n", b"\r\n").replace(b" ", b"\t"))
     )
@@ -138,12 +138,12 @@ def test_rule1_crlf_and_tabs_are_whitespace(tmp_path):
         (b"T1 0 a 101\n", "at most 100"),
     ],
 )
-def test_rule2_levels(tmp_path, qrels, message):
+def test_rule2_levels(tmp_path, qrels, message, readers):
     with pytest.raises(ValueError, match=r"q:1: .*" + message):
         readers.read_qrels(write(tmp_path, "q", qrels))
 
 
-def test_rule2_negative_trec_levels_are_nonrelevant(tmp_path):
+def test_rule2_negative_trec_levels_are_nonrelevant(tmp_path, readers):
     q = readers.read_qrels(write(tmp_path, "q", b"T1 0 a -2\nT1 0 b 2\n"))
     assert q.levels.tolist() == [0, 2]
 
@@ -160,30 +160,28 @@ def test_rule2_negative_trec_levels_are_nonrelevant(tmp_path):
         (b"T1 Q0 a 1.5 1.0 x", "integer >= 0"),
     ],
 )
-def test_rule2_scores_and_ranks(tmp_path, line, message):
+def test_rule2_scores_and_ranks(tmp_path, line, message, readers):
     with pytest.raises(ValueError, match=r"r:2: .*" + message):
         readers.read_run(write(tmp_path, "r", b"T1 Q0 z 0 1e-05 x\n" + line + b"\n"))
 
 
-def test_rule2_exponents_and_zero_based_ranks_are_read(tmp_path):
+def test_rule2_exponents_and_zero_based_ranks_are_read(tmp_path, readers):
     run = readers.read_run(write(tmp_path, "r", b"T1 Q0 a 0 1e-05 x\nT1 Q0 b 1 -2.5E+3 x\n"))
     assert run.scores.tolist() == [1e-05, -2500.0]
 
 
 @pytest.mark.parametrize("row", [b"T1 a 0.5 inf", b"T1 a 0.5 nan", b"T1 a 1_0 0"])
-def test_rule2_probabilities(tmp_path, row):
+def test_rule2_probabilities(tmp_path, row, readers):
     with pytest.raises(ValueError, match=r"g:1: .*finite number"):
         readers.read_gmemb(write(tmp_path, "g", row + b"\n"))
 
 
 # --------------------------------------------------------------------------- rule 6
 @pytest.mark.parametrize("content", [b"", b"\n\n", b"# a comment\n\n"])
-@pytest.mark.parametrize(
-    "reader", [readers.read_qrels, readers.read_gmemb, readers.read_run, readers.read_golddistr]
-)
-def test_rule6_a_file_without_records_is_an_error(tmp_path, content, reader):
+@pytest.mark.parametrize("reader", ["read_qrels", "read_gmemb", "read_run", "read_golddistr"])
+def test_rule6_a_file_without_records_is_an_error(tmp_path, content, reader, readers):
     with pytest.raises(ValueError, match=r"f: the file is empty"):
-        reader(write(tmp_path, "f", content))
+        getattr(readers, reader)(write(tmp_path, "f", content))
 
 
 def test_rule6_an_empty_run_in_the_cli(tmp_path):
@@ -193,7 +191,7 @@ def test_rule6_an_empty_run_in_the_cli(tmp_path):
 
 
 # --------------------------------------------------------------------------- inputs
-def test_gz_paths_and_file_objects_read_the_same(tmp_path):
+def test_gz_paths_and_file_objects_read_the_same(tmp_path, readers):
     plain = readers.read_run(PILOT / "runs" / "run.bm25-depThre6")
     gz = tmp_path / "run.gz"
     gz.write_bytes(gzip.compress((PILOT / "runs" / "run.bm25-depThre6").read_bytes()))
@@ -209,7 +207,7 @@ def test_gz_paths_and_file_objects_read_the_same(tmp_path):
 # --------------------------------------------------------------------------- fuzz
 @settings(max_examples=150, deadline=None)
 @given(st.binary(max_size=200), st.sampled_from(["qrels", "gmemb", "golddistr", "run"]))
-def test_random_bytes_end_in_a_result_or_an_error_naming_the_file(data, kind):
+def test_random_bytes_end_in_a_result_or_an_error_naming_the_file(readers, data, kind):
     reader = {"qrels": readers.read_qrels, "gmemb": readers.read_gmemb,
               "golddistr": readers.read_golddistr, "run": readers.read_run}[kind]  # fmt: skip
     f = io.BytesIO(data)
@@ -232,7 +230,7 @@ NEAR = st.lists(
 
 @settings(max_examples=150, deadline=None)
 @given(NEAR)
-def test_near_valid_qrels_end_in_a_result_or_an_error_naming_the_line(rows):
+def test_near_valid_qrels_end_in_a_result_or_an_error_naming_the_line(readers, rows):
     text = "\n".join(" ".join(r) for r in rows)
     f = io.BytesIO(text.encode())
     f.name = "q.txt"

@@ -1,7 +1,7 @@
 """The performance code behind one private boundary: the rest of fairconv calls these.
 
 - The byte tokeniser and column parsers of the text readers (:mod:`._bytes`):
-  :func:`padded`, :func:`read_padded`, :func:`bounds`, :func:`table`, :func:`strings`,
+  :func:`padded`, :func:`read_padded`, :func:`table`, :func:`strings`,
   :func:`decimals`, :func:`unsigned`, and :func:`lines` for the TSV writer.
 - Exact joins on (topic, doc) keys by hashing (:mod:`._keys`): :class:`KeyTable`,
   :func:`first_occurrences`, :func:`string_hashes`, :func:`key_hashes`,
@@ -14,7 +14,8 @@
 
 from ._bytes import (
     PAD,
-    bounds,
+    OtherWidth,
+    Table,
     decimals,
     lines,
     padded,
@@ -31,8 +32,9 @@ from ._threads import thread_imap, thread_map, threads
 __all__ = [
     "PAD",
     "KeyTable",
+    "OtherWidth",
+    "Table",
     "argsort",
-    "bounds",
     "decimals",
     "first_occurrences",
     "json_decoder",

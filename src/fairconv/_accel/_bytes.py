@@ -6,40 +6,33 @@ data, so that any token can be read as a fixed-width field without bounds checks
 - :func:`bounds` finds every token in one vectorised pass (a byte <= 32 is whitespace:
   the readers refuse every other control character first).
 - :func:`table` splits the tokens into rows of equal width, skipping blank and comment
-  lines, or returns None when a line has another width (the caller's line-by-line
-  reader then names that line).
+  lines; where a line has another width, it names that line (:class:`OtherWidth`),
+  found from the token count of every line.
 - :func:`strings` gathers a column into a fixed-width byte-string array (``S<width>``),
-  or an object array of bytes when padding would cost more memory than the text.
+  or an object array of bytes when padding would cost more memory than the text (and
+  for tokens longer than the pad).
 - :func:`decimals` and :func:`unsigned` parse a column of numbers. A decimal of at most
   15 digits with no exponent is (its digits as an integer) / 10**k: both are exact
   doubles, so the one division gives the correctly rounded value, the double that
   ``float()`` gives. Tokens outside that form are flagged for the caller's per-token
-  rule.
+  rule, the one grammar of the readers' numbers.
 - :func:`lines` lays out text lines from strings cut out of one buffer (the TSV
   writer's core).
-
-:data:`FAST` set to False makes the readers take their line-by-line route and
-:func:`strings`, :func:`decimals` and :func:`unsigned` leave every token to the plain
-per-token rule; the tests compare the two routes on generated files.
 """
 
 from __future__ import annotations
 
-import re
+from typing import NamedTuple
 
 import numpy as np
 
 PAD = 256
-"""Zero bytes before and after the data; tokens longer than this take the slow route."""
-
-FAST = True
-"""False: tokenise line by line and parse every token on its own (the reference route)."""
+"""Zero bytes before and after the data; longer tokens are gathered one at a time."""
 
 _CHUNK = 1 << 20  # bytes per step of the tokeniser: temporaries stay in cache
 _ROWS = 1 << 18  # rows per step of the column parsers
 _MAX_DIGITS = 15  # below 2**53: the integer of the digits is an exact double
 _POW10 = 10.0 ** np.arange(23)  # exact doubles up to 10**22
-_TOKEN = re.compile(rb"[^ \t\n\r\x0b\x0c]+")  # bytes.split()'s tokens
 
 
 def _zeros(n: int) -> np.ndarray:
@@ -116,14 +109,49 @@ def bounds(buf: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return starts[: n_edges // 2], ends[: n_edges // 2]
 
 
-def table(buf, starts, ends, ncols, min_cols):
-    """Rows of a whitespace table: ``(starts, ends, line_numbers)`` or None.
+class Table(NamedTuple):
+    """The rows of a whitespace table, as the bounds of their tokens in the buffer."""
 
-    ``starts`` and ``ends`` come back shaped (rows, width); a line whose first token
-    starts with ``#`` is a comment; ``line_numbers`` is None when row i is on line
-    i + 1. None (no table) when there is no row, or when a row has another width than
-    ``ncols`` (or the first row's), or fewer than ``min_cols``.
+    starts: np.ndarray
+    """(rows, width) start of every token."""
+    ends: np.ndarray
+    """(rows, width) end (exclusive) of every token."""
+    line_numbers: np.ndarray | None
+    """The line of each row; None when row i is on line i + 1."""
+
+
+class OtherWidth(NamedTuple):
+    """The first line whose token count breaks the width of a table."""
+
+    line: int
+    """Its line number (1-based)."""
+    found: int
+    """Its tokens."""
+    width: int
+    """The tokens expected: ``ncols``, the first row's count, or ``min_cols`` (narrow)."""
+    narrow: bool
+    """True: the first row has fewer than ``min_cols`` tokens (``ncols`` None)."""
+
+
+def table(buf: np.ndarray, ncols: int | None, min_cols: int) -> Table | OtherWidth | None:
+    """The rows of the whitespace table in a padded buffer, or the line that breaks it.
+
+    Tokens are split at bytes <= 32 (:func:`bounds`). A blank line holds no row, nor
+    does a line whose first token starts with ``#`` (a comment). Every other line is a
+    row of ``ncols`` tokens or, when ``ncols`` is None, of as many as the first row,
+    which must have at least ``min_cols``.
+
+    Returns
+    -------
+    Table
+        The rows.
+    OtherWidth
+        The first line (in file order) whose token count breaks that rule, found from
+        the token count of every line.
+    None
+        When no line holds a row.
     """
+    starts, ends = bounds(buf)
     n = len(starts)
     if n == 0:
         return None
@@ -145,25 +173,28 @@ def table(buf, starts, ends, ncols, min_cols):
             counts = breaks.astype(np.int64)
             counts[long] = in_gap
     breaks[0] = True
-    heads = np.flatnonzero(breaks)
+    heads = np.flatnonzero(breaks)  # the first token of every line that has one
     per_line = np.diff(np.append(heads, n))
     comment = buf[starts[heads]] == 35  # '#'
     content = ~comment
     if not content.any():
         return None
-    width = int(per_line[content][0]) if ncols is None else ncols
-    if width < min_cols or (per_line[content] != width).any():
-        return None
-    numbers = None
-    if counts is not None:
-        numbers = (np.cumsum(counts) + 1)[heads][content]
-    elif comment.any():
-        numbers = np.flatnonzero(content) + 1  # one line per head
+    # the line of each line's first token: one line per head, unless a gap holds more
+    head_lines = np.arange(1, len(heads) + 1) if counts is None else np.cumsum(counts)[heads] + 1
+    widths, lines = per_line[content], head_lines[content]
+    width = int(widths[0]) if ncols is None else ncols
+    if ncols is None and width < min_cols:
+        return OtherWidth(int(lines[0]), width, min_cols, True)
+    other = np.flatnonzero(widths != width)
+    if len(other):
+        k = int(other[0])
+        return OtherWidth(int(lines[k]), int(widths[k]), width, False)
+    numbers = lines if counts is not None or comment.any() else None
     if comment.any():
         keep = np.repeat(content, per_line)
         starts, ends = starts[keep], ends[keep]
     rows = len(starts) // width
-    return starts.reshape(rows, width), ends.reshape(rows, width), numbers
+    return Table(starts.reshape(rows, width), ends.reshape(rows, width), numbers)
 
 
 def _one_row_a_line(buf, starts, ends, ncols, min_cols):
@@ -196,7 +227,7 @@ def _one_row_a_line(buf, starts, ends, ncols, min_cols):
     )
     if before_last != rows - 1:
         return None
-    return starts.reshape(rows, width), ends.reshape(rows, width), None
+    return Table(starts.reshape(rows, width), ends.reshape(rows, width), None)
 
 
 def strings(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
@@ -211,7 +242,7 @@ def strings(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray
         return np.zeros(0, dtype="S8")
     lens = ends - starts
     w = -(-int(lens.max()) // 8) * 8
-    if not FAST or w > PAD:  # the reference rule, and tokens longer than the pad
+    if w > PAD:  # tokens longer than the pad: each cut out on its own
         out = np.empty(n, dtype=object)
         out[:] = [buf[s:e].tobytes() for s, e in zip(starts.tolist(), ends.tolist(), strict=True)]
         return out
@@ -322,7 +353,7 @@ def decimals(buf, starts, ends) -> tuple[np.ndarray, np.ndarray]:
     n = len(starts)
     values = np.zeros(n)
     ok = np.zeros(n, dtype=bool)
-    if not FAST or n == 0:
+    if n == 0:
         return values, ok
     for sl, ln, width, m in _chunks(buf, starts, ends, _MAX_DIGITS + 2):
         if int(ln.min()) == width and _fixed_point(m, values[sl], ok[sl]):
@@ -383,7 +414,7 @@ def unsigned(buf, starts, ends, max_digits: int) -> tuple[np.ndarray, np.ndarray
     n = len(starts)
     values = np.zeros(n, dtype=np.int64)
     ok = np.zeros(n, dtype=bool)
-    if not FAST or n == 0:
+    if n == 0:
         return values, ok
     for sl, ln, width, m in _chunks(buf, starts, ends, max_digits):
         value = np.zeros(len(ln), dtype=np.int64)

@@ -12,10 +12,9 @@
 A file is read as array work over its bytes (:mod:`fairconv._accel`): token bounds in
 one vectorised pass, rows of equal width found from the token count of every line,
 key columns as byte-string arrays and number columns parsed in a few passes, so that
-millions of lines are read without a Python loop per line. A file with a line of
-another width is read again line by line, the reference route, which names the first
-bad line; tokens outside the fast number forms (exponents, more than 15 digits) and bad
-tokens go through the plain per-token rule.
+millions of lines are read without a Python loop per line. Tokens outside the fast
+number forms (exponents, more than 15 digits) and bad tokens go through the one
+per-token rule, which names the first bad one.
 """
 
 from __future__ import annotations
@@ -26,7 +25,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import _accel
-from .._accel import _bytes
 from .._validation import LMAX_LIMIT
 
 
@@ -138,7 +136,7 @@ def _refuse_bad_bytes(name: str, whole, pad: int, table: bool) -> None:
     """
     view = memoryview(whole)
     plain = _plain_text(np.frombuffer(whole, dtype=np.uint8)[pad : len(whole) - pad])
-    if not plain or not _bytes.FAST:
+    if not plain:  # the search names the byte that breaks the rule
         data = bytes(view[pad : len(view) - pad])
         refused = _BAD_TABLE_BYTES if table else _BAD_BYTES
         bad = refused.search(data, len(_BOM) if data.startswith(_BOM) else 0)
@@ -201,56 +199,24 @@ def checked_bytes(path, *, table: bool = False) -> bytes:
 def split_rows(path, ncols=None, what="table", min_cols=1) -> Rows:
     """Split a file into rows of ``ncols`` tokens (or the count of its first row).
 
-    A file with no rows (empty, or only blank and comment lines) is an error.
+    When ``ncols`` is None, the first row must have at least ``min_cols`` tokens. A
+    line of another width, and a file with no rows (empty, or only blank and comment
+    lines), are errors naming the file (and the line).
     """
     buf = _load(path)
     name = source_name(path)
     if buf[_accel.PAD : _accel.PAD + 3].tobytes() == _BOM:
         buf[_accel.PAD : _accel.PAD + 3] = 32  # whitespace before the first token
-    shaped = None
-    if _bytes.FAST:
-        shaped = _accel.table(buf, *_accel.bounds(buf), ncols, min_cols)
+    shaped = _accel.table(buf, ncols, min_cols)
     if shaped is None:
-        shaped = _split_rows_slowly(name, buf, ncols, what, min_cols)
+        raise FileFormatError(name, None, f"the file is empty (no {what} rows)")
+    if isinstance(shaped, _accel.OtherWidth):
+        if shaped.narrow:
+            message = f"a {what} line needs at least {shaped.width} columns; found {shaped.found}"
+        else:
+            message = f"expected {shaped.width} columns in this {what} line, found {shaped.found}"
+        raise FileFormatError(name, shaped.line, message)
     return Rows(name, buf, *shaped)
-
-
-def _split_rows_slowly(path, buf, ncols, what, min_cols):
-    """Line by line: the reference route, and the one that names a bad line."""
-    pad = _accel.PAD
-    data = buf[pad : pad + _accel.size(buf)].tobytes()
-    starts, ends, numbers = [], [], []
-    width = ncols
-    offset = pad
-    for number, raw in enumerate(data.split(b"\n"), start=1):
-        found = list(_bytes._TOKEN.finditer(raw))
-        at = offset
-        offset += len(raw) + 1
-        if not found or raw[found[0].start()] == 35:  # blank, or a '#' comment
-            continue
-        if width is None:
-            width = len(found)
-            if width < min_cols:
-                raise FileFormatError(
-                    path, number, f"a {what} line needs at least {min_cols} columns; found {width}"
-                )
-        if len(found) != width:
-            raise FileFormatError(
-                path, number, f"expected {width} columns in this {what} line, found {len(found)}"
-            )
-        starts += [at + m.start() for m in found]
-        ends += [at + m.end() for m in found]
-        numbers.append(number)
-    if not numbers:
-        raise FileFormatError(path, None, f"the file is empty (no {what} rows)")
-    shape = (len(numbers), width)
-    lines = np.array(numbers, dtype=np.int64)
-    in_order = bool((lines == np.arange(1, len(lines) + 1)).all())
-    return (
-        np.array(starts, dtype=np.int64).reshape(shape),
-        np.array(ends, dtype=np.int64).reshape(shape),
-        None if in_order else lines,
-    )
 
 
 def decoded(token: bytes) -> str:
