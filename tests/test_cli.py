@@ -94,6 +94,56 @@ def test_python_dash_m_fairconv_runs_a_command_module_in_its_own_process(tmp_pat
     assert "X\tY\t" in out
 
 
+PILOT = path("fairweb1-pilot")
+GFR_ARGS = [
+    "gfr",
+    "--qrels",
+    str(PILOT / "fairweb1pilot.qrels"),
+    "--attribute",
+    "M-ORIGIN",
+    str(PILOT / "fairweb1pilot.M-ORIGIN.gmemb"),
+    str(PILOT / "M-ORIGIN.golddistr"),
+    "nominal",
+    *(str(p) for p in sorted((PILOT / "runs").iterdir())),
+]
+
+
+def test_jobs_sets_the_threads_and_changes_no_output(capsys, monkeypatch):
+    monkeypatch.delenv("FAIRCONV_THREADS", raising=False)
+    outputs = []
+    for jobs in ([], ["-j", "1"], ["--jobs", "3"], ["-j", "-1"]):
+        assert main(GFR_ARGS + jobs) == 0
+        outputs.append(capsys.readouterr().out)
+    assert len(set(outputs)) == 1 and outputs[0].startswith("run\ttopic")
+    monkeypatch.setenv("FAIRCONV_THREADS", "1")
+    assert main(GFR_ARGS) == 0
+    assert capsys.readouterr().out == outputs[0]
+
+
+@pytest.mark.parametrize("jobs", ["0", "-2", "x", "1.5"])
+def test_a_bad_jobs_count_is_a_usage_error(capsys, jobs):
+    with pytest.raises(SystemExit) as exc:
+        main([*GFR_ARGS, "-j", jobs])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and err.count("\n") == 1
+    assert "argument -j/--jobs: takes an integer >= 1, or -1 for every available core" in err
+
+
+def test_a_bad_fairconv_threads_is_a_one_line_error(capsys, monkeypatch):
+    monkeypatch.setenv("FAIRCONV_THREADS", "zero")
+    assert main(GFR_ARGS) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "fairconv gfr: error: The environment variable FAIRCONV_THREADS must" in err
+
+
+@pytest.mark.parametrize("command", ["gfr", "ragfair", "gfrc", "gfrc2", "nuggets"])
+def test_every_table_command_takes_jobs(capsys, command):
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    assert "-j N, --jobs N" in capsys.readouterr().out
+
+
 # --------------------------------------------------------------------------- outputs
 LABELS = "i1 a 1\ni1 b 1\ni2 a 0\ni2 b 1\n"
 

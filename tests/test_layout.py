@@ -109,6 +109,14 @@ def test_subcommands_import_downwards_only():
         assert not any(m.startswith("fairconv.cli") for m in GRAPH[name]), name
 
 
+def test_performance_code_is_called_through_its_boundary():
+    """Outside fairconv._accel, nothing imports its private submodules."""
+    for name in MODULES:
+        if not name.startswith("fairconv._accel"):
+            inside = [m for m in _imported(name) if m.startswith("fairconv._accel.")]
+            assert not inside, (name, inside)
+
+
 def test_every_module_imports():
     for info in pkgutil.walk_packages(fairconv.__path__, "fairconv."):
         if info.name == "fairconv.ir_measures" and importlib.util.find_spec("ir_measures") is None:

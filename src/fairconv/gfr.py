@@ -29,7 +29,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from . import _core
-from ._accel import thread_map
+from ._accel import resolve_n_jobs, thread_map
 from ._validation import (
     as_float_array,
     check_choice,
@@ -339,6 +339,7 @@ def evaluate(
     duplicates: str = "error",
     nonrelevant_membership: str = "uniform",
     lists: RankedLists | None = None,
+    n_jobs: int | None = None,
 ) -> ScoreTable:
     """Score runs against qrels and attribute sets; one vectorised pass per set.
 
@@ -382,6 +383,10 @@ def evaluate(
     lists : RankedLists, optional
         The output of :func:`fairconv.rankings.prepare` for these inputs, when the
         caller has it already (e.g. for the list lengths of the nev layout).
+    n_jobs : int, optional
+        Threads that join the runs and score blocks of topics: None for
+        ``FAIRCONV_THREADS`` or else every available core, -1 for every core, 1 for
+        none (no thread started). The scores are the same.
 
     Returns
     -------
@@ -406,6 +411,7 @@ def evaluate(
     0.5998
     """
     func = "evaluate"
+    threads = resolve_n_jobs(n_jobs, func)
     qrels, runs = as_qrels(qrels), as_runs(runs)
     runs = check_sequence_of(runs, Run, "runs", func, min_len=1)
     order, duplicates, nonrelevant_membership = join_options(
@@ -427,6 +433,7 @@ def evaluate(
             order=order,
             duplicates=duplicates,
             nonrelevant_membership=nonrelevant_membership,
+            n_jobs=threads,
         )
     topics, n_t, n_r = lists.topics, len(lists.topics), len(lists.runs)
 
@@ -461,7 +468,8 @@ def evaluate(
             decay, lists.padded_memberships(m, tt), target, DIVERGENCE_NAMES, cut
         )
 
-    for (m, tt), values in zip(work, thread_map(lambda job: score(*job), work), strict=True):
+    scored = thread_map(lambda job: score(*job), work, n_jobs=threads)
+    for (m, tt), values in zip(work, scored, strict=True):
         for (d, k), v in values.items():
             if m is None:  # d is ERR or iRBU
                 out[str(MeasureName(d, k))][tt] = v

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _core
+from ._accel import resolve_n_jobs
 from ._validation import (
     SUM_TOLERANCE,
     as_float_array,
@@ -513,6 +514,7 @@ def evaluate(
     order: str = "file",
     duplicates: str = "error",
     nonrelevant_membership: str = "uniform",
+    n_jobs: int | None = None,
 ) -> ScoreTable:
     """GF_Re, GF_Gen, RIGF and ADsim per attribute set, and the weighted overall values.
 
@@ -535,7 +537,7 @@ def evaluate(
         topic they are renormalised over the sets that cover it (default equal). Where
         every set covering a topic has weight 0, the overall values are undefined
         there (NaN).
-    gains, order, duplicates, nonrelevant_membership
+    gains, order, duplicates, nonrelevant_membership, n_jobs
         As :func:`fairconv.gfr.evaluate`.
 
     Returns
@@ -556,6 +558,7 @@ def evaluate(
     ['ADsim@10[M-ORIGIN]', 'ADsim@10[M-RATINGS]', 'ADsim[M-ORIGIN]']
     """
     func = "ragfair.evaluate"
+    threads = resolve_n_jobs(n_jobs, func)
     qrels, runs = as_qrels(qrels), as_runs(runs)
     runs = check_sequence_of(runs, Run, "runs", func, min_len=1)
     order, duplicates, nonrelevant_membership = join_options(
@@ -580,6 +583,7 @@ def evaluate(
         order=order,
         duplicates=duplicates,
         nonrelevant_membership=nonrelevant_membership,
+        n_jobs=threads,
     )
     topics = lists.topics
     t_index = {t: i for i, t in enumerate(topics)}

@@ -16,7 +16,7 @@ from functools import partial
 
 import numpy as np
 
-from ._accel import KeyTable, argsort, first_occurrences, key_hashes, thread_map, threads
+from ._accel import KeyTable, argsort, first_occurrences, key_hashes, resolve_n_jobs, thread_map
 from ._validation import FairconvWarning, check_choice, check_sequence_of
 from .divergences import AttributeSet
 from .io._frames import as_memberships
@@ -96,13 +96,12 @@ def _global_topic_ids(table, t_index: dict) -> np.ndarray:
     return ids[table.topic_ids] if len(ids) else np.full(len(table.docs), -1, np.int64)
 
 
-def _pieces(table, n: int | None = None) -> list[tuple[int, int]]:
+def _pieces(table, n: int) -> list[tuple[int, int]]:
     """Row ranges (lo, hi) splitting a table into about ``n`` (the threads) pieces.
 
     A piece ends where a topic's rows end, so that each topic's run of rows stays whole.
     """
     k = len(table.docs)
-    n = threads() if n is None else n
     if k == 0:
         return [(0, 0)]
     ids = table.topic_ids
@@ -317,6 +316,7 @@ def prepare(
     order="file",
     duplicates="error",
     nonrelevant_membership="uniform",
+    n_jobs: int | None = None,
 ) -> RankedLists:
     """Join runs with qrels and membership files into :class:`RankedLists`.
 
@@ -338,6 +338,10 @@ def prepare(
         official gmemb files list uniform vectors for those docs, so both agree there;
         when a file lists another vector, the default says so once (a
         :class:`~fairconv.FairconvWarning`).
+    n_jobs : int, optional
+        Threads that join the sets and the runs: None for ``FAIRCONV_THREADS`` or
+        else every available core, -1 for every core, 1 for none (no thread started).
+        The result is the same.
 
     Returns
     -------
@@ -347,6 +351,7 @@ def prepare(
     """
     func = "prepare"
     order, duplicates, listed_rule = join_options(order, duplicates, nonrelevant_membership, func)
+    threads = resolve_n_jobs(n_jobs, func)
     if not isinstance(qrels, Qrels):
         raise TypeError(
             f"The 'qrels' parameter of {func} must be a Qrels (fairconv.io.read_qrels). "
@@ -382,11 +387,13 @@ def prepare(
 
     # the sets (in a few pieces each) and the runs in one pool, largest first: the
     # cores stay busy to the end
-    pieces = [(m, lo, hi) for m, a in enumerate(attributes) for lo, hi in _pieces(a.memberships)]
+    pieces = [
+        (m, lo, hi) for m, a in enumerate(attributes) for lo, hi in _pieces(a.memberships, threads)
+    ]
     jobs: list = [partial(set_rows, m, lo, hi) for m, lo, hi in pieces]
     jobs += [partial(_rank_lines, r, t_index, key_ids, judged, order, duplicates) for r in runs]
     sizes = [hi - lo for _, lo, hi in pieces] + [len(run.docs) for run in runs]
-    done = thread_map(lambda job: job(), jobs, cost=sizes)
+    done = thread_map(lambda job: job(), jobs, cost=sizes, n_jobs=threads)
     ranked = done[len(pieces) :]
     del done[len(pieces) :]  # ranked holds the runs' arrays alone: place() drops them
 
@@ -405,7 +412,7 @@ def prepare(
             row_of_judged[nonrelevant_judged] = -1
         return row_of_judged, any(u for _, u in found)
 
-    per_set = thread_map(judged_rows, range(len(attributes)))
+    per_set = thread_map(judged_rows, range(len(attributes)), n_jobs=threads)
     n_t, n_r = len(topics), len(runs)
     lengths = np.zeros((n_t, n_r), dtype=np.int64)
     for r, (_, _, _, counts) in enumerate(ranked):
@@ -425,7 +432,7 @@ def prepare(
         for row_of, (row_of_judged, _) in zip(row_arrays, per_set, strict=True):
             row_of[pos] = row_of_judged[rows]
 
-    thread_map(place, range(n_r))
+    thread_map(place, range(n_r), n_jobs=threads)
     covered = []
     for data, (_, non_uniform) in zip(attributes, per_set, strict=True):
         if non_uniform:

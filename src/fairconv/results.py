@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
-from itertools import repeat
+from itertools import chain, repeat
 
 import numpy as np
 
@@ -341,17 +341,30 @@ class ScoreTable:
         json.dump(data, out, indent=1, allow_nan=False)
         out.write("\n")
 
-    def to_tsv(self, out, *, summary: bool = False) -> None:
+    def to_tsv(self, out, *, summary: bool = False, n_jobs: int | None = None) -> None:
         """Write ``run topic measure value`` rows with a header.
 
         Per-topic rows then ``all`` rows per run; values at full precision (``repr``),
         NaN as ``NaN``. With ``summary``, the ``all`` rows alone.
 
+        Parameters
+        ----------
+        out : text file
+            Where to write.
+        summary : bool
+            Only the ``all`` rows.
+        n_jobs : int, optional
+            Threads that lay out the runs' per-topic rows, a few runs at a time: None
+            for ``FAIRCONV_THREADS`` or else every available core, -1 for every core, 1
+            for none. The output is the same.
+
         Raises
         ------
         ValueError
-            A run name starting with ``#``: its rows would read back as comment lines.
+            A run name starting with ``#``: its rows would read back as comment lines;
+            a bad ``n_jobs``.
         """
+        threads = _accel.resolve_n_jobs(n_jobs, "ScoreTable.to_tsv")
         for name in self.runs:
             if name.startswith("#"):
                 raise ValueError(
@@ -364,18 +377,18 @@ class ScoreTable:
         measures = _encoded([f"{x}\t" for x in self.measures])
         runs = range(len(self.runs))
         cells = partial(self._cells, measures=measures)
-        texts = repeat("") if summary else _accel.thread_imap(cells, runs)
-        for r, text in zip(runs, texts, strict=False):  # repeat("") has no end
-            out.write(text)
-            lines = []
-            for i, name in enumerate(self.measures):
-                if n_topics[r, i] == 0:
-                    continue
-                value = "NaN" if np.isnan(mean[r, i]) else repr(float(mean[r, i]))
-                lines.append(f"{self.runs[r]}\tall\t{name}\t{value}\n")
-                if count[r, i] != n_topics[r, i]:
-                    lines.append(f"{self.runs[r]}\tall\tn[{name}]\t{int(count[r, i])}\n")
-            out.write("".join(lines))
+        with _accel.thread_imap(cells, [] if summary else runs, n_jobs=threads) as texts:
+            for r, text in zip(runs, chain(texts, repeat("")), strict=False):  # "": summary
+                out.write(text)
+                lines = []
+                for i, name in enumerate(self.measures):
+                    if n_topics[r, i] == 0:
+                        continue
+                    value = "NaN" if np.isnan(mean[r, i]) else repr(float(mean[r, i]))
+                    lines.append(f"{self.runs[r]}\tall\t{name}\t{value}\n")
+                    if count[r, i] != n_topics[r, i]:
+                        lines.append(f"{self.runs[r]}\tall\tn[{name}]\t{int(count[r, i])}\n")
+                out.write("".join(lines))
 
     def _cells(self, r: int, *, measures) -> str:
         """The per-topic TSV lines of run ``r`` (``measures``: :func:`_encoded` names).

@@ -9,7 +9,11 @@
 - The optional orjson of the ``fast`` extra, off with ``FAIRCONV_PURE=1``
   (:mod:`._orjson`): :func:`json_decoder` and :func:`repr_text`, each giving what the
   standard route gives.
-- Threads (:mod:`._threads`): :func:`thread_map`, :func:`thread_imap`, :func:`threads`.
+- Threads and the cycle collector's pause (:mod:`._threads`): :func:`resolve_n_jobs`,
+  :func:`thread_map`, :func:`thread_imap`, :func:`paused_gc`.
+
+Nothing here changes the process for longer than a call: no allocator setting, no
+collector threshold, no thread left running.
 """
 
 from ._bytes import (
@@ -27,7 +31,7 @@ from ._bytes import (
 )
 from ._keys import KeyTable, argsort, first_occurrences, key_hashes, string_hashes
 from ._orjson import json_decoder, repr_text
-from ._threads import thread_imap, thread_map, threads
+from ._threads import available_cores, paused_gc, resolve_n_jobs, thread_imap, thread_map
 
 __all__ = [
     "PAD",
@@ -35,20 +39,22 @@ __all__ = [
     "OtherWidth",
     "Table",
     "argsort",
+    "available_cores",
     "decimals",
     "first_occurrences",
     "json_decoder",
     "key_hashes",
     "lines",
     "padded",
+    "paused_gc",
     "read_padded",
     "repr_text",
+    "resolve_n_jobs",
     "size",
     "string_hashes",
     "strings",
     "table",
     "thread_imap",
     "thread_map",
-    "threads",
     "unsigned",
 ]

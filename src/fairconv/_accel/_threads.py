@@ -1,104 +1,174 @@
-"""Independent pieces of array work on a few threads.
+"""Independent pieces of array work on a few threads, and the cycle collector's pause.
 
 numpy releases the GIL inside its loops, so reading several files, joining several
 runs or scoring several blocks of topics overlap on the machine's cores. Results come
 back in the order of the items, and an error is that of the first failing item in that
 order: the outcome is the one a plain loop gives.
+
+How many threads: the caller's ``n_jobs`` (:func:`resolve_n_jobs`). One thread is the
+caller's own: ``n_jobs=1`` starts none. Every pool is shut down before the call that
+made it returns (or, for :func:`thread_imap`, when its block is left), so no thread
+outlives the call. Nothing here changes the process: no allocator setting, no thread
+count of another library.
 """
 
 from __future__ import annotations
 
+import gc
 import os
-import sys
+import re
+import threading
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from typing import Any
 
-MAX_THREADS = 4
-"""At most this many threads (and no more than the machine's cores)."""
+import numpy as np
+
+ENVIRONMENT = "FAIRCONV_THREADS"
+"""The environment variable that sets the threads when ``n_jobs`` is None."""
+
+_RULE = "be an integer >= 1, or -1 for all available cores"
 
 
-def threads() -> int:
-    """How many threads :func:`thread_map` uses."""
-    return max(1, min(MAX_THREADS, os.cpu_count() or 1))
+def available_cores() -> int:
+    """The cores this process may run on.
+
+    ``os.process_cpu_count()`` where it exists (Python 3.13), else the size of the
+    process's CPU affinity mask, else ``os.cpu_count()``; at least 1.
+    """
+    count = getattr(os, "process_cpu_count", None)
+    if count is not None:
+        n = count()
+    elif hasattr(os, "sched_getaffinity"):
+        n = len(os.sched_getaffinity(0))
+    else:
+        n = os.cpu_count()
+    return max(1, n or 1)
 
 
-def thread_map(func: Callable[..., Any], items: Sequence, *more: Sequence, cost=None) -> list:
-    """``[func(*args) for args in zip(items, *more)]``, on :func:`threads` threads.
+def resolve_n_jobs(n_jobs=None, func: str = "fairconv") -> int:
+    """The threads a call uses, from its ``n_jobs`` parameter.
+
+    None: the value of the environment variable ``FAIRCONV_THREADS`` when it is set
+    (and not empty), else every available core (:func:`available_cores`). An integer
+    >= 1: that many (1 starts no thread). -1: every available core.
+
+    Raises
+    ------
+    ValueError
+        For anything else (0, -2, a bool, a float, a string), naming ``n_jobs`` of
+        ``func``, or ``FAIRCONV_THREADS`` when its value is the bad one.
+    """
+    if n_jobs is None:
+        text = os.environ.get(ENVIRONMENT, "")
+        if not text:
+            return available_cores()
+        value = text.strip()
+        n_jobs = int(value) if re.fullmatch("-?[0-9]{1,9}", value) else 0
+        if n_jobs == 0 or n_jobs < -1:
+            raise ValueError(
+                f"The environment variable {ENVIRONMENT} must {_RULE}. Got {text!r} instead."
+            )
+    elif (
+        isinstance(n_jobs, (bool, np.bool_))
+        or not isinstance(n_jobs, (int, np.integer))
+        or n_jobs == 0
+        or n_jobs < -1
+    ):
+        shown = repr(n_jobs) if len(repr(n_jobs)) <= 40 else repr(n_jobs)[:37] + "..."
+        raise ValueError(
+            f"The 'n_jobs' parameter of {func} must {_RULE} (or None: {ENVIRONMENT}, "
+            f"else every available core). Got {shown} instead."
+        )
+    return available_cores() if n_jobs == -1 else int(n_jobs)
+
+
+def thread_map(
+    func: Callable[..., Any], items: Sequence, *more: Sequence, cost=None, n_jobs=None
+) -> list:
+    """``[func(*args) for args in zip(items, *more)]``, on ``n_jobs`` threads.
 
     With ``cost`` (a number per item), the costliest items start first: the pieces of
     large work then overlap with small ones. Results and the error raised are still
-    those of the input order.
+    those of the input order; once an item has failed, the items not yet started are
+    cancelled. The pool is shut down before this returns.
     """
     args = list(zip(items, *more, strict=True))
-    if len(args) <= 1 or threads() == 1:
+    workers = min(resolve_n_jobs(n_jobs), len(args))
+    if workers <= 1:
         return [func(*a) for a in args]
     start = range(len(args)) if cost is None else sorted(range(len(args)), key=lambda i: -cost[i])
+    pool = ThreadPoolExecutor(max_workers=workers)
     try:
-        with ThreadPoolExecutor(max_workers=threads()) as pool:
-            futures = {i: pool.submit(func, *args[i]) for i in start}
-            return [futures[i].result() for i in range(len(args))]
+        futures = {i: pool.submit(func, *args[i]) for i in start}
+        return [futures[i].result() for i in range(len(args))]
     finally:
-        release_memory()
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
-def thread_imap(func: Callable[..., Any], items: Sequence) -> Iterator:
-    """``func(item)`` for each item, in order, computed on :func:`threads` threads.
+@contextmanager
+def thread_imap(func: Callable[..., Any], items: Sequence, *, n_jobs=None) -> Iterator[Iterator]:
+    """``func(item)`` for each item, in order, computed on ``n_jobs`` threads.
+
+    A context manager giving the results' iterator::
+
+        with thread_imap(func, items, n_jobs=n_jobs) as results:
+            for result in results:
+                ...
 
     At most one result more than there are threads waits to be taken, so memory holds
     a few results, not all. An error is raised when its item's result is reached.
+    Leaving the block shuts the pool down, whether every result was taken or not: the
+    items not yet started are cancelled and the running ones awaited.
     """
-    if len(items) <= 1 or threads() == 1:
-        yield from map(func, items)
+    workers = min(resolve_n_jobs(n_jobs), len(items))
+    if workers <= 1:
+        yield map(func, items)
         return
-    with ThreadPoolExecutor(max_workers=threads()) as pool:
-        pending: deque = deque()
-        for item in items:
-            pending.append(pool.submit(func, item))
-            if len(pending) > threads():
-                yield pending.popleft().result()
-        while pending:
-            yield pending.popleft().result()
-
-
-def _libc(name: str):
-    """The C library's function ``name`` (glibc), or None where there is none."""
-    if not sys.platform.startswith("linux"):
-        return None
+    pool = ThreadPoolExecutor(max_workers=workers)
     try:
-        import ctypes
-
-        return getattr(ctypes.CDLL(None), name)
-    except (OSError, AttributeError):
-        return None
+        yield _in_order(pool, func, items, workers)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
-_TRIM = _libc("malloc_trim")
-_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3  # glibc's mallopt parameters
+def _in_order(pool: ThreadPoolExecutor, func, items, ahead: int) -> Iterator:
+    """The results of ``func`` over ``items`` from ``pool``, at most ``ahead`` + 1 queued."""
+    pending: deque = deque()
+    for item in items:
+        pending.append(pool.submit(func, item))
+        if len(pending) > ahead:
+            yield pending.popleft().result()
+    while pending:
+        yield pending.popleft().result()
 
 
-def reuse_freed_memory() -> None:
-    """Keep freed memory in the process for reuse (a command-line process's setting).
+_GC_LOCK = threading.Lock()
+_GC_PAUSES = [0, False]  # pauses in progress; whether the collector was on before the first
 
-    glibc gives blocks of 32 MiB and less from its heaps, and keeps up to 1 GiB freed
-    at a heap's top instead of giving it back: the pages a step frees are then reused
-    by the next one, where fresh pages from the system each cost the kernel a zeroing.
-    :func:`release_memory` becomes a no-op. Nothing changes where glibc is absent.
+
+@contextmanager
+def paused_gc() -> Iterator[None]:
+    """Pause Python's cycle collector for the block, restoring it on leaving, errors included.
+
+    For readers that build millions of objects holding no reference cycles (decoded
+    JSON): each collection would walk every object built so far, and without the pause
+    the collections cost more than the decoding itself. Nested and concurrent pauses
+    restore the collector when the last one ends, to the state it had before the first
+    (a collector that was off stays off). Thresholds and frozen objects are never
+    touched.
     """
-    global _TRIM
-    mallopt = _libc("mallopt")
-    if mallopt is None:
-        return
-    if mallopt(_M_MMAP_THRESHOLD, 32 << 20) and mallopt(_M_TRIM_THRESHOLD, 1 << 30):
-        _TRIM = None
-
-
-def release_memory() -> None:
-    """Give the pages freed by the threads' work back to the system.
-
-    Each thread allocates from its own glibc arena, and the temporaries freed there
-    would otherwise stay in the process until it ends; a no-op where glibc is absent.
-    """
-    if _TRIM is not None:
-        _TRIM(0)
+    with _GC_LOCK:
+        if _GC_PAUSES[0] == 0:
+            _GC_PAUSES[1] = gc.isenabled()
+            gc.disable()
+        _GC_PAUSES[0] += 1
+    try:
+        yield
+    finally:
+        with _GC_LOCK:
+            _GC_PAUSES[0] -= 1
+            if _GC_PAUSES[0] == 0 and _GC_PAUSES[1]:
+                gc.enable()

@@ -40,13 +40,34 @@ def build_parser() -> Parser:
 def run() -> int:
     """The ``fairconv`` program: :func:`main` in a process of its own.
 
-    The process keeps the memory it frees for reuse
-    (:func:`fairconv._accel._threads.reuse_freed_memory`).
+    The process keeps the memory it frees for reuse (:func:`_reuse_freed_memory`), a
+    setting of the whole process that only the program makes; :func:`main` called in
+    a process of the caller's (tests, notebooks) leaves the allocator alone.
     """
-    from .._accel._threads import reuse_freed_memory
-
-    reuse_freed_memory()
+    _reuse_freed_memory()
     return main()
+
+
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3  # glibc's mallopt parameters
+
+
+def _reuse_freed_memory() -> bool:
+    """Keep freed memory in the process for reuse; whether the setting was made.
+
+    glibc gives blocks of 32 MiB and less from its heaps, and keeps up to 1 GiB freed
+    at a heap's top instead of giving it back: the pages a step frees are then reused
+    by the next one, where fresh pages from the system each cost the kernel a zeroing.
+    Nothing changes where glibc is absent.
+    """
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):
+        return False
+    return bool(mallopt(_M_MMAP_THRESHOLD, 32 << 20) and mallopt(_M_TRIM_THRESHOLD, 1 << 30))
 
 
 def main(argv=None) -> int:

@@ -2,7 +2,7 @@
 
 The state of one run travels on its ``args``: ``args.outputs`` is the run's
 :class:`~fairconv.cli._outputs.Outputs` (the no-overwrite guard), set by
-:func:`fairconv.cli.main` before the command runs.
+:func:`fairconv.cli.main` before the command runs; ``args.jobs`` the threads asked for.
 """
 
 from __future__ import annotations
@@ -63,6 +63,16 @@ def float_list(text, option, sep=","):
     return [float(x) for x in items]
 
 
+def _jobs(text: str) -> int:
+    """The value of -j/--jobs: an integer >= 1, or -1 for every available core."""
+    value = text.strip()
+    if not re.fullmatch("-?[0-9]{1,9}", value) or int(value) == 0 or int(value) < -1:
+        raise argparse.ArgumentTypeError(
+            f"takes an integer >= 1, or -1 for every available core; got {text!r}"
+        )
+    return int(value)
+
+
 # --------------------------------------------------------------------------- ranked inputs
 def _target(text):
     """A golddistr path, or comma-separated probabilities."""
@@ -77,8 +87,8 @@ def _target(text):
 def ranked_inputs(args):
     """qrels, runs and attribute sets named by --qrels, --attribute and RUN.
 
-    The files are read on a few threads, largest first; an error is that of the first
-    bad file in command-line order.
+    The files are read on ``args.jobs`` threads, largest first; an error is that of
+    the first bad file in command-line order.
     """
     from .._accel import thread_map
     from ..io import read_qrels, read_run
@@ -96,7 +106,7 @@ def ranked_inputs(args):
     jobs += [lambda p=p: read_run(p) for p in args.runs]
     paths = [args.qrels, *(e[1] for e in args.attribute), *args.runs]
     # largest files first: their working memory comes while little else is held
-    done = thread_map(lambda job: job(), jobs, cost=[_size(p) for p in paths])
+    done = thread_map(lambda job: job(), jobs, cost=[_size(p) for p in paths], n_jobs=args.jobs)
     n = len(args.attribute)
     return done[0], done[1 + n :], done[1 : 1 + n]
 
@@ -138,7 +148,7 @@ def add_ranked_inputs(parser, attribute_help):
 
 # --------------------------------------------------------------------------- outputs
 def add_table_output(parser, formats=("tsv", "json")) -> None:
-    """-m/--measure, --format, --summary and -o: the options every score command has."""
+    """-m/--measure, --format, --summary, -o and -j: the options every score command has."""
     parser.add_argument(
         "-m",
         "--measure",
@@ -157,6 +167,15 @@ def add_table_output(parser, formats=("tsv", "json")) -> None:
     )
     parser.add_argument("--summary", action="store_true", help="print only the 'all' rows")
     parser.add_argument("-o", "--output", help="write to this file instead of stdout")
+    parser.add_argument(
+        "-j",
+        "--jobs",
+        type=_jobs,
+        metavar="N",
+        help="threads for the reading, joining, scoring and writing: an integer >= 1 "
+        "(1: none), or -1 for every available core (default: FAIRCONV_THREADS if set, "
+        "else every available core)",
+    )
 
 
 def emit(args, table, *, measures=None) -> None:
@@ -167,7 +186,7 @@ def emit(args, table, *, measures=None) -> None:
     if args.format == "json":
         write(args, args.output, lambda f: table.to_json(f, summary=args.summary))
     else:
-        write(args, args.output, lambda f: table.to_tsv(f, summary=args.summary))
+        write(args, args.output, lambda f: table.to_tsv(f, summary=args.summary, n_jobs=args.jobs))
 
 
 def write(args, output, writer, **options) -> None:

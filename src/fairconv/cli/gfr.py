@@ -90,8 +90,9 @@ def _cmd_gfr(args) -> int:
         order=args.order,
         duplicates=duplicates,
         nonrelevant_membership=args.nonrelevant_membership,
+        n_jobs=args.jobs,
     )
-    table = gfr.evaluate(qrels, runs, attributes, lists=lists, **options)
+    table = gfr.evaluate(qrels, runs, attributes, lists=lists, n_jobs=args.jobs, **options)
     if args.format != "nev":
         emit(args, table)
         return 0

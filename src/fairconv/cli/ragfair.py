@@ -69,6 +69,7 @@ def _cmd_ragfair(args) -> int:
         weights=weights,
         order=args.order,
         nonrelevant_membership=args.nonrelevant_membership,
+        n_jobs=args.jobs,
     )
     if args.plot:
         from ..plots import rigf_bars

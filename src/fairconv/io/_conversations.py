@@ -17,11 +17,12 @@ from operator import methodcaller
 from pathlib import Path
 from typing import Any
 
+from .._accel import paused_gc
 from ..conversation import Conversation, ConversationBatch, batch_from_records
 from ..divergences import AttributeSet
 from ..nuggets import MatchLabels, labels_from_records
 from ..ragfair import Answers, answer_distributions
-from ._json import iter_jsonl, json_repr, json_str, read_json, without_gc
+from ._json import iter_jsonl, json_repr, json_str, read_json
 from ._tables import read_golddistr
 from ._text import FileFormatError, source_name
 
@@ -122,7 +123,9 @@ def read_conversations(paths, attribute_sets: Sequence[AttributeSet]) -> Convers
     """
     if isinstance(paths, (str, bytes)) or hasattr(paths, "__fspath__") or hasattr(paths, "read"):
         paths = [paths]
-    with without_gc():
+    # the records hold no reference cycles: the collector's passes over the objects being
+    # built would cost more than the reading (restored on leaving, errors included)
+    with paused_gc():
         return _read_conversations(paths, attribute_sets)
 
 

@@ -15,10 +15,8 @@ record (``file:line``), the item and the field.
 
 from __future__ import annotations
 
-import gc
 import json
 import re
-from contextlib import contextmanager
 from itertools import chain, compress, repeat
 from operator import is_not
 
@@ -218,23 +216,6 @@ def _decode(text: str, name: str, line: int | None, max_depth: int, plain_number
     return value
 
 
-@contextmanager
-def without_gc():
-    """Pause Python's cycle collector while a reader builds millions of objects.
-
-    Decoded JSON holds no reference cycles, yet each collection would walk every
-    object built so far: without the pause, the collections cost more than the
-    decoding itself.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 def iter_jsonl(
     path, *, max_depth: int = MAX_JSON_DEPTH, count_keys=None
 ) -> list[tuple[int, object]]:
@@ -256,7 +237,9 @@ def iter_jsonl(
     """
     name = source_name(path)
     data = checked_bytes(path)
-    with without_gc():
+    # decoded JSON holds no reference cycles: the collector's passes over the millions
+    # of objects being built would cost more than the decoding (restored on leaving)
+    with _accel.paused_gc():
         found = _jsonl(name, data, max_depth, count_keys)
     _refuse_lone_surrogates(name, data, found)
     return found
