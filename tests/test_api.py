@@ -142,7 +142,8 @@ def test_unknown_names_are_key_errors_listing_the_valid_ones(pilot_table, call, 
 
 
 def test_wide_frame(pilot_table):
-    pd = pytest.importorskip("pandas")
+    import pandas as pd
+
     frame = pilot_table[["GFR@10", "GF-JSD@10[M-ORIGIN]"]].to_frame(wide=True)
     assert isinstance(frame, pd.DataFrame)
     assert frame.shape == (3 * 4, 2)

@@ -3,14 +3,13 @@
 from collections import namedtuple
 
 import numpy as np
+import pandas as pd  # the test extra brings pandas
 import pytest
 
 from fairconv import gfr, ragfair
 from fairconv.datasets import fairweb1_pilot, path
 from fairconv.io import as_memberships, as_qrels, as_run, as_runs, read_answers, read_run
 from fairconv.rankings import load_attribute
-
-pd = pytest.importorskip("pandas")
 
 P = path("fairweb1-pilot")
 Qrel = namedtuple("Qrel", "query_id doc_id relevance iteration")

@@ -11,6 +11,8 @@ import graphlib
 import importlib
 import pathlib
 import pkgutil
+import subprocess
+import sys
 
 import pytest
 
@@ -139,3 +141,48 @@ def test_every_name_of_the_io_package_resolves():
     assert set(fairconv.io.__all__) <= set(dir(fairconv.io))
     with pytest.raises(AttributeError, match="has no attribute 'read_nothing'"):
         fairconv.io.read_nothing  # noqa: B018
+
+
+BLOCK_EXTRAS = (
+    "import sys\n"
+    "for name in ('ir_measures', 'orjson', 'pandas', 'matplotlib'):\n"
+    "    sys.modules[name] = None  # import raises ImportError: the extra is absent\n"
+)
+
+
+def _python(code: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-c", BLOCK_EXTRAS + code], capture_output=True, text=True
+    )
+
+
+def test_star_import_works_without_the_extras():
+    proc = _python(
+        "from fairconv import *\n"
+        "from fairconv.io import *\n"
+        "names = dir()\n"
+        "print(sorted(k for k in ('gfr', 'io', 'stats', 'jsd', 'ir_measures') if k in names))\n"
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["['gfr',", "'io',", "'jsd',", "'stats']"]
+
+
+def test_a_missing_extra_is_an_attribute_error_naming_it():
+    proc = _python(
+        "import fairconv\n"
+        "print(hasattr(fairconv, 'ir_measures'))\n"
+        "try:\n"
+        "    fairconv.ir_measures\n"
+        "except AttributeError as exc:\n"
+        "    print(exc)\n"
+    )
+    assert proc.returncode == 0, proc.stderr
+    has, message = proc.stdout.splitlines()
+    assert has == "False"
+    assert "needs the ir-measures extra (pip install 'fairconv[ir-measures]'" in message
+
+
+def test_hasattr_never_raises():
+    for name in ("ir_measures", "plots", "io", "no_such_module"):
+        hasattr(fairconv, name)
+    assert "ir_measures" in dir(fairconv) and "ir_measures" not in fairconv.__all__

@@ -1,9 +1,9 @@
 """Figures: what they draw, and clear errors instead of empty figures or warnings."""
 
+import matplotlib  # the test extra brings matplotlib
 import numpy as np
 import pytest
 
-matplotlib = pytest.importorskip("matplotlib")  # the plot extra is part of the test install
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 

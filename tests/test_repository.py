@@ -65,12 +65,31 @@ def test_classifiers_cover_the_supported_pythons_and_typing():
 
 def test_all_extra_is_the_union_of_the_optional_features():
     extras = _pyproject()["project"]["optional-dependencies"]
-    assert extras["ir_measures"] == ["ir_measures>=0.3"]
-    # extras by their normalised names (PEP 685), which every pip resolves
-    optional = {name.replace("_", "-") for name in extras} - {"all", "test"}
+    assert extras["ir-measures"] == ["ir_measures>=0.3"]
+    # extras by their normalised names (PEP 685): the pip of Python 3.11 (23.2) finds
+    # 'fairconv[ir-measures]' but not 'fairconv[ir_measures]'
+    assert all(re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", name) for name in extras)
+    optional = set(extras) - {"all", "test"}
     (everything,) = extras["all"]
     assert everything.startswith("fairconv[") and everything.endswith("]")
     assert set(everything[len("fairconv[") : -1].split(",")) == optional
+
+
+def test_the_test_extra_brings_what_the_suite_uses():
+    """pip install -e '.[test]' alone runs the whole suite: pandas and matplotlib at the
+    floors of their extras."""
+    extras = _pyproject()["project"]["optional-dependencies"]
+    assert set(extras["pandas"]) <= set(extras["test"])
+    assert set(extras["plot"]) <= set(extras["test"])
+    (test_command,) = [c for c in _readme_commands() if "pytest" in c]
+    assert "pip install -e '.[test]' &&" in test_command
+
+
+def test_the_extra_is_spelled_as_pip_finds_it():
+    """'[ir_measures]' is refused by the pip of Python 3.11: no text tells users to type it."""
+    texts = [ROOT / "README.md", *(ROOT / "docs").glob("*.md"), *(ROOT / "src").rglob("*.py")]
+    for path in texts:
+        assert "[ir_measures]" not in path.read_text(encoding="utf-8"), path
 
 
 def test_changelog_has_an_unreleased_section_and_the_current_version():

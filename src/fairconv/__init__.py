@@ -18,8 +18,9 @@ stats, agreement
     assessor agreement.
 io
     Readers, writers and in-memory inputs (files, DataFrames, dicts, records).
-conversation, rankings, results, datasets, entities, plots
-    The data layer, score tables, bundled data, entity helpers and figures.
+conversation, rankings, results, datasets, entities, plots, ir_measures
+    The data layer, score tables, bundled data, entity helpers, figures (the ``plot``
+    extra) and the ir_measures integration (the ``ir-measures`` extra).
 
 Each module is imported when first used: ``import fairconv; fairconv.gfr.evaluate(...)``.
 """
@@ -41,7 +42,6 @@ MODULES = (
     "gfrc",
     "gfrc2",
     "io",
-    "ir_measures",
     "nuggets",
     "plots",
     "ragfair",
@@ -49,6 +49,12 @@ MODULES = (
     "results",
     "stats",
 )
+"""The modules that need nothing beyond numpy and scipy (``plots`` imports matplotlib
+only when it draws)."""
+
+EXTRA_MODULES = {"ir_measures": "ir-measures"}
+"""Modules that need an extra to import, and the extra: reachable as attributes, and
+left out of ``from fairconv import *``."""
 
 __all__ = [
     "AttributeSet",
@@ -65,8 +71,18 @@ __all__ = [
 def __getattr__(name: str):
     if name in MODULES:
         return importlib.import_module(f".{name}", __name__)
+    if name in EXTRA_MODULES:
+        try:
+            return importlib.import_module(f".{name}", __name__)
+        except ImportError as exc:
+            # an attribute that cannot be had: hasattr() is False, never an error
+            raise AttributeError(
+                f"module 'fairconv' has no attribute {name!r}: fairconv.{name} needs the "
+                f"{EXTRA_MODULES[name]} extra (pip install 'fairconv[{EXTRA_MODULES[name]}]'; "
+                f"{exc})"
+            ) from None
     raise AttributeError(f"module 'fairconv' has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(MODULES))
+    return sorted(set(globals()) | set(MODULES) | set(EXTRA_MODULES))

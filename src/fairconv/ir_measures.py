@@ -28,7 +28,7 @@ try:
     from ir_measures import providers as _providers
 except ImportError:  # pragma: no cover - the extra is not installed
     raise ImportError(
-        "fairconv.ir_measures needs ir_measures: pip install 'fairconv[ir_measures]'"
+        "fairconv.ir_measures needs ir_measures: pip install 'fairconv[ir-measures]'"
     ) from None
 
 from ._validation import check_sequence_of, check_unique_names
