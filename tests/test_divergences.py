@@ -112,9 +112,10 @@ def pairs(draw, full_support=False):
 
 
 @given(pairs())
-def test_jsd_and_nmd_in_unit_interval(pq):
+def test_nmd_in_unit_interval(pq):
+    """JSD's bounds are checked against Pinsker's and Lin's in test_jsd_accuracy.py
+    (its clip to [0, 1] makes a bare range check of JSD one that cannot fail)."""
     p, q = pq
-    assert 0.0 <= float(jsd(p, q)) <= 1.0
     assert 0.0 <= float(nmd(p, q)) <= 1.0 + 1e-12
 
 
