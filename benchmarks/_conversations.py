@@ -10,17 +10,23 @@ from fairconv.conversation import ConversationBatch
 SETS = [AttributeSet("A4", [0.25] * 4, "ordinal"), AttributeSet("B3", [1 / 3] * 3, "nominal")]
 
 
-def synthetic_batch(n_conv, rng, words=1000, nuggets=20, turns=4):
-    """A checked-shape batch built from arrays: ~``words`` words, ``nuggets`` nuggets
-    (3 words each, evenly spread over ``turns`` system turns), levels 0..2."""
+def synthetic_batch(n_conv, rng, words=1000, nuggets=25, turns=4):
+    """A checked-shape batch built from arrays: ``words`` words in ``turns`` exchanges,
+    ``nuggets`` nuggets of 3 words spread over the system turns, levels 0..2."""
     per = np.full(n_conv, nuggets)
     offsets = np.concatenate(([0], np.cumsum(per)))
     n = int(offsets[-1])
-    slot = words // nuggets
+    span = words // turns  # an exchange: "U:<word>", "S:<word>", span - 3 words, "answer"
     k = np.tile(np.arange(nuggets), n_conv)
-    start = k * slot + 2 + rng.integers(0, slot - 4, size=n)  # inside the system turn
+    turn0 = k * turns // nuggets  # 0-based exchange of nugget k
+    first = -(-np.arange(turns) * nuggets // turns)  # the first nugget of each exchange
+    count = np.diff(np.append(first, nuggets))
+    slot = (span - 3) // count[turn0]
+    j = k - first[turn0]
+    # a nugget's 3 words lie after the turn's "S:" word and before its last word
+    start = turn0 * span + 2 + j * slot + rng.integers(0, slot - 3, size=n)
     end = start + 2
-    turn = k * turns // nuggets + 1
+    turn = turn0 + 1
     level = rng.integers(0, 3, size=n)
     entity = rng.integers(0, 40, size=n) + np.repeat(np.arange(n_conv), per) * 40
     groups = {
@@ -44,10 +50,19 @@ def synthetic_batch(n_conv, rng, words=1000, nuggets=20, turns=4):
     )
 
 
+VOCABULARY = np.array(
+    [
+        "".join(chr(97 + c) for c in np.random.default_rng(n).integers(0, 26, 3 + n % 8))
+        for n in range(5000)
+    ]
+)
+
+
 def write_jsonl(batch, path, turns=4, words=1000):
-    """The batch as JSON Lines records with their text (``U:`` and ``S:`` turns)."""
+    """The batch as JSON Lines records, each with a text of its own: ``turns`` exchanges
+    of a ``U:`` word, an ``S:`` word and words drawn from a 5,000-word vocabulary."""
     span = words // turns
-    text = " ".join(f"U:question S:{' '.join(['word'] * (span - 2))} answer" for _ in range(turns))
+    rng = np.random.default_rng(1)
     groups = batch.groups
     with open(path, "w") as f:
         for c in range(len(batch)):
@@ -62,6 +77,8 @@ def write_jsonl(batch, path, turns=4, words=1000):
                 }
                 for i in range(lo, hi)
             ]
+            drawn = VOCABULARY[rng.integers(0, len(VOCABULARY), size=(turns, span - 1))]
+            text = " ".join(f"U:{w[0]} S:{' '.join(w[1:])} answer" for w in drawn.tolist())
             record = {"topic": batch.topics[c], "run": batch.runs[c], "text": text}
             f.write(json.dumps({**record, "nuggets": nuggets}) + "\n")
 

@@ -1,4 +1,5 @@
-"""GFRC throughput: 20,000 synthetic conversations of ~1,000 words, ~20 nuggets each,
+"""GFRC throughput: 20,000 synthetic conversations of 1,000 words, each with a text of its
+own and 25 nuggets,
 two attribute sets.
 
 Prints conversations/second for scoring alone (``gfrc.gfrc`` on a batch, both GF

@@ -1,4 +1,5 @@
-"""GFRC2 throughput: 20,000 synthetic conversations of ~1,000 words, ~20 nuggets each,
+"""GFRC2 throughput: 20,000 synthetic conversations of 1,000 words, each with a text of its
+own and 25 nuggets,
 two attribute sets.
 
 Prints conversations/second for scoring alone (``gfrc2.gfrc2`` on a batch) and for
