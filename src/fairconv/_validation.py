@@ -355,6 +355,52 @@ def check_once(names, name: str, func: str) -> None:
         seen.add(item)
 
 
+def _one_edit_apart(a: str, b: str) -> bool:
+    """Whether ``a`` becomes ``b`` by one insertion, deletion, substitution or adjacent swap."""
+    if a == b:
+        return False
+    la, lb = len(a), len(b)
+    if abs(la - lb) > 1:
+        return False
+    if la == lb:
+        diff = [i for i in range(la) if a[i] != b[i]]
+        if len(diff) == 1:
+            return True
+        return (
+            len(diff) == 2
+            and diff[1] == diff[0] + 1
+            and a[diff[0]] == b[diff[1]]
+            and a[diff[1]] == b[diff[0]]
+        )
+    short, long_ = (a, b) if la < lb else (b, a)
+    i = 0
+    while i < len(short) and short[i] == long_[i]:
+        i += 1
+    return short[i:] == long_[i + 1 :]
+
+
+def did_you_mean(word: str, choices, *, ignore_case: bool = False) -> str:
+    """A " Did you mean 'x'?" hint for a misspelt name, or "" when nothing is close.
+
+    A choice is close when ``word`` becomes it by one insertion, deletion, substitution
+    or swap of adjacent characters (``levle`` -> ``level``, ``runn`` -> ``run``); an exact
+    match up to case counts as close when ``ignore_case`` is set. Several close choices
+    are all named, in the order given.
+    """
+    key = word.casefold() if ignore_case else word
+    close = []
+    for choice in choices:
+        other = choice.casefold() if ignore_case else choice
+        if (ignore_case and other == key and choice != word) or _one_edit_apart(key, other):
+            if choice not in close:
+                close.append(choice)
+    if not close:
+        return ""
+    if len(close) == 1:
+        return f" Did you mean {close[0]!r}?"
+    return " Did you mean " + ", ".join(repr(c) for c in close[:-1]) + f" or {close[-1]!r}?"
+
+
 _INT_LIMIT = 1 << 53
 """The largest integer that every float holds exactly (JSON integers beyond +-2^53 are
 refused: they do not survive a round trip via floats)."""
