@@ -16,7 +16,7 @@ import numpy as np
 from fairconv import agreement as ag
 
 runs = ["sys-1", "sys-2", "sys-3", "sys-4", "sys-5", "sys-6", "sys-7", "sys-8"]
-measures = ["nDCG@5", "Recall_NtN[human]", "Recall_NtN[LLM]"]
+measures = ["nDCG@5", "Recall-NtN[human]", "Recall-NtN[LLM]"]
 means = np.array(
     [
         [0.48, 0.41, 0.37, 0.33, 0.30, 0.22, 0.18, 0.12],  # nDCG@5

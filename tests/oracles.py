@@ -192,7 +192,7 @@ def gfrc2(nuggets, sets, *, L=1000, weights=None, dedupe=True):
 def ragfair_topic(
     ranked, levels, memberships, target, divergence, answer, cutoff=None, gains=(1, 3)
 ):
-    """GF_Re, GF_Gen, RIGF (percent or None) and ADsim (or None) for one list and answer.
+    """GF-Re, GF-Gen, RIGF (percent or None) and ADsim (or None) for one list and answer.
 
     answer: list of (level, vector) entities.
     """

@@ -3,6 +3,7 @@
 import subprocess
 import sys
 from pathlib import Path
+from re import escape as re_escape
 
 import numpy as np
 import pytest
@@ -11,12 +12,19 @@ from hypothesis import strategies as st
 
 import fairconv
 from fairconv import AttributeSet, gfr, gfrc, gfrc2, ragfair, rankings
+from fairconv.cli import main
 from fairconv.conversation import ConversationOptions
 from fairconv.datasets import PILOT_ATTRIBUTES, fairweb1_pilot, load_case
 from fairconv.io import read_run
 from fairconv.results import MeasureName, ScoreTable
 
 NAME = st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcxyz_-0123456789", min_size=1, max_size=12)
+WORD = st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcxyz0123456789", min_size=1, max_size=6)
+BASE = st.builds(
+    lambda first, rest: first + "".join(sep + w for sep, w in rest),
+    WORD,
+    st.lists(st.tuples(st.sampled_from("-*"), WORD), max_size=3),
+)
 
 
 @pytest.fixture(scope="module")
@@ -31,7 +39,7 @@ def pilot_table(pilot):
 
 # --------------------------------------------------------------------------- names
 @given(
-    NAME.filter(lambda s: "@" not in s),
+    BASE,
     st.one_of(st.none(), st.integers(1, 10**6)),
     st.one_of(st.none(), NAME),
 )
@@ -40,10 +48,85 @@ def test_measure_names_round_trip(base, cutoff, attribute):
     assert MeasureName.parse(str(name)) == name
 
 
-@pytest.mark.parametrize("bad", ["", "GFR@", "GFR@0", "GFR@10[", "GF[A]@10", "a b", "GFR@-1"])
+@pytest.mark.parametrize(
+    "bad",
+    ["", "GFR@", "GFR@0", "GFR@10[", "GF[A]@10", "a b", "GFR@-1", "GF__Re", "-GF", "GF-", "a--b"],
+)
 def test_malformed_measure_names_are_refused(bad):
     with pytest.raises(ValueError, match="not a measure name"):
         MeasureName.parse(bad)
+
+
+def test_measure_bases_are_words_joined_by_hyphens_or_stars():
+    assert MeasureName.join("GF", "JSD") == "GF-JSD"
+    assert MeasureName.join("nDCG", "AWRF", product=True) == "nDCG*AWRF"
+    assert MeasureName.parse("nDCG*AWRF@20[S]") == MeasureName("nDCG*AWRF", 20, "S")
+    with pytest.raises(ValueError, match="not a word"):
+        MeasureName.join("GF", "J_SD")
+    with pytest.raises(ValueError, match="not a measure name"):
+        MeasureName("GF JSD")
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("GF_Re", "GF-Re"),
+        ("GF_Re@10[ORIGIN]", "GF-Re@10[ORIGIN]"),
+        ("GF_Gen[ORIGIN]", "GF-Gen[ORIGIN]"),
+        ("Recall_NtN", "Recall-NtN"),
+        ("Precision_NtN", "Precision-NtN"),
+        ("Recall_NtR", "Recall-NtR"),
+    ],
+)
+def test_an_old_measure_name_is_an_error_naming_the_new_one(old, new):
+    with pytest.raises(ValueError, match=f"'{re_escape(old)}' is now spelled '{re_escape(new)}'"):
+        MeasureName.parse(old)
+    table = ScoreTable(("r",), ("t",), (new,), np.zeros((1, 1, 1)), np.ones((1, 1, 1), bool))
+    with pytest.raises(KeyError, match=f"old spelling of '{re_escape(new)}'"):
+        table[old]
+    with pytest.raises(KeyError, match=f"old spelling of '{re_escape(new)}'"):
+        table.value("r", "t", old)
+
+
+def test_old_measure_names_are_errors_in_evaluate_and_on_the_command_line(pilot, capsys):
+    with pytest.raises(ValueError, match="'GF_Re@10' is now spelled 'GF-Re@10'"):
+        gfr.evaluate(pilot.qrels, pilot.runs, pilot.attributes, measures=["GF_Re@10"])
+    labels = Path(fairconv.__file__).parent / "data" / "rag" / "ikat-labels.jsonl"
+    assert main(["nuggets", "-m", "Recall_NtR", str(labels)]) == 2
+    err = capsys.readouterr().err
+    assert "'Recall_NtR', the old spelling of 'Recall-NtR'" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("asked", "meant"),
+    [
+        ("gfr@10", "GFR@10"),
+        ("GFR@99", None),
+        ("GFR@01", "GFR@10"),
+        ("GRF@10", "GFR@10"),
+        ("GFR@1", "GFR@10"),
+        ("GFRR@10", "GFR@10"),
+        ("ER@10", "ERR@10"),
+        ("iRBU@10x", "iRBU@10"),
+    ],
+)
+def test_an_unknown_measure_gets_did_you_mean_within_one_edit(pilot_table, asked, meant):
+    with pytest.raises(KeyError) as info:
+        pilot_table[asked]
+    message = str(info.value)
+    if meant is None:
+        assert "did you mean" not in message and "valid measures" in message
+    else:
+        assert f"did you mean '{meant}'" in message or f"or '{meant}'" in message
+    with pytest.raises(ValueError, match="must name measures it computes") as info:
+        _pick(pilot_table, asked)
+    assert ("did you mean" in str(info.value)) == (meant is not None)
+
+
+def _pick(table, asked):
+    from fairconv.results import pick
+
+    return pick(table, [asked], "evaluate")
 
 
 def test_every_printed_name_parses(pilot_table):

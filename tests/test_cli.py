@@ -71,7 +71,7 @@ def test_demo_prints_the_rag_case(capsys):
     out = capsys.readouterr().out
     assert "RAG fairness gap on pilot topic P002" in out
     assert "Anserini-qljm" in out and "N/A" in out
-    assert "Recall_NtN 0.1667, Precision_NtN 0.5000, Recall_NtR 0.4167" in out
+    assert "Recall-NtN 0.1667, Precision-NtN 0.5000, Recall-NtR 0.4167" in out
 
 
 def test_usage_errors_are_one_line():

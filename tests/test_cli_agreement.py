@@ -206,13 +206,14 @@ def test_agree_means_over_topics_every_run_has(tmp_path, capsys):
 
 
 def test_agree_between_two_files_latex_and_plot(tmp_path, capsys):
-    human = _score_file(tmp_path, "human.tsv", _values(3, 1), ["Recall_NtN"])
-    llm = _score_file(tmp_path, "llm.tsv", _values(4, 1), ["Recall_NtN"])
+    # a trec_eval name, kept verbatim from the files: its underscore is escaped
+    human = _score_file(tmp_path, "human.tsv", _values(3, 1), ["ndcg_cut_20"])
+    llm = _score_file(tmp_path, "llm.tsv", _values(4, 1), ["ndcg_cut_20"])
     fig = tmp_path / "fig.png"
-    args = ["agree", "-m", "Recall_NtN", "--between", "--format", "latex"]
+    args = ["agree", "-m", "ndcg_cut_20", "--between", "--format", "latex"]
     assert main([*args, "--plot", str(fig), human, llm]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("\\begin{tabular}") and "Recall\\_NtN" in out
+    assert out.startswith("\\begin{tabular}") and "ndcg\\_cut\\_20" in out
     a = _values(3, 1)[0].mean(axis=1)
     b = _values(4, 1)[0].mean(axis=1)
     assert f"{ag.kendall_tau(a, b).statistic:.3f}" in out

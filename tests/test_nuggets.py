@@ -19,16 +19,16 @@ def test_bundled_labels_per_turn_and_macro(capsys):
     # T1_1: gold g2, g4 matched of 4; e1, e2, e3 all match; 3 of 4 gold entailed
     assert [t.value("demo-run", "T1_1", m) for m in nuggets.MEASURES] == [0.5, 1.0, 0.75]
     assert [t.value("demo-run", "T1_2", m) for m in nuggets.MEASURES] == [0.0, 0.0, 0.5]
-    assert np.isnan(t.value("demo-run", "T2_1", "Precision_NtN"))  # 0/0
-    assert t.value("demo-run", "all", "Precision_NtN") == 0.5  # over defined turns
-    assert t.value("demo-run", "all", "Recall_NtR") == pytest.approx(1.25 / 3)
+    assert np.isnan(t.value("demo-run", "T2_1", "Precision-NtN"))  # 0/0
+    assert t.value("demo-run", "all", "Precision-NtN") == 0.5  # over defined turns
+    assert t.value("demo-run", "all", "Recall-NtR") == pytest.approx(1.25 / 3)
 
 
 def test_micro_pools_the_counts():
     t = nuggets.coverage(read_labels(path("rag", "ikat-labels.jsonl")), average="micro")
-    assert t.value("demo-run", "all", "Recall_NtN") == pytest.approx(2 / 9)
-    assert t.value("demo-run", "all", "Precision_NtN") == pytest.approx(3 / 5)
-    assert t.value("demo-run", "all", "Recall_NtR") == pytest.approx(4 / 9)
+    assert t.value("demo-run", "all", "Recall-NtN") == pytest.approx(2 / 9)
+    assert t.value("demo-run", "all", "Precision-NtN") == pytest.approx(3 / 5)
+    assert t.value("demo-run", "all", "Recall-NtR") == pytest.approx(4 / 9)
 
 
 def _loop(rec):
@@ -200,8 +200,8 @@ def test_average_is_case_insensitive_and_micro_differs_from_macro():
     labels = read_labels(path("rag", "ikat-labels.jsonl"))
     micro = nuggets.coverage(labels, average="MICRO")
     macro = nuggets.coverage(labels)
-    assert micro.value("demo-run", "all", "Recall_NtN") == pytest.approx(2 / 9)
-    assert macro.value("demo-run", "all", "Recall_NtN") == pytest.approx((0.5 + 0 + 0) / 3)
+    assert micro.value("demo-run", "all", "Recall-NtN") == pytest.approx(2 / 9)
+    assert macro.value("demo-run", "all", "Recall-NtN") == pytest.approx((0.5 + 0 + 0) / 3)
 
 
 def test_turn_ids_that_do_not_start_with_their_topic_are_prefixed():
@@ -213,11 +213,11 @@ def test_turn_ids_that_do_not_start_with_their_topic_are_prefixed():
 def test_cli(capsys):
     assert main(["nuggets", str(path("rag", "ikat-labels.jsonl"))]) == 0
     out = capsys.readouterr().out
-    assert "demo-run\tT1_1\tRecall_NtN\t0.5\n" in out
-    assert "demo-run\tT2_1\tPrecision_NtN\tNaN\n" in out
-    assert "demo-run\tall\tn[Precision_NtN]\t2\n" in out
+    assert "demo-run\tT1_1\tRecall-NtN\t0.5\n" in out
+    assert "demo-run\tT2_1\tPrecision-NtN\tNaN\n" in out
+    assert "demo-run\tall\tn[Precision-NtN]\t2\n" in out
     assert main(["nuggets", "--micro", str(path("rag", "ikat-labels.jsonl"))]) == 0
-    assert "demo-run\tall\tRecall_NtN\t0.2222222222222222\n" in capsys.readouterr().out
+    assert "demo-run\tall\tRecall-NtN\t0.2222222222222222\n" in capsys.readouterr().out
 
 
 # --------------------------------------------------------------------------- row names

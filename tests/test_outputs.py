@@ -57,8 +57,8 @@ def test_conversation_and_rag_measures_by_name(pilot):
         gfrc2.evaluate(batch, measures=["GFRC"])
     movies = [a for a in pilot.attributes if a.attribute.name.startswith("M-")]
     answers = read_answers(path("rag", "pilot-answers.jsonl"), [a.attribute for a in movies])
-    t = ragfair.evaluate(pilot.qrels, pilot.runs, movies, answers, measures=["RIGF@10", "GF_Gen"])
-    assert t.measures == ("RIGF@10", "GF_Gen")
+    t = ragfair.evaluate(pilot.qrels, pilot.runs, movies, answers, measures=["RIGF@10", "GF-Gen"])
+    assert t.measures == ("RIGF@10", "GF-Gen")
 
 
 def run_cli(capsys, *args):
@@ -101,7 +101,7 @@ def test_summary_prints_only_the_all_rows(capsys):
          str(path("cases", "r112-fairweb2.jsonl"))),
         ("gfrc2", "--attributes", str(path("cases", "r112-attributes.json")), "-m", "GFRC2",
          str(path("cases", "r112-fairweb2.jsonl"))),
-        ("nuggets", "-m", "Recall_NtR", str(path("rag", "ikat-labels.jsonl"))),
+        ("nuggets", "-m", "Recall-NtR", str(path("rag", "ikat-labels.jsonl"))),
     ],
 )  # fmt: skip
 def test_every_command_takes_measures_by_name(capsys, args):

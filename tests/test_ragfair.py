@@ -41,7 +41,7 @@ def test_tables_recomputed_from_printed_gf_values(key):
     """003 Tables 1-3. The paper computed RIGF from unrounded GF values, so RIGF from the
     printed 4-digit pairs may differ by a few hundredths of a point (M001 ORIGIN: -19.70
     vs -19.71 printed): each row is checked within 0.05 points. N/A exactly where
-    GF_Re = 0; ADsim N/A exactly where GF_Re = 0 or GF_Gen = 0."""
+    GF-Re = 0; ADsim N/A exactly where GF-Re = 0 or GF-Gen = 0."""
     rows = _groups()[key]
     topics = [r for r in rows if r["topic"] != "mean"]
     mean_row = next(r for r in rows if r["topic"] == "mean")
@@ -63,7 +63,7 @@ def test_tables_recomputed_from_printed_gf_values(key):
     table = ScoreTable(
         ("run",),
         tuple(r["topic"] for r in topics),
-        ("GF_Re", "GF_Gen", "RIGF printed", "RIGF", "ADsim"),
+        ("GF-Re", "GF-Gen", "RIGF printed", "RIGF", "ADsim"),
         values,
         np.ones(values.shape, dtype=bool),
     )
@@ -81,7 +81,7 @@ def test_tables_recomputed_from_printed_gf_values(key):
 
 
 def test_table3_overall_gf_is_the_equal_weight_mean():
-    """003 Table 3: the overall GF_Re and GF_Gen that fairconv combines (w_ORIGIN =
+    """003 Table 3: the overall GF-Re and GF-Gen that fairconv combines (w_ORIGIN =
     w_RATINGS = 0.5) from the per-set values of Tables 1-2, and the RIGF it derives
     from them: GF to the printed 4 digits (1e-4 for the rounding of two 4-digit inputs),
     RIGF within 0.05, N/A exactly where the paper prints it."""
@@ -160,7 +160,7 @@ def test_adsim_is_one_when_list_and_answer_share_one_group(tmp_path):
     )
     t = ragfair.evaluate(*case)
     assert t.value("x", "M1", "ADsim[RATINGS]") == 1.0
-    assert round(t.value("x", "M1", "GF_Gen[RATINGS]"), 4) == 0.4796
+    assert round(t.value("x", "M1", "GF-Gen[RATINGS]"), 4) == 0.4796
 
 
 @pytest.mark.filterwarnings("ignore:.*judged-nonrelevant:fairconv._validation.FairconvWarning")
@@ -180,10 +180,10 @@ def test_undefined_values_are_nan_and_counted(tmp_path, capsys):
         ],
     )
     t = ragfair.evaluate(*case)
-    assert t.value("x", "M1", "GF_Gen[RATINGS]") == 0.0  # names nothing
+    assert t.value("x", "M1", "GF-Gen[RATINGS]") == 0.0  # names nothing
     assert t.value("x", "M1", "RIGF[RATINGS]") == -100.0
     assert np.isnan(t.value("x", "M1", "ADsim[RATINGS]"))
-    assert np.isnan(t.value("x", "M2", "RIGF[RATINGS]"))  # GF_Re = 0
+    assert np.isnan(t.value("x", "M2", "RIGF[RATINGS]"))  # GF-Re = 0
     assert t.value("x", "all", "RIGF[RATINGS]") == -100.0  # mean over defined
     import io
 
@@ -262,7 +262,7 @@ def test_agrees_with_loop_oracle(tmp_path, seed):
         )
         got = [
             t.value("x", topic, f"{m}[A]")
-            for m in (f"GF_Re{depth}", "GF_Gen", f"RIGF{depth}", f"ADsim{depth}")
+            for m in (f"GF-Re{depth}", "GF-Gen", f"RIGF{depth}", f"ADsim{depth}")
         ]
         for w, v in zip(want, got, strict=False):
             if w is None:
@@ -291,7 +291,7 @@ def test_permuting_topics_changes_no_mean(perm):
         v = np.array([[float(rows[i]["gf_re"]), float(rows[i]["gf_gen"])] for i in order])
         v = np.column_stack([v, ragfair.rigf(v[:, 1], v[:, 0])])
         return ScoreTable.from_items(
-            ["r"] * 6, [rows[i]["topic"] for i in order], ["GF_Re", "GF_Gen", "RIGF"], v
+            ["r"] * 6, [rows[i]["topic"] for i in order], ["GF-Re", "GF-Gen", "RIGF"], v
         )
 
     np.testing.assert_allclose(table(perm).mean()[0], table(range(6)).mean()[0], atol=1e-12)
@@ -369,7 +369,7 @@ def test_conversation_records_are_accepted_as_answers(tmp_path):
             }
         ],
     )
-    assert round(ragfair.evaluate(*case).value("x", "M1", "GF_Gen[RATINGS]"), 4) == 0.4796
+    assert round(ragfair.evaluate(*case).value("x", "M1", "GF-Gen[RATINGS]"), 4) == 0.4796
 
 
 def test_cli_ragfair_and_plot(tmp_path, capsys):
@@ -442,14 +442,14 @@ def test_cli_error_is_one_line(tmp_path):
 )
 def test_rigf_refuses_values_outside_the_range_of_gf(gen, re_, name, got):
     """measures.md 1 and 5: DistrSim is at most 1 and (RNOD being at most sqrt(2)) at
-    least 1 - sqrt(2); GF_Re, GF_Gen and their weighted means keep to that range."""
+    least 1 - sqrt(2); GF-Re, GF-Gen and their weighted means keep to that range."""
     with pytest.raises(ValueError, match=rf"'{name}' parameter of rigf must hold GF values.*{got}"):
         ragfair.rigf(gen, re_)
 
 
 def test_rigf_of_a_gf_re_next_to_zero_is_infinite_not_a_warning():
-    """measures.md 5: RIGF = (GF_Gen - GF_Re) / GF_Re * 100, undefined only at GF_Re = 0;
-    a GF_Re of 1e-320 gives about 1e322 percent, beyond the float range: +-inf."""
+    """measures.md 5: RIGF = (GF-Gen - GF-Re) / GF-Re * 100, undefined only at GF-Re = 0;
+    a GF-Re of 1e-320 gives about 1e322 percent, beyond the float range: +-inf."""
     assert ragfair.rigf(1.0, 1e-320).tolist() == np.inf
     assert ragfair.rigf([-0.4, 0.5, 0.5], [1e-320, 0.0, 1e-300]).tolist()[:1] == [-np.inf]
     assert np.isnan(ragfair.rigf(0.5, 0.0))
@@ -473,7 +473,7 @@ def _one_list(**kw):
 
 
 def test_padding_and_nonrelevant_rows_are_neither_checked_nor_used():
-    """measures.md 5: GF_Re is GF of GFR over the retrieved list and d_L sums relevant
+    """measures.md 5: GF-Re is GF of GFR over the retrieved list and d_L sums relevant
     docs only; ranks beyond a list's length are not in it, and a nonrelevant doc's row
     plays no part (the docstring: rows of nonrelevant docs are not used)."""
     want = _one_list(cutoffs=[1, 3])
@@ -534,7 +534,7 @@ def test_evaluate_errors_name_ragfair_evaluate(kw, message):
 
 
 def test_overall_values_are_undefined_where_every_covering_set_has_weight_zero(tmp_path):
-    """measures.md 5 (GF_Re, GF_Gen weighted over attribute sets; 2: a set covers the
+    """measures.md 5 (GF-Re, GF-Gen weighted over attribute sets; 2: a set covers the
     topics of its gmemb file): the weights are renormalised over the sets covering a
     topic, so where those all weigh 0 the overall values are undefined (NaN)."""
     (tmp_path / "q").write_text("M1 a L2\nM2 b L2\n")
@@ -555,7 +555,7 @@ def test_overall_values_are_undefined_where_every_covering_set_has_weight_zero(t
     answers = read_answers(tmp_path / "a.jsonl", [s.attribute for s in sets])
     qrels, run = read_qrels(tmp_path / "q"), read_run(tmp_path / "r")
     t = ragfair.evaluate(qrels, [run], sets, answers, weights=[1, 0])
-    assert t.value("x", "M1", "GF_Re") == t.value("x", "M1", "GF_Re[RATINGS]")
-    for m in ("GF_Re", "GF_Gen", "RIGF"):
+    assert t.value("x", "M1", "GF-Re") == t.value("x", "M1", "GF-Re[RATINGS]")
+    for m in ("GF-Re", "GF-Gen", "RIGF"):
         assert np.isnan(t.value("x", "M2", m)), m
-    assert t.value("x", "all", "GF_Re") == t.value("x", "M1", "GF_Re")
+    assert t.value("x", "all", "GF-Re") == t.value("x", "M1", "GF-Re")

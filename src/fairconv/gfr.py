@@ -120,7 +120,11 @@ def measure_names(set_names: Sequence[str], cutoffs: Sequence[int] = DEFAULT_CUT
     names = []
     for k in [None, *sorted(set(cutoffs))]:
         names += [str(MeasureName("ERR", k)), str(MeasureName("iRBU", k))]
-        names += [str(MeasureName(f"GF-{d}", k, n)) for n in set_names for d in DIVERGENCE_NAMES]
+        names += [
+            str(MeasureName(MeasureName.join("GF", d), k, n))
+            for n in set_names
+            for d in DIVERGENCE_NAMES
+        ]
         names.append(str(MeasureName("GFR", k)))
     return names
 
@@ -146,7 +150,9 @@ def _combine_gfr(out: dict, cut, utility, sets: Sequence[AttributeSet], w, cover
     """
     for k in cut:
         parts = [out[str(MeasureName(utility, k))]]
-        parts += [out[str(MeasureName(f"GF-{a.divergence}", k, a.name))] for a in sets]
+        parts += [
+            out[str(MeasureName(MeasureName.join("GF", a.divergence), k, a.name))] for a in sets
+        ]
         stack = np.stack(np.broadcast_arrays(*parts))
         cov = None
         if covered is not None:
@@ -245,7 +251,7 @@ def gfr(
         out[str(MeasureName(name, k))] = v
     for x, a in zip(arrays, sets, strict=True):
         for (d, k), v in _core.gf_at_cutoffs(decay, x, a.target, DIVERGENCE_NAMES, cut).items():
-            out[str(MeasureName(f"GF-{d}", k, a.name))] = v
+            out[str(MeasureName(MeasureName.join("GF", d), k, a.name))] = v
     _combine_gfr(out, cut, utility, sets, w)
     return {n: out[n] for n in measure_names([a.name for a in sets], cut[1:])}
 
@@ -454,7 +460,7 @@ def evaluate(
         cov = lists.covered[m]
         covered[m, cov] = True
         for d, k in ((d, k) for d in DIVERGENCE_NAMES for k in cut):
-            col = str(MeasureName(f"GF-{d}", k, a.name))
+            col = str(MeasureName(MeasureName.join("GF", d), k, a.name))
             out[col] = np.zeros((n_t, n_r))
             present[m_index[col], cov] = True
         work += [(m, tt) for tt in lists.blocks(cov, width=a.n_groups)]
@@ -474,7 +480,9 @@ def evaluate(
             if m is None:  # d is ERR or iRBU
                 out[str(MeasureName(d, k))][tt] = v
             else:
-                out[str(MeasureName(f"GF-{d}", k, attributes[m].attribute.name))][tt] = v
+                out[str(MeasureName(MeasureName.join("GF", d), k, attributes[m].attribute.name))][
+                    tt
+                ] = v
     _combine_gfr(out, cut, utility, [a.attribute for a in attributes], w, covered[:, :, None])
     for k in cut:
         present[m_index[str(MeasureName("GFR", k))]] = True

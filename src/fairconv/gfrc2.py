@@ -196,7 +196,7 @@ def write_clusters(batch: ConversationBatch, c: Clusters, out) -> None:
     names = [a.name for a in batch.attributes]
     header = ["run", "topic", "wc", "GWCrel", "WCnonrel", "GNP"]
     for n in names:
-        header += [f"D[{n}]", f"DistrSim[{n}]"]
+        header += [str(MeasureName("D", None, n)), str(MeasureName("DistrSim", None, n))]
     out.write("\t".join(header + ["Experience", "Prob"]) + "\n")
     rows = []
     for i, conv in enumerate(c.conversation.tolist()):

@@ -33,7 +33,7 @@ from .results import ScoreTable
 
 __all__ = ["MatchLabels", "labels_from_records", "coverage", "MEASURES"]
 
-MEASURES = ("Recall_NtN", "Precision_NtN", "Recall_NtR")
+MEASURES = ("Recall-NtN", "Precision-NtN", "Recall-NtR")
 """The measures of :func:`coverage`, in column order; all higher-is-better, in [0, 1]."""
 
 
@@ -241,7 +241,7 @@ def _esc(name: str) -> str:
 
 
 def coverage(labels: MatchLabels, *, average: str = "macro") -> ScoreTable:
-    r"""Recall_NtN, Precision_NtN and Recall_NtR per turn, and per run.
+    r"""Recall-NtN, Precision-NtN and Recall-NtR per turn, and per run.
 
     Parameters
     ----------
@@ -279,8 +279,8 @@ def coverage(labels: MatchLabels, *, average: str = "macro") -> ScoreTable:
 
     References
     ----------
-    Abbasiantaeb et al., Conversational Gold, Eq. 4 (Recall_NtN), Eq. 5
-    (Precision_NtN) and Eq. 6 (Recall_NtR).
+    Abbasiantaeb et al., Conversational Gold, Eq. 4 (Recall-NtN), Eq. 5
+    (Precision-NtN) and Eq. 6 (Recall-NtR).
 
     Examples
     --------
@@ -290,7 +290,7 @@ def coverage(labels: MatchLabels, *, average: str = "macro") -> ScoreTable:
     >>> t = coverage(labels)
     >>> [t.value("demo-run", "T1_1", m) for m in MEASURES]
     [0.5, 1.0, 0.75]
-    >>> round(coverage(labels, average="micro").value("demo-run", "all", "Recall_NtN"), 4)
+    >>> round(coverage(labels, average="micro").value("demo-run", "all", "Recall-NtN"), 4)
     0.2222
     """
     func = "coverage"

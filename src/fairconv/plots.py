@@ -397,7 +397,7 @@ def rigf_bars(
     -------
     matplotlib.figure.Figure
         Bars in percent, blue above 0 (the answer fairer than the list), red below;
-        ``N/A`` where RIGF is undefined (GF_Re = 0).
+        ``N/A`` where RIGF is undefined (GF-Re = 0).
 
     Raises
     ------

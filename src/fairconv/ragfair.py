@@ -14,18 +14,18 @@ Tao and Sakai, "Measuring Group Fairness Differences in RAG Pipelines: A Pilot S
     d_L \propto \sum_k a_k / \log_2(k+1)   \quad\text{(Eqs. 8-11)}
 
 ``d_A`` is the answer's page membership (normalised sum of its relevant entities'
-vectors); GF_Gen is 0 when the answer names no relevant entity. ``a_k`` is the
+vectors); GF-Gen is 0 when the answer names no relevant entity. ``a_k`` is the
 membership vector of the doc at rank k when it is relevant, zero otherwise, so only
-relevant docs give groups exposure. RIGF is undefined (NaN) when GF_Re = 0; ADsim when
+relevant docs give groups exposure. RIGF is undefined (NaN) when GF-Re = 0; ADsim when
 the list has no relevant doc or the answer no relevant entity. Over attribute sets,
-``GF_Re`` and ``GF_Gen`` are weighted sums (Eqs. 4, 6) and RIGF follows from them;
+``GF-Re`` and ``GF-Gen`` are weighted sums (Eqs. 4, 6) and RIGF follows from them;
 ADsim is per attribute set only.
 
 Two entry points, as in every measure family: :func:`ragfair` scores padded arrays
 and returns a dict of arrays, :func:`evaluate` scores runs and answers read from files
 and returns a :class:`~fairconv.results.ScoreTable`. Measure names carry the depth of
-the retrieved list: ``GF_Re@10[ORIGIN]``, ``RIGF@10[ORIGIN]``, ``ADsim@10[ORIGIN]``,
-``GF_Gen[ORIGIN]`` (the answer has no depth), and the overall ``GF_Re@10``, ``GF_Gen``,
+the retrieved list: ``GF-Re@10[ORIGIN]``, ``RIGF@10[ORIGIN]``, ``ADsim@10[ORIGIN]``,
+``GF-Gen[ORIGIN]`` (the answer has no depth), and the overall ``GF-Re@10``, ``GF-Gen``,
 ``RIGF@10``; full depth drops the ``@``.
 """
 
@@ -72,11 +72,11 @@ __all__ = [
 # --------------------------------------------------------------------------- formulas
 GF_RANGE = (1.0 - float(np.sqrt(2.0)), 1.0)
 """The values GF can take: DistrSim is at most 1 and, RNOD being at most sqrt(2), at
-least 1 - sqrt(2); GF_Re (decays summing to at most 1) and weighted means keep to it."""
+least 1 - sqrt(2); GF-Re (decays summing to at most 1) and weighted means keep to it."""
 
 
 def rigf(gf_gen, gf_re, /) -> np.ndarray:
-    """RIGF in percent: (GF_Gen - GF_Re) / GF_Re * 100 (Eq. 7); NaN where GF_Re = 0.
+    """RIGF in percent: (GF-Gen - GF-Re) / GF-Re * 100 (Eq. 7); NaN where GF-Re = 0.
 
     Parameters
     ----------
@@ -89,7 +89,7 @@ def rigf(gf_gen, gf_re, /) -> np.ndarray:
     -------
     ndarray
         Percent; negative when the answer is less fair than the list. NaN (undefined)
-        where GF_Re = 0; +-inf where GF_Re is so close to 0 (below about 1e-306 in
+        where GF-Re = 0; +-inf where GF-Re is so close to 0 (below about 1e-306 in
         magnitude) that the percentage exceeds the float range.
 
     Raises
@@ -135,8 +135,8 @@ def rigf(gf_gen, gf_re, /) -> np.ndarray:
 def _rigf(gen, re_, shape=None):
     shape = np.broadcast_shapes(np.shape(gen), np.shape(re_)) if shape is None else shape
     out = np.full(shape, np.nan)
-    # divide first: an answer with GF_Gen = 0 gives exactly -100, equal values exactly 0.
-    # GF values lie in [1 - sqrt(2), 1], so only a GF_Re within ~1e-306 of 0 overflows,
+    # divide first: an answer with GF-Gen = 0 gives exactly -100, equal values exactly 0.
+    # GF values lie in [1 - sqrt(2), 1], so only a GF-Re within ~1e-306 of 0 overflows,
     # to the +-inf that a percentage beyond the float range rounds to
     with np.errstate(over="ignore"):
         np.divide(gen - re_, re_, out=out, where=(re_ != 0) & ~np.isnan(re_))
@@ -150,7 +150,7 @@ def gf_gen(answer_distribution, target, /, *, divergence: str) -> np.ndarray:
     Parameters
     ----------
     answer_distribution : array_like, shape (..., G)
-        d_A; an all-NaN row marks an answer naming no relevant entity (GF_Gen = 0).
+        d_A; an all-NaN row marks an answer naming no relevant entity (GF-Gen = 0).
     target : array_like, shape (G,) or broadcastable
     divergence : {'JSD', 'NMD', 'RNOD'}
         Case-insensitive.
@@ -278,13 +278,13 @@ def attention_distribution(levels, memberships, /, *, cutoff: int | None = None)
 
 # --------------------------------------------------------------------------- scoring
 def _per_set(decay, level, memb, d_a, a: AttributeSet, cut) -> dict:
-    """GF_Re, RIGF and ADsim at each depth, and GF_Gen, for one attribute set."""
+    """GF-Re, RIGF and ADsim at each depth, and GF-Gen, for one attribute set."""
     re_all = _core.gf_at_cutoffs(decay, memb, a.target, [a.divergence], cut)
     gen = _gf_gen(d_a, a.target, a.divergence)
-    out = {str(MeasureName("GF_Gen", None, a.name)): gen}
+    out = {str(MeasureName("GF-Gen", None, a.name)): gen}
     for k in cut:
         re_ = re_all[(a.divergence, k)]
-        out[str(MeasureName("GF_Re", k, a.name))] = re_
+        out[str(MeasureName("GF-Re", k, a.name))] = re_
         out[str(MeasureName("RIGF", k, a.name))] = _rigf(gen, re_)
         d_l = _core.attention(level, memb, k)
         out[str(MeasureName("ADsim", k, a.name))] = _adsim(d_l, d_a, a.divergence)
@@ -297,34 +297,34 @@ def measure_names(set_names: Sequence[str], cutoffs: Sequence[int] = ()) -> list
     Examples
     --------
     >>> measure_names(["ORIGIN"], [10])[4:7]
-    ['GF_Re@10[ORIGIN]', 'RIGF@10[ORIGIN]', 'ADsim@10[ORIGIN]']
+    ['GF-Re@10[ORIGIN]', 'RIGF@10[ORIGIN]', 'ADsim@10[ORIGIN]']
     >>> measure_names(["ORIGIN"], [10])[7:]
-    ['GF_Gen', 'GF_Re', 'RIGF', 'GF_Re@10', 'RIGF@10']
+    ['GF-Gen', 'GF-Re', 'RIGF', 'GF-Re@10', 'RIGF@10']
     """
     cut = [None, *sorted(set(cutoffs))]
     names = []
     for n in set_names:
-        names.append(str(MeasureName("GF_Gen", None, n)))
+        names.append(str(MeasureName("GF-Gen", None, n)))
         for k in cut:
-            names += [str(MeasureName(b, k, n)) for b in ("GF_Re", "RIGF", "ADsim")]
-    names.append("GF_Gen")
+            names += [str(MeasureName(b, k, n)) for b in ("GF-Re", "RIGF", "ADsim")]
+    names.append("GF-Gen")
     for k in cut:
-        names += [str(MeasureName("GF_Re", k)), str(MeasureName("RIGF", k))]
+        names += [str(MeasureName("GF-Re", k)), str(MeasureName("RIGF", k))]
     return names
 
 
 def _overall(out: dict, sets, cut, w, covered=None) -> None:
-    """Add the weighted overall GF_Gen, GF_Re@k and RIGF@k (Eqs. 4, 6, 7)."""
+    """Add the weighted overall GF-Gen, GF-Re@k and RIGF@k (Eqs. 4, 6, 7)."""
 
     def stack(base, k):
         parts = [out[str(MeasureName(base, k, a.name))] for a in sets]
         return np.stack(np.broadcast_arrays(*parts))
 
-    gen = _core.combine(stack("GF_Gen", None), w, covered)
-    out["GF_Gen"] = gen
+    gen = _core.combine(stack("GF-Gen", None), w, covered)
+    out["GF-Gen"] = gen
     for k in cut:
-        re_ = _core.combine(stack("GF_Re", k), w, covered)
-        out[str(MeasureName("GF_Re", k))] = re_
+        re_ = _core.combine(stack("GF-Re", k), w, covered)
+        out[str(MeasureName("GF-Re", k))] = re_
         out[str(MeasureName("RIGF", k))] = _rigf(gen, re_)
 
 
@@ -340,7 +340,7 @@ def ragfair(
     gains: Sequence[float] = (1, 3),
     weights: Sequence[float] | None = None,
 ) -> dict[str, np.ndarray]:
-    """GF_Re, GF_Gen, RIGF and ADsim of padded retrieved lists and their answers.
+    """GF-Re, GF-Gen, RIGF and ADsim of padded retrieved lists and their answers.
 
     Parameters
     ----------
@@ -360,7 +360,7 @@ def ragfair(
     cutoffs : sequence of int
         Depths of the retrieved list besides full depth.
     gains : sequence of float
-        Gains of levels 1..lmax for the ERR decay of GF_Re.
+        Gains of levels 1..lmax for the ERR decay of GF-Re.
     weights : sequence of float, optional
         M weights of the attribute sets for the overall values (Eqs. 4, 6); finite,
         non-negative, summing to 1; default equal.
@@ -368,7 +368,7 @@ def ragfair(
     Returns
     -------
     dict of str to ndarray (...)
-        Keys as :func:`measure_names`. RIGF is in percent and NaN where GF_Re = 0;
+        Keys as :func:`measure_names`. RIGF is in percent and NaN where GF-Re = 0;
         ADsim is NaN where the list has no relevant doc or the answer no relevant
         entity.
 
@@ -382,7 +382,7 @@ def ragfair(
     >>> from fairconv import AttributeSet
     >>> a = AttributeSet("A", [0.5, 0.5], "nominal")
     >>> s = ragfair([[1, 1]], [[[[1, 0], [1, 0]]]], [[[0.5, 0.5]]], [a])
-    >>> round(float(s["GF_Gen[A]"][0]), 4), round(float(s["RIGF"][0]), 1)
+    >>> round(float(s["GF-Gen[A]"][0]), 4), round(float(s["RIGF"][0]), 1)
     (1.0, 231.9)
     """
     func = "ragfair"
@@ -516,7 +516,7 @@ def evaluate(
     nonrelevant_membership: str = "uniform",
     n_jobs: int | None = None,
 ) -> ScoreTable:
-    """GF_Re, GF_Gen, RIGF and ADsim per attribute set, and the weighted overall values.
+    """GF-Re, GF-Gen, RIGF and ADsim per attribute set, and the weighted overall values.
 
     Parameters
     ----------
@@ -525,12 +525,12 @@ def evaluate(
     answers : Answers
         One answer per (run, topic); an answer's ``run`` must be a run's tag (or empty,
         when there is one run). A run topic without an answer counts as an answer that
-        names no relevant entity (GF_Gen = 0).
+        names no relevant entity (GF-Gen = 0).
     cutoffs : sequence of int, optional
-        Depths of the retrieved list L for GF_Re and d_L, besides full depth (none by
+        Depths of the retrieved list L for GF-Re and d_L, besides full depth (none by
         default, or those the ``measures`` ask for).
     measures : sequence of str, optional
-        Only these measures (``RIGF@10[M-ORIGIN]``, ``GF_Gen``...); their depths are the
+        Only these measures (``RIGF@10[M-ORIGIN]``, ``GF-Gen``...); their depths are the
         cutoffs. An unknown name is an error listing the valid ones.
     weights : sequence of float, optional
         M weights of the attribute sets for the overall values, summing to 1; on each

@@ -2,7 +2,7 @@
 
 A :class:`ScoreTable` holds values as an array (runs, topics, measures) with a mask of
 the cells that exist (an attribute set covers only some topics). NaN marks an
-undefined value (e.g. RIGF when GF_Re = 0): it is printed as ``NaN`` and left out of
+undefined value (e.g. RIGF when GF-Re = 0): it is printed as ``NaN`` and left out of
 the ``all`` mean, and a row ``n[<measure>]`` then says how many topics the mean covers.
 """
 
@@ -18,11 +18,24 @@ import numpy as np
 
 from . import _accel
 
-__all__ = ["ScoreTable", "MeasureName", "cutoffs_of", "pick"]
+__all__ = ["ScoreTable", "MeasureName", "RENAMED", "cutoffs_of", "pick"]
 
+_WORDS = r"[A-Za-z0-9]+(?:[-*][A-Za-z0-9]+)*"
 _NAME = re.compile(
-    r"^(?P<base>[^@\[\]\s]+)(?:@(?P<cutoff>[1-9][0-9]*))?(?:\[(?P<set>[^\[\]\s]+)\])?$"
+    rf"^(?P<base>{_WORDS})(?:@(?P<cutoff>[1-9][0-9]*))?(?:\[(?P<set>[^\[\]\s]+)\])?$"
 )
+_BASE = re.compile(rf"^{_WORDS}$")
+_WORD = re.compile(r"^[A-Za-z0-9]+$")
+
+RENAMED = {
+    "GF_Re": "GF-Re",
+    "GF_Gen": "GF-Gen",
+    "Recall_NtN": "Recall-NtN",
+    "Precision_NtN": "Precision-NtN",
+    "Recall_NtR": "Recall-NtR",
+}
+"""Measure bases that fairconv 1.0 renamed, old -> new (a name given in the old
+spelling is an error naming the new one)."""
 
 
 @dataclass(frozen=True, order=True)
@@ -30,8 +43,10 @@ class MeasureName:
     """A measure name in the style of ir_measures: ``BASE[@cutoff][[attribute set]]``.
 
     ``GFR@10`` is GFR at depth 10, ``GF-JSD@10[M-ORIGIN]`` the GF of attribute set
-    M-ORIGIN with JSD at depth 10, ``ERR`` ERR at full depth. Every name fairconv prints
-    is built by :meth:`__str__` and read back by :meth:`parse`.
+    M-ORIGIN with JSD at depth 10, ``ERR`` ERR at full depth. BASE is words of letters
+    and digits joined by ``-`` (``GF-Re``, ``Recall-NtN``), or by ``*`` for a product
+    (``nDCG*AWRF``). Every name fairconv prints is built by :meth:`__str__` (its BASE
+    by :meth:`join` when it has several words) and read back by :meth:`parse`.
 
     Parameters
     ----------
@@ -42,9 +57,14 @@ class MeasureName:
     attribute : str, optional
         The attribute set, for measures of one set.
 
+    Raises
+    ------
+    ValueError
+        For a BASE outside the grammar (an old name such as ``GF_Re`` names the new one).
+
     Examples
     --------
-    >>> str(MeasureName("GF-JSD", 10, "M-ORIGIN"))
+    >>> str(MeasureName(MeasureName.join("GF", "JSD"), 10, "M-ORIGIN"))
     'GF-JSD@10[M-ORIGIN]'
     >>> MeasureName.parse("GFR@20")
     MeasureName(base='GFR', cutoff=20, attribute=None)
@@ -54,22 +74,90 @@ class MeasureName:
     cutoff: int | None = None
     attribute: str | None = None
 
+    def __post_init__(self) -> None:
+        if not (isinstance(self.base, str) and _BASE.match(self.base)):
+            raise ValueError(_not_a_name(self.base))
+
     def __str__(self) -> str:
         depth = "" if self.cutoff is None else f"@{self.cutoff}"
         group = "" if self.attribute is None else f"[{self.attribute}]"
         return f"{self.base}{depth}{group}"
+
+    @staticmethod
+    def join(*words: str | None, product: bool = False) -> str:
+        """A BASE of several words: ``join("GF", "JSD")`` is ``'GF-JSD'``.
+
+        With ``product``, the words are factors: ``join("nDCG", "AWRF", product=True)``
+        is ``'nDCG*AWRF'``.
+        """
+        checked = []
+        for word in words:
+            if not (isinstance(word, str) and _WORD.match(word)):
+                raise ValueError(f"{word!r} is not a word of letters and digits")
+            checked.append(word)
+        return ("*" if product else "-").join(checked)
 
     @classmethod
     def parse(cls, name: str) -> MeasureName:
         """Read a measure name; ValueError if it is not of the form above."""
         match = _NAME.match(name) if isinstance(name, str) else None
         if match is None:
-            raise ValueError(
-                f"{name!r} is not a measure name of the form BASE[@cutoff][[set]] "
-                "(e.g. 'GFR@10', 'GF-JSD@10[M-ORIGIN]')"
-            )
+            raise ValueError(_not_a_name(name))
         cutoff = match["cutoff"]
         return cls(match["base"], None if cutoff is None else int(cutoff), match["set"])
+
+
+def renamed(name) -> str | None:
+    """The 1.0 spelling of a name in an old spelling (``GF_Re@10`` -> ``GF-Re@10``)."""
+    if not isinstance(name, str):
+        return None
+    base, sep, rest = name.partition("@") if "@" in name else name.partition("[")
+    return RENAMED[base] + sep + rest if base in RENAMED else None
+
+
+def _not_a_name(name) -> str:
+    new = renamed(name)
+    if new is not None:
+        return f"{name!r} is now spelled {new!r}"
+    return (
+        f"{name!r} is not a measure name of the form BASE[@cutoff][[set]], BASE being "
+        "words of letters and digits joined by '-' (e.g. 'GFR@10', 'GF-JSD@10[M-ORIGIN]')"
+    )
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` differ by at most one edit.
+
+    An edit is an insertion, deletion, substitution or swap of adjacent letters.
+    """
+    if a == b:
+        return True
+    if abs(len(a) - len(b)) > 1:
+        return False
+    i = 0
+    while i < min(len(a), len(b)) and a[i] == b[i]:
+        i += 1
+    if len(a) == len(b):
+        swap = a[i + 2 :] == b[i + 2 :] and a[i : i + 2] == b[i : i + 2][::-1]
+        return a[i + 1 :] == b[i + 1 :] or swap
+    return a[i + 1 :] == b[i:] if len(a) > len(b) else a[i:] == b[i + 1 :]
+
+
+def unknown_measure(name, valid: Sequence[str]) -> str:
+    """A measure name that is not among ``valid``, described for a message.
+
+    An old spelling names the new one; a name within one insertion, deletion,
+    substitution or swap of adjacent letters of a valid one (case-insensitive) gets
+    "did you mean"; else it is the name alone (the caller lists the valid ones).
+    """
+    new = renamed(name)
+    if new is not None:
+        return f"{name!r}, the old spelling of {new!r}"
+    if isinstance(name, str):
+        close = [v for v in valid if _one_edit(name.lower(), v.lower())]
+        if close:
+            return f"{name!r} (did you mean {' or '.join(map(repr, close))}?)"
+    return repr(name)
 
 
 def cutoffs_of(measures: Sequence[str], func: str) -> tuple[int, ...]:
@@ -104,7 +192,13 @@ def pick(table: ScoreTable, measures: Sequence[str] | None, func: str) -> ScoreT
         return table
     names = list(measures)
     unknown = [m for m in names if m not in table.measures]
-    if unknown or not names:
+    if unknown:
+        raise ValueError(
+            f"The 'measures' parameter of {func} must name measures it computes "
+            f"({', '.join(table.measures)}). Got "
+            f"{', '.join(unknown_measure(m, table.measures) for m in unknown)} instead."
+        )
+    if not names:
         raise ValueError(
             f"The 'measures' parameter of {func} must name measures it computes "
             f"({', '.join(table.measures)}). Got {', '.join(map(repr, unknown)) or 'none'} "
@@ -180,6 +274,10 @@ class ScoreTable:
         try:
             return names.index(name)
         except ValueError:
+            if kind == "measure":
+                valid = ", ".join(map(repr, names))
+                what = unknown_measure(name, names)
+                raise KeyError(f"unknown measure {what}; valid measures: {valid}") from None
             raise _unknown(kind, name, names) from None
 
     def value(self, run: str, topic: str, measure: str) -> float:

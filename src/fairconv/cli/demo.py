@@ -6,6 +6,8 @@ import sys
 
 import numpy as np
 
+from ..results import MeasureName
+
 
 def add_commands(sub) -> None:
     """Add ``demo`` to the ``fairconv`` parser."""
@@ -71,9 +73,10 @@ def _demo_gfr(out) -> None:
                     for m in (
                         "ERR@10",
                         "iRBU@10",
-                        f"GF-JSD@10[{name}]",
-                        f"GF-NMD@10[{name}]",
-                        f"GF-RNOD@10[{name}]",
+                        *(
+                            str(MeasureName(MeasureName.join("GF", d), 10, name))
+                            for d in ("JSD", "NMD", "RNOD")
+                        ),
                         "GFR@10",
                     )
                 ]

@@ -10,7 +10,7 @@ def add_commands(sub) -> None:
     n = sub.add_parser(
         "nuggets",
         help="nugget recall and precision (NtN, NtR) from match labels",
-        description="Recall_NtN, Precision_NtN and Recall_NtR per turn and per run from "
+        description="Recall-NtN, Precision-NtN and Recall-NtR per turn and per run from "
         "nugget match labels (TREC iKAT 2024 style).",
     )
     n.add_argument(

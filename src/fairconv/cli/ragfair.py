@@ -18,9 +18,9 @@ def add_commands(sub) -> None:
     r = sub.add_parser(
         "ragfair",
         help="RIGF and ADsim: the group fairness gap from retrieval to generation",
-        description="GF of the retrieved list (GF_Re), of the generated answer (GF_Gen), "
+        description="GF of the retrieved list (GF-Re), of the generated answer (GF-Gen), "
         "their relative gap RIGF (percent) and ADsim per attribute set, and "
-        "the weighted overall GF_Re, GF_Gen, RIGF (Tao and Sakai, 2025).",
+        "the weighted overall GF-Re, GF-Gen, RIGF (Tao and Sakai, 2025).",
     )
     add_ranked_inputs(r, "an attribute set, as for 'fairconv gfr'; repeat for each set")
     r.add_argument("--answers", required=True, help="RAG answers (JSON Lines)")
