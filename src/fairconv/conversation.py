@@ -700,17 +700,21 @@ def _entity_codes(entities: list, sources, offsets) -> np.ndarray:
         i = next(i for i, e in enumerate(entities) if e is not None and type(e) is not str)
         message = f'"entity" must be a string, got {json_repr(entities[i])}'
         raise json_item_error(sources, offsets, i, "nugget", message)
-    first = dict.fromkeys(entities)  # in order of first appearance
-    first.pop(None, None)
-    if "" in first or _NOT_IN_ID.search("".join(first)):  # one pass over all the keys
-        bad = [e for e in first if not e or _NOT_IN_ID.search(e)]
+    # each entity's first position: one dict call per nugget, in C (map over setdefault)
+    seen: dict = {}
+    first = np.fromiter(map(seen.setdefault, entities, count()), np.int64, len(entities))
+    none_at = seen.pop(None, -1)
+    if "" in seen or _NOT_IN_ID.search("".join(seen)):  # one pass over all the keys
+        bad = [e for e in seen if not e or _NOT_IN_ID.search(e)]
         i = entities.index(bad[0])
         rule = "not contain whitespace or control characters" if bad[0] else "be a non-empty string"
         message = f'"entity" must {rule}, got {json_repr(bad[0])}'
         raise json_item_error(sources, offsets, i, "nugget", message)
-    codes: dict = dict(zip(first, count()))
-    codes[None] = -1
-    return np.fromiter(map(codes.__getitem__, entities), np.int64, len(entities))
+    # codes in order of first appearance: the rank of each first position
+    keyed = first != none_at
+    codes = np.full(len(entities), -1, dtype=np.int64)
+    codes[keyed] = np.unique(first[keyed], return_inverse=True)[1].reshape(-1)
+    return codes
 
 
 def _sorted(batch: ConversationBatch) -> ConversationBatch:

@@ -98,10 +98,24 @@ def _number_shapes(data: bytes) -> tuple[bool, bool]:
     the float range itself). Text inside strings can only make a flag False, which
     costs time, never a value.
     """
-    shapes = data.translate(_NUMBER_SHAPES, b"+-")
-    if b"0" * 19 not in shapes:
-        return b"0e000" not in shapes, True
-    return b"0" * 21 not in shapes and b"0e000" not in shapes, False
+    shapes = _shapes(data)
+    short = _short(shapes)
+    return _plain(shapes, short), short
+
+
+def _shapes(data: bytes) -> bytes:
+    """The text with digits as ``0``, ``e`` and ``E`` as ``e``, signs deleted, all else a space."""
+    return data.translate(_NUMBER_SHAPES, b"+-")
+
+
+def _short(shapes: bytes) -> bool:
+    """The second flag of :func:`_number_shapes`: no 19 digits follow each other."""
+    return b"0" * 19 not in shapes
+
+
+def _plain(shapes: bytes, short: bool) -> bool:
+    """The first flag of :func:`_number_shapes` (``short`` is the second, known already)."""
+    return (short or b"0" * 21 not in shapes) and b"0e000" not in shapes
 
 
 _NOT_STRUCTURE = bytes(b for b in range(256) if b not in b'"[]{}:')
@@ -246,12 +260,14 @@ def iter_jsonl(
 
 
 def _jsonl(name: str, data: bytes, max_depth: int, count_keys) -> list[tuple[int, object]]:
-    plain, short = _number_shapes(data)
+    shapes = _shapes(data)
+    short = _short(shapes)
     depth, keys = _structure(data)
     if count_keys is not None and depth <= max_depth:
-        found = _unchecked_jsonl(data, plain, short)
+        found = _unchecked_jsonl(data, shapes, short)
         if found is not None and count_keys([v for _, v in found]) == keys:
             return found
+    plain = _plain(shapes, short)  # the flag the decoders below need, read only now
     numbered = _lines(data)
     if not numbered:
         raise FileFormatError(name, None, "the file is empty (no JSON records)")
@@ -279,19 +295,20 @@ def _joined(numbered, plain: bool, keys_checked: bool) -> list[tuple[int, object
     return [(n, v) for (n, _), v in zip(numbered, values, strict=True)]
 
 
-def _unchecked_jsonl(data: bytes, plain: bool, short: bool):
+def _unchecked_jsonl(data: bytes, shapes: bytes, short: bool):
     """The lines' values decoded without the duplicate-key check, or None.
 
     ``orjson`` decodes when installed and every integer fits in 64 bits (``short``);
     it refuses NaN, lone surrogates and what JSON refuses, and then this gives None.
-    Otherwise the standard decoder does, when the numbers need no hooks (``plain``).
+    Otherwise the standard decoder does, when the numbers need no hooks (the first
+    flag of :func:`_number_shapes`, read from ``shapes``).
     """
     fast = _accel.json_decoder() if short else None
     try:
         if fast is not None:
             lines = enumerate(data.split(b"\n"), start=1)
             return [(n, fast(s)) for n, s in lines if s.strip()] or None
-        if plain:
+        if _plain(shapes, short):
             return _joined(_lines(data), True, keys_checked=False) or None
     except (ValueError, RecursionError):
         pass
