@@ -119,6 +119,9 @@ def _plain(shapes: bytes, short: bool) -> bool:
 
 
 _NOT_STRUCTURE = bytes(b for b in range(256) if b not in b'"[]{}:')
+_STEP = np.zeros(256, dtype=np.int8)
+_STEP[[91, 123]] = 1  # [ and { open a level
+_STEP[[93, 125]] = -1  # ] and } close one
 
 
 def _structure(data: bytes) -> tuple[int, int]:
@@ -129,15 +132,20 @@ def _structure(data: bytes) -> tuple[int, int]:
     closes a string, and the brackets outside strings are counted. The keys are the
     colons outside strings: one per key of every object, a key given twice counted
     twice.
+
+    Among the quotes and brackets, two quotes side by side are dropped first: whether
+    they close and open or open and close a string, nothing lies between them, so no
+    mark changes sides. Most strings hold no mark, so most quotes go before the
+    array work.
     """
     if b"\\" in data:
         data = data.replace(b"\\\\", b"").replace(b'\\"', b"")
-    marks = np.frombuffer(data.translate(None, _NOT_STRUCTURE), dtype=np.uint8)
+    text = data.translate(None, _NOT_STRUCTURE).replace(b'""', b"")
+    marks = np.frombuffer(text, dtype=np.uint8)
     if len(marks) == 0:
         return 0, 0
     outside = ~np.logical_xor.accumulate(marks == 34)
-    step = ((marks == 91) | (marks == 123)).astype(np.int8)
-    step -= (marks == 93) | (marks == 125)
+    step = _STEP[marks]
     step[~outside] = 0
     depth = int(np.cumsum(step, dtype=np.int32).max(initial=0))
     return depth, int(np.count_nonzero((marks == 58) & outside))
@@ -162,7 +170,11 @@ def _refuse_lone_surrogates(name: str, data: bytes, numbered) -> None:
     Only a ``\u`` escape can give one (the bytes were checked to be UTF-8), so the
     values are searched only when the text has such an escape.
     """
-    if b"\\u" not in data or not _SURROGATE_ESCAPE.search(data.replace(b"\\\\", b"__")):
+    # a backslash is looked for first: one byte is found at memchr's speed, while a search
+    # for the two bytes of "\u" checks every "u" of the text
+    if b"\\" not in data or b"\\u" not in data:
+        return
+    if not _SURROGATE_ESCAPE.search(data.replace(b"\\\\", b"__")):
         return
     for line, value in numbered:
         found = _first_lone_surrogate(value, ())
