@@ -148,16 +148,17 @@ def _turns_in(pieces: list[bytes]):
     if not data.isascii():
         space = space.copy()
         _mark_wide_spaces(buf, space)
-    starts = np.flatnonzero(space[:-1] & ~space[1:]) + 1  # bytes that begin a word
-    first = np.searchsorted(starts, begins)  # index of each text's first word
-    n_words = np.diff(np.append(first, len(starts)))
+    # the byte before each word: a space followed by a non-space (True > False)
+    before = np.flatnonzero(space[:-1] > space[1:])
+    first = np.searchsorted(before, begins - 1)  # index of each text's first word
+    n_words = np.diff(np.append(first, len(before)))
     colon = np.flatnonzero(buf == 58)
     colon = colon[colon >= 2]
     mark = colon - 1  # "U:" or "S:" beginning a word
     mark = mark[((buf[mark] == 85) | (buf[mark] == 83)) & space[mark - 1]]
     text = np.searchsorted(begins, mark, side="right") - 1
-    word = np.searchsorted(starts, mark) - first[text] + 1
-    head = np.append(starts, 0)[first]  # the first byte of each text's first word
+    word = np.searchsorted(before, mark - 1) - first[text] + 1
+    head = np.append(before, -1)[first] + 1  # the first byte of each text's first word
     ok = (n_words > 0) & (buf[head] == 85) & (buf[head + 1] == 58)
     return n_words, ok, (text, word, buf[mark] == 83)
 
