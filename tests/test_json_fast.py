@@ -73,6 +73,15 @@ def test_structure_read_from_the_text_is_that_of_the_values(value, ascii_only):
     assert rules._structure(data) == (nesting(value), keys(value))
 
 
+@pytest.mark.parametrize(
+    "value",
+    [["x:y", "z"], {"": "", "a": "[:"}, ["", "", ":"], {"a": ["]", "", "{"]}, [["}"], "", [""]]],
+)
+def test_strings_side_by_side_leave_every_mark_on_its_side(value):
+    data = json.dumps(value).encode()
+    assert rules._structure(data) == (nesting(value), keys(value))
+
+
 def test_a_key_twice_counts_twice():
     assert rules._structure(b'{"a": 1, "a": {"b:": "c\\\\", "d": "e\\":"}}') == (2, 4)
 

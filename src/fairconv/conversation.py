@@ -148,16 +148,17 @@ def _turns_in(pieces: list[bytes]):
     if not data.isascii():
         space = space.copy()
         _mark_wide_spaces(buf, space)
-    starts = np.flatnonzero(space[:-1] & ~space[1:]) + 1  # bytes that begin a word
-    first = np.searchsorted(starts, begins)  # index of each text's first word
-    n_words = np.diff(np.append(first, len(starts)))
+    # the byte before each word: a space followed by a non-space (True > False)
+    before = np.flatnonzero(space[:-1] > space[1:])
+    first = np.searchsorted(before, begins - 1)  # index of each text's first word
+    n_words = np.diff(np.append(first, len(before)))
     colon = np.flatnonzero(buf == 58)
     colon = colon[colon >= 2]
     mark = colon - 1  # "U:" or "S:" beginning a word
     mark = mark[((buf[mark] == 85) | (buf[mark] == 83)) & space[mark - 1]]
     text = np.searchsorted(begins, mark, side="right") - 1
-    word = np.searchsorted(starts, mark) - first[text] + 1
-    head = np.append(starts, 0)[first]  # the first byte of each text's first word
+    word = np.searchsorted(before, mark - 1) - first[text] + 1
+    head = np.append(before, -1)[first] + 1  # the first byte of each text's first word
     ok = (n_words > 0) & (buf[head] == 85) & (buf[head + 1] == 58)
     return n_words, ok, (text, word, buf[mark] == 83)
 
@@ -700,17 +701,21 @@ def _entity_codes(entities: list, sources, offsets) -> np.ndarray:
         i = next(i for i, e in enumerate(entities) if e is not None and type(e) is not str)
         message = f'"entity" must be a string, got {json_repr(entities[i])}'
         raise json_item_error(sources, offsets, i, "nugget", message)
-    first = dict.fromkeys(entities)  # in order of first appearance
-    first.pop(None, None)
-    if "" in first or _NOT_IN_ID.search("".join(first)):  # one pass over all the keys
-        bad = [e for e in first if not e or _NOT_IN_ID.search(e)]
+    # each entity's first position: one dict call per nugget, in C (map over setdefault)
+    seen: dict = {}
+    first = np.fromiter(map(seen.setdefault, entities, count()), np.int64, len(entities))
+    none_at = seen.pop(None, -1)
+    if "" in seen or _NOT_IN_ID.search("".join(seen)):  # one pass over all the keys
+        bad = [e for e in seen if not e or _NOT_IN_ID.search(e)]
         i = entities.index(bad[0])
         rule = "not contain whitespace or control characters" if bad[0] else "be a non-empty string"
         message = f'"entity" must {rule}, got {json_repr(bad[0])}'
         raise json_item_error(sources, offsets, i, "nugget", message)
-    codes: dict = dict(zip(first, count()))
-    codes[None] = -1
-    return np.fromiter(map(codes.__getitem__, entities), np.int64, len(entities))
+    # codes in order of first appearance: the rank of each first position
+    keyed = first != none_at
+    codes = np.full(len(entities), -1, dtype=np.int64)
+    codes[keyed] = np.unique(first[keyed], return_inverse=True)[1].reshape(-1)
+    return codes
 
 
 def _sorted(batch: ConversationBatch) -> ConversationBatch:

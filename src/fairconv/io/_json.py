@@ -98,13 +98,30 @@ def _number_shapes(data: bytes) -> tuple[bool, bool]:
     the float range itself). Text inside strings can only make a flag False, which
     costs time, never a value.
     """
-    shapes = data.translate(_NUMBER_SHAPES, b"+-")
-    if b"0" * 19 not in shapes:
-        return b"0e000" not in shapes, True
-    return b"0" * 21 not in shapes and b"0e000" not in shapes, False
+    shapes = _shapes(data)
+    short = _short(shapes)
+    return _plain(shapes, short), short
+
+
+def _shapes(data: bytes) -> bytes:
+    """The text with digits as ``0``, ``e`` and ``E`` as ``e``, signs deleted, all else a space."""
+    return data.translate(_NUMBER_SHAPES, b"+-")
+
+
+def _short(shapes: bytes) -> bool:
+    """The second flag of :func:`_number_shapes`: no 19 digits follow each other."""
+    return b"0" * 19 not in shapes
+
+
+def _plain(shapes: bytes, short: bool) -> bool:
+    """The first flag of :func:`_number_shapes` (``short`` is the second, known already)."""
+    return (short or b"0" * 21 not in shapes) and b"0e000" not in shapes
 
 
 _NOT_STRUCTURE = bytes(b for b in range(256) if b not in b'"[]{}:')
+_STEP = np.zeros(256, dtype=np.int8)
+_STEP[[91, 123]] = 1  # [ and { open a level
+_STEP[[93, 125]] = -1  # ] and } close one
 
 
 def _structure(data: bytes) -> tuple[int, int]:
@@ -115,15 +132,20 @@ def _structure(data: bytes) -> tuple[int, int]:
     closes a string, and the brackets outside strings are counted. The keys are the
     colons outside strings: one per key of every object, a key given twice counted
     twice.
+
+    Among the quotes and brackets, two quotes side by side are dropped first: whether
+    they close and open or open and close a string, nothing lies between them, so no
+    mark changes sides. Most strings hold no mark, so most quotes go before the
+    array work.
     """
     if b"\\" in data:
         data = data.replace(b"\\\\", b"").replace(b'\\"', b"")
-    marks = np.frombuffer(data.translate(None, _NOT_STRUCTURE), dtype=np.uint8)
+    text = data.translate(None, _NOT_STRUCTURE).replace(b'""', b"")
+    marks = np.frombuffer(text, dtype=np.uint8)
     if len(marks) == 0:
         return 0, 0
     outside = ~np.logical_xor.accumulate(marks == 34)
-    step = ((marks == 91) | (marks == 123)).astype(np.int8)
-    step -= (marks == 93) | (marks == 125)
+    step = _STEP[marks]
     step[~outside] = 0
     depth = int(np.cumsum(step, dtype=np.int32).max(initial=0))
     return depth, int(np.count_nonzero((marks == 58) & outside))
@@ -148,7 +170,11 @@ def _refuse_lone_surrogates(name: str, data: bytes, numbered) -> None:
     Only a ``\u`` escape can give one (the bytes were checked to be UTF-8), so the
     values are searched only when the text has such an escape.
     """
-    if b"\\u" not in data or not _SURROGATE_ESCAPE.search(data.replace(b"\\\\", b"__")):
+    # a backslash is looked for first: one byte is found at memchr's speed, while a search
+    # for the two bytes of "\u" checks every "u" of the text
+    if b"\\" not in data or b"\\u" not in data:
+        return
+    if not _SURROGATE_ESCAPE.search(data.replace(b"\\\\", b"__")):
         return
     for line, value in numbered:
         found = _first_lone_surrogate(value, ())
@@ -246,12 +272,14 @@ def iter_jsonl(
 
 
 def _jsonl(name: str, data: bytes, max_depth: int, count_keys) -> list[tuple[int, object]]:
-    plain, short = _number_shapes(data)
+    shapes = _shapes(data)
+    short = _short(shapes)
     depth, keys = _structure(data)
     if count_keys is not None and depth <= max_depth:
-        found = _unchecked_jsonl(data, plain, short)
+        found = _unchecked_jsonl(data, shapes, short)
         if found is not None and count_keys([v for _, v in found]) == keys:
             return found
+    plain = _plain(shapes, short)  # the flag the decoders below need, read only now
     numbered = _lines(data)
     if not numbered:
         raise FileFormatError(name, None, "the file is empty (no JSON records)")
@@ -279,19 +307,20 @@ def _joined(numbered, plain: bool, keys_checked: bool) -> list[tuple[int, object
     return [(n, v) for (n, _), v in zip(numbered, values, strict=True)]
 
 
-def _unchecked_jsonl(data: bytes, plain: bool, short: bool):
+def _unchecked_jsonl(data: bytes, shapes: bytes, short: bool):
     """The lines' values decoded without the duplicate-key check, or None.
 
     ``orjson`` decodes when installed and every integer fits in 64 bits (``short``);
     it refuses NaN, lone surrogates and what JSON refuses, and then this gives None.
-    Otherwise the standard decoder does, when the numbers need no hooks (``plain``).
+    Otherwise the standard decoder does, when the numbers need no hooks (the first
+    flag of :func:`_number_shapes`, read from ``shapes``).
     """
     fast = _accel.json_decoder() if short else None
     try:
         if fast is not None:
             lines = enumerate(data.split(b"\n"), start=1)
             return [(n, fast(s)) for n, s in lines if s.strip()] or None
-        if plain:
+        if _plain(shapes, short):
             return _joined(_lines(data), True, keys_checked=False) or None
     except (ValueError, RecursionError):
         pass
