@@ -18,6 +18,8 @@ stats, agreement
     assessor agreement.
 io
     Readers, writers and in-memory inputs (files, DataFrames, dicts, records).
+scores
+    Per-topic score files of fairconv, trec_eval, ir_measures and ranx; joined tables.
 conversation, rankings, results, datasets, entities, plots, ir_measures
     The data layer, score tables, bundled data, entity helpers, figures (the ``plot``
     extra) and the ir_measures integration (the ``ir-measures`` extra).
@@ -47,6 +49,7 @@ MODULES = (
     "ragfair",
     "rankings",
     "results",
+    "scores",
     "stats",
 )
 """The modules that need nothing beyond numpy and scipy (``plots`` imports matplotlib
