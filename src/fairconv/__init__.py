@@ -18,8 +18,6 @@ stats, agreement
     assessor agreement.
 io
     Readers, writers and in-memory inputs (files, DataFrames, dicts, records).
-scores
-    Per-topic score files of fairconv, trec_eval, ir_measures and ranx; joined tables.
 conversation, rankings, results, datasets, entities, plots, ir_measures
     The data layer, score tables, bundled data, entity helpers, figures (the ``plot``
     extra) and the ir_measures integration (the ``ir-measures`` extra).
@@ -49,7 +47,6 @@ MODULES = (
     "ragfair",
     "rankings",
     "results",
-    "scores",
     "stats",
 )
 """The modules that need nothing beyond numpy and scipy (``plots`` imports matplotlib

@@ -569,9 +569,9 @@ class ScoreTable:
         """The table beside others of the same runs, with other measures.
 
         Tables from fairconv and tables read from other tools' files combine, e.g.
-        ``gfr_table.join(read_scores("bm25.trec_eval"))``. Measures follow in the order
-        of the tables, and topics are the union of the tables' topics (sorted): a
-        measure exists only on the topics of its table.
+        ``gfr_table.join(fairconv.io.read_scores({"bm25": "bm25.trec_eval"}))``.
+        Measures follow in the order of the tables, and topics are the union of the
+        tables' topics (sorted): a measure exists only on the topics of its table.
 
         Parameters
         ----------
