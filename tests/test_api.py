@@ -81,7 +81,13 @@ def test_measure_bases_are_words_joined_by_hyphens_or_stars():
 def test_an_old_measure_name_is_an_error_naming_the_new_one(old, new):
     with pytest.raises(ValueError, match=f"'{re_escape(old)}' is now spelled '{re_escape(new)}'"):
         MeasureName.parse(old)
-    table = ScoreTable(("r",), ("t",), (new,), np.zeros((1, 1, 1)), np.ones((1, 1, 1), bool))
+    table = ScoreTable(
+        topics=("t",),
+        runs=("r",),
+        measures=(new,),
+        values=np.zeros((1, 1, 1)),
+        present=np.ones((1, 1, 1), bool),
+    )
     with pytest.raises(KeyError, match=f"old spelling of '{re_escape(new)}'"):
         table[old]
     with pytest.raises(KeyError, match=f"old spelling of '{re_escape(new)}'"):

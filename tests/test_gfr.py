@@ -52,7 +52,7 @@ def test_every_pilot_value_to_four_decimals(pilot, expected):
         topic, base, cutoff, printed = match.groups()
         suffix = "" if cutoff is None else f"@{int(cutoff)}"
         name = f"{base}{suffix}[{set_name}]" if base.startswith("GF") else f"{base}{suffix}"
-        got = table.values[r, table.topics.index(topic), table.measures.index(name)]
+        got = table.values[table.topics.index(topic), r, table.measures.index(name)]
         assert f"{got:.4f}" == printed, (topic, name, got)
         checked += 1
     assert checked == 20 * len(
@@ -250,17 +250,17 @@ def test_evaluate_agrees_with_loop_oracle(tmp_path, seed):
                         },
                     )
                     ti = table.topics.index(t)
-                    assert table.values[r, ti, table.measures.index(f"ERR{s}")] == pytest.approx(
+                    assert table.values[ti, r, table.measures.index(f"ERR{s}")] == pytest.approx(
                         err, abs=1e-12
                     )
-                    assert table.values[r, ti, table.measures.index(f"iRBU{s}")] == pytest.approx(
+                    assert table.values[ti, r, table.measures.index(f"iRBU{s}")] == pytest.approx(
                         irbu, abs=1e-12
                     )
                     for m, a in enumerate(sets):
                         col = table.measures.index(f"GF-{d}{s}[{a.name}]")
-                        assert table.present[r, ti, col] == (t in covered[m])
+                        assert table.present[ti, r, col] == (t in covered[m])
                         if t in covered[m]:
-                            assert table.values[r, ti, col] == pytest.approx(gf[m], abs=1e-12)
+                            assert table.values[ti, r, col] == pytest.approx(gf[m], abs=1e-12)
 
 
 def test_array_api_agrees_with_loop_oracle():

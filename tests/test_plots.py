@@ -20,10 +20,17 @@ def _close_figures():
 
 
 def _table(runs, topics, measures, values=None, present=None):
+    """A table from values given by run, then topic, then measure."""
     shape = (len(runs), len(topics), len(measures))
     v = np.zeros(shape) if values is None else np.asarray(values, dtype=float)
     m = np.ones(shape, bool) if present is None else np.asarray(present, dtype=bool)
-    return ScoreTable(tuple(runs), tuple(topics), tuple(measures), v, m)
+    return ScoreTable(
+        topics=topics,
+        runs=runs,
+        measures=measures,
+        values=v.transpose(1, 0, 2),
+        present=m.transpose(1, 0, 2),
+    )
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +53,7 @@ def test_r_vs_gf_by_topic_one_series_per_run(r112):
     assert len(series) == len(r112.runs)
     for r, s in enumerate(series):
         got = np.asarray(s.get_offsets())
-        want = r112.values[r][:, [r112.measures.index("R"), r112.measures.index("GF[HINDEX]")]]
+        want = r112.values[:, r][:, [r112.measures.index("R"), r112.measures.index("GF[HINDEX]")]]
         np.testing.assert_array_equal(got, want)
 
 

@@ -59,13 +59,13 @@ def test_tables_recomputed_from_printed_gf_values(key):
     # the mean row: over all topics for GF, over the defined topics for RIGF and ADsim
     printed_rigf = np.array([float(r["rigf"]) if r["rigf"] else np.nan for r in topics])
     adsim = np.array([float(r["adsim"]) if r["adsim"] else np.nan for r in topics])
-    values = np.stack([re_, gen, printed_rigf, got, adsim], axis=1)[None]
+    values = np.stack([re_, gen, printed_rigf, got, adsim], axis=1)[:, None]
     table = ScoreTable(
-        ("run",),
-        tuple(r["topic"] for r in topics),
-        ("GF-Re", "GF-Gen", "RIGF printed", "RIGF", "ADsim"),
-        values,
-        np.ones(values.shape, dtype=bool),
+        topics=tuple(r["topic"] for r in topics),
+        runs=("run",),
+        measures=("GF-Re", "GF-Gen", "RIGF printed", "RIGF", "ADsim"),
+        values=values,
+        present=np.ones(values.shape, dtype=bool),
     )
     # A mean of rounded cells is off the rounded mean of the exact cells by at most half a
     # unit of the cells plus half a unit of the printed mean: 1e-4 for GF and ADsim,

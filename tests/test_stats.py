@@ -573,8 +573,14 @@ def test_compare_corrects_the_pairwise_family():
 
 def test_nan_policy_on_tables_and_arrays():
     v = BOOK.table.values.copy()
-    v[1, 4, 0] = np.nan
-    t = ScoreTable(BOOK.table.runs, BOOK.table.topics, ("m",), v, BOOK.table.present)
+    v[4, 1, 0] = np.nan
+    t = ScoreTable(
+        topics=BOOK.table.topics,
+        runs=BOOK.table.runs,
+        measures=("m",),
+        values=v,
+        present=BOOK.table.present,
+    )
     with pytest.raises(ValueError, match="undefined .* on topic 'Q5'.*nan_policy='omit'"):
         stats.compare(t, "m")
     c = stats.compare(t, "m", test="tukey", nan_policy="omit")
@@ -593,8 +599,14 @@ def test_nan_policy_on_tables_and_arrays():
 
 def test_absent_cells_and_topic_selection():
     present = BOOK.table.present.copy()
-    present[2, 0, 0] = False  # Z has no Q1: Q1 is not compared, not counted as dropped
-    t = ScoreTable(BOOK.table.runs, BOOK.table.topics, ("m",), BOOK.table.values, present)
+    present[0, 2, 0] = False  # Z has no Q1: Q1 is not compared, not counted as dropped
+    t = ScoreTable(
+        topics=BOOK.table.topics,
+        runs=BOOK.table.runs,
+        measures=("m",),
+        values=BOOK.table.values,
+        present=present,
+    )
     c = stats.compare(t, "m", test="tukey")
     assert (c.n_topics, c.n_dropped) == (19, 0)
     c = stats.compare(BOOK.table, "nDCG@5", test="tukey", topics=["Q2", "Q1", "Q3"])

@@ -337,6 +337,12 @@ def sakai_book() -> BookExample:
         topics = ids
         columns.append([float(r.split(",")[1]) for r in rows[1:]])
     scores = np.array(columns).T
-    values = scores.T[:, :, None].copy()
-    table = ScoreTable(("X", "Y", "Z"), topics, ("nDCG@5",), values, np.ones(values.shape, bool))
+    values = scores[:, :, None].copy()
+    table = ScoreTable(
+        topics=topics,
+        runs=("X", "Y", "Z"),
+        measures=("nDCG@5",),
+        values=values,
+        present=np.ones(values.shape, bool),
+    )
     return BookExample(topics, ("X", "Y", "Z"), scores, table)

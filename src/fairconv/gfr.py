@@ -486,16 +486,16 @@ def evaluate(
     _combine_gfr(out, cut, utility, [a.attribute for a in attributes], w, covered[:, :, None])
     for k in cut:
         present[m_index[str(MeasureName("GFR", k))]] = True
-    values = np.zeros((n_r, n_t, len(names)))
+    values = np.zeros((n_t, n_r, len(names)))
     for name, v in out.items():
-        values[:, :, m_index[name]] = v.T
-    table_present = np.broadcast_to(present.T[None, :, :], (n_r, n_t, len(names)))
+        values[:, :, m_index[name]] = v
+    table_present = np.broadcast_to(present.T[:, None, :], (n_t, n_r, len(names)))
     table = ScoreTable(
-        lists.runs,
-        tuple(topics),
-        tuple(names),
-        values,
-        table_present.copy(),
+        topics=tuple(topics),
+        runs=lists.runs,
+        measures=tuple(names),
+        values=values,
+        present=table_present.copy(),
     )
     return pick(table, measures, func)
 

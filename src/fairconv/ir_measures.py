@@ -16,6 +16,12 @@ requires it. Importing this module registers the measure ``GFR`` and the provide
 Runs are ranked by score with ties by doc id descending, as ir_measures ranks them,
 which is ``order="score"`` in :func:`fairconv.gfr.evaluate` (``--order score``).
 Only the topics of the qrels are scored, as the other providers do.
+
+The other way round, :func:`from_ir_measures` turns ``ir_measures.iter_calc`` results
+into a :class:`~fairconv.results.ScoreTable`, to join with fairconv's tables::
+
+    results = ir_measures.iter_calc([ir_measures.nDCG @ 10], qrels, run)
+    both = gfr_table.join(fc.from_ir_measures(results, name="bm25"))
 """
 
 from __future__ import annotations
@@ -33,9 +39,10 @@ except ImportError:  # pragma: no cover - the extra is not installed
 
 from ._validation import check_sequence_of, check_unique_names
 from .io._json import json_str
+from .io._scores import from_ir_measures
 from .rankings import AttributeData
 
-__all__ = ["GFR", "register_spec", "specs", "FairconvProvider"]
+__all__ = ["GFR", "register_spec", "specs", "FairconvProvider", "from_ir_measures"]
 
 _SPECS: dict[str, tuple[AttributeData, ...]] = {}
 
@@ -124,7 +131,7 @@ class _Evaluator(_providers.Evaluator):
             for t, topic in enumerate(table.topics):
                 if topic in self.qrel_qids:
                     yield _irm.Metric(
-                        query_id=topic, measure=measure, value=float(table.values[0, t, 0])
+                        query_id=topic, measure=measure, value=float(table.values[t, 0, 0])
                     )
 
 

@@ -309,11 +309,11 @@ def coverage(labels: MatchLabels, *, average: str = "macro") -> ScoreTable:
         labels.runs, units, MEASURES, per_turn, missing=np.nan, sources=labels.sources
     )
     table = ScoreTable(
-        table.runs,
-        table.topics,
-        table.measures,
-        table.values,
-        ~np.isnan(table.values) | _has_item(table, labels, units),
+        topics=table.topics,
+        runs=table.runs,
+        measures=table.measures,
+        values=table.values,
+        present=~np.isnan(table.values) | _has_item(table, labels, units),
     )
     if average == "macro":
         return table
@@ -329,7 +329,12 @@ def coverage(labels: MatchLabels, *, average: str = "macro") -> ScoreTable:
         ]
     )
     return ScoreTable(
-        table.runs, table.topics, table.measures, table.values, table.present, overall=overall
+        topics=table.topics,
+        runs=table.runs,
+        measures=table.measures,
+        values=table.values,
+        present=table.present,
+        overall=overall,
     )
 
 
@@ -340,5 +345,5 @@ def _has_item(table: ScoreTable, labels: MatchLabels, units: list[str]) -> np.nd
     t_index = {t: i for i, t in enumerate(table.topics)}
     r = [r_index[x] for x in labels.runs]
     t = [t_index[x] for x in units]
-    mask[r, t] = True
+    mask[t, r] = True
     return mask

@@ -128,7 +128,7 @@ def r_vs_gf(table: ScoreTable, *, by: str = "run", gf: str = "GF") -> Figure:
         mean, _ = table.mean()
         _scatter_runs(plt, fig, ax, table.runs, mean[:, ri], mean[:, gi], size=None)
     else:
-        x, y = table.values[:, :, ri], table.values[:, :, gi]
+        x, y = table.values[:, :, ri].T, table.values[:, :, gi].T  # (runs, topics)
         _scatter_runs(plt, fig, ax, table.runs, x, y, size=14)
     ax.margins(0.2)  # room for the run labels
     ax.xaxis.set_major_locator(plt.MaxNLocator(5))  # small R values have long ticks
@@ -418,8 +418,9 @@ def rigf_bars(
     --------
     >>> import numpy as np
     >>> from fairconv.results import ScoreTable
-    >>> v = np.array([[[12.5], [np.nan], [-3.0]]])
-    >>> t = ScoreTable(("run-a",), ("T1", "T2", "T3"), ("RIGF",), v, np.ones(v.shape, bool))
+    >>> v = np.array([[[12.5]], [[np.nan]], [[-3.0]]])
+    >>> t = ScoreTable(topics=("T1", "T2", "T3"), runs=("run-a",), measures=("RIGF",),
+    ...                values=v, present=np.ones(v.shape, bool))
     >>> fig = rigf_bars(t)
     >>> len(fig.axes[0].patches)
     2
@@ -447,13 +448,13 @@ def rigf_bars(
     if not chosen or len(chosen) > 12:
         raise fail("runs", func, "name 1 to 12 runs (one panel each)", f"{len(chosen)} runs")
     index = [table.runs.index(run) for run in chosen]
-    empty = [run for run, r in zip(chosen, index, strict=True) if not table.present[r, :, m].any()]
+    empty = [run for run, r in zip(chosen, index, strict=True) if not table.present[:, r, m].any()]
     if empty:
         raise ValueError(
             f"rigf_bars has nothing to draw: run {empty[0]!r} has no topic with {name}."
         )
     plt = _pyplot()
-    topics = [t for i, t in enumerate(table.topics) if table.present[index, i, m].any()]
+    topics = [t for i, t in enumerate(table.topics) if table.present[i, index, m].any()]
     cols = [table.topics.index(t) for t in topics]
     fig, axes = plt.subplots(
         len(chosen),
@@ -464,8 +465,8 @@ def rigf_bars(
     )
     x = np.arange(len(topics))
     for ax, run, r in zip(axes[:, 0], chosen, index, strict=True):
-        values = table.values[r, cols, m]
-        shown = table.present[r, cols, m]
+        values = table.values[cols, r, m]
+        shown = table.present[cols, r, m]
         defined = shown & ~np.isnan(values)
         colours = np.where(values[defined] >= 0, "tab:blue", "tab:red")
         ax.bar(x[defined], values[defined], color=colours, width=0.7)

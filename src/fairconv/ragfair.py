@@ -625,17 +625,20 @@ def evaluate(
                 out.setdefault(name, np.zeros((n_t, n_r)))[tt] = v
     _overall(out, sets, cut, w, covered[:, :, None])
     col = {n: i for i, n in enumerate(names)}
-    values = np.zeros((n_r, n_t, len(names)))
+    values = np.zeros((n_t, n_r, len(names)))
     present = np.zeros(values.shape, dtype=bool)
     any_set = covered.any(axis=0)
     for name, v in out.items():
-        values[:, :, col[name]] = v.T
+        values[:, :, col[name]] = v
         group = MeasureName.parse(name).attribute
         if group is None:
-            present[:, any_set, col[name]] = True
+            present[any_set, :, col[name]] = True
         else:
-            present[:, covered[[a.name for a in sets].index(group)], col[name]] = True
-    return pick(ScoreTable(lists.runs, topics, tuple(names), values, present), measures, func)
+            present[covered[[a.name for a in sets].index(group)], :, col[name]] = True
+    table = ScoreTable(
+        topics=topics, runs=lists.runs, measures=tuple(names), values=values, present=present
+    )
+    return pick(table, measures, func)
 
 
 def _answer_runs(answers: Answers, names: Sequence[str]) -> np.ndarray:

@@ -1,6 +1,6 @@
 """Per-topic score tables shared by every measure: TSV, dicts and DataFrames.
 
-A :class:`ScoreTable` holds values as an array (runs, topics, measures) with a mask of
+A :class:`ScoreTable` holds values as an array (topics, runs, measures) with a mask of
 the cells that exist (an attribute set covers only some topics). NaN marks an
 undefined value (e.g. RIGF when GF-Re = 0): it is printed as ``NaN`` and left out of
 the ``all`` mean, and a row ``n[<measure>]`` then says how many topics the mean covers.
@@ -8,17 +8,22 @@ the ``all`` mean, and a row ``n[<measure>]`` then says how many topics the mean 
 
 from __future__ import annotations
 
+import os
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import partial
 from itertools import chain, repeat
+from types import MappingProxyType
+from typing import Any
 
 import numpy as np
 
 from . import _accel
+from ._validation import FairconvWarning
 
-__all__ = ["ScoreTable", "MeasureName", "RENAMED", "cutoffs_of", "pick"]
+__all__ = ["ScoreTable", "ScoreMeans", "MeasureName", "RENAMED", "cutoffs_of", "pick"]
 
 _WORDS = r"[A-Za-z0-9]+(?:[-*][A-Za-z0-9]+)*"
 _NAME = re.compile(
@@ -211,27 +216,183 @@ def _unknown(kind: str, name, valid: Sequence[str]) -> KeyError:
     return KeyError(f"unknown {kind} {name!r}; valid {kind}s: {', '.join(map(repr, valid))}")
 
 
-@dataclass(frozen=True, eq=False)
+REPR_LIMIT = 500
+"""The most characters ``repr`` of a table (or of its means) prints."""
+HTML_LIMIT = 20
+"""The most runs, and the most measures, the HTML table of a notebook shows."""
+
+
+def _clip(name: str, room: int = 24) -> str:
+    """A name cut to ``room`` characters (an ellipsis marks the cut)."""
+    return name if len(name) <= room else name[: room - 1] + "…"
+
+
+def _listed(names: Sequence[str], room: int) -> str:
+    """Names joined by commas within about ``room`` characters, then how many are left."""
+    shown: list[str] = []
+    used = 0
+    for i, name in enumerate(names):
+        text = _clip(str(name))
+        if shown and used + len(text) + 2 > room:
+            return ", ".join(shown) + f", … (+{len(names) - i})"
+        shown.append(text)
+        used += len(text) + 2
+    return ", ".join(shown)
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def _number(value: float) -> str:
+    return "NaN" if np.isnan(value) else f"{value:.4g}"
+
+
+class ScoreMeans(Mapping):
+    """The ``all`` values of a :class:`ScoreTable` by name: ``{run: {measure: value}}``.
+
+    A read-only mapping, as :meth:`ScoreTable.means` returns it: ``means["bm25"]["P_5"]``,
+    ``means.items()`` and comparison with a dict work as on the dict itself; its
+    ``repr`` is short and a notebook shows it as a table. :meth:`to_dict` gives the
+    plain dict. An undefined mean is ``None``; a run lists only the measures that
+    exist on some topic of it.
+    """
+
+    def __init__(self, table: ScoreTable):
+        mean, count = table.mean()
+        exists = np.asarray(table.present.any(axis=0))  # (runs, measures)
+        self._table = table
+        self._mean, self._count = mean, count
+        self._data = {
+            run: {m: _plain(mean[r, i]) for i, m in enumerate(table.measures) if exists[r, i]}
+            for r, run in enumerate(table.runs)
+        }
+
+    def __getitem__(self, run: str) -> dict[str, float | None]:
+        return self._data[run]
+
+    def __iter__(self):
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def to_dict(self) -> dict[str, dict[str, float | None]]:
+        """The means as a plain dict ``{run: {measure: value}}`` (a copy)."""
+        return {run: dict(per) for run, per in self._data.items()}
+
+    def __repr__(self) -> str:
+        t = self._table
+        parts = []
+        for r, run in enumerate(t.runs[:3]):
+            cells = ", ".join(
+                f"{_clip(m, 16)}={_number(self._mean[r, i])}" for i, m in enumerate(t.measures[:3])
+            )
+            parts.append(f"{_clip(run)}: {cells}")
+        more = "" if len(t.runs) <= 3 and len(t.measures) <= 3 else "; …"
+        text = (
+            f"ScoreMeans({_count(len(t.runs), 'run')} x {_count(len(t.measures), 'measure')}; "
+            + "; ".join(parts)
+            + more
+            + ")"
+        )
+        return text if len(text) <= REPR_LIMIT else text[: REPR_LIMIT - 2] + "…)"
+
+    def _repr_html_(self) -> str:
+        return _html(self._table, self._mean, self._count, "Means over topics")
+
+
+def _html(table: ScoreTable, mean: np.ndarray, count: np.ndarray, title: str) -> str:
+    """A compact HTML table: means by run x measure, the topic count of each cell."""
+    from html import escape
+
+    runs, measures = table.runs[:HTML_LIMIT], table.measures[:HTML_LIMIT]
+    head = "".join(f"<th>{escape(m)}</th>" for m in measures)
+    rows = []
+    for r, run in enumerate(runs):
+        cells = "".join(
+            f"<td>{_number(mean[r, i])} <small>(n={int(count[r, i])})</small></td>"
+            for i in range(len(measures))
+        )
+        rows.append(f"<tr><th>{escape(run)}</th>{cells}</tr>")
+    left = []
+    if len(table.runs) > HTML_LIMIT:
+        left.append(f"{len(table.runs) - HTML_LIMIT} more runs")
+    if len(table.measures) > HTML_LIMIT:
+        left.append(f"{len(table.measures) - HTML_LIMIT} more measures")
+    note = f"; not shown: {' and '.join(left)}" if left else ""
+    caption = (
+        f"{escape(title)}: {_count(len(table.runs), 'run')}, "
+        f"{_count(len(table.topics), 'topic')}, {_count(len(table.measures), 'measure')} "
+        f"(n: topics with a defined value){escape(note)}"
+    )
+    return (
+        f"<table><caption>{caption}</caption><thead><tr><th>run</th>{head}</tr></thead>"
+        f"<tbody>{''.join(rows)}</tbody></table>"
+    )
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
 class ScoreTable:
     """Scores of several runs on several topics.
 
+    Built by keyword (``ScoreTable(topics=..., runs=..., measures=..., values=...,
+    present=...)``); the arrays' shapes are checked against the names.
+
     Attributes
     ----------
-    runs, topics, measures : tuple of str
-    values : ndarray, shape (len(runs), len(topics), len(measures))
-        Higher is better for every fairconv score; NaN where undefined.
+    topics, runs, measures : tuple of str
+    values : ndarray, shape (len(topics), len(runs), len(measures))
+        Higher is better for every fairconv score; NaN where undefined. Topics lead and
+        runs follow, as in every array of fairconv.
     present : ndarray of bool, same shape
         Which cells exist (a measure of an attribute set exists on the topics it covers).
     overall : ndarray, shape (len(runs), len(measures)), optional
         The ``all`` values when they are not the mean over topics (e.g. pooled ratios).
+    notices : mapping, optional
+        Counts behind the notices a scoring call gives, by kind (e.g.
+        ``topics_scored``, ``topics_missing``, ``topics_without_fairness``), filled by
+        the function that builds the table; empty when there is nothing to say. Read
+        only; the TSV and JSON outputs do not include it.
     """
 
-    runs: tuple
     topics: tuple
+    runs: tuple
     measures: tuple
     values: np.ndarray
     present: np.ndarray
-    overall: np.ndarray | None = None  # (runs, measures): 'all' values other than means
+    overall: np.ndarray | None = None
+    notices: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for name in ("topics", "runs", "measures"):
+            object.__setattr__(self, name, tuple(getattr(self, name)))
+        if "all" in self.topics:
+            raise ValueError(
+                "The 'topics' parameter of ScoreTable must not hold the topic id 'all', "
+                "which names the mean in every score output. Got 'all' instead; rename "
+                "the topic."
+            )
+        shape = (len(self.topics), len(self.runs), len(self.measures))
+        for name in ("values", "present"):
+            array = getattr(self, name)
+            if not isinstance(array, np.ndarray) or array.shape != shape:
+                got = getattr(array, "shape", type(array).__name__)
+                raise ValueError(
+                    f"The '{name}' parameter of ScoreTable must be an array of shape "
+                    f"(topics, runs, measures) = {shape}. Got {got} instead."
+                )
+        if self.present.dtype != bool:
+            raise TypeError(
+                "The 'present' parameter of ScoreTable must be a boolean array. "
+                f"Got dtype {self.present.dtype} instead."
+            )
+        if self.overall is not None and np.shape(self.overall) != shape[1:]:
+            raise ValueError(
+                "The 'overall' parameter of ScoreTable must be an array of shape "
+                f"(runs, measures) = {shape[1:]}. Got {np.shape(self.overall)} instead."
+            )
+        object.__setattr__(self, "notices", MappingProxyType(dict(self.notices)))
 
     @classmethod
     def from_items(
@@ -256,7 +417,7 @@ class ScoreTable:
         t_index = {t: i for i, t in enumerate(topic_names)}
         r = np.fromiter(map(r_index.__getitem__, runs), np.int64, len(runs))
         t = np.fromiter(map(t_index.__getitem__, topics), np.int64, len(topics))
-        cell = r * len(topic_names) + t
+        cell = t * len(run_names) + r
         _, first, counts = np.unique(cell, return_index=True, return_counts=True)
         if (counts > 1).any():
             dup = np.flatnonzero(cell == cell[first[np.argmax(counts > 1)]])
@@ -264,10 +425,29 @@ class ScoreTable:
             raise ValueError(
                 f"run {runs[dup[0]]!r} has two entries for topic {topics[dup[0]]!r}{where}"
             )
-        table = np.full((len(run_names), len(topic_names), len(measures)), float(missing))
-        table[r, t] = values
+        table = np.full((len(topic_names), len(run_names), len(measures)), float(missing))
+        table[t, r] = values
         present = np.ones(table.shape, dtype=bool)
-        return cls(run_names, topic_names, tuple(measures), table, present)
+        return cls(
+            topics=topic_names,
+            runs=run_names,
+            measures=tuple(measures),
+            values=table,
+            present=present,
+        )
+
+    def _replace(self, **changes) -> ScoreTable:
+        fields: dict[str, Any] = dict(
+            topics=self.topics,
+            runs=self.runs,
+            measures=self.measures,
+            values=self.values,
+            present=self.present,
+            overall=self.overall,
+            notices=self.notices,
+        )
+        fields.update(changes)
+        return ScoreTable(**fields)
 
     def _index(self, kind: str, name) -> int:
         names = getattr(self, kind + "s")
@@ -293,9 +473,9 @@ class ScoreTable:
         if topic == "all":
             return float(self.mean()[0][r, m])
         t = self._index("topic", topic)
-        if not self.present[r, t, m]:
+        if not self.present[t, r, m]:
             raise KeyError(f"{measure} is not defined on topic {topic!r} of run {run!r}")
-        return float(self.values[r, t, m])
+        return float(self.values[t, r, m])
 
     def __getitem__(self, measure: str | Sequence[str]) -> ScoreTable:
         """The table of one measure (or of a list of measures), e.g. ``table["GFR@10"]``.
@@ -307,13 +487,11 @@ class ScoreTable:
         """
         names = [measure] if isinstance(measure, str) else list(measure)
         cols = [self._index("measure", m) for m in names]
-        return ScoreTable(
-            self.runs,
-            self.topics,
-            tuple(names),
-            self.values[:, :, cols],
-            self.present[:, :, cols],
-            None if self.overall is None else self.overall[:, cols],
+        return self._replace(
+            measures=tuple(names),
+            values=self.values[:, :, cols],
+            present=self.present[:, :, cols],
+            overall=None if self.overall is None else self.overall[:, cols],
         )
 
     def select(
@@ -328,29 +506,25 @@ class ScoreTable:
         )
         if self.overall is not None and topics is not None:
             raise ValueError("a table whose 'all' values are pooled cannot be cut by topic")
-        return ScoreTable(
-            tuple(self.runs[i] for i in r),
-            tuple(self.topics[i] for i in t),
-            self.measures,
-            self.values[np.ix_(r, t)],
-            self.present[np.ix_(r, t)],
-            None if self.overall is None else self.overall[r],
+        return self._replace(
+            topics=tuple(self.topics[i] for i in t),
+            runs=tuple(self.runs[i] for i in r),
+            values=self.values[np.ix_(t, r)],
+            present=self.present[np.ix_(t, r)],
+            overall=None if self.overall is None else self.overall[r],
         )
 
-    def means(self) -> dict[str, dict[str, float | None]]:
+    def means(self) -> ScoreMeans:
         """The ``all`` values by name: ``{run: {measure: value}}`` (None if undefined).
 
-        Only measures that exist on some topic of a run are listed for it.
+        Returns
+        -------
+        ScoreMeans
+            A read-only mapping with a short ``repr`` and an HTML table in a notebook;
+            ``means().to_dict()`` is the plain dict. Only measures that exist on some
+            topic of a run are listed for it.
         """
-        mean, _ = self.mean()
-        return {
-            run: {
-                m: _plain(mean[r, i])
-                for i, m in enumerate(self.measures)
-                if self.present[r, :, i].any()
-            }
-            for r, run in enumerate(self.runs)
-        }
+        return ScoreMeans(self)
 
     def mean(self):
         """Mean over the topics where a cell exists and is defined, and the count.
@@ -359,18 +533,162 @@ class ScoreTable:
         arrays have shape (runs, measures); the mean is NaN where count is 0.
         """
         defined = self.present & ~np.isnan(self.values)
-        count = defined.sum(axis=1)
+        count = defined.sum(axis=0)
         if self.overall is not None:
             return self.overall, count
         cells = np.where(defined, self.values, 0.0)
         n = np.maximum(count, 1)
         with np.errstate(invalid="ignore", over="ignore"):  # inf and -inf: a NaN mean
-            mean = np.where(count > 0, cells.sum(axis=1) / n, np.nan)
+            mean = np.where(count > 0, cells.sum(axis=0) / n, np.nan)
             # a sum past the largest double: the values are divided before they are added
-            over = np.isinf(mean) & np.isfinite(cells).all(axis=1)
+            over = np.isinf(mean) & np.isfinite(cells).all(axis=0)
             if over.any():
-                mean[over] = (cells / n[:, None, :]).sum(axis=1)[over]
+                mean[over] = (cells / n[None, :, :]).sum(axis=0)[over]
         return mean, count
+
+    def __repr__(self) -> str:
+        mean, _ = self.mean()
+        shown = []
+        for r, run in enumerate(self.runs[:2]):
+            for i, m in enumerate(self.measures[:2]):
+                shown.append(f"{_clip(run, 16)} {_clip(m, 16)}={_number(mean[r, i])}")
+        extra = "" if len(self.runs) <= 2 and len(self.measures) <= 2 else ", …"
+        text = (
+            f"ScoreTable({_count(len(self.topics), 'topic')} x {_count(len(self.runs), 'run')} "
+            f"x {_count(len(self.measures), 'measure')}; "
+            f"runs: {_listed(self.runs, 90)}; measures: {_listed(self.measures, 110)}; "
+            f"means: {', '.join(shown)}{extra})"
+        )
+        return text if len(text) <= REPR_LIMIT else text[: REPR_LIMIT - 2] + "…)"
+
+    def _repr_html_(self) -> str:
+        mean, count = self.mean()
+        return _html(self, mean, count, "ScoreTable, means over topics")
+
+    def join(self, *others: ScoreTable) -> ScoreTable:
+        """The table beside others of the same runs, with other measures.
+
+        Tables from fairconv and tables read from other tools' files combine, e.g.
+        ``gfr_table.join(fairconv.io.read_scores({"bm25": "bm25.trec_eval"}))``.
+        Measures follow in the order of the tables, and topics are the union of the
+        tables' topics (sorted): a measure exists only on the topics of its table.
+
+        Parameters
+        ----------
+        *others : ScoreTable
+            The tables to add.
+
+        Returns
+        -------
+        ScoreTable
+            Runs in this table's order; the ``notices`` of every table.
+
+        Raises
+        ------
+        TypeError
+            Something that is not a ScoreTable.
+        ValueError
+            Tables with other runs (the message names runs that one table lacks), a
+            measure in two tables (the same run, topic and measure twice), or tables
+            that share no topic.
+
+        Warns
+        -----
+        FairconvWarning
+            When the tables' topics overlap only in part: how many topics each table
+            lacks, and the first of them.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> ones = np.ones((2, 1, 1))
+        >>> a = ScoreTable(topics=("q1", "q2"), runs=("r",), measures=("GFR@10",),
+        ...                values=ones / 2, present=ones > 0)
+        >>> b = ScoreTable(topics=("q1", "q2"), runs=("r",), measures=("ndcg_cut_10",),
+        ...                values=ones / 4, present=ones > 0)
+        >>> a.join(b).measures
+        ('GFR@10', 'ndcg_cut_10')
+        """
+        tables = [self, *others]
+        for i, t in enumerate(tables):
+            if not isinstance(t, ScoreTable):
+                raise TypeError(
+                    "The 'others' parameter of ScoreTable.join must be ScoreTables. Got "
+                    f"{type(t).__name__} at position {i - 1} instead."
+                )
+        runs = set(self.runs)
+        for i, t in enumerate(others):
+            if set(t.runs) != runs:
+                lack = [r for r in self.runs if r not in set(t.runs)]
+                extra = [r for r in t.runs if r not in runs]
+                what = []
+                if lack:
+                    what.append(f"it lacks {_listed(lack, 80)}")
+                if extra:
+                    what.append(f"it has {_listed(extra, 80)}, which the first table lacks")
+                raise ValueError(
+                    "The 'others' parameter of ScoreTable.join must hold the runs of the "
+                    f"first table. Got table {i} instead: {'; '.join(what)}."
+                )
+        seen: dict[str, int] = {}
+        for i, t in enumerate(tables):
+            for m in t.measures:
+                if m in seen:
+                    raise ValueError(
+                        f"The 'others' parameter of ScoreTable.join must give each measure "
+                        f"once. Got {m!r} in table {seen[m] - 1 if seen[m] else 'self'} and "
+                        f"table {i - 1} instead (the same run, topic and measure twice)."
+                    )
+                seen[m] = i
+        topics = tuple(sorted(set().union(*(t.topics for t in tables))))
+        common = set(topics).intersection(*(t.topics for t in tables))
+        if not common:
+            raise ValueError(
+                "The 'others' parameter of ScoreTable.join must share topics with the first "
+                f"table. Got tables without a common topic instead ({_listed(topics, 80)})."
+            )
+        if len(common) < len(topics):
+            lacking = [
+                (i, [x for x in topics if x not in set(t.topics)]) for i, t in enumerate(tables)
+            ]
+            said = "; ".join(
+                f"{'self' if i == 0 else f'table {i - 1}'} lacks {len(x)} ({_listed(x, 60)})"
+                for i, x in lacking
+                if x
+            )
+            warnings.warn(
+                f"ScoreTable.join: the tables share {len(common)} of {len(topics)} topics; "
+                f"{said}. A measure exists only on the topics of its table.",
+                FairconvWarning,
+                stacklevel=2,
+            )
+        t_index = {x: i for i, x in enumerate(topics)}
+        shape = (len(topics), len(self.runs), sum(len(t.measures) for t in tables))
+        values = np.zeros(shape)
+        present = np.zeros(shape, dtype=bool)
+        col = 0
+        overall = []
+        notices: dict[str, Any] = {}
+        for t in tables:
+            rows = np.fromiter(map(t_index.__getitem__, t.topics), np.int64, len(t.topics))
+            order = [t.runs.index(r) for r in self.runs]
+            cols = slice(col, col + len(t.measures))
+            values[rows, :, cols] = t.values[:, order]
+            present[rows, :, cols] = t.present[:, order]
+            overall.append(t.mean()[0][order])
+            for key, value in t.notices.items():
+                notices.setdefault(key, value)
+            col += len(t.measures)
+        pooled = any(t.overall is not None for t in tables)
+        return ScoreTable(
+            topics=topics,
+            runs=self.runs,
+            measures=tuple(m for t in tables for m in t.measures),
+            values=values,
+            present=present,
+            overall=np.hstack(overall) if pooled else None,
+            notices=notices,
+        )
 
     def to_dict(self) -> dict:
         """The scores as ``{run: {topic: {measure: value}}}``, ``"all"`` for the means.
@@ -378,31 +696,38 @@ class ScoreTable:
         An undefined value is ``None`` (``null`` in JSON).
         """
         mean, _ = self.mean()
+        exists = np.asarray(self.present.any(axis=0))
         out = {}
         for r, run in enumerate(self.runs):
             per = {}
             for t, topic in enumerate(self.topics):
                 cells = {
-                    m: _plain(self.values[r, t, i])
+                    m: _plain(self.values[t, r, i])
                     for i, m in enumerate(self.measures)
-                    if self.present[r, t, i]
+                    if self.present[t, r, i]
                 }
                 if cells:
                     per[topic] = cells
             per["all"] = {
-                m: _plain(mean[r, i])
-                for i, m in enumerate(self.measures)
-                if self.present[r, :, i].any()
+                m: _plain(mean[r, i]) for i, m in enumerate(self.measures) if exists[r, i]
             }
             out[run] = per
         return out
 
-    def to_frame(self, *, wide: bool = False):
+    def to_frame(self, *, wide: bool = False, all_rows: bool = False):
         """The scores as a pandas DataFrame (needs the pandas extra).
 
         Long by default: one row per existing cell with columns run, topic, measure and
-        value. With ``wide=True``: one row per (run, topic), one column per measure,
-        NaN where a cell does not exist or is undefined.
+        value, by run, then topic, then measure. With ``wide=True``: one row per (run,
+        topic), one column per measure, NaN where a cell does not exist or is undefined.
+
+        Parameters
+        ----------
+        wide : bool
+            One column per measure.
+        all_rows : bool
+            Add each run's ``all`` values (topic ``"all"``) after its topics, as the TSV
+            output does (NaN where the mean is undefined).
         """
         try:
             import pandas as pd
@@ -410,36 +735,70 @@ class ScoreTable:
             raise ImportError(
                 "ScoreTable.to_frame needs pandas: pip install 'fairconv[pandas]'"
             ) from None
+        mean, _ = self.mean()
+        exists = np.asarray(self.present.any(axis=0))  # (runs, measures)
+        by_run = self.present.transpose(1, 0, 2)  # (runs, topics, measures)
+        values = self.values.transpose(1, 0, 2)
+        if all_rows:
+            topics = (*self.topics, "all")
+            by_run = np.concatenate([by_run, exists[:, None, :]], axis=1)
+            values = np.concatenate([values, mean[:, None, :]], axis=1)
+        else:
+            topics = self.topics
         if wide:
-            index = pd.MultiIndex.from_product([self.runs, self.topics], names=["run", "topic"])
-            cells = np.where(self.present, self.values, np.nan)
+            index = pd.MultiIndex.from_product([self.runs, topics], names=["run", "topic"])
+            cells = np.where(by_run, values, np.nan)
             frame = pd.DataFrame(cells.reshape(-1, len(self.measures)), index=index)
             frame.columns = pd.Index(self.measures, name="measure")
             return frame
-        r, t, m = np.nonzero(self.present)
+        r, t, m = np.nonzero(by_run)
         return pd.DataFrame(
             {
                 "run": np.asarray(self.runs, dtype=object)[r],
-                "topic": np.asarray(self.topics, dtype=object)[t],
+                "topic": np.asarray(topics, dtype=object)[t],
                 "measure": np.asarray(self.measures, dtype=object)[m],
-                "value": self.values[r, t, m],
+                "value": values[r, t, m],
             }
         )
 
-    def to_json(self, out, *, summary: bool = False) -> None:
+    def to_json(self, out, /, *, summary: bool = False, overwrite: bool = False) -> None:
         """Write :meth:`to_dict` as JSON (undefined values as ``null``, never ``NaN``).
 
-        With ``summary``, only the ``all`` entries of each run.
+        Parameters
+        ----------
+        out : path or text file
+            Where to write: a path (a new file, written as UTF-8) or an open text file.
+        summary : bool
+            Only the ``all`` entries of each run.
+        overwrite : bool
+            Replace a file that is already at ``out``; by default that is an error.
+
+        Raises
+        ------
+        FileExistsError
+            ``out`` names a file that exists and ``overwrite`` is False.
         """
         import json
 
         data = self.to_dict()
         if summary:
             data = {run: {"all": per["all"]} for run, per in data.items()}
-        json.dump(data, out, indent=1, allow_nan=False)
-        out.write("\n")
 
-    def to_tsv(self, out, *, summary: bool = False, n_jobs: int | None = None) -> None:
+        def write(f) -> None:
+            json.dump(data, f, indent=1, allow_nan=False)
+            f.write("\n")
+
+        _write_to(out, write, overwrite, "ScoreTable.to_json")
+
+    def to_tsv(
+        self,
+        out,
+        /,
+        *,
+        summary: bool = False,
+        n_jobs: int | None = None,
+        overwrite: bool = False,
+    ) -> None:
         """Write ``run topic measure value`` rows with a header.
 
         Per-topic rows then ``all`` rows per run; values at full precision (``repr``),
@@ -447,20 +806,24 @@ class ScoreTable:
 
         Parameters
         ----------
-        out : text file
-            Where to write.
+        out : path or text file
+            Where to write: a path (a new file, written as UTF-8) or an open text file.
         summary : bool
             Only the ``all`` rows.
         n_jobs : int, optional
             Threads that lay out the runs' per-topic rows, a few runs at a time: None
             for ``FAIRCONV_THREADS`` or else every available core, -1 for every core, 1
             for none. The output is the same.
+        overwrite : bool
+            Replace a file that is already at ``out``; by default that is an error.
 
         Raises
         ------
         ValueError
             A run name starting with ``#``: its rows would read back as comment lines;
             a bad ``n_jobs``.
+        FileExistsError
+            ``out`` names a file that exists and ``overwrite`` is False.
         """
         threads = _accel.resolve_n_jobs(n_jobs, "ScoreTable.to_tsv")
         for name in self.runs:
@@ -469,9 +832,17 @@ class ScoreTable:
                     f"the run name {name!r} starts with '#': its TSV rows would read back as "
                     "comment lines; rename the run"
                 )
+        _write_to(
+            out,
+            partial(self._write_tsv, summary=summary, threads=threads),
+            overwrite,
+            "ScoreTable.to_tsv",
+        )
+
+    def _write_tsv(self, out, *, summary: bool, threads: int) -> None:
         out.write("run\ttopic\tmeasure\tvalue\n")
         mean, count = self.mean()
-        n_topics = self.present.sum(axis=1)
+        n_topics = self.present.sum(axis=0)
         measures = _encoded([f"{x}\t" for x in self.measures])
         runs = range(len(self.runs))
         cells = partial(self._cells, measures=measures)
@@ -495,8 +866,8 @@ class ScoreTable:
         encoded once, the values formatted as one text, and the lines cut from them as
         array work (:func:`fairconv._accel.lines`).
         """
-        t, m = np.nonzero(self.present[r])
-        values = self.values[r, t, m]
+        t, m = np.nonzero(self.present[:, r])
+        values = self.values[t, r, m]
         prefixes = _encoded([f"{self.runs[r]}\t{x}\t" for x in self.topics])
         nan = np.isnan(values)
         text, defined_at, defined_size = _accel.repr_text(values[~nan])
@@ -508,6 +879,36 @@ class ScoreTable:
         starts = np.stack((prefixes[1][t], base[1] + measures[1][m], base[2] + at), axis=1)
         lengths = np.stack((prefixes[2][t], measures[2][m], size), axis=1)
         return str(_accel.lines(b"".join(parts), starts, lengths).data, "utf-8", "surrogatepass")
+
+
+def _write_to(out, writer, overwrite: bool, func: str) -> None:
+    """Call ``writer`` on ``out`` (an open text file), or on a new file at the path ``out``.
+
+    A path is opened for exclusive creation unless ``overwrite``: a file already there
+    is an error, and a file this call created is removed if the writing fails.
+    """
+    if hasattr(out, "write"):
+        writer(out)
+        return
+    if not isinstance(out, (str, os.PathLike)):
+        raise TypeError(
+            f"The 'out' parameter of {func} must be a path or a text file. "
+            f"Got {type(out).__name__} instead."
+        )
+    try:
+        f = open(out, "w" if overwrite else "x", encoding="utf-8", newline="\n")
+    except FileExistsError:
+        raise FileExistsError(
+            f"The 'out' parameter of {func} names a file that exists ({os.fspath(out)}); "
+            "pass overwrite=True to replace it"
+        ) from None
+    try:
+        with f:
+            writer(f)
+    except BaseException:
+        if not overwrite:
+            os.remove(out)
+        raise
 
 
 def _encoded(texts: list[str]) -> tuple[bytes, np.ndarray, np.ndarray]:

@@ -25,6 +25,7 @@ __all__ = [
     "int_list",
     "ranked_inputs",
     "save_figure",
+    "score_sources",
     "write",
 ]
 
@@ -71,6 +72,29 @@ def _jobs(text: str) -> int:
             f"takes an integer >= 1, or -1 for every available core; got {text!r}"
         )
     return int(value)
+
+
+def score_sources(texts) -> list:
+    """The SCORES arguments as :func:`fairconv.io.read_scores` takes them.
+
+    ``NAME=FILE`` names the run of FILE (a file of one run), so that one run may be
+    spread over several files (GFR in fairconv's TSV, nDCG in a trec_eval file); it
+    becomes ``{NAME: FILE}``. A text that is itself an existing file is a path, ``=`` or
+    not; an empty NAME or FILE is a usage error.
+    """
+    out: list = []
+    for text in texts:
+        name, sep, path = text.partition("=")
+        if not sep or os.path.exists(text) or "/" in name or os.sep in name:
+            out.append(text)
+        elif not name or not path or any(c.isspace() for c in name):
+            raise UsageError(
+                f"a score file is given as FILE or NAME=FILE with a run name without "
+                f"spaces; got {text!r}"
+            )
+        else:
+            out.append({name: path})
+    return out
 
 
 # --------------------------------------------------------------------------- ranked inputs

@@ -6,7 +6,7 @@ import json
 import os
 import sys
 
-from ._common import save_figure, write
+from ._common import save_figure, score_sources, write
 
 
 # --------------------------------------------------------------------------- labels
@@ -139,13 +139,13 @@ def _system_means(table, measure: str, source: str):
     m = table.measures.index(measure)
     values = table.values[:, :, m]
     defined = table.present[:, :, m] & ~np.isnan(values)
-    topics = defined.all(axis=0)
+    topics = defined.all(axis=1)
     if not topics.any():
         raise ValueError(
             f"{source}: no topic has {measure} for every run; the system means need "
             "topics that all runs were scored on"
         )
-    return values[:, topics].mean(axis=1), int(topics.sum())
+    return values[topics].mean(axis=0), int(topics.sum())
 
 
 def _pairs(names, means, n_topics):
@@ -273,7 +273,9 @@ def _cmd_agree(args) -> int:
     else:
         if len(measures) < 2:
             raise ValueError("give at least two measures (-m A -m B), or --between with two files")
-        table = read_scores(args.scores, measures=measures, topics=topics, input_format=fmt)
+        table = read_scores(
+            score_sources(args.scores), measures=measures, topics=topics, input_format=fmt
+        )
         source = ", ".join(args.scores)
         rows = [_system_means(table, m, source) for m in measures]
         means = np.stack([r[0] for r in rows])
@@ -342,7 +344,13 @@ def add_commands(sub) -> None:
         "first pair; plot extra)",
     )
     agr.add_argument("-o", "--output", help="write to this file instead of stdout")
-    agr.add_argument("scores", nargs="+", metavar="SCORES", help="per-topic score files")
+    agr.add_argument(
+        "scores",
+        nargs="+",
+        metavar="SCORES",
+        help="per-topic score files; NAME=FILE names the run of a file (one run may span "
+        "several files)",
+    )
     agr.set_defaults(func=_cmd_agree)
 
     lab = sub.add_parser(

@@ -118,7 +118,7 @@ def _print_rows(table, out) -> None:
     print(f"{'run':<20}" + "".join(f"{m:>14}" for m in table.measures), file=out)
     for r, run in enumerate(table.runs):
         for t, _ in enumerate(table.topics):
-            print(f"{run:<20}" + "".join(f"{v:14.6f}" for v in table.values[r, t]), file=out)
+            print(f"{run:<20}" + "".join(f"{v:14.6f}" for v in table.values[t, r]), file=out)
 
 
 def _demo_rag(out) -> None:
@@ -139,7 +139,7 @@ def _demo_rag(out) -> None:
     print(f"{'run':<16}" + "".join(f"{m:>20}" for m in names), file=out)
     t = table.topics.index("P002")
     for r, run in enumerate(table.runs):
-        cells = [table.values[r, t, table.measures.index(m)] for m in names]
+        cells = [table.values[t, r, table.measures.index(m)] for m in names]
         print(
             f"{run:<16}" + "".join(f"{'N/A':>20}" if np.isnan(v) else f"{v:20.4f}" for v in cells),
             file=out,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
-from ._common import save_figure, write
+from ._common import save_figure, score_sources, write
 
 
 def add_commands(sub) -> None:
@@ -65,7 +65,8 @@ def _add_score_inputs(parser) -> None:
         "scores",
         nargs="+",
         metavar="SCORES",
-        help="per-topic score files: fairconv TSV, trec_eval -q or ir_measures output",
+        help="per-topic score files: fairconv TSV, trec_eval -q, ir_measures or ranx "
+        "output; NAME=FILE names the run of a file (one run may span several files)",
     )
 
 
@@ -102,7 +103,10 @@ def _read(args, measures):
 
     topics = None if args.topics is None else read_topics(args.topics)
     return read_scores(
-        args.scores, measures=measures, topics=topics, input_format=args.input_format
+        score_sources(args.scores),
+        measures=measures,
+        topics=topics,
+        input_format=args.input_format,
     )
 
 

@@ -4,8 +4,9 @@ Files (docs/formats.md), each read by one reader whose errors name the file and 
 
 - text tables: :func:`read_qrels`, :func:`read_run`, :func:`read_gmemb`,
   :func:`read_golddistr` (giving :class:`Qrels`, :class:`Run`,
-  :class:`GroupMemberships` and a target vector), and the per-topic score files of other
-  tools, :func:`read_scores` and :func:`read_topics`;
+  :class:`GroupMemberships` and a target vector), and the per-topic score files of
+  fairconv, trec_eval, ir_measures and ranx, :func:`read_scores` and :func:`read_topics`
+  (:func:`from_ir_measures` takes ``ir_measures.iter_calc`` results in memory);
 - JSON: :func:`read_json` and :func:`iter_jsonl` (the rules of every JSON input),
   :func:`read_conversations`, :func:`read_attribute_sets`, :func:`read_answers` and
   :func:`read_labels`;
@@ -53,6 +54,7 @@ _ON_FIRST_USE = {
     "read_labels": "_conversations",
     "read_scores": "_scores",
     "read_topics": "_scores",
+    "from_ir_measures": "_scores",
     "SCORE_FORMATS": "_scores",
     "write_nev": "_nev",
 }
@@ -69,6 +71,7 @@ __all__ = [
     "as_qrels",
     "as_run",
     "as_runs",
+    "from_ir_measures",
     "iter_jsonl",
     "read_answers",
     "read_attribute_sets",

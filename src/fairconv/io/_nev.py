@@ -76,5 +76,5 @@ def write_nev(
                         ("GF-RNOD", a.name),
                     ):
                         col = table.measures.index(str(MeasureName(base, k, group)))
-                        lines.append(f"{topic} {f'{base}{tag}=':<21}{table.values[r, t, col]:.4f}")
+                        lines.append(f"{topic} {f'{base}{tag}=':<21}{table.values[t, r, col]:.4f}")
     out.write("".join(line + "\n" for line in lines))

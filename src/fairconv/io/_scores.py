@@ -1,138 +1,503 @@
 """Per-topic score files: what ``fairconv compare``, ``discpower`` and ``agree`` read.
 
-Three layouts are read (docs/formats.md):
+Four layouts are read (docs/formats.md, Per-topic score files):
 
 - fairconv's own TSV (any fairconv command): a header ``run topic measure value``, then
   one row per value; ``all`` rows (means) and ``n[...]`` rows are left out.
 - ``trec_eval -q`` output: ``measure topic value`` rows; the ``runid`` row names the run
   (else the file's name); ``all`` rows are left out.
-- ir_measures per-query output (``ir_measures -q``, or ``iter_calc`` printed as
-  ``query_id measure value``): the run is the file's name; the ``all`` rows that
-  follow the per-query rows are left out.
+- ir_measures per-query output (``query_id measure value`` rows, as
+  ``ir_measures.iter_calc`` results print): the run is the file's name; ``all`` rows
+  are left out.
+- ranx per-query scores as JSON: ``{measure: {query_id: value}}`` (a ``Run``'s
+  ``scores``; the run is the file's name) or ``{run: {measure: {query_id: value}}}``.
 
-The layout is detected, or forced with ``input_format``. Several files add runs; the
+The layout is detected, or forced with ``input_format``. A text file is read as array
+work over its bytes (the tokeniser of every reader), with no Python loop per line. The
 means are always recomputed from the topic rows.
+
+A run may be spread over several files (GFR in fairconv's TSV, nDCG in a trec_eval
+file) when its name comes from inside the files (a ``run`` column, a ``runid`` row, a
+ranx file's run keys) or from the caller (``{name: path}``, ``NAME=FILE`` on the
+command line). A run named after its file's name is never merged with another.
 """
 
 from __future__ import annotations
 
-import math
 import os
 import re
-from collections.abc import Sequence
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from operator import attrgetter
 
 import numpy as np
 
-from .._validation import check_choice, check_once
+from .. import _accel
+from .._validation import FairconvWarning, check_choice, check_once
 from ..results import ScoreTable
-from ._text import checked_bytes, source_name
+from ._text import FileFormatError, checked_bytes, decimal, decoded, source_name, split_rows
 
-__all__ = ["read_scores", "read_topics", "SCORE_FORMATS"]
+__all__ = ["read_scores", "read_topics", "from_ir_measures", "SCORE_FORMATS"]
 
-SCORE_FORMATS = ("fairconv", "trec_eval", "ir_measures")
+SCORE_FORMATS = ("fairconv", "trec_eval", "ir_measures", "ranx")
 """The per-topic layouts :func:`read_scores` reads."""
 
-_NUMBER = re.compile(r"^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$")
+_HEADER = [b"run", b"topic", b"measure", b"value"]
+_ALL_NUMBERS = re.compile(
+    rb"(?:[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\n)*"
+    rb"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
+)
 
 
-def _lines(path, what: str) -> list[tuple[int, list[str]]]:
-    """(line number, fields) of every line with a record, by the text rules of every reader.
+@dataclass
+class _Part:
+    """The topic rows of one source, coded: names once, then a code per row."""
 
-    As in every text reader, the fields are split at spaces, tabs and CR (not at other
-    Unicode white space), and blank lines and lines whose first field starts with
-    ``#`` are skipped. A file without records is an error.
-    """
-    data = checked_bytes(path, table=True)
-    out = []
-    for number, raw in enumerate(data.split(b"\n"), start=1):
-        fields = raw.split()  # the checked bytes hold no other ASCII white space
-        if fields and not fields[0].startswith(b"#"):
-            out.append((number, [f.decode("utf-8") for f in fields]))
-    if not out:
-        raise ValueError(f"{source_name(path)}: the file is empty (no {what} rows)")
-    return out
+    source: str
+    runs: list[str]
+    named: list[bool]  # per run: named inside the source or by the caller (mergeable)
+    topics: list[str]
+    measures: list[str]
+    run: np.ndarray
+    topic: np.ndarray
+    measure: np.ndarray
+    value: np.ndarray
+    lines: np.ndarray | None  # file line of each row; None: JSON or items
+    item: str = "line"
 
-
-def _value(token: str, where: str) -> float:
-    if token in ("NaN", "nan"):
-        return math.nan
-    if not _NUMBER.match(token):
-        raise ValueError(f"{where}: the value {token!r} is not a number")
-    value = float(token)
-    if not math.isfinite(value):
-        raise ValueError(f"{where}: the value {token!r} is not finite")
-    return value
-
-
-def _detect(rows, where: str) -> str:
-    first = rows[0][1]
-    if [f.lower() for f in first] == ["run", "topic", "measure", "value"]:
-        return "fairconv"
-    if any(len(f) != 3 for _, f in rows):
-        number = next(n for n, f in rows if len(f) != 3)
-        raise ValueError(
-            f"{where}:{number}: not a per-topic score file (fairconv TSV with a header, "
-            "trec_eval -q or ir_measures rows of 3 columns)"
+    def where(self, i: int) -> str:
+        """Where row ``i`` is: ``file:line``, or the JSON field / item."""
+        if self.lines is not None:
+            return f"{self.source}:{int(self.lines[i])}"
+        run, m, t = (
+            self.runs[self.run[i]],
+            self.measures[self.measure[i]],
+            self.topics[self.topic[i]],
         )
-    if any(f[0] == "runid" or f[1] == "all" for _, f in rows):
+        if self.item == "item":
+            return f"{self.source} (item {i}: run {run!r}, query {t!r}, measure {m!r})"
+        return f"{self.source}: field {run!r}/{m!r}/{t!r}"
+
+
+def _codes(strings: np.ndarray) -> tuple[list[str], np.ndarray]:
+    """(names in order of first appearance, code of each row) of a byte-string column."""
+    unique, first, inverse = np.unique(strings, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    rank = np.empty(len(order), dtype=np.int32)
+    rank[order] = np.arange(len(order), dtype=np.int32)
+    return [decoded(x) for x in unique[order].tolist()], rank[inverse.ravel()]
+
+
+_STEP = 1 << 16  # tokens per step of the slow number route: bounded working memory
+
+
+def _values(rows, index: np.ndarray, col: int) -> np.ndarray:
+    """Column ``col`` of rows ``index`` as numbers: finite decimals, or ``NaN``/``nan``.
+
+    The fast decimal forms in one pass; the other tokens (exponents, more than 15
+    digits, as ``repr`` writes a double) checked against the rule by one regex pass
+    and parsed by ``float`` in one C-level map, a step of tokens at a time; the first
+    bad token, in file order, names its line.
+    """
+    starts, ends = rows.starts[index, col], rows.ends[index, col]
+    values, ok = _accel.decimals(rows.buf, starts, ends)
+    bad = np.flatnonzero(~ok)
+    for at in range(0, len(bad), _STEP):
+        step = bad[at : at + _STEP]
+        tokens = _accel.strings(rows.buf, starts[step], ends[step])
+        nan = (tokens == b"NaN") | (tokens == b"nan")
+        values[step[nan]] = np.nan
+        rest, text = step[~nan], tokens[~nan].tolist()
+        del tokens
+        if not text:
+            continue
+        if _ALL_NUMBERS.fullmatch(b"\n".join(text)):
+            parsed = np.fromiter(map(float, text), np.float64, len(text))
+            if np.isfinite(parsed).all():
+                values[rest] = parsed
+                continue
+        for i, token in zip(rest.tolist(), text, strict=True):
+            if decimal(token) is None:
+                raise FileFormatError(
+                    rows.path,
+                    rows.line(int(index[i])),
+                    f"the value of a score line must be a finite number or NaN; found "
+                    f"{decoded(token)!r}",
+                )
+        raise AssertionError("unreachable")  # pragma: no cover
+    return values
+
+
+def _detect(rows) -> str:
+    first = [rows.token(0, c) for c in range(rows.width)]
+    if [f.lower() for f in first] == _HEADER:
+        return "fairconv"
+    if rows.width != 3:
+        raise FileFormatError(
+            rows.path,
+            rows.line(0),
+            "not a per-topic score file: expected fairconv's header 'run topic measure "
+            "value', or rows of 3 columns (trec_eval -q: measure topic value; "
+            "ir_measures: query_id measure value)",
+        )
+    first_col, second_col = rows.strings(0), rows.strings(1)
+    if (first_col == b"runid").any() or (second_col == b"all").any():
         return "trec_eval"
-    if any(f[0] == "all" for _, f in rows):
+    if (first_col == b"all").any():
         return "ir_measures"  # its summary rows: all measure value
-    first_col = {f[0] for _, f in rows}
-    second_col = {f[1] for _, f in rows}
-    if len(first_col) < len(second_col):
+    n_first, n_second = len(np.unique(first_col)), len(np.unique(second_col))
+    if n_first < n_second:
         return "trec_eval"  # measure topic value: fewer measures than topics
-    if len(first_col) > len(second_col):
+    if n_first > n_second:
         return "ir_measures"  # query_id measure value
-    raise ValueError(
-        f"{where}: cannot tell trec_eval -q rows (measure topic value) from ir_measures "
-        "rows (query_id measure value); give input_format (--input-format)"
+    raise FileFormatError(
+        rows.path,
+        None,
+        "cannot tell trec_eval -q rows (measure topic value) from ir_measures rows "
+        "(query_id measure value); give input_format (--input-format)",
     )
 
 
-def _records(path, input_format: str | None):
-    """(run, topic, measure, value, where) of every topic row of one file."""
-    where = source_name(path)
-    rows = _lines(path, "score")
-    fmt = _detect(rows, where) if input_format is None else input_format
-    base = os.path.basename(where)
-    out: list[tuple[str | None, str, str, float, str]] = []
+def _is_json(path) -> bool:
+    """Whether a file's first non-blank byte opens a JSON object (a ranx file)."""
+    if hasattr(path, "read") or str(path).endswith(".gz"):
+        return False
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4096).lstrip(b"\xef\xbb\xbf \t\r\n")
+    except OSError:
+        return False  # the reader reports it
+    return head.startswith(b"{")
+
+
+def _text_part(path, fmt: str | None, name: str | None) -> _Part:
+    """The topic rows of a whitespace score file (fairconv TSV, trec_eval, ir_measures)."""
+    rows = split_rows(path, None, "score", min_cols=3)
+    source = rows.path
+    fmt = _detect(rows) if fmt is None else fmt
     if fmt == "fairconv":
-        if [f.lower() for f in rows[0][1]] != ["run", "topic", "measure", "value"]:
-            raise ValueError(f"{where}:{rows[0][0]}: expected the header 'run topic measure value'")
-        for number, f in rows[1:]:
-            at = f"{where}:{number}"
-            if len(f) != 4:
-                raise ValueError(f"{at}: expected 4 columns (run topic measure value)")
-            if f[1] == "all":
-                continue
-            out.append((f[0], f[1], f[2], _value(f[3], at), at))
-        if not out:
-            raise ValueError(f"{where}: no per-topic rows, only the header and 'all' rows")
-        return out
-    run = base
-    for number, f in rows:
-        at = f"{where}:{number}"
-        if len(f) != 3:
-            raise ValueError(f"{at}: expected 3 columns in a {fmt} row")
-        if fmt == "trec_eval":
-            measure, topic, value = f
-            if measure == "runid":
-                run = value
-                continue
-            if topic == "all":
-                continue
-        else:
-            topic, measure, value = f
-            if topic == "all":
-                continue
-        out.append((None, topic, measure, _value(value, at), at))
-    if not out:
-        raise ValueError(
-            f"{where}: no per-topic rows, only 'all' rows (write it with trec_eval -q or "
-            "ir_measures -q)"
+        if rows.width != 4 or [rows.token(0, c).lower() for c in range(4)] != _HEADER:
+            raise FileFormatError(
+                source, rows.line(0), "expected fairconv's header 'run topic measure value'"
+            )
+        columns = {"run": 0, "topic": 1, "measure": 2, "value": 3}
+        first = 1
+    elif rows.width != 3:
+        raise FileFormatError(
+            source, rows.line(0), f"expected 3 columns in a {fmt} row, found {rows.width}"
         )
-    return [(run if r is None else r, t, m, v, w) for r, t, m, v, w in out]
+    elif fmt == "trec_eval":
+        columns = {"measure": 0, "topic": 1, "value": 2}
+        first = 0
+    else:
+        columns = {"topic": 0, "measure": 1, "value": 2}
+        first = 0
+    measure_col = rows.strings(columns["measure"])
+    topic_col = rows.strings(columns["topic"])
+    keep = topic_col != b"all"
+    keep[:first] = False
+    run_name, named = None, True
+    if fmt == "trec_eval":
+        runid = np.flatnonzero(measure_col == b"runid")
+        if len(runid) > 1:
+            raise FileFormatError(
+                source,
+                rows.line(int(runid[1])),
+                f"a second runid row (the first is on line {rows.line(int(runid[0]))}): one "
+                "trec_eval -q output holds one run; give each run its own file",
+            )
+        keep[runid] = False
+        if len(runid):
+            run_name = decoded(rows.token(int(runid[0]), 2))
+    if fmt != "fairconv" and run_name is None:
+        run_name, named = os.path.basename(source), False
+    index = np.flatnonzero(keep)
+    if len(index) == 0:
+        raise FileFormatError(
+            source,
+            None,
+            "no per-topic rows, only 'all' rows (write it with trec_eval -q, "
+            "ir_measures per query, or fairconv without --summary)",
+        )
+    values = _values(rows, index, columns["value"])
+    topics, topic = _codes(topic_col[index])
+    del topic_col
+    measures, measure = _codes(measure_col[index])
+    del measure_col
+    if fmt == "fairconv":
+        runs, run = _codes(rows.strings(0)[index])
+        if name is not None:
+            if len(runs) != 1:
+                raise FileFormatError(
+                    source,
+                    None,
+                    f"the name {name!r} is given to a file of {len(runs)} runs "
+                    f"({', '.join(runs[:5])}); name only files of one run",
+                )
+            runs = [name]
+    else:
+        runs, run = [str(name if name is not None else run_name)], np.zeros(len(index), np.int32)
+        named = named or name is not None
+    lines = index + 1 if rows.line_numbers is None else rows.line_numbers[index]
+    rows.release()
+    return _Part(
+        source, runs, [named] * len(runs), topics, measures, run, topic, measure, values, lines
+    )
+
+
+def _json_number(value, where: str) -> float:
+    if value is None:
+        return np.nan
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"{where}: a score must be a number or null; found {value!r}")
+    value = float(value)
+    if not np.isfinite(value):
+        raise ValueError(f"{where}: a score must be finite; found {value!r}")
+    return value
+
+
+def _ranx_part(path, name: str | None) -> _Part:
+    """The topic rows of a ranx JSON file of per-query scores."""
+    from ._json import read_json
+
+    source = source_name(path)
+    data = read_json(path)
+    if not isinstance(data, dict) or not data:
+        raise FileFormatError(
+            source,
+            None,
+            "a ranx score file holds a non-empty JSON object "
+            "{measure: {query_id: value}} or {run: {measure: {query_id: value}}}",
+        )
+    first = next(iter(data.values()))
+    nested = isinstance(first, dict) and any(isinstance(v, dict) for v in first.values())
+    if nested:
+        if name is not None and len(data) != 1:
+            raise FileFormatError(
+                source,
+                None,
+                f"the name {name!r} is given to a file of {len(data)} runs; "
+                "name only files of one run",
+            )
+        by_run = data if name is None else {name: first}
+        named = True
+    else:
+        by_run = {name if name is not None else os.path.basename(source): data}
+        named = name is not None
+    runs = list(by_run)
+    topics: dict[str, int] = {}
+    measures: dict[str, int] = {}
+    run_codes, topic_codes, measure_codes, values = [], [], [], []
+    for r, (run, per) in enumerate(by_run.items()):
+        if not isinstance(per, dict):
+            raise FileFormatError(source, None, f"field {run!r}: expected an object")
+        for measure, scores in per.items():
+            if not isinstance(scores, dict):
+                raise FileFormatError(
+                    source,
+                    None,
+                    f"field {run!r}/{measure!r}: expected an object {{query_id: value}}",
+                )
+            if "all" in scores:
+                raise FileFormatError(
+                    source,
+                    None,
+                    f"field {run!r}/{measure!r}/'all': the topic id 'all' "
+                    "names the mean in every score output; rename the topic",
+                )
+            m = measures.setdefault(measure, len(measures))
+            where = f"{source}: field {run!r}/{measure!r}"
+            codes = [topics.setdefault(t, len(topics)) for t in scores]
+            topic_codes.append(np.asarray(codes, np.int32))
+            values.append(
+                np.fromiter((_json_number(v, where) for v in scores.values()), float, len(scores))
+            )
+            run_codes.append(np.full(len(scores), r, np.int32))
+            measure_codes.append(np.full(len(scores), m, np.int32))
+    if not values or not sum(map(len, values)):
+        raise FileFormatError(source, None, "no per-query scores")
+    return _Part(
+        source,
+        runs,
+        [named] * len(runs),
+        list(topics),
+        list(measures),
+        np.concatenate(run_codes),
+        np.concatenate(topic_codes),
+        np.concatenate(measure_codes),
+        np.concatenate(values),
+        None,
+        "field",
+    )
+
+
+def _part(path, fmt: str | None, name: str | None) -> _Part:
+    if fmt == "ranx" or (fmt is None and _is_json(path)):
+        return _ranx_part(path, name)
+    return _text_part(path, fmt, name)
+
+
+def _sources(paths, func: str) -> list[tuple[str | None, object]]:
+    """(name or None, path) of every file: paths, files, and ``{name: path(s)}`` mappings."""
+    if isinstance(paths, (str, bytes, os.PathLike, Mapping)) or hasattr(paths, "read"):
+        paths = [paths]
+    if not isinstance(paths, Sequence):
+        raise TypeError(
+            f"The 'paths' parameter of {func} must be a path, a file, a mapping "
+            f"{{name: path}} or a sequence of them. Got {type(paths).__name__} instead."
+        )
+    out: list[tuple[str | None, object]] = []
+    for item in paths:
+        if isinstance(item, Mapping):
+            for name, value in item.items():
+                if (
+                    not isinstance(name, str)
+                    or not name
+                    or name != name.strip()
+                    or any(c.isspace() for c in name)
+                ):
+                    raise ValueError(
+                        f"The 'paths' parameter of {func} must name runs by non-empty "
+                        f"strings without whitespace. Got {name!r} instead."
+                    )
+                many = isinstance(value, Sequence) and not isinstance(value, (str, bytes))
+                out += [(name, p) for p in (value if many else [value])]
+        elif isinstance(item, (str, os.PathLike)) or hasattr(item, "read"):
+            out.append((None, item))
+        else:
+            raise TypeError(
+                f"The 'paths' parameter of {func} must hold paths, files or mappings "
+                f"{{name: path}}. Got {type(item).__name__} instead."
+            )
+    if not out:
+        raise ValueError(f"The 'paths' parameter of {func} must name a file. Got none instead.")
+    return out
+
+
+def _table(parts: list[_Part], measures, topics, func: str) -> ScoreTable:
+    """The parts joined by run, topic and measure; the same cell twice is an error."""
+    run_index: dict[str, int] = {}
+    owner: dict[str, tuple[bool, str]] = {}
+    for part in parts:
+        for run, named in zip(part.runs, part.named, strict=True):
+            if run in owner:
+                was_named, where = owner[run]
+                if not (named and was_named):
+                    unnamed = part.source if not named else where
+                    raise ValueError(
+                        f"run {run!r} is in {where} and in {part.source}, and {unnamed} names "
+                        "it only by its file name, which is never merged; name the run (a "
+                        "runid row, {name: path} in the API, NAME=FILE on the command line) "
+                        "or give each file a name of its own"
+                    )
+            else:
+                owner[run] = (named, part.source)
+                run_index[run] = len(run_index)
+    all_topics = sorted({t for p in parts for t in p.topics})
+    names = list(dict.fromkeys(m for p in parts for m in p.measures))
+    t_index = {t: i for i, t in enumerate(all_topics)}
+    m_index = {m: i for i, m in enumerate(names)}
+    n_r, n_m = len(run_index), len(names)
+    cells = []
+    for p in parts:
+        r = np.array([run_index[x] for x in p.runs], np.int64)[p.run]
+        t = np.array([t_index[x] for x in p.topics], np.int64)[p.topic]
+        m = np.array([m_index[x] for x in p.measures], np.int64)[p.measure]
+        cells.append((t * n_r + r) * n_m + m)
+    cell = np.concatenate(cells)
+    order = np.argsort(cell, kind="stable")
+    same = np.flatnonzero(cell[order][1:] == cell[order][:-1])
+    if len(same):
+        bounds = np.cumsum([0] + [len(c) for c in cells])
+
+        def place(i: int) -> str:
+            k = int(np.searchsorted(bounds, i, side="right") - 1)
+            return parts[k].where(i - int(bounds[k]))
+
+        a, b = int(order[same[0]]), int(order[same[0] + 1])
+        c = int(cell[a])
+        run = list(run_index)[(c // n_m) % n_r]
+        raise ValueError(
+            f"{place(b)}: a second value for run {run!r}, topic {all_topics[c // n_m // n_r]!r} "
+            f"and measure {names[c % n_m]!r} (first at {place(a)})"
+        )
+    del order
+    values_all = np.concatenate([p.value for p in parts])
+    if measures is not None:
+        check_once(measures, "measures", func)
+        unknown = [m for m in measures if m not in m_index]
+        if unknown or not list(measures):
+            raise ValueError(
+                f"The 'measures' parameter of {func} must name measures of the files "
+                f"({', '.join(names)}). Got {', '.join(map(repr, unknown)) or 'none'} instead."
+            )
+    chosen_m = names if measures is None else list(measures)
+    if topics is not None:
+        if isinstance(topics, (str, bytes)) or not isinstance(topics, Sequence):
+            raise TypeError(
+                f"The 'topics' parameter of {func} must be a sequence of topic ids. "
+                f"Got {type(topics).__name__} instead."
+            )
+        check_once(topics, "topics", func)
+        missing = [t for t in topics if t not in t_index]
+        if missing:
+            raise ValueError(
+                f"The 'topics' parameter of {func}: no file has topic(s) "
+                f"{', '.join(map(repr, missing[:10]))}"
+            )
+    chosen_t = all_topics if topics is None else list(topics)
+    # old code -> new position (-1: not kept)
+    new_t = np.full(len(all_topics), -1, np.int64)
+    new_t[[t_index[t] for t in chosen_t]] = np.arange(len(chosen_t))
+    new_m = np.full(n_m, -1, np.int64)
+    new_m[[m_index[m] for m in chosen_m]] = np.arange(len(chosen_m))
+    t_new, m_new = new_t[cell // n_m // n_r], new_m[cell % n_m]
+    r_new = (cell // n_m) % n_r
+    del cell
+    kept = (t_new >= 0) & (m_new >= 0)
+    shape = (len(chosen_t), n_r, len(chosen_m))
+    values = np.zeros(shape)
+    present = np.zeros(shape, dtype=bool)
+    values[t_new[kept], r_new[kept], m_new[kept]] = values_all[kept]
+    present[t_new[kept], r_new[kept], m_new[kept]] = True
+    notices = _warn_partial(present, chosen_t, chosen_m, list(run_index), func)
+    return ScoreTable(
+        topics=tuple(chosen_t),
+        runs=tuple(run_index),
+        measures=tuple(chosen_m),
+        values=values,
+        present=present,
+        notices=notices,
+    )
+
+
+def _warn_partial(present, topics, measures, runs, func: str) -> dict:
+    """One notice when some runs have a measure on topics where other runs lack it.
+
+    Returns the counts for :attr:`ScoreTable.notices`: ``{measure: topics lacking a
+    value for some run}`` for each such measure.
+    """
+    some, every = present.any(axis=1), present.all(axis=1)  # (topics, measures)
+    partial = (some & ~every).sum(axis=0)
+    counts = {m: int(n) for m, n in zip(measures, partial.tolist(), strict=True) if n}
+    if counts:
+        i = measures.index(next(iter(counts)))
+        t = int(np.flatnonzero(some[:, i] & ~every[:, i])[0])
+        lacking = [runs[r] for r in np.flatnonzero(~present[t, :, i])[:3]]
+        said = ", ".join(
+            f"{m}: {n} of {int(some[:, measures.index(m)].sum())} topic(s)"
+            for m, n in list(counts.items())[:3]
+        )
+        more = f" and {len(counts) - 3} more measure(s)" if len(counts) > 3 else ""
+        warnings.warn(
+            f"{func}: some runs lack a value on topics that others have ({said}{more}; "
+            f"first: topic {topics[t]!r} of {measures[i]}, runs {', '.join(lacking)}); "
+            "analyses of all runs use the topics every run has",
+            FairconvWarning,
+            stacklevel=4,
+        )
+    return {"topics_missing_by_measure": counts} if counts else {}
 
 
 def read_topics(path) -> tuple[str, ...]:
@@ -161,38 +526,52 @@ def read_topics(path) -> tuple[str, ...]:
     >>> read_topics(io.StringIO("# pilot topics\nP001\n\nP003\n"))
     ('P001', 'P003')
     """
+    data = checked_bytes(path, table=True)
     seen: dict[str, int] = {}
-    for number, fields in _lines(path, "topic"):
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        fields = raw.split()
+        if not fields or fields[0].startswith(b"#"):
+            continue
         if len(fields) != 1:
             raise ValueError(f"{source_name(path)}:{number}: expected one topic id per line")
-        if fields[0] in seen:
+        topic = fields[0].decode("utf-8")
+        if topic in seen:
             raise ValueError(
-                f"{source_name(path)}:{number}: topic {fields[0]!r} is listed twice "
-                f"(first on line {seen[fields[0]]})"
+                f"{source_name(path)}:{number}: topic {topic!r} is listed twice "
+                f"(first on line {seen[topic]})"
             )
-        seen[fields[0]] = number
+        seen[topic] = number
+    if not seen:
+        raise ValueError(f"{source_name(path)}: the file is empty (no topic rows)")
     return tuple(seen)
 
 
 def read_scores(
     paths,
+    /,
     *,
     measures: Sequence[str] | None = None,
     topics: Sequence[str] | None = None,
     input_format: str | None = None,
 ) -> ScoreTable:
-    r"""Read per-topic score files into a :class:`~fairconv.results.ScoreTable`.
+    r"""Read per-topic score files of fairconv, trec_eval, ir_measures or ranx.
 
     Parameters
     ----------
-    paths : path, file or sequence of them
-        Each file adds its runs.
+    paths : path, file, mapping or sequence of them
+        The files. A mapping ``{name: path}`` (or ``{name: [paths]}``) names the run of
+        each file, as ``NAME=FILE`` does on the command line; a sequence may mix paths
+        and mappings. A run named inside its files (a ``run`` column, a ``runid`` row,
+        a ranx file's run keys) or by a mapping may be spread over several files with
+        different measures. A run named only by its file's base name is never merged
+        with a run of another file.
     measures : sequence of str, optional
         Keep only these measures; an unknown name is an error listing the valid ones.
+        Names are kept as the files print them (``ndcg_cut_20``, ``P_5``).
     topics : sequence of str, optional
         Keep only these topics (all by default); a topic no file has is an error.
-    input_format : {'fairconv', 'trec_eval', 'ir_measures'}, optional
-        The layout; detected when not given.
+    input_format : {'fairconv', 'trec_eval', 'ir_measures', 'ranx'}, optional
+        The layout of every file; detected per file when not given.
 
     Returns
     -------
@@ -203,9 +582,16 @@ def read_scores(
     Raises
     ------
     ValueError
-        Naming file and line: not UTF-8, a control character, an empty file, a value
-        that is not a finite number (``NaN`` excepted), a row of the wrong width, two
-        values for one run, topic and measure, a run found in two files.
+        Naming file and line (or JSON field): not UTF-8, a control character, an empty
+        file, a value that is not a finite number (``NaN`` excepted), a row of the
+        wrong width, two ``runid`` rows in one trec_eval file, the same run, topic and
+        measure twice (both places named), a run named by its file's name in two
+        files, a topic ``all`` in a ranx file.
+
+    Warns
+    -----
+    FairconvWarning
+        When some runs have a measure on topics where other runs lack it.
 
     Examples
     --------
@@ -218,64 +604,112 @@ def read_scores(
     func = "read_scores"
     if input_format is not None:
         input_format = check_choice(input_format, "input_format", func, SCORE_FORMATS)
-    if isinstance(paths, (str, bytes, os.PathLike)) or hasattr(paths, "read"):
-        paths = [paths]
-    records = []
-    owner: dict[str, str] = {}
-    for path in paths:
-        mine = _records(path, input_format)
-        for run in dict.fromkeys(r for r, *_ in mine):
-            if run in owner:
-                raise ValueError(
-                    f"run {run!r} is in two files: {owner[run]} and {source_name(path)}; give each "
-                    "run once"
-                )
-            owner[run] = source_name(path)
-        records += mine
-    if not records:
-        raise ValueError(f"The 'paths' parameter of {func} must name a file. Got none instead.")
-    runs = tuple(dict.fromkeys(r for r, *_ in records))
-    all_topics = sorted({t for _, t, *_ in records})
-    names = tuple(dict.fromkeys(m for _, _, m, *_ in records))
-    if measures is not None:
-        check_once(measures, "measures", func)
-        unknown = [m for m in measures if m not in names]
-        if unknown or not list(measures):
+    parts = [_part(path, input_format, name) for name, path in _sources(paths, func)]
+    return _table(parts, measures, topics, func)
+
+
+def from_ir_measures(metrics, /, *, name: str | None = None) -> ScoreTable:
+    """A ScoreTable of ``ir_measures.iter_calc`` results (one run, or ``{run: results}``).
+
+    Parameters
+    ----------
+    metrics : iterable of Metric, or mapping of str to iterable of Metric
+        What ``ir_measures.iter_calc(measures, qrels, run)`` yields: items with
+        ``query_id``, ``measure`` and ``value``. A mapping gives several runs by name.
+    name : str, optional
+        The run's name, for one iterable (required then).
+
+    Returns
+    -------
+    ScoreTable
+        Measure names as ir_measures prints them (``nDCG@10``), topics sorted.
+
+    Raises
+    ------
+    ValueError
+        No name for one run, a query id ``all``, a value that is not a number, or the
+        same run, query and measure twice (both items named).
+
+    Examples
+    --------
+    >>> from collections import namedtuple
+    >>> Metric = namedtuple("Metric", "query_id measure value")
+    >>> t = from_ir_measures([Metric("q1", "nDCG@10", 0.5), Metric("q2", "nDCG@10", 1.0)],
+    ...                      name="bm25")
+    >>> t.means()["bm25"]["nDCG@10"]
+    0.75
+    """
+    func = "from_ir_measures"
+    if isinstance(metrics, Mapping):
+        if name is not None:
             raise ValueError(
-                f"The 'measures' parameter of {func} must name measures of the files "
-                f"({', '.join(names)}). Got {', '.join(map(repr, unknown)) or 'none'} instead."
+                f"The 'name' parameter of {func} must be None when 'metrics' maps run names "
+                f"to results. Got {name!r} instead."
             )
-        names = tuple(measures)
-    if topics is not None:
-        if isinstance(topics, (str, bytes)) or not isinstance(topics, Sequence):
+        by_run = dict(metrics)
+    else:
+        if not isinstance(name, str) or not name:
+            raise ValueError(
+                f"The 'name' parameter of {func} must name the run of the results. "
+                f"Got {name!r} instead."
+            )
+        by_run = {name: metrics}
+    parts = []
+    for run, results in by_run.items():
+        items = list(results)
+        try:
+            queries = list(map(str, map(attrgetter("query_id"), items)))
+            names = list(map(str, map(attrgetter("measure"), items)))
+            raw = list(map(attrgetter("value"), items))
+        except AttributeError:
+            i = next(
+                i
+                for i, x in enumerate(items)
+                if not hasattr(x, "query_id")
+                or not hasattr(x, "measure")
+                or not hasattr(x, "value")
+            )
             raise TypeError(
-                f"The 'topics' parameter of {func} must be a sequence of topic ids. "
-                f"Got {type(topics).__name__} instead."
-            )
-        check_once(topics, "topics", func)
-        missing = [t for t in topics if t not in all_topics]
-        if missing:
+                f"The 'metrics' parameter of {func} must yield items with query_id, "
+                f"measure and value (ir_measures' Metric). Got {type(items[i]).__name__} "
+                f"at item {i} of run {run!r} instead."
+            ) from None
+        if not items:
+            raise ValueError(f"The 'metrics' parameter of {func}: run {run!r} has no results")
+        if "all" in queries:
             raise ValueError(
-                f"The 'topics' parameter of {func}: no file has topic(s) "
-                f"{', '.join(map(repr, missing[:10]))}"
+                f"The 'metrics' parameter of {func}: item {queries.index('all')} of run "
+                f"{run!r} has the query id 'all', which names the mean in every score "
+                "output; rename the query"
             )
-        all_topics = list(topics)
-    r_index = {r: i for i, r in enumerate(runs)}
-    t_index = {t: i for i, t in enumerate(all_topics)}
-    m_index = {m: i for i, m in enumerate(names)}
-    values = np.zeros((len(runs), len(all_topics), len(names)))
-    present = np.zeros(values.shape, dtype=bool)
-    where: dict[tuple[int, int, int], str] = {}
-    for run, topic, measure, value, at in records:
-        if topic not in t_index or measure not in m_index:
-            continue
-        cell = (r_index[run], t_index[topic], m_index[measure])
-        if present[cell]:
+        kinds = set(map(type, raw))
+        if not all(k in (int, float) or issubclass(k, (np.floating, np.integer)) for k in kinds):
+            i = next(
+                i
+                for i, v in enumerate(raw)
+                if isinstance(v, bool) or not isinstance(v, (int, float, np.floating, np.integer))
+            )
             raise ValueError(
-                f"{at}: a second value for run {run!r}, topic {topic!r} and measure "
-                f"{measure!r} (first at {where[cell]})"
+                f"The 'metrics' parameter of {func}: item {i} of run {run!r} has the value "
+                f"{raw[i]!r}, not a number"
             )
-        present[cell] = True
-        values[cell] = value
-        where[cell] = at
-    return ScoreTable(runs, tuple(all_topics), names, values, present)
+        topics, topic = np.unique(np.array(queries, dtype=object), return_inverse=True)
+        measures = list(dict.fromkeys(names))
+        m_index = {m: i for i, m in enumerate(measures)}
+        measure = np.fromiter(map(m_index.__getitem__, names), np.int32, len(names))
+        parts.append(
+            _Part(
+                func,
+                [str(run)],
+                [True],
+                topics.tolist(),
+                measures,
+                np.zeros(len(items), np.int32),
+                topic.ravel().astype(np.int32),
+                measure,
+                np.asarray(raw, dtype=float),
+                None,
+                "item",
+            )
+        )
+    return _table(parts, None, None, func)

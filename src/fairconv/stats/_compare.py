@@ -206,10 +206,10 @@ def scores_of(
     if measure not in table.measures:
         raise fail("measure", func, f"be one of {', '.join(table.measures)}", repr(measure))
     col = table.measures.index(measure)
-    keep: np.ndarray = np.asarray(table.present[:, :, col].all(axis=0))
+    keep: np.ndarray = np.asarray(table.present[:, :, col].all(axis=1))
     if topics is not None:
         keep &= _topic_mask(table.topics, topics, func)
-    values = table.values[:, keep, col].T  # (topics, runs)
+    values = table.values[keep, :, col]  # (topics, runs)
     names = [t for t, k in zip(table.topics, keep.tolist(), strict=True) if k]
     undefined = np.isnan(values).any(axis=1)
     if undefined.any() and nan_policy == "raise":

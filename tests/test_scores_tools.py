@@ -1,0 +1,532 @@
+"""Score tables beside the other tools: notebooks, other tools' files, joins, the CLI.
+
+Each reader is checked against a plain loop written from docs/formats.md (the
+``*_by_loop`` oracles below), on hand-made files and on random tables written in each
+layout; random bytes and broken files end in a result or a ValueError naming the file.
+"""
+
+import io
+import json
+import subprocess
+import sys
+import warnings
+from collections import namedtuple
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from fairconv import FairconvWarning, gfr
+from fairconv.datasets import fairweb1_pilot
+from fairconv.io import from_ir_measures, read_scores
+from fairconv.results import REPR_LIMIT, ScoreMeans, ScoreTable
+
+Metric = namedtuple("Metric", "query_id measure value")
+
+
+def table_of(values, runs=None, topics=None, measures=None, present=None):
+    values = np.asarray(values, dtype=float)
+    t, r, m = values.shape
+    return ScoreTable(
+        topics=topics or tuple(f"q{i}" for i in range(t)),
+        runs=runs or tuple(f"r{i}" for i in range(r)),
+        measures=measures or tuple(f"M{i}" for i in range(m)),
+        values=values,
+        present=np.ones(values.shape, bool) if present is None else np.asarray(present),
+    )
+
+
+@pytest.fixture(scope="module")
+def pilot_table():
+    p = fairweb1_pilot()
+    return gfr.evaluate(p.qrels, p.runs, p.attributes, cutoffs=[10])
+
+
+# ------------------------------------------------------------------ oracles
+def _fields(text):
+    """Records of a whitespace table: blank lines and '#' lines skipped."""
+    for number, line in enumerate(text.split("\n"), start=1):
+        fields = line.split()
+        if fields and not fields[0].startswith("#"):
+            yield number, fields
+
+
+def _number(token):
+    return float("nan") if token in ("NaN", "nan") else float(token)
+
+
+def fairconv_by_loop(text):
+    """{(run, topic, measure): value} of fairconv's TSV."""
+    out = {}
+    rows = list(_fields(text))
+    assert [f.lower() for f in rows[0][1]] == ["run", "topic", "measure", "value"]
+    for _, (run, topic, measure, value) in rows[1:]:
+        if topic != "all":
+            out[run, topic, measure] = _number(value)
+    return out
+
+
+def trec_eval_by_loop(text, file_name):
+    out, run = {}, file_name
+    for _, (measure, _topic, value) in _fields(text):
+        if measure == "runid":
+            run = value
+    for _, (measure, topic, value) in _fields(text):
+        if measure != "runid" and topic != "all":
+            out[run, topic, measure] = _number(value)
+    return out
+
+
+def ir_measures_by_loop(text, file_name):
+    return {
+        (file_name, topic, measure): _number(value)
+        for _, (topic, measure, value) in _fields(text)
+        if topic != "all"
+    }
+
+
+def ranx_by_loop(data, file_name):
+    first = next(iter(data.values()))
+    by_run = data if isinstance(next(iter(first.values())), dict) else {file_name: data}
+    return {
+        (run, topic, measure): float("nan") if value is None else float(value)
+        for run, per in by_run.items()
+        for measure, values in per.items()
+        for topic, value in values.items()
+    }
+
+
+def cells_of(table):
+    """{(run, topic, measure): value} of the cells a table holds."""
+    return {
+        (run, topic, measure): float(table.values[t, r, m])
+        for t, topic in enumerate(table.topics)
+        for r, run in enumerate(table.runs)
+        for m, measure in enumerate(table.measures)
+        if table.present[t, r, m]
+    }
+
+
+def same_cells(a, b):
+    assert a.keys() == b.keys()
+    for key, value in a.items():
+        assert value == b[key] or (np.isnan(value) and np.isnan(b[key])), key
+
+
+# ------------------------------------------------------------------ axis order (issue 23)
+def test_values_and_present_are_topics_runs_measures(pilot_table):
+    t = pilot_table
+    assert t.values.shape == (len(t.topics), len(t.runs), len(t.measures))
+    assert t.present.shape == t.values.shape
+    r, m = 1, t.measures.index("GFR@10")
+    assert t.values[t.topics.index("P002"), r, m] == t.value(t.runs[r], "P002", "GFR@10")
+
+
+def test_a_table_is_built_by_keyword_and_its_shapes_are_checked():
+    v = np.zeros((2, 3, 1))
+    with pytest.raises(TypeError):
+        ScoreTable(("a", "b", "c"), ("q1", "q2"), ("M",), v, v == 0)  # positional: no
+    with pytest.raises(ValueError, match=r"'values' .* shape \(topics, runs, measures\) = "
+                       r"\(3, 2, 1\). Got \(2, 3, 1\)"):  # fmt: skip
+        ScoreTable(topics=("q1", "q2", "q3"), runs=("a", "b"), measures=("M",), values=v,
+                   present=v == 0)  # fmt: skip
+    with pytest.raises(TypeError, match="'present' .* boolean"):
+        ScoreTable(topics=("q1", "q2"), runs="abc", measures=("M",), values=v, present=v)
+
+
+def test_the_outputs_of_a_table_keep_their_bytes_under_the_new_axis_order(pilot_table):
+    """TSV by the oracle loop; JSON by a loop over (run, topic) in that order."""
+    out = io.StringIO()
+    pilot_table.to_tsv(out)
+    lines = out.getvalue().splitlines()
+    assert lines[1].split("\t")[:2] == [pilot_table.runs[0], pilot_table.topics[0]]
+    mean, _ = pilot_table.mean()
+    want = {}
+    for r, run in enumerate(pilot_table.runs):
+        per = {}
+        for t, topic in enumerate(pilot_table.topics):
+            cells = {
+                m: float(pilot_table.values[t, r, i])
+                for i, m in enumerate(pilot_table.measures)
+                if pilot_table.present[t, r, i]
+            }
+            if cells:
+                per[topic] = cells
+        per["all"] = {m: float(mean[r, i]) for i, m in enumerate(pilot_table.measures)}
+        want[run] = per
+    assert pilot_table.to_dict() == want
+
+
+# ------------------------------------------------------------------ notebooks
+def test_repr_is_short_and_says_the_shape():
+    big = table_of(
+        np.random.default_rng(0).random((400, 60, 45)),
+        runs=tuple(f"a-very-long-run-name-number-{i}" for i in range(60)),
+        measures=tuple(f"GF-JSD@{i}[M-ORIGIN-AND-MORE]" for i in range(45)),
+    )
+    text = repr(big)
+    assert len(text) <= REPR_LIMIT
+    assert text.startswith("ScoreTable(400 topics x 60 runs x 45 measures; runs: ")
+    assert "(+" in text  # the names left out are counted
+    one = big["GF-JSD@3[M-ORIGIN-AND-MORE]"]
+    assert len(repr(one)) <= REPR_LIMIT and "x 1 measure;" in repr(one)
+    small = table_of([[[0.5, 0.25]]])
+    assert repr(small) == (
+        "ScoreTable(1 topic x 1 run x 2 measures; runs: r0; measures: M0, M1; "
+        "means: r0 M0=0.5, r0 M1=0.25)"
+    )
+
+
+def test_html_is_a_compact_table_saying_what_it_leaves_out():
+    values = np.arange(3 * 25 * 22, dtype=float).reshape(3, 25, 22)
+    present = np.ones(values.shape, bool)
+    present[0, 0, 0] = False
+    html = table_of(values, present=present)._repr_html_()
+    assert html.count("<tr>") == 21  # the header and 20 runs
+    assert html.count("<td>") == 20 * 20
+    assert "not shown: 5 more runs and 2 more measures" in html
+    assert "(n=2)" in html and "(n=3)" in html  # topic counts per cell
+    one = table_of(values)["M3"]._repr_html_()
+    assert one.count("<td>") == 20 and "5 more runs" in one and "more measures" not in one
+    assert "<" not in table_of([[[1.0]]], runs=("<b>",))._repr_html_().split("<th>")[3][:3]
+
+
+def test_means_read_as_a_dict_with_a_short_repr(pilot_table):
+    means = pilot_table.means()
+    assert isinstance(means, ScoreMeans) and len(repr(means)) <= REPR_LIMIT
+    plain = means.to_dict()
+    assert type(plain) is dict and means == plain
+    mean, _ = pilot_table.mean()
+    r, m = 2, pilot_table.measures.index("GFR@10")
+    assert means[pilot_table.runs[r]]["GFR@10"] == mean[r, m]
+    assert "<table>" in means._repr_html_()
+    assert len(repr(pilot_table.to_dict())) > 10 * REPR_LIMIT  # what a notebook showed
+
+
+def test_to_frame_with_all_rows():
+    pd = pytest.importorskip("pandas")
+    t = table_of([[[1.0]], [[np.nan]], [[3.0]]])
+    frame = t.to_frame(all_rows=True)
+    assert frame["topic"].tolist() == ["q0", "q1", "q2", "all"]
+    assert frame["value"].iloc[-1] == 2.0
+    assert len(t.to_frame()) == 3
+    wide = t.to_frame(wide=True, all_rows=True)
+    assert wide.loc[("r0", "all"), "M0"] == 2.0
+    assert isinstance(wide, pd.DataFrame)
+
+
+def test_to_tsv_and_to_json_take_a_path_or_a_file(tmp_path):
+    t = table_of([[[0.5]], [[0.25]]])
+    stream = io.StringIO()
+    t.to_tsv(stream)
+    t.to_tsv(tmp_path / "out.tsv")
+    t.to_tsv(str(tmp_path / "out2.tsv"))
+    assert (tmp_path / "out.tsv").read_text(encoding="utf-8") == stream.getvalue()
+    assert (tmp_path / "out2.tsv").read_bytes() == stream.getvalue().encode()
+    t.to_json(tmp_path / "out.json")
+    assert json.loads((tmp_path / "out.json").read_text())["r0"]["all"] == {"M0": 0.375}
+    with pytest.raises(FileExistsError, match=r"out.tsv\); pass overwrite=True"):
+        t.to_tsv(tmp_path / "out.tsv", summary=True)
+    assert (tmp_path / "out.tsv").read_text() == stream.getvalue()  # left as it was
+    t.to_tsv(tmp_path / "out.tsv", summary=True, overwrite=True)
+    assert (tmp_path / "out.tsv").read_text().count("\n") == 2
+    with pytest.raises(TypeError, match="'out' parameter of ScoreTable.to_json"):
+        t.to_json(3)
+
+
+def test_a_failed_write_leaves_no_file(tmp_path):
+    t = table_of([[[0.5]]], runs=("#r",))
+    with pytest.raises(ValueError, match="starts with '#'"):
+        t.to_tsv(tmp_path / "x.tsv")
+    assert not (tmp_path / "x.tsv").exists()
+
+
+def test_notices_are_a_documented_field_empty_by_default(tmp_path):
+    t = table_of([[[0.5]]])
+    assert dict(t.notices) == {}
+    with pytest.raises(TypeError):
+        t.notices["x"] = 1  # read only
+    t2 = ScoreTable(topics=t.topics, runs=t.runs, measures=t.measures, values=t.values,
+                    present=t.present, notices={"topics_missing": {"r0": 2}})  # fmt: skip
+    assert t2.notices["topics_missing"] == {"r0": 2} and t2["M0"].notices == t2.notices
+    (tmp_path / "a").write_text("runid all A\nm q1 1\nm q2 1\n")
+    (tmp_path / "b").write_text("runid all B\nm q1 1\n")
+    with pytest.warns(FairconvWarning, match=r"m: 1 of 2 topic"):
+        read = read_scores([tmp_path / "a", tmp_path / "b"])
+    assert read.notices == {"topics_missing_by_measure": {"m": 1}}
+
+
+# ------------------------------------------------------------------ other tools' files
+TREC_A = "P_5\tq1\t0.4000\nndcg_cut_20\tq1\t0.5\nP_5\tq2\t0.6\nndcg_cut_20\tq2\t0.7\n" \
+    "runid\tall\tA\nP_5\tall\t0.5\n"  # fmt: skip
+
+
+def test_trec_eval_file_by_the_oracle(tmp_path):
+    f = tmp_path / "a.trec"
+    f.write_text(TREC_A)
+    t = read_scores(f)
+    same_cells(cells_of(t), trec_eval_by_loop(TREC_A, "a.trec"))
+    assert t.measures == ("P_5", "ndcg_cut_20")  # names kept verbatim
+
+
+def test_two_runid_rows_in_one_trec_eval_file_are_an_error(tmp_path):
+    """Runs merged without a word: two trec_eval -q outputs joined with cat."""
+    for second in ("A", "B"):
+        f = tmp_path / f"joined{second}"
+        f.write_text(TREC_A + TREC_A.replace("\tA\n", f"\t{second}\n").replace("q", "p"))
+        with pytest.raises(ValueError, match=r"joined.:11: a second runid row \(the first is "
+                           r"on line 5\)"):  # fmt: skip
+            read_scores(f)
+
+
+def test_mean_rows_are_left_out_and_a_topic_all_is_refused(tmp_path):
+    f = tmp_path / "s.tsv"
+    f.write_text("run\ttopic\tmeasure\tvalue\nr\tq1\tm\t1\nr\tall\tm\t5\nr\tall\tn[m]\t1\n")
+    t = read_scores(f)
+    assert t.topics == ("q1",) and t.means()["r"]["m"] == 1.0
+    ranx = tmp_path / "r.json"
+    ranx.write_text(json.dumps({"ndcg@10": {"q1": 0.5, "all": 0.5}}))
+    with pytest.raises(ValueError, match=r"r.json: field 'r.json'/'ndcg@10'/'all': the topic"):
+        read_scores(ranx)
+    with pytest.raises(ValueError, match="query id 'all'"):
+        from_ir_measures([Metric("all", "P@5", 0.2)], name="r")
+    with pytest.raises(ValueError, match="topic id 'all'"):
+        table_of([[[1.0]]], topics=("all",))
+
+
+def test_ranx_json_flat_and_by_run(tmp_path):
+    flat = {"ndcg@10": {"q1": 0.5, "q2": 0.25}, "precision@5": {"q1": 0.2, "q2": None}}
+    (tmp_path / "bm25.json").write_text(json.dumps(flat))
+    t = read_scores(tmp_path / "bm25.json")
+    same_cells(cells_of(t), ranx_by_loop(flat, "bm25.json"))
+    nested = {"A": flat, "B": {"ndcg@10": {"q1": 1.0, "q2": 0.0}}}
+    (tmp_path / "two.json").write_text(json.dumps(nested))
+    with pytest.warns(FairconvWarning, match="precision@5"):
+        t = read_scores(tmp_path / "two.json", input_format="ranx")
+    same_cells(cells_of(t), ranx_by_loop(nested, "two.json"))
+    assert t.runs == ("A", "B")
+    (tmp_path / "bad.json").write_text(json.dumps({"ndcg@10": {"q1": "x"}}))
+    with pytest.raises(ValueError, match=r"bad.json: field 'bad.json'/'ndcg@10': a score must"):
+        read_scores(tmp_path / "bad.json")
+
+
+def test_a_run_named_inside_or_by_the_caller_spans_files(tmp_path, pilot_table):
+    gfr_file = tmp_path / "gfr.tsv"
+    pilot_table["GFR@10"].to_tsv(gfr_file)
+    run = pilot_table.runs[0]
+    rows = [f"ndcg_cut_10\t{t}\t0.{i + 1}" for i, t in enumerate(pilot_table.topics)]
+    (tmp_path / "x.trec").write_text("\n".join(rows) + "\n")
+    with pytest.warns(FairconvWarning, match="ndcg_cut_10: 4 of 4 topic"):
+        t = read_scores([gfr_file, {run: tmp_path / "x.trec"}])
+    assert t.runs == pilot_table.runs
+    assert t.value(run, pilot_table.topics[1], "ndcg_cut_10") == 0.2
+    assert t.value(run, "P002", "GFR@10") == pilot_table.value(run, "P002", "GFR@10")
+    # a name from a file's base name is never merged
+    (tmp_path / run).write_text("\n".join(rows) + "\n")
+    with pytest.raises(ValueError, match="only by its file name, which is never merged"):
+        read_scores([gfr_file, tmp_path / run])
+    # the same (run, topic, measure) twice names both places
+    with pytest.raises(ValueError, match=r"y.trec:1: a second value for run .* \(first at "
+                       r".*x.trec:1\)"):  # fmt: skip
+        (tmp_path / "y.trec").write_text("\n".join(rows) + "\n")
+        read_scores({run: [tmp_path / "x.trec", tmp_path / "y.trec"]})
+    with pytest.raises(ValueError, match="given to a file of 3 runs"):
+        read_scores({"Z": gfr_file})
+
+
+def test_ir_measures_adapter_by_the_oracle():
+    rng = np.random.default_rng(5)
+    results = {
+        run: [Metric(f"q{t}", name, float(rng.random())) for t in range(7)
+              for name in ("nDCG@10", "P@5") if (t + len(run)) % 5]
+        for run in ("bm25", "qld-x")
+    }  # fmt: skip
+    with pytest.warns(FairconvWarning):
+        t = from_ir_measures(results)
+    want = {(run, m.query_id, m.measure): m.value for run, ms in results.items() for m in ms}
+    same_cells(cells_of(t), want)
+    one = from_ir_measures(iter(results["bm25"]), name="bm25")
+    assert one.measures == ("nDCG@10", "P@5") and one.runs == ("bm25",)
+    with pytest.raises(ValueError, match=r"item 1: .*a second value.*item 0"):
+        from_ir_measures([Metric("q", "P@5", 0.1), Metric("q", "P@5", 0.2)], name="r")
+    with pytest.raises(ValueError, match="'name' parameter of from_ir_measures"):
+        from_ir_measures([Metric("q", "P@5", 0.1)])
+    with pytest.raises(ValueError, match="item 0 of run 'r' has the value True"):
+        from_ir_measures([Metric("q", "P@5", True)], name="r")
+
+
+# ------------------------------------------------------------------ join
+def test_join_combines_measures_of_the_same_runs(pilot_table):
+    g = pilot_table["GFR@10"]
+    other = ScoreTable(
+        topics=g.topics,
+        runs=tuple(reversed(g.runs)),
+        measures=("ndcg_cut_10",),
+        values=g.values[:, ::-1] / 2,
+        present=g.present[:, ::-1],
+    )
+    both = g.join(other)
+    assert both.measures == ("GFR@10", "ndcg_cut_10") and both.runs == g.runs
+    np.testing.assert_array_equal(both.values[:, :, 1], g.values[:, :, 0] / 2)
+    with pytest.raises(ValueError, match=r"must give each measure once. Got 'GFR@10'"):
+        g.join(g)
+    with pytest.raises(ValueError, match=r"runs of the first table. Got table 0 instead: it "
+                       r"lacks"):  # fmt: skip
+        g.join(other.select(runs=other.runs[:2]))
+    with pytest.raises(TypeError, match="must be ScoreTables"):
+        g.join({})
+
+
+def test_join_with_partial_topics_gives_a_notice():
+    a = table_of([[[1.0]], [[2.0]]], topics=("q1", "q2"))
+    b = table_of([[[3.0]], [[4.0]]], topics=("q2", "q3"), measures=("N",))
+    with pytest.warns(FairconvWarning, match=r"share 1 of 3 topics; self lacks 1 \(q3\); "
+                      r"table 0 lacks 1 \(q1\)"):  # fmt: skip
+        j = a.join(b)
+    assert j.topics == ("q1", "q2", "q3")
+    assert j.present[:, 0].tolist() == [[True, False], [True, True], [False, True]]
+    assert j.means().to_dict() == {"r0": {"M0": 1.5, "N": 3.5}}
+    with pytest.raises(ValueError, match="without a common topic"):
+        a.join(table_of([[[1.0]]], topics=("z",), measures=("N",)))
+
+
+# ------------------------------------------------------------------ command line
+def fairconv(*args, cwd):
+    return subprocess.run(
+        [sys.executable, "-m", "fairconv", *map(str, args)], capture_output=True, text=True,
+        cwd=cwd,
+    )  # fmt: skip
+
+
+@pytest.fixture
+def gfr_and_trec_eval(tmp_path, pilot_table):
+    pilot_table["GFR@10"].to_tsv(tmp_path / "gfr.tsv")
+    rng = np.random.default_rng(1)
+    for run in pilot_table.runs:
+        rows = [f"ndcg_cut_10\t{t}\t{rng.random():.4f}" for t in pilot_table.topics]
+        (tmp_path / f"{run}.trec").write_text("\n".join([*rows, f"runid\tall\t{run}"]) + "\n")
+    return pilot_table.runs
+
+
+def test_does_gfr_rank_systems_like_ndcg_in_one_command(tmp_path, gfr_and_trec_eval):
+    trec = [f"{r}.trec" for r in gfr_and_trec_eval]
+    agree = fairconv("agree", "-m", "GFR@10", "-m", "ndcg_cut_10", "gfr.tsv", *trec, cwd=tmp_path)
+    assert agree.returncode == 0, agree.stderr
+    row = agree.stdout.splitlines()[-1].split("\t")
+    assert row[:2] == ["GFR@10", "ndcg_cut_10"]
+    table = read_scores([tmp_path / "gfr.tsv", *(tmp_path / p for p in trec)])
+    from scipy.stats import kendalltau
+
+    mean, _ = table.mean()
+    assert float(row[2]) == pytest.approx(kendalltau(mean[:, 0], mean[:, 1]).statistic, abs=1e-12)
+    # NAME=FILE names the run of a file without a runid row
+    named = []
+    for run in gfr_and_trec_eval:
+        text = (tmp_path / f"{run}.trec").read_text().replace(f"runid\tall\t{run}\n", "")
+        (tmp_path / f"plain-{run}").write_text(text)
+        named.append(f"{run}=plain-{run}")
+    for command in (["compare", "-m", "ndcg_cut_10", "--test", "tukey"],
+                    ["discpower", "-m", "GFR@10", "-m", "ndcg_cut_10", "--test", "tukey"],
+                    ["agree", "-m", "GFR@10", "-m", "ndcg_cut_10"]):  # fmt: skip
+        a = fairconv(*command, "gfr.tsv", *trec, cwd=tmp_path)
+        b = fairconv(*command, "gfr.tsv", *named, cwd=tmp_path)
+        assert a.returncode == 0 and b.returncode == 0, (a.stderr, b.stderr)
+        assert a.stdout == b.stdout and a.stdout
+
+
+def test_cli_errors_of_score_files(tmp_path, gfr_and_trec_eval):
+    run = gfr_and_trec_eval[0]
+    (tmp_path / "cat.trec").write_text(
+        (tmp_path / f"{run}.trec").read_text() + (tmp_path / f"{run}.trec").read_text()
+    )
+    proc = fairconv("agree", "-m", "GFR@10", "-m", "ndcg_cut_10", "gfr.tsv", "cat.trec",
+                    cwd=tmp_path)  # fmt: skip
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+    assert "cat.trec:" in proc.stderr and "a second runid row" in proc.stderr
+    proc = fairconv("compare", "-m", "GFR@10", "gfr.tsv", "=x", cwd=tmp_path)
+    assert proc.returncode == 2 and "NAME=FILE" in proc.stderr
+
+
+# ------------------------------------------------------------------ round trips and fuzz
+NAMES = st.text("abcXYZ019_-.@[]é", min_size=1, max_size=8).filter(
+    lambda x: x != "all" and x != "runid" and not x.startswith("#")
+)
+FINITE = st.floats(allow_nan=False, allow_infinity=False) | st.just(float("nan"))
+
+
+@st.composite
+def cell_sets(draw):
+    topics = draw(st.lists(NAMES, min_size=1, max_size=5, unique=True))
+    measures = draw(st.lists(NAMES, min_size=1, max_size=3, unique=True))
+    cells = {
+        (t, m): draw(FINITE)
+        for t in topics
+        for m in measures
+        if draw(st.booleans()) or (t, m) == (topics[0], measures[0])
+    }
+    return cells
+
+
+ROUND = settings(max_examples=60, deadline=None,
+                 suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
+
+
+def _text(value):
+    return "NaN" if np.isnan(value) else repr(value)
+
+
+@ROUND
+@given(cell_sets(), st.sampled_from(["fairconv", "trec_eval", "ir_measures", "ranx"]))
+def test_each_layout_round_trips_by_the_oracle(tmp_path, cells, layout):
+    f = tmp_path / "run-x"
+    if layout == "fairconv":
+        text = "run\ttopic\tmeasure\tvalue\n" + "".join(
+            f"run-x\t{t}\t{m}\t{_text(v)}\n" for (t, m), v in cells.items()
+        )
+        want = fairconv_by_loop(text)
+    elif layout == "trec_eval":
+        text = "".join(f"{m}\t{t}\t{_text(v)}\n" for (t, m), v in cells.items())
+        want = trec_eval_by_loop(text, "run-x")
+    elif layout == "ir_measures":
+        text = "".join(f"{t} {m} {_text(v)}\n" for (t, m), v in cells.items())
+        want = ir_measures_by_loop(text, "run-x")
+    else:
+        data: dict = {}
+        for (t, m), v in cells.items():
+            data.setdefault(m, {})[t] = None if np.isnan(v) else v
+        text = json.dumps(data)
+        want = ranx_by_loop(data, "run-x")
+    f.write_text(text, encoding="utf-8")
+    t = read_scores(f, input_format=layout)
+    same_cells(cells_of(t), want)
+
+
+@ROUND
+@given(st.binary(max_size=200), st.sampled_from([None, "trec_eval", "fairconv", "ranx"]))
+def test_random_bytes_give_a_table_or_an_error_naming_the_file(tmp_path, data, layout):
+    f = tmp_path / "fuzz.txt"
+    f.write_bytes(data)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        try:
+            read_scores(f, input_format=layout)
+        except ValueError as exc:
+            assert str(exc).startswith(str(f)) or "fuzz.txt" in str(exc)
+
+
+MUTATIONS = st.sampled_from(["\t", "\n", " ", "all", "runid", "NaN", "1e999", "#", "x", ""])
+
+
+@ROUND
+@given(st.integers(0, 200), MUTATIONS, st.sampled_from([None, "trec_eval", "ir_measures"]))
+def test_broken_score_files_give_a_table_or_an_error_naming_the_file(tmp_path, at, what, fmt):
+    base = TREC_A + "ndcg\tq3\t0.25\n"
+    f = tmp_path / "broken.trec"
+    f.write_text(base[:at] + what + base[at + 1 :], encoding="utf-8")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        try:
+            read_scores(f, input_format=fmt)
+        except ValueError as exc:
+            assert "broken.trec" in str(exc)
