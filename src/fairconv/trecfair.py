@@ -1,0 +1,1151 @@
+r"""TREC Fair Ranking 2021 and 2022: AWRF, nDCG x AWRF and expected exposure (EE-L/D/R).
+
+The measures of the TREC Fair Ranking track, per topic, as the organisers' code computes
+them (github.com/fair-trec/trec2022-fair-public ``wptrec/metrics``; trec2021-fair-public
+``metrics.py``):
+
+- Task 1 scores one ranking per topic: ``nDCG`` with the track's discount, ``AWRF``
+  (one minus the Jensen-Shannon divergence, in nats, between the attention-weighted
+  exposure of the groups and a target distribution) and their product ``nDCG*AWRF``;
+- Task 2 scores a sequence of rankings per topic: the expected exposure loss ``EE-L``,
+  disparity ``EE-D`` and relevance ``EE-R`` of the groups.
+
+A group is a **cell** of the intersection of the fairness dimensions (geography, gender,
+...): a page's alignment over the cells is the outer product of its per-dimension
+alignment rows. Cells are ordered row-major, the first dimension slowest. Per-page
+intersections are never formed: weighted sums of outer products are one sparse matrix
+product after splitting the dimensions into two groups, and the divergences only visit
+the cells a ranking exposes (the others enter through sums known in closed form), so the
+2022 intersection of 8 dimensions (about 26 million cells) costs what its non-zero
+alignments cost.
+
+Per-edition behaviour that surprises (the official code's, reproduced here):
+
+- ranks 1 and 2 both weigh 1 (``1/log2(max(k, 2))``, in single precision);
+- the divergence is in nats on renormalised inputs, so AWRF never falls below
+  ``1 - ln 2 = 0.307``;
+- EE-R is the plain dot product of system and target exposure, and the target exposure
+  is the target distribution times the exposure of one full ranking (``Z_20``, ``Z_50``);
+- 2022 drops pages that no alignment table lists, with their attention; 2021 Task 1
+  removes the all-unknown cell and falls back to a uniform exposure;
+- alignment rows are used as given (the 2022 gender rows are multi-hot and sum to 2 for
+  a page about two people).
+
+The array-level functions here take padded arrays; the arithmetic is the same for every
+caller. Category 0 of a dimension is its unknown category wherever one is needed (the
+dimensions with a background, and every dimension in edition 2021).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Sequence
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.special import rel_entr
+
+from ._validation import FairconvWarning, fail
+
+__all__ = [
+    "task1",
+    "task2",
+    "targets_from_alignments",
+    "page_weights",
+    "Targets",
+    "discount",
+    "exposure_of_ranking",
+    "WORK_LEVELS",
+    "Z_20",
+    "Z_50",
+]
+
+WORK_LEVELS = ("Stub", "Start", "C", "B", "GA", "FA")
+"""The work levels in the official order (most work needed first); codes 0..5."""
+
+_EDITIONS = (2021, 2022)
+_DEFAULT_LEN = {(1, 2022): 500, (1, 2021): 1000, (2, 2022): 20, (2, 2021): 50}
+_SUM_TOL = 1e-5
+_BLOCK = 1 << 22  # cells of the sparse products held at once (per block of topics)
+_LN2 = math.log(2.0)
+
+
+# --------------------------------------------------------------------------- discount
+def _discount32(n: int) -> np.ndarray:
+    ranks = np.arange(1, n + 1, dtype=np.float32)
+    return np.reciprocal(np.log2(np.maximum(ranks, np.float32(2))))
+
+
+def discount(n: int) -> np.ndarray:
+    r"""The track's rank discount of ranks 1..n, computed in single precision.
+
+    .. math::
+        \delta(k) = 1 / \log_2 \max(k, 2)
+
+    with ``k`` as float32, ``log2`` and the reciprocal in float32, returned as float64.
+
+    Parameters
+    ----------
+    n : int
+        Number of ranks, >= 0.
+
+    Returns
+    -------
+    ndarray of float64, shape (n,)
+        In (0, 1]; ``delta(1) = delta(2) = 1``.
+
+    Raises
+    ------
+    ValueError
+        If ``n`` is not a non-negative integer.
+
+    Notes
+    -----
+    Spec ``trecfair.md`` section 2; ``wptrec/metrics/common.py`` (2022) and
+    ``metrics.py`` (2021). Not the ``1/log2(k + 1)`` of most nDCG code.
+
+    Examples
+    --------
+    >>> discount(3).tolist()
+    [1.0, 1.0, 0.6309297680854797]
+    """
+    n = _int(n, "n", "trecfair.discount", low=0)
+    return _discount32(n).astype(np.float64)
+
+
+def exposure_of_ranking(n: int) -> float:
+    r"""The exposure of one full ranking of ``n`` pages, as the official code sums it.
+
+    .. math::
+        Z_n = \sum_{k=1}^{n} \delta(k)
+
+    summed by numpy in float32 (pairwise), as ``np.sum(discount(n))`` in the official
+    code; ``Z_20`` (2022 Task 2) and ``Z_50`` (2021 Task 2) are the values used there.
+
+    Parameters
+    ----------
+    n : int
+        The target length, >= 1.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        If ``n`` is not a positive integer.
+
+    Notes
+    -----
+    Spec section 2 and 4; ``wptrec/metrics/eel.py`` (``avail_exp``).
+
+    Examples
+    --------
+    >>> exposure_of_ranking(20) == Z_20
+    True
+    """
+    n = _int(n, "n", "trecfair.exposure_of_ranking", low=1)
+    return float(np.sum(_discount32(n)))
+
+
+Z_20 = 7.812597751617432
+"""``np.sum`` of the float32 discounts of ranks 1..20 (2022 Task 2)."""
+Z_50 = 13.721441268920898
+"""``np.sum`` of the float32 discounts of ranks 1..50 (2021 Task 2)."""
+
+
+# --------------------------------------------------------------------------- checks
+def _int(value, name, func, *, low=None) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise fail(name, func, "be an integer", f"{value!r}")
+    value = int(value)
+    if low is not None and value < low:
+        raise fail(name, func, f"be at least {low}", f"{value}")
+    return value
+
+
+def _array(x, name, func, *, kind="float") -> np.ndarray:
+    try:
+        arr = np.asarray(x)
+    except Exception as exc:  # ragged nested lists and the like
+        raise fail(name, func, "be an array", f"an object numpy cannot read ({exc})") from None
+    if kind == "bool":
+        if arr.dtype != np.bool_:
+            raise TypeError(
+                f"The '{name}' parameter of {func} must be an array of booleans. "
+                f"Got an array of dtype {arr.dtype} instead."
+            )
+        return arr
+    if kind == "int":
+        if not np.issubdtype(arr.dtype, np.integer):
+            raise TypeError(
+                f"The '{name}' parameter of {func} must be an array of integers. "
+                f"Got an array of dtype {arr.dtype} instead."
+            )
+        return arr.astype(np.int64, copy=False)
+    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == np.bool_):
+        raise TypeError(
+            f"The '{name}' parameter of {func} must be an array of numbers. "
+            f"Got an array of dtype {arr.dtype} instead."
+        )
+    if np.issubdtype(arr.dtype, np.complexfloating):
+        raise TypeError(
+            f"The '{name}' parameter of {func} must be real. Got complex values instead."
+        )
+    return arr.astype(np.float64, copy=False)
+
+
+def _shape(arr, shape, name, func, what):
+    if arr.shape != tuple(shape):
+        raise fail(name, func, f"have shape {tuple(shape)} ({what})", f"shape {arr.shape}")
+
+
+def _first(mask: np.ndarray) -> str:
+    idx = tuple(int(i) for i in np.argwhere(mask)[0])
+    return f" at index {idx}"
+
+
+def _nonnegative(values: np.ndarray, where: np.ndarray, name, func):
+    """Check finite, non-negative entries of ``values`` on the rows ``where`` selects."""
+    bad = ~(np.isfinite(values) & (values >= 0)).all(axis=-1) & where
+    if bad.any():
+        raise fail(name, func, "hold finite non-negative numbers", f"a bad value{_first(bad)}")
+
+
+def _edition(edition, func) -> int:
+    if edition not in _EDITIONS or isinstance(edition, bool):
+        raise fail("edition", func, "be 2021 or 2022", f"{edition!r}")
+    return int(edition)
+
+
+def _alignments(alignments, lead, name, func) -> list[np.ndarray]:
+    if isinstance(alignments, np.ndarray) or not isinstance(alignments, Sequence):
+        raise TypeError(
+            f"The '{name}' parameter of {func} must be a sequence of arrays, one per "
+            f"dimension. Got {type(alignments).__name__} instead."
+        )
+    if len(alignments) == 0:
+        raise fail(name, func, "hold at least one dimension", "an empty sequence")
+    out = []
+    for j, a in enumerate(alignments):
+        arr = _array(a, f"{name}[{j}]", func)
+        if arr.ndim != len(lead) + 1 or arr.shape[:-1] != tuple(lead):
+            raise fail(
+                f"{name}[{j}]", func, f"have shape {tuple(lead)} + (G,)", f"shape {arr.shape}"
+            )
+        if arr.shape[-1] < 1:
+            raise fail(f"{name}[{j}]", func, "have at least one category", f"shape {arr.shape}")
+        out.append(arr)
+    return out
+
+
+def _lengths(lengths, shape, limit, name, func) -> np.ndarray:
+    arr = _array(lengths, name, func, kind="int")
+    _shape(arr, shape, name, func, "one length per list")
+    bad = (arr < 0) | (arr > limit)
+    if bad.any():
+        raise fail(name, func, f"be in [0, {limit}]", f"{int(arr[bad][0])}{_first(bad)}")
+    return arr
+
+
+# --------------------------------------------------------------------------- core
+def _nonzeros(rows: np.ndarray):
+    """CSR view of the non-zero entries of each row: (counts, starts, columns, values)."""
+    r, c = np.nonzero(rows)
+    counts = np.bincount(r, minlength=rows.shape[0])
+    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    return counts, starts, c.astype(np.int64), rows[r, c]
+
+
+def _expand(entry_row, entry_col, entry_val, nz, size):
+    """Multiply each entry by every non-zero of its row's alignment in one more dimension."""
+    counts, starts, cols, vals = nz
+    reps = counts[entry_row]
+    total = int(reps.sum())
+    first = np.cumsum(reps) - reps
+    offset = np.arange(total, dtype=np.int64) - np.repeat(first, reps)
+    pos = np.repeat(starts[entry_row], reps) + offset
+    return (
+        np.repeat(entry_row, reps),
+        np.repeat(entry_col, reps) * size + cols[pos],
+        np.repeat(entry_val, reps) * vals[pos],
+    )
+
+
+def _split(sizes: Sequence[int]) -> int:
+    """Where to cut the dimensions into a left and a right group (balanced cell counts)."""
+    if len(sizes) == 1:
+        return 1
+    logs = np.log(np.asarray(sizes, dtype=np.float64))
+    left = np.cumsum(logs)[:-1]
+    return int(np.argmin(np.abs(2 * left - logs.sum()))) + 1
+
+
+def _outer_sums(rows, weights, group, n_groups, sizes):
+    """Per group g, ``sum_i weights[i] * outer(rows[0][i], ..., rows[m-1][i])`` (sparse).
+
+    The dimensions are split into a left group (cells p) and a right group (cells q); with
+    ``L[i, g*P + p] = weights[i] * left_outer(i)[p]`` and ``R[i, q] = right_outer(i)[q]``,
+    the sums are the one sparse product ``L^T R``, whose row ``g*P + p`` and column ``q``
+    are the cell ``p*Q + q`` of group g. Returns the non-zero cells sorted by (group,
+    cell): ``(groups, cells, values)``.
+    """
+    s = _split(sizes)
+    P = math.prod(sizes[:s])
+    Q = math.prod(sizes[s:])
+    n = rows[0].shape[0]
+    base = np.arange(n, dtype=np.int64)
+    zero = np.zeros(n, dtype=np.int64)
+    lr, lc, lv = base, zero, np.asarray(weights, dtype=np.float64)
+    for j in range(s):
+        lr, lc, lv = _expand(lr, lc, lv, _nonzeros(rows[j]), sizes[j])
+    rr, rc, rv = base, zero, np.ones(n)
+    for j in range(s, len(sizes)):
+        rr, rc, rv = _expand(rr, rc, rv, _nonzeros(rows[j]), sizes[j])
+    left = sp.csr_matrix((lv, (group[lr] * P + lc, lr)), shape=(n_groups * P, n))
+    right = sp.csr_matrix((rv, (rr, rc)), shape=(n, Q))
+    prod = (left @ right).tocsr()
+    prod.sum_duplicates()
+    prod.eliminate_zeros()
+    prod.sort_indices()
+    row = np.repeat(np.arange(n_groups * P, dtype=np.int64), np.diff(prod.indptr))
+    return row // P, (row % P) * Q + prod.indices.astype(np.int64), prod.data
+
+
+def _blocks(cost: np.ndarray):
+    """Consecutive groups whose summed cost stays under the block budget (at least one)."""
+    start, n = 0, cost.shape[0]
+    csum = np.concatenate(([0], np.cumsum(cost)))
+    while start < n:
+        stop = int(np.searchsorted(csum, csum[start] + _BLOCK, side="right")) - 1
+        stop = max(stop, start + 1)
+        yield start, min(stop, n)
+        start = stop
+
+
+def _entries(alignments, mask, weights, per_group, sizes):
+    """Select the masked pages; estimate each group's count of sparse cells."""
+    flat = [a.reshape(-1, a.shape[-1]) for a in alignments]
+    sel = np.flatnonzero(mask.reshape(-1))
+    rows = [f[sel] for f in flat]
+    group = sel // per_group
+    nnz = np.ones(sel.shape[0])
+    for r in rows:
+        nnz *= np.count_nonzero(r, axis=1)
+    return rows, weights.reshape(-1)[sel], group, nnz
+
+
+def _group_cost(group, nnz, n_groups, n_cells):
+    return np.minimum(np.bincount(group, weights=nnz, minlength=n_groups), n_cells) + 1
+
+
+def _sparse_exposure(rows, weights, group, nnz, n_groups, sizes):
+    """Yield (first group, number of groups, groups, cells, values) block by block."""
+    n_cells = math.prod(sizes)
+    cost = _group_cost(group, nnz, n_groups, n_cells)
+    bounds = np.searchsorted(group, np.arange(n_groups + 1))
+    for g0, g1 in _blocks(cost):
+        a, b = bounds[g0], bounds[g1]
+        part = [r[a:b] for r in rows]
+        g, c, v = _outer_sums(part, weights[a:b], group[a:b] - g0, g1 - g0, sizes)
+        yield g0, g1 - g0, g, c, v
+
+
+# --------------------------------------------------------------------------- targets
+class Targets:
+    r"""Per-topic target distributions over the cells of an intersection, held factored.
+
+    A target built from a topic's relevant pages (:func:`targets_from_alignments`) is
+
+    .. math::
+        \tau(a, r) = f(a)\, T(a, r) + g(a)\, \mu(r)
+
+    with ``T`` the (sparse) relevant-set distribution, ``a`` the cell's part over the
+    dimensions with a background, ``r`` over the others, ``mu`` the marginal of ``T``
+    over ``r`` and ``f``, ``g`` the background mixing (spec section 6). Nothing of the
+    size of the intersection is stored; :meth:`toarray` materialises it.
+
+    Attributes
+    ----------
+    batch_shape : tuple of int
+        The leading (topic) shape.
+    cell_shape : tuple of int
+        ``(G_1, ..., G_m)``.
+    total : ndarray, shape batch_shape
+        Sum of each target over the cells (NaN where the target is undefined).
+    defined : ndarray of bool, shape batch_shape
+        False where the relevant pages give the target no mass (spec 6.2).
+    """
+
+    __slots__ = (
+        "batch_shape",
+        "cell_shape",
+        "total",
+        "defined",
+        "_sumsq",
+        "_keys",
+        "_tvals",
+        "_f",
+        "_g",
+        "_mu_keys",
+        "_mu_vals",
+        "_bg",
+        "_nr",
+    )
+
+    def __init__(self, batch_shape, cell_shape, keys, tvals, f, g, mu_keys, mu_vals, bg):
+        self.batch_shape = tuple(batch_shape)
+        self.cell_shape = tuple(cell_shape)
+        self._keys, self._tvals = keys, tvals
+        self._f, self._g = f, g
+        self._mu_keys, self._mu_vals = mu_keys, mu_vals
+        self._bg = tuple(bg)
+        self._nr = math.prod(s for j, s in enumerate(self.cell_shape) if j not in self._bg)
+        nt = math.prod(self.batch_shape)
+        n_cells = math.prod(self.cell_shape)
+        t_of = keys // n_cells
+        a_of, _ = self._split_cells(keys % n_cells)
+        ft = f[t_of, a_of] * tvals
+        mu_t = mu_keys // self._nr
+        mu_sum = np.bincount(mu_t, weights=mu_vals, minlength=nt)
+        mu_sq = np.bincount(mu_t, weights=mu_vals * mu_vals, minlength=nt)
+        total = np.bincount(t_of, weights=ft, minlength=nt) + g.sum(axis=1) * mu_sum
+        sumsq = np.bincount(t_of, weights=ft * ft, minlength=nt) + (g * g).sum(axis=1) * mu_sq
+        defined = np.isfinite(f).all(axis=1)
+        self.defined = defined.reshape(self.batch_shape)
+        self.total = np.where(defined, total, np.nan).reshape(self.batch_shape)
+        self._sumsq = np.where(defined, sumsq, np.nan)
+
+    def __repr__(self) -> str:
+        return f"Targets(batch_shape={self.batch_shape}, cell_shape={self.cell_shape})"
+
+    def _split_cells(self, cells):
+        """The background part ``a`` and the other part ``r`` of flat cell indices."""
+        coords = np.unravel_index(cells, self.cell_shape)
+        bg = self._bg
+        other = [j for j in range(len(self.cell_shape)) if j not in bg]
+        a = np.zeros(cells.shape, dtype=np.int64)
+        r = np.zeros(cells.shape, dtype=np.int64)
+        if bg:
+            a = np.ravel_multi_index([coords[j] for j in bg], [self.cell_shape[j] for j in bg])
+        if other:
+            r = np.ravel_multi_index(
+                [coords[j] for j in other], [self.cell_shape[j] for j in other]
+            )
+        return a, r
+
+    def _at(self, topics: np.ndarray, cells: np.ndarray) -> np.ndarray:
+        """Target values of flat topic indices at flat cell indices (NaN if undefined)."""
+        n_cells = math.prod(self.cell_shape)
+        t = _lookup(self._keys, self._tvals, topics * n_cells + cells)
+        a, r = self._split_cells(cells)
+        mu = _lookup(self._mu_keys, self._mu_vals, topics * self._nr + r)
+        return self._f[topics, a] * t + self._g[topics, a] * mu
+
+    def toarray(self) -> np.ndarray:
+        """The dense targets, shape ``batch_shape + cell_shape`` (NaN where undefined).
+
+        Examples
+        --------
+        >>> t = targets_from_alignments([[[[0.0, 1.0], [1.0, 0.0]]]], lengths=[2], task=1)
+        >>> t.toarray().tolist()
+        [[0.5, 0.5]]
+        """
+        nt = math.prod(self.batch_shape)
+        n_cells = math.prod(self.cell_shape)
+        topics = np.repeat(np.arange(nt, dtype=np.int64), n_cells)
+        cells = np.tile(np.arange(n_cells, dtype=np.int64), nt)
+        return self._at(topics, cells).reshape(self.batch_shape + self.cell_shape)
+
+
+def _lookup(keys: np.ndarray, values: np.ndarray, query: np.ndarray) -> np.ndarray:
+    """``values`` at the sorted ``keys`` equal to ``query``; 0 where absent."""
+    if keys.shape[0] == 0:
+        return np.zeros(query.shape)
+    pos = np.minimum(np.searchsorted(keys, query), keys.shape[0] - 1)
+    return np.where(keys[pos] == query, values[pos], 0.0)
+
+
+class _Dense:
+    """Explicit targets, flattened to (targets, cells)."""
+
+    def __init__(self, arr: np.ndarray, n_targets: int):
+        self.flat = arr.reshape(n_targets, -1)
+        self.total = self.flat.sum(axis=1)
+        self._sumsq = np.einsum("ij,ij->i", self.flat, self.flat)
+
+    def _at(self, topics, cells):
+        return self.flat[topics, cells]
+
+
+def page_weights(levels, /, *, lengths, edition: int = 2022) -> np.ndarray:
+    r"""Task 2 weights of relevant pages from their work levels (the ideal exposure).
+
+    Levels are ordered Stub, Start, C, B, GA, FA (codes 0..5, most work needed first).
+    With ``n_l`` relevant pages at level ``l``, level ``l`` takes the ideal positions
+    ``P_l = n_{<l} + 1 .. n_{<l} + n_l`` and each of its pages weighs
+
+    .. math::
+        w(d) = \frac{1}{n_l} \sum_{k \in P_l} \delta(k).
+
+    Parameters
+    ----------
+    levels : array_like of int, shape (..., R)
+        Work level code (0..5) of each relevant page; -1 for a page without a level.
+        Positions at or beyond ``lengths`` are ignored.
+    lengths : array_like of int, shape (...)
+        Number of relevant pages of each topic.
+    edition : {2022, 2021}
+        2021 leaves pages without a level out (weight 0, no position), as the official
+        join does; 2022 refuses them (the official target would be NaN).
+
+    Returns
+    -------
+    ndarray of float64, shape (..., R)
+        Weights in (0, 1]; 0 at padding (and at 2021 pages without a level).
+
+    Raises
+    ------
+    ValueError
+        For a level outside -1..5, a 2022 page without one, or bad lengths.
+
+    Notes
+    -----
+    Spec section 6.1; ``qw_tgt_exposure`` in ``Task2Alignment.py`` (2022) and
+    ``Alignments.py`` (2021), whose float32 mean is taken here in float64 of the float32
+    discounts (at most about 1e-7 relative apart).
+
+    Examples
+    --------
+    >>> page_weights([[0, 5, 0]], lengths=[3]).round(6).tolist()
+    [[1.0, 0.63093, 1.0]]
+    """
+    func = "trecfair.page_weights"
+    edition = _edition(edition, func)
+    lev = _array(levels, "levels", func, kind="int")
+    if lev.ndim < 1:
+        raise fail("levels", func, "have a page axis", f"shape {lev.shape}")
+    n = _lengths(lengths, lev.shape[:-1], lev.shape[-1], "lengths", func)
+    return _page_weights(lev, n, edition, func)
+
+
+def _page_weights(lev, n, edition, func):
+    R = lev.shape[-1]
+    mask = np.arange(R) < n[..., None]
+    bad = mask & ((lev < -1) | (lev > 5))
+    if bad.any():
+        raise fail("levels", func, "be a work level code in 0..5 (or -1)", f"{int(lev[bad][0])}")
+    missing = mask & (lev < 0)
+    if edition == 2022 and missing.any():
+        raise fail(
+            "levels", func, "give every relevant page a level (2022)", f"none{_first(missing)}"
+        )
+    used = mask & (lev >= 0)
+    flat = lev.reshape(-1, R)
+    nt = flat.shape[0]
+    code = np.where(used.reshape(-1, R), flat, 0) + 6 * np.arange(nt)[:, None]
+    counts = np.bincount(code[used.reshape(-1, R)], minlength=6 * nt).reshape(nt, 6)
+    before = np.cumsum(counts, axis=1) - counts
+    cum = np.concatenate(([0.0], np.cumsum(discount(max(int(counts.sum(1).max()), 1)))))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = (cum[before + counts] - cum[before]) / counts
+    w = np.take_along_axis(mean, np.where(used.reshape(-1, R), flat, 0), axis=1)
+    return np.where(used.reshape(-1, R), w, 0.0).reshape(lev.shape)
+
+
+def targets_from_alignments(
+    alignments,
+    /,
+    *,
+    lengths,
+    task: int,
+    edition: int = 2022,
+    known=None,
+    levels=None,
+    backgrounds=None,
+) -> Targets:
+    r"""Build per-topic targets from the relevant pages, as the organisers' notebooks did.
+
+    1. Page weights: 1 (Task 1) or :func:`page_weights` of the work levels (Task 2).
+    2. Relevant-set distribution over the cells: 2022
+       :math:`T = \sum_{d \in R} w(d) A(d) / \sum_{d \in R} w(d)`; 2021
+       :math:`T' = \sum_{d \in R,\ known} w(d) A(d)`, the all-unknown cell u cleared for
+       Task 1, :math:`T = T' / \sum T'`.
+    3. Background mixing: split a cell into ``(a, r)``, ``a`` over the dimensions with a
+       background, with mass :math:`M(a) = \sum_r T(a, r)`, marginal
+       :math:`\mu(r) = \sum_a T(a, r)`, imputed :math:`\tilde T(a, r) = T(a, r)` if
+       :math:`M(a) > 0` else :math:`\mu(r)` and spread
+       :math:`\theta(a, r) = \tilde T(a, r) / \sum_{r'} \tilde T(a, r')`. For each
+       non-empty set K of background dimensions, the block :math:`B_K` (dimensions in K at
+       a known category, the other background dimensions at their unknown one) with mass
+       :math:`c_K` becomes
+
+       .. math::
+           T^*(c) = T(c)/2 + c_K \prod_{j \in K} \beta_j(c_j)\, \theta(a, r) / 2,
+
+       and cells whose background dimensions are all unknown keep T. Not renormalised.
+
+    Parameters
+    ----------
+    alignments : sequence of array_like, each (..., R, G_j)
+        Alignment rows of each topic's relevant pages (padded to R), one array per
+        dimension. Category 0 is the unknown category of a dimension with a background
+        (and of every dimension in 2021).
+    lengths : array_like of int, shape (...)
+        Number of relevant pages per topic.
+    task : {1, 2}
+    edition : {2022, 2021}
+    known : array_like of bool, shape (..., R), optional
+        Whether the alignment tables list the page (default: all). 2021 skips unknown
+        pages; 2022 refuses them (the official code fails on them).
+    levels : array_like of int, shape (..., R)
+        Work level codes (0..5 = Stub..FA; -1 none), required for Task 2.
+    backgrounds : sequence of (array_like or None), optional
+        Per dimension, None or the background distribution over categories 1..G_j-1
+        (its known categories), summing to 1.
+
+    Returns
+    -------
+    Targets
+        The targets tau (batch shape ``...``); a topic whose relevant pages give no mass
+        is undefined (NaN), with a :class:`~fairconv.FairconvWarning` naming its index.
+
+    Raises
+    ------
+    ValueError
+        For bad shapes, values, levels or backgrounds, a topic without relevant pages,
+        or an unknown relevant page in 2022.
+
+    Notes
+    -----
+    Spec section 6; ``Task1Alignment.py`` and ``Task2Alignment.py`` (``query_xalign``,
+    ``avg_with_bg``, 2022), ``Alignments.py`` (``query_xalign``, ``query_xideal``, 2021).
+    The rule is per cell, so the background dimensions may come in any order (the
+    official notebooks need them first).
+
+    Examples
+    --------
+    One dimension with a background: T on the unknown category, T/2 + (known mass)
+    beta/2 on the others.
+
+    >>> rows = [[[[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]]]
+    >>> t = targets_from_alignments(rows, lengths=[2], task=1, backgrounds=[[0.25, 0.75]])
+    >>> t.toarray().tolist()
+    [[0.5, 0.3125, 0.1875]]
+    """
+    func = "trecfair.targets_from_alignments"
+    if task not in (1, 2) or isinstance(task, bool):
+        raise fail("task", func, "be 1 or 2", f"{task!r}")
+    edition = _edition(edition, func)
+    first = (
+        _array(alignments[0], "alignments[0]", func) if isinstance(alignments, Sequence) else None
+    )
+    if first is None or first.ndim < 2:
+        raise fail("alignments", func, "be a sequence of arrays (..., R, G_j)", "something else")
+    lead = first.shape[:-1]
+    rows = _alignments(alignments, lead, "alignments", func)
+    sizes = tuple(a.shape[-1] for a in rows)
+    batch, R = lead[:-1], lead[-1]
+    n = _lengths(lengths, batch, R, "lengths", func)
+    if (n == 0).any():
+        raise fail(
+            "lengths", func, "be at least 1 (a topic needs a relevant page)", f"0{_first(n == 0)}"
+        )
+    mask = np.arange(R) < n[..., None]
+    kn = np.ones(lead, bool) if known is None else _array(known, "known", func, kind="bool")
+    _shape(kn, lead, "known", func, "one flag per relevant page")
+    for j, a in enumerate(rows):
+        _nonnegative(a, mask & kn, f"alignments[{j}]", func)
+    if edition == 2022 and (mask & ~kn).any():
+        raise fail(
+            "known", func, "be True for every relevant page (2022)", f"False{_first(mask & ~kn)}"
+        )
+    if edition == 2021:
+        small = [j for j, s in enumerate(sizes) if s < 2]
+        if small:
+            raise fail(
+                f"alignments[{small[0]}]",
+                func,
+                "have an unknown category 0 and a known one (2021)",
+                f"{sizes[small[0]]} category",
+            )
+    if task == 2:
+        if levels is None:
+            raise fail("levels", func, "be given for Task 2", "None")
+        lev = _array(levels, "levels", func, kind="int")
+        _shape(lev, lead, "levels", func, "one level per relevant page")
+        w = _page_weights(lev, n, edition, func)
+    else:
+        w = mask.astype(np.float64)
+    bgs = _backgrounds(backgrounds, sizes, func)
+    nt = math.prod(batch)
+    use = mask & kn & (w > 0)
+    sel_rows, sel_w, group, _ = _entries(rows, use, w, R, sizes)
+    if sel_w.shape[0]:
+        g, c, v = _outer_sums(sel_rows, sel_w, group, nt, list(sizes))
+    else:
+        g, c, v = (np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0))
+    if edition == 2021 and task == 1:
+        keep = c != 0  # the all-unknown cell is the first cell
+        g, c, v = g[keep], c[keep], v[keep]
+    if edition == 2022:
+        norm = (w * mask).reshape(nt, R).sum(axis=1)
+    else:
+        norm = np.bincount(g, weights=v, minlength=nt)
+    mass = np.bincount(g, weights=v, minlength=nt)
+    undefined = ~(mass > 0)
+    if undefined.any():
+        idx = [tuple(int(i) for i in np.unravel_index(t, batch)) for t in np.flatnonzero(undefined)]
+        warnings.warn(
+            f"trecfair.targets_from_alignments: the relevant pages of topic(s) at index "
+            f"{', '.join(map(str, idx))} give the target no mass; their target is undefined "
+            "(NaN), as is every measure that uses it.",
+            FairconvWarning,
+            stacklevel=2,
+        )
+    with np.errstate(invalid="ignore", divide="ignore"):
+        v = v / norm[g]
+    return _mix(batch, sizes, g, c, v, bgs, undefined)
+
+
+def _backgrounds(backgrounds, sizes, func):
+    out: dict[int, np.ndarray] = {}
+    if backgrounds is None:
+        return out
+    if isinstance(backgrounds, np.ndarray) or not isinstance(backgrounds, Sequence):
+        raise TypeError(
+            f"The 'backgrounds' parameter of {func} must be a sequence with one entry per "
+            f"dimension. Got {type(backgrounds).__name__} instead."
+        )
+    if len(backgrounds) != len(sizes):
+        raise fail(
+            "backgrounds",
+            func,
+            f"have one entry per dimension ({len(sizes)})",
+            f"{len(backgrounds)}",
+        )
+    for j, b in enumerate(backgrounds):
+        if b is None:
+            continue
+        arr = _array(b, f"backgrounds[{j}]", func)
+        if arr.shape != (sizes[j] - 1,):
+            raise fail(
+                f"backgrounds[{j}]",
+                func,
+                f"have one weight per known category ({sizes[j] - 1})",
+                f"shape {arr.shape}",
+            )
+        if not (np.isfinite(arr) & (arr >= 0)).all():
+            raise fail(f"backgrounds[{j}]", func, "hold finite non-negative weights", "a bad value")
+        if abs(arr.sum() - 1.0) > _SUM_TOL:
+            raise fail(
+                f"backgrounds[{j}]",
+                func,
+                f"sum to 1 (within {_SUM_TOL:g})",
+                f"sum {arr.sum():.10g}",
+            )
+        out[j] = arr
+    return out
+
+
+def _mix(batch, sizes, g, c, v, bgs, undefined) -> Targets:
+    """Background mixing (spec 6.3) in the factored form ``f(a) T + g(a) mu(r)``."""
+    nt = math.prod(batch)
+    n_cells = math.prod(sizes)
+    bg = tuple(sorted(bgs))
+    other = [j for j in range(len(sizes)) if j not in bg]
+    a_shape = [sizes[j] for j in bg]
+    na = math.prod(a_shape)
+    nr = math.prod(sizes[j] for j in other)
+    coords = np.unravel_index(c, sizes)
+    a = np.ravel_multi_index([coords[j] for j in bg], a_shape) if bg else np.zeros_like(c)
+    r = (
+        np.ravel_multi_index([coords[j] for j in other], [sizes[j] for j in other])
+        if other
+        else np.zeros_like(c)
+    )
+    M = np.bincount(g * na + a, weights=v, minlength=nt * na).reshape(nt, na)
+    mu_key, mu_inv = np.unique(g * nr + r, return_inverse=True)
+    mu_val = np.bincount(mu_inv.reshape(-1), weights=v, minlength=mu_key.shape[0])
+    f = np.ones((nt, na))
+    gm = np.zeros((nt, na))
+    if bg:
+        a_coords = np.unravel_index(np.arange(na), a_shape)
+        pattern = np.zeros(na, dtype=np.int64)
+        beta = np.ones(na)
+        for i, j in enumerate(bg):
+            known = a_coords[i] > 0
+            pattern |= known.astype(np.int64) << i
+            beta *= np.where(known, bgs[j][np.maximum(a_coords[i] - 1, 0)], 1.0)
+        nk = 1 << len(bg)
+        cK = M @ (pattern[:, None] == np.arange(nk)).astype(np.float64)  # block masses c_K
+        mu_sum = np.bincount(mu_key // nr, weights=mu_val, minlength=nt)
+        share = cK[:, pattern] * beta  # c_K prod beta_j, per topic and background cell
+        has = M > 0
+        with np.errstate(invalid="ignore", divide="ignore"):
+            f = np.where(has, 0.5 + share / (2.0 * np.where(has, M, 1.0)), 0.0)
+            gm = np.where(has, 0.0, share / (2.0 * mu_sum[:, None]))
+        mixed = pattern > 0
+        f = np.where(mixed, f, 1.0)
+        gm = np.where(mixed, gm, 0.0)
+    f[undefined] = np.nan
+    gm[undefined] = np.nan
+    keys = g * n_cells + c
+    return Targets(batch, sizes, keys, v, f, gm, mu_key, mu_val, bg)
+
+
+def _target_source(targets, batch_shape, sizes, edition, task, func):
+    """(source, index of each batch element's target) for dense or built targets."""
+    if isinstance(targets, Targets):
+        if targets.cell_shape != tuple(sizes):
+            raise fail(
+                "targets", func, f"have cells of shape {tuple(sizes)}", f"{targets.cell_shape}"
+            )
+        tshape = targets.batch_shape
+        src: Targets | _Dense = targets
+    else:
+        arr = _array(targets, "targets", func)
+        m = len(sizes)
+        if arr.ndim < m or arr.shape[arr.ndim - m :] != tuple(sizes):
+            raise fail(
+                "targets", func, f"end with the cell shape {tuple(sizes)}", f"shape {arr.shape}"
+            )
+        tshape = arr.shape[: arr.ndim - m]
+        flat = arr.reshape(tshape + (-1,))
+        bad = ~(np.isfinite(flat) & (flat >= 0)).all(axis=-1)
+        if bad.any():
+            raise fail(
+                "targets", func, "hold finite non-negative numbers", f"a bad value{_first(bad)}"
+            )
+        if edition == 2021 and task == 1:
+            nz = flat[..., 0] != 0
+            if nz.any():
+                raise fail(
+                    "targets",
+                    func,
+                    "be 0 at the all-unknown cell (2021 Task 1 removes it)",
+                    f"{float(flat[..., 0][nz][0]):.10g}{_first(nz)}",
+                )
+        zero = ~(flat.sum(axis=-1) > 0)
+        if zero.any():
+            raise fail("targets", func, "have a positive sum for every topic", f"0{_first(zero)}")
+        src = _Dense(arr, math.prod(tshape))
+    try:
+        index = np.broadcast_to(np.arange(math.prod(tshape)).reshape(tshape), batch_shape)
+    except ValueError:
+        raise fail(
+            "targets",
+            func,
+            f"have a leading shape that broadcasts to {tuple(batch_shape)}",
+            f"{tuple(tshape)}",
+        ) from None
+    return src, index.reshape(-1)
+
+
+# --------------------------------------------------------------------------- task 1
+def task1(
+    relevant,
+    alignments,
+    targets,
+    /,
+    *,
+    known,
+    lengths,
+    n_relevant,
+    edition: int = 2022,
+    target_len: int | None = None,
+) -> dict[str, np.ndarray]:
+    r"""TREC Fair Task 1: nDCG, AWRF and their product, one ranking per topic.
+
+    For a ranking :math:`d_1..d_n` of at most N pages, relevant set R and target
+    :math:`\tau`:
+
+    .. math::
+        nDCG = \frac{\sum_{k \le n,\ d_k \in R} \delta(k)}{\sum_{k=1}^{\min(N, |R|)} \delta(k)},
+        \qquad
+        AWRF = 1 - JS(E, \tau),\quad E = \sum_{k:\ d_k\ known} \delta(k) A(d_k),
+
+    where :math:`A(d)` is the outer product of the page's alignment rows and JS the
+    Jensen-Shannon divergence in nats of the renormalised inputs,
+    :math:`JS(p, q) = \frac12 \sum_c \hat p_c \ln\frac{\hat p_c}{m_c} +
+    \frac12 \sum_c \hat q_c \ln\frac{\hat q_c}{m_c}`, :math:`m = (\hat p + \hat q)/2`,
+    so AWRF is in :math:`[1 - \ln 2, 1]`. 2022 drops pages no table lists (NaN when none
+    is left or E is all zero). 2021 removes the all-unknown cell (category 0 of every
+    dimension) from E and the target, and uses a uniform E when nothing is left.
+
+    Parameters
+    ----------
+    relevant : array_like of bool, shape (..., K)
+        Whether the page at each rank is relevant.
+    alignments : sequence of array_like, each (..., K, G_j)
+        Alignment row of the page at each rank in each dimension, used as given (rows of
+        unknown pages and padding are ignored).
+    targets : array_like (..., G_1, ..., G_m) or Targets
+        Target per topic; its leading shape broadcasts to ``...`` (e.g. (topics, 1) for
+        (topics, runs)). For 2021 its all-unknown cell must be 0.
+    known : array_like of bool, shape (..., K)
+        Whether the alignment tables list the page.
+    lengths : array_like of int, shape (...)
+        Ranking lengths n (positions beyond are padding), at most N.
+    n_relevant : array_like of int, shape (...)
+        |R| of each topic, at least 1.
+    edition : {2022, 2021}
+    target_len : int, optional
+        N: 500 (2022) or 1000 (2021) by default.
+
+    Returns
+    -------
+    dict of str to ndarray, each of shape (...)
+        ``nDCG`` in [0, 1], ``AWRF`` in [1 - ln 2, 1] and ``nDCG*AWRF`` (higher is
+        better); NaN where AWRF is undefined.
+
+    Raises
+    ------
+    ValueError
+        For bad shapes or values, a ranking longer than N, a topic without relevant
+        pages, or a 2021 target with mass on the all-unknown cell.
+
+    Notes
+    -----
+    Spec ``trecfair.md`` section 3; ``wptrec/metrics/awrf.py`` (2022) and ``metrics.py``
+    (``qr_ndcg``, ``qr_awrf``, 2021). The discounts are the float32 values of
+    :func:`discount`, summed in float64. Edition 2021's evaluation kept each run's first
+    20 lines per topic: pass lengths already cut (the IDCG still runs over min(N, |R|)).
+    A JS that rounds below 0 is taken as 0 (the official square root gives NaN there).
+    The product runs the dimensions as one sparse matrix product over two groups of
+    dimensions and the divergence over the exposed cells only: the unexposed cells
+    contribute :math:`\frac{\ln 2}{2} \sum_{c:\ p_c = 0} \hat q_c` in closed form.
+
+    Examples
+    --------
+    Two pages, one dimension of two groups, a uniform target:
+
+    >>> out = task1([[True, False]], [[[[1.0, 0.0], [0.0, 1.0]]]], [[0.5, 0.5]],
+    ...             known=[[True, True]], lengths=[2], n_relevant=[1])
+    >>> {k: round(float(v[0]), 6) for k, v in out.items()}
+    {'nDCG': 1.0, 'AWRF': 1.0, 'nDCG*AWRF': 1.0}
+    """
+    func = "trecfair.task1"
+    edition = _edition(edition, func)
+    rel = _array(relevant, "relevant", func, kind="bool")
+    if rel.ndim < 1:
+        raise fail("relevant", func, "have a rank axis", f"shape {rel.shape}")
+    lead = rel.shape
+    batch, K = lead[:-1], lead[-1]
+    kn = _array(known, "known", func, kind="bool")
+    _shape(kn, lead, "known", func, "the shape of 'relevant'")
+    rows = _alignments(alignments, lead, "alignments", func)
+    sizes = [a.shape[-1] for a in rows]
+    N = _default_len(target_len, 1, edition, func)
+    n = _lengths(lengths, batch, K, "lengths", func)
+    over = n > N
+    if over.any():
+        raise fail(
+            "lengths", func, f"be at most the target length {N}", f"{int(n[over][0])}{_first(over)}"
+        )
+    nrel = _array(n_relevant, "n_relevant", func, kind="int")
+    _shape(nrel, batch, "n_relevant", func, "one count per topic")
+    if (nrel < 1).any():
+        raise fail(
+            "n_relevant",
+            func,
+            "be at least 1 (a topic needs a relevant page)",
+            f"{int(nrel[nrel < 1][0])}{_first(nrel < 1)}",
+        )
+    if edition == 2021 and min(sizes) < 2:
+        raise fail(
+            "alignments",
+            func,
+            "give every dimension an unknown category 0 and a known one (2021)",
+            f"sizes {tuple(sizes)}",
+        )
+    within = np.arange(K) < n[..., None]
+    for j, a in enumerate(rows):
+        _nonnegative(a, within & kn, f"alignments[{j}]", func)
+    src, tindex = _target_source(targets, batch, sizes, edition, 1, func)
+
+    delta = discount(max(K, N))
+    cum = np.concatenate(([0.0], np.cumsum(delta)))
+    dcg = (np.where(within & rel, delta[:K], 0.0)).sum(axis=-1)
+    ndcg = dcg / cum[np.minimum(nrel, N)]
+    awrf = _awrf(rows, within & kn, np.broadcast_to(delta[:K], lead), sizes, src, tindex, edition)
+    awrf = awrf.reshape(batch)
+    return {"nDCG": ndcg, "AWRF": awrf, "nDCG*AWRF": ndcg * awrf}
+
+
+def _default_len(target_len, task, edition, func) -> int:
+    if target_len is None:
+        return _DEFAULT_LEN[(task, edition)]
+    return _int(target_len, "target_len", func, low=1)
+
+
+def _awrf(rows, use, weights, sizes, src, tindex, edition):
+    nb = tindex.shape[0]
+    per = use.shape[-1]
+    n_cells = math.prod(sizes)
+    sel_rows, sel_w, group, nnz = _entries(rows, use, np.asarray(weights, np.float64), per, sizes)
+    js = np.full(nb, np.nan)
+    for g0, count, g, c, v in _sparse_exposure(sel_rows, sel_w, group, nnz, nb, sizes):
+        if edition == 2021:
+            # the all-unknown cell (cell 0) is removed; no exposure left: uniform E
+            keep = c != 0
+            g, c, v = g[keep], c[keep], v[keep]
+            mass = np.bincount(g, weights=v, minlength=count)
+            empty = np.flatnonzero(~(mass > 0))
+            if empty.shape[0]:
+                eg = np.repeat(empty, n_cells - 1)
+                ec = np.tile(np.arange(1, n_cells, dtype=np.int64), empty.shape[0])
+                g = np.concatenate((g, eg))
+                c = np.concatenate((c, ec))
+                v = np.concatenate((v, np.ones(eg.shape[0])))
+        js[g0 : g0 + count] = _js_block(g, c, v, count, src, tindex[g0 : g0 + count])
+    return 1.0 - js
+
+
+def _js_block(g, c, v, count, src, tix):
+    """JS (nats) of each group's sparse exposure against its target; NaN if undefined.
+
+    Over the exposed cells, ``p ln(p/m) + q ln(q/m)``; each unexposed cell adds
+    ``q ln 2``, in all ``ln 2 (1 - sum of q over the exposed cells)``.
+    """
+    mass = np.bincount(g, weights=v, minlength=count)
+    tau = src._at(tix[g], c)
+    qtot = src.total.reshape(-1)[tix]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = v / mass[g]
+        q = tau / qtot[g]
+        m = 0.5 * (p + q)
+        inside = np.bincount(g, weights=rel_entr(p, m) + rel_entr(q, m), minlength=count)
+        seen = np.bincount(g, weights=tau, minlength=count)
+        js = 0.5 * (inside + _LN2 * np.maximum(qtot - seen, 0.0) / qtot)
+    js = np.maximum(js, 0.0)
+    return np.where(mass > 0, js, np.nan)
+
+
+# --------------------------------------------------------------------------- task 2
+def task2(
+    relevant,
+    alignments,
+    targets,
+    /,
+    *,
+    known,
+    lengths,
+    edition: int = 2022,
+    target_len: int | None = None,
+) -> dict[str, np.ndarray]:
+    r"""TREC Fair Task 2: expected exposure EE-L, EE-D, EE-R over a sequence of rankings.
+
+    For the rankings :math:`L_s` (:math:`s \in S`) of a topic, with :math:`\delta` over
+    each ranking's own positions:
+
+    .. math::
+        \epsilon = \frac{1}{|S|} \sum_{s \in S} \sum_{k:\ d_{s,k}\ counts}
+        \delta(k) A(d_{s,k}),\qquad \epsilon^* = Z_N \tau,
+
+    .. math::
+        EE\text{-}L = \sum_c (\epsilon_c - \epsilon^*_c)^2,\quad
+        EE\text{-}D = \sum_c \epsilon_c^2,\quad
+        EE\text{-}R = \sum_c \epsilon_c \epsilon^*_c.
+
+    A page counts when it is relevant (2022; it must then be known) or known (2021,
+    relevant or not). :math:`Z_N` is :func:`exposure_of_ranking` of the target length.
+
+    Parameters
+    ----------
+    relevant : array_like of bool, shape (..., S, K)
+        Whether the page at each position of each ranking is relevant (unused in 2021).
+    alignments : sequence of array_like, each (..., S, K, G_j)
+        Alignment rows of the ranked pages, used as given.
+    targets : array_like (..., G_1, ..., G_m) or Targets
+        Target per topic, used as given (not renormalised); its leading shape broadcasts
+        to ``...``.
+    known : array_like of bool, shape (..., S, K)
+        Whether the alignment tables list the page.
+    lengths : array_like of int, shape (..., S)
+        Length of each ranking; 0 marks padding (not a ranking).
+    edition : {2022, 2021}
+    target_len : int, optional
+        N of :math:`Z_N`: 20 (2022) or 50 (2021) by default.
+
+    Returns
+    -------
+    dict of str to ndarray, each of shape (...)
+        ``EE-L`` and ``EE-D`` (lower is better, >= 0), ``EE-R`` (higher is better,
+        >= 0); NaN for a topic without rankings or with an undefined target.
+
+    Raises
+    ------
+    ValueError
+        For bad shapes or values, or (2022) a relevant page the tables do not list.
+
+    Notes
+    -----
+    Spec section 4; ``wptrec/metrics/eel.py`` (2022, ``only_rel=True``) and
+    ``metrics.py`` (``Task2Metric``, 2021). EE-R is the plain dot product, not the
+    guidelines' formula. Edition 2021's evaluation kept the first 6 lines of the
+    rankings with seq_no <= 25: pass rankings already cut. EE-L is computed over the
+    exposed cells and, for the others, as :math:`|\epsilon^*|^2` minus the exposed part.
+
+    Examples
+    --------
+    >>> out = task2([[[True, True]]], [[[[[1.0, 0.0], [0.0, 1.0]]]]], [[0.5, 0.5]],
+    ...             known=[[[True, True]]], lengths=[[2]])
+    >>> {k: round(float(v[0]), 4) for k, v in out.items()}
+    {'EE-L': 16.8931, 'EE-D': 2.0, 'EE-R': 7.8126}
+    """
+    func = "trecfair.task2"
+    edition = _edition(edition, func)
+    rel = _array(relevant, "relevant", func, kind="bool")
+    if rel.ndim < 2:
+        raise fail("relevant", func, "have a ranking and a rank axis", f"shape {rel.shape}")
+    lead = rel.shape
+    batch, S, K = lead[:-2], lead[-2], lead[-1]
+    kn = _array(known, "known", func, kind="bool")
+    _shape(kn, lead, "known", func, "the shape of 'relevant'")
+    rows = _alignments(alignments, lead, "alignments", func)
+    sizes = [a.shape[-1] for a in rows]
+    N = _default_len(target_len, 2, edition, func)
+    n = _lengths(lengths, batch + (S,), K, "lengths", func)
+    within = np.arange(K) < n[..., None]
+    if edition == 2022:
+        stray = within & rel & ~kn
+        if stray.any():
+            raise fail(
+                "known",
+                func,
+                "be True for every retrieved relevant page (2022 looks each one up)",
+                f"False{_first(stray)}",
+            )
+        counts = within & rel
+    else:
+        counts = within & kn
+    for j, a in enumerate(rows):
+        _nonnegative(a, counts, f"alignments[{j}]", func)
+    src, tindex = _target_source(targets, batch, sizes, edition, 2, func)
+
+    n_seq = (n > 0).sum(axis=-1)
+    delta = discount(K)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        w = np.broadcast_to(delta, lead) / n_seq[..., None, None]
+    Z = exposure_of_ranking(N)
+    nb = tindex.shape[0]
+    sel_rows, sel_w, group, nnz = _entries(rows, counts, w, S * K, sizes)
+    dis = np.zeros(nb)
+    dot = np.zeros(nb)
+    loss = np.zeros(nb)
+    seen_sq = np.zeros(nb)
+    for g0, count, g, c, v in _sparse_exposure(sel_rows, sel_w, group, nnz, nb, sizes):
+        tau = src._at(tindex[g0 : g0 + count][g], c)
+        dis[g0 : g0 + count] = np.bincount(g, weights=v * v, minlength=count)
+        dot[g0 : g0 + count] = Z * np.bincount(g, weights=v * tau, minlength=count)
+        diff = v - Z * tau
+        loss[g0 : g0 + count] = np.bincount(g, weights=diff * diff, minlength=count)
+        seen_sq[g0 : g0 + count] = np.bincount(g, weights=tau * tau, minlength=count)
+    sumsq = src._sumsq.reshape(-1)[tindex]
+    loss = loss + Z * Z * np.maximum(sumsq - seen_sq, 0.0)
+    bad = (n_seq.reshape(-1) == 0) | ~np.isfinite(sumsq)
+    out = {"EE-L": loss, "EE-D": dis, "EE-R": dot}
+    return {k: np.where(bad, np.nan, x).reshape(batch) for k, x in out.items()}
