@@ -104,7 +104,7 @@ def task1_topic(ranking, relevant, table, tau, sizes, edition, target_len=None):
 def task2_topic(rankings, relevant, table, tau, sizes, edition, target_len=None):
     """EE-L, EE-D, EE-R of a list of rankings ([] entries are padding, not rankings)."""
     seqs = [r for r in rankings if len(r) > 0]
-    if not seqs or tau is None:
+    if not seqs:
         return {"EE-L": math.nan, "EE-D": math.nan, "EE-R": math.nan}
     z = z_of(target_len or DEFAULT_LEN[(2, edition)])
     rel = set(relevant)
@@ -116,6 +116,8 @@ def task2_topic(rankings, relevant, table, tau, sizes, edition, target_len=None)
                 assert d in table, "2022: a relevant page must be listed"
                 for c, v in outer(table[d], sizes).items():
                     eps[c] += delta(k) * v / len(seqs)
+    if tau is None:  # an undefined target: only the disparity is defined
+        return {"EE-L": math.nan, "EE-D": sum(v * v for v in eps.values()), "EE-R": math.nan}
     star = {c: z * tau[c] for c in eps}
     return {
         "EE-L": sum((eps[c] - star[c]) ** 2 for c in eps),
@@ -191,13 +193,13 @@ def build_target(relevant, table, sizes, task, edition, levels=None, backgrounds
             continue
 
         def in_block(c, K=K):
-            return all((c[j] > 0) == k for j, k in zip(bg, K))
+            return all((c[j] > 0) == k for j, k in zip(bg, K, strict=True))
 
         block = [c for c in all_cells if in_block(c)]
         cK = sum(T[c] for c in block)
         for c in block:
             beta = 1.0
-            for j, k in zip(bg, K):
+            for j, k in zip(bg, K, strict=True):
                 if k:
                     beta *= bgs[j][c[j] - 1]
             out[c] = T[c] / 2 + cK * beta * theta[c] / 2
@@ -214,14 +216,24 @@ def score_case(case):
         if case["task"] == 1:
             out.append(
                 task1_topic(
-                    t["ranking"], t["relevant"], table, tau, sizes, case["edition"],
+                    t["ranking"],
+                    t["relevant"],
+                    table,
+                    tau,
+                    sizes,
+                    case["edition"],
                     case["target_len"],
                 )
             )
         else:
             out.append(
                 task2_topic(
-                    t["rankings"], t["relevant"], table, tau, sizes, case["edition"],
+                    t["rankings"],
+                    t["relevant"],
+                    table,
+                    tau,
+                    sizes,
+                    case["edition"],
                     case["target_len"],
                 )
             )
@@ -231,10 +243,15 @@ def score_case(case):
 def target_of(case, topic):
     sizes = case["sizes"]
     if topic["target"] is not None:
-        return dict(zip(cells(sizes), topic["target"]))
+        return dict(zip(cells(sizes), topic["target"], strict=True))
     return build_target(
-        topic["relevant"], case["table"], sizes, case["task"], case["edition"],
-        topic.get("levels"), case["backgrounds"],
+        topic["relevant"],
+        case["table"],
+        sizes,
+        case["task"],
+        case["edition"],
+        topic.get("levels"),
+        case["backgrounds"],
     )
 
 
@@ -265,8 +282,7 @@ def random_case(rng, *, task, edition, explicit, m=None, n_topics=None, max_len=
     styles = ["unknown", "one", "one", "multi", "share", "dense", "zero"]
     probs = np.array([0.15, 0.3, 0.15, 0.15, 0.15, 0.05, 0.05])
     table = {
-        d: [random_row(rng, g, rng.choice(styles, p=probs)) for g in sizes]
-        for d in range(n_pages)
+        d: [random_row(rng, g, rng.choice(styles, p=probs)) for g in sizes] for d in range(n_pages)
     }
     unlisted = list(range(100, 100 + int(rng.integers(0, 4))))
     everyone = list(range(n_pages)) + unlisted
@@ -275,6 +291,12 @@ def random_case(rng, *, task, edition, explicit, m=None, n_topics=None, max_len=
         backgrounds = [
             (list(rng.dirichlet(np.ones(g - 1))) if rng.random() < 0.6 else None) for g in sizes
         ]
+    # a work level is a property of the page (-1: none, which 2021 tolerates)
+    page_level = {d: int(rng.integers(0, 6)) for d in everyone}
+    if edition == 2021:
+        for d in everyone:
+            if rng.random() < 0.1:
+                page_level[d] = -1
     topics = []
     for _ in range(n_topics or int(rng.integers(1, 5))):
         # relevant pages: listed ones (2022 needs them listed), some unlisted otherwise
@@ -285,9 +307,7 @@ def random_case(rng, *, task, edition, explicit, m=None, n_topics=None, max_len=
         relevant = [int(x) for x in rng.choice(pool, size=n_rel, replace=False)]
         topic = {"relevant": relevant, "target": None}
         if task == 2:
-            topic["levels"] = {d: int(rng.integers(0, 6)) for d in relevant}
-            if edition == 2021 and rng.random() < 0.3:
-                topic["levels"][relevant[0]] = -1
+            topic["levels"] = {d: page_level[d] for d in relevant}
         if task == 1:
             n = int(rng.integers(0, min(max_len, len(everyone)) + 1))
             topic["ranking"] = [int(x) for x in rng.choice(everyone, size=n, replace=False)]
@@ -303,7 +323,9 @@ def random_case(rng, *, task, edition, explicit, m=None, n_topics=None, max_len=
                     cand = [d for d in everyone if d in table or d not in relevant]
                 else:
                     cand = everyone
-                rankings.append([int(x) for x in rng.choice(cand, size=min(n, len(cand)), replace=False)])
+                rankings.append(
+                    [int(x) for x in rng.choice(cand, size=min(n, len(cand)), replace=False)]
+                )
             topic["rankings"] = rankings
         if explicit:
             n_cells = math.prod(sizes)

@@ -1074,7 +1074,8 @@ def task2(
     -------
     dict of str to ndarray, each of shape (...)
         ``EE-L`` and ``EE-D`` (lower is better, >= 0), ``EE-R`` (higher is better,
-        >= 0); NaN for a topic without rankings or with an undefined target.
+        >= 0); NaN for a topic without rankings, and EE-L and EE-R NaN for a topic whose
+        target is undefined.
 
     Raises
     ------
@@ -1146,6 +1147,10 @@ def task2(
         seen_sq[g0 : g0 + count] = np.bincount(g, weights=tau * tau, minlength=count)
     sumsq = src._sumsq.reshape(-1)[tindex]
     loss = loss + Z * Z * np.maximum(sumsq - seen_sq, 0.0)
-    bad = (n_seq.reshape(-1) == 0) | ~np.isfinite(sumsq)
-    out = {"EE-L": loss, "EE-D": dis, "EE-R": dot}
-    return {k: np.where(bad, np.nan, x).reshape(batch) for k, x in out.items()}
+    none = n_seq.reshape(-1) == 0
+    undefined = none | ~np.isfinite(sumsq)  # EE-D needs no target
+    return {
+        "EE-L": np.where(undefined, np.nan, loss).reshape(batch),
+        "EE-D": np.where(none, np.nan, dis).reshape(batch),
+        "EE-R": np.where(undefined, np.nan, dot).reshape(batch),
+    }
