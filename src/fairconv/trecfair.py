@@ -207,13 +207,6 @@ def _first(mask: np.ndarray) -> str:
     return f" at index {idx}"
 
 
-def _nonnegative(values: np.ndarray, where: np.ndarray, name, func):
-    """Check finite, non-negative entries of ``values`` on the rows ``where`` selects."""
-    bad = ~(np.isfinite(values) & (values >= 0)).all(axis=-1) & where
-    if bad.any():
-        raise fail(name, func, "hold finite non-negative numbers", f"a bad value{_first(bad)}")
-
-
 def _edition(edition, func) -> int:
     if edition not in _EDITIONS or isinstance(edition, bool):
         raise fail("edition", func, "be 2021 or 2022", f"{edition!r}")
@@ -252,16 +245,22 @@ def _lengths(lengths, shape, limit, name, func) -> np.ndarray:
 
 # --------------------------------------------------------------------------- core
 def _nonzeros(rows: np.ndarray):
-    """CSR view of the non-zero entries of each row: (counts, starts, columns, values)."""
-    r, c = np.nonzero(rows)
+    """CSR view of the non-zero entries of each row: (counts, starts, columns, values, rows)."""
+    flat = np.flatnonzero(rows != 0)  # a boolean scan: much faster than on the floats
+    r, c = np.divmod(flat, rows.shape[1])
     counts = np.bincount(r, minlength=rows.shape[0])
     starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
-    return counts, starts, c.astype(np.int64), rows[r, c]
+    return counts, starts, c, rows.reshape(-1)[flat], r
 
 
 def _expand(entry_row, entry_col, entry_val, nz, size):
-    """Multiply each entry by every non-zero of its row's alignment in one more dimension."""
-    counts, starts, cols, vals = nz
+    """Multiply each entry by every non-zero of its row's alignment in one more dimension.
+
+    ``entry_row`` None stands for one entry per row (column 0, value ``entry_val[row]``).
+    """
+    counts, starts, cols, vals, rows = nz
+    if entry_row is None:
+        return rows, cols, entry_val[rows] * vals
     reps = counts[entry_row]
     total = int(reps.sum())
     first = np.cumsum(reps) - reps
@@ -274,6 +273,16 @@ def _expand(entry_row, entry_col, entry_val, nz, size):
     )
 
 
+def _rows_of(nz, lo, hi):
+    """The CSR view of rows lo..hi-1, renumbered from 0."""
+    counts, starts, cols, vals, rows = nz
+    if lo == 0 and hi == counts.shape[0]:
+        return nz
+    a = starts[lo] if lo < counts.shape[0] else cols.shape[0]
+    b = starts[hi] if hi < counts.shape[0] else cols.shape[0]
+    return counts[lo:hi], starts[lo:hi] - a, cols[a:b], vals[a:b], rows[a:b] - lo
+
+
 def _split(sizes: Sequence[int]) -> int:
     """Where to cut the dimensions into a left and a right group (balanced cell counts)."""
     if len(sizes) == 1:
@@ -283,10 +292,12 @@ def _split(sizes: Sequence[int]) -> int:
     return int(np.argmin(np.abs(2 * left - logs.sum()))) + 1
 
 
-def _outer_sums(rows, weights, group, n_groups, sizes):
-    """Per group g, ``sum_i weights[i] * outer(rows[0][i], ..., rows[m-1][i])`` (sparse).
+def _outer_sums(nz, weights, group, lo, hi, n_groups, sizes):
+    """Per group g, ``sum_i weights[i] * outer(row_0(i), ..., row_{m-1}(i))`` (sparse).
 
-    The dimensions are split into a left group (cells p) and a right group (cells q); with
+    Over the pages ``lo <= i < hi`` (``nz`` holds each dimension's non-zeros per page,
+    ``group`` the page's group, counted from ``group[lo]``). The dimensions are split
+    into a left group (cells p) and a right group (cells q); with
     ``L[i, g*P + p] = weights[i] * left_outer(i)[p]`` and ``R[i, q] = right_outer(i)[q]``,
     the sums are the one sparse product ``L^T R``, whose row ``g*P + p`` and column ``q``
     are the cell ``p*Q + q`` of group g. Returns the non-zero cells sorted by (group,
@@ -295,16 +306,19 @@ def _outer_sums(rows, weights, group, n_groups, sizes):
     s = _split(sizes)
     P = math.prod(sizes[:s])
     Q = math.prod(sizes[s:])
-    n = rows[0].shape[0]
-    base = np.arange(n, dtype=np.int64)
-    zero = np.zeros(n, dtype=np.int64)
-    lr, lc, lv = base, zero, np.asarray(weights, dtype=np.float64)
-    for j in range(s):
-        lr, lc, lv = _expand(lr, lc, lv, _nonzeros(rows[j]), sizes[j])
-    rr, rc, rv = base, zero, np.ones(n)
-    for j in range(s, len(sizes)):
-        rr, rc, rv = _expand(rr, rc, rv, _nonzeros(rows[j]), sizes[j])
-    left = sp.csr_matrix((lv, (group[lr] * P + lc, lr)), shape=(n_groups * P, n))
+    n = hi - lo
+    nz = [_rows_of(z, lo, hi) for z in nz]
+    lr, lc, lv = _expand(None, None, weights[lo:hi], nz[0], sizes[0])
+    for j in range(1, s):
+        lr, lc, lv = _expand(lr, lc, lv, nz[j], sizes[j])
+    rr, rc, rv = np.arange(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.ones(n)
+    if s < len(sizes):
+        rr, rc, rv = _expand(None, None, rv, nz[s], sizes[s])
+    for j in range(s + 1, len(sizes)):
+        rr, rc, rv = _expand(rr, rc, rv, nz[j], sizes[j])
+    group = group[lo:hi]
+    g0 = group[0] if n else 0
+    left = sp.csr_matrix(((lv, ((group[lr] - g0) * P + lc, lr))), shape=(n_groups * P, n))
     right = sp.csr_matrix((rv, (rr, rc)), shape=(n, Q))
     prod = (left @ right).tocsr()
     prod.sum_duplicates()
@@ -325,32 +339,50 @@ def _blocks(cost: np.ndarray):
         start = stop
 
 
-def _entries(alignments, mask, weights, per_group, sizes):
-    """Select the masked pages; estimate each group's count of sparse cells."""
-    flat = [a.reshape(-1, a.shape[-1]) for a in alignments]
-    sel = np.flatnonzero(mask.reshape(-1))
-    rows = [f[sel] for f in flat]
-    group = sel // per_group
-    nnz = np.ones(sel.shape[0])
-    for r in rows:
-        nnz *= np.count_nonzero(r, axis=1)
-    return rows, weights.reshape(-1)[sel], group, nnz
+class _Pages:
+    """The pages that count: their groups, weights and non-zero alignments per dimension.
 
+    Built from padded arrays: ``mask`` (..., per_group) selects the pages; only their rows
+    are checked (finite, non-negative) and used.
+    """
 
-def _group_cost(group, nnz, n_groups, n_cells):
-    return np.minimum(np.bincount(group, weights=nnz, minlength=n_groups), n_cells) + 1
+    def __init__(self, alignments, mask, weights, per_group, name, func):
+        picked = mask.reshape(-1)
+        sel = np.flatnonzero(picked)
+        self.group = sel // per_group
+        self.weights = np.ascontiguousarray(np.broadcast_to(weights, mask.shape)).reshape(-1)[sel]
+        self.sizes = [a.shape[-1] for a in alignments]
+        self.nz = []
+        nnz = np.ones(sel.shape[0])
+        for j, a in enumerate(alignments):
+            rows = a.reshape(-1, a.shape[-1])[picked]
+            # min and max propagate NaN: one pass each, the row search only on failure
+            if rows.size and not (rows.min() >= 0 and rows.max() < np.inf):
+                ok = ((rows >= 0) & (rows < np.inf)).all(axis=1)
+                where = tuple(int(i) for i in np.unravel_index(sel[np.argmin(ok)], mask.shape))
+                raise fail(
+                    f"{name}[{j}]",
+                    func,
+                    "hold finite non-negative numbers",
+                    f"a bad value at index {where}",
+                )
+            self.nz.append(_nonzeros(rows))
+            nnz *= self.nz[-1][0]
+        self.nnz = nnz
 
-
-def _sparse_exposure(rows, weights, group, nnz, n_groups, sizes):
-    """Yield (first group, number of groups, groups, cells, values) block by block."""
-    n_cells = math.prod(sizes)
-    cost = _group_cost(group, nnz, n_groups, n_cells)
-    bounds = np.searchsorted(group, np.arange(n_groups + 1))
-    for g0, g1 in _blocks(cost):
-        a, b = bounds[g0], bounds[g1]
-        part = [r[a:b] for r in rows]
-        g, c, v = _outer_sums(part, weights[a:b], group[a:b] - g0, g1 - g0, sizes)
-        yield g0, g1 - g0, g, c, v
+    def blocks(self, n_groups):
+        """Yield (first group, number of groups, groups, cells, values) block by block."""
+        n_cells = math.prod(self.sizes)
+        cost = np.minimum(np.bincount(self.group, weights=self.nnz, minlength=n_groups), n_cells)
+        bounds = np.searchsorted(self.group, np.arange(n_groups + 1))
+        for g0, g1 in _blocks(cost + 1):
+            lo, hi = int(bounds[g0]), int(bounds[g1])
+            if lo == hi:
+                empty = np.zeros(0, np.int64)
+                yield g0, g1 - g0, empty, empty, np.zeros(0)
+                continue
+            g, c, v = _outer_sums(self.nz, self.weights, self.group, lo, hi, g1 - g0, self.sizes)
+            yield g0, g1 - g0, g + (self.group[lo] - g0), c, v
 
 
 # --------------------------------------------------------------------------- targets
@@ -656,8 +688,6 @@ def targets_from_alignments(
     mask = np.arange(R) < n[..., None]
     kn = np.ones(lead, bool) if known is None else _array(known, "known", func, kind="bool")
     _shape(kn, lead, "known", func, "one flag per relevant page")
-    for j, a in enumerate(rows):
-        _nonnegative(a, mask & kn, f"alignments[{j}]", func)
     if edition == 2022 and (mask & ~kn).any():
         raise fail(
             "known", func, "be True for every relevant page (2022)", f"False{_first(mask & ~kn)}"
@@ -682,11 +712,10 @@ def targets_from_alignments(
     bgs = _backgrounds(backgrounds, sizes, func)
     nt = math.prod(batch)
     use = mask & kn & (w > 0)
-    sel_rows, sel_w, group, _ = _entries(rows, use, w, R, sizes)
-    if sel_w.shape[0]:
-        g, c, v = _outer_sums(sel_rows, sel_w, group, nt, list(sizes))
-    else:
-        g, c, v = (np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0))
+    parts = [
+        (g + g0, c, v) for g0, _, g, c, v in _Pages(rows, use, w, R, "alignments", func).blocks(nt)
+    ]
+    g, c, v = (np.concatenate(x) for x in zip(*parts, strict=True))
     if edition == 2021 and task == 1:
         keep = c != 0  # the all-unknown cell is the first cell
         g, c, v = g[keep], c[keep], v[keep]
@@ -962,15 +991,14 @@ def task1(
             f"sizes {tuple(sizes)}",
         )
     within = np.arange(K) < n[..., None]
-    for j, a in enumerate(rows):
-        _nonnegative(a, within & kn, f"alignments[{j}]", func)
     src, tindex = _target_source(targets, batch, sizes, edition, 1, func)
 
     delta = discount(max(K, N))
     cum = np.concatenate(([0.0], np.cumsum(delta)))
     dcg = (np.where(within & rel, delta[:K], 0.0)).sum(axis=-1)
     ndcg = dcg / cum[np.minimum(nrel, N)]
-    awrf = _awrf(rows, within & kn, np.broadcast_to(delta[:K], lead), sizes, src, tindex, edition)
+    pages = _Pages(rows, within & kn, delta[:K], K, "alignments", func)
+    awrf = _awrf(pages, src, tindex, edition)
     awrf = awrf.reshape(batch)
     return {"nDCG": ndcg, "AWRF": awrf, "nDCG*AWRF": ndcg * awrf}
 
@@ -981,13 +1009,11 @@ def _default_len(target_len, task, edition, func) -> int:
     return _int(target_len, "target_len", func, low=1)
 
 
-def _awrf(rows, use, weights, sizes, src, tindex, edition):
+def _awrf(pages, src, tindex, edition):
     nb = tindex.shape[0]
-    per = use.shape[-1]
-    n_cells = math.prod(sizes)
-    sel_rows, sel_w, group, nnz = _entries(rows, use, np.asarray(weights, np.float64), per, sizes)
+    n_cells = math.prod(pages.sizes)
     js = np.full(nb, np.nan)
-    for g0, count, g, c, v in _sparse_exposure(sel_rows, sel_w, group, nnz, nb, sizes):
+    for g0, count, g, c, v in pages.blocks(nb):
         if edition == 2021:
             # the all-unknown cell (cell 0) is removed; no exposure left: uniform E
             keep = c != 0
@@ -1123,8 +1149,6 @@ def task2(
         counts = within & rel
     else:
         counts = within & kn
-    for j, a in enumerate(rows):
-        _nonnegative(a, counts, f"alignments[{j}]", func)
     src, tindex = _target_source(targets, batch, sizes, edition, 2, func)
 
     n_seq = (n > 0).sum(axis=-1)
@@ -1133,12 +1157,12 @@ def task2(
         w = np.broadcast_to(delta, lead) / n_seq[..., None, None]
     Z = exposure_of_ranking(N)
     nb = tindex.shape[0]
-    sel_rows, sel_w, group, nnz = _entries(rows, counts, w, S * K, sizes)
+    pages = _Pages(rows, counts, w, S * K, "alignments", func)
     dis = np.zeros(nb)
     dot = np.zeros(nb)
     loss = np.zeros(nb)
     seen_sq = np.zeros(nb)
-    for g0, count, g, c, v in _sparse_exposure(sel_rows, sel_w, group, nnz, nb, sizes):
+    for g0, count, g, c, v in pages.blocks(nb):
         tau = src._at(tindex[g0 : g0 + count][g], c)
         dis[g0 : g0 + count] = np.bincount(g, weights=v * v, minlength=count)
         dot[g0 : g0 + count] = Z * np.bincount(g, weights=v * tau, minlength=count)
