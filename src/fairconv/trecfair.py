@@ -47,8 +47,26 @@ import scipy.sparse as sp
 from scipy.special import rel_entr
 
 from ._validation import FairconvWarning, fail
+from .io import _trecfair as _io
 
 __all__ = [
+    "evaluate",
+    "build_targets",
+    "measure_names",
+    "read_run",
+    "read_qrels",
+    "read_alignment",
+    "read_metadata",
+    "read_targets",
+    "read_background",
+    "read_work",
+    "Dimension",
+    "FairRun",
+    "FairQrels",
+    "WorkLevels",
+    "Background",
+    "TopicTargets",
+    "BACKGROUND_PRESETS",
     "task1",
     "task2",
     "targets_from_alignments",
@@ -990,9 +1008,14 @@ def task1(
             "give every dimension an unknown category 0 and a known one (2021)",
             f"sizes {tuple(sizes)}",
         )
-    within = np.arange(K) < n[..., None]
     src, tindex = _target_source(targets, batch, sizes, edition, 1, func)
+    return _task1(rel, kn, rows, n, nrel, src, tindex, edition, N, func)
 
+
+def _task1(rel, kn, rows, n, nrel, src, tindex, edition, N, func):
+    """Task 1 on checked arrays; ``tindex`` the target of each batch element (flat)."""
+    batch, K = rel.shape[:-1], rel.shape[-1]
+    within = np.arange(K) < n[..., None]
     delta = discount(max(K, N))
     cum = np.concatenate(([0.0], np.cumsum(delta)))
     dcg = (np.where(within & rel, delta[:K], 0.0)).sum(axis=-1)
@@ -1150,7 +1173,13 @@ def task2(
     else:
         counts = within & kn
     src, tindex = _target_source(targets, batch, sizes, edition, 2, func)
+    return _task2(counts, rows, n, src, tindex, N, func)
 
+
+def _task2(counts, rows, n, src, tindex, N, func):
+    """Task 2 on checked arrays: ``counts`` marks the pages whose exposure counts."""
+    lead = counts.shape
+    batch, S, K = lead[:-2], lead[-2], lead[-1]
     n_seq = (n > 0).sum(axis=-1)
     delta = discount(K)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -1178,3 +1207,824 @@ def task2(
         "EE-D": np.where(none, np.nan, dis).reshape(batch),
         "EE-R": np.where(undefined, np.nan, dot).reshape(batch),
     }
+
+
+# --------------------------------------------------------------------------- files
+_TASK_MEASURES = {1: ("nDCG", "AWRF", "nDCG*AWRF"), 2: ("EE-L", "EE-D", "EE-R")}
+_DEFAULT_DEPTH = {(1, 2021): 20, (2, 2021): 6}
+_DEFAULT_SEQUENCES = {(2, 2021): 25}
+
+
+def measure_names(dimensions: Sequence[str], *, task: int) -> tuple[str, ...]:
+    """The printed names of a task's measures over the intersection of ``dimensions``.
+
+    ``nDCG`` has no set; the others carry ``[SET]``, the dimension names joined by ``,``.
+
+    Examples
+    --------
+    >>> measure_names(["geography", "gender"], task=1)
+    ('nDCG', 'AWRF[geography,gender]', 'nDCG*AWRF[geography,gender]')
+    """
+    from .results import MeasureName
+
+    if task not in (1, 2) or isinstance(task, bool):
+        raise fail("task", "trecfair.measure_names", "be 1 or 2", f"{task!r}")
+    group = ",".join(dimensions)
+    return tuple(
+        str(MeasureName(m, None, None if m == "nDCG" else group)) for m in _TASK_MEASURES[task]
+    )
+
+
+class TopicTargets:
+    """Targets by topic id over the intersection of named dimensions.
+
+    Attributes
+    ----------
+    topics : tuple of str
+    dimensions : tuple of str
+    categories : tuple of tuple of str
+        The categories of each dimension, cells row-major (the first dimension slowest).
+    targets : Targets
+        Batch shape ``(len(topics),)``.
+    source : str
+        Where they came from (a file, or ``built``).
+    """
+
+    __slots__ = ("topics", "dimensions", "categories", "targets", "source")
+
+    def __init__(self, topics, dimensions, categories, targets: Targets, source="built"):
+        self.topics = tuple(topics)
+        self.dimensions = tuple(dimensions)
+        self.categories = tuple(tuple(c) for c in categories)
+        self.targets = targets
+        self.source = source
+
+    def __repr__(self) -> str:
+        return (
+            f"TopicTargets({len(self.topics)} topics, dimensions={list(self.dimensions)}, "
+            f"source={self.source!r})"
+        )
+
+    def toarray(self) -> np.ndarray:
+        """Dense targets, shape (topics, G_1, ..., G_m)."""
+        return self.targets.toarray()
+
+    def to_tsv(self, out) -> None:
+        """Write the long form: ``topic_id``, the dimension names, ``target``; non-zero cells.
+
+        ``out`` is a path or a text file. Every cell of the intersection is visited, a
+        chunk at a time: with many dimensions the file is as large as the intersection.
+        """
+        if hasattr(out, "write"):
+            self._write(out)
+        else:
+            with open(out, "w", encoding="utf-8", newline="\n") as f:
+                self._write(f)
+
+    def _write(self, f) -> None:
+        sizes = self.targets.cell_shape
+        n_cells = math.prod(sizes)
+        f.write("\t".join(("topic_id", *self.dimensions, "target")) + "\n")
+        names = [np.asarray(c, dtype=object) for c in self.categories]
+        step = 1 << 20
+        for t, topic in enumerate(self.topics):
+            for lo in range(0, n_cells, step):
+                cells = np.arange(lo, min(lo + step, n_cells), dtype=np.int64)
+                v = self.targets._at(np.full(cells.shape, t, dtype=np.int64), cells)
+                keep = v != 0  # NaN (undefined) is kept and written as nan
+                cells, v = cells[keep], v[keep]
+                coords = np.unravel_index(cells, sizes)
+                cols = [names[j][coords[j]] for j in range(len(sizes))]
+                topic_col = [topic] * len(v)
+                f.writelines(
+                    "\t".join(r) + "\n"
+                    for r in zip(topic_col, *cols, map(repr, v.tolist()), strict=True)
+                )
+
+
+def _sparse_targets(n_topics, sizes, keys, values) -> Targets:
+    """Explicit targets given as sorted non-zero (topic * n_cells + cell) keys."""
+    return Targets(
+        (n_topics,),
+        tuple(sizes),
+        np.asarray(keys, dtype=np.int64),
+        np.asarray(values, dtype=np.float64),
+        np.ones((n_topics, 1)),
+        np.zeros((n_topics, 1)),
+        np.zeros(0, dtype=np.int64),
+        np.zeros(0),
+        (),
+    )
+
+
+def read_targets(path, dimensions, /) -> TopicTargets:
+    """Read targets (long or wide form) onto the categories of ``dimensions``.
+
+    Parameters
+    ----------
+    path : path or file object
+        Long form: header ``topic_id``, the dimension names, ``target``; one row per
+        topic and cell, cells not listed 0. Wide form (one dimension): ``topic_id`` then
+        the categories (the organisers' ``task{1,2}-<mode>-<dim>-target.csv.gz``).
+    dimensions : sequence of Dimension
+        The dimensions of the evaluation (their names and categories).
+
+    Returns
+    -------
+    TopicTargets
+
+    Raises
+    ------
+    ValueError
+        Naming file and line: other dimensions or categories, a cell twice, a negative
+        value, a topic summing to 0.
+    """
+    dims = _dimension_list(dimensions, "trecfair.read_targets")
+    table = _io.read_target_table(path, dims)
+    sizes = [len(c) for c in table.categories]
+    return TopicTargets(
+        table.topics,
+        table.dimensions,
+        table.categories,
+        _sparse_targets(len(table.topics), sizes, table.keys, table.values),
+        table.source,
+    )
+
+
+def _dimension_list(dimensions, func) -> list:
+    if isinstance(dimensions, _io.Dimension):
+        dimensions = [dimensions]
+    if not isinstance(dimensions, Sequence) or not dimensions:
+        raise TypeError(
+            f"The 'dimensions' parameter of {func} must be a non-empty sequence of "
+            f"Dimension. Got {type(dimensions).__name__} instead."
+        )
+    for j, d in enumerate(dimensions):
+        if not isinstance(d, _io.Dimension):
+            raise TypeError(
+                f"The 'dimensions' parameter of {func} must hold Dimension records "
+                f"(read_alignment, read_metadata). Got {type(d).__name__} at {j} instead."
+            )
+    names = [d.name for d in dimensions]
+    if len(set(names)) != len(names):
+        twice = next(n for i, n in enumerate(names) if n in names[:i])
+        raise fail("dimensions", func, "have distinct names", f"{twice!r} twice")
+    return list(dimensions)
+
+
+class _Universe:
+    """The pages every alignment table lists (sorted), and each table's rows in that order."""
+
+    def __init__(self, dims, func):
+        first = dims[0]
+        order = np.argsort(first.pages, kind="stable")
+        self.pages = first.pages[order]
+        self.rows = [first.rows[order]]
+        for d in dims[1:]:
+            o = np.argsort(d.pages, kind="stable")
+            p = d.pages[o]
+            if p.shape != self.pages.shape or not (p == self.pages).all():
+                lacking = self.pages[~np.isin(self.pages, p)]
+                if len(lacking):
+                    a, b, page = d, first, lacking[0]
+                else:
+                    a, b, page = first, d, p[~np.isin(p, self.pages)][0]
+                raise ValueError(
+                    f"The alignment tables must list the same pages: dimension {a.name!r} "
+                    f"({a.source}) lacks page {page.decode('utf-8')!r}, which dimension "
+                    f"{b.name!r} ({b.source}) lists."
+                )
+            self.rows.append(d.rows[o])
+        self.sizes = [r.shape[1] for r in self.rows]
+
+    def lookup(self, pages: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(row index, known) of each page."""
+        if len(self.pages) == 0:
+            return np.zeros(len(pages), np.int64), np.zeros(len(pages), bool)
+        pos = np.minimum(np.searchsorted(self.pages, pages), len(self.pages) - 1)
+        return pos, self.pages[pos] == pages
+
+    def gather(self, pos: np.ndarray, shape) -> list[np.ndarray]:
+        return [r[pos].reshape(tuple(shape) + (r.shape[1],)) for r in self.rows]
+
+
+def _pairs(topic_ids: np.ndarray, pages: np.ndarray, q_ids: np.ndarray, q_pages: np.ndarray):
+    """Whether each (topic, page) is among the relevant (q_ids, q_pages); ids comparable."""
+    if len(q_pages) == 0:
+        return np.zeros(len(pages), bool)
+    allp, inv = np.unique(np.concatenate([q_pages, pages]), return_inverse=True)
+    inv = inv.reshape(-1)
+    n = len(allp)
+    qk = np.unique(q_ids.astype(np.int64) * n + inv[: len(q_pages)])
+    k = topic_ids.astype(np.int64) * n + inv[len(q_pages) :]
+    pos = np.minimum(np.searchsorted(qk, k), len(qk) - 1)
+    return qk[pos] == k
+
+
+def _backgrounds_for(backgrounds, dims, func):
+    """Per dimension, None or weights over its known categories (in table order)."""
+    out: list = [None] * len(dims)
+    if backgrounds is None:
+        return out
+    if not hasattr(backgrounds, "items"):
+        raise TypeError(
+            f"The 'backgrounds' parameter of {func} must be a mapping from dimension name to "
+            f"a background (a preset name, a file, or a Background). Got "
+            f"{type(backgrounds).__name__} instead."
+        )
+    names = [d.name for d in dims]
+    for key, value in backgrounds.items():
+        if key not in names:
+            raise fail(
+                "backgrounds",
+                func,
+                f"name dimensions of the evaluation ({', '.join(names)})",
+                f"{key!r}",
+            )
+        d = dims[names.index(key)]
+        if not d.has_unknown:
+            raise fail(
+                "backgrounds",
+                func,
+                "name only dimensions with an unknown category (first)",
+                f"{key!r}, whose first category is {d.categories[0]!r}",
+            )
+        bg = value if isinstance(value, _io.Background) else _io.read_background(value)
+        known = list(d.categories[1:])
+        missing = [c for c in known if c not in bg.categories]
+        extra = [c for c in bg.categories if c not in known]
+        if missing or extra or len(set(bg.categories)) != len(bg.categories):
+            raise ValueError(
+                f"The background of dimension {key!r} ({bg.source}) must weigh exactly its "
+                f"known categories; "
+                + (f"missing: {', '.join(missing)}" if missing else "")
+                + ("; " if missing and extra else "")
+                + (f"not categories of {key!r}: {', '.join(extra)}" if extra else "")
+                + ("a category twice" if not (missing or extra) else "")
+            )
+        w = np.asarray(bg.weights, dtype=np.float64)
+        if not (np.isfinite(w) & (w >= 0)).all() or not w.sum() > 0:
+            raise ValueError(
+                f"The background of dimension {key!r} ({bg.source}) must hold finite weights "
+                ">= 0 with a positive sum."
+            )
+        w = w / w.sum()
+        pos = {c: i for i, c in enumerate(bg.categories)}
+        out[names.index(key)] = w[[pos[c] for c in known]]
+    return out
+
+
+def _as_qrels(qrels, func) -> _io.FairQrels:
+    if isinstance(qrels, _io.FairQrels):
+        return qrels
+    return _io.read_fair_qrels(qrels)
+
+
+def _as_work(work, func):
+    if work is None or isinstance(work, _io.WorkLevels):
+        return work
+    return _io.read_work(work)
+
+
+def build_targets(
+    qrels,
+    dimensions,
+    /,
+    *,
+    task: int,
+    edition: int = 2022,
+    backgrounds=None,
+    work=None,
+    topics=None,
+) -> TopicTargets:
+    r"""Build each topic's target from its relevant pages, as the organisers' notebooks did.
+
+    Page weights (1 in Task 1; the work-level ideal exposure in Task 2), the weighted
+    mean (2022) or normalised sum (2021, all-unknown cell cleared in Task 1) of the
+    relevant pages' intersected alignments, then background mixing of the dimensions
+    given in ``backgrounds`` (see :func:`targets_from_alignments`, spec section 6).
+
+    Parameters
+    ----------
+    qrels : FairQrels or path
+        The relevant pages (:func:`read_qrels`).
+    dimensions : sequence of Dimension
+        The alignment tables (:func:`read_alignment`, :func:`read_metadata`).
+    task : {1, 2}
+    edition : {2022, 2021}
+    backgrounds : mapping of str to (str, path or Background), optional
+        Per dimension name, a preset (``trec2022-world-pop``, ``trec2022-gender``,
+        ``trec2021-geography``, ``trec2021-gender``), a table file or a
+        :class:`Background`, over exactly the dimension's known categories.
+    work : WorkLevels or path
+        Work levels of the relevant pages; required for Task 2.
+    topics : sequence of str, optional
+        Build only these topics (default: every topic with a relevant page).
+
+    Returns
+    -------
+    TopicTargets
+        Topics whose relevant pages give no mass have an undefined (NaN) target, with a
+        :class:`~fairconv.FairconvWarning` naming them.
+
+    Raises
+    ------
+    ValueError
+        For a relevant page the tables do not list (2022), a relevant page without a
+        work level (2022 Task 2), backgrounds that do not match their dimensions.
+    """
+    func = "trecfair.build_targets"
+    if task not in (1, 2) or isinstance(task, bool):
+        raise fail("task", func, "be 1 or 2", f"{task!r}")
+    edition = _edition(edition, func)
+    dims = _dimension_list(dimensions, func)
+    q = _as_qrels(qrels, func)
+    universe = _Universe(dims, func)
+    _multi_hot_notice(dims, universe)
+    return _build(q, dims, universe, task, edition, backgrounds, _as_work(work, func), topics, func)
+
+
+def _build(q, dims, universe, task, edition, backgrounds, work, topics, func) -> TopicTargets:
+    if edition == 2021:
+        _require_unknown(dims, func)
+    bgs = _backgrounds_for(backgrounds, dims, func)
+    counts = np.bincount(q.topic_ids, minlength=len(q.topics))
+    wanted = [t for t, c in zip(q.topics, counts.tolist(), strict=True) if c > 0]
+    if topics is not None:
+        have = set(wanted)
+        wanted = [t for t in topics if t in have]
+    index = {t: i for i, t in enumerate(q.topics)}
+    tsel = np.asarray([index[t] for t in wanted], dtype=np.int64)
+    take = np.flatnonzero(np.isin(q.topic_ids, tsel))
+    slot = np.full(len(q.topics), -1, dtype=np.int64)
+    slot[tsel] = np.arange(len(tsel))
+    t_of = slot[q.topic_ids[take]]
+    order = np.argsort(t_of, kind="stable")
+    take, t_of = take[order], t_of[order]
+    pages = q.pages[take]
+    n_rel = np.bincount(t_of, minlength=len(tsel))
+    R = int(n_rel.max()) if len(n_rel) else 0
+    start = np.concatenate(([0], np.cumsum(n_rel)[:-1]))
+    col = np.arange(len(take)) - start[t_of]
+    pos, known = universe.lookup(pages)
+    names = tuple(d.name for d in dims)
+    cats = tuple(d.categories for d in dims)
+    if len(tsel) == 0:
+        return TopicTargets((), names, cats, _sparse_targets(0, universe.sizes, [], []))
+    if edition == 2022 and not known.all():
+        i = int(np.argmin(known))
+        raise ValueError(
+            f"{q.source}: relevant page {pages[i].decode('utf-8')!r} of topic "
+            f"{wanted[t_of[i]]!r} is not in the alignment tables ({dims[0].source}); "
+            "2022 targets need every relevant page"
+        )
+    shape = (len(tsel), R)
+    full = np.zeros(shape, dtype=np.int64)
+    full[t_of, col] = pos
+    kn = np.zeros(shape, dtype=bool)
+    kn[t_of, col] = known
+    rows = universe.gather(full, shape)
+    levels = None
+    if task == 2:
+        if work is None:
+            raise fail("work", func, "be given to build Task 2 targets (work levels)", "None")
+        lev = _levels_of(work, pages)
+        missing = lev < 0
+        if missing.any():
+            i = int(np.argmax(missing))
+            if edition == 2022:
+                raise ValueError(
+                    f"{work.source}: relevant page {pages[i].decode('utf-8')!r} of topic "
+                    f"{wanted[t_of[i]]!r} has no work level; 2022 Task 2 targets need one for "
+                    "every relevant page"
+                )
+            warnings.warn(
+                f"{int(missing.sum())} relevant page(s) have no work level "
+                f"(first {pages[i].decode('utf-8')!r} of topic {wanted[t_of[i]]!r}); the 2021 "
+                "targets leave them out, as the official code does",
+                FairconvWarning,
+                stacklevel=3,
+            )
+        levels = np.full(shape, -1, dtype=np.int64)
+        levels[t_of, col] = lev
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FairconvWarning)
+        built = targets_from_alignments(
+            rows,
+            lengths=n_rel,
+            task=task,
+            edition=edition,
+            known=kn,
+            levels=levels,
+            backgrounds=bgs,
+        )
+    bad = np.flatnonzero(~built.defined)
+    if len(bad):
+        shown = ", ".join(repr(wanted[i]) for i in bad[:10].tolist())
+        more = f" and {len(bad) - 10} more" if len(bad) > 10 else ""
+        warnings.warn(
+            f"the relevant pages of topic(s) {shown}{more} give the target no mass (no page "
+            "with a known category); their target is undefined (NaN), as is every measure "
+            "that uses it",
+            FairconvWarning,
+            stacklevel=3,
+        )
+    return TopicTargets(wanted, names, cats, built)
+
+
+def _levels_of(work, pages: np.ndarray) -> np.ndarray:
+    if len(work.pages) == 0:
+        return np.full(len(pages), -1, dtype=np.int64)
+    order = np.argsort(work.pages, kind="stable")
+    wp = work.pages[order]
+    pos = np.minimum(np.searchsorted(wp, pages), len(wp) - 1)
+    return np.where(wp[pos] == pages, work.levels[order][pos], -1)
+
+
+def _require_unknown(dims, func) -> None:
+    for d in dims:
+        if not d.has_unknown or len(d.categories) < 2:
+            raise ValueError(
+                f"Edition 2021 needs an unknown category first in every dimension: dimension "
+                f"{d.name!r} ({d.source}) starts with {d.categories[0]!r}."
+            )
+
+
+def _multi_hot_notice(dims, universe) -> None:
+    for d, rows in zip(dims, universe.rows, strict=True):
+        if rows.size and (rows.sum(axis=1) > 1 + 1e-9).any():
+            warnings.warn(
+                f"some rows of dimension {d.name!r} sum to more than 1 (multi-hot, as the "
+                "organisers' gender rows are); they are used as given: such a page weighs "
+                "more, and a built target can sum to more than 1",
+                FairconvWarning,
+                stacklevel=4,
+            )
+
+
+def _as_runs(runs, task, func) -> list:
+    if (
+        isinstance(runs, (str, bytes, _io.FairRun))
+        or hasattr(runs, "read")
+        or hasattr(runs, "__fspath__")
+    ):
+        runs = [runs]
+    if not isinstance(runs, Sequence) or len(runs) == 0:
+        raise TypeError(
+            f"The 'runs' parameter of {func} must be a run (path or FairRun) or a non-empty "
+            f"sequence of them. Got {type(runs).__name__} instead."
+        )
+    out = [r if isinstance(r, _io.FairRun) else _io.read_fair_run(r, task=task) for r in runs]
+    for r in out:
+        if r.task != task:
+            raise ValueError(f"{r.source}: a Task {r.task} run given to a Task {task} evaluation")
+    names = [r.name for r in out]
+    if len(set(names)) != len(names):
+        twice = next(n for i, n in enumerate(names) if n in names[:i])
+        first, second = (r.source for r in out if r.name == twice)
+        raise ValueError(
+            f"two runs are named {twice!r} ({first} and {second}); give runs distinct names"
+        )
+    return out
+
+
+def _cut(value, name, default, func):
+    """A cut option: None means the edition's default; 0 means none."""
+    if value is None:
+        value = default
+    elif isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+        raise fail(name, func, "be an integer >= 0 (0: no cut) or None", f"{value!r}")
+    return None if not value else int(value)
+
+
+def _blocks_of(codes: np.ndarray) -> np.ndarray:
+    """Position of each line within its block of equal consecutive codes."""
+    n = len(codes)
+    change = np.ones(n, dtype=bool)
+    np.not_equal(codes[1:], codes[:-1], out=change[1:])
+    heads = np.flatnonzero(change)
+    start = np.repeat(heads, np.diff(np.append(heads, n)))
+    return np.arange(n) - start
+
+
+def evaluate(
+    qrels,
+    runs,
+    dimensions,
+    /,
+    *,
+    task: int,
+    edition: int = 2022,
+    targets=None,
+    backgrounds=None,
+    work=None,
+    target_len: int | None = None,
+    depth: int | None = None,
+    sequences: int | None = None,
+    topics=None,
+):
+    r"""Score TREC Fair runs per topic, as the track's official evaluation does.
+
+    Task 1: ``nDCG``, ``AWRF[SET]`` and ``nDCG*AWRF[SET]`` (:func:`task1`); Task 2:
+    ``EE-L[SET]``, ``EE-D[SET]``, ``EE-R[SET]`` (:func:`task2`); SET the dimension
+    names joined by ``,``. Targets are read (``targets``) or built from the relevant
+    pages (:func:`build_targets`).
+
+    Parameters
+    ----------
+    qrels : FairQrels or path
+        Relevant pages (:func:`read_qrels`: the organisers' topic JSON Lines or TREC qrels).
+    runs : FairRun, path, or sequence of them
+        Runs of the task (:func:`read_run`); lines in file order are the rankings.
+    dimensions : sequence of Dimension
+        The alignment tables, intersected in this order (:func:`read_alignment`,
+        :func:`read_metadata`). They must list the same pages.
+    task : {1, 2}
+    edition : {2022, 2021}
+        Picks the defaults of ``target_len``, ``depth``, ``sequences`` and the edition's
+        rules (spec section 7).
+    targets : TopicTargets or path, optional
+        Explicit targets (:func:`read_targets`); default: built.
+    backgrounds : mapping of str to (preset name, path or Background), optional
+        Background distributions of built targets, per dimension name.
+    work : WorkLevels or path, optional
+        Work levels for built Task 2 targets (the metadata's, from :func:`read_metadata`).
+    target_len : int, optional
+        N: 500 / 1000 (Task 1, 2022 / 2021), 20 / 50 (Task 2).
+    depth : int, optional
+        Lines kept per topic (Task 1) or ranking (Task 2); None: the edition's (2021:
+        20 and 6), 0: all.
+    sequences : int, optional
+        Task 2 rankings kept: those with ``seq_no <= sequences``; None: the edition's
+        (2021: 25), 0: all.
+    topics : sequence of str, optional
+        Score only these topics.
+
+    Returns
+    -------
+    ScoreTable
+        One row per run and topic the run has (after the cuts and ``topics``).
+        ``nDCG``, ``AWRF``, ``nDCG*AWRF`` and ``EE-R`` are higher-is-better; ``EE-L``
+        and ``EE-D`` lower-is-better. NaN where undefined (left out of the mean).
+
+    Raises
+    ------
+    ValueError
+        Naming the run file and topic (or the file and line): a ranking longer than N,
+        a topic without a target or relevant page, an unlisted relevant page in 2022
+        Task 2, tables that disagree on their pages, bad inputs of every reader.
+
+    Warns
+    -----
+    FairconvWarning
+        For what the official evaluation does that users may not expect: the 2021 cuts
+        when they drop lines, pages no table lists (2022 Task 1), undefined AWRF,
+        multi-hot rows, undefined targets.
+
+    Notes
+    -----
+    Spec ``trecfair.md`` sections 3-7; the organisers' ``Task1Evaluation.py`` and
+    ``Task2Evaluation.py`` (2021, 2022).
+    """
+    from .results import ScoreTable
+
+    func = "trecfair.evaluate"
+    if task not in (1, 2) or isinstance(task, bool):
+        raise fail("task", func, "be 1 or 2", f"{task!r}")
+    edition = _edition(edition, func)
+    dims = _dimension_list(dimensions, func)
+    q = _as_qrels(qrels, func)
+    run_list = _as_runs(runs, task, func)
+    N = _default_len(target_len, task, edition, func)
+    depth_given = depth is not None
+    depth = _cut(depth, "depth", _DEFAULT_DEPTH.get((task, edition)), func)
+    if task == 1 and sequences is not None:
+        raise fail(
+            "sequences", func, "be None for Task 1 (it cuts Task 2 rankings)", f"{sequences!r}"
+        )
+    seq_given = sequences is not None
+    sequences = _cut(sequences, "sequences", _DEFAULT_SEQUENCES.get((task, edition)), func)
+    wanted = None
+    if topics is not None:
+        if isinstance(topics, str) or not all(isinstance(t, str) for t in topics):
+            raise TypeError(
+                f"The 'topics' parameter of {func} must be a sequence of topic ids (str). "
+                f"Got {topics!r:.60} instead."
+            )
+        wanted = set(topics)
+    universe = _Universe(dims, func)
+    if edition == 2021:
+        _require_unknown(dims, func)
+    _multi_hot_notice(dims, universe)
+    names = tuple(d.name for d in dims)
+
+    # the lines each run keeps
+    kept = []
+    cut_lines = 0
+    for run in run_list:
+        keep = np.ones(len(run.pages), dtype=bool)
+        if wanted is not None:
+            keep &= np.asarray([t in wanted for t in run.topics], dtype=bool)[run.topic_ids]
+        if task == 1:
+            pos = _blocks_of(run.topic_ids)
+        else:
+            if sequences is not None:
+                keep &= run.seq <= sequences
+            _, code = np.unique(np.stack([run.topic_ids, run.seq]), axis=1, return_inverse=True)
+            pos = _blocks_of(code.reshape(-1))
+        if depth is not None:
+            inside = pos < depth
+            cut_lines += int((keep & ~inside).sum())
+            keep &= inside
+        kept.append((keep, pos))
+    found: set = set()
+    for run, (mask, _) in zip(run_list, kept, strict=True):
+        found.update(run.topics[t] for t in np.unique(run.topic_ids[mask]).tolist())
+    run_topics = sorted(found)
+    if cut_lines and not depth_given:
+        what = (
+            "the first 20 lines of each topic"
+            if task == 1
+            else ("the first 6 lines of each ranking (a 'top 5' on a counter from 0)")
+        )
+        warnings.warn(
+            f"edition 2021 scores {what}, as its official evaluation did; {cut_lines} "
+            "line(s) were left out (depth=0 keeps them)",
+            FairconvWarning,
+            stacklevel=2,
+        )
+    if task == 2 and sequences is not None and not seq_given:
+        dropped = sum(int((r.seq > sequences).sum()) for r in run_list)
+        if dropped:
+            warnings.warn(
+                f"edition 2021 scores the rankings with seq_no <= {sequences}, as its "
+                f"official evaluation did; {dropped} line(s) of later rankings were left out "
+                "(sequences=0 keeps them)",
+                FairconvWarning,
+                stacklevel=2,
+            )
+
+    # the targets
+    if targets is None:
+        tt = _build(
+            q, dims, universe, task, edition, backgrounds, _as_work(work, func), run_topics, func
+        )
+    else:
+        if backgrounds is not None or work is not None:
+            raise ValueError(
+                f"The 'backgrounds' and 'work' parameters of {func} build targets; they "
+                "cannot go with explicit 'targets'."
+            )
+        tt = targets if isinstance(targets, TopicTargets) else read_targets(targets, dims)
+        if tt.dimensions != names or tt.categories != tuple(d.categories for d in dims):
+            raise ValueError(
+                f"The targets ({tt.source}) are over the dimensions {list(tt.dimensions)} "
+                f"with other categories or order than the evaluation's {list(names)}."
+            )
+        if edition == 2021 and task == 1 and len(tt.topics):
+            at_u = tt.targets._at(np.arange(len(tt.topics)), np.zeros(len(tt.topics), np.int64))
+            if (at_u != 0).any():
+                i = int(np.argmax(at_u != 0))
+                raise ValueError(
+                    f"{tt.source}: the target of topic {tt.topics[i]!r} puts "
+                    f"{float(at_u[i]):.10g} on the all-unknown cell; 2021 Task 1 removes that "
+                    "cell, so it must be 0 (or absent)"
+                )
+    t_index = {t: i for i, t in enumerate(tt.topics)}
+    q_index = {t: i for i, t in enumerate(q.topics)}
+    n_rel_q = np.bincount(q.topic_ids, minlength=len(q.topics))
+    measures = measure_names(names, task=task)
+    col_of = {t: i for i, t in enumerate(run_topics)}
+    values = np.zeros((len(run_list), len(run_topics), 3))
+    present = np.zeros(values.shape, dtype=bool)
+    need_rel = not (edition == 2021 and task == 2 and targets is not None)
+
+    for r, (run, (keep, pos)) in enumerate(zip(run_list, kept, strict=True)):
+        lines = np.flatnonzero(keep)
+        if len(lines) == 0:
+            continue
+        tid = run.topic_ids[lines]
+        present_t = np.unique(tid)
+        slot = np.full(len(run.topics), -1, dtype=np.int64)
+        slot[present_t] = np.arange(len(present_t))
+        tnames = [run.topics[t] for t in present_t.tolist()]
+        tix = np.empty(len(tnames), dtype=np.int64)
+        nrel = np.zeros(len(tnames), dtype=np.int64)
+        for k, t in enumerate(tnames):  # per topic, not per line
+            if t not in t_index:
+                how = (
+                    f"the targets ({tt.source})"
+                    if targets is not None
+                    else (f"the qrels ({q.source}), so its target cannot be built")
+                )
+                raise ValueError(
+                    f"{run.source}: topic {t!r} of run {run.name!r} has no target in {how}; "
+                    "leave it out with topics="
+                )
+            tix[k] = t_index[t]
+            nrel[k] = n_rel_q[q_index[t]] if t in q_index else 0
+            if need_rel and nrel[k] == 0:
+                raise ValueError(
+                    f"{run.source}: topic {t!r} of run {run.name!r} has no relevant page in "
+                    f"the qrels ({q.source}); leave it out with topics="
+                )
+        q_of = np.asarray([q_index.get(t, -1) for t in run.topics], dtype=np.int64)
+        pages = run.pages[lines]
+        rel = _pairs(q_of[tid], pages, q.topic_ids, q.pages)
+        upos, known = universe.lookup(pages)
+        T = len(tnames)
+        ts = slot[tid]
+        col = pos[lines]
+        if task == 1:
+            n = np.bincount(ts, minlength=T)
+            over = np.flatnonzero(n > N)
+            if len(over):
+                k = int(over[0])
+                raise ValueError(
+                    f"{run.source}: topic {tnames[k]!r} of run {run.name!r} ranks {int(n[k])} "
+                    f"pages, more than the target length {N} (target_len)"
+                )
+            K = int(n.max())
+            shape: tuple = (T, K)
+            at: tuple = (ts, col)
+        else:
+            rk = run.seq[lines]
+            _, code = np.unique(np.stack([ts, rk]), axis=1, return_inverse=True)
+            code = code.reshape(-1)
+            first_of_topic = np.full(T, np.iinfo(np.int64).max)
+            np.minimum.at(first_of_topic, ts, code)
+            s_idx = code - first_of_topic[ts]
+            S = int(s_idx.max()) + 1
+            K = int(col.max()) + 1
+            shape = (T, S, K)
+            at = (ts, s_idx, col)
+            n = np.zeros((T, S), dtype=np.int64)
+            np.maximum.at(n, (ts, s_idx), col + 1)
+            if edition == 2022:
+                stray = np.flatnonzero(rel & ~known)
+                if len(stray):
+                    i = int(stray[0])
+                    raise ValueError(
+                        f"{run.source}:{int(run.lines[lines[i]])}: relevant page "
+                        f"{pages[i].decode('utf-8')!r} is in no alignment table; 2022 Task 2 "
+                        "looks up every retrieved relevant page"
+                    )
+        P = np.zeros(shape, dtype=np.int64)
+        P[at] = upos
+        KN = np.zeros(shape, dtype=bool)
+        KN[at] = known
+        REL = np.zeros(shape, dtype=bool)
+        REL[at] = rel
+        rows = universe.gather(P, shape)
+        if task == 1:
+            out = _task1(REL, KN, rows, n, np.maximum(nrel, 1), tt.targets, tix, edition, N, func)
+            if edition == 2022 and not known.all():
+                warnings.warn(
+                    f"run {run.name!r}: {int((~known).sum())} of {len(known)} ranked pages are "
+                    "in no alignment table; edition 2022 gives them no exposure (their "
+                    "attention is lost)",
+                    FairconvWarning,
+                    stacklevel=2,
+                )
+            nan = [tnames[k] for k in np.flatnonzero(np.isnan(out["AWRF"])).tolist()]
+            if nan:
+                warnings.warn(
+                    f"run {run.name!r}: AWRF is undefined (NaN) on topic(s) "
+                    f"{', '.join(map(repr, nan[:10]))}{' ...' if len(nan) > 10 else ''}: no "
+                    "ranked page with alignment, or an undefined target",
+                    FairconvWarning,
+                    stacklevel=2,
+                )
+        else:
+            counts = REL if edition == 2022 else KN
+            out = _task2(counts, rows, n, tt.targets, tix, N, func)
+        cols = np.asarray([col_of[t] for t in tnames], dtype=np.int64)
+        for m, key in enumerate(_TASK_MEASURES[task]):
+            values[r, cols, m] = out[key]
+        present[r, cols] = True
+    return ScoreTable(
+        tuple(run.name for run in run_list), tuple(run_topics), measures, values, present
+    )
+
+
+# the readers, in this family's namespace
+Dimension = _io.Dimension
+FairRun = _io.FairRun
+FairQrels = _io.FairQrels
+WorkLevels = _io.WorkLevels
+Background = _io.Background
+BACKGROUND_PRESETS = _io.BACKGROUND_PRESETS
+read_alignment = _io.read_alignment
+read_metadata = _io.read_metadata
+read_background = _io.read_background
+read_work = _io.read_work
+
+
+def read_run(path, /, *, task: int, name: str | None = None) -> FairRun:
+    """Read a TREC Fair run (see :func:`fairconv.io._trecfair.read_fair_run`)."""
+    return _io.read_fair_run(path, task=task, name=name)
+
+
+def read_qrels(path, /) -> FairQrels:
+    """Read relevant pages (see :func:`fairconv.io._trecfair.read_fair_qrels`)."""
+    return _io.read_fair_qrels(path)
