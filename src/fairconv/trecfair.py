@@ -1540,7 +1540,6 @@ def build_targets(
     dims = _dimension_list(dimensions, func)
     q = _as_qrels(qrels, func)
     universe = _Universe(dims, func)
-    _multi_hot_notice(dims, universe)
     return _build(q, dims, universe, task, edition, backgrounds, _as_work(work, func), topics, func)
 
 
@@ -1629,6 +1628,16 @@ def _build(q, dims, universe, task, edition, backgrounds, work, topics, func) ->
             FairconvWarning,
             stacklevel=3,
         )
+    if task == 2:
+        over = [wanted[i] for i in np.flatnonzero(built.total.reshape(-1) > 1 + _SUM_TOL).tolist()]
+        if over:
+            warnings.warn(
+                f"the built targets of topic(s) {', '.join(map(repr, over[:10]))}"
+                f"{' ...' if len(over) > 10 else ''} sum to more than 1 (multi-hot alignment "
+                "rows); Task 2 uses them as given, which raises the target exposure",
+                FairconvWarning,
+                stacklevel=3,
+            )
     return TopicTargets(wanted, names, cats, built)
 
 

@@ -480,7 +480,7 @@ def read_alignment(name: str, path, /) -> Dimension:
     if t.rows is None:
         raise FileFormatError(t.path, None, "the table lists no page")
     pages = _id_column(t.rows, 0, "page id")
-    rows = _numbers(t.rows, range(1, len(t.header)), "alignment", "value")
+    rows = _numbers(t.rows, range(1, len(t.header)), "table", "value")
     again = _repeated(pages)
     if again >= 0:
         raise FileFormatError(
