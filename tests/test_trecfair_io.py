@@ -690,7 +690,7 @@ def test_tables_that_disagree_on_their_pages_are_refused(tmp_path):
     other.write_text("page_id\tUnknown\tA\n1\t1\t0\n2\t0\t1\n4\t0\t1\n")
     dims = [tf.read_alignment("d", paths["align"]), tf.read_alignment("e", other)]
     with pytest.raises(
-        ValueError, match=r"dimension 'e' \(.*other.tsv\) lacks page '3', which dimension 'd'"
+        ValueError, match=r"dimension 'd' \(.*align\) lacks page '4', which dimension 'e' \(.*other"
     ):
         tf.evaluate(paths["qrels"], paths["run"], dims, task=1)
 

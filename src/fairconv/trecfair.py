@@ -46,6 +46,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.special import rel_entr
 
+from ._accel import KeyTable
 from ._validation import FairconvWarning, fail
 from .io import _trecfair as _io
 
@@ -1373,52 +1374,50 @@ def _dimension_list(dimensions, func) -> list:
 
 
 class _Universe:
-    """The pages every alignment table lists (sorted), and each table's rows in that order."""
+    """The pages every alignment table lists (the first table's order), and the rows.
+
+    Pages are looked up by an exact hash join (:class:`fairconv._accel.KeyTable`).
+    """
 
     def __init__(self, dims, func):
         first = dims[0]
-        order = np.argsort(first.pages, kind="stable")
-        self.pages = first.pages[order]
-        self.rows = [first.rows[order]]
+        self.pages = first.pages
+        self.table = KeyTable(np.zeros(len(first.pages), np.int64), first.pages)
+        self.rows = [first.rows]
         for d in dims[1:]:
-            o = np.argsort(d.pages, kind="stable")
-            p = d.pages[o]
-            if p.shape != self.pages.shape or not (p == self.pages).all():
-                lacking = self.pages[~np.isin(self.pages, p)]
-                if len(lacking):
-                    a, b, page = d, first, lacking[0]
+            at = self.table.find(np.zeros(len(d.pages), np.int64), d.pages)
+            if len(d.pages) != len(first.pages) or (at < 0).any():
+                if (at < 0).any():
+                    a, b, page = first, d, d.pages[int(np.argmax(at < 0))]
                 else:
-                    a, b, page = first, d, p[~np.isin(p, self.pages)][0]
+                    back = KeyTable(np.zeros(len(d.pages), np.int64), d.pages)
+                    lacks = back.find(np.zeros(len(first.pages), np.int64), first.pages) < 0
+                    a, b, page = d, first, first.pages[int(np.argmax(lacks))]
                 raise ValueError(
                     f"The alignment tables must list the same pages: dimension {a.name!r} "
                     f"({a.source}) lacks page {page.decode('utf-8')!r}, which dimension "
                     f"{b.name!r} ({b.source}) lists."
                 )
-            self.rows.append(d.rows[o])
+            rows = np.empty_like(d.rows)
+            rows[at] = d.rows
+            self.rows.append(rows)
         self.sizes = [r.shape[1] for r in self.rows]
 
     def lookup(self, pages: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(row index, known) of each page."""
-        if len(self.pages) == 0:
-            return np.zeros(len(pages), np.int64), np.zeros(len(pages), bool)
-        pos = np.minimum(np.searchsorted(self.pages, pages), len(self.pages) - 1)
-        return pos, self.pages[pos] == pages
+        at = self.table.find(np.zeros(len(pages), np.int64), pages)
+        return np.maximum(at, 0), at >= 0
 
     def gather(self, pos: np.ndarray, shape) -> list[np.ndarray]:
         return [r[pos].reshape(tuple(shape) + (r.shape[1],)) for r in self.rows]
 
 
-def _pairs(topic_ids: np.ndarray, pages: np.ndarray, q_ids: np.ndarray, q_pages: np.ndarray):
-    """Whether each (topic, page) is among the relevant (q_ids, q_pages); ids comparable."""
-    if len(q_pages) == 0:
+def _pairs(topic_ids: np.ndarray, pages: np.ndarray, q: _io.FairQrels):
+    """Whether each (topic index of the qrels, page) is relevant; -1: a topic it lacks."""
+    if len(q.pages) == 0 or len(pages) == 0:
         return np.zeros(len(pages), bool)
-    allp, inv = np.unique(np.concatenate([q_pages, pages]), return_inverse=True)
-    inv = inv.reshape(-1)
-    n = len(allp)
-    qk = np.unique(q_ids.astype(np.int64) * n + inv[: len(q_pages)])
-    k = topic_ids.astype(np.int64) * n + inv[len(q_pages) :]
-    pos = np.minimum(np.searchsorted(qk, k), len(qk) - 1)
-    return qk[pos] == k
+    table = KeyTable(q.topic_ids, q.pages)
+    return table.find(np.where(topic_ids < 0, len(q.topics), topic_ids), pages) >= 0
 
 
 def _backgrounds_for(backgrounds, dims, func):
@@ -1644,10 +1643,10 @@ def _build(q, dims, universe, task, edition, backgrounds, work, topics, func) ->
 def _levels_of(work, pages: np.ndarray) -> np.ndarray:
     if len(work.pages) == 0:
         return np.full(len(pages), -1, dtype=np.int64)
-    order = np.argsort(work.pages, kind="stable")
-    wp = work.pages[order]
-    pos = np.minimum(np.searchsorted(wp, pages), len(wp) - 1)
-    return np.where(wp[pos] == pages, work.levels[order][pos], -1)
+    at = KeyTable(np.zeros(len(work.pages), np.int64), work.pages).find(
+        np.zeros(len(pages), np.int64), pages
+    )
+    return np.where(at >= 0, work.levels[np.maximum(at, 0)], -1)
 
 
 def _require_unknown(dims, func) -> None:
@@ -1706,12 +1705,21 @@ def _cut(value, name, default, func):
     return None if not value else int(value)
 
 
-def _blocks_of(codes: np.ndarray) -> np.ndarray:
-    """Position of each line within its block of equal consecutive codes."""
-    n = len(codes)
+def _changes(*codes: np.ndarray) -> np.ndarray:
+    """Where a line starts a new block of equal consecutive (code, ...) values."""
+    n = len(codes[0])
     change = np.ones(n, dtype=bool)
-    np.not_equal(codes[1:], codes[:-1], out=change[1:])
-    heads = np.flatnonzero(change)
+    if n > 1:
+        change[1:] = False
+        for c in codes:
+            change[1:] |= c[1:] != c[:-1]
+    return change
+
+
+def _blocks_of(*codes: np.ndarray) -> np.ndarray:
+    """Position of each line within its block of equal consecutive (code, ...) values."""
+    n = len(codes[0])
+    heads = np.flatnonzero(_changes(*codes))
     start = np.repeat(heads, np.diff(np.append(heads, n)))
     return np.arange(n) - start
 
@@ -1839,8 +1847,7 @@ def evaluate(
         else:
             if sequences is not None:
                 keep &= run.seq <= sequences
-            _, code = np.unique(np.stack([run.topic_ids, run.seq]), axis=1, return_inverse=True)
-            pos = _blocks_of(code.reshape(-1))
+            pos = _blocks_of(run.topic_ids, run.seq)
         if depth is not None:
             inside = pos < depth
             cut_lines += int((keep & ~inside).sum())
@@ -1939,7 +1946,7 @@ def evaluate(
                 )
         q_of = np.asarray([q_index.get(t, -1) for t in run.topics], dtype=np.int64)
         pages = run.pages[lines]
-        rel = _pairs(q_of[tid], pages, q.topic_ids, q.pages)
+        rel = _pairs(q_of[tid], pages, q)
         upos, known = universe.lookup(pages)
         T = len(tnames)
         ts = slot[tid]
@@ -1957,12 +1964,9 @@ def evaluate(
             shape: tuple = (T, K)
             at: tuple = (ts, col)
         else:
-            rk = run.seq[lines]
-            _, code = np.unique(np.stack([ts, rk]), axis=1, return_inverse=True)
-            code = code.reshape(-1)
-            first_of_topic = np.full(T, np.iinfo(np.int64).max)
-            np.minimum.at(first_of_topic, ts, code)
-            s_idx = code - first_of_topic[ts]
+            # rankings and topics are contiguous (the reader checks): blocks in order
+            block = np.cumsum(_changes(ts, run.seq[lines])) - 1
+            s_idx = block - block[np.flatnonzero(_changes(ts))][ts]
             S = int(s_idx.max()) + 1
             K = int(col.max()) + 1
             shape = (T, S, K)

@@ -31,6 +31,7 @@ from itertools import chain
 import numpy as np
 
 from .. import _accel
+from .._accel import first_occurrences
 from .._validation import _INT_LIMIT, _NOT_IN_ID
 from ._json import iter_jsonl, json_repr
 from ._tables import read_qrels as _read_trec_qrels
@@ -328,22 +329,29 @@ def read_fair_run(path, /, *, task: int, name: str | None = None) -> FairRun:
     path_name = rows.path
     _contiguous(path_name, lines, ids, "topic", lambda i: topics[ids[i]])
     if seq is not None:
-        _, rank = np.unique(np.stack([ids, seq]), axis=1, return_inverse=True)
-        rank = rank.reshape(-1)
+        change = np.ones(len(ids), dtype=bool)
+        change[1:] = (ids[1:] != ids[:-1]) | (seq[1:] != seq[:-1])
+        rank = np.cumsum(change) - 1  # one code per block; a ranking in two blocks has two
+        heads = np.flatnonzero(change)
+        _, hcode = np.unique(np.stack([ids[heads], seq[heads]]), axis=1, return_inverse=True)
         _contiguous(
-            path_name, lines, rank, "ranking", lambda i: f"{topics[ids[i]]} seq_no {int(seq[i])}"
+            path_name,
+            lines,
+            hcode.reshape(-1)[rank],
+            "ranking",
+            lambda i: f"{topics[ids[i]]} seq_no {int(seq[i])}",
         )
     else:
         rank = ids
-    _, pcode = np.unique(pages, return_inverse=True)
-    pcode = pcode.reshape(-1)
-    again = _repeated(rank.astype(np.int64) * (int(pcode.max()) + 1) + pcode)
-    if again >= 0:
+    first = first_occurrences(rank, pages)
+    twice = np.flatnonzero(first != np.arange(len(pages)))
+    if len(twice):
+        i = int(twice[0])
         raise FileFormatError(
             path_name,
-            int(lines[again]),
-            f"page {decoded(pages[again])!r} appears twice in one ranking (first on line "
-            f"{int(lines[_first_index(rank * (int(pcode.max()) + 1) + pcode, again)])})",
+            int(lines[i]),
+            f"page {decoded(pages[i])!r} appears twice in one ranking (first on line "
+            f"{int(lines[first[i]])})",
         )
     return FairRun(name, path_name, task, topics, ids, pages, seq, lines)
 
@@ -405,11 +413,8 @@ def read_fair_qrels(path, /) -> FairQrels:
     ids = np.repeat(np.arange(len(topics)), [len(p) for p in parts])
     pages = np.concatenate(parts) if parts else np.zeros(0, "S1")
     if len(pages):
-        _, pcode = np.unique(pages, return_inverse=True)
-        key = ids * (int(pcode.max()) + 1) + pcode.reshape(-1)
-        _, first = np.unique(key, return_index=True)
-        first.sort()
-        ids, pages = ids[first], pages[first]
+        keep = first_occurrences(ids, pages) == np.arange(len(pages))
+        ids, pages = ids[keep], pages[keep]
     return FairQrels(name, tuple(topics), ids, pages)
 
 
@@ -481,13 +486,15 @@ def read_alignment(name: str, path, /) -> Dimension:
         raise FileFormatError(t.path, None, "the table lists no page")
     pages = _id_column(t.rows, 0, "page id")
     rows = _numbers(t.rows, range(1, len(t.header)), "table", "value")
-    again = _repeated(pages)
-    if again >= 0:
+    first = first_occurrences(np.zeros(len(pages), np.int64), pages)
+    twice = np.flatnonzero(first != np.arange(len(pages)))
+    if len(twice):
+        i = int(twice[0])
         raise FileFormatError(
             t.path,
-            t.rows.line(again),
-            f"page {decoded(pages[again])!r} is listed twice (first on line "
-            f"{t.rows.line(_first_index(pages, again))})",
+            t.rows.line(i),
+            f"page {decoded(pages[i])!r} is listed twice (first on line "
+            f"{t.rows.line(int(first[i]))})",
         )
     return Dimension(name, categories, pages, rows, t.path)
 
