@@ -8,10 +8,14 @@ case naming its file and line (or field).
 import gzip
 import json
 import math
+import tempfile
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import trecfair_oracle as oracle
 from fairconv import trecfair as tf
@@ -29,11 +33,19 @@ def _cats(case):
     return out
 
 
-def _write_case(case, d, *, sep=","):
-    """Write a case in the track's formats; returns the evaluate() inputs."""
+def _write_case(case, d, *, sep=",", rng=None):
+    """Write a case in the track's formats; returns the evaluate() inputs.
+
+    With ``rng``, the table rows, the topics' blocks in the run and the qrels, and the
+    Task 2 rankings come in a random order, with random distinct ``seq_no`` values.
+    """
     cats = _cats(case)
     names = [f"dim{j}" for j in range(len(case["sizes"]))]
     pages = sorted(case["table"])
+    topic_order = list(range(len(case["topics"])))
+    if rng is not None:
+        pages = [pages[i] for i in rng.permutation(len(pages))]
+        topic_order = [int(i) for i in rng.permutation(len(topic_order))]
     dims = []
     for j, (name, cn) in enumerate(zip(names, cats, strict=True)):
         path = d / f"page-{name}-align.csv"
@@ -45,21 +57,28 @@ def _write_case(case, d, *, sep=","):
     qrels = d / "qrels.jsonl"
     qrels.write_text(
         "".join(
-            json.dumps({"id": i + 1, "title": "t", "rel_docs": t["relevant"]}) + "\n"
-            for i, t in enumerate(case["topics"])
+            json.dumps({"id": i + 1, "title": "t", "rel_docs": case["topics"][i]["relevant"]})
+            + "\n"
+            for i in topic_order
         )
     )
     run = d / "run.tsv.gz"
     with gzip.open(run, "wt") as f:
         if case["task"] == 1:
             f.write("id\tpage_id\n")
-            for i, t in enumerate(case["topics"]):
-                f.writelines(f"{i + 1}\t{p}\n" for p in t["ranking"])
+            for i in topic_order:
+                f.writelines(f"{i + 1}\t{p}\n" for p in case["topics"][i]["ranking"])
         else:
             f.write("id\tseq_no\tpage_id\n")
-            for i, t in enumerate(case["topics"]):
-                for s, r in enumerate(t["rankings"]):
-                    f.writelines(f"{i + 1}\t{3 * s - 4}\t{p}\n" for p in r)
+            for i in topic_order:
+                rankings = case["topics"][i]["rankings"]
+                seqs = [3 * s - 4 for s in range(len(rankings))]
+                order = list(range(len(rankings)))
+                if rng is not None:
+                    seqs = [int(x) for x in rng.choice(10**6, len(rankings), replace=False) - 5000]
+                    order = [int(x) for x in rng.permutation(len(rankings))]
+                for s in order:
+                    f.writelines(f"{i + 1}\t{seqs[s]}\t{p}\n" for p in rankings[s])
     kw = {"task": case["task"], "edition": case["edition"], "depth": 0}
     if case["task"] == 2:
         kw["sequences"] = 0
@@ -107,6 +126,9 @@ def _visible_levels(case):
 
 
 def _quiet_evaluate(*args, **kw):
+    if len(args) == 4 and isinstance(args[3], dict):  # (qrels, runs, dims, options)
+        *args, options = args
+        kw = {**options, **kw}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FairconvWarning)
         return tf.evaluate(*args, **kw)
@@ -153,6 +175,53 @@ def test_evaluate_from_files_agrees_with_the_oracle(tmp_path, task, edition, exp
                     assert got == pytest.approx(value, rel=1e-12, abs=1e-15), (k, i, name)
                 checked += 1
     assert checked > 30
+
+
+def _renamed(case):
+    """The case with every page id renamed (a text id, no longer an integer)."""
+    name = {p: f"page-{p}" for t in case["topics"] for p in t["relevant"]}
+    for t in case["topics"]:
+        for p in t.get("ranking", []) + [q for r in t.get("rankings", []) for q in r]:
+            name.setdefault(p, f"page-{p}")
+    for p in case["table"]:
+        name.setdefault(p, f"page-{p}")
+    out = dict(case, table={name[p]: v for p, v in case["table"].items()}, topics=[])
+    for t in case["topics"]:
+        u = dict(t, relevant=[name[p] for p in t["relevant"]])
+        if "ranking" in t:
+            u["ranking"] = [name[p] for p in t["ranking"]]
+        if "rankings" in t:
+            u["rankings"] = [[name[p] for p in r] for r in t["rankings"]]
+        if "levels" in t:
+            u["levels"] = {name[p]: lv for p, lv in t["levels"].items()}
+        out["topics"].append(u)
+    return out
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    config=st.sampled_from([(t, e) for t in (1, 2) for e in (2022, 2021)]),
+    explicit=st.booleans(),
+)
+def test_file_order_ids_and_seq_numbers_change_nothing(seed, config, explicit):
+    """Spec 1, 4, 9: pages are looked up by id, rankings by seq_no in any order."""
+    task, edition = config
+    rng = np.random.default_rng(seed)
+    case = _visible_levels(oracle.random_case(rng, task=task, edition=edition, explicit=explicit))
+    if not any(t.get("ranking") or any(t.get("rankings", [])) for t in case["topics"]):
+        return
+    with tempfile.TemporaryDirectory() as a, tempfile.TemporaryDirectory() as b:
+        plain = _quiet_evaluate(*_args(_write_case(case, Path(a))))
+        moved = _quiet_evaluate(*_args(_write_case(_renamed(case), Path(b), sep="\t", rng=rng)))
+    assert plain.topics == moved.topics and plain.measures == moved.measures
+    assert np.array_equal(plain.present, moved.present)
+    np.testing.assert_allclose(moved.values, plain.values, rtol=1e-12, atol=1e-15)
+
+
+def _args(written):
+    qrels, run, dims, kw = written
+    return qrels, [run], dims, kw
 
 
 def test_several_runs_make_one_table_and_means_leave_nan_out(tmp_path):
