@@ -1231,9 +1231,11 @@ def measure_names(dimensions: Sequence[str], *, task: int) -> tuple[str, ...]:
     if task not in (1, 2) or isinstance(task, bool):
         raise fail("task", "trecfair.measure_names", "be 1 or 2", f"{task!r}")
     group = ",".join(dimensions)
-    return tuple(
-        str(MeasureName(m, None, None if m == "nDCG" else group)) for m in _TASK_MEASURES[task]
-    )
+    if task == 1:
+        bases = ("nDCG", "AWRF", MeasureName.join("nDCG", "AWRF", product=True))
+    else:
+        bases = tuple(MeasureName.join("EE", x) for x in "LDR")
+    return tuple(str(MeasureName(b, None, None if b == "nDCG" else group)) for b in bases)
 
 
 class TopicTargets:
