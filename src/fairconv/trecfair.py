@@ -1232,7 +1232,7 @@ def measure_names(dimensions: Sequence[str], *, task: int) -> tuple[str, ...]:
         raise fail("task", "trecfair.measure_names", "be 1 or 2", f"{task!r}")
     group = ",".join(dimensions)
     if task == 1:
-        bases = ("nDCG", "AWRF", MeasureName.join("nDCG", "AWRF", product=True))
+        bases: tuple[str, ...] = ("nDCG", "AWRF", MeasureName.join("nDCG", "AWRF", product=True))
     else:
         bases = tuple(MeasureName.join("EE", x) for x in "LDR")
     return tuple(str(MeasureName(b, None, None if b == "nDCG" else group)) for b in bases)
