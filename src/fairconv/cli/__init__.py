@@ -16,7 +16,7 @@ import os
 import sys
 
 from .. import __version__
-from . import agreement, conversations, demo, gfr, nuggets, ragfair, stats
+from . import agreement, conversations, demo, gfr, nuggets, ragfair, stats, trecfair
 from ._common import Parser
 from ._outputs import Outputs
 
@@ -32,7 +32,7 @@ def build_parser() -> Parser:
     )
     parser.add_argument("--version", action="version", version=f"fairconv {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    for commands in (demo, gfr, conversations, ragfair, nuggets, stats, agreement):
+    for commands in (demo, gfr, conversations, ragfair, nuggets, trecfair, stats, agreement):
         commands.add_commands(sub)
     return parser
 

@@ -1,0 +1,158 @@
+"""``fairconv trecfair``: the TREC Fair Ranking measures (Task 1 and Task 2, 2021 and 2022)."""
+
+from __future__ import annotations
+
+from ._common import add_table_output, emit
+from ._outputs import Outputs, UsageError
+
+
+def add_commands(sub) -> None:
+    """Add ``trecfair`` to the ``fairconv`` parser."""
+    p = sub.add_parser(
+        "trecfair",
+        help="TREC Fair Ranking: nDCG, AWRF, nDCG*AWRF (Task 1); EE-L, EE-D, EE-R (Task 2)",
+        description="The TREC Fair Ranking 2021/2022 measures per topic, as the track's "
+        "official evaluation computes them (see docs/trecfair.md for its surprises).",
+    )
+    p.add_argument("--task", required=True, type=int, choices=[1, 2])
+    p.add_argument(
+        "--edition",
+        type=int,
+        choices=[2022, 2021],
+        default=2022,
+        help="the edition whose rules and defaults apply (default 2022)",
+    )
+    p.add_argument(
+        "--qrels", required=True, help="relevant pages: the track's topic JSON Lines or TREC qrels"
+    )
+    p.add_argument(
+        "--dimension",
+        nargs=2,
+        action="append",
+        metavar=("NAME", "ALIGNMENT"),
+        help="a fairness dimension and its alignment table; repeat, in intersection order",
+    )
+    p.add_argument(
+        "--metadata",
+        help="the organisers' per-page metadata file (instead of --dimension; gives the "
+        "work levels too)",
+    )
+    p.add_argument(
+        "--dimensions",
+        help="comma-separated dimensions to take from --metadata (default: all, official order)",
+    )
+    p.add_argument("--targets", help="explicit targets, long or wide form (default: built)")
+    p.add_argument(
+        "--background",
+        nargs=2,
+        action="append",
+        metavar=("NAME", "SOURCE"),
+        help="background of a dimension for built targets: a table 'category weight' or a "
+        "preset (trec2022-world-pop, trec2022-gender, trec2021-geography, trec2021-gender)",
+    )
+    p.add_argument("--work", help="work levels 'page_id level' (built Task 2 targets)")
+    p.add_argument("--target-len", type=int, metavar="N", help="N (default by edition and task)")
+    p.add_argument(
+        "--depth",
+        type=int,
+        metavar="K",
+        help="lines kept per topic (Task 1) or ranking (Task 2); 0: all (default: 2021 "
+        "keeps 20 and 6, 2022 all)",
+    )
+    p.add_argument(
+        "--sequences",
+        type=int,
+        metavar="S",
+        help="Task 2: keep rankings with seq_no <= S; 0: all (default: 2021 25, 2022 all)",
+    )
+    p.add_argument("--topics", help="score only the topics of this file (one id per line)")
+    p.add_argument(
+        "--write-targets", metavar="FILE", help="write the targets used (long form) to FILE"
+    )
+    add_table_output(p)
+    p.add_argument("runs", nargs="*", metavar="RUN", help="run files of the task")
+    p.set_defaults(func=_cmd_trecfair)
+
+
+def _cmd_trecfair(args) -> int:
+    from .. import trecfair as tf
+
+    _guard(args)
+    if not args.runs and not args.write_targets:
+        raise UsageError("give at least one RUN (or --write-targets FILE to build targets only)")
+    if bool(args.dimension) == bool(args.metadata):
+        raise UsageError("give either --dimension NAME ALIGNMENT (repeatable) or --metadata FILE")
+    if args.dimensions and not args.metadata:
+        raise UsageError("--dimensions selects from --metadata; give --metadata FILE")
+    if args.targets and (args.background or args.work):
+        raise UsageError("--background and --work build targets; they cannot go with --targets")
+    for option in ("target_len", "depth", "sequences"):
+        value = getattr(args, option)
+        low = 1 if option == "target_len" else 0
+        if value is not None and value < low:
+            raise UsageError(f"--{option.replace('_', '-')} must be an integer >= {low}")
+    work = None
+    if args.metadata:
+        names = None if not args.dimensions else args.dimensions.split(",")
+        dims, work = tf.read_metadata(args.metadata, edition=args.edition, dimensions=names)
+    else:
+        dims = [tf.read_alignment(name, path) for name, path in args.dimension]
+    if args.work:
+        work = tf.read_work(args.work)
+    backgrounds: dict | None = None
+    if args.background:
+        backgrounds = {}
+        for name, source in args.background:
+            if name in backgrounds:
+                raise UsageError(f"--background {name} is given twice")
+            backgrounds[name] = source
+    topics = None
+    if args.topics:
+        from ..io import read_topics
+
+        topics = list(read_topics(args.topics))
+    qrels = tf.read_qrels(args.qrels)
+    runs = [tf.read_run(path, task=args.task) for path in args.runs]
+    targets = args.targets
+    if args.write_targets:
+        if targets is not None:
+            used = tf.read_targets(targets, dims)
+        else:
+            used = tf.build_targets(
+                qrels,
+                dims,
+                task=args.task,
+                edition=args.edition,
+                backgrounds=backgrounds,
+                work=work if args.task == 2 else None,
+                topics=topics,
+            )
+        args.outputs.write(args.write_targets, used.to_tsv)
+        if not runs:
+            return 0
+        targets, backgrounds, work = used, None, None
+    table = tf.evaluate(
+        qrels,
+        runs,
+        dims,
+        task=args.task,
+        edition=args.edition,
+        targets=targets,
+        backgrounds=backgrounds,
+        work=work if (args.task == 2 and targets is None) else None,
+        target_len=args.target_len,
+        depth=args.depth,
+        sequences=args.sequences,
+        topics=topics,
+    )
+    emit(args, table, measures=args.measure)
+    return 0
+
+
+def _guard(args) -> None:
+    """The run's output guard, knowing every input of this command."""
+    inputs = [args.qrels, *args.runs]
+    inputs += [path for _, path in args.dimension or []]
+    inputs += [path for _, path in args.background or []]
+    inputs += [p for p in (args.metadata, args.targets, args.work, args.topics) if p]
+    args.outputs = Outputs(inputs, (args.output, args.write_targets))

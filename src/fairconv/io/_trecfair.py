@@ -1,0 +1,1042 @@
+"""Readers of the TREC Fair Ranking files (2021 and 2022), by the text and JSON rules.
+
+- runs of Task 1 (``topic page``, the organisers' ``id page_id`` header, or TREC run
+  lines) and Task 2 (``topic seq_no page``): :func:`read_fair_run`;
+- relevant pages: the organisers' topic files (JSON Lines with ``id`` and
+  ``rel_docs``) or TREC qrels: :func:`read_fair_qrels`;
+- alignment tables, one per fairness dimension (tab- or comma-separated, a header of
+  category names): :func:`read_alignment`;
+- the organisers' per-page metadata files of 2021 and 2022, giving every dimension and
+  the work levels: :func:`read_metadata`;
+- targets in long (one row per topic and cell) or wide (one dimension) form:
+  :func:`read_target_table`;
+- background distributions (files or presets): :func:`read_background`;
+- work levels: :func:`read_work`.
+
+Tables are read as array work over their bytes (:mod:`fairconv.io._text`): the header
+line is read on its own (category names may hold spaces), the body is tokenised once.
+In a tab- or comma-separated body, spaces inside a field are kept (they become byte
+0xFF, which UTF-8 text never holds, while the separators become the tokeniser's
+spaces). Every error names the file and the line, or the JSON field.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from functools import partial
+from itertools import chain
+
+import numpy as np
+
+from .. import _accel
+from .._accel import first_occurrences
+from .._validation import _INT_LIMIT, _NOT_IN_ID
+from ._json import iter_jsonl, json_repr
+from ._tables import read_qrels as _read_trec_qrels
+from ._text import (
+    FileFormatError,
+    Rows,
+    checked_bytes,
+    decoded,
+    floats,
+    integers,
+    source_name,
+    split_rows,
+    topic_codes,
+)
+
+__all__ = [
+    "Dimension",
+    "FairRun",
+    "FairQrels",
+    "WorkLevels",
+    "TargetTable",
+    "Background",
+    "BACKGROUND_PRESETS",
+    "WORK_LEVELS",
+    "is_unknown",
+    "read_fair_run",
+    "read_fair_qrels",
+    "read_alignment",
+    "read_metadata",
+    "read_target_table",
+    "read_background",
+    "read_work",
+]
+
+WORK_LEVELS = ("Stub", "Start", "C", "B", "GA", "FA")
+_SPACE = 0xFF  # a space inside a separated field, while the body is tokenised
+
+
+def is_unknown(category: str) -> bool:
+    """Whether a category is a dimension's unknown one (``@UNKNOWN``, ``Unknown``...)."""
+    return category.lstrip("@").lower() == "unknown"
+
+
+# --------------------------------------------------------------------------- records
+@dataclass(frozen=True, eq=False)
+class Dimension:
+    """One fairness dimension: its categories and the alignment row of every page.
+
+    Attributes
+    ----------
+    name : str
+        The dimension's name (``geography``, ``gender``, ``sub-geo``...).
+    categories : tuple of str
+        Its categories in table order; an unknown category, if any, is first.
+    pages : ndarray of bytes, shape (P,)
+        The pages the table lists.
+    rows : ndarray of float64, shape (P, G)
+        Alignment rows, used as given (not normalised).
+    source : str
+        Where the table came from (for messages).
+    """
+
+    name: str
+    categories: tuple
+    pages: np.ndarray = field(repr=False)
+    rows: np.ndarray = field(repr=False)
+    source: str = "<memory>"
+
+    @property
+    def has_unknown(self) -> bool:
+        """Whether category 0 is an unknown category."""
+        return is_unknown(self.categories[0])
+
+
+@dataclass(frozen=True, eq=False)
+class FairRun:
+    """A TREC Fair run: its lines in file order.
+
+    ``topics[topic_ids[i]]``, ``pages[i]`` and (Task 2) ``seq[i]`` of line ``lines[i]``.
+    """
+
+    name: str
+    source: str
+    task: int
+    topics: tuple
+    topic_ids: np.ndarray = field(repr=False)
+    pages: np.ndarray = field(repr=False)
+    seq: np.ndarray | None = field(repr=False)
+    lines: np.ndarray = field(repr=False)
+
+
+@dataclass(frozen=True, eq=False)
+class FairQrels:
+    """Relevant pages (binary relevance): ``pages[i]`` of topic ``topics[topic_ids[i]]``.
+
+    ``topics`` lists every topic of the file, a topic without a relevant page included.
+    """
+
+    source: str
+    topics: tuple
+    topic_ids: np.ndarray = field(repr=False)
+    pages: np.ndarray = field(repr=False)
+
+
+@dataclass(frozen=True, eq=False)
+class WorkLevels:
+    """Work level codes (0..5 = Stub..FA; -1 none) of pages."""
+
+    source: str
+    pages: np.ndarray = field(repr=False)
+    levels: np.ndarray = field(repr=False)
+
+
+@dataclass(frozen=True, eq=False)
+class TargetTable:
+    """Targets as a file gives them: non-zero values at (topic, cell) keys, sorted.
+
+    ``keys = topic index * n_cells + cell`` with cells row-major over ``categories``.
+    """
+
+    source: str
+    topics: tuple
+    dimensions: tuple
+    categories: tuple
+    keys: np.ndarray = field(repr=False)
+    values: np.ndarray = field(repr=False)
+    lines: np.ndarray = field(repr=False)  # the line of each key's value
+
+
+@dataclass(frozen=True, eq=False)
+class Background:
+    """A background distribution over categories (weights divided by their sum)."""
+
+    source: str
+    categories: tuple
+    weights: np.ndarray = field(repr=False)
+
+
+# --------------------------------------------------------------------------- tables
+@dataclass
+class _Table:
+    path: str
+    header: list
+    header_line: int
+    rows: Rows | None  # None: no body rows
+
+
+def _separated(path, what: str, ncols=None) -> _Table:
+    """A table with a header line: tab- or comma-separated (spaces kept), or whitespace."""
+    name = source_name(path)
+    data = checked_bytes(path, table=True)
+    start, line = 0, 1
+    while True:  # the header is the first line that is neither blank nor a comment
+        end = data.find(b"\n", start)
+        end = len(data) if end < 0 else end
+        text = data[start:end].strip()
+        if text and not text.startswith(b"#"):
+            break
+        if end >= len(data):
+            raise FileFormatError(name, None, f"the file is empty (no {what} header)")
+        start, line = end + 1, line + 1
+    raw = data[start:end].rstrip(b"\r")
+    if b"\t" in raw:
+        sep: bytes | None = b"\t"
+    elif b"," in raw:
+        sep = b","
+    else:
+        sep = None
+    header = [f.strip() for f in decoded(raw).split(sep.decode() if sep else None)]
+    if sep is not None:
+        data = data.translate(bytes.maketrans(b" " + sep, bytes([_SPACE]) + b" "))
+    body = bytearray(data)
+    body[start:end] = b" " * (end - start)  # the body keeps its line numbers
+    buf = _accel.padded(bytes(body))
+    width = len(header) if ncols is None else ncols
+    shaped = _accel.table(buf, width, 1)
+    if shaped is None:
+        return _Table(name, header, line, None)
+    if isinstance(shaped, _accel.OtherWidth):
+        raise FileFormatError(
+            name,
+            shaped.line,
+            f"expected {shaped.width} fields in this {what} line (as its header has), "
+            f"found {shaped.found}",
+        )
+    return _Table(name, header, line, Rows(name, buf, *shaped))
+
+
+def _id_column(rows: Rows, c: int, what: str) -> np.ndarray:
+    """Column c as ids: byte strings without spaces."""
+    col = rows.strings(c)
+    spaced = np.flatnonzero(np.char.find(col, bytes([_SPACE])) >= 0)
+    if len(spaced):
+        i = int(spaced[0])
+        raise FileFormatError(
+            rows.path, rows.line(i), f"a {what} must not contain spaces; found {_text(col[i])!r}"
+        )
+    return col
+
+
+def _text(token: bytes) -> str:
+    return bytes(token).replace(bytes([_SPACE]), b" ").decode("utf-8")
+
+
+def _numbers(rows: Rows, columns, what: str, label: str) -> np.ndarray:
+    """Columns as finite non-negative numbers; ``True``/``False`` read as 1 and 0."""
+    for c in columns:  # pandas writes one-hot tables as True/False: same-length numbers
+        s, e = rows.starts[:, c], rows.ends[:, c]
+        for word, same in ((b"True", b"1.00"), (b"False", b"0.000")):
+            cand = np.flatnonzero(e - s == len(word))
+            if len(cand) == 0:
+                continue
+            hit = cand[_accel.strings(rows.buf, s[cand], e[cand]) == word]
+            if len(hit):
+                at = s[hit][:, None] + np.arange(len(word))
+                rows.buf[at] = np.frombuffer(same, dtype=np.uint8)
+    values = floats(rows, list(columns), what, label)
+    neg = values < 0
+    if neg.any():
+        i = int(np.argmax(neg.any(axis=1)))
+        raise FileFormatError(
+            rows.path,
+            rows.line(i),
+            f"the {label} of a {what} line must be >= 0; found {values[i][neg[i]][0]:g}",
+        )
+    return values
+
+
+def _repeated(keys: np.ndarray) -> int:
+    """The first index whose key appeared before, or -1."""
+    if len(keys) == 0:
+        return -1
+    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    again = np.flatnonzero(first[inverse.reshape(-1)] != np.arange(len(keys)))
+    return int(again[0]) if len(again) else -1
+
+
+def _first_index(keys: np.ndarray, i: int) -> int:
+    return int(np.flatnonzero(keys == keys[i])[0])
+
+
+# --------------------------------------------------------------------------- runs
+_SEQ = re.compile(rb"^-?[0-9]{1,18}$")
+
+
+def read_fair_run(path, /, *, task: int, name: str | None = None) -> FairRun:
+    """Read a TREC Fair run of Task 1 or Task 2, lines in file order.
+
+    Task 1: ``topic page`` (the organisers' files: tab-separated with a first line
+    ``id page_id``), or TREC run lines ``topic Q0 page rank score tag`` (the rank and
+    score are not read: file order is the ranking). Task 2: ``topic seq_no page``
+    (header ``id seq_no page_id``), ``seq_no`` an integer. A first line whose first
+    field is ``id`` is a header.
+
+    The run's name is ``name``, else the TREC tag, else the file's name without a
+    trailing ``.gz``. A topic's lines (Task 2: a ranking's lines) must be contiguous
+    and a page may appear once per ranking; errors name the file and line.
+    """
+    if task not in (1, 2) or isinstance(task, bool):
+        raise ValueError(
+            f"The 'task' parameter of trecfair.read_run must be 1 or 2. Got {task!r} instead."
+        )
+    rows = split_rows(path, None, "run")
+    width = rows.width
+    allowed = (2, 6) if task == 1 else (3,)
+    if width not in allowed:
+        form = (
+            "'topic page' (or a TREC run 'topic Q0 page rank score tag')"
+            if task == 1
+            else "'topic seq_no page'"
+        )
+        raise FileFormatError(
+            rows.path, rows.line(0), f"a Task {task} run line is {form}; found {width} fields"
+        )
+    lines = np.arange(1, len(rows) + 1) if rows.line_numbers is None else rows.line_numbers.copy()
+    if rows.token(0, 0) == b"id":  # the organisers' header
+        rows = Rows(rows.path, rows.buf, rows.starts[1:], rows.ends[1:], lines[1:])
+        lines = lines[1:]
+        if len(rows) == 0:
+            raise FileFormatError(rows.path, None, "the file is empty (no run rows)")
+    page_col = {2: 1, 3: 2, 6: 2}[width]
+    seq = integers(rows, 1, _SEQ, "a seq_no (2nd field) must be an integer") if task == 2 else None
+    if name is None:
+        if width == 6:
+            name = decoded(rows.token(0, 5))
+        else:
+            base = os.path.basename(rows.path)
+            name = base[:-3] if base.endswith(".gz") else base
+    if not name or _NOT_IN_ID.search(name):
+        raise FileFormatError(
+            rows.path, None, f"the run name {name!r} must be non-empty, without whitespace"
+        )
+    topics, ids = topic_codes(rows.strings(0))
+    pages = rows.strings(page_col)
+    path_name = rows.path
+    _contiguous(path_name, lines, ids, "topic", lambda i: topics[ids[i]])
+    if seq is not None:
+        change = np.ones(len(ids), dtype=bool)
+        change[1:] = (ids[1:] != ids[:-1]) | (seq[1:] != seq[:-1])
+        rank = np.cumsum(change) - 1  # one code per block; a ranking in two blocks has two
+        heads = np.flatnonzero(change)
+        _, hcode = np.unique(np.stack([ids[heads], seq[heads]]), axis=1, return_inverse=True)
+        _contiguous(
+            path_name,
+            lines,
+            hcode.reshape(-1)[rank],
+            "ranking",
+            lambda i: f"{topics[ids[i]]} seq_no {int(seq[i])}",
+        )
+    else:
+        rank = ids
+    first = first_occurrences(rank, pages)
+    twice = np.flatnonzero(first != np.arange(len(pages)))
+    if len(twice):
+        i = int(twice[0])
+        raise FileFormatError(
+            path_name,
+            int(lines[i]),
+            f"page {decoded(pages[i])!r} appears twice in one ranking (first on line "
+            f"{int(lines[first[i]])})",
+        )
+    return FairRun(name, path_name, task, topics, ids, pages, seq, lines)
+
+
+def _contiguous(path, lines, codes, what, label) -> None:
+    """Each code's lines must form one block; else name the line where it comes back."""
+    n = len(codes)
+    change = np.ones(n, dtype=bool)
+    np.not_equal(codes[1:], codes[:-1], out=change[1:])
+    heads = np.flatnonzero(change)
+    again = _repeated(codes[heads])
+    if again >= 0:
+        i = int(heads[again])
+        raise FileFormatError(
+            path,
+            int(lines[i]),
+            f"the lines of {what} {label(i)} are not contiguous (they resume here): "
+            f"give each {what}'s lines together",
+        )
+
+
+# --------------------------------------------------------------------------- qrels
+def read_fair_qrels(path, /) -> FairQrels:
+    """Read the relevant pages: the organisers' topic file or TREC qrels.
+
+    JSON Lines (the first non-blank character is ``{``): one object per topic with
+    ``id`` (integer or string) and ``rel_docs`` (array of page ids, integers or
+    strings); other fields are ignored and a page repeated in ``rel_docs`` counts once.
+    Otherwise TREC qrels ``topic iter page level`` (level > 0 relevant). A topic twice,
+    a missing or mistyped field and a pair judged twice are errors.
+    """
+    data = checked_bytes(path)
+    if data.lstrip()[:1] != b"{":
+        q = _read_trec_qrels(path)
+        rel = q.levels > 0
+        return FairQrels(q.source, q.topics, q.topic_ids[rel], q.docs[rel])
+    name = source_name(path)
+    records = iter_jsonl(path)
+    topics: list[str] = []
+    seen: dict[str, int] = {}
+    parts = []
+    for line, rec in records:
+        where = f"{name}:{line}"
+        if type(rec) is not dict:
+            raise ValueError(f"{where}: a topic must be a JSON object, got {json_repr(rec)}")
+        tid = _json_id(rec.get("id"), "id", where)
+        if tid in seen:
+            raise ValueError(
+                f'{where}: topic "id" {tid!r} appears twice (first on line {seen[tid]})'
+            )
+        seen[tid] = line
+        docs = rec.get("rel_docs")
+        if type(docs) is not list:
+            raise ValueError(
+                f'{where}: "rel_docs" must be an array of page ids, got {json_repr(docs)}'
+            )
+        parts.append(_json_ids(docs, "rel_docs", where))
+        topics.append(tid)
+    ids = np.repeat(np.arange(len(topics)), [len(p) for p in parts])
+    pages = np.concatenate(parts) if parts else np.zeros(0, "S1")
+    if len(pages):
+        keep = first_occurrences(ids, pages) == np.arange(len(pages))
+        ids, pages = ids[keep], pages[keep]
+    return FairQrels(name, tuple(topics), ids, pages)
+
+
+def _json_id(value, field_name: str, where: str) -> str:
+    if type(value) is int and abs(value) <= _INT_LIMIT:
+        return str(value)
+    if type(value) is str and value and not _NOT_IN_ID.search(value):
+        return value
+    raise ValueError(
+        f'{where}: "{field_name}" must be an integer or a string without whitespace, '
+        f"got {json_repr(value)}"
+    )
+
+
+def _json_ids(values: list, field_name: str, where: str) -> np.ndarray:
+    """Ids given as JSON integers or strings, as byte strings."""
+    kinds = set(map(type, values))
+    if not values:
+        return np.zeros(0, "S1")
+    if kinds == {int}:
+        arr = np.array(values, dtype=object)
+        try:
+            ints = arr.astype(np.int64)
+        except OverflowError:
+            ints = None
+        if ints is not None and np.abs(ints).max() <= _INT_LIMIT:
+            return ints.astype("S")
+    elif kinds == {str}:
+        joined = "\x00".join(values)
+        if "" not in values and not _NOT_IN_ID.search(joined):
+            return np.char.encode(np.array(values), "utf-8")
+    for v in values:  # name the first bad one
+        _json_id(v, field_name + " item", where)
+    return np.array([str(v).encode("utf-8") for v in values])
+
+
+# --------------------------------------------------------------------------- alignment
+def read_alignment(name: str, path, /) -> Dimension:
+    """Read one dimension's alignment table.
+
+    A header ``page_id`` (or ``page``, or an empty first field) then the category
+    names; one row per page: the page id and one number per category. Tab-separated,
+    or comma-separated when the header has no tab (category names may hold spaces, not
+    commas); ``True``/``False`` read as 1/0. An unknown category (``@UNKNOWN``,
+    ``Unknown``, ``unknown``) must be first. Errors: no or a repeated category, an
+    unknown category not first, a page twice, a wrong field count, a negative or
+    non-finite value.
+    """
+    if (
+        not isinstance(name, str)
+        or not name
+        or _NOT_IN_ID.search(name)
+        or any(ch in name for ch in "[],")
+    ):
+        raise ValueError(
+            "The 'name' parameter of trecfair.read_alignment must be a non-empty dimension "
+            f"name without whitespace, brackets or commas. Got {name!r} instead."
+        )
+    t = _separated(path, "alignment")
+    first = t.header[0] if t.header else ""
+    if first not in ("page_id", "page", ""):
+        raise FileFormatError(
+            t.path,
+            t.header_line,
+            f"the header must start with 'page_id' (or 'page'); found {first!r}",
+        )
+    categories = _categories(t.header[1:], t.path, t.header_line)
+    if t.rows is None:
+        raise FileFormatError(t.path, None, "the table lists no page")
+    pages = _id_column(t.rows, 0, "page id")
+    rows = _numbers(t.rows, range(1, len(t.header)), "table", "value")
+    first = first_occurrences(np.zeros(len(pages), np.int64), pages)
+    twice = np.flatnonzero(first != np.arange(len(pages)))
+    if len(twice):
+        i = int(twice[0])
+        raise FileFormatError(
+            t.path,
+            t.rows.line(i),
+            f"page {decoded(pages[i])!r} is listed twice (first on line "
+            f"{t.rows.line(int(first[i]))})",
+        )
+    return Dimension(name, categories, pages, rows, t.path)
+
+
+def _categories(names, path, line) -> tuple:
+    if not names:
+        raise FileFormatError(path, line, "the header names no category")
+    for i, c in enumerate(names):
+        if not c:
+            raise FileFormatError(path, line, f"category {i + 1} of the header has no name")
+        if c in names[:i]:
+            raise FileFormatError(path, line, f"category {c!r} appears twice in the header")
+        if i > 0 and is_unknown(c):
+            raise FileFormatError(
+                path,
+                line,
+                f"the unknown category {c!r} must be the first category (found at position "
+                f"{i + 1})",
+            )
+    return tuple(names)
+
+
+# --------------------------------------------------------------------------- metadata
+_OCEANIA = ("Australia and New Zealand", "Melanesia", "Micronesia", "Polynesia")
+_GENDER_WORDS = re.compile(r"(?:tran|ci)sgender\s+((?:fe)?male)")
+DIMENSIONS_2022 = ("sub-geo", "src-geo", "gender", "occ", "alpha", "age", "pop", "langs")
+DIMENSIONS_2021 = ("geography", "gender")
+_ONE_HOT_2022 = {
+    "alpha": "first_letter_category",
+    "age": "creation_date_category",
+    "pop": "relative_pageviews_category",
+    "langs": "num_sitelinks_category",
+}
+
+
+class _Records:
+    """The metadata records (first listing of a page wins), with their lines."""
+
+    def __init__(self, path):
+        self.name = source_name(path)
+        found = iter_jsonl(path)
+        lines, recs = [], []
+        for line, rec in found:
+            if type(rec) is not dict:
+                raise ValueError(
+                    f"{self.name}:{line}: a page must be a JSON object, got {json_repr(rec)}"
+                )
+            lines.append(line)
+            recs.append(rec)
+        ids = [
+            _json_id(r.get("page_id"), "page_id", f"{self.name}:{n}")
+            for n, r in zip(lines, recs, strict=True)
+        ]
+        pages = np.char.encode(np.array(ids), "utf-8")
+        _, first = np.unique(pages, return_index=True)
+        first.sort()
+        self.pages = pages[first]
+        self.records = [recs[i] for i in first.tolist()]
+        self.lines = np.asarray(lines)[first]
+
+    def values(self, key: str, kinds: tuple, what: str, *, nullable: bool = False) -> list:
+        """The field of every record; missing or of another JSON type: an error."""
+        out = [r.get(key, _MISSING) for r in self.records]
+        allowed = set(kinds) | ({type(None)} if nullable else set())
+        if not set(map(type, out)) <= allowed:
+            for i, v in enumerate(out):
+                if type(v) not in allowed:
+                    got = "nothing (the field is missing)" if v is _MISSING else json_repr(v)
+                    raise ValueError(
+                        f'{self.name}:{int(self.lines[i])}: "{key}" must be {what}, got {got}'
+                    )
+        return out
+
+    def flat(self, lists: list, key: str):
+        """(record index, value) of every item of list fields; items must be strings."""
+        counts = np.fromiter(map(len, lists), np.int64, len(lists))
+        items = list(chain.from_iterable(lists))
+        if not set(map(type, items)) <= {str}:
+            k = next(i for i, v in enumerate(items) if type(v) is not str)
+            rec = int(np.searchsorted(np.cumsum(counts), k, side="right"))
+            raise ValueError(
+                f'{self.name}:{int(self.lines[rec])}: "{key}" must hold strings, '
+                f"got {json_repr(items[k])}"
+            )
+        return np.repeat(np.arange(len(lists)), counts), items
+
+    def error(self, i: int, message: str) -> ValueError:
+        return ValueError(f"{self.name}:{int(self.lines[i])}: {message}")
+
+
+_MISSING = object()
+
+
+def _one_per(rec, items, cats, n_pages, key, recs: _Records, *, twice="listed twice"):
+    """A 0/1 matrix (pages, categories); an item twice for one page is an error."""
+    code = {c: i for i, c in enumerate(cats)}
+    col = np.fromiter(map(code.__getitem__, items), np.int64, len(items))
+    again = _repeated(rec * len(cats) + col)
+    if again >= 0:
+        raise recs.error(int(rec[again]), f'"{key}" has {items[again]!r} {twice}')
+    out = np.zeros((n_pages, len(cats)))
+    out[rec, col] = 1.0
+    return out
+
+
+def _normalised(rows: np.ndarray) -> np.ndarray:
+    return rows / rows.sum(axis=1, keepdims=True)
+
+
+def _with_unknown(rows: np.ndarray, unknown: np.ndarray) -> np.ndarray:
+    rows = rows.copy()
+    rows[unknown, 0] = 1.0
+    return rows
+
+
+def _gender_values(items: list, other: str, allowed: tuple) -> list:
+    """The organisers' reduction of gender labels (spec 9)."""
+    joined = "\x1f".join(items)
+    reduced = _GENDER_WORDS.sub(r"\1", joined).split("\x1f") if items else []
+    if len(reduced) != len(items):  # a label held the separator
+        reduced = [_GENDER_WORDS.sub(r"\1", v) for v in items]
+    keep = set(allowed)
+    return [v if v in keep else other for v in reduced]
+
+
+def read_metadata(path, /, *, edition: int, dimensions=None):
+    """Dimensions and work levels from the organisers' per-page metadata file.
+
+    2022 (``trec_2022_articles_discrete[_assessed].json.gz``): ``sub-geo``,
+    ``src-geo``, ``gender``, ``occ``, ``alpha``, ``age``, ``pop``, ``langs`` and the
+    work level ``qual_cat``. 2021 (``trec_metadata[_eval].json.gz``): ``geography``,
+    ``gender`` (evaluation data only) and ``quality_score_disc``. The derivation is the
+    organisers' (docs/trecfair.md); a page listed again is ignored (first wins).
+
+    Parameters
+    ----------
+    path : path or file object
+    edition : {2022, 2021}
+    dimensions : sequence of str, optional
+        The dimensions to build, in this order (default: all, in the official order;
+        2021 without ``gender`` when no record has the field).
+
+    Returns
+    -------
+    (list of Dimension, WorkLevels)
+    """
+    func = "trecfair.read_metadata"
+    if edition not in (2021, 2022) or isinstance(edition, bool):
+        raise ValueError(
+            f"The 'edition' parameter of {func} must be 2021 or 2022. Got {edition!r} instead."
+        )
+    recs = _Records(path)
+    official = DIMENSIONS_2022 if edition == 2022 else DIMENSIONS_2021
+    if dimensions is None:
+        names = list(official)
+        if edition == 2021 and not any("gender" in r for r in recs.records):
+            names = ["geography"]
+    else:
+        names = list(dimensions)
+        bad = [d for d in names if d not in official]
+        if bad or len(set(names)) != len(names) or not names:
+            raise ValueError(
+                f"The 'dimensions' parameter of {func} must name distinct dimensions among "
+                f"{', '.join(official)}. Got {names!r} instead."
+            )
+    builders = _BUILD_2022 if edition == 2022 else _BUILD_2021
+    built = []
+    keep = np.ones(len(recs.pages), dtype=bool)
+    for d in names:
+        cats, rows, listed = builders[d](recs)
+        keep &= listed
+        built.append((d, cats, rows))
+    out = [Dimension(d, cats, recs.pages[keep], rows[keep], recs.name) for d, cats, rows in built]
+    level_key = "qual_cat" if edition == 2022 else "quality_score_disc"
+    levels = recs.values(
+        level_key, (str,), "a work level (Stub, Start, C, B, GA, FA)", nullable=True
+    )
+    code = {w: i for i, w in enumerate(WORK_LEVELS)}
+    code[None] = -1  # type: ignore[index]
+    stray = [i for i, v in enumerate(levels) if v not in code]
+    if stray:
+        raise recs.error(
+            stray[0],
+            f'"{level_key}" must be one of {", ".join(WORK_LEVELS)}, '
+            f"got {json_repr(levels[stray[0]])}",
+        )
+    work = WorkLevels(
+        recs.name, recs.pages, np.fromiter(map(code.__getitem__, levels), np.int64, len(levels))
+    )
+    return out, work
+
+
+def _regions(recs: _Records, key: str):
+    """sub-geo: 1 per listed region, Oceania's subregions summed, unknown if none, normalised."""
+    lists = recs.values(key, (list,), "an array of region names")
+    rec, items = recs.flat(lists, key)
+    raw = sorted(set(items))
+    rows = _one_per(rec, items, raw, len(lists), key, recs)
+    return _fold(raw, rows, np.asarray([len(x) == 0 for x in lists], dtype=bool))
+
+
+def _fold(raw, rows, unknown):
+    names = [("Oceania" if c in _OCEANIA else c) for c in raw if c not in ("@UNKNOWN",)]
+    cats = ["@UNKNOWN"] + sorted(set(names))
+    col = {c: i for i, c in enumerate(cats)}
+    out = np.zeros((rows.shape[0], len(cats)))
+    for j, c in enumerate(raw):  # a loop over categories, not pages
+        target = 0 if c == "@UNKNOWN" else col["Oceania" if c in _OCEANIA else c]
+        out[:, target] += rows[:, j]
+    out = _with_unknown(out, unknown | ~(out.sum(axis=1) > 0))
+    return tuple(cats), _normalised(out), np.ones(rows.shape[0], bool)
+
+
+def _sources(recs: _Records):
+    """src-geo: the shares by region (``UNK`` unknown), Oceania summed, normalised."""
+    key = "source_subcont_regions"
+    objs = recs.values(key, (dict,), "an object of region shares")
+    counts = np.fromiter(map(len, objs), np.int64, len(objs))
+    regions = list(chain.from_iterable(o.keys() for o in objs))
+    shares = list(chain.from_iterable(o.values() for o in objs))
+    if not set(map(type, shares)) <= {int, float}:
+        k = next(i for i, v in enumerate(shares) if type(v) not in (int, float))
+        at = int(np.searchsorted(np.cumsum(counts), k, side="right"))
+        raise recs.error(at, f'"{key}"."{regions[k]}" must be a number, got {json_repr(shares[k])}')
+    vals = np.asarray(shares, dtype=np.float64)
+    bad = ~(np.isfinite(vals) & (vals >= 0))
+    if bad.any():
+        k = int(np.argmax(bad))
+        at = int(np.searchsorted(np.cumsum(counts), k, side="right"))
+        raise recs.error(
+            at, f'"{key}"."{regions[k]}" must be a finite number >= 0, got {shares[k]!r}'
+        )
+    names = ["@UNKNOWN" if r == "UNK" else r for r in regions]
+    raw = sorted(set(names))
+    col = {c: i for i, c in enumerate(raw)}
+    rows = np.zeros((len(objs), len(raw)))
+    rec = np.repeat(np.arange(len(objs)), counts)
+    np.add.at(rows, (rec, np.fromiter(map(col.__getitem__, names), np.int64, len(names))), vals)
+    return _fold(raw, rows, ~(rows.sum(axis=1) > 0))
+
+
+def _gender(recs: _Records, *, edition: int):
+    key = "gender"
+    if edition == 2022:
+        cats, other = ("@UNKNOWN", "female", "male", "NB"), "NB"
+    else:
+        cats, other = ("unknown", "female", "male", "third"), "third"
+    lists = recs.values(key, (list,), "an array of gender labels")
+    rec, items = recs.flat(lists, key)
+    listed = np.ones(len(lists), dtype=bool)
+    if edition == 2021:  # one erroneous value the organisers dropped
+        drop = np.asarray([v == "Taira no Kiyomori" for v in items], dtype=bool)
+        if drop.any():
+            had = np.bincount(rec, minlength=len(lists)) > 0
+            rec = rec[~drop]
+            items = [v for v, d in zip(items, drop.tolist(), strict=True) if not d]
+            listed = ~had | (np.bincount(rec, minlength=len(lists)) > 0)
+    values = _gender_values(items, other, cats)
+    code = {c: i for i, c in enumerate(cats)}
+    col = np.fromiter(map(code.__getitem__, values), np.int64, len(values))
+    rows = np.zeros((len(lists), len(cats)))
+    rows[rec, col] = 1.0  # repeats count once
+    rows[~(rows.sum(axis=1) > 0), 0] = 1.0
+    return cats, rows, listed
+
+
+def _occupations(recs: _Records):
+    key = "occupations"
+    lists = recs.values(key, (list,), "an array of occupations")
+    rec, items = recs.flat(lists, key)
+    raw = sorted(set(items) - {"@UNKNOWN"})
+    cats = ["@UNKNOWN"] + raw
+    rows = _one_per(rec, items, cats, len(lists), key, recs)
+    rows[~(rows.sum(axis=1) > 0), 0] = 1.0
+    return tuple(cats), _normalised(rows), np.ones(len(lists), bool)
+
+
+def _one_hot(recs: _Records, *, key: str):
+    values = recs.values(key, (str,), "a string", nullable=True)
+    cats = sorted(set(values) - {None})
+    code = {c: i for i, c in enumerate(cats)}
+    rows = np.zeros((len(values), max(len(cats), 1)))
+    given = np.asarray([v is not None for v in values], dtype=bool)
+    col = np.fromiter((code[v] for v in values if v is not None), np.int64, int(given.sum()))
+    rows[np.flatnonzero(given), col] = 1.0
+    if not cats:
+        raise ValueError(f'{recs.name}: "{key}" is null for every page (no category)')
+    return tuple(cats), rows, np.ones(len(values), bool)
+
+
+def _geography(recs: _Records):
+    key = "geographic_locations"
+    lists = recs.values(key, (list,), "an array of continents")
+    rec, items = recs.flat(lists, key)
+    cats = ["Unknown"] + sorted(set(items) - {"Unknown"})
+    rows = _one_per(rec, items, cats, len(lists), key, recs)
+    rows[~(rows.sum(axis=1) > 0), 0] = 1.0
+    return tuple(cats), rows, np.ones(len(lists), bool)
+
+
+_BUILD_2022: dict = {
+    "sub-geo": lambda r: _regions(r, "page_subcont_regions"),
+    "src-geo": _sources,
+    "gender": lambda r: _gender(r, edition=2022),
+    "occ": _occupations,
+    **{d: partial(_one_hot, key=k) for d, k in _ONE_HOT_2022.items()},
+}
+_BUILD_2021: dict = {"geography": _geography, "gender": lambda r: _gender(r, edition=2021)}
+
+
+# --------------------------------------------------------------------------- targets
+def read_target_table(path, dimensions, /) -> TargetTable:
+    """Read targets in long or wide form, mapped onto the dimensions' categories by name.
+
+    Long form: a header ``topic_id``, the dimension names (any order), ``target``; one
+    row per topic and cell; cells not listed are 0. Wide form (one dimension): a header
+    ``topic_id`` then categories, one row per topic (the unknown column may be left
+    out: 0). Errors: a header naming other dimensions or categories, an unknown
+    category, a cell twice, a negative value, a topic summing to 0.
+    """
+    dims = list(dimensions)
+    t = _separated(path, "target")
+    header = t.header
+    if not header or header[0] != "topic_id":
+        raise FileFormatError(
+            t.path, t.header_line, f"the header must start with 'topic_id'; found {header[:1]}"
+        )
+    names = tuple(d.name for d in dims)
+    cats = tuple(tuple(d.categories) for d in dims)
+    sizes = [len(c) for c in cats]
+    n_cells = int(np.prod(sizes))
+    if t.rows is None:
+        raise FileFormatError(t.path, None, "the file lists no target")
+    rows = t.rows
+    if header[-1] == "target":  # long form
+        given = header[1:-1]
+        if sorted(given) != sorted(names) or len(set(given)) != len(given):
+            raise FileFormatError(
+                t.path,
+                t.header_line,
+                f"the header names the dimensions {', '.join(given) or 'none'}; the evaluation "
+                f"has {', '.join(names)}",
+            )
+        topics, tid = topic_codes(_id_column(rows, 0, "topic id"))
+        values = _numbers(rows, [len(header) - 1], "target", "target value")[:, 0]
+        cell = np.zeros(len(rows), dtype=np.int64)
+        for j, dname in enumerate(names):
+            c = 1 + given.index(dname)
+            col = rows.strings(c)
+            uniq, inv = np.unique(col, return_inverse=True)
+            code = {cat.encode().replace(b" ", bytes([_SPACE])): i for i, cat in enumerate(cats[j])}
+            mapped = np.asarray([code.get(u, -1) for u in _utf(uniq)], dtype=np.int64)
+            codes = mapped[inv.reshape(-1)]
+            if (codes < 0).any():
+                i = int(np.argmax(codes < 0))
+                raise FileFormatError(
+                    t.path,
+                    rows.line(i),
+                    f"{_text(col[i])!r} is not a category of dimension {dname!r} "
+                    f"({', '.join(cats[j])})",
+                )
+            cell = cell * sizes[j] + codes
+        lines = np.arange(1, len(rows) + 1) if rows.line_numbers is None else rows.line_numbers
+    else:  # wide form: one dimension
+        if len(dims) != 1:
+            raise FileFormatError(
+                t.path,
+                t.header_line,
+                "a wide target table (topic_id and categories) is for one dimension; "
+                f"the evaluation has {len(dims)} (give the long form: topic_id, "
+                f"{', '.join(names)}, target)",
+            )
+        given = header[1:]
+        order = list(cats[0])
+        extra = [c for c in given if c not in order]
+        missing = [c for c in order if c not in given and not (c == order[0] and is_unknown(c))]
+        if extra or missing or len(set(given)) != len(given):
+            raise FileFormatError(
+                t.path,
+                t.header_line,
+                f"the header's categories must be those of dimension {names[0]!r} "
+                f"({', '.join(order)}); "
+                + (
+                    f"not listed: {', '.join(missing)}"
+                    if missing
+                    else f"unknown: {', '.join(extra) or 'a repeated one'}"
+                ),
+            )
+        topics, tid0 = topic_codes(_id_column(rows, 0, "topic id"))
+        wide = _numbers(rows, range(1, len(header)), "target", "target value")
+        col = np.asarray([order.index(c) for c in given])
+        tid = np.repeat(tid0, len(given))
+        cell = np.tile(col, len(rows))
+        values = wide.reshape(-1)
+        base = np.arange(1, len(rows) + 1) if rows.line_numbers is None else rows.line_numbers
+        lines = np.repeat(base, len(given))
+        again = _repeated(tid0)
+        if again >= 0:
+            raise FileFormatError(
+                t.path, int(base[again]), f"topic {topics[tid0[again]]!r} is listed twice"
+            )
+    keys = tid.astype(np.int64) * n_cells + cell
+    again = _repeated(keys)
+    if again >= 0:
+        raise FileFormatError(
+            t.path,
+            int(lines[again]),
+            f"the cell of topic {topics[tid[again]]!r} is listed twice (first on line "
+            f"{int(lines[_first_index(keys, again)])})",
+        )
+    total = np.bincount(tid, weights=values, minlength=len(topics))
+    zero = np.flatnonzero(~(total > 0))
+    if len(zero):
+        raise FileFormatError(
+            t.path, None, f"the targets of topic {topics[int(zero[0])]!r} sum to 0"
+        )
+    nz = values != 0
+    order_ = np.argsort(keys[nz], kind="stable")
+    return TargetTable(
+        t.path, topics, names, cats, keys[nz][order_], values[nz][order_], lines[nz][order_]
+    )
+
+
+def _utf(arr: np.ndarray) -> list:
+    return [bytes(x) for x in arr.tolist()]
+
+
+# --------------------------------------------------------------------------- backgrounds
+def _world_pop_2022() -> tuple:
+    # UN population of the subregions (the 2022 track's data/world-pop.csv), Oceania
+    # as one region, as the sub-geo categories have it
+    return (
+        ("Antarctica", 1106),
+        ("Caribbean", 42517000),
+        ("Central America", 167387000),
+        ("Central Asia", 64370000),
+        ("Eastern Africa", 373202000),
+        ("Eastern Asia", 1620807000),
+        ("Eastern Europe", 294162000),
+        ("Middle Africa", 135750000),
+        ("Northern Africa", 210002000),
+        ("Northern America", 355361000),
+        ("Northern Europe", 100404000),
+        ("Oceania", 38304000),
+        ("South America", 406740000),
+        ("South-eastern Asia", 618793000),
+        ("Southern Africa", 60425000),
+        ("Southern Asia", 1749046000),
+        ("Southern Europe", 155827000),
+        ("Western Africa", 331255000),
+        ("Western Asia", 245707000),
+        ("Western Europe", 192060000),
+    )
+
+
+BACKGROUND_PRESETS = {
+    "trec2022-world-pop": _world_pop_2022(),
+    "trec2022-gender": (("female", 0.495), ("male", 0.495), ("NB", 0.01)),
+    "trec2021-geography": (
+        ("Africa", 0.155070563),
+        ("Antarctica", 1.54424e-07),
+        ("Asia", 0.600202585),
+        ("Europe", 0.103663858),
+        ("Latin America and the Caribbean", 0.08609797),
+        ("Northern America", 0.049616733),
+        ("Oceania", 0.005348137),
+    ),
+    "trec2021-gender": (("female", 0.495), ("male", 0.495), ("third", 0.01)),
+}
+"""The official backgrounds by name: category and weight (divided by the sum when used)."""
+
+
+def read_background(source, /) -> Background:
+    """A background distribution: a preset name or a table ``category weight``.
+
+    The table has a header line and rows of a category and a weight (tab- or
+    comma-separated; category names may hold spaces there); weights are divided by
+    their sum. Presets: :data:`BACKGROUND_PRESETS`. Errors: a category twice, a
+    negative weight, all weights 0.
+    """
+    if isinstance(source, str) and source in BACKGROUND_PRESETS:
+        names, w = zip(*BACKGROUND_PRESETS[source], strict=True)
+        weights = np.asarray(w, dtype=np.float64)
+        return Background(source, tuple(names), weights / weights.sum())
+    t = _separated(source, "background", ncols=2)
+    if t.rows is None:
+        raise FileFormatError(t.path, None, "the background lists no category")
+    rows = t.rows
+    cats = [_text(c) for c in rows.column(0)]
+    weights = _numbers(rows, [1], "background", "weight")[:, 0]
+    arr = np.asarray(cats, dtype=object)
+    again = _repeated(np.asarray(cats))
+    if again >= 0:
+        raise FileFormatError(t.path, rows.line(again), f"category {arr[again]!r} is listed twice")
+    if not weights.sum() > 0:
+        raise FileFormatError(t.path, None, "the weights sum to 0")
+    return Background(t.path, tuple(cats), weights / weights.sum())
+
+
+# --------------------------------------------------------------------------- work levels
+_LEVEL_COLUMNS = ("level", "quality", "qual_cat", "quality_score_disc")
+
+
+def read_work(path, /) -> WorkLevels:
+    """Work levels: a header, then ``page_id level`` rows (level Stub, Start, C, B, GA, FA).
+
+    A comma-separated file whose header names ``page_id`` and ``quality`` (the
+    organisers' ``page-quality.csv.gz``) is read by those columns. Errors: another
+    level, a page twice.
+    """
+    t = _separated(path, "work level")
+    header = t.header
+    if len(header) == 2 and header[1] not in _LEVEL_COLUMNS and header[0] != "page_id":
+        raise FileFormatError(
+            t.path, t.header_line, f"the header must be 'page_id level'; found {' '.join(header)!r}"
+        )
+    try:
+        pc = header.index("page_id") if "page_id" in header else 0
+        lc = next(i for i, h in enumerate(header) if h in _LEVEL_COLUMNS) if len(header) != 2 else 1
+    except StopIteration:
+        raise FileFormatError(
+            t.path, t.header_line, "the header must name the columns page_id and level"
+        ) from None
+    if t.rows is None:
+        raise FileFormatError(t.path, None, "the file lists no page")
+    rows = t.rows
+    pages = _id_column(rows, pc, "page id")
+    raw = rows.strings(lc)
+    code = {w.encode(): i for i, w in enumerate(WORK_LEVELS)}
+    uniq, inv = np.unique(raw, return_inverse=True)
+    mapped = np.asarray([code.get(bytes(u), -1) for u in uniq.tolist()])
+    levels = mapped[inv.reshape(-1)]
+    if (levels < 0).any():
+        i = int(np.argmax(levels < 0))
+        raise FileFormatError(
+            t.path,
+            rows.line(i),
+            f"a work level must be one of {', '.join(WORK_LEVELS)}; found {_text(raw[i])!r}",
+        )
+    again = _repeated(pages)
+    if again >= 0:
+        raise FileFormatError(
+            t.path, rows.line(again), f"page {decoded(pages[again])!r} is listed twice"
+        )
+    return WorkLevels(t.path, pages, levels.astype(np.int64))

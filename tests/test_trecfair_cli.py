@@ -1,0 +1,187 @@
+"""``fairconv trecfair`` on the bundled synthetic data in the track's formats."""
+
+import json
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from fairconv import datasets
+from fairconv import trecfair as tf
+from fairconv._validation import FairconvWarning
+from fairconv.cli import main
+
+DATA = datasets.path("trecfair")
+META22 = str(DATA / "trec_2022_articles_discrete.jsonl")
+META21 = str(DATA / "trec_metadata_eval.jsonl")
+QRELS = str(DATA / "trec_fair_eval_reldocs.jsonl")
+T1 = [str(DATA / "t1-relfirst"), str(DATA / "t1-mixed")]
+T2 = str(DATA / "t2-shuffled")
+BG22 = ["--background", "sub-geo", "trec2022-world-pop", "--background", "src-geo",
+        "trec2022-world-pop", "--background", "gender", "trec2022-gender"]  # fmt: skip
+
+
+def run(capsys, *args):
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _api(task, edition, **kw):
+    dims, work = tf.read_metadata(META22 if edition == 2022 else META21, edition=edition)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FairconvWarning)
+        return tf.evaluate(QRELS, T1 if task == 1 else [T2], dims, task=task, edition=edition,
+                           work=work if task == 2 else None, **kw)  # fmt: skip
+
+
+def _rows(text):
+    return [line.split("\t") for line in text.splitlines()[1:]]
+
+
+def test_task1_2022_prints_what_evaluate_gives_with_notices_on_stderr(capsys):
+    code, out, err = run(capsys, "trecfair", "--task", "1", "--qrels", QRELS, "--metadata",
+                         META22, *BG22, *T1)  # fmt: skip
+    assert code == 0
+    want = _api(1, 2022, backgrounds={"sub-geo": "trec2022-world-pop", "src-geo":
+                "trec2022-world-pop", "gender": "trec2022-gender"})  # fmt: skip
+    rows = _rows(out)
+    assert len(rows) == 2 * (3 + 1) * 3
+    for r, t, m, v in rows:
+        assert float(v) == want.value(r, t, m)
+    assert "AWRF[sub-geo,src-geo,gender,occ,alpha,age,pop,langs]" in {m for _, _, m, _ in rows}
+    assert "fairconv trecfair: warning: run 't1-mixed': 1 of 91 ranked pages" in err
+    assert "warning: some rows of dimension 'gender' sum to more than 1" in err
+
+
+def test_task2_2021_uses_the_metadata_work_levels_and_the_cuts(capsys):
+    code, out, err = run(capsys, "trecfair", "--task", "2", "--edition", "2021", "--qrels", QRELS,
+                         "--metadata", META21, "--background", "geography", "trec2021-geography",
+                         "--background", "gender", "trec2021-gender", "--summary", T2)  # fmt: skip
+    assert code == 0
+    assert "first 6 lines of each ranking" in err and "seq_no <= 25" in err
+    want = _api(
+        2, 2021, backgrounds={"geography": "trec2021-geography", "gender": "trec2021-gender"}
+    )
+    rows = _rows(out)
+    assert {t for _, t, _, _ in rows} == {"all"}
+    for r, t, m, v in rows:
+        assert float(v) == want.value(r, t, m)
+
+
+def test_dimensions_from_tables_and_explicit_targets(capsys, tmp_path):
+    dims, _ = tf.read_metadata(META22, edition=2022, dimensions=["gender", "occ"])
+    paths = []
+    for d in dims:
+        p = tmp_path / f"page-{d.name}-align.csv"
+        lines = [",".join(["page_id", *d.categories])]
+        lines += [",".join([pg.decode()] + [repr(float(x)) for x in row])
+                  for pg, row in zip(d.pages, d.rows, strict=True)]  # fmt: skip
+        p.write_text("\n".join(lines) + "\n")
+        paths += ["--dimension", d.name, p]
+    written = tmp_path / "targets.tsv"
+    code, out, err = run(capsys, "trecfair", "--task", "1", "--qrels", QRELS, *paths,
+                         "--write-targets", written, "-m", "nDCG*AWRF[gender,occ]",
+                         *T1)  # fmt: skip
+    assert code == 0 and written.exists()
+    code, again, _ = run(capsys, "trecfair", "--task", "1", "--qrels", QRELS, *paths,
+                         "--targets", written, "-m", "nDCG*AWRF[gender,occ]", *T1)  # fmt: skip
+    assert code == 0 and again == out
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FairconvWarning)
+        built = tf.build_targets(QRELS, dims, task=1)
+    assert np.array_equal(tf.read_targets(written, dims).toarray(), built.toarray())
+
+
+def test_write_targets_alone_and_never_over_an_input(capsys, tmp_path):
+    out = tmp_path / "t2-targets.tsv"
+    code, _, err = run(capsys, "trecfair", "--task", "2", "--qrels", QRELS, "--metadata", META22,
+                       "--dimensions", "gender", "--write-targets", out)  # fmt: skip
+    assert code == 0
+    assert out.read_text().splitlines()[0] == "topic_id\tgender\ttarget"
+    copy = tmp_path / "q.jsonl"
+    copy.write_text(Path(QRELS).read_text())
+    code, _, err = run(capsys, "trecfair", "--task", "2", "--qrels", copy, "--metadata", META22,
+                       "--dimensions", "gender", "--write-targets", copy)  # fmt: skip
+    assert code == 2 and "is the input" in err and len(err.strip().splitlines()) == 1
+    assert copy.read_text() == Path(QRELS).read_text()
+    code, _, err = run(capsys, "trecfair", "--task", "1", "--qrels", QRELS, "--metadata", META22,
+                       "-o", T1[0], *T1)  # fmt: skip
+    assert code == 2 and "is the input" in err
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--task", "1", "--qrels", QRELS, *T1], "give either --dimension"),
+        (["--task", "1", "--qrels", QRELS, "--metadata", META22], "give at least one RUN"),
+        (
+            [
+                "--task",
+                "1",
+                "--qrels",
+                QRELS,
+                "--metadata",
+                META22,
+                "--targets",
+                QRELS,
+                "--work",
+                QRELS,
+                *T1,
+            ],
+            "cannot go with --targets",
+        ),
+        (
+            ["--task", "1", "--qrels", QRELS, "--metadata", META22, "--depth", "-1", *T1],
+            "--depth must be an integer >= 0",
+        ),
+        (
+            ["--task", "2", "--qrels", QRELS, "--metadata", META22, *T1],
+            "a Task 2 run line is 'topic seq_no page'; found 2 fields",
+        ),
+        (
+            [
+                "--task",
+                "1",
+                "--qrels",
+                QRELS,
+                "--metadata",
+                META22,
+                "--background",
+                "occ",
+                "trec2022-gender",
+                *T1,
+            ],
+            "background of dimension 'occ'",
+        ),
+        (
+            ["--task", "1", "--qrels", QRELS, "--metadata", META22, "--target-len", "10", *T1],
+            "more than the target length 10",
+        ),
+    ],
+)
+def test_bad_input_is_one_line_and_status_2(capsys, args, message):
+    code, out, err = run(capsys, "trecfair", *args)
+    errors = [line for line in err.splitlines() if "error:" in line]
+    assert code == 2 and len(errors) == 1 and message in errors[0]
+    assert err.splitlines()[-1] == errors[0]
+
+
+def test_compare_discpower_and_agree_read_its_output(capsys, tmp_path):
+    scores = tmp_path / "t1.tsv"
+    code, _, _ = run(capsys, "trecfair", "--task", "1", "--qrels", QRELS, "--metadata", META22,
+                     "--dimensions", "gender,occ", "-o", scores, *T1)  # fmt: skip
+    assert code == 0
+    code, out, err = run(capsys, "compare", "-m", "nDCG*AWRF[gender,occ]", "--test", "paired-t",
+                         "--format", "json", scores)  # fmt: skip
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["n_topics"] == 3 and len(data["pairs"]) == 1
+    code, out, err = run(capsys, "discpower", "-m", "nDCG", "-m", "AWRF[gender,occ]", "--test",
+                         "paired-t", scores)  # fmt: skip
+    assert code == 0, err
+    assert "AWRF[gender,occ]" in out
+    code, out, err = run(capsys, "agree", "-m", "nDCG", "-m", "nDCG*AWRF[gender,occ]", scores)
+    assert code == 0, err
+    assert "nDCG*AWRF[gender,occ]" in out

@@ -1,0 +1,828 @@
+"""trecfair from files: the readers, evaluate() and build_targets() (docs/trecfair.md 5-9).
+
+The values are checked against the loop oracle (tests/trecfair_oracle.py) on random
+cases written out in the track's file formats; every bad input the spec lists has a
+case naming its file and line (or field).
+"""
+
+import gzip
+import json
+import math
+import tempfile
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import trecfair_oracle as oracle
+from fairconv import trecfair as tf
+from fairconv._validation import FairconvWarning
+
+WORK = ["Stub", "Start", "C", "B", "GA", "FA"]
+
+
+# --------------------------------------------------------------------------- writing cases
+def _cats(case):
+    out = []
+    for j, g in enumerate(case["sizes"]):
+        unknown = "@UNKNOWN" if case["edition"] == 2022 else ("Unknown" if j == 0 else "unknown")
+        out.append([unknown] + [f"cat {j} {i}" for i in range(1, g)])  # names with spaces
+    return out
+
+
+def _write_case(case, d, *, sep=",", rng=None):
+    """Write a case in the track's formats; returns the evaluate() inputs.
+
+    With ``rng``, the table rows, the topics' blocks in the run and the qrels, and the
+    Task 2 rankings come in a random order, with random distinct ``seq_no`` values.
+    """
+    cats = _cats(case)
+    names = [f"dim{j}" for j in range(len(case["sizes"]))]
+    pages = sorted(case["table"])
+    topic_order = list(range(len(case["topics"])))
+    if rng is not None:
+        pages = [pages[i] for i in rng.permutation(len(pages))]
+        topic_order = [int(i) for i in rng.permutation(len(topic_order))]
+    dims = []
+    for j, (name, cn) in enumerate(zip(names, cats, strict=True)):
+        path = d / f"page-{name}-align.csv"
+        lines = [sep.join(["page_id", *cn])]
+        for p in pages:
+            lines.append(sep.join([str(p)] + [repr(float(x)) for x in case["table"][p][j]]))
+        path.write_text("\n".join(lines) + "\n")
+        dims.append(tf.read_alignment(name, path))
+    qrels = d / "qrels.jsonl"
+    qrels.write_text(
+        "".join(
+            json.dumps({"id": i + 1, "title": "t", "rel_docs": case["topics"][i]["relevant"]})
+            + "\n"
+            for i in topic_order
+        )
+    )
+    run = d / "run.tsv.gz"
+    with gzip.open(run, "wt") as f:
+        if case["task"] == 1:
+            f.write("id\tpage_id\n")
+            for i in topic_order:
+                f.writelines(f"{i + 1}\t{p}\n" for p in case["topics"][i]["ranking"])
+        else:
+            f.write("id\tseq_no\tpage_id\n")
+            for i in topic_order:
+                rankings = case["topics"][i]["rankings"]
+                seqs = [3 * s - 4 for s in range(len(rankings))]
+                order = list(range(len(rankings)))
+                if rng is not None:
+                    seqs = [int(x) for x in rng.choice(10**6, len(rankings), replace=False) - 5000]
+                    order = [int(x) for x in rng.permutation(len(rankings))]
+                for s in order:
+                    f.writelines(f"{i + 1}\t{seqs[s]}\t{p}\n" for p in rankings[s])
+    kw = {"task": case["task"], "edition": case["edition"], "depth": 0}
+    if case["task"] == 2:
+        kw["sequences"] = 0
+    if case["topics"][0]["target"] is not None:
+        path = d / "targets.tsv"
+        rows = ["\t".join(["topic_id", *names, "target"])]
+        for i, t in enumerate(case["topics"]):
+            for c, v in zip(oracle.cells(case["sizes"]), t["target"], strict=True):
+                if v:
+                    rows.append(
+                        "\t".join([str(i + 1)] + [cats[j][c[j]] for j in range(len(c))] + [repr(v)])
+                    )
+            kw["targets"] = path
+        path.write_text("\n".join(rows) + "\n")
+    else:
+        bgs = {}
+        for j, b in enumerate(case["backgrounds"] or []):
+            if b is not None:
+                path = d / f"bg{j}.tsv"
+                path.write_text(
+                    "category\tweight\n"
+                    + "".join(f"{c}\t{float(w)!r}\n" for c, w in zip(cats[j][1:], b, strict=True))
+                )
+                bgs[names[j]] = path
+        kw["backgrounds"] = bgs or None
+        if case["task"] == 2:
+            levels = {}
+            for t in case["topics"]:
+                levels.update(t["levels"])
+            path = d / "work.tsv"
+            path.write_text(
+                "page_id\tlevel\n"
+                + "".join(f"{p}\t{WORK[levels[p]]}\n" for p in pages if levels.get(p, -1) >= 0)
+            )
+            kw["work"] = path
+    return qrels, run, dims, kw
+
+
+def _visible_levels(case):
+    """The levels a work file can give: none for unlisted pages (2021 leaves them out)."""
+    for t in case["topics"]:
+        if "levels" in t:
+            t["levels"] = {p: (lv if p in case["table"] else -1) for p, lv in t["levels"].items()}
+    return case
+
+
+def _quiet_evaluate(*args, **kw):
+    if len(args) == 4 and isinstance(args[3], dict):  # (qrels, runs, dims, options)
+        *args, options = args
+        kw = {**options, **kw}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FairconvWarning)
+        return tf.evaluate(*args, **kw)
+
+
+@pytest.mark.parametrize("explicit", [True, False])
+@pytest.mark.parametrize("edition", [2022, 2021])
+@pytest.mark.parametrize("task", [1, 2])
+def test_evaluate_from_files_agrees_with_the_oracle(tmp_path, task, edition, explicit):
+    rng = np.random.default_rng(1000 * task + edition + explicit)
+    checked = 0
+    for k in range(12):
+        case = _visible_levels(
+            oracle.random_case(rng, task=task, edition=edition, explicit=explicit)
+        )
+        d = tmp_path / str(k)
+        d.mkdir()
+        qrels, run, dims, kw = _write_case(case, d, sep="," if k % 2 else "\t")
+        lines = sum(
+            len(t.get("ranking", [])) + sum(map(len, t.get("rankings", []))) for t in case["topics"]
+        )
+        if lines == 0:
+            with pytest.raises(ValueError, match="empty"):
+                tf.read_run(run, task=task)
+            continue
+        table = _quiet_evaluate(qrels, [run], dims, **kw)
+        want = oracle.score_case(case)
+        group = ",".join(d.name for d in dims)
+        for i, (t, w) in enumerate(zip(case["topics"], want, strict=True)):
+            scored = len(t["ranking"]) if task == 1 else sum(map(len, t["rankings"]))
+            assert (
+                str(i + 1) in table.topics
+                and table.present[0, table.topics.index(str(i + 1))].all()
+            ) == (scored > 0)
+            if not scored:
+                continue
+            for base, value in w.items():
+                name = base if base == "nDCG" else f"{base}[{group}]"
+                got = table.value("run.tsv", str(i + 1), name)
+                got = math.nan if got is None else got
+                if math.isnan(value):
+                    assert math.isnan(got), (k, i, name)
+                else:
+                    assert got == pytest.approx(value, rel=1e-12, abs=1e-15), (k, i, name)
+                checked += 1
+    assert checked > 30
+
+
+def _renamed(case):
+    """The case with every page id renamed (a text id, no longer an integer)."""
+    name = {p: f"page-{p}" for t in case["topics"] for p in t["relevant"]}
+    for t in case["topics"]:
+        for p in t.get("ranking", []) + [q for r in t.get("rankings", []) for q in r]:
+            name.setdefault(p, f"page-{p}")
+    for p in case["table"]:
+        name.setdefault(p, f"page-{p}")
+    out = dict(case, table={name[p]: v for p, v in case["table"].items()}, topics=[])
+    for t in case["topics"]:
+        u = dict(t, relevant=[name[p] for p in t["relevant"]])
+        if "ranking" in t:
+            u["ranking"] = [name[p] for p in t["ranking"]]
+        if "rankings" in t:
+            u["rankings"] = [[name[p] for p in r] for r in t["rankings"]]
+        if "levels" in t:
+            u["levels"] = {name[p]: lv for p, lv in t["levels"].items()}
+        out["topics"].append(u)
+    return out
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    config=st.sampled_from([(t, e) for t in (1, 2) for e in (2022, 2021)]),
+    explicit=st.booleans(),
+)
+def test_file_order_ids_and_seq_numbers_change_nothing(seed, config, explicit):
+    """Spec 1, 4, 9: pages are looked up by id, rankings by seq_no in any order."""
+    task, edition = config
+    rng = np.random.default_rng(seed)
+    case = _visible_levels(oracle.random_case(rng, task=task, edition=edition, explicit=explicit))
+    if not any(t.get("ranking") or any(t.get("rankings", [])) for t in case["topics"]):
+        return
+    with tempfile.TemporaryDirectory() as a, tempfile.TemporaryDirectory() as b:
+        plain = _quiet_evaluate(*_args(_write_case(case, Path(a))))
+        moved = _quiet_evaluate(*_args(_write_case(_renamed(case), Path(b), sep="\t", rng=rng)))
+    assert plain.topics == moved.topics and plain.measures == moved.measures
+    assert np.array_equal(plain.present, moved.present)
+    np.testing.assert_allclose(moved.values, plain.values, rtol=1e-12, atol=1e-15)
+
+
+def _args(written):
+    qrels, run, dims, kw = written
+    return qrels, [run], dims, kw
+
+
+def test_several_runs_make_one_table_and_means_leave_nan_out(tmp_path):
+    rng = np.random.default_rng(7)
+    case = oracle.random_case(rng, task=1, edition=2022, explicit=True, m=2, n_topics=4)
+    for t in case["topics"]:
+        t["ranking"] = t["ranking"] or [0]
+    qrels, run, dims, kw = _write_case(case, tmp_path)
+    other = tmp_path / "other"
+    other.write_text("1 0\n1 1\n3 2\n")
+    table = _quiet_evaluate(qrels, [run, other], dims, **kw)
+    assert table.runs == ("run.tsv", "other")
+    assert table.present[1].any(axis=1).tolist() == [t in ("1", "3") for t in table.topics]
+    for r, name in enumerate(table.runs):
+        for m, measure in enumerate(table.measures):
+            vals = table.values[r, :, m][table.present[r, :, m]]
+            vals = vals[~np.isnan(vals)]
+            assert table.value(name, "all", measure) == pytest.approx(vals.mean(), rel=1e-15)
+
+
+# --------------------------------------------------------------------------- cuts (spec 3, 4, 7)
+def _tiny(tmp_path, *, task, rows, relevant=(1,), edition=2021):
+    align = tmp_path / "geo.tsv"
+    pages = sorted({int(r.split()[-1]) for r in rows} | set(relevant))
+    align.write_text(
+        "page_id\tUnknown\tA\tB\n" + "".join(f"{p}\t0\t{p % 2}\t{1 - p % 2}\n" for p in pages)
+    )
+    qrels = tmp_path / "q.jsonl"
+    qrels.write_text(json.dumps({"id": 7, "rel_docs": list(relevant)}) + "\n")
+    run = tmp_path / "r"
+    run.write_text("".join(r + "\n" for r in rows))
+    dims = [tf.read_alignment("geography", align)]
+    return qrels, run, dims
+
+
+def test_2021_task1_scores_the_first_20_lines_against_an_ideal_over_1000(tmp_path):
+    rows = [f"7 {p}" for p in range(1, 31)]
+    qrels, run, dims = _tiny(tmp_path, task=1, rows=rows, relevant=list(range(1, 31)))
+    with pytest.warns(FairconvWarning, match="first 20 lines.*10 line"):
+        cut = tf.evaluate(qrels, run, dims, task=1, edition=2021)
+    full = _quiet_evaluate(qrels, run, dims, task=1, edition=2021, depth=0)
+    twenty = _quiet_evaluate(qrels, run, dims, task=1, edition=2021, depth=20)
+    dcg20 = sum(oracle.delta(k) for k in range(1, 21))
+    idcg = sum(oracle.delta(k) for k in range(1, 31))
+    assert cut.value("r", "7", "nDCG") == pytest.approx(dcg20 / idcg, rel=1e-12)
+    assert full.value("r", "7", "nDCG") == pytest.approx(1.0, rel=1e-12)
+    assert twenty.values.tolist() == cut.values.tolist()
+
+
+def test_2021_task2_keeps_six_lines_of_the_first_25_rankings(tmp_path):
+    rows = [f"7 {s} {p}" for s in range(1, 31) for p in range(1, 9)]
+    qrels, run, dims = _tiny(tmp_path, task=2, rows=rows)
+    targets = tmp_path / "t.tsv"
+    targets.write_text("topic_id\tUnknown\tA\tB\n7\t0\t0.5\t0.5\n")
+    with pytest.warns(FairconvWarning) as caught:
+        cut = tf.evaluate(qrels, run, dims, task=2, edition=2021, targets=targets)
+    text = " | ".join(str(w.message) for w in caught)
+    assert "first 6 lines of each ranking" in text and "50 line(s) were left out" in text
+    assert "seq_no <= 25" in text and "40 line(s) of later rankings" in text
+    by_hand = _quiet_evaluate(
+        qrels, run, dims, task=2, edition=2021, targets=targets, depth=6, sequences=25
+    )
+    assert cut.values.tolist() == by_hand.values.tolist()
+    # exposure of the six lines: pages 1..6, odd pages in A, even in B, each ranking alike
+    eps = np.array([0.0, 0.0, 0.0])
+    for k, p in enumerate(range(1, 7), start=1):
+        eps[1 + (p % 2 == 0)] += oracle.delta(k)
+    star = oracle.z_of(50) * np.array([0.0, 0.5, 0.5])
+    assert cut.value("r", "7", "EE-D[geography]") == pytest.approx((eps**2).sum(), rel=1e-12)
+    assert cut.value("r", "7", "EE-R[geography]") == pytest.approx(eps @ star, rel=1e-12)
+    assert cut.value("r", "7", "EE-L[geography]") == pytest.approx(
+        ((eps - star) ** 2).sum(), rel=1e-12
+    )
+
+
+def test_topics_restrict_the_rows(tmp_path):
+    rows = ["7 1", "7 2", "8 1"]
+    qrels, run, dims = _tiny(tmp_path, task=1, rows=rows)
+    qrels.write_text('{"id": 7, "rel_docs": [1]}\n{"id": 8, "rel_docs": [2]}\n')
+    table = _quiet_evaluate(qrels, run, dims, task=1, edition=2022, topics=["8"])
+    assert table.topics == ("8",)
+
+
+# --------------------------------------------------------------------------- readers
+def test_metadata_2022_follows_the_organisers_derivation(tmp_path):
+    recs = [
+        {"page_id": 1, "page_subcont_regions": ["Western Europe", "Melanesia"],
+         "source_subcont_regions": {"Polynesia": 1, "Micronesia": 1, "UNK": 2},
+         "gender": ["cisgender female", "male"], "occupations": ["writer", "poet"],
+         "first_letter_category": "a-d", "creation_date_category": "old",
+         "relative_pageviews_category": "Low", "num_sitelinks_category": "1",
+         "qual_cat": "GA"},
+        {"page_id": 2, "page_subcont_regions": [], "source_subcont_regions": {},
+         "gender": ["genderfluid", "transgender male", "Female", "@UNKNOWN"], "occupations": [],
+         "first_letter_category": None, "creation_date_category": "new",
+         "relative_pageviews_category": "High", "num_sitelinks_category": "2",
+         "qual_cat": None},
+        {"page_id": 1, "page_subcont_regions": ["Caribbean"], "source_subcont_regions": {},
+         "gender": [], "occupations": [], "first_letter_category": "e-k",
+         "creation_date_category": "new", "relative_pageviews_category": "High",
+         "num_sitelinks_category": "2", "qual_cat": "FA"},
+    ]  # fmt: skip
+    path = tmp_path / "meta.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in recs))
+    dims, work = tf.read_metadata(path, edition=2022)
+    by = {d.name: d for d in dims}
+    assert [d.name for d in dims] == [
+        "sub-geo",
+        "src-geo",
+        "gender",
+        "occ",
+        "alpha",
+        "age",
+        "pop",
+        "langs",
+    ]
+    assert by["sub-geo"].categories == ("@UNKNOWN", "Oceania", "Western Europe")
+    assert by["sub-geo"].rows.tolist() == [[0, 0.5, 0.5], [1, 0, 0]]
+    assert by["src-geo"].categories == ("@UNKNOWN", "Oceania")
+    assert by["src-geo"].rows.tolist() == [[0.5, 0.5], [1, 0]]
+    assert by["gender"].categories == ("@UNKNOWN", "female", "male", "NB")
+    assert by["gender"].rows.tolist() == [[0, 1, 1, 0], [1, 0, 1, 1]]  # multi-hot, as given
+    assert by["occ"].categories == ("@UNKNOWN", "poet", "writer")
+    assert by["occ"].rows.tolist() == [[0, 0.5, 0.5], [1, 0, 0]]
+    assert by["alpha"].categories == ("a-d",) and by["alpha"].rows.tolist() == [[1], [0]]
+    assert by["age"].rows.tolist() == [[0, 1], [1, 0]]  # 'new' sorts before 'old'
+    assert work.pages.tolist() == [b"1", b"2"] and work.levels.tolist() == [4, -1]
+    only, _ = tf.read_metadata(path, edition=2022, dimensions=["gender", "sub-geo"])
+    assert [d.name for d in only] == ["gender", "sub-geo"]
+
+
+def test_metadata_2021_geography_and_gender(tmp_path):
+    recs = [
+        {"page_id": 5, "quality_score_disc": "Stub", "geographic_locations": ["Europe", "Asia"],
+         "gender": ["male", "Taira no Kiyomori"]},
+        {"page_id": 6, "quality_score_disc": "C", "geographic_locations": [], "gender": []},
+        {"page_id": 7, "quality_score_disc": "B", "geographic_locations": ["Asia"],
+         "gender": ["Taira no Kiyomori"]},
+        {"page_id": 8, "quality_score_disc": "FA", "geographic_locations": ["Africa"],
+         "gender": ["nonbinary", "cisgender female"]},
+    ]  # fmt: skip
+    path = tmp_path / "meta.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in recs))
+    dims, work = tf.read_metadata(path, edition=2021)
+    geo, gender = dims
+    assert geo.categories == ("Unknown", "Africa", "Asia", "Europe")
+    assert gender.categories == ("unknown", "female", "male", "third")
+    # page 7's only gender value was dropped: it leaves the intersection
+    assert geo.pages.tolist() == [b"5", b"6", b"8"]
+    assert geo.rows.tolist() == [[0, 0, 1, 1], [1, 0, 0, 0], [0, 1, 0, 0]]
+    assert gender.rows.tolist() == [[0, 0, 1, 0], [1, 0, 0, 0], [0, 1, 0, 1]]
+    assert work.levels.tolist() == [0, 2, 3, 5]
+
+
+def test_alignment_tables_as_the_organisers_write_them(tmp_path):
+    csv = tmp_path / "page-alpha-align.csv"
+    csv.write_text(",Northern America,Western Europe\n12,True,False\n3,False,True\n")
+    d = tf.read_alignment("alpha", csv)
+    assert d.categories == ("Northern America", "Western Europe") and not d.has_unknown
+    assert d.pages.tolist() == [b"12", b"3"] and d.rows.tolist() == [[1, 0], [0, 1]]
+    tsv = tmp_path / "geo.tsv.gz"
+    with gzip.open(tsv, "wt") as f:
+        f.write("page\tUnknown\tLatin America and the Caribbean\n# a comment\n1\t0.5\t5e-1\n")
+    d = tf.read_alignment("geography", tsv)
+    assert d.categories == ("Unknown", "Latin America and the Caribbean") and d.has_unknown
+    assert d.rows.tolist() == [[0.5, 0.5]]
+
+
+def test_wide_targets_map_columns_by_name_and_may_omit_the_unknown(tmp_path):
+    align = tmp_path / "a.csv"
+    align.write_text("page_id,@UNKNOWN,x y,z\n1,0,1,0\n")
+    dims = [tf.read_alignment("d", align)]
+    wide = tmp_path / "task1-eval-d-target.csv"
+    wide.write_text("topic_id,z,x y\n5,0.25,0.75\n6,1,0\n")
+    t = tf.read_targets(wide, dims)
+    assert t.topics == ("5", "6")
+    assert t.toarray().tolist() == [[0, 0.75, 0.25], [0, 0, 1]]
+
+
+def test_written_targets_read_back_the_same(tmp_path):
+    rng = np.random.default_rng(3)
+    case = oracle.random_case(rng, task=2, edition=2022, explicit=False, m=2, n_topics=3)
+    qrels, run, dims, kw = _write_case(case, tmp_path)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FairconvWarning)
+        built = tf.build_targets(
+            qrels, dims, task=2, backgrounds=kw["backgrounds"], work=kw["work"]
+        )
+    out = tmp_path / "written.tsv"
+    built.to_tsv(out)
+    back = tf.read_targets(out, dims)
+    assert back.topics == built.topics
+    assert np.array_equal(back.toarray(), built.toarray())
+    explicit = _quiet_evaluate(qrels, run, dims, task=2, targets=back)
+    rebuilt = _quiet_evaluate(
+        qrels, run, dims, task=2, backgrounds=kw["backgrounds"], work=kw["work"]
+    )
+    assert np.array_equal(explicit.values, rebuilt.values, equal_nan=True)
+
+
+def test_trec_forms_of_runs_and_qrels(tmp_path):
+    align = tmp_path / "a.tsv"
+    align.write_text("page_id\t@UNKNOWN\tx\n" + "".join(f"d{i}\t0\t1\n" for i in range(4)))
+    dims = [tf.read_alignment("d", align)]
+    qrels = tmp_path / "q.txt"
+    qrels.write_text("T1 0 d1 2\nT1 0 d2 0\nT1 0 d3 -1\n")
+    run = tmp_path / "trec.run"
+    run.write_text("T1 Q0 d2 1 9 mytag\nT1 Q0 d1 2 8 mytag\n")
+    q = tf.read_qrels(qrels)
+    assert q.pages.tolist() == [b"d1"]
+    r = tf.read_run(run, task=1)
+    assert r.name == "mytag"
+    table = _quiet_evaluate(q, r, dims, task=1)
+    assert table.value("mytag", "T1", "nDCG") == pytest.approx(1.0)  # rank 2 weighs 1 too
+
+
+# --------------------------------------------------------------------------- bad input
+ALIGN = "page_id\t@UNKNOWN\tx\ty\n1\t0\t1\t0\n2\t0\t0\t1\n3\t1\t0\t0\n"
+
+
+def _files(tmp_path, **texts):
+    paths = {}
+    defaults = {
+        "align": ALIGN,
+        "qrels": '{"id": 1, "rel_docs": [1, 2]}\n{"id": 2, "rel_docs": ["3"]}\n',
+        "run": "id\tpage_id\n1\t1\n1\t2\n2\t3\n",
+        "run2": "id\tseq_no\tpage_id\n1\t1\t1\n1\t1\t2\n1\t2\t2\n",
+        "targets": "topic_id\td\ttarget\n1\tx\t0.5\n1\ty\t0.5\n2\t@UNKNOWN\t1\n",
+        "bg": "category\tweight\nx\t1\ny\t3\n",
+        "work": "page_id\tlevel\n1\tStub\n2\tFA\n3\tC\n",
+    }
+    for key, text in {**defaults, **texts}.items():
+        paths[key] = tmp_path / key
+        paths[key].write_text(text)
+    return paths
+
+
+READER_ERRORS = [
+    # runs (spec 9, Runs)
+    (
+        "run",
+        "1\t1\t7\n",
+        lambda p: tf.read_run(p["run"], task=1),
+        r"run:1: a Task 1 run line .* found 3",
+    ),
+    (
+        "run2",
+        "1\tx\t1\n",
+        lambda p: tf.read_run(p["run2"], task=2),
+        r"run2:1: a seq_no .* integer; found 'x'",
+    ),
+    ("run2", "1\t1.5\t1\n", lambda p: tf.read_run(p["run2"], task=2), r"run2:1: a seq_no"),
+    (
+        "run",
+        "1 1\n1 2\n1 1\n",
+        lambda p: tf.read_run(p["run"], task=1),
+        r"run:3: page '1' appears twice .*line 1",
+    ),
+    (
+        "run",
+        "1 1\n2 2\n1 3\n",
+        lambda p: tf.read_run(p["run"], task=1),
+        r"run:3: the lines of topic 1 are not contiguous",
+    ),
+    (
+        "run2",
+        "1 1 1\n1 2 2\n1 1 3\n",
+        lambda p: tf.read_run(p["run2"], task=2),
+        r"run2:3: the lines of ranking 1 seq_no 1",
+    ),
+    ("run", "\n# nothing\n", lambda p: tf.read_run(p["run"], task=1), r"run: the file is empty"),
+    ("run", "id\tpage_id\n", lambda p: tf.read_run(p["run"], task=1), r"run: the file is empty"),
+    # qrels (spec 9, Qrels)
+    ("qrels", '{"rel_docs": [1]}\n', lambda p: tf.read_qrels(p["qrels"]), r'qrels:1: "id" must be'),
+    (
+        "qrels",
+        '{"id": true, "rel_docs": [1]}\n',
+        lambda p: tf.read_qrels(p["qrels"]),
+        r'qrels:1: "id" must be',
+    ),
+    (
+        "qrels",
+        '{"id": 1, "rel_docs": 5}\n',
+        lambda p: tf.read_qrels(p["qrels"]),
+        r'qrels:1: "rel_docs" must be an array',
+    ),
+    (
+        "qrels",
+        '{"id": 1, "rel_docs": [1.5]}\n',
+        lambda p: tf.read_qrels(p["qrels"]),
+        r'qrels:1: "rel_docs item" must be',
+    ),
+    (
+        "qrels",
+        '{"id": 1, "rel_docs": [1]}\n{"id": "1", "rel_docs": []}\n',
+        lambda p: tf.read_qrels(p["qrels"]),
+        r"qrels:2: topic \"id\" '1' appears twice",
+    ),
+    (
+        "qrels",
+        "1 0 a 1\n1 0 a 2\n",
+        lambda p: tf.read_qrels(p["qrels"]),
+        r"qrels:2: .* judged twice",
+    ),
+    (
+        "qrels",
+        "1 0 a x\n",
+        lambda p: tf.read_qrels(p["qrels"]),
+        r"qrels:1: a TREC qrels level must be an integer",
+    ),
+    # alignment tables (spec 9, Alignment tables)
+    (
+        "align",
+        "page_id\n1\n",
+        lambda p: tf.read_alignment("d", p["align"]),
+        r"align:1: the header names no category",
+    ),
+    (
+        "align",
+        "page_id\tx\tx\n1\t1\t0\n",
+        lambda p: tf.read_alignment("d", p["align"]),
+        r"align:1: category 'x' appears twice",
+    ),
+    (
+        "align",
+        "page_id\tx\tUnknown\n1\t1\t0\n",
+        lambda p: tf.read_alignment("d", p["align"]),
+        r"align:1: the unknown category 'Unknown' must be the first",
+    ),
+    (
+        "align",
+        "page_id\tx\n1\t1\n1\t0\n",
+        lambda p: tf.read_alignment("d", p["align"]),
+        r"align:3: page '1' is listed twice .*line 2",
+    ),
+    (
+        "align",
+        "page_id\tx\ty\n1\t1\n",
+        lambda p: tf.read_alignment("d", p["align"]),
+        r"align:2: expected 3 fields .* found 2",
+    ),
+    (
+        "align",
+        "page_id,x\n1,-0.5\n",
+        lambda p: tf.read_alignment("d", p["align"]),
+        r"align:2: the value of a table line must be >= 0",
+    ),
+    (
+        "align",
+        "page_id,x\n1,inf\n",
+        lambda p: tf.read_alignment("d", p["align"]),
+        r"align:2: the value of a table line must be a finite number",
+    ),
+    (
+        "align",
+        "page_id,x\n1,NaN\n",
+        lambda p: tf.read_alignment("d", p["align"]),
+        r"align:2: .* finite number",
+    ),
+    (
+        "align",
+        "id,x\n1,1\n",
+        lambda p: tf.read_alignment("d", p["align"]),
+        r"align:1: the header must start with 'page_id'",
+    ),
+    # work levels and backgrounds (spec 9)
+    (
+        "work",
+        "page_id\tlevel\n1\tGood\n",
+        lambda p: tf.read_work(p["work"]),
+        r"work:2: a work level must be one of",
+    ),
+    (
+        "work",
+        "page_id\tlevel\n1\tC\n1\tB\n",
+        lambda p: tf.read_work(p["work"]),
+        r"work:3: page '1' is listed twice",
+    ),
+    (
+        "bg",
+        "category,weight\nx,-1\n",
+        lambda p: tf.read_background(p["bg"]),
+        r"bg:2: the weight .* >= 0",
+    ),
+    (
+        "bg",
+        "category,weight\nx,0\ny,0\n",
+        lambda p: tf.read_background(p["bg"]),
+        r"bg: the weights sum to 0",
+    ),
+    (
+        "bg",
+        "category,weight\nx,1\nx,2\n",
+        lambda p: tf.read_background(p["bg"]),
+        r"bg:3: category 'x' is listed twice",
+    ),
+]
+
+
+@pytest.mark.parametrize(("key", "text", "call", "match"), READER_ERRORS)
+def test_reader_errors_name_file_and_line(tmp_path, key, text, call, match):
+    paths = _files(tmp_path, **{key: text})
+    with pytest.raises(ValueError, match=match):
+        call(paths)
+
+
+def _dims(paths):
+    return [tf.read_alignment("d", paths["align"])]
+
+
+def _ev(paths, **kw):
+    kw.setdefault("task", 1)
+    run = paths["run"] if kw["task"] == 1 else paths["run2"]
+    return tf.evaluate(paths["qrels"], run, _dims(paths), **kw)
+
+
+TARGET_ERRORS = [
+    (
+        "topic_id\tgeo\ttarget\n1\tx\t1\n",
+        r"targets:1: the header names the dimensions geo; the evaluation has d",
+    ),
+    ("topic_id\td\ttarget\n1\tz\t1\n", r"targets:2: 'z' is not a category of dimension 'd'"),
+    (
+        "topic_id\td\ttarget\n1\tx\t1\n1\tx\t2\n",
+        r"targets:3: the cell of topic '1' is listed twice .*line 2",
+    ),
+    ("topic_id\td\ttarget\n1\tx\t-1\n", r"targets:2: the target value .* >= 0"),
+    ("topic_id\td\ttarget\n1\tx\t0\n", r"targets: the targets of topic '1' sum to 0"),
+    (
+        "topic_id\tx\tq\n1\t1\t0\n",
+        r"targets:1: the header's categories must be those of dimension 'd'",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "match"), TARGET_ERRORS)
+def test_target_errors(tmp_path, text, match):
+    paths = _files(tmp_path, targets=text)
+    with pytest.raises(ValueError, match=match):
+        tf.read_targets(paths["targets"], _dims(paths))
+
+
+EVALUATE_ERRORS = [
+    (
+        {},
+        {"target_len": 1, "targets": "T"},
+        r"run: topic '1' of run 'run' ranks 2 pages, more than the target length 1",
+    ),
+    (
+        {"qrels": '{"id": 1, "rel_docs": [1]}\n{"id": 2, "rel_docs": []}\n'},
+        {},
+        r"run: topic '2' of run 'run' has no target .*qrels",
+    ),
+    (
+        {"qrels": '{"id": 1, "rel_docs": [1]}\n{"id": 2, "rel_docs": []}\n'},
+        {"targets": "T"},
+        r"run: topic '2' of run 'run' has no relevant page",
+    ),
+    (
+        {"targets": "topic_id\td\ttarget\n1\tx\t1\n"},
+        {"targets": "T"},
+        r"run: topic '2' of run 'run' has no target in the targets",
+    ),
+    (
+        {},
+        {"backgrounds": {"e": "B"}},
+        r"'backgrounds' parameter .* name dimensions of the evaluation \(d\). Got 'e'",
+    ),
+    (
+        {"bg": "category\tweight\nx\t1\n"},
+        {"backgrounds": {"d": "B"}},
+        r"background of dimension 'd' .* missing: y",
+    ),
+    (
+        {"bg": "category\tweight\nx\t1\ny\t1\nz\t1\n"},
+        {"backgrounds": {"d": "B"}},
+        r"not categories of 'd': z",
+    ),
+    (
+        {"align": "page_id\tx\ty\n1\t1\t0\n2\t0\t1\n3\t1\t0\n"},
+        {"backgrounds": {"d": "B"}},
+        r"only dimensions with an unknown category",
+    ),
+    (
+        {"align": "page_id\tx\ty\n1\t1\t0\n2\t0\t1\n3\t1\t0\n"},
+        {"edition": 2021},
+        r"Edition 2021 needs an unknown category first .* 'd'",
+    ),
+    (
+        {},
+        {"edition": 2021, "targets": "T"},
+        r"targets: the target of topic '2' puts 1 on the all-unknown cell",
+    ),
+    (
+        {"work": "page_id\tlevel\n1\tStub\n"},
+        {"task": 2, "work": "W"},
+        r"work: relevant page '2' of topic '1' has no work level",
+    ),
+    (
+        {"align": "page_id\t@UNKNOWN\tx\ty\n1\t0\t1\t0\n3\t1\t0\t0\n"},
+        {"task": 1},
+        r"relevant page '2' of topic '1' is not in the alignment tables",
+    ),
+    (
+        {
+            "align": "page_id\t@UNKNOWN\tx\ty\n1\t0\t1\t0\n3\t1\t0\t0\n",
+            "targets": "topic_id\td\ttarget\n1\tx\t1\n",
+        },
+        {"task": 2, "targets": "T"},
+        r"run2:3: relevant page '2' is in no alignment table",
+    ),
+    ({}, {"task": 2}, r"'work' parameter .* be given to build Task 2 targets"),
+    ({}, {"depth": -1}, r"'depth' parameter .* integer >= 0"),
+    ({}, {"sequences": 3}, r"'sequences' parameter .* None for Task 1"),
+    ({}, {"targets": "T", "work": "W"}, r"cannot go with explicit 'targets'"),
+]
+
+
+@pytest.mark.parametrize(("texts", "kw", "match"), EVALUATE_ERRORS)
+def test_evaluate_errors_name_what_and_where(tmp_path, texts, kw, match):
+    paths = _files(tmp_path, **texts)
+    swap = {"T": paths["targets"], "B": paths["bg"], "W": paths["work"]}
+    kw = {k: swap.get(v, v) if isinstance(v, str) else v for k, v in kw.items()}
+    if "backgrounds" in kw:
+        kw["backgrounds"] = {k: swap.get(v, v) for k, v in kw["backgrounds"].items()}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FairconvWarning)
+        with pytest.raises(ValueError, match=match):
+            _ev(paths, **kw)
+
+
+def test_tables_that_disagree_on_their_pages_are_refused(tmp_path):
+    paths = _files(tmp_path)
+    other = tmp_path / "other.tsv"
+    other.write_text("page_id\tUnknown\tA\n1\t1\t0\n2\t0\t1\n4\t0\t1\n")
+    dims = [tf.read_alignment("d", paths["align"]), tf.read_alignment("e", other)]
+    with pytest.raises(
+        ValueError, match=r"dimension 'd' \(.*align\) lacks page '4', which dimension 'e' \(.*other"
+    ):
+        tf.evaluate(paths["qrels"], paths["run"], dims, task=1)
+
+
+def test_two_runs_with_one_name_are_refused(tmp_path):
+    paths = _files(tmp_path)
+    (tmp_path / "sub").mkdir()
+    again = tmp_path / "sub" / "run"
+    again.write_text("1 1\n")
+    with pytest.raises(ValueError, match="two runs are named 'run'"):
+        tf.evaluate(
+            paths["qrels"], [paths["run"], again], _dims(paths), task=1, targets=paths["targets"]
+        )
+
+
+def test_metadata_errors_name_line_and_field(tmp_path):
+    path = tmp_path / "m.jsonl"
+    path.write_text('{"page_id": 1, "quality_score_disc": "C"}\n')
+    with pytest.raises(
+        ValueError, match=r'm.jsonl:1: "geographic_locations" must be an array .*missing'
+    ):
+        tf.read_metadata(path, edition=2021)
+    path.write_text(
+        '{"page_id": 1, "quality_score_disc": "C", "geographic_locations": ["Asia", "Asia"]}\n'
+    )
+    with pytest.raises(
+        ValueError, match=r"m.jsonl:1: \"geographic_locations\" has 'Asia' listed twice"
+    ):
+        tf.read_metadata(path, edition=2021)
+    path.write_text('{"page_id": 1, "quality_score_disc": "Top", "geographic_locations": []}\n')
+    with pytest.raises(ValueError, match=r'm.jsonl:1: "quality_score_disc" must be one of'):
+        tf.read_metadata(path, edition=2021)
+    with pytest.raises(ValueError, match=r"'dimensions' parameter .* Got \['occ'\]"):
+        tf.read_metadata(path, edition=2021, dimensions=["occ"])
+
+
+# --------------------------------------------------------------------------- notices (spec 8)
+def test_notices_for_unlisted_pages_undefined_awrf_and_multi_hot_rows(tmp_path):
+    paths = _files(
+        tmp_path,
+        align="page_id\t@UNKNOWN\tx\ty\n1\t0\t1\t1\n2\t0\t0\t1\n3\t1\t0\t0\n",
+        run="1\t1\n1\t9\n2\t8\n",
+        targets="topic_id\td\ttarget\n1\tx\t1\n2\tx\t1\n",
+    )
+    with pytest.warns(FairconvWarning) as caught:
+        table = _ev(paths, targets=paths["targets"])
+    text = " | ".join(str(w.message) for w in caught)
+    assert "rows of dimension 'd' sum to more than 1" in text
+    assert "2 of 3 ranked pages are in no alignment table" in text
+    assert "AWRF is undefined (NaN) on topic(s) '2'" in text
+    assert math.isnan(table.value("run", "2", "AWRF[d]"))
+    assert table.value("run", "1", "AWRF[d]") == pytest.approx(
+        1 - oracle.js({(1,): 1, (2,): 1}, {(1,): 1, (2,): 0})
+    )
+
+
+def test_2021_task2_pages_without_a_work_level_are_left_out_with_a_notice(tmp_path):
+    paths = _files(
+        tmp_path,
+        align="page_id\tUnknown\tx\ty\n1\t0\t1\t0\n2\t0\t0\t1\n3\t1\t0\t0\n",
+        work="page_id\tlevel\n2\tFA\n3\tC\n",
+    )
+    with pytest.warns(
+        FairconvWarning, match=r"1 relevant page\(s\) have no work level .*'1' of topic '1'"
+    ):
+        tf.build_targets(paths["qrels"], _dims(paths), task=2, edition=2021, work=paths["work"])
