@@ -511,7 +511,7 @@ def evaluate(
     measures: Sequence[str] | None = None,
     weights: Sequence[float] | None = None,
     gains: Sequence[float] = (1, 3),
-    order: str = "file",
+    order: str | None = None,
     duplicates: str = "error",
     nonrelevant_membership: str = "uniform",
     n_jobs: int | None = None,
