@@ -51,7 +51,7 @@ from ._validation import (
 )
 from .divergences import AttributeSet, resolve_divergence
 from .gfr import _cutoffs, _padded, _stop
-from .io._frames import as_qrels, as_runs
+from .io._frames import as_answers, as_qrels, as_runs
 from .io._json import json_groups, json_ints, json_item_error
 from .io._tables import Qrels, Run
 from .rankings import AttributeData, join_options, prepare
@@ -566,10 +566,17 @@ def evaluate(
     )
     attributes = check_sequence_of(attributes, AttributeData, "attributes", func, min_len=1)
     check_unique_names([a.attribute.name for a in attributes], "attributes", func)
-    if not isinstance(answers, Answers):
-        raise TypeError(
-            f"The 'answers' parameter of {func} must be Answers (fairconv.io.read_answers). "
-            f"Got {type(answers).__name__} instead."
+    answers = as_answers(answers, [a.attribute for a in attributes])
+    lacking_sets = [
+        a.attribute.name for a in attributes if a.attribute.name not in answers.distributions
+    ]
+    if lacking_sets:
+        raise fail(
+            "answers",
+            func,
+            "give each answer a distribution for every attribute set scored (read them "
+            "with the same attribute sets)",
+            f"answers without the attribute set {lacking_sets[0]!r}",
         )
     depths = check_cutoffs(_cutoffs(cutoffs, measures, (), func), "cutoffs", func)
     cut: list[int | None] = [None, *depths]

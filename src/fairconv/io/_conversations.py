@@ -175,9 +175,19 @@ def read_answers(path, attribute_sets: Sequence[AttributeSet]) -> Answers:
         Naming file, line and field: invalid JSON or UTF-8, an empty file, fields of
         the wrong type, memberships of the wrong length or not summing to 1.
     """
+    name = source_name(path)
+    return answers_from_records(
+        ((f"{name}:{line}", rec) for line, rec in iter_jsonl(path)), attribute_sets
+    )
+
+
+def answers_from_records(records, attribute_sets: Sequence[AttributeSet]) -> Answers:
+    """Answers from ``(where, record)`` pairs, each record as an answer file's line.
+
+    ``where`` names the record in messages (``file:line``, ``answers records:3``).
+    """
     entity_lists, runs, topics, sources = [], [], [], []
-    for line, rec in iter_jsonl(path):
-        where = f"{source_name(path)}:{line}"
+    for where, rec in records:
         if not isinstance(rec, dict):
             raise ValueError(f"{where}: an answer record must be a JSON object")
         topics.append(json_str(rec.get("topic"), "topic", where))

@@ -154,7 +154,7 @@ def _token(value, field: str, where: str, *, first: bool = False) -> str:
     leading ``#`` (the line would be a comment).
     """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (str, int, np.integer)):
-        if _is_missing(value) and not isinstance(value, (float, np.floating)):
+        if _is_missing(value):
             raise ValueError(f"{where}: the {field} is missing ({value!r})")
         raise ValueError(
             f"{where}: the {field} must be a string or an integer, got "
@@ -473,7 +473,7 @@ def _frame_column(frame, kind: str, what: str):
         count = names.count(name)
         if count > 1:
             raise ValueError(
-                f"the {what} DataFrame has {count} columns named {name!r}; keep one "
+                f"the {what} has {count} columns named {name!r}; keep one "
                 "(e.g. frame.loc[:, ~frame.columns.duplicated()])"
             )
         if count:
@@ -485,7 +485,7 @@ def _needed(frame, kind: str, what: str):
     col, _ = _frame_column(frame, kind, what)
     if col is None:
         raise ValueError(
-            f"the {what} DataFrame needs a {kind} column named one of "
+            f"the {what} needs a {kind} column named one of "
             f"{', '.join(_COLUMNS[kind])}; it has {', '.join(map(str, frame.columns))}"
         )
     return col
@@ -497,7 +497,7 @@ def _dict_columns(obj: Mapping, what: str) -> list:
     for topic, docs in zip(obj, inner, strict=True):
         if not isinstance(docs, Mapping):
             raise ValueError(
-                f"the {what} dict must map query ids to {{doc_id: value}} dicts; "
+                f"the {what} must map query ids to {{doc_id: value}} dicts; "
                 f"query {topic!r} maps to {type(docs).__name__}"
             )
     sizes = np.fromiter(map(len, inner), np.int64, len(inner))
@@ -754,8 +754,14 @@ def as_run(run, /, *, name: str | None = None) -> Run:
     if _is_path(run):
         return read_run(run, tag=tag)
     if _is_frame(run):
-        (one,) = _frame_runs(run, tag)
-        return one
+        runs = _frame_runs(run, tag)
+        if len(runs) > 1:
+            raise ValueError(
+                f"the run DataFrame holds {len(runs)} runs by its run column "
+                f"({', '.join(repr(r.tag) for r in runs[:3])}{', ...' * (len(runs) > 3)}); "
+                "pass it as runs (as_runs) to score each"
+            )
+        return runs[0]
     tag = "run" if tag is None else tag
     where = f"run {tag!r} ({_kind(run)})"
     cols, place = _columns(run, ("topic", "doc", "score"), where)
@@ -995,3 +1001,89 @@ def _row_probabilities(col: _RowEntries):
     values, bad = _numbers(_Column(col.values, col.place))
     n = len(col)
     return values, (bad // col.g if bad < len(col.values) else n)
+
+
+# --------------------------------------------------------------------------- answers
+_ANSWER_TOPIC = ("topic", *_COLUMNS["topic"])
+_ANSWER_ENTITIES = ("entities", "nuggets")
+
+
+def _answer_field(frame, names: Sequence[str], what: str, *, required: bool = True):
+    taken = [str(c) for c in frame.columns]
+    for name in names:
+        if taken.count(name) > 1:
+            raise ValueError(f"the {what} has {taken.count(name)} columns named {name!r}; keep one")
+        if name in taken:
+            return frame.iloc[:, taken.index(name)].tolist()
+    if required:
+        raise ValueError(
+            f"the {what} needs a column named one of {', '.join(names)}; it has {', '.join(taken)}"
+        )
+    return None
+
+
+def _answer_id(value, field: str, where: str):
+    """A topic or run id as the answers' JSON text holds it (an integer as its digits)."""
+    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+        return _token(value, field, where)
+    return value  # strings and everything else: the answer records' own rule
+
+
+def as_answers(answers, attribute_sets: Sequence):
+    """Generated answers from a file, a DataFrame or records.
+
+    Parameters
+    ----------
+    answers : Answers, path, file object, DataFrame or iterable of dicts
+        A file or records as docs/formats.md's answer files: per answer a ``topic``, a
+        ``run`` (optional when there is one run) and its ``entities`` (each with a
+        ``level`` and its ``groups``, ``{set name: vector}``). A DataFrame has one
+        answer per row: a topic column (``topic``, ``query_id``, ``qid`` or ``q_id``),
+        a run column (``run_id``, ``run``, ``tag``, ``name`` or ``system``; optional)
+        and an ``entities`` (or ``nuggets``) column of lists of entity dicts.
+    attribute_sets : sequence of AttributeSet
+        The sets each answer gives vectors for.
+
+    Returns
+    -------
+    fairconv.ragfair.Answers
+
+    Raises
+    ------
+    ValueError
+        Naming the row (``answers DataFrame:2``, ``answers records:2``) or the file and
+        line, and the field.
+    """
+    from ..ragfair import Answers
+    from ._conversations import answers_from_records, read_answers
+
+    if isinstance(answers, Answers):
+        return answers
+    if _is_path(answers):
+        return read_answers(answers, attribute_sets)
+    if _is_frame(answers):
+        what = "answers DataFrame"
+        place = _Place(what, _own_index(answers))
+        topics = _answer_field(answers, _ANSWER_TOPIC, what)
+        runs = _answer_field(answers, RUN_COLUMNS, what, required=False)
+        entities = _answer_field(answers, _ANSWER_ENTITIES, what)
+        records = []
+        for i, (topic, entity_list) in enumerate(zip(topics, entities, strict=True)):
+            where = place.at(i)
+            rec = {"topic": _answer_id(topic, "topic", where)}
+            if runs is not None:
+                rec["run"] = _answer_id(runs[i], "run", where)
+            rec["entities"] = (
+                list(entity_list) if isinstance(entity_list, np.ndarray) else entity_list
+            )
+            records.append((where, rec))
+        return answers_from_records(records, attribute_sets)
+    if isinstance(answers, Iterable) and not isinstance(answers, (str, bytes, Mapping)):
+        return answers_from_records(
+            ((f"answers records:{i}", rec) for i, rec in enumerate(answers, start=1)),
+            attribute_sets,
+        )
+    raise TypeError(
+        "answers must be Answers, a path, a file object, a DataFrame or an iterable of "
+        f"answer records (dicts); got {type(answers).__name__}"
+    )
