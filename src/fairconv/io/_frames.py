@@ -126,13 +126,18 @@ class _Place:
         pos = self.row(i)
         if self.index is None:
             return pos + 1
-        return f"{pos + 1} (index {self.index[pos]!r})"
+        return f"{pos + 1} (index {_label(self.index[pos])!r})"
 
     def at(self, i: int) -> str:
         return f"{self.name}:{self.line(i)}"
 
     def lines(self) -> np.ndarray | None:
         return None if self.positions is None else self.positions + 1
+
+
+def _label(label):
+    """An index label as the user wrote it (a numpy scalar as its Python value)."""
+    return label.item() if isinstance(label, np.generic) else label
 
 
 def _own_index(frame):

@@ -43,7 +43,10 @@ __all__ = [
 def _line(lines, index, i: int) -> int | str:
     """Line i + 1 or ``lines[i]``; with a DataFrame's ``index``, its label follows."""
     line = i + 1 if lines is None else int(lines[i])
-    return line if index is None else f"{line} (index {index[line - 1]!r})"
+    if index is None:
+        return line
+    label = index[line - 1]
+    return f"{line} (index {label.item() if isinstance(label, np.generic) else label!r})"
 
 
 def _check_unique(rows: Rows, topic_ids, docs, names, what):
