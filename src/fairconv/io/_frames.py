@@ -47,7 +47,7 @@ import numpy as np
 
 from .. import _accel
 from .._validation import _NOT_IN_ID, LMAX_LIMIT, SUM_TOLERANCE, first_bad_distribution
-from ._json import LONE_SURROGATE
+from ._json import LONE_SURROGATE, iter_jsonl
 from ._tables import (
     GroupMemberships,
     Qrels,
@@ -57,7 +57,7 @@ from ._tables import (
     read_qrels,
     read_run,
 )
-from ._text import FileFormatError, topic_codes
+from ._text import FileFormatError, source_name, topic_codes
 
 __all__ = ["as_qrels", "as_run", "as_runs", "as_memberships", "RUN_COLUMNS"]
 
@@ -1034,38 +1034,20 @@ def _answer_id(value, field: str, where: str):
     return value  # strings and everything else: the answer records' own rule
 
 
-def as_answers(answers, attribute_sets: Sequence):
-    """Generated answers from a file, a DataFrame or records.
+def answer_records(answers) -> Iterable[tuple[str, object]]:
+    """``(where, record)`` of every answer of a file, a DataFrame or records.
 
-    Parameters
-    ----------
-    answers : Answers, path, file object, DataFrame or iterable of dicts
-        A file or records as docs/formats.md's answer files: per answer a ``topic``, a
-        ``run`` (optional when there is one run) and its ``entities`` (each with a
-        ``level`` and its ``groups``, ``{set name: vector}``). A DataFrame has one
-        answer per row: a topic column (``topic``, ``query_id``, ``qid`` or ``q_id``),
-        a run column (``run_id``, ``run``, ``tag``, ``name`` or ``system``; optional)
-        and an ``entities`` (or ``nuggets``) column of lists of entity dicts.
-    attribute_sets : sequence of AttributeSet
-        The sets each answer gives vectors for.
-
-    Returns
-    -------
-    fairconv.ragfair.Answers
-
-    Raises
-    ------
-    ValueError
-        Naming the row (``answers DataFrame:2``, ``answers records:2``) or the file and
-        line, and the field.
+    A file or records hold the answer files' records (docs/formats.md): per answer a
+    ``topic``, a ``run`` (optional when there is one run) and its ``entities``. A
+    DataFrame has one answer per row: a topic column (``topic``, ``query_id``, ``qid``
+    or ``q_id``), a run column (``run_id``, ``run``, ``tag``, ``name`` or ``system``;
+    optional) and an ``entities`` (or ``nuggets``) column of lists of entity dicts.
+    ``where`` names the record: ``file:line``, ``answers DataFrame:2``,
+    ``answers records:2``.
     """
-    from ..ragfair import Answers
-    from ._conversations import answers_from_records, read_answers
-
-    if isinstance(answers, Answers):
-        return answers
     if _is_path(answers):
-        return read_answers(answers, attribute_sets)
+        name = source_name(answers)
+        return ((f"{name}:{line}", rec) for line, rec in iter_jsonl(answers))
     if _is_frame(answers):
         what = "answers DataFrame"
         place = _Place(what, _own_index(answers))
@@ -1078,16 +1060,12 @@ def as_answers(answers, attribute_sets: Sequence):
             rec = {"topic": _answer_id(topic, "topic", where)}
             if runs is not None:
                 rec["run"] = _answer_id(runs[i], "run", where)
-            rec["entities"] = (
-                list(entity_list) if isinstance(entity_list, np.ndarray) else entity_list
-            )
+            is_array = isinstance(entity_list, np.ndarray)
+            rec["entities"] = list(entity_list) if is_array else entity_list
             records.append((where, rec))
-        return answers_from_records(records, attribute_sets)
+        return records
     if isinstance(answers, Iterable) and not isinstance(answers, (str, bytes, Mapping)):
-        return answers_from_records(
-            ((f"answers records:{i}", rec) for i, rec in enumerate(answers, start=1)),
-            attribute_sets,
-        )
+        return ((f"answers records:{i}", rec) for i, rec in enumerate(answers, start=1))
     raise TypeError(
         "answers must be Answers, a path, a file object, a DataFrame or an iterable of "
         f"answer records (dicts); got {type(answers).__name__}"
