@@ -591,10 +591,9 @@ def test_the_pilot_as_frames_scores_as_the_files_ranked_by_score():
             f, sep=" ", header=None, names=["query_id", "q0", "doc_id", "rank", "score", "tag"]
         )
         runs[run.tag] = frame
-    gm = pd.read_csv(  # pandas 2's default parser may miss a float by one ulp
-        folder / "fairweb1pilot.M-ORIGIN.gmemb", sep=" ", header=None, float_precision="round_trip"
-    )
-    gm = gm.rename(columns={0: "query_id", 1: "doc_id"})
+    lines = (folder / "fairweb1pilot.M-ORIGIN.gmemb").read_text().split("\n")
+    rows = [(t, d, *map(float, v)) for t, d, *v in (line.split() for line in lines if line)]
+    gm = pd.DataFrame(rows).rename(columns={0: "query_id", 1: "doc_id"})  # exact floats
     attr = pilot.attributes[3]
     data = load_attribute(attr.attribute.name, gm, attr.attribute.target, attr.attribute.scale)
     table = gfr.evaluate(qrels, runs, [data], cutoffs=[10])

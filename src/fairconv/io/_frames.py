@@ -40,7 +40,7 @@ import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain
-from operator import attrgetter, itemgetter
+from operator import attrgetter, itemgetter, methodcaller
 from typing import Any, NoReturn, cast
 
 import numpy as np
@@ -342,7 +342,7 @@ def _id_bytes(texts: np.ndarray, *, first: bool) -> tuple[np.ndarray, int]:
     if joined.isascii():
         data = joined.encode("ascii")
     else:
-        encoded = [t.encode("utf-8", "surrogatepass") for t in texts]
+        encoded = list(map(methodcaller("encode", "utf-8", "surrogatepass"), texts))
         lengths = np.fromiter(map(len, encoded), np.int64, n)
         data = b"".join(encoded)
     del joined
