@@ -87,8 +87,10 @@ def test_dict_runs_are_ranked_by_score_as_trec_eval(pilot):
     }
     by_score = gfr.evaluate(pilot.qrels, pilot.runs, pilot.attributes, order="score")
     _same(gfr.evaluate(pilot.qrels, runs, pilot.attributes), by_score)
-    tied = as_run({"T": {"a": 1.0, "c": 1.0, "b": 2.0}}, name="x")
-    assert [d.decode() for d in tied.docs] == ["b", "c", "a"]  # ties: doc id descending
+    tied = {"T": {"a": 1.0, "c": 1.0, "b": 2.0}}  # ties by doc id descending: b, c, a
+    for doc, rank in (("b", 1), ("c", 2), ("a", 3)):  # ERR@3 of one relevant doc: p / rank
+        table = gfr.evaluate({"T": {doc: 1}}, {"x": tied}, [], cutoffs=[3])
+        assert table.value("x", "T", "ERR@3") == 0.25 / rank
 
 
 def test_memberships_of_every_kind_load_as_the_file(pilot, reference):

@@ -341,7 +341,7 @@ def evaluate(
     phi: float = 0.99,
     utility: str = "ERR",
     weights: Sequence[float] | None = None,
-    order: str = "file",
+    order: str | None = None,
     duplicates: str = "error",
     nonrelevant_membership: str = "uniform",
     lists: RankedLists | None = None,
@@ -376,9 +376,12 @@ def evaluate(
         and every set covering a topic have weight 0 (``w_0 = 0`` and the weighted
         sets do not cover it), GFR is undefined there: NaN, left out of the ``all``
         means and counted by ``n[GFR]`` in ``to_tsv``.
-    order : {'file', 'score'}
-        Rank order: the order of a topic's lines in the run file (as the organisers'
-        tool), or trec_eval's (score descending, ties by doc id descending).
+    order : {None, 'file', 'score'}
+        Rank order: the order of a topic's lines in the run file or rows in the
+        DataFrame (as the organisers' tool), or trec_eval's (score descending, ties by
+        doc id descending). None (default): runs read from files in file order, runs
+        from DataFrames, dicts or records by score (as ir_measures and pytrec_eval
+        rank them; a ``rank`` column is ignored).
     duplicates : {'error', 'first'}
         A doc twice in one ranked list is an error naming file and line, or only its
         first occurrence is kept.

@@ -51,8 +51,8 @@ from ._validation import (
 )
 from .divergences import AttributeSet, resolve_divergence
 from .gfr import _cutoffs, _padded, _stop
-from .io._frames import as_qrels, as_runs
-from .io._json import json_groups, json_ints, json_item_error
+from .io._frames import answer_records, as_qrels, as_runs
+from .io._json import json_groups, json_ints, json_item_error, json_str
 from .io._tables import Qrels, Run
 from .rankings import AttributeData, join_options, prepare
 from .results import MeasureName, ScoreTable, pick
@@ -500,6 +500,35 @@ def answer_distributions(
     }
 
 
+def answers_from_records(records, attribute_sets: Sequence[AttributeSet]) -> Answers:
+    """Answers from ``(where, record)`` pairs, each record as a line of an answer file.
+
+    ``where`` names the record in messages (``file:line``, ``answers records:3``); see
+    :func:`fairconv.io.read_answers` for the fields.
+    """
+    entity_lists, runs, topics, sources = [], [], [], []
+    for where, rec in records:
+        if not isinstance(rec, dict):
+            raise ValueError(f"{where}: an answer record must be a JSON object")
+        topics.append(json_str(rec.get("topic"), "topic", where))
+        runs.append(json_str(rec.get("run"), "run", where, required=False) or "")
+        key = "entities" if "entities" in rec else "nuggets"
+        entities = rec.get(key)
+        if not isinstance(entities, list) or not all(isinstance(e, dict) for e in entities):
+            raise ValueError(
+                f'{where}: "{key}" must be an array of objects (an answer record needs '
+                '"entities", or "nuggets")'
+            )
+        entity_lists.append(entities)
+        sources.append(where)
+    return Answers(
+        tuple(runs),
+        tuple(topics),
+        answer_distributions(entity_lists, attribute_sets, sources=sources),
+        tuple(sources),
+    )
+
+
 # --------------------------------------------------------------------------- evaluation
 def evaluate(
     qrels: Qrels,
@@ -511,7 +540,7 @@ def evaluate(
     measures: Sequence[str] | None = None,
     weights: Sequence[float] | None = None,
     gains: Sequence[float] = (1, 3),
-    order: str = "file",
+    order: str | None = None,
     duplicates: str = "error",
     nonrelevant_membership: str = "uniform",
     n_jobs: int | None = None,
@@ -566,10 +595,18 @@ def evaluate(
     )
     attributes = check_sequence_of(attributes, AttributeData, "attributes", func, min_len=1)
     check_unique_names([a.attribute.name for a in attributes], "attributes", func)
-    if not isinstance(answers, Answers):
-        raise TypeError(
-            f"The 'answers' parameter of {func} must be Answers (fairconv.io.read_answers). "
-            f"Got {type(answers).__name__} instead."
+    if not isinstance(answers, Answers):  # a file, a DataFrame or records
+        answers = answers_from_records(answer_records(answers), [a.attribute for a in attributes])
+    lacking_sets = [
+        a.attribute.name for a in attributes if a.attribute.name not in answers.distributions
+    ]
+    if lacking_sets:
+        raise fail(
+            "answers",
+            func,
+            "give each answer a distribution for every attribute set scored (read them "
+            "with the same attribute sets)",
+            f"answers without the attribute set {lacking_sets[0]!r}",
         )
     depths = check_cutoffs(_cutoffs(cutoffs, measures, (), func), "cutoffs", func)
     cut: list[int | None] = [None, *depths]

@@ -19,7 +19,7 @@ import numpy as np
 from ._accel import KeyTable, argsort, first_occurrences, key_hashes, resolve_n_jobs, thread_map
 from ._validation import FairconvWarning, check_choice, check_sequence_of
 from .divergences import AttributeSet
-from .io._frames import as_memberships
+from .io._frames import RUN_COLUMNS, as_memberships
 from .io._tables import GroupMemberships, Qrels, Run, read_golddistr
 from .io._text import FileFormatError
 
@@ -117,8 +117,32 @@ def _pieces(table, n: int) -> list[tuple[int, int]]:
     return list(zip(cuts[:-1], cuts[1:], strict=True))
 
 
+def _by_score(run: Run, keep: np.ndarray, tid: np.ndarray) -> np.ndarray:
+    """The rows ``keep`` of a run by topic, score descending, ties by doc id descending.
+
+    Only the docs of tied (topic, score) stretches are compared as strings.
+    """
+    idx = keep[np.lexsort((-run.scores[keep], tid[keep]))]
+    t, score = tid[idx], run.scores[idx]
+    tie = (t[1:] == t[:-1]) & (score[1:] == score[:-1])
+    if tie.any():
+        member = np.zeros(len(idx), dtype=bool)
+        member[1:] |= tie
+        member[:-1] |= tie
+        at = np.flatnonzero(member)
+        stretch = np.cumsum(np.concatenate(([True], ~tie)))[at]
+        _, doc_rank = np.unique(run.docs[idx[at]], return_inverse=True)
+        idx[at] = idx[at][np.lexsort((-doc_rank.ravel(), stretch))]
+    return idx
+
+
 def _rank_lines(
-    run: Run, t_index: dict, key_ids: np.ndarray, judged: KeyTable, order: str, duplicates: str
+    run: Run,
+    t_index: dict,
+    key_ids: np.ndarray,
+    judged: KeyTable,
+    order: str | None,
+    duplicates: str,
 ):
     """A run's kept lines in rank order as arrays.
 
@@ -130,10 +154,10 @@ def _rank_lines(
     """
     tid = _global_topic_ids(run, t_index)
     keep = np.flatnonzero(tid >= 0)  # topics absent from qrels and gmemb are ignored
-    if order == "file":
+    if order == "file" or (order is None and run.order == "file"):
         idx = keep[np.argsort(tid[keep], kind="stable")]
         rising = (tid[idx[1:]] == tid[idx[:-1]]) & (run.scores[idx[1:]] > run.scores[idx[:-1]])
-        if rising.any():
+        if rising.any() and run.order == "file":  # a file's order; row order was asked for
             j = int(idx[1:][np.argmax(rising)])
             warnings.warn(
                 f"{run.source}: line {run.line(j)} of topic "
@@ -144,8 +168,7 @@ def _rank_lines(
                 stacklevel=4,
             )
     else:  # trec_eval: score descending, ties broken by doc id descending
-        _, doc_rank = np.unique(run.docs[keep], return_inverse=True)
-        idx = keep[np.lexsort((-doc_rank.ravel(), -run.scores[keep], tid[keep]))]
+        idx = _by_score(run, keep, tid)
     tid = tid[idx]
     keys = key_ids[tid]
     hashes = key_hashes(keys, run.doc_hashes[idx])
@@ -161,8 +184,14 @@ def _rank_lines(
                 f"doc "
                 f"{run.docs[idx[j]].decode()!r} appears twice in the ranked list of "
                 f"topic {run.topics[run.topic_ids[idx[j]]]!r} (first on line "
-                f"{run.line(int(idx[first[j]]))}); pass duplicates='first' "
-                "(--keep-first-duplicate) to keep its first occurrence",
+                f"{run.line(int(idx[first[j]]))}); "
+                + (
+                    "pass duplicates='first' (--keep-first-duplicate) to keep its first occurrence"
+                    if run.order == "file"
+                    else "if these rows hold several runs, name each in a run column "
+                    f"({', '.join(RUN_COLUMNS)}); if the doc is listed twice in one run, "
+                    "pass duplicates='first' to keep its first occurrence"
+                ),
             )
         kept = np.flatnonzero(~repeated)
         idx, hashes, tid, keys = idx[kept], hashes[kept], tid[kept], keys[kept]
@@ -299,10 +328,12 @@ class RankedLists:
         return out
 
 
-def join_options(order, duplicates, nonrelevant_membership, func: str) -> tuple[str, str, str]:
+def join_options(
+    order, duplicates, nonrelevant_membership, func: str
+) -> tuple[str | None, str, str]:
     """:func:`prepare`'s options, checked; errors name ``func``, the function called."""
     return (
-        check_choice(order, "order", func, ("file", "score")),
+        None if order is None else check_choice(order, "order", func, ("file", "score")),
         check_choice(duplicates, "duplicates", func, ("error", "first")),
         check_choice(nonrelevant_membership, "nonrelevant_membership", func, ("uniform", "listed")),
     )
@@ -313,7 +344,7 @@ def prepare(
     runs: Sequence[Run],
     attributes: Sequence[AttributeData],
     *,
-    order="file",
+    order=None,
     duplicates="error",
     nonrelevant_membership="uniform",
     n_jobs: int | None = None,
@@ -326,9 +357,11 @@ def prepare(
     runs : sequence of Run
         Their names (tags) must be distinct.
     attributes : sequence of AttributeData
-    order : {'file', 'score'}
+    order : {None, 'file', 'score'}
         Rank order: a topic's lines in file order (the organisers' tool), or by score
-        descending with ties by doc id descending (trec_eval).
+        descending with ties by doc id descending (trec_eval). None (default): each run
+        its own way (:attr:`~fairconv.io.Run.order`), runs read from files in file
+        order and in-memory runs (DataFrames, dicts, records) by score.
     duplicates : {'error', 'first'}
         A doc listed twice in one ranked list is an error, or its first occurrence is
         kept.

@@ -581,6 +581,7 @@ def _all_numbers():
 
 
 _ALL_NUMBERS = _all_numbers()
+_NOT_FINITE = re.compile(rb"[+-]?(?i:nan|inf|infinity)")
 
 
 def read_label_file(path) -> LabelMatrix:
@@ -632,6 +633,9 @@ def read_label_file(path) -> LabelMatrix:
     values = None
     if _ALL_NUMBERS.fullmatch(b"\n".join(raw_labels)):  # the readers' decimals, or NaN/inf
         values = np.array(label_col, dtype=np.float64)
+    else:  # string labels: a NaN or an infinity among them is refused all the same
+        values = np.fromiter(map(_NOT_FINITE.fullmatch, raw_labels), bool, len(raw_labels))
+        values = np.where(values, np.nan, 0.0) if values.any() else None
     if values is not None:
         bad = ~np.isfinite(values)
         if bad.any():

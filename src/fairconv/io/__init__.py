@@ -13,8 +13,9 @@ Files (docs/formats.md), each read by one reader whose errors name the file and 
 - writers: :func:`write_conversations` and :func:`write_nev` (the organisers'
   ``.GFRnev`` layout).
 
-In-memory inputs: qrels, runs and memberships from DataFrames, dicts and record streams
-(:func:`as_qrels`, :func:`as_run`, :func:`as_runs`, :func:`as_memberships`).
+In-memory inputs: qrels, runs, memberships and answers from DataFrames, dicts and record
+streams, straight to the readers' arrays (:func:`as_qrels`, :func:`as_run`,
+:func:`as_runs`, :func:`as_memberships`, :func:`as_answers`).
 
 The readers of conversations, answers, labels and score tables and the nev writer are
 imported on first use: the records they build (:mod:`fairconv.conversation`,
@@ -51,6 +52,7 @@ _ON_FIRST_USE = {
     "write_conversations": "_conversations",
     "read_attribute_sets": "_conversations",
     "read_answers": "_conversations",
+    "as_answers": "_conversations",
     "read_labels": "_conversations",
     "read_scores": "_scores",
     "read_topics": "_scores",
@@ -67,6 +69,7 @@ __all__ = [
     "Run",
     "SCORE_FORMATS",
     "Unreadable",
+    "as_answers",
     "as_memberships",
     "as_qrels",
     "as_run",

@@ -21,7 +21,8 @@ from .._accel import paused_gc
 from ..conversation import Conversation, ConversationBatch, batch_from_records
 from ..divergences import AttributeSet
 from ..nuggets import MatchLabels, labels_from_records
-from ..ragfair import Answers, answer_distributions
+from ..ragfair import Answers, answers_from_records
+from ._frames import answer_records
 from ._json import iter_jsonl, json_repr, json_str, read_json
 from ._tables import read_golddistr
 from ._text import FileFormatError, source_name
@@ -175,28 +176,47 @@ def read_answers(path, attribute_sets: Sequence[AttributeSet]) -> Answers:
         Naming file, line and field: invalid JSON or UTF-8, an empty file, fields of
         the wrong type, memberships of the wrong length or not summing to 1.
     """
-    entity_lists, runs, topics, sources = [], [], [], []
-    for line, rec in iter_jsonl(path):
-        where = f"{source_name(path)}:{line}"
-        if not isinstance(rec, dict):
-            raise ValueError(f"{where}: an answer record must be a JSON object")
-        topics.append(json_str(rec.get("topic"), "topic", where))
-        runs.append(json_str(rec.get("run"), "run", where, required=False) or "")
-        key = "entities" if "entities" in rec else "nuggets"
-        entities = rec.get(key)
-        if not isinstance(entities, list) or not all(isinstance(e, dict) for e in entities):
-            raise ValueError(
-                f'{where}: "{key}" must be an array of objects (an answer record needs '
-                '"entities", or "nuggets")'
-            )
-        entity_lists.append(entities)
-        sources.append(where)
-    return Answers(
-        tuple(runs),
-        tuple(topics),
-        answer_distributions(entity_lists, attribute_sets, sources=sources),
-        tuple(sources),
-    )
+    return answers_from_records(answer_records(path), attribute_sets)
+
+
+def as_answers(answers, attribute_sets: Sequence[AttributeSet]) -> Answers:
+    """Generated answers from a file, a DataFrame or records.
+
+    Parameters
+    ----------
+    answers : Answers, path, file object, DataFrame or iterable of dict
+        A file or records as the answer files of docs/formats.md (per answer a
+        ``topic``, a ``run``, optional when there is one run, and its ``entities``).
+        A DataFrame has one answer per row: a topic column (``topic``, ``query_id``,
+        ``qid`` or ``q_id``), a run column (``run_id``, ``run``, ``tag``, ``name`` or
+        ``system``; optional) and an ``entities`` (or ``nuggets``) column holding each
+        answer's list of entity dicts.
+    attribute_sets : sequence of AttributeSet
+        The sets whose vectors the entities give.
+
+    Returns
+    -------
+    fairconv.ragfair.Answers
+
+    Raises
+    ------
+    ValueError
+        Naming the record (``file:line``, ``answers DataFrame:2``, ``answers
+        records:2``) and the field.
+    TypeError
+        For an input of another kind.
+
+    Examples
+    --------
+    >>> from fairconv import AttributeSet
+    >>> sets = [AttributeSet("A", [0.5, 0.5], "nominal")]
+    >>> rec = {"topic": "T1", "run": "r", "entities": [{"level": 1, "groups": {"A": [1, 0]}}]}
+    >>> as_answers([rec], sets).distributions["A"].tolist()
+    [[1.0, 0.0]]
+    """
+    if isinstance(answers, Answers):
+        return answers
+    return answers_from_records(answer_records(answers), attribute_sets)
 
 
 def read_labels(path: str | os.PathLike[str]) -> MatchLabels:

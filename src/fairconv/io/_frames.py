@@ -3,39 +3,79 @@
 Qrels, runs and memberships may come from files (also ``.gz``), from pandas DataFrames
 with the columns of ir_measures, PyTerrier or ranx, from dicts in the pytrec_eval/ranx
 shape ``{query_id: {doc_id: value}}``, or from iterables of records such as
-ir_datasets' ``qrels_iter()`` and ``scoreddocs_iter()``. Each is written as the text
-its file format has and read by the file readers (:mod:`fairconv.io._tables`), so the
-numbers and the checks are those of the files; an error names the row (``qrels DataFrame:3: ...``).
+ir_datasets' ``qrels_iter()`` and ``scoreddocs_iter()``.
 
-A run with an order (a file, a DataFrame or a record stream in row order) keeps it; a
-dict has none and is ranked by score, ties by doc id descending (trec_eval's rule).
+Every in-memory input becomes columns first (a DataFrame's own columns; a dict's or a
+record stream's fields gathered once), and the columns become the arrays the file
+readers of :mod:`fairconv.io._tables` give (byte-string ids, topic codes, levels,
+scores, membership rows), with no text in between. The rules are those of the files,
+applied once per column as array work:
+
+- an id is a string or an integer (not a bool), non-empty, of UTF-8 text without
+  whitespace, control characters, a byte-order mark or a lone surrogate; a query id
+  does not start with ``#``;
+- a number is an int or a float (numpy's included, not a bool or a string), finite; a
+  relevance is a whole number of at most 100 (a negative one is nonrelevant);
+- a missing value (``None``, ``NaN``, ``pd.NA``) is refused where the file could not
+  hold it;
+- a (topic, doc) key listed twice is an error.
+
+An error names the row by its position (1-based, as a file's line), and by its index
+label when a DataFrame's index is not the default one: ``qrels DataFrame:3: ...``,
+``run 'bm25' (DataFrame):3 (index 'x'): ...``.
+
+Rank order: a file keeps its order (the organisers' rule); a run from a DataFrame, a
+dict or records is ranked by score, ties by doc id descending (trec_eval's rule, which
+ir_measures and pytrec_eval follow; a ``rank`` column is ignored, as they ignore it),
+unless the caller asks for ``order='file'`` (row order). A DataFrame with a run column
+(``run_id``, ``run``, ``tag``, ``name`` or ``system``) holds one run per value.
 """
 
 from __future__ import annotations
 
-import io
 import math
 import os
 import reprlib
+import sys
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import chain
+from operator import attrgetter, itemgetter, methodcaller
+from typing import Any, NoReturn, cast
 
 import numpy as np
 
-from .._validation import _NOT_IN_ID
-from ._json import LONE_SURROGATE
-from ._tables import GroupMemberships, Qrels, Run, read_gmemb, read_qrels, read_run
+from .. import _accel
+from .._validation import _NOT_IN_ID, LMAX_LIMIT, SUM_TOLERANCE, first_bad_distribution
+from ._json import LONE_SURROGATE, iter_jsonl
+from ._tables import (
+    GroupMemberships,
+    Qrels,
+    Run,
+    _check_unique,
+    read_gmemb,
+    read_qrels,
+    read_run,
+)
+from ._text import FileFormatError, source_name, topic_codes
 
-__all__ = ["as_qrels", "as_run", "as_runs", "as_memberships"]
+__all__ = ["as_qrels", "as_run", "as_runs", "as_memberships", "RUN_COLUMNS"]
 
 _COLUMNS = {
     "topic": ("query_id", "qid", "q_id"),
     "doc": ("doc_id", "docno"),
     "relevance": ("relevance", "label", "rel", "score"),
     "score": ("score",),
+    "run": ("run_id", "run", "tag", "name", "system"),
 }
-
+RUN_COLUMNS = _COLUMNS["run"]
+"""The columns that name a DataFrame's runs: a frame with one holds one run per value."""
 
 _MISSING = object()  # a field a record lacks (None is a value there, checked as one)
+_BAD_ID = _NOT_IN_ID.pattern[:-1] + "\ufeff" + LONE_SURROGATE.pattern[1:]
+_BAD_ID_CHAR = __import__("re").compile(_BAD_ID)
+"""The id rule (:data:`fairconv._validation._NOT_IN_ID`) with the byte-order mark and
+the lone surrogates: the characters no id holds."""
 
 
 def _is_path(obj) -> bool:
@@ -46,26 +86,81 @@ def _is_frame(obj) -> bool:
     return hasattr(obj, "columns") and hasattr(obj, "itertuples")
 
 
-def _column(frame, kind: str, what: str):
-    for name in _COLUMNS[kind]:
-        if name in frame.columns:
-            return frame[name].tolist()
-    raise ValueError(
-        f"the {what} DataFrame needs a {kind} column named one of "
-        f"{', '.join(_COLUMNS[kind])}; it has {', '.join(map(str, frame.columns))}"
-    )
+def _is_series(obj) -> bool:
+    return hasattr(obj, "dtype") and hasattr(obj, "iloc") and not hasattr(obj, "columns")
 
 
+def _is_missing(value) -> bool:
+    """None, a NaN or pandas' ``NA``/``NaT`` (a scalar)."""
+    if value is None:
+        return True
+    if isinstance(value, (float, np.floating)):
+        return bool(value != value)
+    pd = sys.modules.get("pandas")
+    return pd is not None and (value is pd.NA or value is pd.NaT)
+
+
+# --------------------------------------------------------------------------- places
+@dataclass(frozen=True)
+class _Place:
+    """How errors name the rows of one input: ``name:position`` (1-based).
+
+    ``index``: a DataFrame's index when it is not the default one, its label then
+    follows the position. ``positions``: the input's row of each row here (for the
+    runs of a frame split by its run column).
+    """
+
+    name: str
+    index: Any = None
+    positions: np.ndarray | None = None
+
+    @property
+    def path(self) -> str:  # the name FileFormatError gives an input
+        return self.name
+
+    def row(self, i: int) -> int:
+        """The input's row (0-based) of row i."""
+        return int(i if self.positions is None else self.positions[i])
+
+    def line(self, i: int) -> int | str:
+        pos = self.row(i)
+        if self.index is None:
+            return pos + 1
+        return f"{pos + 1} (index {_label(self.index[pos])!r})"
+
+    def at(self, i: int) -> str:
+        return f"{self.name}:{self.line(i)}"
+
+    def lines(self) -> np.ndarray | None:
+        return None if self.positions is None else self.positions + 1
+
+
+def _label(label):
+    """An index label as the user wrote it (a numpy scalar as its Python value)."""
+    return label.item() if isinstance(label, np.generic) else label
+
+
+def _own_index(frame):
+    """A DataFrame's index when it is not the default ``RangeIndex(0, n)``, else None."""
+    idx = frame.index
+    if type(idx).__name__ == "RangeIndex" and idx.start == 0 and idx.step == 1:
+        return None
+    return idx
+
+
+# --------------------------------------------------------------------------- one value
 def _token(value, field: str, where: str, *, first: bool = False) -> str:
-    """An id as the token of a line of its file format, or a ValueError naming the row.
+    """An id as the text of its file format, or a ValueError naming the row.
 
-    A string or an integer (not a bool); what the file could not hold as the same text
+    A string or an integer (not a bool); what a file could not hold as the same text
     is refused, never changed: whitespace and control characters (they would split the
     line), a byte-order mark (skipped at the start of a file, refused elsewhere), a
     lone surrogate (no UTF-8 text holds one) and, for the ``first`` token of a line, a
     leading ``#`` (the line would be a comment).
     """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (str, int, np.integer)):
+        if _is_missing(value):
+            raise ValueError(f"{where}: the {field} is missing ({value!r})")
         raise ValueError(
             f"{where}: the {field} must be a string or an integer, got "
             f"{type(value).__name__} {reprlib.repr(value)}"
@@ -89,8 +184,8 @@ def _token(value, field: str, where: str, *, first: bool = False) -> str:
     return text
 
 
-def _number(value, field: str, where: str, *, integer: bool = False) -> str:
-    """A number as the token of its file format, or a ValueError naming the row.
+def _number(value, field: str, where: str, *, integer: bool = False) -> float | int:
+    """A number, or a ValueError naming the row.
 
     An int, a float or a numpy integer or floating-point scalar (not a bool, a string
     or a complex number); finite, and with ``integer`` a whole number.
@@ -98,9 +193,11 @@ def _number(value, field: str, where: str, *, integer: bool = False) -> str:
     if isinstance(value, (bool, np.bool_)) or not isinstance(
         value, (int, float, np.integer, np.floating)
     ):
+        if _is_missing(value) and value is not None:
+            raise ValueError(f"{where}: the {field} is missing ({value!r})")
         raise ValueError(f"{where}: the {field} must be a number, got {reprlib.repr(value)}")
     if integer and isinstance(value, (int, np.integer)):
-        return str(int(value))
+        return int(value)
     try:
         x = float(value)
     except OverflowError:  # an int beyond the doubles
@@ -109,49 +206,355 @@ def _number(value, field: str, where: str, *, integer: bool = False) -> str:
         raise ValueError(f"{where}: the {field} must be an integer, got {reprlib.repr(value)}")
     if not math.isfinite(x):
         raise ValueError(f"{where}: the {field} must be a finite number, got {reprlib.repr(value)}")
-    return str(int(x)) if integer else repr(x)
+    return int(x) if integer else x
 
 
-def _records(obj, kinds: Sequence[str], what: str) -> list[tuple]:
-    """(topic, doc, value) rows of a DataFrame, a dict of dicts or an iterable."""
-    if _is_frame(obj):
-        return list(zip(*(_column(obj, k, what) for k in kinds), strict=True))
-    if isinstance(obj, Mapping):
-        rows = []
-        for topic, docs in obj.items():
-            if not isinstance(docs, Mapping):
-                raise ValueError(
-                    f"the {what} dict must map query ids to {{doc_id: value}} dicts; "
-                    f"query {topic!r} maps to {type(docs).__name__}"
-                )
-            rows += [(topic, doc, value) for doc, value in docs.items()]
-        return rows
-    if isinstance(obj, Iterable):
-        rows = []
-        for i, rec in enumerate(obj, start=1):
-            fields: list = []
-            for kind in kinds:
-                names = _COLUMNS[kind]
+def _level(value, where: str) -> int:
+    """A relevance level: a whole number of at most :data:`LMAX_LIMIT` (as TREC qrels)."""
+    level = _number(value, "relevance", where, integer=True)
+    if not -(10**18) < level <= LMAX_LIMIT:
+        raise ValueError(
+            f"{where}: a TREC qrels level must be an integer (at most {LMAX_LIMIT}); "
+            f"found {str(level)!r}"
+        )
+    return int(level)
+
+
+# --------------------------------------------------------------------------- columns
+class _Column:
+    """One input column: its values as an object array or a typed array, and its rows.
+
+    ``values`` is what the input holds (a pandas Series, a list or an array); ``get(i)``
+    gives row i's value for messages.
+    """
+
+    def __init__(self, values, place: _Place):
+        self.values = values
+        self.place = place
+
+    def __len__(self):
+        return len(self.values)
+
+    def get(self, i: int):
+        v = self.values
+        return v.iloc[i] if _is_series(v) else v[i]
+
+
+def _objects(values) -> np.ndarray:
+    """Values as a 1-d object array (a Series' missing values as NaN or None)."""
+    if _is_series(values):
+        return values.to_numpy(dtype=object)
+    if isinstance(values, np.ndarray) and values.ndim == 1:
+        return values.astype(object, copy=False)
+    out = np.empty(len(values), dtype=object)
+    out[:] = values
+    return out
+
+
+def _missing(values, objects: np.ndarray) -> np.ndarray:
+    if _is_series(values):
+        return np.asarray(values.isna(), dtype=bool)
+    pd = sys.modules.get("pandas")
+    if pd is not None:
+        return np.asarray(pd.isna(objects), dtype=bool)
+    return np.fromiter(map(_is_missing, objects), bool, len(objects))
+
+
+def _first(mask: np.ndarray) -> int:
+    """The first True of ``mask``, or its length."""
+    return int(np.argmax(mask)) if mask.any() else len(mask)
+
+
+def _kind_of(arr: np.ndarray) -> str:
+    """The kind of values: pandas' ``infer_dtype``, or (no pandas) by their types."""
+    pd = sys.modules.get("pandas")
+    if pd is not None:
+        return pd.api.types.infer_dtype(arr, skipna=False)
+    types = set(map(type, arr))
+    if types <= {str}:
+        return "string"
+    if all(issubclass(t, (int, np.integer)) and not issubclass(t, bool) for t in types):
+        return "integer"
+    return "mixed"
+
+
+def _id_type_ok(t: type) -> bool:
+    return issubclass(t, (str, int, np.integer)) and not issubclass(t, (bool, np.bool_))
+
+
+def _int_texts(ints: np.ndarray) -> np.ndarray:
+    """Integers as their decimal text (an object array of str), one per distinct value."""
+    unique, inverse = np.unique(ints, return_inverse=True)
+    return np.array(unique.astype(str).tolist(), dtype=object)[inverse.ravel()]
+
+
+def _texts(col: _Column) -> tuple[np.ndarray | None, int]:
+    """The ids of a column as an object array of str, and the first bad row (or n).
+
+    A bad row is one whose value is missing or neither a string nor an integer.
+    """
+    values, n = col.values, len(col)
+    kind = getattr(getattr(values, "dtype", None), "kind", "O")
+    if kind in "iu" and _is_series(values) and str(values.dtype) != "category":
+        missing = np.asarray(values.isna(), dtype=bool)  # nullable Int64, pyarrow ints
+        if missing.any():
+            return None, _first(missing)
+        return _int_texts(values.to_numpy(dtype=np.uint64 if kind == "u" else np.int64)), n
+    if kind in "iu" and isinstance(values, np.ndarray):
+        return _int_texts(values), n
+    arr = _objects(values)
+    kind = _kind_of(arr)
+    if kind == "string":
+        return arr, n
+    if kind == "integer":
+        try:
+            return _int_texts(arr.astype(np.int64)), n
+        except OverflowError:
+            return np.array(list(map(str, arr)), dtype=object), n
+    missing = _missing(values, arr)
+    ok = ~missing
+    ok[ok] = _by_type(arr[ok], _id_type_ok, bool)
+    bad = _first(~ok)
+    if bad < n:
+        return None, bad
+    return np.array(list(map(str, arr)), dtype=object), n
+
+
+def _runs_of(arr: np.ndarray) -> np.ndarray:
+    """Start of each run of equal neighbours of an object array (no missing values)."""
+    change = np.ones(len(arr), dtype=bool)
+    if len(arr) > 1:
+        change[1:] = arr[1:] != arr[:-1]
+    return np.flatnonzero(change)
+
+
+def _id_bytes(texts: np.ndarray, *, first: bool) -> tuple[np.ndarray, int]:
+    """The ids (str) as an array of UTF-8 byte strings, and the first row breaking the id rule.
+
+    The array is what the file readers give (:func:`fairconv._accel.strings`: fixed
+    width, or bytes objects for ragged ids). The rule is checked on the bytes at once:
+    no byte up to space and no DEL in any id, no empty id, no ``#`` first (``first``);
+    ids with other than ASCII are checked by the id rule itself.
+    """
+    n = len(texts)
+    lengths = np.fromiter(map(len, texts), np.int64, n)
+    joined = "".join(texts)
+    if joined.isascii():
+        data = joined.encode("ascii")
+    else:
+        encoded = list(map(methodcaller("encode", "utf-8", "surrogatepass"), texts))
+        lengths = np.fromiter(map(len, encoded), np.int64, n)
+        data = b"".join(encoded)
+    del joined
+    buf = _accel.padded(data)
+    del data
+    ends = np.cumsum(lengths) + _accel.PAD
+    starts = ends - lengths
+    body = buf[_accel.PAD : _accel.PAD + int(lengths.sum())]
+    bad = n
+    if n:
+        at = np.flatnonzero((body <= 32) | (body == 127))
+        if len(at):
+            bad = int(np.searchsorted(ends - _accel.PAD, at[0], side="right"))
+        bad = min(bad, _first(lengths == 0))
+        high = np.flatnonzero(body >= 128)
+        if len(high):  # the rows holding other than ASCII: the id rule on their text
+            rows = np.unique(np.searchsorted(ends - _accel.PAD, high, side="right"))
+            rows = rows[rows < bad]
+            hits = np.fromiter(map(bool, map(_BAD_ID_CHAR.search, texts[rows])), bool, len(rows))
+            if hits.any():
+                bad = int(rows[np.argmax(hits)])
+        if first:
+            hashes = lengths > 0
+            hashes[hashes] = buf[starts[hashes]] == ord("#")
+            bad = min(bad, _first(hashes))
+    return _accel.strings(buf, starts, ends), bad
+
+
+def _ids(col: _Column, *, first: bool = False, runs: bool = False) -> tuple[np.ndarray | None, int]:
+    """A column of ids as byte strings, and its first bad row (n when none).
+
+    ``runs``: the column holds long runs of one id (a topic column); each run is
+    converted once.
+    """
+    values, n = col.values, len(col)
+    dtype = getattr(values, "dtype", None)
+    if dtype is not None and str(dtype) == "category":
+        codes = np.asarray(values.cat.codes, dtype=np.int64)
+        missing = codes < 0
+        cats = _Column(values.cat.categories, col.place)
+        named, bad_cat = _ids(cats, first=first)
+        bad = _first(missing)
+        if bad_cat < len(cats):
+            bad = min(bad, _first(codes == bad_cat))
+        if bad < n or named is None:
+            return None, bad
+        return named[codes], n
+    texts, bad = _texts(col)
+    if texts is None:
+        return None, bad
+    if runs and n:
+        heads = _runs_of(texts)
+        if len(heads) < n // 2:
+            named, bad_head = _id_bytes(texts[heads], first=first)
+            if bad_head < len(heads):
+                return None, int(heads[bad_head])
+            lengths = np.diff(np.append(heads, n))
+            return np.repeat(named, lengths), n
+    return _id_bytes(texts, first=first)
+
+
+def _numbers(col: _Column, *, integer: bool = False) -> tuple[np.ndarray | None, int]:
+    """A column of numbers as float64 (int64 with ``integer``) and its first bad row.
+
+    A bad row holds a missing value, a bool, a string or another non-number, a NaN or
+    an infinity, or (``integer``) a fraction or a level beyond the limit.
+    """
+    values, n = col.values, len(col)
+    dtype = getattr(values, "dtype", None)
+    kind = getattr(dtype, "kind", "O")
+    arr: np.ndarray
+    if _is_series(values) and dtype is not None and str(dtype) != "category" and kind in "iuf":
+        # numpy, nullable (Int64, Float64) and pyarrow numbers: missing values first
+        missing = np.asarray(values.isna(), dtype=bool)
+        if missing.any():
+            return None, _first(missing)
+        arr = values.to_numpy(dtype=np.float64 if kind == "f" else np.int64)
+    elif isinstance(values, np.ndarray) and kind in "iuf":
+        arr = values
+    else:
+        objects = _objects(values)
+        inferred = _kind_of(objects)
+        try:
+            if inferred == "integer":
+                arr = objects.astype(np.int64)
+            elif inferred in ("floating", "mixed-integer-float"):
+                arr = objects.astype(np.float64)
+            else:
+                raise TypeError
+        except (TypeError, OverflowError):
+            good = np.fromiter(map(_number_ok, objects), bool, n)
+            bad = _first(~good)
+            if bad < n:
+                return None, bad
+            arr = np.array(list(map(float, objects)), dtype=np.float64)
+    if arr.dtype.kind in "iu":
+        if not integer:
+            return arr.astype(np.float64), n
+        big = arr > LMAX_LIMIT if arr.dtype.kind == "u" else (arr > LMAX_LIMIT) | (arr <= -(10**18))
+        return arr.astype(np.int64), _first(big)
+    arr = arr.astype(np.float64, copy=False)
+    bad = ~np.isfinite(arr)
+    if integer:
+        bad |= arr != np.floor(arr)
+        bad |= (arr > LMAX_LIMIT) | (arr <= -(10.0**18))
+        return np.where(bad, 0, arr).astype(np.int64), _first(bad)
+    return arr, _first(bad)
+
+
+def _number_ok(value) -> bool:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(
+        value, (int, float, np.integer, np.floating)
+    ):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
+
+
+def _raise_at(row: int, checks) -> NoReturn:
+    """Raise the error of the first bad row: each (column, check) in input order."""
+    for col, check in checks:
+        check(col.get(row), col.place.at(row))
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+# --------------------------------------------------------------------------- gathering
+def _frame_column(frame, kind: str, what: str):
+    """The column of ``kind`` (the first of its names present), or None."""
+    names = list(map(str, frame.columns))
+    for name in _COLUMNS[kind]:
+        count = names.count(name)
+        if count > 1:
+            raise ValueError(
+                f"the {what} has {count} columns named {name!r}; keep one "
+                "(e.g. frame.loc[:, ~frame.columns.duplicated()])"
+            )
+        if count:
+            return frame.iloc[:, names.index(name)], name
+    return None, None
+
+
+def _needed(frame, kind: str, what: str):
+    col, _ = _frame_column(frame, kind, what)
+    if col is None:
+        raise ValueError(
+            f"the {what} needs a {kind} column named one of "
+            f"{', '.join(_COLUMNS[kind])}; it has {', '.join(map(str, frame.columns))}"
+        )
+    return col
+
+
+def _dict_columns(obj: Mapping, what: str) -> list:
+    """The (topic, doc, value) columns of a ``{topic: {doc: value}}`` dict."""
+    inner = list(obj.values())
+    for topic, docs in zip(obj, inner, strict=True):
+        if not isinstance(docs, Mapping):
+            raise ValueError(
+                f"the {what} must map query ids to {{doc_id: value}} dicts; "
+                f"query {topic!r} maps to {type(docs).__name__}"
+            )
+    sizes = np.fromiter(map(len, inner), np.int64, len(inner))
+    topics = np.empty(len(inner), dtype=object)
+    topics[:] = list(obj)
+    return [
+        np.repeat(topics, sizes),
+        list(chain.from_iterable(inner)),
+        list(chain.from_iterable(d.values() for d in inner)),
+    ]
+
+
+def _record_columns(obj: Iterable, kinds: Sequence[str], what: str) -> list:
+    """The columns of records (named tuples, objects with attributes, or dicts)."""
+    records = obj if isinstance(obj, Sequence) else list(obj)
+    columns: list = []
+    for kind in kinds:
+        names = _COLUMNS[kind]
+        column = None
+        if len(records):
+            rec = records[0]
+            name = next((n for n in names if hasattr(rec, n)), None)
+            getter: Any = attrgetter(name) if name is not None else None
+            if getter is None and isinstance(rec, Mapping):
+                name = next((n for n in names if n in rec), None)
+                getter = itemgetter(name) if name is not None else None
+            if getter is not None:
+                try:
+                    column = list(map(getter, records))
+                except (AttributeError, KeyError, TypeError):
+                    column = None
+        if column is None:  # the first record lacking the field names itself
+            for i, rec in enumerate(records, start=1):
                 found = next((getattr(rec, n) for n in names if hasattr(rec, n)), _MISSING)
                 if found is _MISSING and isinstance(rec, Mapping):
                     found = next((rec[n] for n in names if n in rec), _MISSING)
                 if found is _MISSING:
                     raise ValueError(
-                        f"{what} record {i}: needs a field named one of {', '.join(names)}"
+                        f"{what}:{i}: the record needs a field named one of {', '.join(names)}"
                     )
-                fields.append(found)
-            rows.append(tuple(fields))
-        return rows
-    raise TypeError(
-        f"{what} must be a path, a file object, a DataFrame, a {{query_id: {{doc_id: "
-        f"value}}}} dict or an iterable of records; got {type(obj).__name__}"
-    )
-
-
-def _stream(lines: list[str], name: str) -> io.BytesIO:
-    f = io.BytesIO(("\n".join(lines) + "\n").encode("utf-8") if lines else b"")
-    f.name = name
-    return f
+            if not len(records):
+                column = []
+            else:  # fields found under different names in different records
+                column = [
+                    next(
+                        (getattr(r, n) for n in names if hasattr(r, n)),
+                        next((r[n] for n in names if isinstance(r, Mapping) and n in r), None),
+                    )
+                    for r in records
+                ]
+        columns.append(column)
+    return columns
 
 
 def _kind(obj) -> str:
@@ -162,10 +565,75 @@ def _kind(obj) -> str:
     return "records"
 
 
-def as_qrels(qrels) -> Qrels:
-    """Qrels from a file, a DataFrame, a dict or records (see the module's docstring).
+def _columns(obj, kinds: Sequence[str], what: str) -> tuple[list, _Place]:
+    """The columns of ``kinds`` of a DataFrame, a dict of dicts or records."""
+    if _is_frame(obj):
+        return [_needed(obj, k, what) for k in kinds], _Place(what, _own_index(obj))
+    if isinstance(obj, Mapping):
+        return _dict_columns(obj, what), _Place(what)
+    if isinstance(obj, Iterable) and not isinstance(obj, (str, bytes)):
+        return _record_columns(obj, kinds, what), _Place(what)
+    raise TypeError(
+        f"{what} must be a path, a file object, a DataFrame, a {{query_id: {{doc_id: "
+        f"value}}}} dict or an iterable of records; got {type(obj).__name__}"
+    )
 
-    Relevance values are integers (negative: nonrelevant, as trec_eval reads them).
+
+def _empty(place: _Place, what: str) -> FileFormatError:
+    return FileFormatError(place.name, None, f"has no rows (no {what})")
+
+
+def _keyed(topic: _Column, doc: _Column, others) -> tuple:
+    """Topic codes, doc ids and the other columns' arrays, or the first bad row's error.
+
+    ``others``: (column, converter, check) of each value column; the converter gives
+    (array, first bad row), the check raises the message of a bad value.
+    """
+    topics, bad_t = _ids(topic, first=True, runs=True)
+    docs, bad_d = _ids(doc)
+    arrays, bad = [], min(bad_t, bad_d)
+    for col, convert, _ in others:
+        array, b = convert(col)
+        arrays.append(array)
+        bad = min(bad, b)
+    if bad < len(topic):
+        _raise_at(
+            bad,
+            [
+                (topic, lambda v, w: _token(v, "query id", w, first=True)),
+                (doc, lambda v, w: _token(v, "doc id", w)),
+                *[(col, check) for col, _, check in others],
+            ],
+        )
+    names, ids = topic_codes(cast(np.ndarray, topics))
+    return names, ids, docs, arrays
+
+
+# --------------------------------------------------------------------------- the inputs
+def as_qrels(qrels) -> Qrels:
+    """Qrels from a file, a DataFrame, a dict or records.
+
+    Parameters
+    ----------
+    qrels : Qrels, path, file object, DataFrame, dict or iterable of records
+        A DataFrame has a query id column (``query_id``, ``qid`` or ``q_id``), a doc id
+        column (``doc_id`` or ``docno``) and a relevance column (``relevance``,
+        ``label``, ``rel`` or ``score``); a dict maps query ids to ``{doc_id: level}``;
+        records (named tuples, objects or dicts) have those fields.
+
+    Returns
+    -------
+    Qrels
+        Levels are whole numbers of at most 100; a negative one is nonrelevant (0), as
+        trec_eval reads it.
+
+    Raises
+    ------
+    ValueError
+        Naming the row (see the module's docstring) for a bad id or level, a missing
+        value, or a (topic, doc) judged twice.
+    TypeError
+        For an input of another kind.
 
     Examples
     --------
@@ -177,67 +645,285 @@ def as_qrels(qrels) -> Qrels:
         return qrels
     if _is_path(qrels):
         return read_qrels(qrels)
-    name = f"qrels {_kind(qrels)}"
-    rows = _records(qrels, ("topic", "doc", "relevance"), name)
-    lines = [
-        f"{_token(t, 'query id', f'{name}:{i}', first=True)} 0 "
-        f"{_token(d, 'doc id', f'{name}:{i}')} "
-        f"{_number(v, 'relevance', f'{name}:{i}', integer=True)}"
-        for i, (t, d, v) in enumerate(rows, start=1)
-    ]
-    return read_qrels(_stream(lines, name))
+    what = f"qrels {_kind(qrels)}"
+    (t, d, v), place = _columns(qrels, ("topic", "doc", "relevance"), what)
+    if not len(t):
+        raise _empty(place, "judgments")
+    topic, doc, value = (_Column(c, place) for c in (t, d, v))
+    names, ids, docs, (levels,) = _keyed(
+        topic, doc, [(value, lambda c: _numbers(c, integer=True), _level)]
+    )
+    levels = np.maximum(levels, 0)  # negative levels are nonrelevant, as in trec_eval
+    _check_unique(cast(Any, place), ids, docs, names, "is judged twice")
+    return Qrels(place.name, names, ids, docs, levels, place.lines(), index=place.index)
 
 
-def as_run(run, *, name: str | None = None) -> Run:
-    """A run from a file, a DataFrame, a dict or records (see the module's docstring).
+def _run_name(value, where: str) -> str:
+    return _token(value, "run name", where)
 
-    ``name`` is the run's name (its tag); files keep the tag they have.
+
+def _one_run(cols, place: _Place, name: str) -> Run:
+    topic, doc, score = (_Column(c, place) for c in cols)
+    if not len(topic):
+        raise _empty(place, "ranked docs")
+    names, ids, docs, (scores,) = _keyed(
+        topic, doc, [(score, _numbers, lambda v, w: _number(v, "score", w))]
+    )
+    return Run(
+        place.name, names, ids, docs, name, scores, place.lines(), index=place.index, order="score"
+    )
+
+
+def _frame_runs(frame, name: str | None) -> list[Run]:
+    """The runs of a DataFrame: one per value of its run column, or one."""
+    probe = f"run {name!r} (DataFrame)" if name is not None else "run DataFrame"
+    column, label = _frame_column(frame, "run", probe)
+    cols = [_needed(frame, k, probe) for k in ("topic", "doc", "score")]
+    index = _own_index(frame)
+    if column is None:
+        tag = "run" if name is None else name
+        return [_one_run(cols, _Place(f"run {tag!r} (DataFrame)", index), tag)]
+    place = _Place(f"runs DataFrame (column {label!r})", index)
+    col = _Column(column, place)
+    values, bad = _texts(col)
+    if values is None:
+        _raise_at(bad, [(col, _run_name)])
+    heads = _runs_of(values)  # rows of one run come in long stretches
+    unique, first, inverse = np.unique(values[heads], return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")  # runs in order of first appearance
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    code = np.repeat(rank[inverse.ravel()], np.diff(np.append(heads, len(values))))
+    names = unique[order]
+    for i in heads[first[order]].tolist():
+        _run_name(values[i], place.at(i))
+    if name is not None and len(names) > 1:
+        raise ValueError(
+            f"the run {name!r} (a DataFrame) holds {len(names)} runs by its column "
+            f"{label!r} ({', '.join(map(repr, names[:3].tolist()))}"
+            f"{', ...' if len(names) > 3 else ''}); pass it as runs, one run per value"
+        )
+    rows_of = np.argsort(code, kind="stable")
+    bounds = np.searchsorted(code[rows_of], np.arange(len(names) + 1))
+    runs = []
+    for k, tag in enumerate(names.tolist()):
+        rows = rows_of[bounds[k] : bounds[k + 1]]
+        run_name = tag if name is None else name
+        sub = [_take(c, rows) for c in cols]
+        runs.append(_one_run(sub, _Place(f"run {run_name!r} (DataFrame)", index, rows), run_name))
+    return runs
+
+
+def _take(column, rows: np.ndarray):
+    """Rows of a Series (kept a Series, its dtype as it is)."""
+    return column.iloc[rows]
+
+
+def as_run(run, /, *, name: str | None = None) -> Run:
+    """A run from a file, a DataFrame, a dict or records.
+
+    Parameters
+    ----------
+    run : Run, path, file object, DataFrame, dict or iterable of records
+        A DataFrame has a query id column (``query_id``, ``qid`` or ``q_id``), a doc id
+        column (``doc_id`` or ``docno``) and a ``score`` column; a ``rank`` column is
+        ignored. A dict maps query ids to ``{doc_id: score}`` (pytrec_eval's shape);
+        records (named tuples, objects or dicts) have those fields.
+    name : str, optional
+        The run's name; files keep the tag they have, a DataFrame with a run column
+        takes its value, other inputs are named ``run``.
+
+    Returns
+    -------
+    Run
+        In-memory runs are ranked by score, ties by doc id descending, unless the
+        evaluation asks for ``order='file'`` (row order); files keep their order.
+
+    Raises
+    ------
+    ValueError
+        Naming the row for a bad id or score, or a missing value; for a DataFrame
+        holding several runs by its run column (:func:`as_runs` takes it).
+    TypeError
+        For an input of another kind.
 
     Examples
     --------
     >>> r = as_run({"T1": {"a": 0.5, "b": 0.9}}, name="bm25")
-    >>> r.tag, [d.decode() for d in r.docs]
-    ('bm25', ['b', 'a'])
+    >>> r.tag, [d.decode() for d in r.docs], r.scores.tolist()
+    ('bm25', ['a', 'b'], [0.5, 0.9])
     """
     if isinstance(run, Run):
         return run
-    tag = "run" if name is None else _token(name, "run name", "run")
+    tag = None if name is None else _run_name(name, "run")
     if _is_path(run):
-        return read_run(run, tag=None if name is None else tag)
+        return read_run(run, tag=tag)
+    if _is_frame(run):
+        runs = _frame_runs(run, tag)
+        if len(runs) > 1:
+            raise ValueError(
+                f"the run DataFrame holds {len(runs)} runs by its run column "
+                f"({', '.join(repr(r.tag) for r in runs[:3])}{', ...' * (len(runs) > 3)}); "
+                "pass it as runs (as_runs) to score each"
+            )
+        return runs[0]
+    tag = "run" if tag is None else tag
     where = f"run {tag!r} ({_kind(run)})"
-    rows = _records(run, ("topic", "doc", "score"), where)
-    scored = [
-        (_token(t, "query id", f"{where}:{i}", first=True), _token(d, "doc id", f"{where}:{i}"),
-         _number(v, "score", f"{where}:{i}"))
-        for i, (t, d, v) in enumerate(rows, start=1)
-    ]  # fmt: skip
-    if isinstance(run, Mapping):  # no order: by score, ties by doc id descending
-        scored.sort(key=lambda r: r[1], reverse=True)
-        scored.sort(key=lambda r: float(r[2]), reverse=True)
-        scored.sort(key=lambda r: r[0])
-    lines = [f"{t} Q0 {d} {i} {s} {tag}" for i, (t, d, s) in enumerate(scored, start=1)]
-    return read_run(_stream(lines, where), tag=tag)
+    cols, place = _columns(run, ("topic", "doc", "score"), where)
+    return _one_run(cols, place, tag)
+
+
+def _single_run_dict(runs: Mapping) -> bool:
+    """A pytrec_eval run ``{query_id: {doc_id: score}}`` rather than ``{name: run}``."""
+    for value in runs.values():
+        if not isinstance(value, Mapping) or not value:
+            return False
+        inner = next(iter(value.values()))
+        return isinstance(inner, (int, float, np.integer, np.floating)) and not isinstance(
+            inner, (bool, np.bool_)
+        )
+    return False
 
 
 def as_runs(runs) -> list[Run]:
-    """Runs from a sequence of runs or a mapping from run name to run."""
+    """Runs from a run, a sequence of runs or a mapping from run name to run.
+
+    Parameters
+    ----------
+    runs : run, sequence of runs, or mapping of str to run
+        Each run is any input of :func:`as_run`. A DataFrame with a run column
+        (``run_id``, ``run``, ``tag``, ``name`` or ``system``) gives one run per value
+        of that column, named by it.
+
+    Returns
+    -------
+    list of Run
+
+    Raises
+    ------
+    TypeError
+        For something that is neither a run nor a collection of runs.
+    ValueError
+        For a single run in pytrec_eval's shape given where runs are expected (it
+        would read its query ids as run names), or two mapping keys naming one run
+        (``1`` and ``'1'``).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame({"run_id": ["a", "a", "b"], "query_id": ["T1"] * 3,
+    ...                       "doc_id": ["d1", "d2", "d1"], "score": [2.0, 1.0, 3.0]})
+    >>> [r.tag for r in as_runs(frame)]
+    ['a', 'b']
+    """
     if isinstance(runs, Mapping):
-        return [as_run(r, name=n) for n, r in runs.items()]
-    if _is_path(runs) or _is_frame(runs) or isinstance(runs, Run):
+        if _single_run_dict(runs):
+            raise ValueError(
+                "runs takes runs or a {name: run} mapping; got one run in pytrec_eval's "
+                "shape {query_id: {doc_id: score}} (its query ids would be read as run "
+                "names): pass [run] or {'name': run}"
+            )
+        seen: dict[str, object] = {}
+        for key in runs:
+            text = key if isinstance(key, str) else str(key)
+            if text in seen and seen[text] is not key and seen[text] != key:
+                raise ValueError(
+                    f"the runs mapping has the keys {seen[text]!r} and {key!r}, which name "
+                    f"one run {text!r}; give each run its own name"
+                )
+            seen[text] = key
+        out = []
+        for n, r in runs.items():
+            tag = _run_name(n, "run")
+            out.append(as_run(r, name=tag))
+        return out
+    if _is_frame(runs):
+        return _frame_runs(runs, None)
+    if _is_path(runs) or isinstance(runs, Run):
         return [as_run(runs)]
     if not isinstance(runs, Iterable):
         raise TypeError(
             "runs must be a run (a path, a file object, a DataFrame, a Run), a sequence of "
             f"runs or a {{name: run}} dict; got {type(runs).__name__}"
         )
-    return [as_run(r) for r in runs]
+    out = []
+    for r in runs:
+        out += _frame_runs(r, None) if _is_frame(r) else [as_run(r)]
+    return out
+
+
+# --------------------------------------------------------------------------- memberships
+def _vector_type(t: type) -> int:
+    """0: a sequence of numbers may be; 1: a mapping or a set (TypeError); 2: not one."""
+    if issubclass(t, (Mapping, set, frozenset)):
+        return 1
+    if issubclass(t, (str, bytes)) or not issubclass(t, (Sequence, np.ndarray)):
+        return 2
+    return 0
+
+
+def _by_type(values, classify, dtype) -> np.ndarray:
+    """``classify(type(v))`` of every value, each distinct type classified once."""
+    types = list(map(type, values))
+    table = {t: classify(t) for t in set(types)}
+    return np.fromiter(map(table.__getitem__, types), dtype, len(types))
+
+
+def _vectors(col: _Column, what: str) -> tuple[_Column, int]:
+    """Membership vectors (a column of sequences) as a column of their entries and G."""
+    values = col.values
+    kinds = _by_type(values, _vector_type, np.int64)
+    bad = _first(kinds != 0)
+    if bad < len(values):
+        where = col.place.at(bad)
+        vector = col.get(bad)
+        if kinds[bad] == 1:
+            raise TypeError(
+                f"{where}: a membership vector must be a sequence of numbers in the target's "
+                f"group order, not a {type(vector).__name__} ({reprlib.repr(vector)}): a "
+                "mapping or a set has no order of its own"
+            )
+        raise ValueError(f"{where}: a membership vector must be a sequence of numbers")
+    sizes = np.fromiter(map(len, values), np.int64, len(values))
+    g = int(sizes[0]) if len(sizes) else 0
+    other = _first(sizes != g)
+    if other < len(sizes):
+        raise FileFormatError(
+            col.place.name,
+            col.place.line(other),
+            f"a membership vector of {int(sizes[other])} groups where row "
+            f"{col.place.line(0)} has {g}",
+        )
+    flat = np.empty(int(sizes.sum()), dtype=object)
+    flat[:] = list(chain.from_iterable(values))
+    return _Column(flat, col.place), g
 
 
 def as_memberships(memberships, n_groups: int | None = None) -> GroupMemberships:
-    """Group memberships from a file, a DataFrame or a dict.
+    """Group memberships from a file, a DataFrame, a dict or records.
 
-    A DataFrame has the query and doc id columns, then one column per group in the
-    target's order; a dict maps query ids to ``{doc_id: vector}``.
+    Parameters
+    ----------
+    memberships : GroupMemberships, path, file object, DataFrame, dict or records
+        A DataFrame has the query and doc id columns, then one column per group in the
+        target's order; a dict maps query ids to ``{doc_id: vector}``, each vector a
+        sequence of G probabilities (a list, a tuple or an array: not a mapping or a
+        set, which have no group order).
+    n_groups : int, optional
+        The target's G: vectors of another length are an error.
+
+    Returns
+    -------
+    GroupMemberships
+
+    Raises
+    ------
+    ValueError
+        Naming the row: a bad id, a probability that is not a finite number, a vector
+        that is not a distribution (in [0, 1], summing to 1 within 1e-5) or of another
+        length, a (topic, doc) listed twice.
+    TypeError
+        Naming the row: a vector given as a mapping or a set.
 
     Examples
     --------
@@ -249,22 +935,138 @@ def as_memberships(memberships, n_groups: int | None = None) -> GroupMemberships
         return memberships
     if _is_path(memberships):
         return read_gmemb(memberships, n_groups)
-    name = f"memberships {_kind(memberships)}"
+    what = f"memberships {_kind(memberships)}"
     if _is_frame(memberships):
-        topics = _column(memberships, "topic", name)
-        docs = _column(memberships, "doc", name)
-        groups = [c for c in memberships.columns if c not in (*_COLUMNS["topic"], *_COLUMNS["doc"])]
-        vectors = memberships[groups].to_numpy().tolist()
-        rows = list(zip(topics, docs, vectors, strict=True))
+        place = _Place(what, _own_index(memberships))
+        topic = _Column(_needed(memberships, "topic", what), place)
+        doc = _Column(_needed(memberships, "doc", what), place)
+        skip = {*_COLUMNS["topic"], *_COLUMNS["doc"]}
+        groups = [i for i, c in enumerate(memberships.columns) if str(c) not in skip]
+        entries = [_Column(memberships.iloc[:, i], place) for i in groups]
+        g = len(groups)
     else:
-        rows = _records(memberships, ("topic", "doc", "relevance"), name)
-    lines = []
-    for i, (t, d, vector) in enumerate(rows, start=1):
-        where = f"{name}:{i}"
-        if isinstance(vector, (str, bytes)) or not isinstance(vector, Iterable):
-            raise ValueError(f"{where}: a membership vector must be a sequence of numbers")
-        values = " ".join(_number(x, "group probability", where) for x in vector)
-        lines.append(
-            f"{_token(t, 'query id', where, first=True)} {_token(d, 'doc id', where)} {values}"
+        (t, d, v), place = _columns(memberships, ("topic", "doc", "relevance"), what)
+        topic, doc = _Column(t, place), _Column(d, place)
+        flat, g = _vectors(_Column(v, place), what)
+        entries = [flat]
+    n = len(topic)
+    if not n:
+        raise _empty(place, "membership vectors")
+    if n_groups is not None and g != n_groups:
+        raise FileFormatError(
+            place.name,
+            place.line(0),
+            f"expected {n_groups} group probabilities (the target has {n_groups} groups), "
+            f"found {g}",
         )
-    return read_gmemb(_stream(lines, name), n_groups)
+    if g < 2:
+        raise FileFormatError(
+            place.name, place.line(0), f"a membership vector needs at least 2 groups; found {g}"
+        )
+
+    def check(value, where):
+        return _number(value, "group probability", where)
+
+    if len(entries) == 1 and len(entries[0]) != n:  # one flat column: check row-wise
+        row_col = _RowEntries(entries[0], g, place)
+        names, ids, docs, (flat,) = _keyed(topic, doc, [(row_col, _row_probabilities, check)])
+        matrix = flat.reshape(n, g)
+    else:
+        names, ids, docs, columns = _keyed(topic, doc, [(c, _numbers, check) for c in entries])
+        matrix = np.column_stack(columns) if columns else np.zeros((n, 0))
+    i = first_bad_distribution(matrix)
+    if i >= 0:
+        raise FileFormatError(
+            place.name,
+            place.line(i),
+            "group probabilities must be finite, in [0, 1] and sum to 1 (within "
+            f"{SUM_TOLERANCE:g}); found {matrix[i].tolist()} with sum {matrix[i].sum():.10g}",
+        )
+    _check_unique(cast(Any, place), ids, docs, names, "is listed twice")
+    return GroupMemberships(place.name, names, ids, docs, matrix)
+
+
+class _RowEntries(_Column):
+    """The flat entries of G per row, whose row i (for messages) is its first bad entry."""
+
+    def __init__(self, flat: _Column, g: int, place: _Place):
+        super().__init__(flat.values, place)
+        self.g = g
+
+    def __len__(self):
+        return len(self.values) // self.g
+
+    def get(self, i: int):
+        row = self.values[i * self.g : (i + 1) * self.g]
+        good = np.fromiter(map(_number_ok, row), bool, self.g)
+        return row[_first(~good)] if not good.all() else row[0]
+
+
+def _row_probabilities(col: _RowEntries):
+    values, bad = _numbers(_Column(col.values, col.place))
+    n = len(col)
+    return values, (bad // col.g if bad < len(col.values) else n)
+
+
+# --------------------------------------------------------------------------- answers
+_ANSWER_TOPIC = ("topic", *_COLUMNS["topic"])
+_ANSWER_ENTITIES = ("entities", "nuggets")
+
+
+def _answer_field(frame, names: Sequence[str], what: str, *, required: bool = True):
+    taken = [str(c) for c in frame.columns]
+    for name in names:
+        if taken.count(name) > 1:
+            raise ValueError(f"the {what} has {taken.count(name)} columns named {name!r}; keep one")
+        if name in taken:
+            return frame.iloc[:, taken.index(name)].tolist()
+    if required:
+        raise ValueError(
+            f"the {what} needs a column named one of {', '.join(names)}; it has {', '.join(taken)}"
+        )
+    return None
+
+
+def _answer_id(value, field: str, where: str):
+    """A topic or run id as the answers' JSON text holds it (an integer as its digits)."""
+    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+        return _token(value, field, where)
+    return value  # strings and everything else: the answer records' own rule
+
+
+def answer_records(answers) -> Iterable[tuple[str, object]]:
+    """``(where, record)`` of every answer of a file, a DataFrame or records.
+
+    A file or records hold the answer files' records (docs/formats.md): per answer a
+    ``topic``, a ``run`` (optional when there is one run) and its ``entities``. A
+    DataFrame has one answer per row: a topic column (``topic``, ``query_id``, ``qid``
+    or ``q_id``), a run column (``run_id``, ``run``, ``tag``, ``name`` or ``system``;
+    optional) and an ``entities`` (or ``nuggets``) column of lists of entity dicts.
+    ``where`` names the record: ``file:line``, ``answers DataFrame:2``,
+    ``answers records:2``.
+    """
+    if _is_path(answers):
+        name = source_name(answers)
+        return ((f"{name}:{line}", rec) for line, rec in iter_jsonl(answers))
+    if _is_frame(answers):
+        what = "answers DataFrame"
+        place = _Place(what, _own_index(answers))
+        topics = _answer_field(answers, _ANSWER_TOPIC, what)
+        runs = _answer_field(answers, RUN_COLUMNS, what, required=False)
+        entities = _answer_field(answers, _ANSWER_ENTITIES, what)
+        records = []
+        for i, (topic, entity_list) in enumerate(zip(topics, entities, strict=True)):
+            where = place.at(i)
+            rec = {"topic": _answer_id(topic, "topic", where)}
+            if runs is not None:
+                rec["run"] = _answer_id(runs[i], "run", where)
+            is_array = isinstance(entity_list, np.ndarray)
+            rec["entities"] = list(entity_list) if is_array else entity_list
+            records.append((where, rec))
+        return records
+    if isinstance(answers, Iterable) and not isinstance(answers, (str, bytes, Mapping)):
+        return ((f"answers records:{i}", rec) for i, rec in enumerate(answers, start=1))
+    raise TypeError(
+        "answers must be Answers, a path, a file object, a DataFrame or an iterable of "
+        f"answer records (dicts); got {type(answers).__name__}"
+    )

@@ -40,6 +40,15 @@ __all__ = [
 ]
 
 
+def _line(lines, index, i: int) -> int | str:
+    """Line i + 1 or ``lines[i]``; with a DataFrame's ``index``, its label follows."""
+    line = i + 1 if lines is None else int(lines[i])
+    if index is None:
+        return line
+    label = index[line - 1]
+    return f"{line} (index {label.item() if isinstance(label, np.generic) else label!r})"
+
+
 def _check_unique(rows: Rows, topic_ids, docs, names, what):
     """A (topic, doc) key listed twice is an error naming its second line."""
     first = first_occurrences(topic_ids, docs)
@@ -83,10 +92,11 @@ class Qrels(_Keyed):
 
     levels: np.ndarray = field(repr=False)
     lines: np.ndarray | None = field(default=None, repr=False)  # None: line i + 1
+    index: object = field(default=None, repr=False)  # a DataFrame's own index labels
 
-    def line(self, i: int) -> int:
-        """The file line of judgment i."""
-        return i + 1 if self.lines is None else int(self.lines[i])
+    def line(self, i: int) -> int | str:
+        """The file line (a DataFrame's row, with its index label) of judgment i."""
+        return _line(self.lines, self.index, i)
 
     def check_gains(self, n_levels: int) -> None:
         """Every level must have a gain: a higher one is an error naming its line."""
@@ -228,18 +238,25 @@ def read_golddistr(path) -> np.ndarray:
 # --------------------------------------------------------------------------- runs
 @dataclass(frozen=True, eq=False)
 class Run(_Keyed):
-    """A TREC run: its lines' topics, docs and scores, in file order."""
+    """A TREC run: its lines' topics, docs and scores, in file order.
+
+    ``order`` is how it is ranked unless the evaluation says otherwise: ``'file'`` (a
+    file's line order, the organisers' rule) or ``'score'`` (an in-memory run, ranked
+    as trec_eval ranks it).
+    """
 
     tag: str
     scores: np.ndarray = field(repr=False)
     lines: np.ndarray | None = field(repr=False)  # None: line i + 1
+    index: object = field(default=None, repr=False)  # a DataFrame's own index labels
+    order: str = "file"
 
     def __len__(self):
         return len(self.docs)
 
-    def line(self, i: int) -> int:
-        """The file line of record i."""
-        return i + 1 if self.lines is None else int(self.lines[i])
+    def line(self, i: int) -> int | str:
+        """The file line (a DataFrame's row, with its index label) of record i."""
+        return _line(self.lines, self.index, i)
 
 
 def read_run(path, tag: str | None = None) -> Run:

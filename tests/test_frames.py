@@ -1,0 +1,622 @@
+"""In-memory inputs become the arrays the file readers give, by the files' rules.
+
+A plain-loop oracle written from the definitions (ids as UTF-8 bytes, topics coded in
+order of first appearance, levels clipped at 0, a run ranked by score with ties by doc
+id descending) checks the column route on generated frames of every dtype users hold
+(object, pandas' ``str``, categorical, pyarrow-backed, nullable ``Int64``/``Float64``),
+against the file readers on the same rows written as text, and one test per rule.
+"""
+
+import math
+import warnings
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from fairconv import FairconvWarning, gfr, ragfair
+from fairconv.datasets import fairweb1_pilot, path
+from fairconv.io import (
+    as_memberships,
+    as_qrels,
+    as_run,
+    as_runs,
+    read_answers,
+    read_gmemb,
+    read_qrels,
+    read_run,
+)
+from fairconv.rankings import load_attribute
+
+SETTINGS = settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+
+
+# --------------------------------------------------------------------------- the oracle
+def oracle_keyed(rows):
+    """(topics in order of first appearance, topic id per row, doc bytes per row)."""
+    topics: list[str] = []
+    ids, docs = [], []
+    for t, d, *_ in rows:
+        t = str(t)
+        if t not in topics:
+            topics.append(t)
+        ids.append(topics.index(t))
+        docs.append(str(d).encode("utf-8"))
+    return tuple(topics), ids, docs
+
+
+def oracle_qrels(rows):
+    topics, ids, docs = oracle_keyed(rows)
+    return topics, ids, docs, [max(0, int(v)) for *_, v in rows]
+
+
+def oracle_ranking(rows):
+    """Per topic, its docs ranked by score descending, ties by doc id descending."""
+    out: dict = {}
+    for t, d, s in rows:
+        out.setdefault(str(t), []).append((float(s), str(d).encode("utf-8")))
+    return {
+        t: [d for _, d in sorted(v, key=lambda x: (-x[0], _desc(x[1])))] for t, v in out.items()
+    }
+
+
+def _desc(doc: bytes):
+    """A key sorting byte strings in descending order."""
+    return tuple(255 - b for b in doc) + (256,)
+
+
+def ranked(run, qrels_topics=None):
+    """Per topic, the docs of a Run in the rank order gfr.evaluate uses (from ERR)."""
+    from fairconv.rankings import _by_score
+
+    keep = np.arange(len(run.docs))
+    idx = _by_score(run, keep, run.topic_ids)
+    out: dict = {}
+    for i in idx.tolist():
+        out.setdefault(run.topics[run.topic_ids[i]], []).append(bytes(run.docs[i]))
+    return out
+
+
+def file_text(lines):
+    return "".join(" ".join(map(str, line)) + "\n" for line in lines)
+
+
+# --------------------------------------------------------------------------- generated frames
+ASCII_ID = st.text(
+    st.characters(min_codepoint=33, max_codepoint=126, blacklist_characters="#"),
+    min_size=1,
+    max_size=12,
+)
+UNICODE_ID = st.text(st.sampled_from("aé中ß\u00e9Ω-_.:/"), min_size=1, max_size=6)
+IDS = st.one_of(ASCII_ID, UNICODE_ID, st.integers(0, 10**6).map(str))
+DTYPES = ["object", "str", "category", "pyarrow"]
+
+
+def id_column(values, dtype):
+    if dtype == "object":
+        return pd.Series(values, dtype=object)
+    if dtype == "str":
+        return pd.Series(values, dtype=str)
+    if dtype == "category":
+        return pd.Series(values, dtype="category")
+    return pd.Series(values, dtype=pd.ArrowDtype(pa.string()))
+
+
+@st.composite
+def qrels_rows(draw):
+    topics = draw(st.lists(IDS, min_size=1, max_size=4, unique=True))
+    docs = draw(st.lists(IDS, min_size=1, max_size=8, unique=True))
+    keys = draw(
+        st.lists(
+            st.tuples(st.sampled_from(topics), st.sampled_from(docs)),
+            min_size=1,
+            max_size=25,
+            unique=True,
+        )
+    )
+    return [(t, d, draw(st.integers(-3, 100))) for t, d in keys]
+
+
+@SETTINGS
+@given(
+    rows=qrels_rows(),
+    topic_dtype=st.sampled_from(DTYPES),
+    doc_dtype=st.sampled_from(DTYPES),
+    level_dtype=st.sampled_from(
+        ["int64", "Int64", "float64", "Float64", "object", "int64[pyarrow]"]
+    ),
+    shuffle=st.randoms(use_true_random=False),
+)
+def test_qrels_frames_of_every_dtype_give_the_oracle_and_the_file_reader(
+    tmp_path, rows, topic_dtype, doc_dtype, level_dtype, shuffle
+):
+    shuffle.shuffle(rows)
+    frame = pd.DataFrame(
+        {
+            "query_id": id_column([t for t, _, _ in rows], topic_dtype),
+            "doc_id": id_column([d for _, d, _ in rows], doc_dtype),
+            "relevance": pd.Series([v for *_, v in rows]).astype(level_dtype),
+        }
+    )
+    q = as_qrels(frame)
+    topics, ids, docs, levels = oracle_qrels(rows)
+    assert q.topics == topics
+    assert q.topic_ids.tolist() == ids
+    assert [bytes(d) for d in q.docs.tolist()] == docs
+    assert q.levels.tolist() == levels
+    f = tmp_path / "q"
+    f.write_text(file_text((t, 0, d, v) for t, d, v in rows), encoding="utf-8")
+    read = read_qrels(f)
+    assert read.topics == q.topics and read.topic_ids.tolist() == q.topic_ids.tolist()
+    assert read.docs.tolist() == q.docs.tolist() and read.levels.tolist() == q.levels.tolist()
+    as_dict: dict = {}
+    for t, d, v in rows:
+        as_dict.setdefault(t, {})[d] = v
+    from_dict = as_qrels(as_dict)  # the dict's order: grouped by topic
+
+    def cells(x):
+        names = [x.topics[i] for i in x.topic_ids]
+        return sorted(zip(names, x.docs.tolist(), x.levels.tolist(), strict=True))
+
+    assert cells(from_dict) == cells(q)
+
+
+@st.composite
+def run_rows(draw):
+    topics = draw(st.lists(IDS, min_size=1, max_size=3, unique=True))
+    docs = draw(st.lists(IDS, min_size=1, max_size=10, unique=True))
+    keys = draw(
+        st.lists(
+            st.tuples(st.sampled_from(topics), st.sampled_from(docs)),
+            min_size=1,
+            max_size=25,
+            unique=True,
+        )
+    )
+    scores = st.one_of(st.sampled_from([0.0, 1.0, 2.5, -1.0]), st.floats(-1e6, 1e6))  # ties
+    return [(t, d, draw(scores)) for t, d in keys]
+
+
+@SETTINGS
+@given(rows=run_rows(), dtype=st.sampled_from(DTYPES), shuffle=st.randoms(use_true_random=False))
+def test_runs_from_frames_dicts_and_records_rank_as_the_oracle(tmp_path, rows, dtype, shuffle):
+    shuffle.shuffle(rows)
+    frame = pd.DataFrame(
+        {
+            "query_id": id_column([t for t, _, _ in rows], dtype),
+            "doc_id": id_column([d for _, d, _ in rows], dtype),
+            "score": [s for *_, s in rows],
+            "rank": np.arange(len(rows))[::-1],  # ignored
+        }
+    )
+    expected = oracle_ranking(rows)
+    as_dict: dict = {}
+    for t, d, s in rows:
+        as_dict.setdefault(t, {})[d] = s
+    records = [{"query_id": t, "doc_id": d, "score": s} for t, d, s in rows]
+    for source in (frame, as_dict, records):
+        run = as_run(source, name="r")
+        assert run.order == "score"
+        assert ranked(run) == expected
+    f = tmp_path / "run"
+    f.write_text(
+        file_text((t, "Q0", d, i, repr(s), "r") for i, (t, d, s) in enumerate(rows)),
+        encoding="utf-8",
+    )
+    assert ranked(read_run(f)) == expected  # the file read, ranked by trec_eval's rule
+
+
+@SETTINGS
+@given(
+    rows=qrels_rows(),
+    groups=st.integers(2, 4),
+    dtype=st.sampled_from(["float64", "Float64", "object"]),
+    data=st.data(),
+)
+def test_membership_frames_and_dicts_give_the_oracle_and_the_file_reader(
+    tmp_path, rows, groups, dtype, data
+):
+    vectors = []
+    for _ in rows:
+        k = data.draw(st.integers(0, groups - 1))
+        vectors.append([1.0 if j == k else 0.0 for j in range(groups)])
+    frame = pd.DataFrame({"query_id": [t for t, _, _ in rows], "doc_id": [d for _, d, _ in rows]})
+    for j in range(groups):
+        frame[f"g{j}"] = pd.Series([v[j] for v in vectors]).astype(dtype)
+    m = as_memberships(frame, groups)
+    topics, ids, docs = oracle_keyed(rows)
+    assert m.topics == topics and m.topic_ids.tolist() == ids
+    assert [bytes(d) for d in m.docs.tolist()] == docs
+    assert m.matrix.tolist() == vectors
+    f = tmp_path / "g"
+    f.write_text(file_text((t, d, *v) for (t, d, _), v in zip(rows, vectors, strict=True)), "utf-8")
+    read = read_gmemb(f, groups)
+    assert read.docs.tolist() == m.docs.tolist() and read.matrix.tolist() == m.matrix.tolist()
+
+
+# --------------------------------------------------------------------------- the rules
+@pytest.mark.parametrize(
+    "column, message",
+    [
+        (pd.Series(["T", None], dtype=object), r"DataFrame:2: the query id is missing \(None\)"),
+        (pd.Series(["T", np.nan], dtype=object), r"DataFrame:2: the query id is missing \(nan\)"),
+        (pd.Series(["T", pd.NA], dtype=object), r"DataFrame:2: the query id is missing \(<NA>\)"),
+        (pd.array(["T", None], dtype="string"), r"DataFrame:2: the query id is missing"),
+        (pd.Series(["T", None], dtype="category"), r"DataFrame:2: the query id is missing"),
+        (
+            pd.Series(["T", None], dtype=pd.ArrowDtype(pa.string())),
+            r"DataFrame:2: the query id is missing",
+        ),
+        (pd.array([1, None], dtype="Int64"), r"DataFrame:2: the query id is missing \(<NA>\)"),
+        (["T", 1.0], r"DataFrame:2: the query id must be a string or an integer, got float 1.0"),
+        ([1.0, 2.0], r"DataFrame:1: the query id must be a string or an integer, got float"),
+        ([True, False], r"DataFrame:1: the query id must be a string or an integer, got bool"),
+        (["T", b"T"], r"DataFrame:2: the query id must be a string or an integer, got bytes"),
+        (["T", ""], r"DataFrame:2: the query id '' must be non-empty"),
+        (["T", "a b"], r"DataFrame:2: the query id 'a b' must be non-empty, without whitespace"),
+        (["T", "a\u00a0b"], r"DataFrame:2: the query id 'a\\xa0b' must be non-empty, without"),
+        (["T", "a\x00"], r"DataFrame:2: the query id 'a\\x00' must be non-empty"),
+        (["T", "a\x85"], r"DataFrame:2: the query id 'a\\x85' must be non-empty"),
+        (["T", "\ufeffT"], r"qrels DataFrame:2: .* without a byte-order mark"),
+        (pd.Series(["T", "T\ud800"], dtype=object), r"qrels DataFrame:2: .* or a lone surrogate"),
+        (["T", "#T"], r"DataFrame:2: the query id '#T' must not start with '#'"),
+        (pd.Series(["T", "#T"], dtype="category"), r"DataFrame:2: the query id '#T' must not"),
+    ],
+)
+def test_each_id_rule_names_the_row_whatever_the_dtype(column, message):
+    frame = pd.DataFrame({"query_id": column, "doc_id": ["a", "b"], "relevance": [1, 1]})
+    with pytest.raises(ValueError, match=message):
+        as_qrels(frame)
+
+
+def test_a_doc_id_may_start_with_hash_and_be_any_text_a_file_holds():
+    q = as_qrels(
+        pd.DataFrame({"query_id": ["T", "T"], "doc_id": ["#a", "中-é"], "relevance": [1, 2]})
+    )
+    assert q.docs.tolist() == [b"#a", "中-é".encode()]
+
+
+@pytest.mark.parametrize(
+    "levels, message",
+    [
+        (
+            [1, 101],
+            r"DataFrame:2: a TREC qrels level must be an integer \(at most 100\); found '101'",
+        ),
+        ([1.0, 1.5], r"qrels DataFrame:2: the relevance must be an integer, got"),
+        ([1.0, np.nan], r"qrels DataFrame:2: the relevance must be an integer, got"),
+        (
+            pd.array([1, None], dtype="Int64"),
+            r"qrels DataFrame:2: the relevance is missing \(<NA>\)",
+        ),
+        (pd.array([1.0, None], dtype="Float64"), r"qrels DataFrame:2: the relevance is missing"),
+        ([True, False], r"qrels DataFrame:1: the relevance must be a number, got"),
+        ([1, "2"], r"qrels DataFrame:2: the relevance must be a number, got '2'"),
+        ([1, 10**30], r"DataFrame:2: a TREC qrels level must be an integer \(at most 100\)"),
+        ([1, -(10**18)], r"DataFrame:2: a TREC qrels level must be an integer \(at most 100\)"),
+    ],
+)
+def test_each_level_rule_names_the_row(levels, message):
+    frame = pd.DataFrame({"query_id": ["T", "T"], "doc_id": ["a", "b"], "relevance": levels})
+    with pytest.raises(ValueError, match=message):
+        as_qrels(frame)
+
+
+def test_negative_levels_are_nonrelevant_as_trec_eval_reads_them():
+    q = as_qrels(
+        pd.DataFrame({"query_id": ["T"] * 3, "doc_id": list("abc"), "relevance": [-2, 0, 2]})
+    )
+    assert q.levels.tolist() == [0, 0, 2]
+
+
+@pytest.mark.parametrize(
+    "scores, message",
+    [
+        ([1.0, np.inf], r"run 'r' \(DataFrame\):2: the score must be a finite number, got"),
+        ([1.0, np.nan], r"run 'r' \(DataFrame\):2: the score must be a finite number, got"),
+        (pd.array([1.0, None], dtype="Float64"), r"run 'r' \(DataFrame\):2: the score is missing"),
+        ([1.0, "x"], r"run 'r' \(DataFrame\):2: the score must be a number, got 'x'"),
+        (
+            pd.Series([1.0, 1j], dtype=object),
+            r"run 'r' \(DataFrame\):2: the score must be a number",
+        ),
+        ([1j, 1j], r"run 'r' \(DataFrame\):1: the score must be a number"),
+    ],
+)
+def test_each_score_rule_names_the_row(scores, message):
+    frame = pd.DataFrame({"query_id": ["T", "T"], "doc_id": ["a", "b"], "score": scores})
+    with pytest.raises(ValueError, match=message):
+        as_run(frame, name="r")
+
+
+def test_an_index_that_is_not_the_default_names_its_label_beside_the_position():
+    frame = pd.DataFrame(
+        {"query_id": ["T", "T"], "doc_id": ["a", "b"], "relevance": [1, 1.5]}, index=["x", "y"]
+    )
+    with pytest.raises(ValueError, match=r"qrels DataFrame:2 \(index 'y'\): the relevance"):
+        as_qrels(frame)
+    shifted = pd.DataFrame(
+        {"query_id": ["T", "T"], "doc_id": ["a", "a"], "relevance": [1, 1]}, index=[10, 11]
+    )
+    with pytest.raises(
+        ValueError, match=r"DataFrame:2 \(index 11\): doc 'a' of topic 'T' is judged"
+    ):
+        as_qrels(shifted)
+    plain = pd.DataFrame({"query_id": ["T", "T"], "doc_id": ["a", "b"], "relevance": [1, 1.5]})
+    with pytest.raises(ValueError, match=r"qrels DataFrame:2: the relevance"):
+        as_qrels(plain)
+
+
+def test_the_first_bad_row_is_named_whichever_column_it_is_in():
+    frame = pd.DataFrame(
+        {
+            "query_id": ["T", "T", "T", ""],
+            "doc_id": ["a", "b", "c d", "e"],
+            "relevance": [1, 1.5, 1, 1],
+        }
+    )
+    with pytest.raises(ValueError, match=r"qrels DataFrame:2: the relevance"):
+        as_qrels(frame)
+
+
+@pytest.mark.parametrize(
+    "make, message",
+    [
+        (lambda: as_qrels({"T": {"a": 1}, 7: {"a": 1, "a ": 2}}), r"qrels dict:3: the doc id 'a '"),
+        (
+            lambda: as_qrels([{"query_id": "T", "doc_id": "a", "relevance": 1}] * 2),
+            r"qrels records:2: doc 'a' of topic 'T' is judged twice \(first on line 1\)",
+        ),
+        (
+            lambda: as_memberships(
+                pd.DataFrame(
+                    {"query_id": ["T"] * 2, "doc_id": ["a"] * 2, "g0": [1.0, 1.0], "g1": [0.0, 0.0]}
+                )
+            ),
+            r"memberships DataFrame:2: doc 'a' of topic 'T' is listed twice",
+        ),
+        (
+            lambda: as_memberships({"T": {"a": [0.5, 0.6]}}),
+            r"memberships dict:1: group probabilities",
+        ),
+        (
+            lambda: as_memberships({"T": {"a": [0.5, 0.5], "b": [1.0, 0, 0]}}),
+            r"memberships dict:2: a membership vector of 3 groups where row 1 has 2",
+        ),
+        (
+            lambda: as_memberships({"T": {"a": [0.5, 0.5]}}, 3),
+            r"dict:1: expected 3 group probabilities \(the target has 3 groups\), found 2",
+        ),
+        (
+            lambda: as_memberships({"T": {"a": [1, 0], "b": [0.5, np.nan]}}),
+            r"memberships dict:2: the group probability must be a finite number, got nan",
+        ),
+        (
+            lambda: as_memberships({"T": {"a": "10"}}),
+            r"memberships dict:1: a membership vector must be",
+        ),
+        (
+            lambda: as_qrels(pd.DataFrame({"query_id": [], "doc_id": [], "relevance": []})),
+            r"qrels DataFrame: has no rows",
+        ),
+    ],
+)
+def test_duplicates_vectors_and_empty_inputs_name_the_row(make, message):
+    with pytest.raises(ValueError, match=message):
+        make()
+
+
+# --------------------------------------------------------------------------- issue 24
+def _err_at_10(runs, qrels):
+    return gfr.evaluate(qrels, runs, [], cutoffs=[10])
+
+
+def test_a_dataframe_run_is_ranked_by_score_not_by_row_order():
+    qrels = {"T": {"good": 2, "fair": 1}}
+    rows = pd.DataFrame(
+        {"query_id": ["T"] * 3, "doc_id": ["bad", "fair", "good"], "score": [0.1, 0.5, 0.9]}
+    )
+    as_dict = {"T": {"bad": 0.1, "fair": 0.5, "good": 0.9}}
+    by_frame = _err_at_10({"r": rows}, qrels).value("r", "T", "ERR@10")
+    by_dict = _err_at_10({"r": as_dict}, qrels).value("r", "T", "ERR@10")
+    by_records = _err_at_10({"r": rows.to_dict("records")}, qrels).value("r", "T", "ERR@10")
+    p2, p1 = 3 / 4, 1 / 4  # gains (1, 3): p = gain / (gain(lmax) + 1)
+    assert by_frame == by_dict == by_records == pytest.approx(p2 + (1 - p2) * p1 / 2, abs=1e-15)
+
+
+def test_a_rank_column_is_ignored_and_order_file_keeps_row_order():
+    qrels = {"T": {"good": 2}}
+    frame = pd.DataFrame(
+        {"query_id": ["T", "T"], "doc_id": ["bad", "good"], "score": [0.1, 0.9], "rank": [1, 2]}
+    )
+    assert _err_at_10({"r": frame}, qrels).value("r", "T", "ERR@10") == 0.75
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # row order asked for: no notice
+        table = gfr.evaluate(qrels, {"r": frame}, [], cutoffs=[10], order="file")
+    assert table.value("r", "T", "ERR@10") == 0.75 / 2
+
+
+def test_files_keep_their_order_by_default_with_the_notice(tmp_path):
+    f = tmp_path / "run"
+    f.write_text("T Q0 bad 1 0.1 r\nT Q0 good 2 0.9 r\n")
+    with pytest.warns(FairconvWarning, match="ranked in file order"):
+        table = gfr.evaluate({"T": {"good": 2}}, [f], [], cutoffs=[10])
+    assert table.value("r", "T", "ERR@10") == 0.75 / 2
+
+
+@pytest.mark.parametrize("column", ["run_id", "run", "tag", "name", "system"])
+def test_a_frame_with_a_run_column_is_several_runs(column):
+    frame = pd.DataFrame(
+        {
+            column: ["b", "b", "a"],
+            "query_id": ["T"] * 3,
+            "doc_id": ["x", "good", "good"],
+            "score": [0.9, 0.1, 0.5],
+        }
+    )
+    runs = as_runs(frame)
+    assert [r.tag for r in runs] == ["b", "a"]
+    table = gfr.evaluate({"T": {"good": 2}}, frame, [], cutoffs=[10])
+    assert table.value("a", "T", "ERR@10") == 0.75
+    assert table.value("b", "T", "ERR@10") == 0.75 / 2
+    with pytest.raises(
+        ValueError, match=r"holds 2 runs by its run column \('b', 'a'\); pass it as runs"
+    ):
+        as_run(frame)
+
+
+def test_a_frame_of_several_runs_without_a_run_column_is_not_told_to_merge_them():
+    frame = pd.DataFrame(
+        {"system_id": ["a", "b"], "query_id": ["T", "T"], "doc_id": ["x", "x"], "score": [1.0, 2.0]}
+    )
+    with pytest.raises(ValueError, match=r"several runs, name each in a run column \(run_id"):
+        gfr.evaluate({"T": {"x": 1}}, {"r": frame}, [])
+
+
+def test_ragfair_takes_answers_as_paths_frames_and_records():
+    import json
+
+    pilot = fairweb1_pilot()
+    movies = [a for a in pilot.attributes if a.attribute.name.startswith("M-")]
+    sets = [a.attribute for a in movies]
+    file = path("rag", "pilot-answers.jsonl")
+    records = [json.loads(line) for line in file.read_text().splitlines() if line.strip()]
+    reference = ragfair.evaluate(pilot.qrels, pilot.runs, movies, read_answers(file, sets))
+    for answers in (
+        file,
+        str(file),
+        records,
+        pd.DataFrame(records),
+        pd.DataFrame(records).rename(columns={"topic": "query_id", "run": "run_id"}),
+    ):
+        table = ragfair.evaluate(pilot.qrels, pilot.runs, movies, answers)
+        np.testing.assert_array_equal(table.values, reference.values)
+    bad = pd.DataFrame(records).assign(topic=[""] + [r["topic"] for r in records[1:]])
+    with pytest.raises(ValueError, match=r"answers DataFrame:1: .*topic"):
+        ragfair.evaluate(pilot.qrels, pilot.runs, movies, bad)
+
+
+def test_answers_lacking_an_attribute_set_are_an_error_naming_it():
+    pilot = fairweb1_pilot()
+    movies = [a for a in pilot.attributes if a.attribute.name.startswith("M-")]
+    answers = read_answers(path("rag", "pilot-answers.jsonl"), [movies[0].attribute])
+    missing = movies[1].attribute.name
+    with pytest.raises(ValueError, match=f"answers without the attribute set '{missing}'"):
+        ragfair.evaluate(pilot.qrels, pilot.runs, movies, answers)
+
+
+# --------------------------------------------------------------------------- issue 25
+def test_membership_vectors_given_as_mappings_or_sets_are_a_type_error_naming_the_row():
+    with pytest.raises(TypeError, match=r"memberships dict:1: a membership vector .* not a dict"):
+        as_memberships({"T": {"a": {0: 1.0, 1: 0.0}}})
+    with pytest.raises(TypeError, match=r"memberships dict:2: .* not a set"):
+        as_memberships({"T": {"a": [1.0, 0.0], "b": {0.5}}})
+    records = [{"query_id": "T", "doc_id": "a", "relevance": {1: 0.0, 0: 1.0}}]
+    with pytest.raises(TypeError, match=r"memberships records:1: .* not a dict"):
+        as_memberships(records)
+
+
+@pytest.mark.parametrize("column", ["score", "query_id", "doc_id"])
+def test_a_dataframe_with_two_columns_of_one_name_is_refused_naming_it(column):
+    frame = pd.DataFrame([["T", "a", 1.0]], columns=["query_id", "doc_id", "score"])
+    frame = pd.concat([frame, frame[[column]]], axis=1)
+    with pytest.raises(
+        ValueError, match=f"the run DataFrame has 2 columns named '{column}'; keep one"
+    ):
+        gfr.evaluate({"T": {"a": 1}}, [frame], [])
+    qrels = pd.DataFrame([["T", "a", 1]], columns=["query_id", "doc_id", "relevance"])
+    if column != "score":
+        qrels = pd.concat([qrels, qrels[[column]]], axis=1)
+        with pytest.raises(ValueError, match=f"the qrels DataFrame has 2 columns named '{column}'"):
+            as_qrels(qrels)
+
+
+def test_a_single_pytrec_eval_run_given_as_runs_is_not_read_as_runs_named_by_query_ids():
+    with pytest.raises(
+        ValueError, match=r"runs takes runs or a \{name: run\} mapping; got one run"
+    ):
+        gfr.evaluate({"T": {"a": 1}}, {"T": {"a": 1.0}}, [])
+    table = gfr.evaluate({"T": {"a": 1}}, {"T": {"T": {"a": 1.0}}}, [])  # a run named T
+    assert table.runs == ("T",)
+
+
+def test_run_names_of_another_type_that_read_alike_are_refused_naming_both():
+    run = {"T": {"a": 1.0}}
+    with pytest.raises(ValueError, match=r"the keys 1 and '1', which name one run '1'"):
+        gfr.evaluate({"T": {"a": 1}}, {1: run, "1": run}, [])
+
+
+def test_a_nan_label_among_string_labels_is_an_error_naming_the_line(tmp_path):
+    from fairconv.agreement._labels import read_label_file
+
+    f = tmp_path / "labels.txt"
+    f.write_text("i1 a yes\ni1 b NaN\ni2 a no\ni2 b no\n")
+    with pytest.raises(ValueError, match=r"labels.txt:2: the label 'NaN' is not a finite number"):
+        read_label_file(f)
+    f.write_text("i1 a yes\ni1 b no\ni2 a -inf\ni2 b no\n")
+    with pytest.raises(ValueError, match=r"labels.txt:3: the label '-inf' is not a finite number"):
+        read_label_file(f)
+
+
+def test_a_nan_label_among_string_labels_is_refused_on_the_command_line(tmp_path, capsys):
+    from fairconv.cli import main
+
+    f = tmp_path / "labels.txt"
+    f.write_text("i1 a yes\ni1 b nan\ni2 a no\ni2 b no\n")
+    assert main(["labels", str(f)]) == 2
+    err = capsys.readouterr().err
+    assert "labels.txt:2: the label 'nan' is not a finite number" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+# --------------------------------------------------------------------------- whole inputs
+def test_the_pilot_as_frames_scores_as_the_files_ranked_by_score():
+    pilot = fairweb1_pilot()
+    folder = path("fairweb1-pilot")
+    qrels = pd.read_csv(
+        folder / "fairweb1pilot.qrels",
+        sep=" ",
+        header=None,
+        names=["query_id", "doc_id", "relevance"],
+    )
+    qrels["relevance"] = qrels["relevance"].str[1:].astype(int)
+    runs = {}
+    for run, f in zip(pilot.runs, sorted((folder / "runs").iterdir()), strict=True):
+        frame = pd.read_csv(
+            f, sep=" ", header=None, names=["query_id", "q0", "doc_id", "rank", "score", "tag"]
+        )
+        runs[run.tag] = frame
+    lines = (folder / "fairweb1pilot.M-ORIGIN.gmemb").read_text().split("\n")
+    rows = [(t, d, *map(float, v)) for t, d, *v in (line.split() for line in lines if line)]
+    gm = pd.DataFrame(rows).rename(columns={0: "query_id", 1: "doc_id"})  # exact floats
+    attr = pilot.attributes[3]
+    data = load_attribute(attr.attribute.name, gm, attr.attribute.target, attr.attribute.scale)
+    table = gfr.evaluate(qrels, runs, [data], cutoffs=[10])
+    reference = gfr.evaluate(pilot.qrels, pilot.runs, [attr], cutoffs=[10], order="score")
+    np.testing.assert_array_equal(table.values, reference.values)
+    assert table.runs == reference.runs and table.topics == reference.topics
+
+
+def test_memory_of_the_arrays_follows_the_ids_not_the_longest_id():
+    long = "x" * 5000
+    docs = [f"d{i}" for i in range(20_000)] + [long]
+    q = as_qrels(
+        pd.DataFrame({"query_id": ["T"] * len(docs), "doc_id": docs, "relevance": [1] * len(docs)})
+    )
+    assert q.docs.nbytes < 10 * sum(map(len, docs)) + 2**20  # not 20,001 x 5,000 bytes
+    assert bytes(q.docs[-1]) == long.encode()
+
+
+def test_no_float_is_changed_on_the_way():
+    scores = [0.1, 1 / 3, 5e-324, 1.7976931348623157e308, -0.0, np.float32(0.1)]
+    run = as_run(pd.DataFrame({"query_id": ["T"] * 6, "doc_id": list("abcdef"), "score": scores}))
+    assert run.scores.tolist() == [float(s) for s in scores]
+    assert all(
+        math.copysign(1, a) == math.copysign(1, float(b))
+        for a, b in zip(run.scores, scores, strict=True)
+    )
