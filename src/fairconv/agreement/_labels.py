@@ -220,7 +220,7 @@ def cohen_kappa(
         Labels of the same items (NaN or None for no label; those items are left out).
     weighting : {None, "linear", "quadratic"}
         None: every disagreement counts 1. ``"linear"``/``"quadratic"``: a disagreement
-        between the i-th and j-th categories counts |i - j| or (i - j)^2, as
+        between the i-th and j-th categories counts ``|i - j|`` or ``(i - j)^2``, as
         ``sklearn.metrics.cohen_kappa_score`` does (category positions, not values).
     categories : sequence, optional
         Every label, lowest first: fixes the positions used by the weights (needed for
@@ -240,7 +240,7 @@ def cohen_kappa(
 
     Notes
     -----
-    With n_ij the items a labels i and b labels j, N the total, e_ij = n_i. n_.j / N
+    With n_ij the items a labels i and b labels j, N the total, ``e_ij = n_i. n_.j / N``
     and w_ij the disagreement weight:
 
     .. math:: \kappa = 1 - \frac{\sum_{ij} w_{ij} n_{ij}}{\sum_{ij} w_{ij} e_{ij}}

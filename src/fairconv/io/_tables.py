@@ -180,7 +180,7 @@ class GroupMemberships(_Keyed):
 
 
 def read_gmemb(path, n_groups: int | None = None) -> GroupMemberships:
-    """Read a gmemb file: ``topic doc p1 ... pG`` per line, each row summing to 1.
+    """Read a gmemb file: a topic, a doc and G probabilities summing to 1 per line.
 
     Parameters
     ----------
