@@ -1,0 +1,247 @@
+"""What the README and the documentation say, checked against the library.
+
+The command lines quoted in README.md and docs/*.md name commands and options that
+exist; the commands said to print ``run topic measure value`` rows do, and the others
+are named as exceptions; doc examples and notebooks use the installed package's data,
+never a path into a clone; the example notebooks are saved executed, with outputs a
+reader can read (the notebook runner, tests/notebooks.py, executes them in CI).
+"""
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from fairconv.cli import build_parser
+from notebooks import MAX_CHARS, problems
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+NOTEBOOKS = sorted((ROOT / "examples").glob("*.ipynb"))
+
+
+def _subcommands() -> dict[str, argparse.ArgumentParser]:
+    parser = build_parser()
+    (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    return dict(sub.choices)
+
+
+def _options(parser: argparse.ArgumentParser) -> dict[str, list | None]:
+    return {o: a.choices for a in parser._actions for o in a.option_strings}
+
+
+def _command_lines(text: str) -> list[str]:
+    """Each ``fairconv ...`` command of the fenced blocks, continuation lines joined."""
+    commands = []
+    for block in re.findall(r"^```[^\n]*\n(.*?)^```", text, flags=re.M | re.S):
+        current = None
+        for line in block.splitlines():
+            line = re.sub(r"\s#\s.*$", "", line)
+            if re.match(r"^(\$ )?fairconv\b", line):
+                current = len(commands)
+                commands.append(line.removeprefix("$ "))
+            elif current is not None and (line.startswith(" ") or commands[current].endswith("\\")):
+                commands[current] += " " + line.strip()
+            else:
+                current = None
+    return [c.replace("\\", " ") for c in commands]
+
+
+def _quoted_commands():
+    for page in PAGES:
+        for line in _command_lines(page.read_text(encoding="utf-8")):
+            yield page.relative_to(ROOT), line
+
+
+def test_the_pages_quote_command_lines():
+    quoted = [line for _, line in _quoted_commands()]
+    assert len(quoted) >= 20
+    assert any(line.startswith("fairconv gfr ") for line in quoted)
+
+
+@pytest.mark.parametrize("page, line", list(_quoted_commands()), ids=lambda x: str(x)[:60])
+def test_every_quoted_command_and_option_exists(page, line):
+    subcommands = _subcommands()
+    words = line.split()
+    top = _options(build_parser())
+    if words[1].startswith("-"):
+        assert words[1] in top, (page, line)
+        return
+    assert words[1] in subcommands, f"{page}: no command {words[1]!r}: {line}"
+    options = _options(subcommands[words[1]])
+    for option in re.findall(r"(?<![\w\[-])(--?[A-Za-z][\w-]*)", line):
+        assert option in options, f"{page}: {words[1]} has no option {option}: {line}"
+    # a synopsis's "a|b|c" alternatives are the option's choices
+    for option, values in re.findall(r"(--[\w-]+)[ =]\[?([\w-]+(?:\|[\w-]+)+)", line):
+        choices = options[option]
+        if choices is not None:
+            assert set(values.split("|")) <= set(choices), (page, option, values, choices)
+
+
+def test_the_readme_lists_every_command():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    listed = {line.split()[1] for line in _command_lines(readme)} - {"--version"}
+    assert listed == set(_subcommands())
+
+
+def _run(*argv, cwd):
+    proc = subprocess.run(
+        [sys.executable, "-m", "fairconv", *argv], capture_output=True, text=True, cwd=cwd
+    )
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+def test_the_readme_names_the_commands_that_print_score_rows(tmp_path):
+    """Those print ``run topic measure value`` rows; the README names them and no other."""
+    from fairconv.datasets import path
+
+    pilot = path("fairweb1-pilot")
+    ranked = ["--qrels", str(pilot / "fairweb1pilot.qrels")]
+    origin = ["M-ORIGIN", str(pilot / "fairweb1pilot.M-ORIGIN.gmemb")]
+    origin += [str(pilot / "M-ORIGIN.golddistr"), "nominal"]
+    cases = ["--attributes", str(path("cases", "r112-attributes.json"))]
+    r112 = str(path("cases", "r112-fairweb2.jsonl"))
+    runs = [str(p) for p in sorted((pilot / "runs").iterdir())]
+    outputs = {
+        "gfr": _run("gfr", *ranked, "--attribute", *origin, "--cutoffs", "10", *runs, cwd=tmp_path),
+        "gfrc": _run("gfrc", *cases, r112, cwd=tmp_path),
+        "gfrc2": _run("gfrc2", *cases, r112, cwd=tmp_path),
+        "gfrc2 --clusters": _run("gfrc2", *cases, "--clusters", r112, cwd=tmp_path),
+        "ragfair": _run(
+            "ragfair",
+            *ranked,
+            "--attribute",
+            *origin,
+            "--answers",
+            str(path("rag", "pilot-answers.jsonl")),
+            "--cutoffs",
+            "10",
+            *runs,
+            cwd=tmp_path,
+        ),
+        "nuggets": _run("nuggets", str(path("rag", "ikat-labels.jsonl")), cwd=tmp_path),
+        "demo": _run("demo", cwd=tmp_path),
+    }
+    prints_rows = {
+        c for c, out in outputs.items() if out.startswith("run\ttopic\tmeasure\tvalue\n")
+    }
+    # the names the help of -m gives as examples are measures of that command
+    for command, out in outputs.items():
+        if command in prints_rows and command != "gfrc2 --clusters":
+            help_text = " ".join(_subcommands()[command].format_help().split())
+            (examples,) = re.findall(r"by its printed name \(e\.g\. ([^)]*)\); repeat", help_text)
+            printed = {row.split("\t")[2] for row in out.splitlines()[1:]}
+            assert set(examples.split(", ")) <= printed, (command, examples)
+    assert prints_rows == {"gfr", "gfrc", "gfrc2", "ragfair", "nuggets"}
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    (sentence,) = re.findall(r"^((?:`\w+`(?:, | and ))+`\w+`) print tab-separated", readme, re.M)
+    assert set(re.findall(r"`(\w+)`", sentence)) == prints_rows - {"gfrc2 --clusters"}
+    # and the others are named as what they are not
+    rest = readme[readme.index(sentence) :].split("\n\n")[0]
+    for other in ("compare", "discpower", "agree", "labels", "gfrc2 --clusters", "demo"):
+        assert f"`{other}`" in rest, other
+
+
+# --------------------------------------------------------------------------- installed data
+REPO_PATH = re.compile(r"(?<![\w.])(src|tests|docs|examples|benchmarks)/|/work/")
+
+
+def _doctest_lines():
+    for page in PAGES:
+        for number, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
+            if line.lstrip().startswith((">>>", "...")):
+                yield f"{page.relative_to(ROOT)}:{number}", line
+    for module in sorted((ROOT / "src").rglob("*.py")):
+        for number, line in enumerate(module.read_text(encoding="utf-8").splitlines(), 1):
+            if line.lstrip().startswith((">>>", "... ")):
+                yield f"{module.relative_to(ROOT)}:{number}", line
+
+
+def test_doc_examples_use_the_installed_package_not_a_clone():
+    lines = list(_doctest_lines())
+    assert len(lines) > 100
+    assert any("fairconv.datasets" in line for _, line in lines)
+    bad = [f"{where}: {line}" for where, line in lines if REPO_PATH.search(line)]
+    assert not bad, bad
+
+
+def _shell_examples():
+    for page in PAGES[1:]:
+        for block in re.findall(
+            r"^```bash\n(.*?)^```", page.read_text(encoding="utf-8"), re.M | re.S
+        ):
+            yield page.name, block
+
+
+def test_the_pages_have_shell_examples():
+    assert {name for name, _ in _shell_examples()} >= {"gfr.md", "gfrc.md", "gfrc2.md"}
+
+
+@pytest.mark.parametrize("page, block", list(_shell_examples()), ids=lambda x: str(x)[:20])
+def test_shell_examples_run_from_the_installed_package(page, block, tmp_path):
+    """Run in an empty folder: the data comes from the package, not from a clone."""
+    assert not REPO_PATH.search(block), block
+    bin_dir = Path(sys.executable).parent
+    env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "MPLBACKEND": "Agg", "FAIRCONV_THREADS": "1"}
+    proc = subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", block],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() or list(tmp_path.iterdir())
+
+
+# --------------------------------------------------------------------------- notebooks
+def test_there_are_example_notebooks_of_the_pilot_and_the_conversations():
+    names = {p.name for p in NOTEBOOKS}
+    assert {"pilot_analysis.ipynb", "conversations.ipynb"} <= names
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebooks_are_saved_executed_with_readable_outputs(notebook):
+    nb = json.loads(notebook.read_text(encoding="utf-8"))
+    assert problems(nb) == []
+    code = [c for c in nb["cells"] if c["cell_type"] == "code"]
+    # a notebook of imports and assignments shows nothing: most cells show a result
+    assert sum(bool(c["outputs"]) for c in code) >= len(code) - 2
+    sources = "".join("".join(c["source"]) for c in code)
+    assert not REPO_PATH.search(sources)
+    assert any("image/png" in o.get("data", {}) for c in code for o in c["outputs"])
+
+
+def _notebook(*outputs, executed=True):
+    cell = {"cell_type": "code", "source": "x", "outputs": list(outputs)}
+    cell["execution_count"] = 1 if executed else None
+    return {"cells": [{"cell_type": "markdown", "source": "# t"}, cell]}
+
+
+def _result(text):
+    return {"output_type": "execute_result", "data": {"text/plain": text}}
+
+
+def test_the_runner_accepts_short_text_and_refuses_array_reprs():
+    assert problems(_notebook(_result("ScoreTable(3 runs x 4 topics x 42 measures)"))) == []
+    (found,) = problems(_notebook(_result("Clusters(wc=array([33, 36]))")))
+    assert "code cell 1 shows 'array('" in found
+    (found,) = problems(_notebook({"output_type": "stream", "text": ["a = ", "array([1])"]}))
+    assert "array(" in found
+
+
+def test_the_runner_refuses_long_text_errors_and_unexecuted_cells():
+    assert problems(_notebook(_result("x" * MAX_CHARS))) == []
+    (found,) = problems(_notebook(_result("x" * (MAX_CHARS + 1))))
+    assert f"{MAX_CHARS + 1} characters" in found
+    error = {"output_type": "error", "ename": "ValueError", "evalue": "bad", "traceback": []}
+    assert problems(_notebook(error)) == ["code cell 1 raised ValueError: bad"]
+    assert problems(_notebook(executed=False)) == ["code cell 1 has not been executed"]
+    # only what a reader sees as text counts: an image's bytes are not text
+    image = {"output_type": "display_data", "data": {"image/png": "A" * 10_000}}
+    assert problems(_notebook(image)) == []
