@@ -245,3 +245,40 @@ def test_the_runner_refuses_long_text_errors_and_unexecuted_cells():
     # only what a reader sees as text counts: an image's bytes are not text
     image = {"output_type": "display_data", "data": {"image/png": "A" * 10_000}}
     assert problems(_notebook(image)) == []
+
+
+# --------------------------------------------------------------------------- api.md
+def _api_table_rows():
+    text = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    for family, *calls in re.findall(
+        r"^\| `fairconv\.(\w+)` \| `([^`]*)` \| `([^`]*)` \|$", text, flags=re.M
+    ):
+        for call in calls:
+            yield family, call
+
+
+def _names(call: str) -> tuple[str, list[str]]:
+    name, _, params = call.partition("(")
+    words = [w.strip() for w in params.rstrip(")").split(",")]
+    return name, [w for w in words if w and w not in ("/", "*")]
+
+
+def test_api_md_gives_each_family_its_entry_points():
+    families = {family for family, _ in _api_table_rows()}
+    assert {"gfr", "gfrc", "gfrc2", "ragfair"} <= families
+
+
+@pytest.mark.parametrize("family, call", list(_api_table_rows()), ids=lambda x: x[:30])
+def test_api_md_signatures_are_the_functions_signatures(family, call):
+    """The parameters api.md lists, in order, are the function's public parameters."""
+    import importlib
+    import inspect
+
+    name, listed = _names(call)
+    function = getattr(importlib.import_module(f"fairconv.{family}"), name)
+    actual = []
+    for p in inspect.signature(function).parameters.values():
+        if p.name.startswith("_"):
+            continue
+        actual.append(f"**{p.name}" if p.kind is p.VAR_KEYWORD else p.name)
+    assert listed == actual, f"api.md: {call}"
