@@ -147,6 +147,12 @@ def test_the_readme_names_the_commands_that_print_score_rows(tmp_path):
         assert f"`{other}`" in rest, other
 
 
+def test_no_page_says_that_every_command_prints_score_rows():
+    for page in PAGES:
+        text = " ".join(page.read_text(encoding="utf-8").split())
+        assert not re.search(r"[Ee]very command prints", text), page
+
+
 # --------------------------------------------------------------------------- installed data
 REPO_PATH = re.compile(r"(?<![\w.])(src|tests|docs|examples|benchmarks)/|/work/")
 
@@ -282,3 +288,29 @@ def test_api_md_signatures_are_the_functions_signatures(family, call):
             continue
         actual.append(f"**{p.name}" if p.kind is p.VAR_KEYWORD else p.name)
     assert listed == actual, f"api.md: {call}"
+
+
+# --------------------------------------------------------------------------- the site
+def test_every_page_is_in_the_site_and_the_readme():
+    pages = {p.stem for p in (ROOT / "docs").glob("*.md")} - {"index"}
+    index = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+    (toctree,) = re.findall(r"^```\{toctree\}\n(.*?)^```", index, flags=re.M | re.S)
+    entries = [line for line in toctree.splitlines() if line and not line.startswith(":")]
+    assert sorted(entries) == sorted(pages)
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    linked = set(re.findall(r"\]\(docs/(\w+)\.md\)", readme)) - {"index"}
+    assert linked == pages - {"reference"}
+
+
+def test_the_site_builds_offline_from_the_docstrings():
+    """conf.py: myst for the pages, autosummary and numpydoc for the reference; no
+    intersphinx (no network); the generated pages and the build are ignored by git."""
+    conf = (ROOT / "docs" / "conf.py").read_text(encoding="utf-8")
+    for extension in ("myst_parser", "numpydoc", "sphinx.ext.autosummary"):
+        assert f'"{extension}"' in conf
+    assert "sphinx.ext.intersphinx" not in conf
+    ignored = (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()
+    assert {"docs/_build/", "docs/generated/"} <= set(ignored)
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "sphinx-build -W --keep-going -q -b html docs docs/_build/html" in ci
+    assert ".venv/bin/python tests/notebooks.py" in ci
