@@ -153,6 +153,44 @@ def test_no_page_says_that_every_command_prints_score_rows():
         assert not re.search(r"[Ee]very command prints", text), page
 
 
+def _resolve(dotted: str):
+    import importlib
+
+    parts = dotted.split(".")
+    if parts[:2] == ["fairconv", "ir_measures"]:
+        # the module needs the ir-measures extra: look for the names in its source
+        import ast
+
+        tree = ast.parse((ROOT / "src" / "fairconv" / "ir_measures.py").read_text())
+        defined = {n.name for n in tree.body if isinstance(n, ast.FunctionDef | ast.ClassDef)}
+        if not set(parts[2:3]) <= defined:
+            raise AttributeError(dotted)
+        return None
+    for i in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:i]))
+        except ImportError:
+            continue
+        for attribute in parts[i:]:
+            obj = getattr(obj, attribute)
+        return obj
+    raise ImportError(dotted)
+
+
+def test_every_dotted_name_the_pages_quote_exists():
+    names = {
+        (page.relative_to(ROOT), name)
+        for page in PAGES
+        for name in re.findall(r"`(fairconv(?:\.\w+)+)", page.read_text(encoding="utf-8"))
+    }
+    assert len(names) > 20
+    for page, name in sorted(names):
+        try:
+            _resolve(name)
+        except (AttributeError, ImportError):
+            pytest.fail(f"{page}: {name} does not exist")
+
+
 # --------------------------------------------------------------------------- installed data
 REPO_PATH = re.compile(r"(?<![\w.])(src|tests|docs|examples|benchmarks)/|/work/")
 
