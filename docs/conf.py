@@ -28,9 +28,8 @@ root_doc = "index"
 templates_path = ["_templates"]
 exclude_patterns = ["_build", "Thumbs.db", ".DS_Store"]
 
-# markdown: "#section" links of the pages resolve to their headings; $...$ is math
+# markdown: "#section" links of the pages resolve to their headings
 myst_heading_anchors = 3
-myst_enable_extensions = ["dollarmath"]
 
 # the API reference: one page per public module, one per public function or class
 autosummary_generate = True
