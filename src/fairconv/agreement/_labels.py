@@ -584,7 +584,7 @@ _ALL_NUMBERS = _all_numbers()
 
 
 def read_label_file(path) -> LabelMatrix:
-    """Read ``item rater label`` rows (whitespace-separated) into a label matrix.
+    r"""Read ``item rater label`` rows (whitespace-separated) into a label matrix.
 
     Blank lines and lines starting with ``#`` are ignored. Labels are numbers if every
     label in the file is a finite number written as the readers' decimals (not ``1_0``
@@ -605,6 +605,14 @@ def read_label_file(path) -> LabelMatrix:
     ValueError
         A line without exactly 3 columns, a label written ``NaN`` or infinite, or a
         repeated (item, rater); the message names the file and line.
+
+    Examples
+    --------
+    >>> import io
+    >>> from fairconv.agreement import read_label_file
+    >>> m = read_label_file(io.StringIO("i1 a 1\ni1 b 1\ni2 a 0\ni2 b 1\n"))
+    >>> m.items, m.raters
+    (('i1', 'i2'), ('a', 'b'))
     """
     rows = split_rows(path, 3, "label")
     if len(rows) == 0:
