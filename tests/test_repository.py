@@ -69,7 +69,8 @@ def test_all_extra_is_the_union_of_the_optional_features():
     # extras by their normalised names (PEP 685): the pip of Python 3.11 (23.2) finds
     # 'fairconv[ir-measures]' but not 'fairconv[ir_measures]'
     assert all(re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", name) for name in extras)
-    optional = set(extras) - {"all", "test"}
+    # test and docs are the developers' tools, not features of the library
+    optional = set(extras) - {"all", "test", "docs"}
     (everything,) = extras["all"]
     assert everything.startswith("fairconv[") and everything.endswith("]")
     assert set(everything[len("fairconv[") : -1].split(",")) == optional

@@ -65,6 +65,16 @@ def turns(batch: ConversationBatch, /, *, preset: str | None = None, **options) 
     """The per-turn achieved distributions and DistrSim values behind GF^m.
 
     Options as :func:`gfrc` (weights do not matter here).
+
+    Examples
+    --------
+    >>> from fairconv.datasets import load_case
+    >>> from fairconv.gfrc import turns
+    >>> t = turns(load_case("r112").conversations, preset="gfrc2-paper")
+    >>> t.conversation.tolist(), t.turn.tolist()
+    ([0, 1, 1], [1, 1, 2])
+    >>> [round(x, 4) for x in t.sim["PRONOUN"].tolist()]
+    [0.7331, 0.5409, 0.8091]
     """
     opts, _, level = _setup(batch, preset, None, options, "turns")
     return _turns(batch, level, opts)

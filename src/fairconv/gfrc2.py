@@ -92,6 +92,16 @@ def clusters(
     -------
     Clusters
         One row per relevant nugget end.
+
+    Examples
+    --------
+    >>> from fairconv.datasets import load_case
+    >>> from fairconv.gfrc2 import clusters
+    >>> c = clusters(load_case("r112").conversations)
+    >>> c.wc[c.conversation == 0].tolist()
+    [33, 36, 39, 54, 63, 87]
+    >>> [round(x, 4) for x in c.gnp[:3].tolist()]
+    [0.1143, 0.2439, 0.3404]
     """
     opts, w = measure_setup(batch, preset, weights, dict(L=L, lmax=lmax, dedupe=dedupe), _func)
     L, lmax, dedupe = opts.L, opts.lmax, opts.dedupe
@@ -188,10 +198,21 @@ def evaluate(
 
 
 def write_clusters(batch: ConversationBatch, c: Clusters, out) -> None:
-    """Write the per-cluster table as TSV.
+    r"""Write the per-cluster table as TSV.
 
     Columns: run, topic, wc, GWCrel, WCnonrel, GNP, then D and DistrSim per attribute
     set, Experience and Prob (full precision).
+
+    Examples
+    --------
+    >>> import io
+    >>> from fairconv.datasets import load_case
+    >>> from fairconv.gfrc2 import clusters, write_clusters
+    >>> batch = load_case("r112").conversations
+    >>> out = io.StringIO()
+    >>> write_clusters(batch, clusters(batch), out)
+    >>> out.getvalue().splitlines()[1].split("\t")[:6]
+    ['COPWA-CS-QD-MN-2', 'R112', '33', '4.0', '31.0', '0.11428571428571428']
     """
     names = [a.name for a in batch.attributes]
     header = ["run", "topic", "wc", "GWCrel", "WCnonrel", "GNP"]

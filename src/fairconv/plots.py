@@ -516,6 +516,15 @@ def run_scatter(
     ------
     ValueError
         Lengths that differ from the number of runs, or non-finite scores.
+
+    Examples
+    --------
+    >>> from fairconv.plots import run_scatter
+    >>> fig = run_scatter(
+    ...     ["bm25", "qld"], [0.28, 0.27], [0.41, 0.37], x_label="ERR@10", y_label="GFR@10"
+    ... )
+    >>> fig.axes[0].get_xlabel(), fig.axes[0].get_ylabel()
+    ('ERR@10', 'GFR@10')
     """
     func = "run_scatter"
     names = [str(r) for r in runs]

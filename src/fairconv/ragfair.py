@@ -200,6 +200,12 @@ def adsim(list_distribution, answer_distribution, /, *, divergence: str) -> np.n
     References
     ----------
     Z. Tao and T. Sakai, BREV-RAG 2025, Eqs. 8-11.
+
+    Examples
+    --------
+    >>> from fairconv.ragfair import adsim
+    >>> round(float(adsim([0.5, 0.5, 0, 0], [0.25, 0.25, 0.25, 0.25], divergence="JSD")), 4)
+    0.6887
     """
     func = "adsim"
     div = resolve_divergence(divergence, None, func)
@@ -466,6 +472,15 @@ def answer_distributions(
     ValueError
         Naming the answer and the entity: a level that is not a non-negative JSON
         integer, or a relevant entity whose vector is not G numbers summing to 1.
+
+    Examples
+    --------
+    >>> from fairconv import AttributeSet
+    >>> from fairconv.ragfair import answer_distributions
+    >>> origin = AttributeSet("ORIGIN", [0.5, 0.5], scale="nominal")
+    >>> entities = [{"level": 2, "groups": {"ORIGIN": [1, 0]}}, {"level": 0}]
+    >>> answer_distributions([entities, []], [origin])["ORIGIN"].tolist()
+    [[1.0, 0.0], [nan, nan]]
     """
     func = "answer_distributions"
     sets = check_sequence_of(attribute_sets, AttributeSet, "attribute_sets", func)

@@ -71,6 +71,18 @@ def load_attribute(name: str, gmemb, target, scale: str, *, divergence=None) -> 
     ValueError
         Naming the attribute set, and the file and line where there is one: a target
         that is not a distribution, a gmemb file with another number of groups.
+
+    Examples
+    --------
+    >>> from fairconv.datasets import path
+    >>> from fairconv.rankings import load_attribute
+    >>> P = path("fairweb1-pilot")
+    >>> gmemb, target = P / "fairweb1pilot.M-ORIGIN.gmemb", P / "M-ORIGIN.golddistr"
+    >>> data = load_attribute("M-ORIGIN", gmemb, target, "nominal")
+    >>> data.attribute
+    AttributeSet(name='M-ORIGIN', scale='nominal', divergence='JSD')
+    >>> data.memberships.topics
+    ('P002',)
     """
     if isinstance(target, (str, bytes)) or hasattr(target, "__fspath__") or hasattr(target, "read"):
         source = str(getattr(target, "name", target))
@@ -381,6 +393,15 @@ def prepare(
     RankedLists
         Topics are those of the qrels and of the gmemb files, sorted; run topics that
         none of them knows are left out (as trec_eval does).
+
+    Examples
+    --------
+    >>> from fairconv.datasets import fairweb1_pilot
+    >>> from fairconv.rankings import prepare
+    >>> p = fairweb1_pilot()
+    >>> lists = prepare(p.qrels, p.runs, p.attributes)
+    >>> lists.topics, lists.lengths.shape
+    (('P001', 'P002', 'P003', 'P004'), (4, 3))
     """
     func = "prepare"
     order, duplicates, listed_rule = join_options(order, duplicates, nonrelevant_membership, func)

@@ -220,7 +220,7 @@ def cohen_kappa(
         Labels of the same items (NaN or None for no label; those items are left out).
     weighting : {None, "linear", "quadratic"}
         None: every disagreement counts 1. ``"linear"``/``"quadratic"``: a disagreement
-        between the i-th and j-th categories counts |i - j| or (i - j)^2, as
+        between the i-th and j-th categories counts ``|i - j|`` or ``(i - j)^2``, as
         ``sklearn.metrics.cohen_kappa_score`` does (category positions, not values).
     categories : sequence, optional
         Every label, lowest first: fixes the positions used by the weights (needed for
@@ -240,7 +240,7 @@ def cohen_kappa(
 
     Notes
     -----
-    With n_ij the items a labels i and b labels j, N the total, e_ij = n_i. n_.j / N
+    With n_ij the items a labels i and b labels j, N the total, ``e_ij = n_i. n_.j / N``
     and w_ij the disagreement weight:
 
     .. math:: \kappa = 1 - \frac{\sum_{ij} w_{ij} n_{ij}}{\sum_{ij} w_{ij} e_{ij}}
@@ -585,7 +585,7 @@ _NOT_FINITE = re.compile(rb"[+-]?(?i:nan|inf|infinity)")
 
 
 def read_label_file(path) -> LabelMatrix:
-    """Read ``item rater label`` rows (whitespace-separated) into a label matrix.
+    r"""Read ``item rater label`` rows (whitespace-separated) into a label matrix.
 
     Blank lines and lines starting with ``#`` are ignored. Labels are numbers if every
     label in the file is a finite number written as the readers' decimals (not ``1_0``
@@ -606,6 +606,14 @@ def read_label_file(path) -> LabelMatrix:
     ValueError
         A line without exactly 3 columns, a label written ``NaN`` or infinite, or a
         repeated (item, rater); the message names the file and line.
+
+    Examples
+    --------
+    >>> import io
+    >>> from fairconv.agreement import read_label_file
+    >>> m = read_label_file(io.StringIO("i1 a 1\ni1 b 1\ni2 a 0\ni2 b 1\n"))
+    >>> m.items, m.raters
+    (('i1', 'i2'), ('a', 'b'))
     """
     rows = split_rows(path, 3, "label")
     if len(rows) == 0:

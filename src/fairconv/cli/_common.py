@@ -171,15 +171,17 @@ def add_ranked_inputs(parser, attribute_help):
 
 
 # --------------------------------------------------------------------------- outputs
-def add_table_output(parser, formats=("tsv", "json")) -> None:
-    """-m/--measure, --format, --summary, -o and -j: the options every score command has."""
+def add_table_output(parser, examples: str, formats=("tsv", "json")) -> None:
+    """-m/--measure, --format, --summary, -o and -j: the options every score command has.
+
+    ``examples`` names a few of the command's own measures for the help of -m.
+    """
     parser.add_argument(
         "-m",
         "--measure",
         action="append",
         metavar="NAME",
-        help="only this measure, by its printed name (e.g. GFR@10, GF-JSD@10[M-ORIGIN]); "
-        "repeat for several",
+        help=f"only this measure, by its printed name (e.g. {examples}); repeat for several",
     )
     parser.add_argument(
         "--format",

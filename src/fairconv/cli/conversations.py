@@ -34,7 +34,7 @@ def add_commands(sub) -> None:
         default="run",
         help="one point per run (mean) or per run and topic",
     )
-    add_table_output(c)
+    add_table_output(c, "GFRC, R, GF[HINDEX]")
     c.add_argument("conversations", nargs="+", metavar="CONVERSATIONS.jsonl")
     c.set_defaults(func=_cmd_gfrc)
 
@@ -65,7 +65,7 @@ def add_commands(sub) -> None:
         metavar="FILE",
         help="write GNP and GF against word count (the paper's Figures 4-5; plot extra)",
     )
-    add_table_output(c2)
+    add_table_output(c2, "GFRC2, EGNP, EGF[HINDEX]")
     c2.add_argument("conversations", nargs="+", metavar="CONVERSATIONS.jsonl")
     c2.set_defaults(func=_cmd_gfrc2)
 

@@ -54,7 +54,7 @@ def add_commands(sub) -> None:
         action="store_true",
         help="keep only the first occurrence of a doc listed twice for a topic (default: error)",
     )
-    add_table_output(g, ("tsv", "json", "nev"))
+    add_table_output(g, "GFR@10, GF-JSD@10[M-ORIGIN]", ("tsv", "json", "nev"))
     g.add_argument("--out-dir", help="with --format nev: write <run>.<set>.GFRnev files here")
     g.add_argument("--force", action="store_true", help="with --out-dir: overwrite existing files")
     g.add_argument("runs", nargs="+", metavar="RUN", help="TREC run files")

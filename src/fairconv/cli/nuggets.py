@@ -18,7 +18,7 @@ def add_commands(sub) -> None:
         action="store_true",
         help="run scores as pooled ratios over turns (default: mean over turns)",
     )
-    add_table_output(n)
+    add_table_output(n, "Recall_NtN, Precision_NtN")
     n.add_argument("labels", metavar="LABELS.jsonl")
     n.set_defaults(func=_cmd_nuggets)
 

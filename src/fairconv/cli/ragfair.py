@@ -45,7 +45,7 @@ def add_commands(sub) -> None:
         metavar="RUN",
         help="a run to draw, one panel each; repeat for several (default: every run, at most 12)",
     )
-    add_table_output(r)
+    add_table_output(r, "RIGF@10, ADsim@10[M-ORIGIN]")
     r.add_argument("runs", nargs="+", metavar="RUN", help="TREC run files (the retrieval)")
     r.set_defaults(func=_cmd_ragfair)
 

@@ -53,6 +53,14 @@ def read_attribute_sets(path) -> list[AttributeSet]:
     ValueError
         Naming the file and the set: invalid JSON or UTF-8, an empty file, a field of
         the wrong type, a target that is not a distribution.
+
+    Examples
+    --------
+    >>> from fairconv.datasets import path
+    >>> from fairconv.io import read_attribute_sets
+    >>> sets = read_attribute_sets(path("cases", "r112-attributes.json"))
+    >>> [(s.name, s.scale, s.divergence) for s in sets]
+    [('PRONOUN', 'nominal', 'JSD'), ('HINDEX', 'ordinal', 'RNOD')]
     """
     spec = read_json(path)
     where = source_name(path)
@@ -121,6 +129,15 @@ def read_conversations(paths, attribute_sets: Sequence[AttributeSet]) -> Convers
     ValueError
         Naming the file, the line and the field: invalid JSON or UTF-8, an empty
         file, and every rule of :func:`fairconv.conversation.batch_from_records`.
+
+    Examples
+    --------
+    >>> from fairconv.datasets import path
+    >>> from fairconv.io import read_attribute_sets, read_conversations
+    >>> sets = read_attribute_sets(path("cases", "r112-attributes.json"))
+    >>> batch = read_conversations(path("cases", "r112-fairweb2.jsonl"), sets)
+    >>> batch.runs, batch.topics
+    (('COPWA-CS-QD-MN-2', 'ORG-CS-D-MN-1'), ('R112', 'R112'))
     """
     if isinstance(paths, (str, bytes)) or hasattr(paths, "__fspath__") or hasattr(paths, "read"):
         paths = [paths]
@@ -175,6 +192,17 @@ def read_answers(path, attribute_sets: Sequence[AttributeSet]) -> Answers:
     ValueError
         Naming file, line and field: invalid JSON or UTF-8, an empty file, fields of
         the wrong type, memberships of the wrong length or not summing to 1.
+
+    Examples
+    --------
+    >>> from fairconv.datasets import fairweb1_pilot, path
+    >>> from fairconv.io import read_answers
+    >>> movies = [a.attribute for a in fairweb1_pilot().attributes if a.attribute.name[0] == "M"]
+    >>> answers = read_answers(path("rag", "pilot-answers.jsonl"), movies)
+    >>> answers.runs, answers.topics
+    (('Anserini-bm25', 'Anserini-qld', 'Anserini-qljm'), ('P002', 'P002', 'P002'))
+    >>> answers.distributions["M-RATINGS"][0].tolist()
+    [0.0, 0.0, 0.5, 0.5]
     """
     return answers_from_records(answer_records(path), attribute_sets)
 

@@ -260,6 +260,13 @@ def iter_jsonl(
     object, by ``orjson`` when the ``fast`` extra is installed. Otherwise, and whenever
     the fast route meets anything it does not take, the values are decoded again by
     the full rules, which give the same values and the same errors.
+
+    Examples
+    --------
+    >>> from fairconv.datasets import path
+    >>> from fairconv.io import iter_jsonl
+    >>> [(line, record["run"]) for line, record in iter_jsonl(path("cases", "r112-fairweb2.jsonl"))]
+    [(1, 'COPWA-CS-QD-MN-2'), (2, 'ORG-CS-D-MN-1')]
     """
     name = source_name(path)
     data = checked_bytes(path)

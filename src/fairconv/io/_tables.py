@@ -141,6 +141,14 @@ def read_qrels(path) -> Qrels:
 
     Negative TREC levels (junk pages) count as nonrelevant, as in trec_eval. A
     (topic, doc) judged twice is an error.
+
+    Examples
+    --------
+    >>> from fairconv.datasets import path
+    >>> from fairconv.io import read_qrels
+    >>> qrels = read_qrels(path("fairweb1-pilot", "fairweb1pilot.qrels"))
+    >>> qrels.topics, qrels.max_level
+    (('P001', 'P002', 'P003', 'P004'), 2)
     """
     rows = split_rows(path, None, "qrels")
     width = rows.width
@@ -190,12 +198,20 @@ class GroupMemberships(_Keyed):
 
 
 def read_gmemb(path, n_groups: int | None = None) -> GroupMemberships:
-    """Read a gmemb file: ``topic doc p1 ... pG`` per line, each row summing to 1.
+    """Read a gmemb file: a topic, a doc and G probabilities summing to 1 per line.
 
     Parameters
     ----------
     n_groups : int, optional
         Expected G (e.g. the target's length); a row with another count is an error.
+
+    Examples
+    --------
+    >>> from fairconv.datasets import path
+    >>> from fairconv.io import read_gmemb
+    >>> memberships = read_gmemb(path("fairweb1-pilot", "fairweb1pilot.M-ORIGIN.gmemb"))
+    >>> memberships.topics, memberships.n_groups
+    (('P002',), 8)
     """
     rows = split_rows(path, None, "gmemb", min_cols=4)
     width = rows.width
@@ -265,6 +281,14 @@ def read_run(path, tag: str | None = None) -> Run:
     The tag is the 6th column of the first line (the file's base name when the file
     is empty or ``tag`` is given explicitly). Rank order is decided when the run is
     evaluated (file order by default, or trec_eval's score order).
+
+    Examples
+    --------
+    >>> from fairconv.datasets import path
+    >>> from fairconv.io import read_run
+    >>> run = read_run(path("fairweb1-pilot", "runs", "run.bm25-depThre6"))
+    >>> run.topics, len(run.docs)
+    (('P001', 'P002', 'P003', 'P004'), 400)
     """
     rows = split_rows(path, 6, "run")
     integers(rows, 3, RANK, "a rank (4th column) must be an integer >= 0")

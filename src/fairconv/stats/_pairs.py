@@ -164,7 +164,7 @@ def randomisation_test(
     Returns
     -------
     RandomisationTestResult
-        ``statistic`` mean(d), ``pvalue`` = #{trials with |mean(d*)| >= |mean(d)|} / B
+        ``statistic`` mean(d), ``pvalue`` = ``#{trials with |mean(d*)| >= |mean(d)|} / B``
         (ties within a relative 1e-9), ``exact``.
 
     Raises
@@ -257,7 +257,7 @@ def bootstrap_test(
     -------
     BootstrapTestResult
         ``statistic`` the observed t and ``pvalue`` the achieved significance level
-        #{|t*| >= |t|} / B.
+        ``#{|t*| >= |t|} / B``.
 
     Raises
     ------
@@ -269,7 +269,7 @@ def bootstrap_test(
     -----
     The differences are shifted to mean 0, ``w = d - mean(d)``; a sample draws n values
     of w with replacement and computes t* as t; a sample whose values are all equal
-    gives t* = 0. Ties within a relative 1e-9 of |t| count; a t whose mean(d) is 0
+    gives t* = 0. Ties within a relative 1e-9 of ``|t|`` count; a t whose mean(d) is 0
     within the rounding of sum(d) is 0, and every sample ties it (p = 1).
 
     References

@@ -1,0 +1,354 @@
+"""What the README and the documentation say, checked against the library.
+
+The command lines quoted in README.md and docs/*.md name commands and options that
+exist; the commands said to print ``run topic measure value`` rows do, and the others
+are named as exceptions; doc examples and notebooks use the installed package's data,
+never a path into a clone; the example notebooks are saved executed, with outputs a
+reader can read (the notebook runner, tests/notebooks.py, executes them in CI).
+"""
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from fairconv.cli import build_parser
+from notebooks import MAX_CHARS, problems
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+NOTEBOOKS = sorted((ROOT / "examples").glob("*.ipynb"))
+
+
+def _subcommands() -> dict[str, argparse.ArgumentParser]:
+    parser = build_parser()
+    (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    return dict(sub.choices)
+
+
+def _options(parser: argparse.ArgumentParser) -> dict[str, list | None]:
+    return {o: a.choices for a in parser._actions for o in a.option_strings}
+
+
+def _command_lines(text: str) -> list[str]:
+    """Each ``fairconv ...`` command of the fenced blocks, continuation lines joined."""
+    commands = []
+    for block in re.findall(r"^```[^\n]*\n(.*?)^```", text, flags=re.M | re.S):
+        current = None
+        for line in block.splitlines():
+            line = re.sub(r"\s#\s.*$", "", line)
+            if re.match(r"^(\$ )?fairconv\b", line):
+                current = len(commands)
+                commands.append(line.removeprefix("$ "))
+            elif current is not None and (line.startswith(" ") or commands[current].endswith("\\")):
+                commands[current] += " " + line.strip()
+            else:
+                current = None
+    return [c.replace("\\", " ") for c in commands]
+
+
+def _quoted_commands():
+    for page in PAGES:
+        for line in _command_lines(page.read_text(encoding="utf-8")):
+            yield page.relative_to(ROOT), line
+
+
+def test_the_pages_quote_command_lines():
+    quoted = [line for _, line in _quoted_commands()]
+    assert len(quoted) >= 20
+    assert any(line.startswith("fairconv gfr ") for line in quoted)
+
+
+@pytest.mark.parametrize("page, line", list(_quoted_commands()), ids=lambda x: str(x)[:60])
+def test_every_quoted_command_and_option_exists(page, line):
+    subcommands = _subcommands()
+    words = line.split()
+    top = _options(build_parser())
+    if words[1].startswith("-"):
+        assert words[1] in top, (page, line)
+        return
+    assert words[1] in subcommands, f"{page}: no command {words[1]!r}: {line}"
+    options = _options(subcommands[words[1]])
+    for option in re.findall(r"(?<![\w\[-])(--?[A-Za-z][\w-]*)", line):
+        assert option in options, f"{page}: {words[1]} has no option {option}: {line}"
+    # a synopsis's "a|b|c" alternatives are the option's choices
+    for option, values in re.findall(r"(--[\w-]+)[ =]\[?([\w-]+(?:\|[\w-]+)+)", line):
+        choices = options[option]
+        if choices is not None:
+            assert set(values.split("|")) <= set(choices), (page, option, values, choices)
+
+
+def test_the_readme_lists_every_command():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    listed = {line.split()[1] for line in _command_lines(readme)} - {"--version"}
+    assert listed == set(_subcommands())
+
+
+def _run(*argv, cwd):
+    proc = subprocess.run(
+        [sys.executable, "-m", "fairconv", *argv], capture_output=True, text=True, cwd=cwd
+    )
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+def test_the_readme_names_the_commands_that_print_score_rows(tmp_path):
+    """Those print ``run topic measure value`` rows; the README names them and no other."""
+    from fairconv.datasets import path
+
+    pilot = path("fairweb1-pilot")
+    ranked = ["--qrels", str(pilot / "fairweb1pilot.qrels")]
+    origin = ["M-ORIGIN", str(pilot / "fairweb1pilot.M-ORIGIN.gmemb")]
+    origin += [str(pilot / "M-ORIGIN.golddistr"), "nominal"]
+    cases = ["--attributes", str(path("cases", "r112-attributes.json"))]
+    r112 = str(path("cases", "r112-fairweb2.jsonl"))
+    runs = [str(p) for p in sorted((pilot / "runs").iterdir())]
+    outputs = {
+        "gfr": _run("gfr", *ranked, "--attribute", *origin, "--cutoffs", "10", *runs, cwd=tmp_path),
+        "gfrc": _run("gfrc", *cases, r112, cwd=tmp_path),
+        "gfrc2": _run("gfrc2", *cases, r112, cwd=tmp_path),
+        "gfrc2 --clusters": _run("gfrc2", *cases, "--clusters", r112, cwd=tmp_path),
+        "ragfair": _run(
+            "ragfair",
+            *ranked,
+            "--attribute",
+            *origin,
+            "--answers",
+            str(path("rag", "pilot-answers.jsonl")),
+            "--cutoffs",
+            "10",
+            *runs,
+            cwd=tmp_path,
+        ),
+        "nuggets": _run("nuggets", str(path("rag", "ikat-labels.jsonl")), cwd=tmp_path),
+        "demo": _run("demo", cwd=tmp_path),
+    }
+    prints_rows = {
+        c for c, out in outputs.items() if out.startswith("run\ttopic\tmeasure\tvalue\n")
+    }
+    # the names the help of -m gives as examples are measures of that command
+    for command, out in outputs.items():
+        if command in prints_rows and command != "gfrc2 --clusters":
+            help_text = " ".join(_subcommands()[command].format_help().split())
+            (examples,) = re.findall(r"by its printed name \(e\.g\. ([^)]*)\); repeat", help_text)
+            printed = {row.split("\t")[2] for row in out.splitlines()[1:]}
+            assert set(examples.split(", ")) <= printed, (command, examples)
+    assert prints_rows == {"gfr", "gfrc", "gfrc2", "ragfair", "nuggets"}
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    (sentence,) = re.findall(r"^((?:`\w+`(?:, | and ))+`\w+`) print tab-separated", readme, re.M)
+    assert set(re.findall(r"`(\w+)`", sentence)) == prints_rows - {"gfrc2 --clusters"}
+    # and the others are named as what they are not
+    rest = readme[readme.index(sentence) :].split("\n\n")[0]
+    for other in ("compare", "discpower", "agree", "labels", "gfrc2 --clusters", "demo"):
+        assert f"`{other}`" in rest, other
+
+
+def test_no_page_says_that_every_command_prints_score_rows():
+    for page in PAGES:
+        text = " ".join(page.read_text(encoding="utf-8").split())
+        assert not re.search(r"[Ee]very command prints", text), page
+
+
+def _resolve(dotted: str):
+    import importlib
+
+    parts = dotted.split(".")
+    if parts[:2] == ["fairconv", "ir_measures"]:
+        # the module needs the ir-measures extra: look for the names in its source
+        import ast
+
+        tree = ast.parse((ROOT / "src" / "fairconv" / "ir_measures.py").read_text())
+        defined = {n.name for n in tree.body if isinstance(n, ast.FunctionDef | ast.ClassDef)}
+        if not set(parts[2:3]) <= defined:
+            raise AttributeError(dotted)
+        return None
+    for i in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:i]))
+        except ImportError:
+            continue
+        for attribute in parts[i:]:
+            obj = getattr(obj, attribute)
+        return obj
+    raise ImportError(dotted)
+
+
+def test_every_dotted_name_the_pages_quote_exists():
+    names = {
+        (page.relative_to(ROOT), name)
+        for page in PAGES
+        for name in re.findall(r"`(fairconv(?:\.\w+)+)", page.read_text(encoding="utf-8"))
+    }
+    assert len(names) > 20
+    for page, name in sorted(names):
+        try:
+            _resolve(name)
+        except (AttributeError, ImportError):
+            pytest.fail(f"{page}: {name} does not exist")
+
+
+# --------------------------------------------------------------------------- installed data
+REPO_PATH = re.compile(r"(?<![\w.])(src|tests|docs|examples|benchmarks)/|/work/")
+
+
+def _doctest_lines():
+    for page in PAGES:
+        for number, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
+            if line.lstrip().startswith((">>>", "...")):
+                yield f"{page.relative_to(ROOT)}:{number}", line
+    for module in sorted((ROOT / "src").rglob("*.py")):
+        for number, line in enumerate(module.read_text(encoding="utf-8").splitlines(), 1):
+            if line.lstrip().startswith((">>>", "... ")):
+                yield f"{module.relative_to(ROOT)}:{number}", line
+
+
+def test_doc_examples_use_the_installed_package_not_a_clone():
+    lines = list(_doctest_lines())
+    assert len(lines) > 100
+    assert any("fairconv.datasets" in line for _, line in lines)
+    bad = [f"{where}: {line}" for where, line in lines if REPO_PATH.search(line)]
+    assert not bad, bad
+
+
+def _shell_examples():
+    for page in PAGES[1:]:
+        for block in re.findall(
+            r"^```bash\n(.*?)^```", page.read_text(encoding="utf-8"), re.M | re.S
+        ):
+            yield page.name, block
+
+
+def test_the_pages_have_shell_examples():
+    assert {name for name, _ in _shell_examples()} >= {"gfr.md", "gfrc.md", "gfrc2.md"}
+
+
+@pytest.mark.parametrize("page, block", list(_shell_examples()), ids=lambda x: str(x)[:20])
+def test_shell_examples_run_from_the_installed_package(page, block, tmp_path):
+    """Run in an empty folder: the data comes from the package, not from a clone."""
+    assert not REPO_PATH.search(block), block
+    bin_dir = Path(sys.executable).parent
+    env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "MPLBACKEND": "Agg", "FAIRCONV_THREADS": "1"}
+    proc = subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", block],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() or list(tmp_path.iterdir())
+
+
+# --------------------------------------------------------------------------- notebooks
+def test_there_are_example_notebooks_of_the_pilot_and_the_conversations():
+    names = {p.name for p in NOTEBOOKS}
+    assert {"pilot_analysis.ipynb", "conversations.ipynb"} <= names
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebooks_are_saved_executed_with_readable_outputs(notebook):
+    nb = json.loads(notebook.read_text(encoding="utf-8"))
+    assert problems(nb) == []
+    code = [c for c in nb["cells"] if c["cell_type"] == "code"]
+    # a notebook of imports and assignments shows nothing: most cells show a result
+    assert sum(bool(c["outputs"]) for c in code) >= len(code) - 2
+    sources = "".join("".join(c["source"]) for c in code)
+    assert not REPO_PATH.search(sources)
+    assert any("image/png" in o.get("data", {}) for c in code for o in c["outputs"])
+
+
+def _notebook(*outputs, executed=True):
+    cell = {"cell_type": "code", "source": "x", "outputs": list(outputs)}
+    cell["execution_count"] = 1 if executed else None
+    return {"cells": [{"cell_type": "markdown", "source": "# t"}, cell]}
+
+
+def _result(text):
+    return {"output_type": "execute_result", "data": {"text/plain": text}}
+
+
+def test_the_runner_accepts_short_text_and_refuses_array_reprs():
+    assert problems(_notebook(_result("ScoreTable(3 runs x 4 topics x 42 measures)"))) == []
+    (found,) = problems(_notebook(_result("Clusters(wc=array([33, 36]))")))
+    assert "code cell 1 shows 'array('" in found
+    (found,) = problems(_notebook({"output_type": "stream", "text": ["a = ", "array([1])"]}))
+    assert "array(" in found
+
+
+def test_the_runner_refuses_long_text_errors_and_unexecuted_cells():
+    assert problems(_notebook(_result("x" * MAX_CHARS))) == []
+    (found,) = problems(_notebook(_result("x" * (MAX_CHARS + 1))))
+    assert f"{MAX_CHARS + 1} characters" in found
+    error = {"output_type": "error", "ename": "ValueError", "evalue": "bad", "traceback": []}
+    assert problems(_notebook(error)) == ["code cell 1 raised ValueError: bad"]
+    assert problems(_notebook(executed=False)) == ["code cell 1 has not been executed"]
+    # only what a reader sees as text counts: an image's bytes are not text
+    image = {"output_type": "display_data", "data": {"image/png": "A" * 10_000}}
+    assert problems(_notebook(image)) == []
+
+
+# --------------------------------------------------------------------------- api.md
+def _api_table_rows():
+    text = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    for family, *calls in re.findall(
+        r"^\| `fairconv\.(\w+)` \| `([^`]*)` \| `([^`]*)` \|$", text, flags=re.M
+    ):
+        for call in calls:
+            yield family, call
+
+
+def _names(call: str) -> tuple[str, list[str]]:
+    name, _, params = call.partition("(")
+    words = [w.strip() for w in params.rstrip(")").split(",")]
+    return name, [w for w in words if w and w not in ("/", "*")]
+
+
+def test_api_md_gives_each_family_its_entry_points():
+    families = {family for family, _ in _api_table_rows()}
+    assert {"gfr", "gfrc", "gfrc2", "ragfair"} <= families
+
+
+@pytest.mark.parametrize("family, call", list(_api_table_rows()), ids=lambda x: x[:30])
+def test_api_md_signatures_are_the_functions_signatures(family, call):
+    """The parameters api.md lists, in order, are the function's public parameters."""
+    import importlib
+    import inspect
+
+    name, listed = _names(call)
+    function = getattr(importlib.import_module(f"fairconv.{family}"), name)
+    actual = []
+    for p in inspect.signature(function).parameters.values():
+        if p.name.startswith("_"):
+            continue
+        actual.append(f"**{p.name}" if p.kind is p.VAR_KEYWORD else p.name)
+    assert listed == actual, f"api.md: {call}"
+
+
+# --------------------------------------------------------------------------- the site
+def test_every_page_is_in_the_site_and_the_readme():
+    pages = {p.stem for p in (ROOT / "docs").glob("*.md")} - {"index"}
+    index = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+    (toctree,) = re.findall(r"^```\{toctree\}\n(.*?)^```", index, flags=re.M | re.S)
+    entries = [line for line in toctree.splitlines() if line and not line.startswith(":")]
+    assert sorted(entries) == sorted(pages)
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    linked = set(re.findall(r"\]\(docs/(\w+)\.md\)", readme)) - {"index"}
+    assert linked == pages - {"reference"}
+
+
+def test_the_site_builds_offline_from_the_docstrings():
+    """conf.py: myst for the pages, autosummary and numpydoc for the reference; no
+    intersphinx (no network); the generated pages and the build are ignored by git."""
+    conf = (ROOT / "docs" / "conf.py").read_text(encoding="utf-8")
+    for extension in ("myst_parser", "numpydoc", "sphinx.ext.autosummary"):
+        assert f'"{extension}"' in conf
+    assert "sphinx.ext.intersphinx" not in conf
+    ignored = (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()
+    assert {"docs/_build/", "docs/generated/"} <= set(ignored)
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "sphinx-build -W --keep-going -q -b html docs docs/_build/html" in ci
+    assert ".venv/bin/python tests/notebooks.py" in ci
