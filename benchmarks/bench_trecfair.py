@@ -206,7 +206,7 @@ def bench_task2(which=(0, 2)):
     t0 = time.perf_counter()
     loop = task2_loop(rel, seqs, tau, which)
     slow = time.perf_counter() - t0
-    got = table.values[0][[table.topics.index(t) for t in qrels.topics]]
+    got = table.values[:, 0][[table.topics.index(t) for t in qrels.topics]]
     arrays = np.stack([out["EE-L"], out["EE-D"], out["EE-R"]], axis=1)
     diff = max(
         np.max(np.abs(got - loop) / np.abs(loop)), np.max(np.abs(arrays - loop) / np.abs(loop))

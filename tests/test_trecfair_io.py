@@ -161,7 +161,7 @@ def test_evaluate_from_files_agrees_with_the_oracle(tmp_path, task, edition, exp
             scored = len(t["ranking"]) if task == 1 else sum(map(len, t["rankings"]))
             assert (
                 str(i + 1) in table.topics
-                and table.present[0, table.topics.index(str(i + 1))].all()
+                and table.present[table.topics.index(str(i + 1)), 0].all()
             ) == (scored > 0)
             if not scored:
                 continue
@@ -234,10 +234,10 @@ def test_several_runs_make_one_table_and_means_leave_nan_out(tmp_path):
     other.write_text("1 0\n1 1\n3 2\n")
     table = _quiet_evaluate(qrels, [run, other], dims, **kw)
     assert table.runs == ("run.tsv", "other")
-    assert table.present[1].any(axis=1).tolist() == [t in ("1", "3") for t in table.topics]
+    assert table.present[:, 1].any(axis=1).tolist() == [t in ("1", "3") for t in table.topics]
     for r, name in enumerate(table.runs):
         for m, measure in enumerate(table.measures):
-            vals = table.values[r, :, m][table.present[r, :, m]]
+            vals = table.values[:, r, m][table.present[:, r, m]]
             vals = vals[~np.isnan(vals)]
             assert table.value(name, "all", measure) == pytest.approx(vals.mean(), rel=1e-15)
 

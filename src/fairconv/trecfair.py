@@ -1913,7 +1913,7 @@ def evaluate(
     n_rel_q = np.bincount(q.topic_ids, minlength=len(q.topics))
     measures = measure_names(names, task=task)
     col_of = {t: i for i, t in enumerate(run_topics)}
-    values = np.zeros((len(run_list), len(run_topics), 3))
+    values = np.zeros((len(run_topics), len(run_list), 3))
     present = np.zeros(values.shape, dtype=bool)
     need_rel = not (edition == 2021 and task == 2 and targets is not None)
 
@@ -2015,10 +2015,14 @@ def evaluate(
             out = _task2(counts, rows, n, tt.targets, tix, N, func)
         cols = np.asarray([col_of[t] for t in tnames], dtype=np.int64)
         for m, key in enumerate(_TASK_MEASURES[task]):
-            values[r, cols, m] = out[key]
-        present[r, cols] = True
+            values[cols, r, m] = out[key]
+        present[cols, r] = True
     return ScoreTable(
-        tuple(run.name for run in run_list), tuple(run_topics), measures, values, present
+        topics=tuple(run_topics),
+        runs=tuple(run.name for run in run_list),
+        measures=measures,
+        values=values,
+        present=present,
     )
 
 

@@ -69,7 +69,7 @@ def add_commands(sub) -> None:
     p.add_argument(
         "--write-targets", metavar="FILE", help="write the targets used (long form) to FILE"
     )
-    add_table_output(p)
+    add_table_output(p, "nDCG, AWRF[SET], EE-L[SET]")
     p.add_argument("runs", nargs="*", metavar="RUN", help="run files of the task")
     p.set_defaults(func=_cmd_trecfair)
 
