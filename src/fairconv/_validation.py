@@ -401,6 +401,26 @@ def did_you_mean(word: str, choices, *, ignore_case: bool = False) -> str:
     return " Did you mean " + ", ".join(repr(c) for c in close[:-1]) + f" or {close[-1]!r}?"
 
 
+def unknown_field(objects, known, what: str):
+    """The first key of ``objects`` (dicts) outside ``known``, as ``(index, message)``.
+
+    ``None`` when every key is known. The message names the field, ``what`` holds it
+    ("a nugget") and a :func:`did_you_mean` hint; the caller adds where the object is.
+    The union of the keys is taken once (in C), and the objects are searched only when
+    it holds an unknown field.
+    """
+    known = frozenset(known)
+    keys = set().union(*map(dict.keys, objects)) if objects else set()
+    if keys <= known:
+        return None
+    i = next(i for i, obj in enumerate(objects) if not obj.keys() <= known)
+    key = next(k for k in objects[i] if k not in known)
+    hint = did_you_mean(key, sorted(known)) if isinstance(key, str) else ""
+    if not hint:
+        hint = " The known fields are " + ", ".join(f'"{k}"' for k in sorted(known)) + "."
+    return i, f'unknown field "{key}" in {what}.{hint}'
+
+
 _INT_LIMIT = 1 << 53
 """The largest integer that every float holds exactly (JSON integers beyond +-2^53 are
 refused: they do not survive a round trip via floats)."""

@@ -32,6 +32,7 @@ from ._validation import (
     check_sequence_of,
     check_weights,
     fail,
+    unknown_field,
 )
 from .divergences import AttributeSet
 from .io._json import json_groups, json_ints, json_item_error, json_repr, json_str
@@ -544,6 +545,8 @@ def _turn_structure(rec: dict, where: str, words):
     spans: list[tuple[int, int, bool]] = []
     expected = 1
     for k, t in enumerate(raw, start=1):
+        if not t.keys() <= _TURN_FIELDS:
+            raise ValueError(f"{where}: turn {k}: {unknown_field([t], _TURN_FIELDS, 'a turn')[1]}")
         role = t.get("role")
         if role not in ("U", "S"):
             raise ValueError(f'{where}: turn {k}: "role" must be "U" or "S", got {json_repr(role)}')
@@ -567,6 +570,13 @@ def _turn_structure(rec: dict, where: str, words):
     elif given != expected - 1:
         raise ValueError(f'{where}: "length" is {given} but the turns end at word {expected - 1}')
     return spans, given
+
+
+_RECORD_FIELDS = frozenset({"topic", "run", "text", "turns", "length", "nuggets"})
+"""The fields of a conversation record (docs/formats.md); any other is an error."""
+_NUGGET_FIELDS = frozenset({"start", "end", "level", "entity", "groups", "turn"})
+"""The fields of a nugget in a conversation record."""
+_TURN_FIELDS = frozenset({"role", "start", "end"})
 
 
 def batch_from_records(
@@ -614,6 +624,8 @@ def batch_from_records(
     for c, (rec, where) in enumerate(zip(records, sources, strict=True)):
         if not isinstance(rec, dict):
             raise ValueError(f"{where}: a conversation record must be a JSON object")
+        if not rec.keys() <= _RECORD_FIELDS:
+            raise ValueError(f"{where}: {unknown_field([rec], _RECORD_FIELDS, 'a record')[1]}")
         topics.append(json_str(rec.get("topic"), "topic", where))
         runs.append(json_str(rec.get("run"), "run", where))
         items = rec.get("nuggets", [])
@@ -627,6 +639,9 @@ def batch_from_records(
     counts = np.fromiter(map(len, nuggets), np.int64, len(nuggets))
     offsets = np.concatenate(([0], np.cumsum(counts)))
     flat = list(chain.from_iterable(nuggets))
+    extra = unknown_field(flat, _NUGGET_FIELDS, "a nugget")
+    if extra is not None:
+        raise json_item_error(sources, offsets, extra[0], "nugget", extra[1])
 
     def values(field):
         return [n.get(field) for n in flat]

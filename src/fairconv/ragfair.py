@@ -48,7 +48,9 @@ from ._validation import (
     check_unique_names,
     check_weights,
     fail,
+    unknown_field,
 )
+from .conversation import _NUGGET_FIELDS, _RECORD_FIELDS
 from .divergences import AttributeSet, resolve_divergence
 from .gfr import _cutoffs, _padded, _stop
 from .io._frames import answer_records, as_qrels, as_runs
@@ -515,6 +517,12 @@ def answer_distributions(
     }
 
 
+_ANSWER_FIELDS = _RECORD_FIELDS | {"entities"}
+"""An answer record's fields: its entities, or those of a conversation record."""
+_ENTITY_FIELDS = frozenset({"entity", "level", "groups"})
+"""The fields of an entity of an answer."""
+
+
 def answers_from_records(records, attribute_sets: Sequence[AttributeSet]) -> Answers:
     """Answers from ``(where, record)`` pairs, each record as a line of an answer file.
 
@@ -525,6 +533,8 @@ def answers_from_records(records, attribute_sets: Sequence[AttributeSet]) -> Ans
     for where, rec in records:
         if not isinstance(rec, dict):
             raise ValueError(f"{where}: an answer record must be a JSON object")
+        if not rec.keys() <= _ANSWER_FIELDS:
+            raise ValueError(f"{where}: {unknown_field([rec], _ANSWER_FIELDS, 'a record')[1]}")
         topics.append(json_str(rec.get("topic"), "topic", where))
         runs.append(json_str(rec.get("run"), "run", where, required=False) or "")
         key = "entities" if "entities" in rec else "nuggets"
@@ -534,6 +544,12 @@ def answers_from_records(records, attribute_sets: Sequence[AttributeSet]) -> Ans
                 f'{where}: "{key}" must be an array of objects (an answer record needs '
                 '"entities", or "nuggets")'
             )
+        item = "entity" if key == "entities" else "nugget"
+        extra = unknown_field(
+            entities, _ENTITY_FIELDS if item == "entity" else _NUGGET_FIELDS, f"an {item}"
+        )
+        if extra is not None:
+            raise ValueError(f"{where}: {item} {extra[0] + 1}: {extra[1]}")
         entity_lists.append(entities)
         sources.append(where)
     return Answers(

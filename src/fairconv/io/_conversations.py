@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .._accel import paused_gc
+from .._validation import unknown_field
 from ..conversation import Conversation, ConversationBatch, batch_from_records
 from ..divergences import AttributeSet
 from ..nuggets import MatchLabels, labels_from_records
@@ -35,6 +36,10 @@ __all__ = [
     "read_labels",
     "golddistr_path",
 ]
+
+
+_LABEL_FIELDS = frozenset({"topic", "turn", "run", "gold", "extracted", "ntn", "ntr"})
+"""A match-label record's fields (docs/formats.md)."""
 
 
 def golddistr_path(path, target: str) -> Path:
@@ -282,8 +287,12 @@ def read_labels(path: str | os.PathLike[str]) -> MatchLabels:
     records: list[Any] = []
     sources: list[str] = []
     for line, rec in iter_jsonl(path):
-        if isinstance(rec, dict) and "run" not in rec:
-            rec = dict(rec, run=run)
+        if isinstance(rec, dict):
+            if not rec.keys() <= _LABEL_FIELDS:
+                extra = unknown_field([rec], _LABEL_FIELDS, "a record")[1]
+                raise ValueError(f"{os.fspath(path)}:{line}: {extra}")
+            if "run" not in rec:
+                rec = dict(rec, run=run)
         records.append(rec)
         sources.append(f"{os.fspath(path)}:{line}")
     return labels_from_records(records, sources=sources)
