@@ -155,11 +155,19 @@ def read_conversations(paths, attribute_sets: Sequence[AttributeSet]) -> Convers
 def _read_conversations(paths, attribute_sets) -> ConversationBatch:
     records: list = []
     sources: list[str] = []
+    named_by: dict[str, str] = {}  # a run named after its file -> that file
     for path in paths:
         run = os.path.basename(source_name(path))
         for line, rec in iter_jsonl(path, count_keys=_record_keys):
             where = f"{source_name(path)}:{line}"
             if isinstance(rec, dict) and "run" not in rec:
+                first = named_by.setdefault(run, source_name(path))
+                if first != source_name(path):
+                    raise ValueError(
+                        f"{where}: the record has no \"run\" and takes its file's name "
+                        f"{run!r}, which {first} gives its records too: two runs would "
+                        'merge. Give the records a "run" field, or the files different names.'
+                    )
                 rec = dict(rec, run=run)
             records.append(rec)
             sources.append(where)
