@@ -438,10 +438,15 @@ def combine(components: np.ndarray, weights: np.ndarray, covered: np.ndarray | N
         cw = np.broadcast_to(w, v.shape)
     else:
         cw = np.where(covered, w, 0.0)
+    # scale each cell's weights by a power of 2 (exact) so that the largest lies in
+    # [0.5, 1): subnormal weights keep their ratios instead of rounding to 0 in w_c v_c;
+    # then normalise them, so that a cell with one covering component is that component
+    _, exponent = np.frexp(cw.max(axis=0))
+    cw = np.ldexp(cw, -exponent)
     total_w = cw.sum(axis=0)
-    total = (cw * np.where(cw > 0, v, 0.0)).sum(axis=0)
-    out = np.divide(total, total_w, out=np.full(total.shape, np.nan), where=total_w > 0)
-    return out
+    share = np.divide(cw, total_w, out=np.zeros(cw.shape), where=total_w > 0)
+    total = (share * np.where(cw > 0, v, 0.0)).sum(axis=0)
+    return np.where(total_w > 0, total, np.nan)
 
 
 def normalised_sums(owner: np.ndarray, vectors: np.ndarray, n_owners: int) -> np.ndarray:
