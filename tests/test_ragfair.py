@@ -447,11 +447,15 @@ def test_rigf_refuses_values_outside_the_range_of_gf(gen, re_, name, got):
         ragfair.rigf(gen, re_)
 
 
-def test_rigf_of_a_gf_re_next_to_zero_is_infinite_not_a_warning():
+def test_rigf_of_a_gf_re_next_to_zero_is_an_error_naming_it():
     """measures.md 5: RIGF = (GF-Gen - GF-Re) / GF-Re * 100, undefined only at GF-Re = 0;
-    a GF-Re of 1e-320 gives about 1e322 percent, beyond the float range: +-inf."""
-    assert ragfair.rigf(1.0, 1e-320).tolist() == np.inf
-    assert ragfair.rigf([-0.4, 0.5, 0.5], [1e-320, 0.0, 1e-300]).tolist()[:1] == [-np.inf]
+    a GF-Re of 1e-320 gives about 1e322 percent, beyond the float range: an error that
+    names gf_re and the value, never inf."""
+    with pytest.raises(ValueError, match=r"'gf_re' parameter of rigf .* Got 1e-320 instead"):
+        ragfair.rigf(1.0, 1e-320)
+    with pytest.raises(ValueError, match=r"finite float. Got 1e-320 at index \(0,\) instead"):
+        ragfair.rigf([-0.4, 0.5, 0.5], [1e-320, 0.0, 1e-300])
+    assert ragfair.rigf(0.5, 1e-300).tolist() == pytest.approx(5e301)
     assert np.isnan(ragfair.rigf(0.5, 0.0))
     low = 1 - np.sqrt(2)  # the ends of the range are GF values
     assert float(ragfair.rigf(low, 1.0)) == pytest.approx((low - 1) * 100, abs=1e-12)

@@ -128,13 +128,13 @@ def first_bad_distribution(rows: np.ndarray) -> int:
     A distribution has finite entries in [0, 1] summing to 1 within
     :data:`SUM_TOLERANCE`; entries are checked before the sum, which cannot overflow.
     """
-    if len(rows) and np.isfinite(rows).all():
-        total = rows[:, 0].copy()
-        for g in range(1, rows.shape[1]):
-            total += rows[:, g]
-        in_range = rows.min() >= 0 and rows.max() <= 1 + SUM_TOLERANCE
-        if in_range and np.abs(total - 1.0).max() <= SUM_TOLERANCE:
-            return -1
+    if len(rows) and np.isfinite(rows).all() and rows.min() >= 0:
+        if rows.max() <= 1 + SUM_TOLERANCE:  # in range: the sum below cannot overflow
+            total = rows[:, 0].copy()
+            for g in range(1, rows.shape[1]):
+                total += rows[:, g]
+            if np.abs(total - 1.0).max() <= SUM_TOLERANCE:
+                return -1
     bad = ~np.isfinite(rows).all(axis=1)
     safe = np.where(np.isfinite(rows), rows, 0.0)
     bad |= ((safe < 0) | (safe > 1 + SUM_TOLERANCE)).any(axis=1)

@@ -91,14 +91,14 @@ def rigf(gf_gen, gf_re, /) -> np.ndarray:
     -------
     ndarray
         Percent; negative when the answer is less fair than the list. NaN (undefined)
-        where GF-Re = 0; +-inf where GF-Re is so close to 0 (below about 1e-306 in
-        magnitude) that the percentage exceeds the float range.
+        where GF-Re = 0.
 
     Raises
     ------
     ValueError
-        For values outside the range of GF (NaN and infinity included) or shapes that
-        do not broadcast.
+        For values outside the range of GF (NaN and infinity included), shapes that
+        do not broadcast, or a nonzero GF_Re so close to 0 (below about 1e-306 in
+        magnitude) that the percentage exceeds the float range.
 
     References
     ----------
@@ -131,7 +131,19 @@ def rigf(gf_gen, gf_re, /) -> np.ndarray:
                 f"hold GF values, in [1 - sqrt(2), 1] (within {SUM_TOLERANCE:g})",
                 f"{float(x[first]):.10g}{where}",
             )
-    return _rigf(gen, re_, shape)
+    out = _rigf(gen, re_, shape)
+    over = np.isinf(out)
+    if over.any():  # a GF_Re within ~1e-306 of 0: the percentage exceeds the float range
+        first = tuple(int(i) for i in np.argwhere(over)[0]) if out.ndim else ()
+        value = float(np.broadcast_to(re_, shape)[first])
+        where = f" at index {first}" if first else ""
+        raise fail(
+            "gf_re",
+            "rigf",
+            "be 0 or far enough from 0 for the percentage to be a finite float",
+            f"{value!r}{where}",
+        )
+    return out
 
 
 def _rigf(gen, re_, shape=None):

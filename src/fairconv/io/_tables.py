@@ -228,11 +228,14 @@ def read_gmemb(path, n_groups: int | None = None) -> GroupMemberships:
     rows.release()
     i = first_bad_distribution(matrix)
     if i >= 0:
+        row = matrix[i]
+        in_range = bool(((row >= 0) & (row <= 1 + SUM_TOLERANCE)).all())
+        found = f"{row.tolist()} with sum {row.sum():.10g}" if in_range else row.tolist()
         raise FileFormatError(
             rows.path,
             rows.line(i),
             "group probabilities must be finite, in [0, 1] and sum to 1 (within "
-            f"{SUM_TOLERANCE:g}); found {matrix[i].tolist()} with sum {matrix[i].sum():.10g}",
+            f"{SUM_TOLERANCE:g}); found {found}",
         )
     _check_unique(rows, ids, docs, names, "is listed twice")
     return GroupMemberships(rows.path, names, ids, docs, matrix)
