@@ -164,7 +164,7 @@ def _read_conversations(paths, attribute_sets) -> ConversationBatch:
                 first = named_by.setdefault(run, source_name(path))
                 if first != source_name(path):
                     raise ValueError(
-                        f"{where}: the record has no \"run\" and takes its file's name "
+                        f'{where}: the record has no "run" and takes its file\'s name '
                         f"{run!r}, which {first} gives its records too: two runs would "
                         'merge. Give the records a "run" field, or the files different names.'
                     )
