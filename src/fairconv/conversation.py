@@ -36,6 +36,7 @@ from ._validation import (
 )
 from .divergences import AttributeSet
 from .io._json import json_groups, json_ints, json_item_error, json_repr, json_str
+from .io._text import RESERVED_TOPIC, RESERVED_TOPIC_RULE
 from .results import ScoreTable
 
 __all__ = [
@@ -636,6 +637,8 @@ def batch_from_records(
         if type(t) is list:
             spans[c] = t
         lengths.append(n)
+    if RESERVED_TOPIC in topics:
+        raise ValueError(f'{sources[topics.index(RESERVED_TOPIC)]}: "topic": {RESERVED_TOPIC_RULE}')
     counts = np.fromiter(map(len, nuggets), np.int64, len(nuggets))
     offsets = np.concatenate(([0], np.cumsum(counts)))
     flat = list(chain.from_iterable(nuggets))

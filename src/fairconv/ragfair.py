@@ -56,6 +56,7 @@ from .gfr import _cutoffs, _padded, _stop
 from .io._frames import answer_records, as_qrels, as_runs
 from .io._json import json_groups, json_ints, json_item_error, json_str
 from .io._tables import Qrels, Run
+from .io._text import RESERVED_TOPIC, RESERVED_TOPIC_RULE
 from .rankings import AttributeData, join_options, prepare
 from .results import MeasureName, ScoreTable, pick
 
@@ -564,6 +565,8 @@ def answers_from_records(records, attribute_sets: Sequence[AttributeSet]) -> Ans
             raise ValueError(f"{where}: {item} {extra[0] + 1}: {extra[1]}")
         entity_lists.append(entities)
         sources.append(where)
+    if RESERVED_TOPIC in topics:
+        raise ValueError(f'{sources[topics.index(RESERVED_TOPIC)]}: "topic": {RESERVED_TOPIC_RULE}')
     return Answers(
         tuple(runs),
         tuple(topics),

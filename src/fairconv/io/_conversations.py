@@ -26,7 +26,7 @@ from ..ragfair import Answers, answers_from_records
 from ._frames import answer_records
 from ._json import iter_jsonl, json_repr, json_str, read_json
 from ._tables import read_golddistr
-from ._text import FileFormatError, source_name
+from ._text import RESERVED_TOPIC, RESERVED_TOPIC_RULE, FileFormatError, source_name
 
 __all__ = [
     "read_attribute_sets",
@@ -299,6 +299,8 @@ def read_labels(path: str | os.PathLike[str]) -> MatchLabels:
             if not rec.keys() <= _LABEL_FIELDS:
                 extra = unknown_field([rec], _LABEL_FIELDS, "a record")[1]
                 raise ValueError(f"{os.fspath(path)}:{line}: {extra}")
+            if rec.get("topic") == RESERVED_TOPIC:
+                raise ValueError(f'{os.fspath(path)}:{line}: "topic": {RESERVED_TOPIC_RULE}')
             if "run" not in rec:
                 rec = dict(rec, run=run)
         records.append(rec)

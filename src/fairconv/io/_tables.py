@@ -25,6 +25,7 @@ from ._text import (
     decoded,
     floats,
     integers,
+    refuse_reserved_topic,
     split_rows,
     topic_codes,
 )
@@ -175,6 +176,7 @@ def read_qrels(path) -> Qrels:
             f"found {width} columns",
         )
     names, ids = topic_codes(rows.strings(0))
+    refuse_reserved_topic(rows, names, ids)
     docs = rows.strings(doc_col)
     rows.release()
     _check_unique(rows, ids, docs, names, "is judged twice")
@@ -224,6 +226,7 @@ def read_gmemb(path, n_groups: int | None = None) -> GroupMemberships:
         )
     matrix = floats(rows, list(range(2, width)), "gmemb", "group probability")
     names, ids = topic_codes(rows.strings(0))
+    refuse_reserved_topic(rows, names, ids)
     docs = rows.strings(1)
     rows.release()
     i = first_bad_distribution(matrix)
@@ -297,6 +300,7 @@ def read_run(path, tag: str | None = None) -> Run:
     integers(rows, 3, RANK, "a rank (4th column) must be an integer >= 0")
     values = floats(rows, [4], "run", "score (5th column)")[:, 0]
     names, ids = topic_codes(rows.strings(0))
+    refuse_reserved_topic(rows, names, ids)
     docs = rows.strings(2)
     return Run(
         rows.path, names, ids, docs, tag or decoded(rows.token(0, 5)), values, rows.line_numbers

@@ -312,3 +312,17 @@ def topic_codes(topics: np.ndarray):
     rank[order] = np.arange(len(order))
     ids = rank[inverse.ravel()][np.cumsum(change) - 1]
     return tuple(decoded(t) for t in unique[order]), ids
+
+
+RESERVED_TOPIC = "all"
+"""The topic of the mean rows in score files (the trec_eval -q habit): no input topic."""
+RESERVED_TOPIC_RULE = (
+    "the topic id 'all' is reserved for the mean over topics in score files; rename the topic"
+)
+
+
+def refuse_reserved_topic(rows, names, ids) -> None:
+    """A file error at the first line whose topic is :data:`RESERVED_TOPIC`, if any."""
+    if RESERVED_TOPIC in names:
+        row = int(np.argmax(ids == names.index(RESERVED_TOPIC)))
+        raise FileFormatError(rows.path, rows.line(row), RESERVED_TOPIC_RULE)
