@@ -103,12 +103,18 @@ def main(argv=None) -> int:
 
 def _run(args) -> int:
     """Run one command; bad input becomes one line on stderr and status 2."""
+    outputs = None
     try:
         planned = (getattr(args, "output", None), getattr(args, "plot", None))
-        args.outputs = Outputs(_inputs(args), planned)
-        return args.func(args)
-    except BrokenPipeError:  # e.g. piped into head: stop quietly
+        args.outputs = outputs = Outputs(_inputs(args), planned)
+        status = args.func(args)
+        if status == 0:  # every check passed: the files written take their places
+            outputs.commit()
+        return status
+    except BrokenPipeError:  # e.g. piped into head: stop quietly, keeping the files
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        if outputs is not None:
+            outputs.commit()
         return 0
     except (ValueError, TypeError, ImportError) as exc:
         print(f"fairconv {args.command}: error: {exc}".replace("\n", " "), file=sys.stderr)
@@ -117,6 +123,9 @@ def _run(args) -> int:
         where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
         print(f"fairconv {args.command}: error: {where}{exc.strerror or exc}", file=sys.stderr)
         return 2
+    finally:  # a failed or interrupted run leaves every file as it found it
+        if outputs is not None:
+            outputs.discard()
 
 
 def _inputs(args) -> list[str]:

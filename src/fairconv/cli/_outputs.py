@@ -2,10 +2,11 @@
 
 An output may not be one of the run's inputs, two outputs may not share a path, an
 existing file is replaced only where the command allows it, and every file is written
-under a temporary name and renamed into place when complete, so an interrupted run
-leaves no truncated file. A symbolic link stays a link (the file it points to is
-replaced), and what is not a regular file (``/dev/stdout``, a FIFO, a device) is
-written into, never replaced.
+under a temporary name and renamed into place only when the whole command has
+succeeded (:meth:`Outputs.commit`): a run that fails, whatever check fails and however
+late, or that is interrupted, leaves every file as it found it (:meth:`Outputs.discard`).
+A symbolic link stays a link (the file it points to is replaced), and what is not a
+regular file (``/dev/stdout``, a FIFO, a device) is written into, never replaced.
 """
 
 from __future__ import annotations
@@ -42,6 +43,8 @@ class Outputs:
                 continue
             self._files[(st.st_dev, st.st_ino)] = given
         self._claimed: dict[str, str] = {}
+        self._pending: list[tuple[str, str, str | None]] = []  # (temporary, real, notice)
+        self._made_dirs: list[str] = []  # folders made for outputs, outermost first
         for path in planned:
             if path not in (None, "-"):
                 self.claim(path)
@@ -73,15 +76,20 @@ class Outputs:
         force: bool = True,
         mkdir: bool = False,
         text: bool = True,
+        notice: str | None = None,
     ) -> None:
-        """Write through ``writer(file)`` to ``path``, or to stdout for None or '-'."""
+        """Write through ``writer(file)`` to ``path``, or to stdout for None or '-'.
+
+        A file is written under a temporary name and moved into place by
+        :meth:`commit`; ``notice`` is printed on stderr when it is.
+        """
         if path in (None, "-"):
             writer(sys.stdout)
             return
         if os.path.realpath(path) not in self._claimed:
             self.claim(path, force=force)
         if mkdir:
-            os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+            self._makedirs(os.path.dirname(path) or ".")
         try:
             mode = os.stat(path).st_mode  # through links, /proc/self/fd/1 included
         except FileNotFoundError:
@@ -89,18 +97,58 @@ class Outputs:
         try:
             if mode is not None and not stat.S_ISREG(mode):  # a stream: written into
                 self._write_to(path, writer, text)
+                if notice:
+                    print(notice, file=sys.stderr)
                 return
             real = os.path.realpath(path)  # a link's file is replaced, not the link
             directory, name = os.path.split(real)
-            tmp = os.path.join(directory, f".{name}.{os.getpid()}.tmp")
-            try:
-                self._write_to(tmp, writer, text)
-                os.replace(tmp, real)
-            finally:
-                if os.path.exists(tmp):
-                    os.remove(tmp)
+            tmp = os.path.join(directory, f".{name}.{os.getpid()}.{len(self._pending)}.tmp")
+            self._pending.append((tmp, real, notice))
+            self._write_to(tmp, writer, text)
         except OSError as exc:  # named by the user's path, not the temporary one
             raise OSError(exc.errno, exc.strerror, path) from None
+
+    def commit(self) -> None:
+        """Move every file written into place: the command has succeeded."""
+        pending, self._pending = self._pending, []
+        try:
+            for k, (tmp, real, notice) in enumerate(pending):
+                try:
+                    os.replace(tmp, real)
+                except OSError as exc:
+                    self._pending = pending[k:]
+                    raise OSError(exc.errno, exc.strerror, real) from None
+                if notice:
+                    print(notice, file=sys.stderr)
+        finally:
+            self.discard()
+
+    def discard(self) -> None:
+        """Remove the files written and not committed, and the folders made for them."""
+        for tmp, _, _ in self._pending:
+            try:
+                os.remove(tmp)
+            except FileNotFoundError:
+                pass
+        self._pending = []
+        for folder in reversed(self._made_dirs):
+            try:
+                os.rmdir(folder)  # only if still empty: a committed file keeps it
+            except OSError:
+                break
+        self._made_dirs = []
+
+    def _makedirs(self, folder: str) -> None:
+        missing = []
+        while folder and not os.path.isdir(folder):
+            missing.append(folder)
+            parent = os.path.dirname(folder)
+            if parent == folder:
+                break
+            folder = parent
+        for path in reversed(missing):
+            os.mkdir(path)
+            self._made_dirs.append(path)
 
     @staticmethod
     def _write_to(path: str, writer: Callable, text: bool) -> None:
@@ -113,5 +161,9 @@ class Outputs:
     def figure(self, fig, path: str) -> None:
         """Save a matplotlib figure to ``path`` (format from its extension)."""
         ext = os.path.splitext(path)[1][1:].lower() or "png"
-        self.write(path, lambda tmp: fig.savefig(tmp, dpi=150, format=ext), text=False)
-        print(f"wrote {path}", file=sys.stderr)
+        self.write(
+            path,
+            lambda tmp: fig.savefig(tmp, dpi=150, format=ext),
+            text=False,
+            notice=f"wrote {path}",
+        )
