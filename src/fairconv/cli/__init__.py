@@ -147,24 +147,33 @@ def _inputs(args) -> list[str]:
 def _golddistr_files(path: str) -> list[str]:
     """The golddistr files an attribute-set JSON names as targets (inputs too).
 
-    Where :func:`fairconv.io.read_attribute_sets` reads them; a file that cannot be
-    read names none here (the command then reports it).
+    The JSON is read as :func:`fairconv.io.read_attribute_sets` reads it (gzip, depth,
+    lone surrogates), and a target is where that reader looks for it. A file that cannot
+    be read, or a target that is no path (a NUL byte, a lone surrogate), names nothing
+    here: the command then reports it.
     """
-    import json
-
     from ..io._conversations import golddistr_path
+    from ..io._json import read_json
 
     if not os.path.isfile(path):  # stdin or a stream is read once, by the command
         return []
     try:
-        with open(path, encoding="utf-8-sig") as f:
-            sets = json.load(f)
+        sets = read_json(path)
     except (OSError, ValueError):
         return []
     if not isinstance(sets, dict):
         return []
-    return [
-        str(golddistr_path(path, spec["target"]))
+    targets = [
+        spec["target"]
         for spec in sets.values()
         if isinstance(spec, dict) and isinstance(spec.get("target"), str)
     ]
+    out = []
+    for target in targets:
+        try:
+            os.fsencode(target)
+        except UnicodeError:
+            continue
+        if "\x00" not in target:
+            out.append(str(golddistr_path(path, target)))
+    return out
