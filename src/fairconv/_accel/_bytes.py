@@ -22,6 +22,8 @@ data, so that any token can be read as a fixed-width field without bounds checks
 
 from __future__ import annotations
 
+import os
+import stat
 from typing import NamedTuple
 
 import numpy as np
@@ -51,6 +53,8 @@ def padded(data) -> np.ndarray:
 def read_padded(path) -> np.ndarray:
     """A file's bytes as a padded ``uint8`` array (read straight into it)."""
     with open(path, "rb") as f:
+        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):  # a FIFO or a device: no size
+            return padded(f.read())
         f.seek(0, 2)
         n = f.tell()
         f.seek(0)
