@@ -388,7 +388,8 @@ def test_topic_without_relevant_doc_scores_zero(tmp_path):
 
 
 def test_run_without_a_covered_topic_scores_zero_there(tmp_path):
-    t = _eval(tmp_path, "T1 a L2\nT2 b L2\n", "T1 a 1 0\nT2 b 1 0\n", "T2 Q0 b 1 1 x\n")
+    with pytest.warns(FairconvWarning, match="run 'x' has no ranked list for 1 of the 2 topics"):
+        t = _eval(tmp_path, "T1 a L2\nT2 b L2\n", "T1 a 1 0\nT2 b 1 0\n", "T2 Q0 b 1 1 x\n")
     assert t.value("x", "T1", "ERR") == 0 and t.value("x", "T1", "GFR") == 0
 
 

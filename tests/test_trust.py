@@ -33,6 +33,7 @@ def cli(*args, cwd=None):
 
 def one_line_error(code, err, *needles):
     assert code == 2, err
+    err = "".join(x for x in err.splitlines(keepends=True) if ": warning: " not in x)
     assert err.count("\n") == 1 and "Traceback" not in err, err
     for n in needles:
         assert n in err, err

@@ -24,6 +24,7 @@ scores runs against qrels and membership files and returns a
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 
 import numpy as np
@@ -31,6 +32,7 @@ import numpy as np
 from . import _core
 from ._accel import resolve_n_jobs, thread_map
 from ._validation import (
+    FairconvWarning,
     as_float_array,
     check_choice,
     check_cutoffs,
@@ -445,6 +447,8 @@ def evaluate(
             n_jobs=threads,
         )
     topics, n_t, n_r = lists.topics, len(lists.topics), len(lists.runs)
+    gfr_asked = measures is None or any(str(m).startswith("GFR") for m in measures)
+    coverage_notices(qrels, runs, lists, utility if gfr_asked else None, func)
 
     names = measure_names(set_names, cut[1:])
     m_index = {m: i for i, m in enumerate(names)}
@@ -503,12 +507,91 @@ def evaluate(
     return pick(table, measures, func)
 
 
+def _few(ids, limit: int = 5) -> str:
+    """The first ``limit`` ids, and how many more."""
+    shown = ", ".join(map(str, ids[:limit]))
+    return shown + (f" and {len(ids) - limit} more" if len(ids) > limit else "")
+
+
+def check_shared_topics(qrels: Qrels, runs: Sequence[Run], names, func: str) -> None:
+    """A run that shares no topic with the qrels is an error naming a few ids of each."""
+    judged = set(qrels.topics)
+    for name, run in zip(names, runs, strict=True):
+        if judged.isdisjoint(run.topics):
+            raise ValueError(
+                f"The 'runs' parameter of {func} must hold runs that share topics with "
+                f"the qrels. Got run {name!r} with topics {_few(run.topics)} against the "
+                f"qrels' topics {_few(qrels.topics)} instead (are they of one track?)."
+            )
+
+
+def coverage_notices(qrels: Qrels, runs: Sequence[Run], lists: RankedLists, utility, func):
+    """Check and report which topics the scores cover; return the counts.
+
+    A run that shares no topic with the qrels is an error naming the run and a few
+    ids of each side (its scores would all be 0, a mistake rather than a result). A
+    notice (:class:`~fairconv.FairconvWarning`) reports a run without a ranked list
+    for some of the topics scored (they score 0), and the topics on which GFR is the
+    utility alone because no attribute set covers them.
+
+    Returns
+    -------
+    dict
+        ``topics_scored`` (the number of topics), ``topics_missing`` (run name -> the
+        number of topics without a list) and ``topics_without_fairness`` (the number of
+        topics no attribute set covers).
+    """
+    check_shared_topics(qrels, runs, lists.runs, func)
+    topics = np.asarray(lists.topics, dtype=object)
+    n_t = len(topics)
+    missing = lists.lengths == 0  # (topics, runs)
+    for r in np.flatnonzero(missing.any(axis=0)):
+        gone = topics[missing[:, r]]
+        warnings.warn(
+            f"run {lists.runs[r]!r} has no ranked list for {len(gone)} of the {n_t} topics "
+            f"scored ({_few(list(gone))}): they score 0 there",
+            FairconvWarning,
+            stacklevel=3,
+        )
+    uncovered = np.ones(n_t, dtype=bool)
+    for cov in lists.covered:
+        uncovered[cov] = False
+    if uncovered.any() and utility is not None:
+        which = (
+            "no attribute set is given"
+            if not lists.covered
+            else f"no attribute set covers them ({_few(list(topics[uncovered]))})"
+        )
+        warnings.warn(
+            f"GFR is {utility} alone on {int(uncovered.sum())} of the {n_t} topics: {which}",
+            FairconvWarning,
+            stacklevel=3,
+        )
+    return {
+        "topics_scored": n_t,
+        "topics_missing": dict(zip(lists.runs, missing.sum(axis=0).tolist(), strict=True)),
+        "topics_without_fairness": int(uncovered.sum()),
+    }
+
+
 def _cutoffs(cutoffs, measures, default, func):
-    """The cutoffs given, or those the measure names ask for, or the default."""
+    """The cutoffs given, or those the measure names ask for, or the default.
+
+    Cutoffs and measures together must agree: every depth a measure name asks for is
+    one of the cutoffs.
+    """
     if measures is None:
         return default if cutoffs is None else cutoffs
-    if cutoffs is not None:
-        raise ValueError(
-            f"{func} takes 'cutoffs' or 'measures', not both: the measures' names give their depths"
+    asked = cutoffs_of(measures, func)
+    if cutoffs is None:
+        return asked
+    given = check_cutoffs(cutoffs, "cutoffs", func)
+    lacking = [k for k in asked if k not in given]
+    if lacking:
+        raise fail(
+            "cutoffs",
+            func,
+            f"include the depths the measures ask for ({', '.join(map(str, asked))})",
+            f"{', '.join(map(str, given)) or 'no cutoff'}, without {lacking[0]}",
         )
-    return cutoffs_of(measures, func)
+    return given

@@ -52,7 +52,7 @@ from ._validation import (
 )
 from .conversation import _NUGGET_FIELDS, _RECORD_FIELDS
 from .divergences import AttributeSet, resolve_divergence
-from .gfr import _cutoffs, _padded, _stop
+from .gfr import _cutoffs, _padded, _stop, check_shared_topics
 from .io._frames import answer_records, as_qrels, as_runs
 from .io._json import json_groups, json_ints, json_item_error, json_str
 from .io._tables import Qrels, Run
@@ -668,6 +668,7 @@ def evaluate(
         nonrelevant_membership=nonrelevant_membership,
         n_jobs=threads,
     )
+    check_shared_topics(qrels, runs, lists.runs, func)
     topics = lists.topics
     t_index = {t: i for i, t in enumerate(topics)}
     r_of = _answer_runs(answers, lists.runs)
