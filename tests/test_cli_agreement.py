@@ -124,7 +124,7 @@ def _run(*args):
         ("n1 a 1\nn1 a 0\n", [], "a second label of rater 'a'"),
         ("n1 a 1\nn2 a 0\n", [], "agreement needs at least 2 raters"),
         ("n1 a 1\nn1 b\n", [], "expected 3 columns"),
-        ("n1 a x\nn1 b y\n", ["--weighting", "linear"], "'categories' parameter"),
+        ("n1 a x\nn1 b y\n", ["--weighting", "linear"], "--categories must list"),
         ("n1 a x\nn1 b y\n", ["--level", "interval"], "numbers at the interval level"),
         ("n1 a 1\nn1 b 1\n", [], "kappa is undefined"),
         ("n1 a 1\nn1 b 1\nn1 c 1\n", [], "must use at least two labels"),

@@ -88,8 +88,8 @@ def test_discpower_curves_and_power(capsys, book, tmp_path):
     "args, message",
     [
         (("--test", "tukey", "--correction", "bonferroni"), "familywise"),
-        (("--B", "0"), "'n_resamples'"),
-        (("--alpha", "1.5"), "'alpha'"),
+        (("--B", "0"), "--B must be an integer"),
+        (("--alpha", "1.5"), "--alpha must be a number"),
         (("--test", "anova"), "invalid choice"),
     ],
 )
@@ -171,7 +171,7 @@ def test_discpower_two_measures_json_and_figure(capsys, tmp_path):
 @pytest.mark.parametrize(
     "args, message",
     [
-        (("-m", "nope", "IRM"), "'measures' parameter of read_scores"),
+        (("-m", "nope", "IRM"), "--measure must name measures of the files"),
         (("-m", "nDCG@10", "--topics", "TOPICS", "IRM"), "'P009'"),
         (("-m", "nDCG@10", "EMPTY"), "the file is empty"),
         (("-m", "nDCG@10", "--input-format", "csv", "IRM"), "invalid choice"),
@@ -289,5 +289,5 @@ def test_scores_beyond_the_float_range_are_one_line_errors(tmp_path, fmt):
         capture_output=True, text=True,
     )  # fmt: skip
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and proc.stdout == ""
-    assert "'table' parameter of compare" in proc.stderr and "finite float" in proc.stderr
+    assert "SCORES must hold scores" in proc.stderr and "finite float" in proc.stderr
     assert "Warning" not in proc.stderr

@@ -45,8 +45,8 @@ def test_unknown_measure_names_list_the_valid_ones(pilot):
         gfr.evaluate(pilot.qrels, pilot.runs, pilot.attributes, measures=["GFR@7", "nDCG@7"])
     with pytest.raises(ValueError, match="not a measure name"):
         gfr.evaluate(pilot.qrels, pilot.runs, pilot.attributes, measures=["GFR@"])
-    with pytest.raises(ValueError, match="'cutoffs' or 'measures', not both"):
-        gfr.evaluate(pilot.qrels, pilot.runs, pilot.attributes, measures=["GFR"], cutoffs=[5])
+    with pytest.raises(ValueError, match=r"'cutoffs' .* must include the depths the measures ask"):
+        gfr.evaluate(pilot.qrels, pilot.runs, pilot.attributes, measures=["GFR@10"], cutoffs=[5])
 
 
 def test_conversation_and_rag_measures_by_name(pilot):
@@ -114,7 +114,7 @@ def test_every_command_takes_measures_by_name(capsys, args):
     "args, message",
     [
         (("gfr", "--qrels", str(P / "fairweb1pilot.qrels"), *ORIGIN, "-m", "GFR@10",
-          "--cutoffs", "5", RUNS[0]), "--cutoffs or -m"),
+          "--cutoffs", "5", RUNS[0]), "--cutoffs must include the depths the measures ask for"),
         (("gfr", "--qrels", str(P / "fairweb1pilot.qrels"), *ORIGIN, "--format", "nev",
           "--summary", RUNS[0]), "--format nev"),
         (("gfrc2", "--attributes", str(path("cases", "r112-attributes.json")), "--clusters",
@@ -126,4 +126,4 @@ def test_every_command_takes_measures_by_name(capsys, args):
 def test_combinations_that_would_be_ignored_are_refused(capsys, args, message):
     assert main(list(args)) == 2
     err = capsys.readouterr().err
-    assert message in err and err.count("\n") == 1
+    assert message in err and err.count("\n") == 1, err

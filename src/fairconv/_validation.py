@@ -253,7 +253,9 @@ def check_weights(weights, count: int, name: str, func: str) -> np.ndarray:
         )
     w = _numbers(weights, name, func)
     if w.ndim != 1 or w.shape[0] != count:
-        raise fail(name, func, f"hold {count} weights", f"shape {w.shape}")
+        raise fail(
+            name, func, f"hold {count} weight" + ("s" if count != 1 else ""), f"shape {w.shape}"
+        )
     if not np.isfinite(w).all() or (w < 0).any():
         raise fail(name, func, "hold finite non-negative weights", repr(w.tolist()))
     if (w > 1.0 + SUM_TOLERANCE).any():  # before the sum, which could overflow

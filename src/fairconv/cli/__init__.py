@@ -13,6 +13,7 @@ on its ``args``.
 from __future__ import annotations
 
 import os
+import re
 import sys
 
 from .. import __version__
@@ -83,6 +84,7 @@ def main(argv=None) -> int:
     if not getattr(args, "func", None):
         print("fairconv: error: give a command (see 'fairconv --help')", file=sys.stderr)
         return 2
+    args.options = _options_of(parser, args.command)
     import warnings
 
     from .._validation import FairconvWarning
@@ -117,7 +119,8 @@ def _run(args) -> int:
             outputs.commit()
         return 0
     except (ValueError, TypeError, ImportError) as exc:
-        print(f"fairconv {args.command}: error: {exc}".replace("\n", " "), file=sys.stderr)
+        message = _in_command_terms(str(exc), getattr(args, "options", {}))
+        print(f"fairconv {args.command}: error: {message}".replace("\n", " "), file=sys.stderr)
         return 2
     except OSError as exc:
         where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
@@ -177,3 +180,43 @@ def _golddistr_files(path: str) -> list[str]:
         if "\x00" not in target:
             out.append(str(golddistr_path(path, target)))
     return out
+
+
+_PARAMETER = re.compile(r"\bThe '([A-Za-z_][A-Za-z0-9_]*)' parameter of [A-Za-z_][\w.]*(?=[: ])")
+"""The opening of the library's errors, "The 'x' parameter of func ..."."""
+
+_SAME_THING = {"n_jobs": "jobs", "attribute_sets": "attributes", "table": "scores"}
+"""Library parameters whose option has another stem."""
+
+
+def _options_of(parser, command: str) -> dict[str, str]:
+    """Each option's destination -> how the command line spells it (``--weights``, ``RUN``)."""
+    sub = next((a.choices[command] for a in parser._actions if isinstance(a.choices, dict)), None)
+    if sub is None:
+        return {}
+    out = {}
+    for action in sub._actions:
+        if action.option_strings:
+            out[action.dest] = max(action.option_strings, key=len)
+        elif action.metavar or action.dest:
+            metavar = action.metavar if isinstance(action.metavar, str) else action.dest
+            out[action.dest] = metavar
+    return out
+
+
+def _in_command_terms(message: str, options: dict[str, str]) -> str:
+    """A library error spoken in the command's terms: its options, not Python parameters.
+
+    "The 'weights' parameter of evaluate must ..." becomes "--weights must ..."; a
+    parameter with no option of the command becomes "A value".
+    """
+
+    def option(match) -> str:
+        name = match.group(1)
+        name = _SAME_THING.get(name, name)
+        for candidate in (name, name.rstrip("s"), name + "s"):
+            if candidate in options:
+                return options[candidate]
+        return "A value given"
+
+    return _PARAMETER.sub(option, message)

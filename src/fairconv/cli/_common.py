@@ -143,13 +143,34 @@ def _size(path) -> int:
         return 0
 
 
+SCALES = ("nominal", "ordinal")
+
+
+class _AttributeOption(argparse.Action):
+    """--attribute NAME GMEMB TARGET SCALE, repeatable; a SCALE that is none names it.
+
+    Without the check, a forgotten SCALE takes the next argument (a run file), and the
+    error is about the runs.
+    """
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        name, gmemb, target, scale = values
+        if scale.lower() not in SCALES:
+            parser.error(
+                f"--attribute takes NAME GMEMB TARGET SCALE, SCALE being nominal or "
+                f"ordinal; got {scale!r} as the SCALE of {name!r}: is SCALE missing "
+                f"after {target!r}?"
+            )
+        setattr(namespace, self.dest, [*(getattr(namespace, self.dest, None) or []), values])
+
+
 def add_ranked_inputs(parser, attribute_help):
     """--qrels, --attribute, --order and --nonrelevant-membership (gfr and ragfair)."""
     parser.add_argument("--qrels", required=True, help="NTCIR (topic doc L2) or TREC qrels")
     parser.add_argument(
         "--attribute",
         nargs=4,
-        action="append",
+        action=_AttributeOption,
         default=[],
         metavar=("NAME", "GMEMB", "TARGET", "SCALE"),
         help=attribute_help,

@@ -71,8 +71,6 @@ def _cmd_gfr(args) -> int:
         raise UsageError("give -o/--output or --out-dir, not both")
     if args.format == "nev" and (args.measure or args.summary):
         raise UsageError("--format nev prints every measure of every topic: drop -m/--summary")
-    if args.measure and args.cutoffs is not None:
-        raise UsageError("give --cutoffs or -m/--measure: the measure names give their depths")
     qrels, runs, attributes = ranked_inputs(args)
     options = dict(
         cutoffs=None if args.cutoffs is None else int_list(args.cutoffs, "--cutoffs"),
