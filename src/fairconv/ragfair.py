@@ -559,7 +559,9 @@ def answers_from_records(records, attribute_sets: Sequence[AttributeSet]) -> Ans
             )
         item = "entity" if key == "entities" else "nugget"
         extra = unknown_field(
-            entities, _ENTITY_FIELDS if item == "entity" else _NUGGET_FIELDS, f"an {item}"
+            entities,
+            _ENTITY_FIELDS if item == "entity" else _NUGGET_FIELDS,
+            "an entity" if item == "entity" else "a nugget",
         )
         if extra is not None:
             raise ValueError(f"{where}: {item} {extra[0] + 1}: {extra[1]}")

@@ -24,8 +24,10 @@ command line). A run named after its file's name is never merged with another.
 
 from __future__ import annotations
 
+import io
 import os
 import re
+import stat
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -157,6 +159,16 @@ def _detect(rows) -> str:
         "cannot tell trec_eval -q rows (measure topic value) from ir_measures rows "
         "(query_id measure value); give input_format (--input-format)",
     )
+
+
+def _is_stream(path) -> bool:
+    """Whether a path names a FIFO or a device (bytes that can be read only once)."""
+    if hasattr(path, "read"):
+        return False
+    try:
+        return not stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, TypeError, ValueError):
+        return False  # the reader reports it
 
 
 def _is_json(path) -> bool:
@@ -333,6 +345,11 @@ def _ranx_part(path, name: str | None) -> _Part:
 
 
 def _part(path, fmt: str | None, name: str | None) -> _Part:
+    if fmt is None and _is_stream(path):  # a FIFO is read once: its bytes serve both looks
+        with open(path, "rb") as f:
+            data = io.BytesIO(f.read())
+        data.name = str(path)
+        path = data
     if fmt == "ranx" or (fmt is None and _is_json(path)):
         return _ranx_part(path, name)
     return _text_part(path, fmt, name)
