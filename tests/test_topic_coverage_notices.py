@@ -88,6 +88,23 @@ def test_topic_coverage_every_topic_covered_says_nothing(recwarn):
     assert not [w for w in recwarn if issubclass(w.category, FairconvWarning)]
 
 
+def test_topic_coverage_counts_on_the_table(tmp_path):
+    f = _run_file(tmp_path, keep={"P001", "P002"})
+    f.write_text(f.read_text().replace(" Anserini-bm25", " part"))
+    p = fairweb1_pilot()
+    origin = [a for a in p.attributes if a.attribute.name == "M-ORIGIN"]
+    with pytest.warns(FairconvWarning):
+        table = gfr.evaluate(p.qrels, [*p.runs, read_run(f)], origin)
+    assert table.notices["topics_scored"] == 4
+    assert table.notices["topics_without_fairness"] == 3
+    assert table.notices["topics_missing"] == {**{r: 0 for r in table.runs[:-1]}, "part": 2}
+    assert gfr.evaluate(p.qrels, p.runs, p.attributes, measures=["ERR"]).notices == {
+        "topics_scored": 4,
+        "topics_missing": dict.fromkeys(table.runs[:-1], 0),
+        "topics_without_fairness": 0,
+    }
+
+
 def test_topic_coverage_counts():
     from fairconv.gfr import coverage_notices
 

@@ -448,7 +448,7 @@ def evaluate(
         )
     topics, n_t, n_r = lists.topics, len(lists.topics), len(lists.runs)
     gfr_asked = measures is None or any(str(m).startswith("GFR") for m in measures)
-    coverage_notices(qrels, runs, lists, utility if gfr_asked else None, func)
+    notices = coverage_notices(qrels, runs, lists, utility if gfr_asked else None, func)
 
     names = measure_names(set_names, cut[1:])
     m_index = {m: i for i, m in enumerate(names)}
@@ -503,6 +503,7 @@ def evaluate(
         measures=tuple(names),
         values=values,
         present=table_present.copy(),
+        notices=notices,
     )
     return pick(table, measures, func)
 
