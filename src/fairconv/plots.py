@@ -13,12 +13,13 @@ Each returns a matplotlib Figure; ``fig.savefig(path)`` writes it.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._validation import check_choice, check_int, fail
+from ._validation import FairconvWarning, check_choice, check_int, fail
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -27,6 +28,68 @@ if TYPE_CHECKING:
     from .results import ScoreTable
 
 __all__ = ["r_vs_gf", "gfrc2_clusters", "rigf_bars", "run_scatter"]
+
+
+class _Shown:
+    """How one figure shows names (runs, topics, measures, attribute sets).
+
+    A ``$`` is a dollar sign, never mathtext (a run named ``$x^$`` would fail to draw
+    and ``$a$`` would print as math). A character the plot font has no glyph for is
+    written as its code point (``<U+691C>``), so that names stay distinct instead of
+    all printing as boxes; :meth:`notice` then says so once, as a FairconvWarning.
+    """
+
+    def __init__(self):
+        self.missing: dict[str, str] = {}  # character -> a name holding it
+        self._glyphs: set[int] | None = None
+
+    def __call__(self, text) -> str:
+        text = str(text).replace("$", r"\$")
+        if text.isascii():
+            return text
+        if self._glyphs is None:
+            self._glyphs = _font_glyphs()
+        out = []
+        for c in text:
+            if ord(c) in self._glyphs or not c.isprintable():
+                out.append(c)
+            else:
+                self.missing.setdefault(c, text)
+                out.append(f"<U+{ord(c):04X}>")
+        return "".join(out)
+
+    def notice(self, func: str) -> None:
+        if self.missing:
+            chars = list(self.missing)
+            shown = ", ".join(repr(c) for c in chars[:5]) + (" ..." if len(chars) > 5 else "")
+            warnings.warn(
+                f"{func}: the plot font has no glyph for {len(chars)} character(s) of the "
+                f"names shown ({shown}, in {next(iter(self.missing.values()))!r}): the "
+                "figure writes them as code points (<U+...>); name a font that has them "
+                "in matplotlib.rcParams['font.family'] to see them",
+                FairconvWarning,
+                stacklevel=3,
+            )
+
+
+def _font_glyphs() -> set[int]:
+    """The code points the fonts of ``rcParams['font.family']`` draw (with fallbacks)."""
+    import matplotlib as mpl
+    from matplotlib.font_manager import FontProperties, findfont
+    from matplotlib.ft2font import FT2Font
+
+    params: dict = dict(mpl.rcParams)
+    names: list[str] = []
+    for family in params["font.family"]:  # a generic family names its fonts
+        names += list(params.get(f"font.{family}", [family]))
+    glyphs: set[int] = set()
+    for name in names:
+        try:
+            found = findfont(FontProperties(family=[name]), fallback_to_default=False)
+        except ValueError:  # not installed
+            continue
+        glyphs.update(FT2Font(found).get_charmap())
+    return glyphs
 
 
 def _pyplot():
@@ -119,28 +182,30 @@ def r_vs_gf(table: ScoreTable, *, by: str = "run", gf: str = "GF") -> Figure:
             f"{len(table.topics)} topic(s) and no (run, topic) with both R and {gf} defined."
         )
     plt = _pyplot()
+    shown = _Shown()
     fig, ax = plt.subplots(figsize=(5, 4))
     if by == "run" and len(table.runs) <= 8:
         mean, _ = table.mean()
         ax.scatter(mean[:, ri], mean[:, gi])
-        _label_points(ax, mean[:, ri], mean[:, gi], table.runs)
+        _label_points(ax, mean[:, ri], mean[:, gi], table.runs, shown)
     elif by == "run":  # many runs: a marker and a legend entry each, no labels to collide
         mean, _ = table.mean()
-        _scatter_runs(plt, fig, ax, table.runs, mean[:, ri], mean[:, gi], size=None)
+        _scatter_runs(plt, fig, ax, table.runs, mean[:, ri], mean[:, gi], size=None, shown=shown)
     else:
         x, y = table.values[:, :, ri].T, table.values[:, :, gi].T  # (runs, topics)
-        _scatter_runs(plt, fig, ax, table.runs, x, y, size=14)
+        _scatter_runs(plt, fig, ax, table.runs, x, y, size=14, shown=shown)
     ax.margins(0.2)  # room for the run labels
     ax.xaxis.set_major_locator(plt.MaxNLocator(5))  # small R values have long ticks
     ax.set_xlabel("R (relevance)")
-    ax.set_ylabel(gf + " (group fairness)")
+    ax.set_ylabel(shown(gf) + " (group fairness)")
     ax.set_title("R vs GF" + (" (mean over topics)" if by == "run" else ""))
     ax.grid(alpha=0.3)
     fig.tight_layout()
+    shown.notice("r_vs_gf")
     return fig
 
 
-def _scatter_runs(plt, fig, ax, runs, x, y, *, size) -> None:
+def _scatter_runs(plt, fig, ax, runs, x, y, *, size, shown) -> None:
     """One colour and marker per run, with a legend beside the axes.
 
     The legend has columns of at most 25 runs and never covers the points.
@@ -148,7 +213,7 @@ def _scatter_runs(plt, fig, ax, runs, x, y, *, size) -> None:
     cmap = plt.get_cmap("tab20" if len(runs) > 10 else "tab10")
     for r, run in enumerate(runs):
         ax.scatter(
-            x[r], y[r], label=run, s=size, color=cmap(r % cmap.N),
+            x[r], y[r], label=shown(run), s=size, color=cmap(r % cmap.N),
             marker=_MARKERS[r % len(_MARKERS)],
         )  # fmt: skip
     columns = int(np.ceil(len(runs) / 25))
@@ -157,7 +222,7 @@ def _scatter_runs(plt, fig, ax, runs, x, y, *, size) -> None:
     fig.set_size_inches(5 + 1.6 * columns, 4)
 
 
-def _label_points(ax, x, y, labels) -> None:
+def _label_points(ax, x, y, labels, shown) -> None:
     """Label points 3 pt up and right, moving a label down until it clears the others.
 
     Label boxes are estimated in points (about 5 pt per character, 9 pt high), so the
@@ -179,7 +244,7 @@ def _label_points(ax, x, y, labels) -> None:
                 break
             dy -= height
         placed.append(box)
-        ax.annotate(text, (xi, yi), fontsize=8, xytext=(3, dy), textcoords="offset points")
+        ax.annotate(shown(text), (xi, yi), fontsize=8, xytext=(3, dy), textcoords="offset points")
 
 
 def gfrc2_clusters(
@@ -258,6 +323,7 @@ def gfrc2_clusters(
         if not list(conversations):
             raise fail("conversations", func, "name at least one conversation", "[]")
     plt = _pyplot()
+    shown = _Shown()
     chosen = range(len(batch)) if conversations is None else list(conversations)
     chosen = [c for c in chosen if (clusters.conversation == c).any()] or list(chosen)[:1]
     fig, axes = plt.subplots(
@@ -272,9 +338,9 @@ def gfrc2_clusters(
                 wc,
                 clusters.sim[a.name][rows],
                 marker=_MARKERS[(i + 1) % len(_MARKERS)],
-                label=f"GF ({a.name}, {a.divergence})",
+                label=f"GF ({shown(a.name)}, {a.divergence})",
             )
-        ax.set_title(f"{batch.runs[c]}\n{batch.topics[c]}", fontsize=9)
+        ax.set_title(f"{shown(batch.runs[c])}\n{shown(batch.topics[c])}", fontsize=9)
         ax.set_xlabel("word count (wc) of the user cluster")
         _integer_ticks(ax)
         ax.set_ylim(0, 1)
@@ -282,6 +348,7 @@ def gfrc2_clusters(
     axes[0][0].set_ylabel("score")
     axes[0][-1].legend(fontsize=7, loc="lower right")
     fig.tight_layout()
+    shown.notice("gfrc2_clusters")
     return fig
 
 
@@ -319,6 +386,7 @@ def _clusters_by_topic(batch, clusters, topics, func) -> Figure:
             f"{len(chosen)} topics",
         )
     plt = _pyplot()
+    shown = _Shown()
     runs = list(dict.fromkeys(batch.runs))
     ncols = min(len(chosen), max(1, int(np.ceil(np.sqrt(len(chosen))))))
     nrows = int(np.ceil(len(chosen) / ncols))
@@ -345,9 +413,9 @@ def _clusters_by_topic(batch, clusters, topics, func) -> Figure:
                     marker=_MARKERS[i % len(_MARKERS)],
                     markersize=3.5,
                     color=cmap(i % cmap.N),
-                    label=run,
+                    label=shown(run),
                 )
-        ax.set_title(topic, fontsize=8)
+        ax.set_title(shown(topic), fontsize=8)
         ax.set_ylim(0, 1)
         ax.tick_params(labelsize=6)
         _integer_ticks(ax)
@@ -363,13 +431,14 @@ def _clusters_by_topic(batch, clusters, topics, func) -> Figure:
             marker=_MARKERS[i % len(_MARKERS)],
             color=cmap(i % cmap.N),
             linestyle="",
-            label=run,
+            label=shown(run),
         )
         for i, run in enumerate(runs)
     ]
     fig.legend(handles=handles, loc="center right", fontsize=6, frameon=False)
     fig.supxlabel("word count (wc) of the user cluster", fontsize=8)
     fig.tight_layout(rect=(0, 0, 1 - 1.6 / (3.0 * ncols + 1.8), 1))
+    shown.notice("gfrc2_clusters")
     return fig
 
 
@@ -454,6 +523,7 @@ def rigf_bars(
             f"rigf_bars has nothing to draw: run {empty[0]!r} has no topic with {name}."
         )
     plt = _pyplot()
+    shown = _Shown()
     topics = [t for i, t in enumerate(table.topics) if table.present[i, index, m].any()]
     cols = [table.topics.index(t) for t in topics]
     fig, axes = plt.subplots(
@@ -466,20 +536,21 @@ def rigf_bars(
     x = np.arange(len(topics))
     for ax, run, r in zip(axes[:, 0], chosen, index, strict=True):
         values = table.values[cols, r, m]
-        shown = table.present[cols, r, m]
-        defined = shown & ~np.isnan(values)
+        listed = table.present[cols, r, m]
+        defined = listed & ~np.isnan(values)
         colours = np.where(values[defined] >= 0, "tab:blue", "tab:red")
         ax.bar(x[defined], values[defined], color=colours, width=0.7)
-        for i in x[shown & ~defined]:
+        for i in x[listed & ~defined]:
             ax.text(i, 0, "N/A", ha="center", va="bottom", fontsize=6, rotation=90)
         ax.axhline(0, color="black", linewidth=0.8)
         ax.set_xlim(-1, len(topics))
-        ax.set_ylabel(f"{name} (%)", fontsize=8)
-        ax.set_title(run, fontsize=9)
+        ax.set_ylabel(f"{shown(name)} (%)", fontsize=8)
+        ax.set_title(shown(run), fontsize=9)
         ax.grid(axis="y", alpha=0.3)
     step = max(1, int(np.ceil(len(topics) / 60)))  # at most ~60 labels
-    axes[-1, 0].set_xticks(x[::step], topics[::step], rotation=90, fontsize=7)
+    axes[-1, 0].set_xticks(x[::step], list(map(shown, topics[::step])), rotation=90, fontsize=7)
     fig.tight_layout()
+    shown.notice("rigf_bars")
     return fig
 
 
@@ -536,17 +607,19 @@ def run_scatter(
         if not np.isfinite(v).all():
             raise fail(name, func, "hold finite scores", "NaN or infinity")
     plt = _pyplot()
+    shown = _Shown()
     fig, ax = plt.subplots(figsize=(6, 4.5))
     ax.scatter(xs, ys, s=22, color="tab:blue", zorder=3)
     ax.margins(0.1)  # room for the labels of the outermost runs
     for name, a, b in zip(names, xs, ys, strict=True):
-        ax.annotate(name, (a, b), fontsize=7, xytext=(3, 3), textcoords="offset points")
-    ax.set_xlabel(x_label)
-    ax.set_ylabel(y_label)
+        ax.annotate(shown(name), (a, b), fontsize=7, xytext=(3, 3), textcoords="offset points")
+    ax.set_xlabel(shown(x_label))
+    ax.set_ylabel(shown(y_label))
     if title:
-        ax.set_title(title, fontsize=10)
+        ax.set_title(shown(title), fontsize=10)
     ax.grid(alpha=0.3)
     fig.tight_layout()
+    shown.notice("run_scatter")
     return fig
 
 
@@ -589,6 +662,7 @@ def system_means(comparison: Any) -> Figure:
             f"(fairconv.stats.compare). Got {type(comparison).__name__} instead."
         )
     plt = _pyplot()
+    shown = _Shown()
     systems = comparison.systems
     n = len(systems)
     fig, ax = plt.subplots(figsize=(5.5, 1.2 + 0.32 * n))
@@ -597,12 +671,13 @@ def system_means(comparison: Any) -> Figure:
     low = np.array([s["ci_low"] for s in systems])
     high = np.array([s["ci_high"] for s in systems])
     ax.errorbar(mean, y, xerr=[mean - low, high - mean], fmt="o", capsize=3)
-    ax.set_yticks(y, [s["name"] for s in systems], fontsize=8 if n <= 30 else 6)
+    ax.set_yticks(y, [shown(s["name"]) for s in systems], fontsize=8 if n <= 30 else 6)
     ax.invert_yaxis()  # the best system on top
-    ax.set_xlabel(f"mean {comparison.measure} over {comparison.n_topics} topics")
+    ax.set_xlabel(f"mean {shown(comparison.measure)} over {comparison.n_topics} topics")
     ax.set_title(f"{100 * (1 - comparison.alpha):g}% CIs (two-way ANOVA)", fontsize=9)
     ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
+    shown.notice("system_means")
     return fig
 
 
@@ -635,13 +710,14 @@ def asl_curves(results: dict) -> Figure:
     if not isinstance(results, dict) or not results:
         raise ValueError("asl_curves has nothing to draw: give a dict of at least one result")
     plt = _pyplot()
+    shown = _Shown()
     fig, ax = plt.subplots(figsize=(5.5, 3.8))
     alpha = None
     for i, (name, r) in enumerate(results.items()):
         ranks = np.arange(1, len(r.asl) + 1)
         ax.plot(
             ranks, r.asl, marker=_MARKERS[i % len(_MARKERS)], markersize=3, linewidth=1,
-            label=f"{name} ({100 * r.power:.0f}% < {r.alpha:g})",
+            label=f"{shown(name)} ({100 * r.power:.0f}% < {r.alpha:g})",
         )  # fmt: skip
         alpha = r.alpha
     if alpha is not None:
@@ -658,4 +734,5 @@ def asl_curves(results: dict) -> Figure:
     ax.legend(fontsize=7)
     ax.grid(alpha=0.3)
     fig.tight_layout()
+    shown.notice("asl_curves")
     return fig
