@@ -1,0 +1,516 @@
+"""Readers of the TREC RAG and TREC iKAT 2024 nugget files.
+
+- castorini/nuggetizer's assignment JSON Lines (``nuggetizer assign`` output), read to
+  per-record nugget counts (:class:`NuggetizerAssignments`);
+- CONE-RAG's files (TREC iKAT 2024): the gold nuggets, the response nuggets, NtN's
+  ``nuggets_results.json`` and NtR's ``coverage_<run>.jsonl``, read to per-(run, turn)
+  counts (:class:`ConeRagLabels`).
+
+The JSON rules are those of every fairconv JSON reader (:mod:`fairconv.io._json`); a
+line is decoded at a time, and the nuggets of all records are then checked and counted
+as flat columns. Every error names the file, the line (JSON Lines) and the field.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import chain, compress, repeat
+from operator import eq, is_
+from pathlib import PurePath
+from typing import Any
+
+import numpy as np
+
+from .._validation import FairconvWarning, did_you_mean
+from ._json import iter_jsonl, json_item_error, json_repr, json_str, read_json
+from ._text import source_name
+
+__all__ = [
+    "NuggetizerAssignments",
+    "ConeRagLabels",
+    "read_nuggetizer",
+    "read_cone_rag",
+    "refuse_near_misses",
+]
+
+_RECORD_FIELDS = (
+    "qid",
+    "nuggets",
+    "run_id",
+    "query",
+    "text",
+    "answer_text",
+    "response_length",
+    "candidate_text",
+    "docid",
+    "reasoning_traces",
+    "creator_reasoning_traces",
+    "scoring_reasoning_traces",
+)
+_NUGGET_FIELDS = ("text", "importance", "assignment", "reasoning", "trace")
+_IMPORTANCE = {"vital": 0, "okay": 1, "failed": 2}
+_ASSIGNMENT = {"support": 0, "partial_support": 1, "not_support": 2, "failed": 3}
+_MISSING = object()
+
+
+@dataclass(frozen=True, eq=False)
+class NuggetizerAssignments:
+    """nuggetizer assignment records as counts, one row per record.
+
+    Attributes
+    ----------
+    runs, topics : tuple of str, length n
+        The run (``run_id``, else the name given or the file's) and the topic (``qid``,
+        an integer written in decimal) of each record.
+    counts : ndarray of int64, shape (n, 6)
+        Per record: vital nuggets, vital nuggets labelled ``support``, vital nuggets
+        labelled ``partial_support``, nuggets, nuggets labelled ``support``, nuggets
+        labelled ``partial_support``.
+    sources : tuple of str, length n
+        Where each record came from (``file:line`` or ``record i``).
+    """
+
+    runs: tuple[str, ...]
+    topics: tuple[str, ...]
+    counts: np.ndarray
+    sources: tuple[str, ...]
+
+
+@dataclass(frozen=True, eq=False)
+class ConeRagLabels:
+    """CONE-RAG's NtN and NtR outcomes, one row per evaluated (run, turn).
+
+    Attributes
+    ----------
+    runs, turns : tuple of str, length n
+        The rows: the (run, turn) pairs of the response-nuggets file (NtN) in its
+        order, then the pairs only the coverage files hold.
+    counts : ndarray of int64, shape (n, 6)
+        Per row: gold nuggets predicted (NtN), gold nuggets of the turn, predictive
+        response nuggets (NtN), extracted (``matched``) response nuggets, covered gold
+        nuggets (NtR), covered plus uncovered gold nuggets (NtR).
+    ntn : ndarray of bool, shape (n,)
+        The rows NtN evaluated (NtN results given).
+    ntr_lines : ndarray of int64
+        The row of each coverage line, in the order of the files and their lines.
+    """
+
+    runs: tuple[str, ...]
+    turns: tuple[str, ...]
+    counts: np.ndarray
+    ntn: np.ndarray
+    ntr_lines: np.ndarray
+
+
+def _id(value, field: str, where: str) -> str:
+    """A non-empty JSON string id (the id rule of every reader)."""
+    checked = json_str(value, field, where)
+    assert checked is not None  # required: never None
+    return checked
+
+
+def refuse_near_misses(keys, known: Sequence[str], where: str, what: str) -> None:
+    """Refuse a key one edit away from a known field (a misspelt field would be ignored).
+
+    Other unknown keys pass: the tools writing these files add fields of their own.
+    """
+    for key in keys:
+        if key not in known:
+            near = did_you_mean(key, known)
+            if near is not None:
+                raise ValueError(
+                    f'{where}: unknown field "{key}" in {what}; did you mean "{near}"?'
+                )
+
+
+# --------------------------------------------------------------------------- nuggetizer
+
+
+def _stem(path) -> str:
+    """The run id nuggetizer gives a file: its name without the last suffix (``.gz`` first)."""
+    name = PurePath(source_name(path)).name
+    if name.endswith(".gz"):
+        name = name[:-3]
+    return PurePath(name).stem or name
+
+
+def _qid(value, where: str) -> str:
+    """The topic: a string id, or an integer written in decimal."""
+    if type(value) is int:
+        value = str(value)
+    topic = _id(value, "qid", where)
+    if topic == "all":
+        raise ValueError(
+            f'{where}: "qid" is "all", the name of the mean rows in fairconv\'s output; '
+            "rename the topic"
+        )
+    return topic
+
+
+def read_nuggetizer(path_or_records, /, *, name: str | None = None) -> NuggetizerAssignments:
+    """Read nuggetizer assignment records (a JSON Lines file, or decoded records).
+
+    See :func:`fairconv.nuggets.read_nuggetizer` for the rules.
+    """
+    func = "read_nuggetizer"
+    if name is not None:
+        _id(name, "name", f"The 'name' parameter of {func}")
+    if isinstance(path_or_records, (str, os.PathLike)) or hasattr(path_or_records, "read"):
+        file = source_name(path_or_records)
+        found = iter_jsonl(path_or_records)
+        records = [v for _, v in found]
+        sources = [f"{file}:{n}" for n, _ in found]
+        default: str | None = name if name is not None else _stem(path_or_records)
+        label = file
+    elif isinstance(path_or_records, Sequence) and not isinstance(path_or_records, bytes):
+        records = list(path_or_records)
+        sources = [f"record {i + 1}" for i in range(len(records))]
+        if not records:
+            raise ValueError(
+                f"The 'path_or_records' parameter of {func} must hold at least one record. "
+                "Got an empty sequence instead."
+            )
+        default, label = name, "the records"
+    else:
+        raise TypeError(
+            f"The 'path_or_records' parameter of {func} must be a path or a sequence of "
+            f"records (dicts). Got {type(path_or_records).__name__} instead."
+        )
+    return _assignments(records, sources, default, label)
+
+
+def _assignments(records: list, sources: list[str], default: str | None, label: str):
+    n = len(records)
+    for i in compress(range(n), map(is_not_dict, records)):
+        raise ValueError(
+            f"{sources[i]}: an assignment record must be a JSON object, got {json_repr(records[i])}"
+        )
+    keys = set(chain.from_iterable(records))
+    if not keys.issubset(_RECORD_FIELDS):
+        for rec, where in zip(records, sources, strict=True):
+            refuse_near_misses(rec, _RECORD_FIELDS, where, "an assignment record")
+    topics: list[str] = []
+    runs: list[str] = []
+    lists: list[list] = []
+    for rec, where in zip(records, sources, strict=True):  # one per record
+        for key in ("qid", "nuggets"):
+            if key not in rec:
+                raise ValueError(f'{where}: an assignment record needs "{key}"')
+        topics.append(_qid(rec["qid"], where))
+        run = rec.get("run_id", default)
+        if run is None:
+            raise ValueError(
+                f'{where}: the record has no "run_id"; give the run\'s name (name=...)'
+            )
+        runs.append(_id(run, "run_id", where))
+        if type(rec["nuggets"]) is not list:
+            raise ValueError(
+                f'{where}: "nuggets" must be an array of nugget objects, got '
+                f"{json_repr(rec['nuggets'])}"
+            )
+        lists.append(rec["nuggets"])
+    seen: dict[tuple[str, str], int] = {}
+    for i, pair in enumerate(zip(runs, topics, strict=True)):
+        j = seen.setdefault(pair, i)
+        if j != i:
+            raise ValueError(
+                f"{sources[i]}: run {pair[0]!r} has a second record for qid {pair[1]!r} (the "
+                f"first at {sources[j]}); a retrieval-mode assignment file holds one record "
+                "per candidate passage, not one answer per topic"
+            )
+    counts = _nugget_counts(lists, sources, label)
+    return NuggetizerAssignments(tuple(runs), tuple(topics), counts, tuple(sources))
+
+
+def is_not_dict(value) -> bool:
+    return type(value) is not dict
+
+
+def _nugget_counts(lists: list[list], sources: list[str], label: str) -> np.ndarray:
+    """The six counts per record, from its nuggets' labels (array work on the flat list)."""
+    lengths = np.fromiter(map(len, lists), np.int64, len(lists))
+    offsets = np.concatenate(([0], np.cumsum(lengths)))
+    flat = list(chain.from_iterable(lists))
+    for i in compress(range(len(flat)), map(is_not_dict, flat)):
+        raise json_item_error(
+            sources, offsets, i, "nugget", f"must be a JSON object, got {json_repr(flat[i])}"
+        )
+    keys = set(chain.from_iterable(flat))
+    if not keys.issubset(_NUGGET_FIELDS):
+        for i in range(len(flat)):  # only to name a misspelt field
+            try:
+                refuse_near_misses(flat[i], _NUGGET_FIELDS, "", "a nugget")
+            except ValueError as exc:
+                raise json_item_error(sources, offsets, i, "nugget", str(exc)[2:]) from None
+    importance = list(map(dict.get, flat, repeat("importance"), repeat(_MISSING)))
+    assignment = list(map(dict.get, flat, repeat("assignment"), repeat(_MISSING)))
+    if flat and assignment.count(_MISSING) == len(flat):
+        raise ValueError(
+            f'{sources[0]}: no nugget has an "assignment": this is a nuggetizer nuggets '
+            "file (nuggetizer create), not an assignment file (nuggetizer assign)"
+        )
+    for field, values in (("importance", importance), ("assignment", assignment)):
+        if _MISSING in values:
+            i = next(compress(range(len(values)), map(is_, values, repeat(_MISSING))))
+            raise json_item_error(sources, offsets, i, "nugget", f'needs "{field}"')
+    vital = np.fromiter(map(eq, importance, repeat("vital")), bool, len(flat))
+    support = np.fromiter(map(eq, assignment, repeat("support")), bool, len(flat))
+    partial = np.fromiter(map(eq, assignment, repeat("partial_support")), bool, len(flat))
+    _notice_unknown(importance, _IMPORTANCE, "importance", sources, offsets, label)
+    _notice_unknown(assignment, _ASSIGNMENT, "assignment", sources, offsets, label)
+    record = np.repeat(np.arange(len(lists)), lengths)
+    columns = (vital, vital & support, vital & partial, None, support, partial)
+    counts = np.empty((len(lists), 6), dtype=np.int64)
+    for k, column in enumerate(columns):
+        if column is None:
+            counts[:, k] = lengths
+        else:
+            counts[:, k] = np.bincount(record[column], minlength=len(lists))
+    return counts
+
+
+def _is_str(value) -> bool:
+    return type(value) is str
+
+
+def _notice_unknown(values: list, known: dict, field: str, sources, offsets, label: str):
+    """One notice per input listing the labels nuggetizer does not know (scored as 0)."""
+    is_str = np.fromiter(map(_is_str, values), bool, len(values))
+    code = np.full(len(values), -1)
+    code[is_str] = np.fromiter(
+        map(known.get, compress(values, is_str), repeat(-1)), np.int64, int(is_str.sum())
+    )
+    unknown = np.flatnonzero(code < 0)
+    if unknown.size == 0:
+        return
+    first: dict[str, int] = {}
+    for i in unknown.tolist():  # the distinct unknown labels, for the message
+        first.setdefault(json_repr(values[i]), i)
+        if len(first) == 5:
+            break
+    listed = ", ".join(
+        f"{text} ({json_item_error(sources, offsets, i, 'nugget', '').args[0][:-2]})"
+        for text, i in first.items()
+    )
+    rule = (
+        'only "vital" is vital'
+        if field == "importance"
+        else '"support" earns 1, "partial_support" 1/2, anything else 0'
+    )
+    more = "" if len(first) < 5 else ", ..."
+    warnings.warn(
+        f"{label}: {unknown.size} nugget(s) have an {field} nuggetizer does not know: "
+        f"{listed}{more}; scored as nuggetizer scores them ({rule})",
+        FairconvWarning,
+        stacklevel=4,
+    )
+
+
+# --------------------------------------------------------------------------- CONE-RAG
+
+_POSITION = re.compile(r"^\[([1-9][0-9]{0,8})\]$")
+
+
+def _object(value, where: str, what: str) -> dict:
+    if type(value) is not dict:
+        raise ValueError(f"{where}: {what} must be a JSON object, got {json_repr(value)}")
+    return value
+
+
+def _gold(path) -> dict[str, list[str]]:
+    """Map each turn id to its gold nugget ids, in file order."""
+    file = source_name(path)
+    data = _object(read_json(path), file, "the gold nuggets file")
+    gold = {}
+    for turn, nuggets in data.items():  # one per turn
+        where = f'{file}: turn "{turn}"'
+        _object(nuggets, where, "the turn's gold nuggets")
+        for gid in compress(nuggets, map(is_not_dict, nuggets.values())):
+            _object(nuggets[gid], f'{where}, gold nugget "{gid}"', "a gold nugget")
+        gold[turn] = list(nuggets)
+    return gold
+
+
+def _response_nuggets(path, gold) -> list[tuple[str, str, int]]:
+    """(run, turn, number of matched nuggets) for every entry, in file order."""
+    file = source_name(path)
+    data = _object(read_json(path), file, "the response nuggets file")
+    out = []
+    for turn, runs in data.items():  # one per turn
+        where = f'{file}: turn "{turn}"'
+        _object(runs, where, "the turn's runs")
+        if turn not in gold:
+            raise ValueError(
+                f"{where} is not in the gold nuggets file (CONE-RAG's NtN stops with a "
+                "KeyError there)"
+            )
+        for run, entry in runs.items():
+            at = f'{where}, run "{run}"'
+            json_str(run, "run", at)
+            _object(entry, at, "an entry")
+            refuse_near_misses(entry, ("nuggets", "response"), at, "an entry")
+            nuggets = _object(entry.get("nuggets", {}), at, '"nuggets"')
+            refuse_near_misses(nuggets, ("matched", "not-matched"), at, '"nuggets"')
+            matched = nuggets.get("matched", [])
+            if type(matched) is not list:
+                raise ValueError(f'{at}: "matched" must be an array, got {json_repr(matched)}')
+            out.append((run, turn, len(matched)))
+    return out
+
+
+def _ids(value, where: str, field: str) -> list[str]:
+    if type(value) is not list or not all(map(_is_str, value)):
+        raise ValueError(f'{where}: "{field}" must be an array of ids, got {json_repr(value)}')
+    if len(set(value)) != len(value):
+        twice = next(x for k, x in enumerate(value) if x in value[:k])
+        raise ValueError(f'{where}: "{field}" lists {twice!r} twice')
+    return value
+
+
+def _ntn(path, gold, entries) -> dict[tuple[str, str], tuple[int, int]]:
+    """(run, turn) -> (predicted gold nuggets, predictive response nuggets)."""
+    file = source_name(path)
+    data = _object(read_json(path), file, "the NtN results file")
+    fields = ("predicted_gold_nuggets", "predictive_response_nuggets")
+    refuse_near_misses(data, fields, file, "the NtN results file")
+    for field in fields:
+        if field not in data:
+            raise ValueError(f'{file}: the NtN results file needs "{field}"')
+        _object(data[field], f'{file}: "{field}"', "the field")
+    matched = {(run, turn): m for run, turn, m in entries}
+    out: dict[tuple[str, str], tuple[int, int]] = {}
+    for field in fields:
+        pairs = set()
+        for run, turns in data[field].items():
+            _object(turns, f'{file}: "{field}" of run "{run}"', "the run's turns")
+            for turn, ids in turns.items():
+                where = f'{file}: "{field}", run "{run}", turn "{turn}"'
+                if (run, turn) not in matched:
+                    raise ValueError(
+                        f"{where}: the response nuggets file has no entry for this run and "
+                        "turn (the NtN results come from other inputs)"
+                    )
+                ids = _ids(ids, where, field)
+                if field == fields[0]:
+                    unknown = [x for x in ids if x not in gold[turn]]
+                    if unknown:
+                        raise ValueError(
+                            f"{where}: {unknown[0]!r} is not a gold nugget of the turn"
+                        )
+                    out[run, turn] = (len(ids), 0)
+                else:
+                    for x in ids:
+                        m = _POSITION.match(x)
+                        if m is None or int(m[1]) > matched[run, turn]:
+                            raise ValueError(
+                                f"{where}: {x!r} is not the id of one of the turn's "
+                                f"{matched[run, turn]} matched response nuggets ([1], [2], ...)"
+                            )
+                    out[run, turn] = (out.get((run, turn), (0, 0))[0], len(ids))
+                pairs.add((run, turn))
+        missing = [p for p in matched if p not in pairs]
+        if missing:
+            run, turn = missing[0]
+            raise ValueError(
+                f'{file}: "{field}" has no turn "{turn}" for run "{run}", which the response '
+                "nuggets file holds (the NtN results come from other inputs)"
+            )
+    return out
+
+
+def _coverage_run(path) -> str:
+    name = PurePath(source_name(path)).name
+    m = re.fullmatch(r"coverage_(.+)\.jsonl(?:\.gz)?", name)
+    return m[1] if m else _stem(path)
+
+
+def _ntr(paths, gold) -> list[tuple[str, str, int, int]]:
+    """(run, turn, covered, covered + uncovered) of every coverage line."""
+    out = []
+    seen: dict[tuple[str, str], str] = {}
+    fields = ("topic_turn_id", "covered", "uncovered", "recall", "response")
+    for path in paths:
+        run = _coverage_run(path)
+        file = source_name(path)
+        json_str(run, "run", f"{file}: the run named by the file name")
+        for line, rec in iter_jsonl(path):
+            where = f"{file}:{line}"
+            rec = _object(rec, where, "a coverage line")
+            refuse_near_misses(rec, fields, where, "a coverage line")
+            for key in fields[:4]:
+                if key not in rec:
+                    raise ValueError(f'{where}: a coverage line needs "{key}"')
+            turn = _id(rec["topic_turn_id"], "topic_turn_id", where)
+            if not gold.get(turn):
+                raise ValueError(
+                    f'{where}: turn "{turn}" has no gold nugget in the gold nuggets file '
+                    "(CONE-RAG's NtR scores no such turn)"
+                )
+            if (run, turn) in seen:
+                raise ValueError(
+                    f'{where}: run "{run}" has a second coverage line for turn "{turn}" '
+                    f"(the first at {seen[run, turn]})"
+                )
+            seen[run, turn] = where
+            covered = _ids(rec["covered"], where, "covered")
+            uncovered = _ids(rec["uncovered"], where, "uncovered")
+            both = covered + uncovered
+            if len(set(both)) != len(both) or set(both) != set(gold[turn]):
+                raise ValueError(
+                    f'{where}: "covered" and "uncovered" must split the turn\'s gold nuggets '
+                    f"{gold[turn]} between them"
+                )
+            recall = rec["recall"]
+            if type(recall) not in (int, float) or abs(recall - len(covered) / len(both)) > 1e-12:
+                raise ValueError(
+                    f'{where}: "recall" must be |covered| / (|covered| + |uncovered|) = '
+                    f"{len(covered) / len(both)!r}, got {json_repr(recall)}"
+                )
+            out.append((run, turn, len(covered), len(both)))
+    return out
+
+
+def read_cone_rag(gold, response_nuggets, /, *, ntn=None, ntr: Sequence[Any] = ()) -> ConeRagLabels:
+    """Read CONE-RAG's files; see :func:`fairconv.nuggets.read_cone_rag`."""
+    func = "read_cone_rag"
+    for pname, value in (("gold", gold), ("response_nuggets", response_nuggets)):
+        if not isinstance(value, (str, os.PathLike)):
+            raise TypeError(
+                f"The '{pname}' parameter of {func} must be a path. Got {value!r} instead."
+            )
+    if isinstance(ntr, (str, os.PathLike)) or not isinstance(ntr, Sequence):
+        raise TypeError(
+            f"The 'ntr' parameter of {func} must be a sequence of paths. Got {ntr!r} instead."
+        )
+    if ntn is None and not ntr:
+        raise ValueError(
+            f"The 'ntn' and 'ntr' parameters of {func} must give NtN results, coverage files "
+            "or both. Got neither instead."
+        )
+    gold_ids = _gold(gold)
+    entries = _response_nuggets(response_nuggets, gold_ids)
+    ntn_counts = {} if ntn is None else _ntn(ntn, gold_ids, entries)
+    lines = _ntr(list(ntr), gold_ids)
+    rows: dict[tuple[str, str], int] = {}
+    for run, turn, _ in entries:
+        rows.setdefault((run, turn), len(rows))
+    for run, turn, _, _ in lines:
+        rows.setdefault((run, turn), len(rows))
+    counts = np.zeros((len(rows), 6), dtype=np.int64)
+    has_ntn = np.zeros(len(rows), dtype=bool)
+    for run, turn, matched in entries:
+        i = rows[run, turn]
+        predicted, predictive = ntn_counts.get((run, turn), (0, 0))
+        counts[i, :4] = (predicted, len(gold_ids[turn]), predictive, matched)
+        has_ntn[i] = ntn is not None
+    at = np.fromiter((rows[run, turn] for run, turn, _, _ in lines), np.int64, len(lines))
+    if lines:
+        counts[at, 4:] = [(covered, total) for _, _, covered, total in lines]
+        counts[at, 1] = counts[at, 5]
+    runs = tuple(r for r, _ in rows)
+    turns = tuple(t for _, t in rows)
+    return ConeRagLabels(runs, turns, counts, has_ntn, at)
