@@ -189,10 +189,10 @@ def _assignments(records: list, sources: list[str], default: str | None, label: 
         raise ValueError(
             f"{sources[i]}: an assignment record must be a JSON object, got {json_repr(records[i])}"
         )
-    keys = set(chain.from_iterable(records))
-    if not keys.issubset(_RECORD_FIELDS):
-        for rec, where in zip(records, sources, strict=True):
-            refuse_near_misses(rec, _RECORD_FIELDS, where, "an assignment record")
+    misspelt = _misspelt(records, _RECORD_FIELDS)
+    if misspelt is not None:
+        i = next(compress(range(n), map(dict.__contains__, records, repeat(misspelt))))
+        refuse_near_misses(records[i], _RECORD_FIELDS, sources[i], "an assignment record")
     topics: list[str] = []
     runs: list[str] = []
     lists: list[list] = []
@@ -219,11 +219,18 @@ def _assignments(records: list, sources: list[str], default: str | None, label: 
         if j != i:
             raise ValueError(
                 f"{sources[i]}: run {pair[0]!r} has a second record for qid {pair[1]!r} (the "
-                f"first at {sources[j]}); a retrieval-mode assignment file holds one record "
-                "per candidate passage, not one answer per topic"
+                f"first at {sources[j]}); fairconv scores one answer per run and topic (a "
+                "retrieval-mode file holds one record per candidate passage; an integer "
+                "qid and its decimal string are one topic)"
             )
     counts = _nugget_counts(lists, sources, label)
     return NuggetizerAssignments(tuple(runs), tuple(topics), counts, tuple(sources))
+
+
+def _misspelt(objects: list[dict], known: Sequence[str]) -> str | None:
+    """A key of some object one edit away from a known field (the first, sorted), or None."""
+    unknown = set(chain.from_iterable(objects)).difference(known)
+    return next((k for k in sorted(unknown) if did_you_mean(k, known) is not None), None)
 
 
 def is_not_dict(value) -> bool:
@@ -239,24 +246,25 @@ def _nugget_counts(lists: list[list], sources: list[str], label: str) -> np.ndar
         raise json_item_error(
             sources, offsets, i, "nugget", f"must be a JSON object, got {json_repr(flat[i])}"
         )
-    keys = set(chain.from_iterable(flat))
-    if not keys.issubset(_NUGGET_FIELDS):
-        for i in range(len(flat)):  # only to name a misspelt field
-            try:
-                refuse_near_misses(flat[i], _NUGGET_FIELDS, "", "a nugget")
-            except ValueError as exc:
-                raise json_item_error(sources, offsets, i, "nugget", str(exc)[2:]) from None
+    misspelt = _misspelt(flat, _NUGGET_FIELDS)
+    if misspelt is not None:
+        i = next(compress(range(len(flat)), map(dict.__contains__, flat, repeat(misspelt))))
+        near = did_you_mean(misspelt, _NUGGET_FIELDS)
+        raise json_item_error(
+            sources, offsets, i, "nugget", f'unknown field "{misspelt}"; did you mean "{near}"?'
+        )
     importance = list(map(dict.get, flat, repeat("importance"), repeat(_MISSING)))
     assignment = list(map(dict.get, flat, repeat("assignment"), repeat(_MISSING)))
-    if flat and assignment.count(_MISSING) == len(flat):
-        raise ValueError(
-            f'{sources[0]}: no nugget has an "assignment": this is a nuggetizer nuggets '
-            "file (nuggetizer create), not an assignment file (nuggetizer assign)"
-        )
     for field, values in (("importance", importance), ("assignment", assignment)):
         if _MISSING in values:
             i = next(compress(range(len(values)), map(is_, values, repeat(_MISSING))))
-            raise json_item_error(sources, offsets, i, "nugget", f'needs "{field}"')
+            hint = ""
+            if field == "assignment" and values.count(_MISSING) == len(values):
+                hint = (
+                    " (no nugget of the input has one: a nuggets file, the output of "
+                    "nuggetizer create, rather than an assignment file?)"
+                )
+            raise json_item_error(sources, offsets, i, "nugget", f'needs "{field}"{hint}')
     vital = np.fromiter(map(eq, importance, repeat("vital")), bool, len(flat))
     support = np.fromiter(map(eq, assignment, repeat("support")), bool, len(flat))
     partial = np.fromiter(map(eq, assignment, repeat("partial_support")), bool, len(flat))
@@ -303,7 +311,7 @@ def _notice_unknown(values: list, known: dict, field: str, sources, offsets, lab
     )
     more = "" if len(first) < 5 else ", ..."
     warnings.warn(
-        f"{label}: {unknown.size} nugget(s) have an {field} nuggetizer does not know: "
+        f"{unknown.size} nugget(s) have an {field} nuggetizer does not know: "
         f"{listed}{more}; scored as nuggetizer scores them ({rule})",
         FairconvWarning,
         stacklevel=4,
