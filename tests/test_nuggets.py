@@ -255,3 +255,25 @@ def test_row_names_are_one_to_one_with_the_pairs(pairs):
 def test_the_same_pair_twice_in_one_run_is_still_an_error():
     with pytest.raises(ValueError, match=r"run '' has two entries for topic 'T_1'"):
         nuggets.evaluate(nuggets.labels_from_records([GOOD, GOOD]))
+
+
+@pytest.mark.parametrize(
+    ("field", "message"),
+    [
+        ("tpoic", r"record 1: unknown field \"tpoic\" in a label record. Did you mean 'topic'\?"),
+        ("score", r"record 1: unknown field \"score\" in a label record \(the fields are topic,"),
+    ],
+)
+def test_unknown_fields_of_label_records_are_refused(field, message):
+    rec = {"topic": "T1", "turn": "T1_1", "gold": [], "extracted": [], field: 1}
+    with pytest.raises(ValueError, match=message):
+        nuggets.labels_from_records([rec])
+
+
+def test_ratios_is_the_array_function_of_evaluate():
+    counts = np.array([[[1, 2, 1, 1, 2], [0, 0, 0, 3, 0]]])
+    r = nuggets.ratios(counts)
+    assert r["Recall-NtN"].shape == (1, 2)
+    assert r["Recall-NtR"][0, 0] == 1.0 and np.isnan(r["Recall-NtR"][0, 1])
+    with pytest.raises(ValueError, match="The 'counts' parameter of ratios must"):
+        nuggets.ratios([[2, 1, 0, 0, 0]])

@@ -115,7 +115,7 @@ def _edit(path, change):
         (lambda d: d["predicted_gold_nuggets"]["runA"].update({"2_2": []}),
          r'run "runA", turn "2_2": the response nuggets file has no entry'),
         (lambda d: d.update(predicted_gold_nugets=d.pop("predicted_gold_nuggets")),
-         r'unknown field "predicted_gold_nugets".*did you mean "predicted_gold_nuggets"'),
+         r"unknown field \"predicted_gold_nugets\".*Did you mean 'predicted_gold_nuggets'"),
     ],
 )  # fmt: skip
 def test_ntn_results_that_do_not_fit_the_inputs(tmp_path, change, message):
@@ -139,7 +139,7 @@ def test_ntn_results_that_do_not_fit_the_inputs(tmp_path, change, message):
         ({"topic_turn_id": "2_2", "covered": ["[1]"], "uncovered": ["[2]"], "recall": 0.6},
          r'"recall" must be \|covered\| / \(\|covered\| \+ \|uncovered\|\) = 0.5, got 0.6'),
         ({"topic_turn_id": "2_2", "coverd": ["[1]"], "uncovered": ["[2]"], "recall": 0.5},
-         r'unknown field "coverd" in a coverage line; did you mean "covered"'),
+         r"unknown field \"coverd\" in a coverage line. Did you mean 'covered'"),
         ({"topic_turn_id": "2_2", "uncovered": ["[2]"], "recall": 0.5},
          r'coverage_runA.jsonl:4: a coverage line needs "covered"'),
     ],

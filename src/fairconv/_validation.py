@@ -453,37 +453,3 @@ def check_int_array(
                 rule = "hold 64-bit integers"
             raise fail(name, func, rule, f"{int(arr[first])}{_index(first)}")
     return arr.astype(np.int64, copy=False)
-
-
-# --------------------------------------------------------------------------- names
-def _one_edit(a: str, b: str) -> bool:
-    """``a`` becomes ``b`` by one insertion, deletion, substitution or adjacent swap."""
-    if a == b or abs(len(a) - len(b)) > 1:
-        return False
-    if len(a) == len(b):
-        diff = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
-        if len(diff) == 1:
-            return True
-        i, j = diff[0], diff[-1]
-        return len(diff) == 2 and j == i + 1 and a[i] == b[j] and a[j] == b[i]
-    short, long = (a, b) if len(a) < len(b) else (b, a)
-    i = next((k for k, (x, y) in enumerate(zip(short, long, strict=False)) if x != y), len(short))
-    return short[i:] == long[i + 1 :]
-
-
-def did_you_mean(word: str, choices) -> str | None:
-    """The first of ``choices`` one edit away from ``word``, or None.
-
-    An edit is one insertion, deletion or substitution of a character, or the swap of
-    two adjacent characters.
-
-    Examples
-    --------
-    >>> did_you_mean("assignement", ["importance", "assignment"])
-    'assignment'
-    >>> did_you_mean("qdi", ["qid"])
-    'qid'
-    >>> did_you_mean("text", ["qid"]) is None
-    True
-    """
-    return next((c for c in choices if _one_edit(word, c)), None)

@@ -562,7 +562,7 @@ def read_nuggetizer(path_or_records, /, *, name: str | None = None) -> Nuggetize
         ``importance`` or ``assignment`` (a file where no nugget has ``assignment`` is
         named as a ``nuggetizer create`` file); two records of one run for one ``qid``
         (retrieval-mode files hold one per candidate passage); a field one edit away
-        from a field of the format (``assignement``: did you mean ``assignment``?).
+        from a field of the format (``assignement``: Did you mean 'assignment'?).
 
     Warns
     -----

@@ -121,10 +121,8 @@ def refuse_near_misses(keys, known: Sequence[str], where: str, what: str) -> Non
     for key in keys:
         if key not in known:
             near = did_you_mean(key, known)
-            if near is not None:
-                raise ValueError(
-                    f'{where}: unknown field "{key}" in {what}; did you mean "{near}"?'
-                )
+            if near:
+                raise ValueError(f'{where}: unknown field "{key}" in {what}.{near}')
 
 
 # --------------------------------------------------------------------------- nuggetizer
@@ -230,7 +228,7 @@ def _assignments(records: list, sources: list[str], default: str | None, label: 
 def _misspelt(objects: list[dict], known: Sequence[str]) -> str | None:
     """A key of some object one edit away from a known field (the first, sorted), or None."""
     unknown = set(chain.from_iterable(objects)).difference(known)
-    return next((k for k in sorted(unknown) if did_you_mean(k, known) is not None), None)
+    return next((k for k in sorted(unknown) if did_you_mean(k, known)), None)
 
 
 def is_not_dict(value) -> bool:
@@ -250,9 +248,7 @@ def _nugget_counts(lists: list[list], sources: list[str], label: str) -> np.ndar
     if misspelt is not None:
         i = next(compress(range(len(flat)), map(dict.__contains__, flat, repeat(misspelt))))
         near = did_you_mean(misspelt, _NUGGET_FIELDS)
-        raise json_item_error(
-            sources, offsets, i, "nugget", f'unknown field "{misspelt}"; did you mean "{near}"?'
-        )
+        raise json_item_error(sources, offsets, i, "nugget", f'unknown field "{misspelt}".{near}')
     importance = list(map(dict.get, flat, repeat("importance"), repeat(_MISSING)))
     assignment = list(map(dict.get, flat, repeat("assignment"), repeat(_MISSING)))
     for field, values in (("importance", importance), ("assignment", assignment)):
