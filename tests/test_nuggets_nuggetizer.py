@@ -223,8 +223,10 @@ def test_the_run_without_run_id_is_the_files_stem_or_the_name_given(tmp_path):
         ({"run_id": ""}, r'"run_id" must be a non-empty string'),
         ({"qdi": "q"},
          r"record 1: unknown field \"qdi\" in an assignment record. Did you mean 'qid'\?"),
-        ({"nuggets": [{"importance": "vital", "assignement": "support", "assignment": "x"}]},
-         r"record 1: nugget 1: unknown field \"assignement\". Did you mean 'assignment'\?"),
+        ({"nuggets": [{"importance": "vital", "assignment": "support"},
+                      {"importance": "vital", "assignement": "support"}]},
+         r"record 1: nugget 2: needs \"assignment\" \(it has \"assignement\". Did you mean "
+         r"'assignment'\?\)$"),
         ({"nuggets": [{"importance": "vital", "assignment": "support"}, 3]},
          r"record 1: nugget 2: must be a JSON object, got 3"),
     ],

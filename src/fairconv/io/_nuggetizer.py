@@ -19,13 +19,13 @@ import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import chain, compress, repeat
-from operator import eq, is_
+from operator import is_, is_not, itemgetter, methodcaller
 from pathlib import PurePath
 from typing import Any
 
 import numpy as np
 
-from .._validation import FairconvWarning, did_you_mean
+from .._validation import _NOT_IN_ID, FairconvWarning, did_you_mean
 from ._json import iter_jsonl, json_item_error, json_repr, json_str, read_json
 from ._text import source_name
 
@@ -54,7 +54,6 @@ _RECORD_FIELDS = (
 _NUGGET_FIELDS = ("text", "importance", "assignment", "reasoning", "trace")
 _IMPORTANCE = {"vital": 0, "okay": 1, "failed": 2}
 _ASSIGNMENT = {"support": 0, "partial_support": 1, "not_support": 2, "failed": 3}
-_MISSING = object()
 
 
 @dataclass(frozen=True, eq=False)
@@ -159,11 +158,10 @@ def read_nuggetizer(path_or_records, /, *, name: str | None = None) -> Nuggetize
         _id(name, "name", f"The 'name' parameter of {func}")
     if isinstance(path_or_records, (str, os.PathLike)) or hasattr(path_or_records, "read"):
         file = source_name(path_or_records)
-        found = iter_jsonl(path_or_records)
+        found = iter_jsonl(path_or_records, count_keys=_record_keys)
         records = [v for _, v in found]
         sources = [f"{file}:{n}" for n, _ in found]
         default: str | None = name if name is not None else _stem(path_or_records)
-        label = file
     elif isinstance(path_or_records, Sequence) and not isinstance(path_or_records, bytes):
         records = list(path_or_records)
         sources = [f"record {i + 1}" for i in range(len(records))]
@@ -172,18 +170,41 @@ def read_nuggetizer(path_or_records, /, *, name: str | None = None) -> Nuggetize
                 f"The 'path_or_records' parameter of {func} must hold at least one record. "
                 "Got an empty sequence instead."
             )
-        default, label = name, "the records"
+        default = name
     else:
         raise TypeError(
             f"The 'path_or_records' parameter of {func} must be a path or a sequence of "
             f"records (dicts). Got {type(path_or_records).__name__} instead."
         )
-    return _assignments(records, sources, default, label)
+    return _assignments(records, sources, default)
 
 
-def _assignments(records: list, sources: list[str], default: str | None, label: str):
+def _record_keys(values: list) -> int:
+    """Keys of the records and their nuggets (``count_keys`` of :func:`iter_jsonl`).
+
+    Objects nested deeper (a nugget's ``trace``) are not counted: a file holding them
+    is decoded by the full rules, which check every object.
+    """
+    records = list(compress(values, _are(values, dict)))
+    lists = [x for x in map(methodcaller("get", "nuggets"), records) if type(x) is list]
+    flat = list(chain.from_iterable(lists))
+    nuggets = list(compress(flat, _are(flat, dict)))
+    return sum(map(len, records)) + sum(map(len, nuggets))
+
+
+def _are(values, kind: type):
+    """Whether each value is exactly of ``kind`` (an iterator of bools, C-level)."""
+    return map(is_, map(type, values), repeat(kind))
+
+
+def _not(values, kind: type):
+    """Whether each value is not exactly of ``kind``."""
+    return map(is_not, map(type, values), repeat(kind))
+
+
+def _assignments(records: list, sources: list[str], default: str | None):
     n = len(records)
-    for i in compress(range(n), map(is_not_dict, records)):
+    for i in compress(range(n), _not(records, dict)):
         raise ValueError(
             f"{sources[i]}: an assignment record must be a JSON object, got {json_repr(records[i])}"
         )
@@ -191,28 +212,18 @@ def _assignments(records: list, sources: list[str], default: str | None, label: 
     if misspelt is not None:
         i = next(compress(range(n), map(dict.__contains__, records, repeat(misspelt))))
         refuse_near_misses(records[i], _RECORD_FIELDS, sources[i], "an assignment record")
-    topics: list[str] = []
-    runs: list[str] = []
-    lists: list[list] = []
-    for rec, where in zip(records, sources, strict=True):  # one per record
-        for key in ("qid", "nuggets"):
-            if key not in rec:
-                raise ValueError(f'{where}: an assignment record needs "{key}"')
-        topics.append(_qid(rec["qid"], where))
-        run = rec.get("run_id", default)
-        if run is None:
-            raise ValueError(
-                f'{where}: the record has no "run_id"; give the run\'s name (name=...)'
-            )
-        runs.append(_id(run, "run_id", where))
-        if type(rec["nuggets"]) is not list:
-            raise ValueError(
-                f'{where}: "nuggets" must be an array of nugget objects, got '
-                f"{json_repr(rec['nuggets'])}"
-            )
-        lists.append(rec["nuggets"])
+    columns = _columns(records, default)
+    if columns is None:  # some record breaks a rule: the first one names it
+        for rec, where in zip(records, sources, strict=True):
+            _record(rec, where, default)
+        raise AssertionError("a rule the records break was not found")  # pragma: no cover
+    topics, runs, lists = columns
+    if len(set(zip(runs, topics, strict=True))) == len(runs):
+        return NuggetizerAssignments(
+            tuple(runs), tuple(topics), _nugget_counts(lists, sources), tuple(sources)
+        )
     seen: dict[tuple[str, str], int] = {}
-    for i, pair in enumerate(zip(runs, topics, strict=True)):
+    for i, pair in enumerate(zip(runs, topics, strict=True)):  # to name the second
         j = seen.setdefault(pair, i)
         if j != i:
             raise ValueError(
@@ -221,8 +232,7 @@ def _assignments(records: list, sources: list[str], default: str | None, label: 
                 "retrieval-mode file holds one record per candidate passage; an integer "
                 "qid and its decimal string are one topic)"
             )
-    counts = _nugget_counts(lists, sources, label)
-    return NuggetizerAssignments(tuple(runs), tuple(topics), counts, tuple(sources))
+    raise AssertionError("a repeated (run, qid) was not found")  # pragma: no cover
 
 
 def _misspelt(objects: list[dict], known: Sequence[str]) -> str | None:
@@ -231,41 +241,61 @@ def _misspelt(objects: list[dict], known: Sequence[str]) -> str | None:
     return next((k for k in sorted(unknown) if did_you_mean(k, known)), None)
 
 
-def is_not_dict(value) -> bool:
-    return type(value) is not dict
+def _columns(records: list[dict], default: str | None):
+    """The topics, runs and nugget lists of valid records (array work), else None."""
+    try:
+        qids = list(map(itemgetter("qid"), records))
+        lists = list(map(itemgetter("nuggets"), records))
+    except KeyError:
+        return None
+    runs = list(map(methodcaller("get", "run_id", default), records))
+    if not (
+        set(map(type, qids)).issubset({str, int})
+        and set(map(type, runs)).issubset({str})
+        and set(map(type, lists)).issubset({list})
+    ):
+        return None
+    topics = list(map(str, qids))
+    if not (_valid_ids(topics) and _valid_ids(runs)) or "all" in topics:
+        return None
+    return topics, runs, lists
 
 
-def _nugget_counts(lists: list[list], sources: list[str], label: str) -> np.ndarray:
+def _valid_ids(ids: list[str]) -> bool:
+    """Every id non-empty, without whitespace or control characters (:func:`json_str`)."""
+    return "" not in ids and _NOT_IN_ID.search("".join(ids)) is None
+
+
+def _record(rec: dict, where: str, default: str | None) -> None:
+    """Check one record by the rules :func:`_columns` applies to all, naming the field."""
+    for key in ("qid", "nuggets"):
+        if key not in rec:
+            raise ValueError(f'{where}: an assignment record needs "{key}"')
+    _qid(rec["qid"], where)
+    run = rec.get("run_id", default)
+    if run is None:
+        raise ValueError(f'{where}: the record has no "run_id"; give the run\'s name (name=...)')
+    _id(run, "run_id", where)
+    if type(rec["nuggets"]) is not list:
+        raise ValueError(
+            f'{where}: "nuggets" must be an array of nugget objects, got '
+            f"{json_repr(rec['nuggets'])}"
+        )
+
+
+def _nugget_counts(lists: list[list], sources: list[str]) -> np.ndarray:
     """The six counts per record, from its nuggets' labels (array work on the flat list)."""
     lengths = np.fromiter(map(len, lists), np.int64, len(lists))
     offsets = np.concatenate(([0], np.cumsum(lengths)))
     flat = list(chain.from_iterable(lists))
-    for i in compress(range(len(flat)), map(is_not_dict, flat)):
+    if not set(map(type, flat)).issubset({dict}):
+        i = next(compress(range(len(flat)), _not(flat, dict)))
         raise json_item_error(
             sources, offsets, i, "nugget", f"must be a JSON object, got {json_repr(flat[i])}"
         )
-    misspelt = _misspelt(flat, _NUGGET_FIELDS)
-    if misspelt is not None:
-        i = next(compress(range(len(flat)), map(dict.__contains__, flat, repeat(misspelt))))
-        near = did_you_mean(misspelt, _NUGGET_FIELDS)
-        raise json_item_error(sources, offsets, i, "nugget", f'unknown field "{misspelt}".{near}')
-    importance = list(map(dict.get, flat, repeat("importance"), repeat(_MISSING)))
-    assignment = list(map(dict.get, flat, repeat("assignment"), repeat(_MISSING)))
-    for field, values in (("importance", importance), ("assignment", assignment)):
-        if _MISSING in values:
-            i = next(compress(range(len(values)), map(is_, values, repeat(_MISSING))))
-            hint = ""
-            if field == "assignment" and values.count(_MISSING) == len(values):
-                hint = (
-                    " (no nugget of the input has one: a nuggets file, the output of "
-                    "nuggetizer create, rather than an assignment file?)"
-                )
-            raise json_item_error(sources, offsets, i, "nugget", f'needs "{field}"{hint}')
-    vital = np.fromiter(map(eq, importance, repeat("vital")), bool, len(flat))
-    support = np.fromiter(map(eq, assignment, repeat("support")), bool, len(flat))
-    partial = np.fromiter(map(eq, assignment, repeat("partial_support")), bool, len(flat))
-    _notice_unknown(importance, _IMPORTANCE, "importance", sources, offsets, label)
-    _notice_unknown(assignment, _ASSIGNMENT, "assignment", sources, offsets, label)
+    vital = _codes(flat, "importance", _IMPORTANCE, sources, offsets) == 0
+    assigned = _codes(flat, "assignment", _ASSIGNMENT, sources, offsets)
+    support, partial = assigned == 0, assigned == 1
     record = np.repeat(np.arange(len(lists)), lengths)
     columns = (vital, vital & support, vital & partial, None, support, partial)
     counts = np.empty((len(lists), 6), dtype=np.int64)
@@ -277,20 +307,50 @@ def _nugget_counts(lists: list[list], sources: list[str], label: str) -> np.ndar
     return counts
 
 
-def _is_str(value) -> bool:
-    return type(value) is str
+def _codes(flat: list[dict], field: str, known: dict, sources, offsets) -> np.ndarray:
+    """The code in ``known`` of each nugget's label (-1 for any other), one notice if any.
 
-
-def _notice_unknown(values: list, known: dict, field: str, sources, offsets, label: str):
-    """One notice per input listing the labels nuggetizer does not know (scored as 0)."""
-    is_str = np.fromiter(map(_is_str, values), bool, len(values))
-    code = np.full(len(values), -1)
-    code[is_str] = np.fromiter(
-        map(known.get, compress(values, is_str), repeat(-1)), np.int64, int(is_str.sum())
-    )
+    The notice lists up to five of the labels nuggetizer does not know, with where they
+    are; they are scored as nuggetizer scores them (not vital, no credit). A nugget
+    without the field is an error.
+    """
+    n = len(flat)
+    try:
+        code = np.fromiter(map(known.get, map(itemgetter(field), flat), repeat(-1)), np.int8, n)
+    except KeyError:
+        raise _missing(flat, field, sources, offsets) from None
+    except TypeError:  # an unhashable label (an array, an object): never a known one
+        values = list(map(itemgetter(field), flat))
+        hashable = np.fromiter(_not(values, list), bool, n)
+        hashable &= np.fromiter(_not(values, dict), bool, n)
+        code = np.full(n, -1, dtype=np.int8)
+        code[hashable] = np.fromiter(
+            map(known.get, compress(values, hashable), repeat(-1)), np.int8, int(hashable.sum())
+        )
     unknown = np.flatnonzero(code < 0)
-    if unknown.size == 0:
-        return
+    if unknown.size:
+        _notice_unknown(list(map(itemgetter(field), flat)), unknown, field, sources, offsets)
+    return code
+
+
+def _missing(flat: list[dict], field: str, sources, offsets) -> ValueError:
+    """The error naming the first nugget without ``field``, and why it may lack it."""
+    has = np.fromiter(map(methodcaller("__contains__", field), flat), bool, len(flat))
+    i = int(np.argmin(has))
+    misspelt = _misspelt([flat[i]], _NUGGET_FIELDS)
+    if misspelt is not None:
+        hint = f' (it has "{misspelt}".{did_you_mean(misspelt, _NUGGET_FIELDS)})'
+    elif field == "assignment" and not has.any():
+        hint = (
+            " (no nugget of the input has one: a nuggets file, the output of nuggetizer "
+            "create, rather than an assignment file?)"
+        )
+    else:
+        hint = ""
+    return json_item_error(sources, offsets, i, "nugget", f'needs "{field}"{hint}')
+
+
+def _notice_unknown(values: list, unknown: np.ndarray, field: str, sources, offsets) -> None:
     first: dict[str, int] = {}
     for i in unknown.tolist():  # the distinct unknown labels, for the message
         first.setdefault(json_repr(values[i]), i)
@@ -310,13 +370,11 @@ def _notice_unknown(values: list, known: dict, field: str, sources, offsets, lab
         f"{unknown.size} nugget(s) have an {field} nuggetizer does not know: "
         f"{listed}{more}; scored as nuggetizer scores them ({rule})",
         FairconvWarning,
-        stacklevel=4,
+        stacklevel=7,
     )
 
 
 # --------------------------------------------------------------------------- CONE-RAG
-
-_POSITION = re.compile(r"^\[([1-9][0-9]{0,8})\]$")
 
 
 def _object(value, where: str, what: str) -> dict:
@@ -333,7 +391,7 @@ def _gold(path) -> dict[str, list[str]]:
     for turn, nuggets in data.items():  # one per turn
         where = f'{file}: turn "{turn}"'
         _object(nuggets, where, "the turn's gold nuggets")
-        for gid in compress(nuggets, map(is_not_dict, nuggets.values())):
+        for gid in compress(nuggets, _not(nuggets.values(), dict)):
             _object(nuggets[gid], f'{where}, gold nugget "{gid}"', "a gold nugget")
         gold[turn] = list(nuggets)
     return gold
@@ -367,7 +425,7 @@ def _response_nuggets(path, gold) -> list[tuple[str, str, int]]:
 
 
 def _ids(value, where: str, field: str) -> list[str]:
-    if type(value) is not list or not all(map(_is_str, value)):
+    if type(value) is not list or not all(_are(value, str)):
         raise ValueError(f'{where}: "{field}" must be an array of ids, got {json_repr(value)}')
     if len(set(value)) != len(value):
         twice = next(x for k, x in enumerate(value) if x in value[:k])
@@ -386,6 +444,7 @@ def _ntn(path, gold, entries) -> dict[tuple[str, str], tuple[int, int]]:
             raise ValueError(f'{file}: the NtN results file needs "{field}"')
         _object(data[field], f'{file}: "{field}"', "the field")
     matched = {(run, turn): m for run, turn, m in entries}
+    gold_sets = {turn: set(ids) for turn, ids in gold.items()}
     out: dict[tuple[str, str], tuple[int, int]] = {}
     for field in fields:
         pairs = set()
@@ -399,22 +458,12 @@ def _ntn(path, gold, entries) -> dict[tuple[str, str], tuple[int, int]]:
                         "turn (the NtN results come from other inputs)"
                     )
                 ids = _ids(ids, where, field)
-                if field == fields[0]:
-                    unknown = [x for x in ids if x not in gold[turn]]
-                    if unknown:
-                        raise ValueError(
-                            f"{where}: {unknown[0]!r} is not a gold nugget of the turn"
-                        )
-                    out[run, turn] = (len(ids), 0)
-                else:
-                    for x in ids:
-                        m = _POSITION.match(x)
-                        if m is None or int(m[1]) > matched[run, turn]:
-                            raise ValueError(
-                                f"{where}: {x!r} is not the id of one of the turn's "
-                                f"{matched[run, turn]} matched response nuggets ([1], [2], ...)"
-                            )
-                    out[run, turn] = (out.get((run, turn), (0, 0))[0], len(ids))
+                valid = gold_sets[turn] if field == fields[0] else _positions(matched[run, turn])
+                if not valid.issuperset(ids):
+                    bad = next(x for x in ids if x not in valid)  # the error's place
+                    raise ValueError(_not_an_id(where, bad, field == fields[0], matched[run, turn]))
+                old = out.get((run, turn), (0, 0))
+                out[run, turn] = (len(ids), old[1]) if field == fields[0] else (old[0], len(ids))
                 pairs.add((run, turn))
         missing = [p for p in matched if p not in pairs]
         if missing:
@@ -424,6 +473,20 @@ def _ntn(path, gold, entries) -> dict[tuple[str, str], tuple[int, int]]:
                 "nuggets file holds (the NtN results come from other inputs)"
             )
     return out
+
+
+def _positions(n: int) -> set[str]:
+    """The ids NtN gives n extracted nuggets: ``[1]`` to ``[n]``."""
+    return set(map("[{}]".format, range(1, n + 1)))
+
+
+def _not_an_id(where: str, bad: str, gold: bool, matched: int) -> str:
+    if gold:
+        return f"{where}: {bad!r} is not a gold nugget of the turn"
+    return (
+        f"{where}: {bad!r} is not the id of one of the turn's {matched} matched response "
+        "nuggets ([1], [2], ...)"
+    )
 
 
 def _coverage_run(path) -> str:
