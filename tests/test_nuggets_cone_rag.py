@@ -166,7 +166,13 @@ def test_cli_prints_the_rows_and_cone_rags_means(capsys):
     assert "runA\tall\tRecall-NtN\t0.41666666666666663\n" in out
     assert "runB\tall\tRecall-NtR\t0.41666666666666663\n" in out
     assert main(["nuggets", "--input-format", "cone-rag", "--gold", str(gold)]) == 2
-    assert "needs --gold and --response-nuggets" in capsys.readouterr().err
+    assert "needs --gold" not in capsys.readouterr().err
+    assert main(["nuggets", "--input-format", "cone-rag", "--ntr", str(ntr[0])]) == 2
+    assert "needs --gold" in capsys.readouterr().err
+    assert (
+        main(["nuggets", "--input-format", "cone-rag", "--gold", str(gold), "--ntn", str(ntn)]) == 2
+    )
+    assert "--ntn needs --response-nuggets" in capsys.readouterr().err
 
 
 # --------------------------------------------------------------------------- oracle, properties
@@ -240,3 +246,42 @@ def test_agrees_with_the_loop(tmp_path_factory, data):
         for m in table.measures:
             v = table.value(run, turn, m)
             assert math.isnan(v) or 0 <= v <= 1
+
+
+@pytest.mark.parametrize("target", ["gold.json", "response_nuggets.json", "nuggets_results.json",
+                                    "coverage_runA.jsonl"])  # fmt: skip
+def test_cli_never_writes_over_an_input(tmp_path, target, capsys):
+    d = _copy(tmp_path)
+    before = (d / target).read_bytes()
+    argv = ["nuggets", "--input-format", "cone-rag", "--gold", str(d / "gold.json"),
+            "--response-nuggets", str(d / "response_nuggets.json"),
+            "--ntn", str(d / "nuggets_results.json"), "--ntr", str(d / "coverage_runA.jsonl"),
+            "-o", str(d / target)]  # fmt: skip
+    assert main(argv) == 2
+    assert "is the input" in capsys.readouterr().err
+    assert (d / target).read_bytes() == before
+
+
+def test_a_stale_coverage_file_is_refused():
+    # NtR skips a run whose coverage file exists: here one left from other inputs, whose
+    # turn is not in this gold file
+    gold, _, _, (stale, _) = _files("ntr_existing_output")
+    with pytest.raises(ValueError, match=r'coverage_runA.jsonl:1: turn "0_0" has no gold nugget'):
+        nuggets.read_cone_rag(gold, ntr=[stale])
+
+
+@pytest.mark.parametrize("case", ["ntr_existing_output", "ntr_crash_midway", "basic"])
+def test_coverage_files_alone(case):
+    # NtR's files need no response nuggets; a partial file (NtR stopped midway) reads as
+    # the turns it holds
+    gold, _, _, ntr = _files(case)
+    ntr = [p for p in ntr if case != "ntr_existing_output" or p.name == "coverage_runB.jsonl"]
+    view = json.loads((REF / case / "expected.json").read_text())["fairconv_view"]
+    table = nuggets.cone_rag_scores(nuggets.read_cone_rag(gold, ntr=ntr))
+    assert table.measures == ("Recall-NtR",)
+    for p in ntr:
+        run = p.name[len("coverage_") : -len(".jsonl")]
+        for x in map(json.loads, p.read_text().splitlines()):
+            assert table.value(run, x["topic_turn_id"], "Recall-NtR") == x["recall"]
+    for run, means in view["means"].items():
+        assert table.value(run, "all", "Recall-NtR") == means["Recall_NtR"]

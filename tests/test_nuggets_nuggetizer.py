@@ -364,3 +364,12 @@ def test_scores_of_a_bad_argument_name_the_function():
         nuggets.nuggetizer_scores([1])
     with pytest.raises(TypeError, match="'path_or_records' parameter of read_nuggetizer"):
         nuggets.read_nuggetizer(3)
+
+
+def test_cli_never_writes_over_an_input(tmp_path, capsys):
+    path = tmp_path / "run.jsonl"
+    path.write_bytes((CASES / "basic.input.jsonl").read_bytes())
+    argv = ["nuggets", "--input-format", "nuggetizer", "-o", str(path), str(path)]
+    assert main(argv) == 2
+    assert "is the input" in capsys.readouterr().err
+    assert path.read_bytes() == (CASES / "basic.input.jsonl").read_bytes()

@@ -676,18 +676,18 @@ def nuggetizer_scores(assignments, /) -> ScoreTable:
 # --------------------------------------------------------------------------- CONE-RAG
 
 
-def read_cone_rag(gold, response_nuggets, /, *, ntn=None, ntr=()) -> ConeRagLabels:
+def read_cone_rag(gold, response_nuggets=None, /, *, ntn=None, ntr=()) -> ConeRagLabels:
     """Read CONE-RAG's (TREC iKAT 2024) files to NtN and NtR counts per (run, turn).
 
     Parameters
     ----------
     gold : str or path-like
         The gold nuggets, JSON ``{turn: {gold_id: {"text", "relevance"}}}``.
-    response_nuggets : str or path-like
+    response_nuggets : str or path-like, optional
         The response nuggets, JSON ``{turn: {run: {"nuggets": {"matched": [...],
         "not-matched": [...]}, "response"}}}``; the extracted nuggets are ``matched``,
         named ``[1]``, ``[2]``, ... by position. Its (run, turn) pairs are those NtN
-        evaluates.
+        evaluates. Needed with ``ntn``.
     ntn : str or path-like, optional
         NtN's ``nuggets_results.json``: ``{"predicted_gold_nuggets": {run: {turn:
         [gold_id...]}}, "predictive_response_nuggets": {run: {turn: ["[i]"...]}}}``.
@@ -705,7 +705,8 @@ def read_cone_rag(gold, response_nuggets, /, *, ntn=None, ntr=()) -> ConeRagLabe
     TypeError
         If a path is not a path, or ``ntr`` not a sequence of them.
     ValueError
-        If neither ``ntn`` nor ``ntr`` is given, or naming the file, line or key and
+        If neither ``ntn`` nor ``ntr`` is given, ``ntn`` without ``response_nuggets``,
+        or naming the file, line or key and
         the field: a response-nuggets turn missing from the gold file; a ``nuggets``
         or turn that is not an object; NtN results whose (run, turn) pairs differ from
         the response-nuggets file's, that name a gold id not of the turn, an ``[i]``

@@ -35,7 +35,7 @@ def add_commands(sub) -> None:
     n.add_argument(
         "--response-nuggets",
         metavar="RESP.json",
-        help="cone-rag: the response nuggets file (NtN's input)",
+        help="cone-rag: the response nuggets file (NtN's input; needed with --ntn)",
     )
     n.add_argument(
         "--ntn", metavar="nuggets_results.json", help="cone-rag: NtN's nuggets_results.json"
@@ -78,10 +78,12 @@ def _cmd_nuggets(args) -> int:
                 "--input-format cone-rag reads --gold, --response-nuggets, --ntn and --ntr, "
                 f"not FILE arguments (got {' '.join(args.labels)})"
             )
-        if not args.gold or not args.response_nuggets:
-            raise ValueError("--input-format cone-rag needs --gold and --response-nuggets")
+        if not args.gold:
+            raise ValueError("--input-format cone-rag needs --gold")
         if not args.ntn and not args.ntr:
             raise ValueError("--input-format cone-rag needs --ntn, --ntr or both")
+        if args.ntn and not args.response_nuggets:
+            raise ValueError("--ntn needs --response-nuggets (the matched nuggets it counts)")
         labels = nuggets.read_cone_rag(
             args.gold, args.response_nuggets, ntn=args.ntn, ntr=args.ntr or ()
         )

@@ -541,11 +541,13 @@ def _ntr(paths, gold) -> list[tuple[str, str, int, int]]:
     return out
 
 
-def read_cone_rag(gold, response_nuggets, /, *, ntn=None, ntr: Sequence[Any] = ()) -> ConeRagLabels:
+def read_cone_rag(
+    gold, response_nuggets=None, /, *, ntn=None, ntr: Sequence[Any] = ()
+) -> ConeRagLabels:
     """Read CONE-RAG's files; see :func:`fairconv.nuggets.read_cone_rag`."""
     func = "read_cone_rag"
     for pname, value in (("gold", gold), ("response_nuggets", response_nuggets)):
-        if not isinstance(value, (str, os.PathLike)):
+        if not isinstance(value, (str, os.PathLike)) and (pname == "gold" or value is not None):
             raise TypeError(
                 f"The '{pname}' parameter of {func} must be a path. Got {value!r} instead."
             )
@@ -558,9 +560,16 @@ def read_cone_rag(gold, response_nuggets, /, *, ntn=None, ntr: Sequence[Any] = (
             f"The 'ntn' and 'ntr' parameters of {func} must give NtN results, coverage files "
             "or both. Got neither instead."
         )
+    if ntn is not None and response_nuggets is None:
+        raise ValueError(
+            f"The 'response_nuggets' parameter of {func} must be given with 'ntn' (NtN's "
+            "results count the matched nuggets it lists). Got None instead."
+        )
     gold_ids = _gold(gold)
-    entries = _response_nuggets(response_nuggets, gold_ids)
+    entries = [] if response_nuggets is None else _response_nuggets(response_nuggets, gold_ids)
     ntn_counts = {} if ntn is None else _ntn(ntn, gold_ids, entries)
+    if ntn is None:
+        entries = []  # checked; without NtN results they score nothing
     lines = _ntr(list(ntr), gold_ids)
     rows: dict[tuple[str, str], int] = {}
     for run, turn, _ in entries:
