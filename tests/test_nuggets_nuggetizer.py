@@ -373,3 +373,24 @@ def test_cli_never_writes_over_an_input(tmp_path, capsys):
     assert main(argv) == 2
     assert "is the input" in capsys.readouterr().err
     assert path.read_bytes() == (CASES / "basic.input.jsonl").read_bytes()
+
+
+def test_cli_notice_names_file_line_and_nugget(capsys):
+    path = CASES / "importance_labels.input.jsonl"
+    assert main(["nuggets", "--input-format", "nuggetizer", "--summary", str(path)]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1  # one notice: only importances are unknown here
+    assert err[0].startswith("fairconv nuggets: warning: 10 nugget(s) have an importance")
+    assert f'"Vital" ({path}:1: nugget 2)' in err[0]
+
+
+def test_one_run_and_topic_in_two_files_is_an_error_naming_both(tmp_path):
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    for p in (a, b):
+        p.write_bytes((CASES / "basic.input.jsonl").read_bytes())
+    parts = [nuggets.read_nuggetizer(a), nuggets.read_nuggetizer(b)]
+    with pytest.raises(
+        ValueError,
+        match=r"run 'runA' has two entries for topic 'q1' \(.*a.jsonl:1 and .*b.jsonl:1\)",
+    ):
+        nuggets.nuggetizer_scores(parts)
