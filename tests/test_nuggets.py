@@ -277,3 +277,12 @@ def test_ratios_is_the_array_function_of_evaluate():
     assert r["Recall-NtR"][0, 0] == 1.0 and np.isnan(r["Recall-NtR"][0, 1])
     with pytest.raises(ValueError, match="The 'counts' parameter of ratios must"):
         nuggets.ratios([[2, 1, 0, 0, 0]])
+
+
+def test_evaluate_measures_picks_and_orders_the_columns():
+    labels = read_labels(path("rag", "ikat-labels.jsonl"))
+    t = nuggets.evaluate(labels, measures=["Recall-NtR", "Recall-NtN"])
+    assert t.measures == ("Recall-NtR", "Recall-NtN")
+    assert t.value("demo-run", "T1_1", "Recall-NtR") == 0.75
+    with pytest.raises(ValueError, match="'Recall_NtN', the old spelling of 'Recall-NtN'"):
+        nuggets.evaluate(labels, measures=["Recall_NtN"])

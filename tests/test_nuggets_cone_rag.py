@@ -285,3 +285,13 @@ def test_coverage_files_alone(case):
             assert table.value(run, x["topic_turn_id"], "Recall-NtR") == x["recall"]
     for run, means in view["means"].items():
         assert table.value(run, "all", "Recall-NtR") == means["Recall_NtR"]
+
+
+def test_measures_picks_among_those_the_files_give():
+    gold, resp, ntn, ntr = _files("basic")
+    labels = nuggets.read_cone_rag(gold, resp, ntn=ntn)
+    assert nuggets.cone_rag_scores(labels, measures=["Precision-NtN"]).measures == (
+        "Precision-NtN",
+    )
+    with pytest.raises(ValueError, match="must name measures it computes"):
+        nuggets.cone_rag_scores(labels, measures=["Recall-NtR"])  # no coverage file read

@@ -285,7 +285,8 @@ def test_cli_prints_score_rows_that_read_back(tmp_path, capsys):
     assert text.startswith("run\ttopic\tmeasure\tvalue\n")
     assert "my.run.v2\tq1\tstrict-all-score\t0.3333333333333333\n" in text
     assert "my.run.v2\tall\tall-score\t0.5\n" in text
-    table = read_scores(out)
+    with pytest.warns(FairconvWarning, match="some runs lack a value on topics"):
+        table = read_scores(out)  # direct-assign answered q1 only
     assert set(table.runs) == {"my.run.v2", "demo-run", "direct-assign"}
     assert table.measures == NAMES
 
@@ -394,3 +395,12 @@ def test_one_run_and_topic_in_two_files_is_an_error_naming_both(tmp_path):
         match=r"run 'runA' has two entries for topic 'q1' \(.*a.jsonl:1 and .*b.jsonl:1\)",
     ):
         nuggets.nuggetizer_scores(parts)
+
+
+def test_measures_picks_and_orders_the_columns():
+    assignments = nuggets.read_nuggetizer(CASES / "basic.input.jsonl")
+    table = nuggets.nuggetizer_scores(assignments, measures=["all-score", "vital-score"])
+    assert table.measures == ("all-score", "vital-score")
+    assert table.value("runA", "all", "all-score") == 0.5
+    with pytest.raises(ValueError, match="old spelling|did you mean 'all-score'"):
+        nuggets.nuggetizer_scores(assignments, measures=["all_score"])

@@ -52,7 +52,7 @@ from .io._json import json_repr, json_str
 from .io._nuggetizer import ConeRagLabels, NuggetizerAssignments, refuse_near_misses
 from .io._nuggetizer import read_cone_rag as _read_cone_rag
 from .io._nuggetizer import read_nuggetizer as _read_nuggetizer
-from .results import ScoreTable
+from .results import ScoreTable, pick
 
 __all__ = [
     "MEASURES",
@@ -382,7 +382,9 @@ def _table(runs, topics, measures, values, present=None, overall=None, sources=N
     )
 
 
-def evaluate(labels: MatchLabels, /, *, average: str = "macro") -> ScoreTable:
+def evaluate(
+    labels: MatchLabels, /, *, average: str = "macro", measures: Sequence[str] | None = None
+) -> ScoreTable:
     r"""Recall-NtN, Precision-NtN and Recall-NtR per turn, and per run.
 
     Parameters
@@ -392,6 +394,8 @@ def evaluate(labels: MatchLabels, /, *, average: str = "macro") -> ScoreTable:
     average : {'macro', 'micro'}
         The run score: the mean of the defined per-turn ratios (macro), or the ratio
         of the counts pooled over the run's turns (micro).
+    measures : sequence of str, optional
+        Only these of :data:`MEASURES`, in this order (default all).
 
     Returns
     -------
@@ -409,8 +413,8 @@ def evaluate(labels: MatchLabels, /, *, average: str = "macro") -> ScoreTable:
     TypeError
         If ``labels`` is not a :class:`MatchLabels`.
     ValueError
-        If ``average`` is not one of the choices, or one run has two records for one
-        turn.
+        If ``average`` is not one of the choices, ``measures`` names another measure,
+        or one run has two records for one turn.
 
     Notes
     -----
@@ -456,7 +460,8 @@ def evaluate(labels: MatchLabels, /, *, average: str = "macro") -> ScoreTable:
         np.add.at(pooled, r, labels.counts)
         per_run = ratios(pooled)
         overall = np.column_stack([per_run[m] for m in MEASURES])
-    return _table(labels.runs, units, MEASURES, values, overall=overall, sources=labels.sources)
+    table = _table(labels.runs, units, MEASURES, values, overall=overall, sources=labels.sources)
+    return pick(table, measures, func)
 
 
 # --------------------------------------------------------------------------- nuggetizer
@@ -607,13 +612,15 @@ def _exact_mean(x: np.ndarray) -> float:
     return float(sum(parts, Fraction(0)) / len(x))
 
 
-def nuggetizer_scores(assignments, /) -> ScoreTable:
+def nuggetizer_scores(assignments, /, *, measures: Sequence[str] | None = None) -> ScoreTable:
     r"""The four scores of nuggetizer per topic and run, and each run's mean.
 
     Parameters
     ----------
     assignments : NuggetizerAssignments or sequence of them
         From :func:`read_nuggetizer` (one per file).
+    measures : sequence of str, optional
+        Only these of :data:`NUGGETIZER_MEASURES`, in this order (default all).
 
     Returns
     -------
@@ -628,7 +635,8 @@ def nuggetizer_scores(assignments, /) -> ScoreTable:
     TypeError
         If ``assignments`` is not what :func:`read_nuggetizer` returns.
     ValueError
-        If one run has a topic twice across the inputs.
+        If one run has a topic twice across the inputs, or ``measures`` names another
+        measure.
 
     Notes
     -----
@@ -670,7 +678,8 @@ def nuggetizer_scores(assignments, /) -> ScoreTable:
     overall = np.array(
         [[_exact_mean(values[run_of == i, m]) for m in range(4)] for i in range(len(order))]
     )
-    return _table(runs, topics, NUGGETIZER_MEASURES, values, overall=overall, sources=sources)
+    table = _table(runs, topics, NUGGETIZER_MEASURES, values, overall=overall, sources=sources)
+    return pick(table, measures, func)
 
 
 # --------------------------------------------------------------------------- CONE-RAG
@@ -732,13 +741,17 @@ def _sequential_mean(x: np.ndarray) -> float:
     return float(np.add.accumulate(x)[-1] / len(x)) if len(x) else 0.0
 
 
-def cone_rag_scores(labels: ConeRagLabels, /) -> ScoreTable:
+def cone_rag_scores(
+    labels: ConeRagLabels, /, *, measures: Sequence[str] | None = None
+) -> ScoreTable:
     r"""Recall-NtN, Precision-NtN and Recall-NtR per turn as CONE-RAG computes them.
 
     Parameters
     ----------
     labels : ConeRagLabels
         From :func:`read_cone_rag`.
+    measures : sequence of str, optional
+        Only these of the measures the files give, in this order (default all).
 
     Returns
     -------
@@ -751,6 +764,8 @@ def cone_rag_scores(labels: ConeRagLabels, /) -> ScoreTable:
     ------
     TypeError
         If ``labels`` is not a :class:`ConeRagLabels`.
+    ValueError
+        If ``measures`` names a measure the files do not give.
 
     Notes
     -----
@@ -791,22 +806,22 @@ def cone_rag_scores(labels: ConeRagLabels, /) -> ScoreTable:
     has_ntr = np.zeros(n, dtype=bool)
     has_ntr[labels.ntr_lines] = True
     columns: list[np.ndarray] = []
-    measures: list[str] = []
+    names: list[str] = []
     if labels.ntn.any():
         columns.append(np.where(labels.ntn, _ratio(c[:, 0], c[:, 1], 0.0), np.nan))
         columns.append(np.where(labels.ntn, _ratio(c[:, 2], c[:, 3], np.nan), np.nan))
-        measures += MEASURES[:2]
+        names += MEASURES[:2]
     if labels.ntr_lines.size:
         columns.append(np.where(has_ntr, _ratio(c[:, 4], c[:, 5], np.nan), np.nan))
-        measures.append(MEASURES[2])
+        names.append(MEASURES[2])
     values = np.column_stack(columns)
     present = np.ones(values.shape, dtype=bool)
     order = tuple(dict.fromkeys(labels.runs))
     runs = np.asarray(labels.runs, dtype=object)
-    overall = np.full((len(order), len(measures)), np.nan)
+    overall = np.full((len(order), len(names)), np.nan)
     for i, run in enumerate(order):  # one per run
         mine = runs == run
-        for k, m in enumerate(measures):
+        for k, m in enumerate(names):
             if m == MEASURES[2]:
                 lines = labels.ntr_lines[mine[labels.ntr_lines]]
                 if lines.size:
@@ -814,4 +829,5 @@ def cone_rag_scores(labels: ConeRagLabels, /) -> ScoreTable:
             elif (labels.ntn & mine).any():
                 cells = values[labels.ntn & mine, k]
                 overall[i, k] = _sequential_mean(cells[~np.isnan(cells)])
-    return _table(labels.runs, labels.turns, tuple(measures), values, present, overall)
+    table = _table(labels.runs, labels.turns, tuple(names), values, present, overall)
+    return pick(table, measures, func)
