@@ -18,7 +18,7 @@ for run in table.runs:
     row = {m: round(table.value(run, "P002", m), 4) for m in table.measures}
     print(run, row)
 
-coverage = nuggets.coverage(read_labels(path("rag", "ikat-labels.jsonl")))
+coverage = nuggets.evaluate(read_labels(path("rag", "ikat-labels.jsonl")))
 print(
     "nugget coverage (mean over turns):",
     {m: round(v, 4) for m, v in coverage.means()[coverage.runs[0]].items()},

@@ -15,7 +15,7 @@ from fairconv.io import read_labels
 
 def test_bundled_labels_per_turn_and_macro(capsys):
     labels = read_labels(path("rag", "ikat-labels.jsonl"))
-    t = nuggets.coverage(labels)
+    t = nuggets.evaluate(labels)
     # T1_1: gold g2, g4 matched of 4; e1, e2, e3 all match; 3 of 4 gold entailed
     assert [t.value("demo-run", "T1_1", m) for m in nuggets.MEASURES] == [0.5, 1.0, 0.75]
     assert [t.value("demo-run", "T1_2", m) for m in nuggets.MEASURES] == [0.0, 0.0, 0.5]
@@ -25,7 +25,7 @@ def test_bundled_labels_per_turn_and_macro(capsys):
 
 
 def test_micro_pools_the_counts():
-    t = nuggets.coverage(read_labels(path("rag", "ikat-labels.jsonl")), average="micro")
+    t = nuggets.evaluate(read_labels(path("rag", "ikat-labels.jsonl")), average="micro")
     assert t.value("demo-run", "all", "Recall-NtN") == pytest.approx(2 / 9)
     assert t.value("demo-run", "all", "Precision-NtN") == pytest.approx(3 / 5)
     assert t.value("demo-run", "all", "Recall-NtR") == pytest.approx(4 / 9)
@@ -71,7 +71,7 @@ def records(draw):
 
 @given(records(), st.randoms(use_true_random=False))
 def test_agrees_with_loop_in_range_and_order_free(recs, rnd):
-    t = nuggets.coverage(nuggets.labels_from_records(recs))
+    t = nuggets.evaluate(nuggets.labels_from_records(recs))
     for rec in recs:
         want = _loop(rec)
         for m, w in zip(nuggets.MEASURES, want, strict=False):
@@ -80,7 +80,7 @@ def test_agrees_with_loop_in_range_and_order_free(recs, rnd):
             assert np.isnan(got) or 0 <= got <= 1
     shuffled = list(recs)
     rnd.shuffle(shuffled)
-    t2 = nuggets.coverage(nuggets.labels_from_records(shuffled))
+    t2 = nuggets.evaluate(nuggets.labels_from_records(shuffled))
     np.testing.assert_allclose(t.mean()[0], t2.mean()[0], atol=1e-15)
 
 
@@ -167,14 +167,14 @@ def test_empty_label_file_is_an_error(tmp_path):
             "'sources' parameter of labels_from_records",
         ),
         (
-            lambda: nuggets.coverage([GOOD]),
+            lambda: nuggets.evaluate([GOOD]),
             TypeError,
-            "'labels' parameter of coverage must be a MatchLabels.*Got list",
+            "'labels' parameter of evaluate must be a MatchLabels.*Got list",
         ),
         (
-            lambda: nuggets.coverage(nuggets.labels_from_records([GOOD]), average="mean"),
+            lambda: nuggets.evaluate(nuggets.labels_from_records([GOOD]), average="mean"),
             ValueError,
-            "'average' parameter of coverage",
+            "'average' parameter of evaluate",
         ),
         (lambda: read_labels(3), TypeError, "'path' parameter of read_labels"),
         (
@@ -198,15 +198,15 @@ def test_bad_arguments_name_function_and_parameter(call, error, message):
 
 def test_average_is_case_insensitive_and_micro_differs_from_macro():
     labels = read_labels(path("rag", "ikat-labels.jsonl"))
-    micro = nuggets.coverage(labels, average="MICRO")
-    macro = nuggets.coverage(labels)
+    micro = nuggets.evaluate(labels, average="MICRO")
+    macro = nuggets.evaluate(labels)
     assert micro.value("demo-run", "all", "Recall-NtN") == pytest.approx(2 / 9)
     assert macro.value("demo-run", "all", "Recall-NtN") == pytest.approx((0.5 + 0 + 0) / 3)
 
 
 def test_turn_ids_that_do_not_start_with_their_topic_are_prefixed():
     recs = [dict(GOOD, topic="T1", turn="T10_1"), dict(GOOD, topic="T10", turn="T10_1")]
-    t = nuggets.coverage(nuggets.labels_from_records(recs))
+    t = nuggets.evaluate(nuggets.labels_from_records(recs))
     assert t.topics == ("T1/T10_1", "T10_1")
 
 
@@ -235,7 +235,7 @@ def test_distinct_topic_turn_pairs_get_distinct_rows(pairs, names):
     """002 scores each evaluated turn (Eqs. 4-6): two distinct (topic, turn) pairs are
     two turns, never one row reported as a duplicate."""
     recs = [dict(GOOD, topic=p, turn=t) for p, t in pairs]
-    t = nuggets.coverage(nuggets.labels_from_records(recs))
+    t = nuggets.evaluate(nuggets.labels_from_records(recs))
     assert sorted(t.topics) == sorted(names)
     assert len(t.topics) == len(pairs)
 
@@ -248,10 +248,41 @@ TURNS = st.sampled_from(["2", "T1/2", "T1_1", "_1", "%2F2", "T1%2F2", "/2", "x/2
 @given(st.lists(st.tuples(TOPICS, TURNS), min_size=2, max_size=8, unique=True))
 def test_row_names_are_one_to_one_with_the_pairs(pairs):
     recs = [dict(GOOD, topic=p, turn=t) for p, t in pairs]
-    t = nuggets.coverage(nuggets.labels_from_records(recs))
+    t = nuggets.evaluate(nuggets.labels_from_records(recs))
     assert len(t.topics) == len(pairs)
 
 
 def test_the_same_pair_twice_in_one_run_is_still_an_error():
     with pytest.raises(ValueError, match=r"run '' has two entries for topic 'T_1'"):
-        nuggets.coverage(nuggets.labels_from_records([GOOD, GOOD]))
+        nuggets.evaluate(nuggets.labels_from_records([GOOD, GOOD]))
+
+
+@pytest.mark.parametrize(
+    ("field", "message"),
+    [
+        ("tpoic", r"record 1: unknown field \"tpoic\" in a label record. Did you mean 'topic'\?"),
+        ("score", r"record 1: unknown field \"score\" in a label record \(the fields are topic,"),
+    ],
+)
+def test_unknown_fields_of_label_records_are_refused(field, message):
+    rec = {"topic": "T1", "turn": "T1_1", "gold": [], "extracted": [], field: 1}
+    with pytest.raises(ValueError, match=message):
+        nuggets.labels_from_records([rec])
+
+
+def test_ratios_is_the_array_function_of_evaluate():
+    counts = np.array([[[1, 2, 1, 1, 2], [0, 0, 0, 3, 0]]])
+    r = nuggets.ratios(counts)
+    assert r["Recall-NtN"].shape == (1, 2)
+    assert r["Recall-NtR"][0, 0] == 1.0 and np.isnan(r["Recall-NtR"][0, 1])
+    with pytest.raises(ValueError, match="The 'counts' parameter of ratios must"):
+        nuggets.ratios([[2, 1, 0, 0, 0]])
+
+
+def test_evaluate_measures_picks_and_orders_the_columns():
+    labels = read_labels(path("rag", "ikat-labels.jsonl"))
+    t = nuggets.evaluate(labels, measures=["Recall-NtR", "Recall-NtN"])
+    assert t.measures == ("Recall-NtR", "Recall-NtN")
+    assert t.value("demo-run", "T1_1", "Recall-NtR") == 0.75
+    with pytest.raises(ValueError, match="'Recall_NtN', the old spelling of 'Recall-NtN'"):
+        nuggets.evaluate(labels, measures=["Recall_NtN"])

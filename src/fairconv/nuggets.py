@@ -1,40 +1,83 @@
-r"""Nugget recall and precision of RAG answers from match labels (TREC iKAT 2024).
+r"""Nugget scores of RAG answers (TREC iKAT 2024 and TREC RAG).
 
-Given, for one evaluated turn, the gold nuggets, the nuggets extracted from the
-response, and labels saying which pairs match (the matching itself, by an LLM or an
-NLI model, happens elsewhere):
+Recall and precision from match labels, the four scores of castorini/nuggetizer, and
+the scores of CONE-RAG's files (TREC iKAT 2024).
+
+Match labels give, for one evaluated turn, the gold nuggets, the nuggets extracted from
+the response, and which pairs match (the matching itself, by an LLM or an NLI model,
+happens elsewhere):
 
 .. math::
-    Recall_{NtN} = \frac{|\{g : (e, g) \in ntn\}|}{|gold|},\quad
-    Precision_{NtN} = \frac{|\{e : (e, g) \in ntn\}|}{|extracted|},\quad
-    Recall_{NtR} = \frac{|ntr|}{|gold|}
+    Recall\text{-}NtN = \frac{|\{g : (e, g) \in ntn\}|}{|gold|},\quad
+    Precision\text{-}NtN = \frac{|\{e : (e, g) \in ntn\}|}{|extracted|},\quad
+    Recall\text{-}NtR = \frac{|ntr|}{|gold|}
 
 0/0 is undefined (NaN) and left out of means. A run's score is the mean over its
 turns (macro) or the pooled ratio over all its turns (micro).
+
+nuggetizer (castorini/nuggetizer) labels each nugget of a topic's nugget list N with an
+importance (V: the nuggets labelled exactly ``vital``) and an assignment, credited
+s(n) = 1 for ``support``, 1/2 for ``partial_support`` and 0 otherwise:
+
+.. math::
+    \text{strict-vital} = \frac{|\{n \in V : \text{support}\}|}{|V|},\quad
+    \text{vital} = \frac{\sum_{n \in V} s(n)}{|V|}
+
+and the same over N for ``strict-all-score`` and ``all-score``; an empty set scores 0.
 
 References
 ----------
 Z. Abbasiantaeb, S. Lupart, L. Azzopardi, J. Dalton, M. Aliannejadi. Conversational
 Gold: Evaluating Personalized Conversational Search System using Gold Nuggets
 (TREC iKAT 2024 resources), Eqs. 4-6.
+
+R. Pradeep, N. Thakur, S. Upadhyay, D. Campos, N. Craswell, J. Lin. Initial Nugget
+Evaluation Results for the TREC 2024 RAG Track with the AutoNuggetizer Framework
+(castorini/nuggetizer, ``nuggetizer.core.metrics``).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
+from itertools import chain
 from typing import Any
 
 import numpy as np
 
 from ._validation import check_choice, fail
 from .io._json import json_repr, json_str
-from .results import ScoreTable
+from .io._nuggetizer import ConeRagLabels, NuggetizerAssignments, refuse_near_misses
+from .io._nuggetizer import read_cone_rag as _read_cone_rag
+from .io._nuggetizer import read_nuggetizer as _read_nuggetizer
+from .results import ScoreTable, pick
 
-__all__ = ["MatchLabels", "labels_from_records", "coverage", "MEASURES"]
+__all__ = [
+    "MEASURES",
+    "NUGGETIZER_MEASURES",
+    "MatchLabels",
+    "labels_from_records",
+    "ratios",
+    "evaluate",
+    "NuggetizerAssignments",
+    "read_nuggetizer",
+    "nuggetizer",
+    "nuggetizer_scores",
+    "ConeRagLabels",
+    "read_cone_rag",
+    "cone_rag_scores",
+]
 
 MEASURES = ("Recall-NtN", "Precision-NtN", "Recall-NtR")
-"""The measures of :func:`coverage`, in column order; all higher-is-better, in [0, 1]."""
+"""The measures of :func:`evaluate` and :func:`cone_rag_scores`, in column order; all
+higher-is-better, in [0, 1]."""
+
+NUGGETIZER_MEASURES = ("strict-vital-score", "strict-all-score", "vital-score", "all-score")
+"""nuggetizer's four scores (:func:`nuggetizer_scores`), in its column order."""
+
+_LABEL_FIELDS = ("topic", "turn", "run", "gold", "extracted", "ntn", "ntr")
 
 
 @dataclass(frozen=True, eq=False)
@@ -122,7 +165,8 @@ def labels_from_records(
         (non-empty strings without whitespace); ``gold`` and ``extracted``, arrays of
         distinct nugget ids; optional ``ntn``, an array of ``[extracted, gold]`` pairs
         judged as entailing; optional ``ntr``, an array of distinct gold ids the whole
-        response entails. A missing ``run`` is the empty string.
+        response entails. A missing ``run`` is the empty string; any other field is
+        refused.
     sources : sequence of str, length n, optional
         Where each record came from, for error messages (default ``record 1``, ...).
 
@@ -137,7 +181,8 @@ def labels_from_records(
         If ``records`` is not a sequence or ``sources`` is not a sequence of strings.
     ValueError
         If there is no record, ``sources`` has another length, or a record breaks a
-        rule; the message names the record and the field.
+        rule (an unknown field included, with the known field it is one edit away
+        from); the message names the record and the field.
 
     References
     ----------
@@ -176,6 +221,7 @@ def labels_from_records(
     for i, (rec, where) in enumerate(zip(records, where_of, strict=True)):  # one per turn
         if not isinstance(rec, dict):
             raise ValueError(f"{where}: a label record must be a JSON object, got {json_repr(rec)}")
+        _refuse_unknown(rec, where)
         for key in ("topic", "turn", "gold", "extracted"):
             if key not in rec:
                 raise ValueError(f'{where}: a label record needs "{key}"')
@@ -207,8 +253,81 @@ def labels_from_records(
     return MatchLabels(tuple(runs), tuple(topics), tuple(turns), counts, where_of)
 
 
-def _ratios(num: np.ndarray, den: np.ndarray) -> np.ndarray:
-    return np.divide(num, den, out=np.full(np.shape(num), np.nan, dtype=np.float64), where=den > 0)
+def _refuse_unknown(rec: dict, where: str) -> None:
+    """A label record holds only the fields of the format."""
+    refuse_near_misses(rec, _LABEL_FIELDS, where, "a label record")
+    for key in rec:
+        if key not in _LABEL_FIELDS:
+            raise ValueError(
+                f'{where}: unknown field "{key}" in a label record (the fields are '
+                f"{', '.join(_LABEL_FIELDS)})"
+            )
+
+
+def _counts(counts, width: int, func: str, pairs: Sequence[tuple[int, int]]) -> np.ndarray:
+    """Non-negative integer counts (..., width), each part at most its whole."""
+    c = np.asarray(counts)
+    ok = c.ndim >= 1 and c.shape[-1] == width
+    ok = ok and (c.size == 0 or np.issubdtype(c.dtype, np.integer) or c.dtype == bool)
+    ok = ok and bool((c >= 0).all()) and all(bool((c[..., a] <= c[..., b]).all()) for a, b in pairs)
+    if not ok:
+        rule = f"be non-negative integers of shape (..., {width}), each part at most its whole"
+        raise fail("counts", func, rule, f"shape {c.shape}, dtype {c.dtype}")
+    return c.astype(np.int64)
+
+
+def _ratio(num, den, empty: float) -> np.ndarray:
+    """The ratio num / den, ``empty`` where den is 0 (one IEEE division per cell)."""
+    num = np.asarray(num, dtype=np.float64)
+    out = np.full(num.shape, empty, dtype=np.float64)
+    return np.divide(num, den, out=out, where=np.asarray(den) > 0)
+
+
+def ratios(counts, /) -> dict[str, np.ndarray]:
+    r"""Recall-NtN, Precision-NtN and Recall-NtR from per-turn nugget counts.
+
+    Parameters
+    ----------
+    counts : array_like of int, shape (..., 5)
+        Per turn: matched gold nuggets, gold nuggets, matched extracted nuggets,
+        extracted nuggets, gold nuggets the response entails (as
+        :attr:`MatchLabels.counts`).
+
+    Returns
+    -------
+    dict of str to ndarray
+        ``{"Recall-NtN", "Precision-NtN", "Recall-NtR"}``, each of shape (...), NaN
+        where the denominator is 0.
+
+    Raises
+    ------
+    ValueError
+        If ``counts`` is not non-negative integers of shape (..., 5) with each matched
+        count at most its total.
+
+    Notes
+    -----
+    .. math::
+        Recall\text{-}NtN = \frac{c_0}{c_1},\quad Precision\text{-}NtN = \frac{c_2}{c_3},
+        \quad Recall\text{-}NtR = \frac{c_4}{c_1}
+
+    References
+    ----------
+    Abbasiantaeb et al., Conversational Gold, Eqs. 4-6.
+
+    Examples
+    --------
+    >>> r = ratios([[1, 2, 1, 1, 2], [0, 0, 0, 3, 0]])
+    >>> r["Recall-NtN"].tolist(), r["Precision-NtN"].tolist()
+    ([0.5, nan], [1.0, 0.0])
+    """
+    c = _counts(counts, 5, "ratios", ((0, 1), (2, 3), (4, 1)))
+    nan = float("nan")
+    return {
+        MEASURES[0]: _ratio(c[..., 0], c[..., 1], nan),
+        MEASURES[1]: _ratio(c[..., 2], c[..., 3], nan),
+        MEASURES[2]: _ratio(c[..., 4], c[..., 1], nan),
+    }
 
 
 def _units(topics: Sequence[str], turns: Sequence[str]) -> list[str]:
@@ -240,7 +359,32 @@ def _esc(name: str) -> str:
     return name.replace("%", "%25").replace("/", "%2F")
 
 
-def coverage(labels: MatchLabels, *, average: str = "macro") -> ScoreTable:
+def _table(runs, topics, measures, values, present=None, overall=None, sources=None):
+    """A ScoreTable with one cell per item: runs in order of first appearance, topics sorted.
+
+    ``present`` (items, M) says which cells exist (all by default); cells no item gives
+    do not exist. Two items of one (run, topic) are an error naming their sources.
+    """
+    base = ScoreTable.from_items(runs, topics, measures, values, missing=np.nan, sources=sources)
+    r_index = {r: i for i, r in enumerate(base.runs)}
+    t_index = {t: i for i, t in enumerate(base.topics)}
+    r = np.fromiter(map(r_index.__getitem__, runs), np.int64, len(runs))
+    t = np.fromiter(map(t_index.__getitem__, topics), np.int64, len(topics))
+    mask = np.zeros(base.values.shape, dtype=bool)  # (topics, runs, measures)
+    mask[t, r] = True if present is None else present
+    return ScoreTable(
+        topics=base.topics,
+        runs=base.runs,
+        measures=base.measures,
+        values=base.values,
+        present=mask,
+        overall=overall,
+    )
+
+
+def evaluate(
+    labels: MatchLabels, /, *, average: str = "macro", measures: Sequence[str] | None = None
+) -> ScoreTable:
     r"""Recall-NtN, Precision-NtN and Recall-NtR per turn, and per run.
 
     Parameters
@@ -250,6 +394,8 @@ def coverage(labels: MatchLabels, *, average: str = "macro") -> ScoreTable:
     average : {'macro', 'micro'}
         The run score: the mean of the defined per-turn ratios (macro), or the ratio
         of the counts pooled over the run's turns (micro).
+    measures : sequence of str, optional
+        Only these of :data:`MEASURES`, in this order (default all).
 
     Returns
     -------
@@ -267,15 +413,17 @@ def coverage(labels: MatchLabels, *, average: str = "macro") -> ScoreTable:
     TypeError
         If ``labels`` is not a :class:`MatchLabels`.
     ValueError
-        If ``average`` is not one of the choices, or one run has two records for one
-        turn.
+        If ``average`` is not one of the choices, ``measures`` names another measure,
+        or one run has two records for one turn.
 
     Notes
     -----
+    Per turn (:func:`ratios`):
+
     .. math::
-        Recall_{NtN} = \frac{|\{g : \exists e, (e, g) \in ntn\}|}{|gold|},\quad
-        Precision_{NtN} = \frac{|\{e : \exists g, (e, g) \in ntn\}|}{|extracted|},\quad
-        Recall_{NtR} = \frac{|ntr|}{|gold|}
+        Recall\text{-}NtN = \frac{|\{g : \exists e, (e, g) \in ntn\}|}{|gold|},\quad
+        Precision\text{-}NtN = \frac{|\{e : \exists g, (e, g) \in ntn\}|}{|extracted|},\quad
+        Recall\text{-}NtR = \frac{|ntr|}{|gold|}
 
     References
     ----------
@@ -287,63 +435,399 @@ def coverage(labels: MatchLabels, *, average: str = "macro") -> ScoreTable:
     >>> from fairconv.datasets import path
     >>> from fairconv.io import read_labels
     >>> labels = read_labels(path("rag", "ikat-labels.jsonl"))
-    >>> t = coverage(labels)
+    >>> t = evaluate(labels)
     >>> [t.value("demo-run", "T1_1", m) for m in MEASURES]
     [0.5, 1.0, 0.75]
-    >>> round(coverage(labels, average="micro").value("demo-run", "all", "Recall-NtN"), 4)
+    >>> round(evaluate(labels, average="micro").value("demo-run", "all", "Recall-NtN"), 4)
     0.2222
     """
-    func = "coverage"
+    func = "evaluate"
     if not isinstance(labels, MatchLabels):
         raise TypeError(
             f"The 'labels' parameter of {func} must be a MatchLabels (from read_labels or "
             f"labels_from_records). Got {type(labels).__name__} instead."
         )
     average = check_choice(average, "average", func, ("macro", "micro"))
-    c = labels.counts.astype(np.float64)
-    per_turn = np.column_stack(
-        [_ratios(c[:, 0], c[:, 1]), _ratios(c[:, 2], c[:, 3]), _ratios(c[:, 4], c[:, 1])]
-    )
+    per = ratios(labels.counts)
+    values = np.column_stack([per[m] for m in MEASURES])
     units = _units(labels.topics, labels.turns)
-    table = ScoreTable.from_items(
-        labels.runs, units, MEASURES, per_turn, missing=np.nan, sources=labels.sources
-    )
-    table = ScoreTable(
-        topics=table.topics,
-        runs=table.runs,
-        measures=table.measures,
-        values=table.values,
-        present=~np.isnan(table.values) | _has_item(table, labels, units),
-    )
-    if average == "macro":
-        return table
-    run_index = {r: i for i, r in enumerate(table.runs)}
-    r = np.fromiter(map(run_index.__getitem__, labels.runs), np.int64, len(labels.runs))
-    pooled = np.zeros((len(table.runs), 5))
-    np.add.at(pooled, r, c)
-    overall = np.column_stack(
-        [
-            _ratios(pooled[:, 0], pooled[:, 1]),
-            _ratios(pooled[:, 2], pooled[:, 3]),
-            _ratios(pooled[:, 4], pooled[:, 1]),
-        ]
-    )
-    return ScoreTable(
-        topics=table.topics,
-        runs=table.runs,
-        measures=table.measures,
-        values=table.values,
-        present=table.present,
-        overall=overall,
-    )
+    overall = None
+    if average == "micro":
+        runs = tuple(dict.fromkeys(labels.runs))
+        run_index = {r: i for i, r in enumerate(runs)}
+        r = np.fromiter(map(run_index.__getitem__, labels.runs), np.int64, len(labels.runs))
+        pooled = np.zeros((len(runs), 5), dtype=np.int64)
+        np.add.at(pooled, r, labels.counts)
+        per_run = ratios(pooled)
+        overall = np.column_stack([per_run[m] for m in MEASURES])
+    table = _table(labels.runs, units, MEASURES, values, overall=overall, sources=labels.sources)
+    return pick(table, measures, func)
 
 
-def _has_item(table: ScoreTable, labels: MatchLabels, units: list[str]) -> np.ndarray:
-    """Cells that a label record gives (present even when their ratio is undefined)."""
-    mask = np.zeros(table.values.shape, dtype=bool)
-    r_index = {r: i for i, r in enumerate(table.runs)}
-    t_index = {t: i for i, t in enumerate(table.topics)}
-    r = [r_index[x] for x in labels.runs]
-    t = [t_index[x] for x in units]
-    mask[t, r] = True
-    return mask
+# --------------------------------------------------------------------------- nuggetizer
+
+
+def nuggetizer(counts, /) -> dict[str, np.ndarray]:
+    r"""The four scores of nuggetizer from per-record nugget counts.
+
+    Parameters
+    ----------
+    counts : array_like of int, shape (..., 6)
+        Per record (as :attr:`NuggetizerAssignments.counts`): vital nuggets |V|, vital
+        nuggets labelled ``support``, vital nuggets labelled ``partial_support``,
+        nuggets |N|, nuggets labelled ``support``, nuggets labelled
+        ``partial_support``.
+
+    Returns
+    -------
+    dict of str to ndarray
+        :data:`NUGGETIZER_MEASURES` to arrays of shape (...); 0.0 where the set is
+        empty, as nuggetizer scores it.
+
+    Raises
+    ------
+    ValueError
+        If ``counts`` is not non-negative integers of shape (..., 6) with each labelled
+        count at most its set, and the support plus partial-support counts at most
+        the set.
+
+    Notes
+    -----
+    With s(n) = 1 for ``support``, 1/2 for ``partial_support``, 0 otherwise:
+
+    .. math::
+        \text{strict-vital} = \frac{|\{n \in V : s(n) = 1\}|}{|V|},\quad
+        \text{vital} = \frac{\sum_{n \in V} s(n)}{|V|},\quad
+        \text{strict-all} = \frac{|\{n \in N : s(n) = 1\}|}{|N|},\quad
+        \text{all} = \frac{\sum_{n \in N} s(n)}{|N|}
+
+    Each is 0 when its denominator is 0. Each score is one IEEE division of exact
+    operands, as in ``nuggetizer.core.metrics.calculate_nugget_scores``.
+
+    References
+    ----------
+    Pradeep et al., Initial Nugget Evaluation Results for the TREC 2024 RAG Track with
+    the AutoNuggetizer Framework; castorini/nuggetizer ``calculate_nugget_scores``.
+
+    Examples
+    --------
+    >>> s = nuggetizer([[2, 1, 1, 4, 1, 2]])
+    >>> [float(s[m][0]) for m in NUGGETIZER_MEASURES]
+    [0.5, 0.25, 0.75, 0.5]
+    >>> float(nuggetizer([0, 0, 0, 1, 1, 0])["vital-score"])
+    0.0
+    """
+    c = _counts(counts, 6, "nuggetizer", ((1, 0), (2, 0), (4, 3), (5, 3)))
+    if not (
+        bool((c[..., 1] + c[..., 2] <= c[..., 0]).all())
+        and bool((c[..., 4] + c[..., 5] <= c[..., 3]).all())
+    ):
+        raise fail(
+            "counts",
+            "nuggetizer",
+            "count at most one label per nugget",
+            "more support and partial_support nuggets than nuggets",
+        )
+    return {
+        NUGGETIZER_MEASURES[0]: _ratio(c[..., 1], c[..., 0], 0.0),
+        NUGGETIZER_MEASURES[1]: _ratio(c[..., 4], c[..., 3], 0.0),
+        NUGGETIZER_MEASURES[2]: _ratio(c[..., 1] + 0.5 * c[..., 2], c[..., 0], 0.0),
+        NUGGETIZER_MEASURES[3]: _ratio(c[..., 4] + 0.5 * c[..., 5], c[..., 3], 0.0),
+    }
+
+
+def read_nuggetizer(path_or_records, /, *, name: str | None = None) -> NuggetizerAssignments:
+    """Read nuggetizer's assignment records (``nuggetizer assign`` output) to counts.
+
+    Parameters
+    ----------
+    path_or_records : str, path-like, file object, or sequence of dict
+        A JSON Lines file (``.gz`` read as gzip; blank lines and a byte-order mark at
+        the start skipped), or the records as decoded dicts.
+    name : str, optional
+        The run of the records without ``run_id`` (retrieval-mode files): by default
+        the file's name without its last suffix (``my.run.v2.jsonl`` -> ``my.run.v2``,
+        ``.gz`` dropped first), as nuggetizer names a run. Records given in memory
+        without ``run_id`` need it.
+
+    Returns
+    -------
+    NuggetizerAssignments
+        Per record: run, topic and the six nugget counts.
+
+    Raises
+    ------
+    TypeError
+        If ``path_or_records`` is neither a path nor a sequence.
+    ValueError
+        Naming the file and line (or the record) and the field: invalid JSON; an empty
+        file; a record that is not an object; a missing ``qid`` or ``nuggets``; a
+        ``qid`` that is neither a string id nor an integer, or is ``"all"``; a
+        ``nuggets`` that is not an array; a nugget that is not an object or lacks
+        ``importance`` or ``assignment`` (a file where no nugget has ``assignment`` is
+        named as a ``nuggetizer create`` file); two records of one run for one ``qid``
+        (retrieval-mode files hold one per candidate passage); a field one edit away
+        from a field of the format (``assignement``: Did you mean 'assignment'?).
+
+    Warns
+    -----
+    FairconvWarning
+        Once per input, listing up to five labels nuggetizer does not know (``Vital``,
+        ``supported``, ``null``, ...) with where they are: they are scored as
+        nuggetizer scores them, not vital and worth 0.
+
+    Notes
+    -----
+    Only ``vital`` is vital, and only ``support`` (1) and ``partial_support`` (1/2)
+    earn credit, case-sensitively; ``okay``, ``not_support`` and ``failed`` (the label
+    nuggetizer writes when its model call fails) are known labels worth 0. Fields
+    other than those of the format are ignored, as nuggetizer ignores them, unless
+    they look like a misspelt field.
+
+    Examples
+    --------
+    >>> rec = {"qid": "q1", "run_id": "r", "nuggets": [
+    ...     {"text": "a", "importance": "vital", "assignment": "support"},
+    ...     {"text": "b", "importance": "okay", "assignment": "partial_support"}]}
+    >>> read_nuggetizer([rec]).counts.tolist()
+    [[1, 1, 0, 2, 1, 1]]
+    """
+    return _read_nuggetizer(path_or_records, name=name)
+
+
+def _exact_mean(x: np.ndarray) -> float:
+    """The mean of doubles rounded once, as ``statistics.mean``: their exact sum over n.
+
+    The exact sum is the sum of the doubles :func:`math.fsum` returns for what is left
+    after each one is taken away (a few passes; each leaves less than half an ulp).
+    """
+    rest = x.tolist()
+    parts = []
+    while True:
+        part = math.fsum(rest)
+        if part == 0.0:
+            break
+        parts.append(Fraction(part))
+        rest.append(-part)
+    return float(sum(parts, Fraction(0)) / len(x))
+
+
+def nuggetizer_scores(assignments, /, *, measures: Sequence[str] | None = None) -> ScoreTable:
+    r"""The four scores of nuggetizer per topic and run, and each run's mean.
+
+    Parameters
+    ----------
+    assignments : NuggetizerAssignments or sequence of them
+        From :func:`read_nuggetizer` (one per file).
+    measures : sequence of str, optional
+        Only these of :data:`NUGGETIZER_MEASURES`, in this order (default all).
+
+    Returns
+    -------
+    ScoreTable
+        Measures :data:`NUGGETIZER_MEASURES`, in [0, 1], higher is better; a cell per
+        record. The ``all`` value of a run is the mean over its records, rounded once
+        as ``statistics.mean`` rounds it: nuggetizer's ``all`` row when the file holds
+        one run.
+
+    Raises
+    ------
+    TypeError
+        If ``assignments`` is not what :func:`read_nuggetizer` returns.
+    ValueError
+        If one run has a topic twice across the inputs, or ``measures`` names another
+        measure.
+
+    Notes
+    -----
+    Per record, :func:`nuggetizer`. nuggetizer's own ``all`` row averages every record
+    of a file, whatever its ``run_id``; fairconv averages per run.
+
+    References
+    ----------
+    castorini/nuggetizer ``calculate_nugget_scores`` and ``calculate_global_metrics``.
+
+    Examples
+    --------
+    >>> recs = [{"qid": q, "run_id": "r", "nuggets": [
+    ...     {"importance": "vital", "assignment": a}]} for q, a in
+    ...     [("q1", "support"), ("q2", "partial_support"), ("q3", "not_support")]]
+    >>> t = nuggetizer_scores(read_nuggetizer(recs))
+    >>> t.value("r", "q2", "vital-score"), t.value("r", "all", "vital-score")
+    (0.5, 0.5)
+    """
+    func = "nuggetizer_scores"
+    parts = [assignments] if isinstance(assignments, NuggetizerAssignments) else assignments
+    if (
+        not isinstance(parts, Sequence)
+        or not parts
+        or not all(isinstance(p, NuggetizerAssignments) for p in parts)
+    ):
+        raise TypeError(
+            f"The 'assignments' parameter of {func} must be what read_nuggetizer returns, "
+            f"or a non-empty sequence of them. Got {type(assignments).__name__} instead."
+        )
+    runs = tuple(chain.from_iterable(p.runs for p in parts))
+    topics = tuple(chain.from_iterable(p.topics for p in parts))
+    sources = tuple(chain.from_iterable(p.sources for p in parts))
+    counts = np.concatenate([p.counts for p in parts])
+    per = nuggetizer(counts)
+    values = np.column_stack([per[m] for m in NUGGETIZER_MEASURES])
+    order = {r: i for i, r in enumerate(dict.fromkeys(runs))}
+    run_of = np.fromiter(map(order.__getitem__, runs), np.int64, len(runs))
+    overall = np.array(
+        [[_exact_mean(values[run_of == i, m]) for m in range(4)] for i in range(len(order))]
+    )
+    table = _table(runs, topics, NUGGETIZER_MEASURES, values, overall=overall, sources=sources)
+    return pick(table, measures, func)
+
+
+# --------------------------------------------------------------------------- CONE-RAG
+
+
+def read_cone_rag(gold, response_nuggets=None, /, *, ntn=None, ntr=()) -> ConeRagLabels:
+    """Read CONE-RAG's (TREC iKAT 2024) files to NtN and NtR counts per (run, turn).
+
+    Parameters
+    ----------
+    gold : str or path-like
+        The gold nuggets, JSON ``{turn: {gold_id: {"text", "relevance"}}}``.
+    response_nuggets : str or path-like, optional
+        The response nuggets, JSON ``{turn: {run: {"nuggets": {"matched": [...],
+        "not-matched": [...]}, "response"}}}``; the extracted nuggets are ``matched``,
+        named ``[1]``, ``[2]``, ... by position. Its (run, turn) pairs are those NtN
+        evaluates. Needed with ``ntn``.
+    ntn : str or path-like, optional
+        NtN's ``nuggets_results.json``: ``{"predicted_gold_nuggets": {run: {turn:
+        [gold_id...]}}, "predictive_response_nuggets": {run: {turn: ["[i]"...]}}}``.
+    ntr : sequence of str or path-like
+        NtR's ``coverage_<run>.jsonl`` files (the run is the name between
+        ``coverage_`` and ``.jsonl``); lines ``{"topic_turn_id", "covered",
+        "uncovered", "recall", "response"}``.
+
+    Returns
+    -------
+    ConeRagLabels
+
+    Raises
+    ------
+    TypeError
+        If a path is not a path, or ``ntr`` not a sequence of them.
+    ValueError
+        If neither ``ntn`` nor ``ntr`` is given, ``ntn`` without ``response_nuggets``,
+        or naming the file, line or key and
+        the field: a response-nuggets turn missing from the gold file; a ``nuggets``
+        or turn that is not an object; NtN results whose (run, turn) pairs differ from
+        the response-nuggets file's, that name a gold id not of the turn, an ``[i]``
+        past the turn's matched nuggets, or an id twice; a coverage line for a turn
+        without gold nuggets, twice for one run and turn, whose ``covered`` and
+        ``uncovered`` do not split the turn's gold ids, or whose ``recall`` is not
+        |covered| / (|covered| + |uncovered|); a field one edit away from a known one.
+
+    Examples
+    --------
+    >>> from fairconv.datasets import path
+    >>> labels = read_cone_rag(path("rag", "cone-rag", "gold.json"),
+    ...                        path("rag", "cone-rag", "response_nuggets.json"),
+    ...                        ntn=path("rag", "cone-rag", "nuggets_results.json"))
+    >>> labels.turns[:2], labels.counts[0].tolist()
+    (('1_1', '1_1'), [2, 3, 2, 3, 0, 0])
+    """
+    return _read_cone_rag(gold, response_nuggets, ntn=ntn, ntr=ntr)
+
+
+def _sequential_mean(x: np.ndarray) -> float:
+    """sum(x) / len(x) added left to right, as CONE-RAG averages; 0 for no value."""
+    return float(np.add.accumulate(x)[-1] / len(x)) if len(x) else 0.0
+
+
+def cone_rag_scores(
+    labels: ConeRagLabels, /, *, measures: Sequence[str] | None = None
+) -> ScoreTable:
+    r"""Recall-NtN, Precision-NtN and Recall-NtR per turn as CONE-RAG computes them.
+
+    Parameters
+    ----------
+    labels : ConeRagLabels
+        From :func:`read_cone_rag`.
+    measures : sequence of str, optional
+        Only these of the measures the files give, in this order (default all).
+
+    Returns
+    -------
+    ScoreTable
+        Rows are turn ids; measures :data:`MEASURES` (the NtN ones when NtN results
+        were read, Recall-NtR when coverage files were). NaN where CONE-RAG leaves the
+        turn out of that measure's mean. The ``all`` values are CONE-RAG's run values.
+
+    Raises
+    ------
+    TypeError
+        If ``labels`` is not a :class:`ConeRagLabels`.
+    ValueError
+        If ``measures`` names a measure the files do not give.
+
+    Notes
+    -----
+    .. math::
+        Recall\text{-}NtN = \frac{|\text{predicted gold}|}{|gold|},\quad
+        Precision\text{-}NtN = \frac{|\text{predictive}|}{|matched|},\quad
+        Recall\text{-}NtR = \frac{|covered|}{|covered| + |uncovered|}
+
+    CONE-RAG's choices, reproduced: Recall-NtN is 0 (not NaN) on a turn without gold
+    nuggets, and counts in the mean; Precision-NtN is left out on a turn with no
+    extracted nugget, and a run with none anywhere gets 0; Recall-NtR exists on the
+    turns with a coverage line (NtR skips turns without gold nuggets or with an empty
+    answer). Run values are plain means added in file order.
+
+    References
+    ----------
+    Abbasiantaeb et al., Conversational Gold, Eqs. 4-6; irlabamsterdam/CONE-RAG
+    ``matching/NtN.py`` and ``matching/NtR.py``.
+
+    Examples
+    --------
+    >>> from fairconv.datasets import path
+    >>> labels = read_cone_rag(path("rag", "cone-rag", "gold.json"),
+    ...                        path("rag", "cone-rag", "response_nuggets.json"),
+    ...                        ntn=path("rag", "cone-rag", "nuggets_results.json"))
+    >>> t = cone_rag_scores(labels)
+    >>> t.value("runA", "1_1", "Recall-NtN"), t.value("runA", "1_3", "Recall-NtN")
+    (0.6666666666666666, 0.0)
+    """
+    func = "cone_rag_scores"
+    if not isinstance(labels, ConeRagLabels):
+        raise TypeError(
+            f"The 'labels' parameter of {func} must be what read_cone_rag returns. "
+            f"Got {type(labels).__name__} instead."
+        )
+    c = labels.counts
+    n = len(labels.runs)
+    has_ntr = np.zeros(n, dtype=bool)
+    has_ntr[labels.ntr_lines] = True
+    columns: list[np.ndarray] = []
+    names: list[str] = []
+    if labels.ntn.any():
+        columns.append(np.where(labels.ntn, _ratio(c[:, 0], c[:, 1], 0.0), np.nan))
+        columns.append(np.where(labels.ntn, _ratio(c[:, 2], c[:, 3], np.nan), np.nan))
+        names += MEASURES[:2]
+    if labels.ntr_lines.size:
+        columns.append(np.where(has_ntr, _ratio(c[:, 4], c[:, 5], np.nan), np.nan))
+        names.append(MEASURES[2])
+    values = np.column_stack(columns)
+    present = np.ones(values.shape, dtype=bool)
+    order = tuple(dict.fromkeys(labels.runs))
+    runs = np.asarray(labels.runs, dtype=object)
+    overall = np.full((len(order), len(names)), np.nan)
+    for i, run in enumerate(order):  # one per run
+        mine = runs == run
+        for k, m in enumerate(names):
+            if m == MEASURES[2]:
+                lines = labels.ntr_lines[mine[labels.ntr_lines]]
+                if lines.size:
+                    overall[i, k] = _sequential_mean(values[lines, k])
+            elif (labels.ntn & mine).any():
+                cells = values[labels.ntn & mine, k]
+                overall[i, k] = _sequential_mean(cells[~np.isnan(cells)])
+    table = _table(labels.runs, labels.turns, tuple(names), values, present, overall)
+    return pick(table, measures, func)

@@ -134,12 +134,23 @@ def _run(args) -> int:
 def _inputs(args) -> list[str]:
     """Every input file named on the command line (for the no-overwrite rule)."""
     names = []
-    for key in ("qrels", "answers", "attributes", "labels", "topics"):
+    for key in (
+        "qrels",
+        "answers",
+        "attributes",
+        "labels",
+        "topics",
+        "gold",
+        "response_nuggets",
+        "ntn",
+    ):
         value = getattr(args, key, None)
         if isinstance(value, str):
             names.append(value)
-    for key in ("runs", "conversations", "scores"):
-        names += list(getattr(args, key, None) or [])
+    for key in ("runs", "conversations", "scores", "labels", "ntr"):
+        value = getattr(args, key, None)
+        if isinstance(value, list):
+            names += value
     for entry in getattr(args, "attribute", None) or []:
         names += [entry[1], entry[2]]
     if isinstance(getattr(args, "attributes", None), str):

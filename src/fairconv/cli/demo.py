@@ -145,7 +145,7 @@ def _demo_rag(out) -> None:
             file=out,
         )
     labels = read_labels(path("rag", "ikat-labels.jsonl"))
-    mean, _ = nuggets.coverage(labels).mean()
+    mean, _ = nuggets.evaluate(labels).mean()
     print(
         "\nNugget coverage of the bundled iKAT-style labels (mean over turns): "
         + ", ".join(f"{m} {v:.4f}" for m, v in zip(nuggets.MEASURES, mean[0], strict=False)),
