@@ -339,7 +339,8 @@ def _id_bytes(texts: np.ndarray, *, first: bool) -> tuple[np.ndarray, int]:
     n = len(texts)
     lengths = np.fromiter(map(len, texts), np.int64, n)
     joined = "".join(texts)
-    if joined.isascii():
+    ascii_only = joined.isascii()
+    if ascii_only:
         data = joined.encode("ascii")
     else:
         encoded = list(map(methodcaller("encode", "utf-8", "surrogatepass"), texts))
@@ -350,15 +351,18 @@ def _id_bytes(texts: np.ndarray, *, first: bool) -> tuple[np.ndarray, int]:
     del data
     ends = np.cumsum(lengths) + _accel.PAD
     starts = ends - lengths
-    body = buf[_accel.PAD : _accel.PAD + int(lengths.sum())]
+    body = buf[_accel.PAD : int(ends[-1])] if n else buf[:0]
     bad = n
     if n:
-        at = np.flatnonzero((body <= 32) | (body == 127))
-        if len(at):
-            bad = int(np.searchsorted(ends - _accel.PAD, at[0], side="right"))
-        bad = min(bad, _first(lengths == 0))
-        high = np.flatnonzero(body >= 128)
-        if len(high):  # the rows holding other than ASCII: the id rule on their text
+        # reductions first: the masks only when a byte may break the rule
+        if int(body.min(initial=255)) <= 32 or (ascii_only and int(body.max(initial=0)) == 127):
+            at = np.flatnonzero((body <= 32) | (body == 127))
+            if len(at):
+                bad = int(np.searchsorted(ends - _accel.PAD, at[0], side="right"))
+        if int(lengths.min()) == 0:
+            bad = min(bad, _first(lengths == 0))
+        if not ascii_only:  # the rows holding other than ASCII: the id rule on their text
+            high = np.flatnonzero(body >= 127)
             rows = np.unique(np.searchsorted(ends - _accel.PAD, high, side="right"))
             rows = rows[rows < bad]
             hits = np.fromiter(map(bool, map(_BAD_ID_CHAR.search, texts[rows])), bool, len(rows))
@@ -942,7 +946,13 @@ def as_memberships(memberships, n_groups: int | None = None) -> GroupMemberships
         doc = _Column(_needed(memberships, "doc", what), place)
         skip = {*_COLUMNS["topic"], *_COLUMNS["doc"]}
         groups = [i for i, c in enumerate(memberships.columns) if str(c) not in skip]
-        entries = [_Column(memberships.iloc[:, i], place) for i in groups]
+        block = memberships.iloc[:, groups]
+        entries: list[_Column]
+        plain = all(isinstance(t, np.dtype) and t.kind == "f" for t in block.dtypes)
+        if len(groups) and plain:
+            entries = [_Block(block.to_numpy(dtype=np.float64), place)]  # one (n, G) block
+        else:
+            entries = [_Column(block.iloc[:, k], place) for k in range(len(groups))]
         g = len(groups)
     else:
         (t, d, v), place = _columns(memberships, ("topic", "doc", "relevance"), what)
@@ -967,7 +977,15 @@ def as_memberships(memberships, n_groups: int | None = None) -> GroupMemberships
     def check(value, where):
         return _number(value, "group probability", where)
 
-    if len(entries) == 1 and len(entries[0]) != n:  # one flat column: check row-wise
+    if len(entries) == 1 and isinstance(entries[0], _Block):
+
+        def block_numbers(col):
+            matrix = col.values
+            bad = ~np.isfinite(matrix).all(axis=1)
+            return matrix, _first(bad)
+
+        names, ids, docs, (matrix,) = _keyed(topic, doc, [(entries[0], block_numbers, check)])
+    elif len(entries) == 1 and len(entries[0]) != n:  # one flat column: check row-wise
         row_col = _RowEntries(entries[0], g, place)
         names, ids, docs, (flat,) = _keyed(topic, doc, [(row_col, _row_probabilities, check)])
         matrix = flat.reshape(n, g)
@@ -984,6 +1002,15 @@ def as_memberships(memberships, n_groups: int | None = None) -> GroupMemberships
         )
     _check_unique(cast(Any, place), ids, docs, names, "is listed twice")
     return GroupMemberships(place.name, names, ids, docs, matrix)
+
+
+class _Block(_Column):
+    """An (n, G) float block, whose row i (for messages) is its first non-finite entry."""
+
+    def get(self, i: int):
+        row = self.values[i]
+        bad = ~np.isfinite(row)
+        return row[int(np.argmax(bad))] if bad.any() else row[0]
 
 
 class _RowEntries(_Column):
