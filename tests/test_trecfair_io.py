@@ -258,6 +258,7 @@ def _tiny(tmp_path, *, task, rows, relevant=(1,), edition=2021):
 
 
 def test_2021_task1_scores_the_first_20_lines_against_an_ideal_over_1000(tmp_path):
+    """Spec 3 and 7: the 2021 cut to 20 lines, IDCG over min(1000, |R|), a notice."""
     rows = [f"7 {p}" for p in range(1, 31)]
     qrels, run, dims = _tiny(tmp_path, task=1, rows=rows, relevant=list(range(1, 31)))
     with pytest.warns(FairconvWarning, match="first 20 lines.*10 line"):
@@ -272,6 +273,7 @@ def test_2021_task1_scores_the_first_20_lines_against_an_ideal_over_1000(tmp_pat
 
 
 def test_2021_task2_keeps_six_lines_of_the_first_25_rankings(tmp_path):
+    """Spec 4 and 7: 6 lines of the rankings with seq_no <= 25, against Z_50."""
     rows = [f"7 {s} {p}" for s in range(1, 31) for p in range(1, 9)]
     qrels, run, dims = _tiny(tmp_path, task=2, rows=rows)
     targets = tmp_path / "t.tsv"
@@ -307,6 +309,7 @@ def test_topics_restrict_the_rows(tmp_path):
 
 # --------------------------------------------------------------------------- readers
 def test_metadata_2022_follows_the_organisers_derivation(tmp_path):
+    """Spec 9, the organisers' per-page file (2022): each dimension's derivation."""
     recs = [
         {"page_id": 1, "page_subcont_regions": ["Western Europe", "Melanesia"],
          "source_subcont_regions": {"Polynesia": 1, "Micronesia": 1, "UNK": 2},
@@ -354,6 +357,7 @@ def test_metadata_2022_follows_the_organisers_derivation(tmp_path):
 
 
 def test_metadata_2021_geography_and_gender(tmp_path):
+    """Spec 9 (2021): multi-hot geography, the gender reduction, the dropped value."""
     recs = [
         {"page_id": 5, "quality_score_disc": "Stub", "geographic_locations": ["Europe", "Asia"],
          "gender": ["male", "Taira no Kiyomori"]},
@@ -377,6 +381,7 @@ def test_metadata_2021_geography_and_gender(tmp_path):
 
 
 def test_alignment_tables_as_the_organisers_write_them(tmp_path):
+    """Spec 9, alignment tables: comma or tab, an empty first field, True/False."""
     csv = tmp_path / "page-alpha-align.csv"
     csv.write_text(",Northern America,Western Europe\n12,True,False\n3,False,True\n")
     d = tf.read_alignment("alpha", csv)
@@ -391,6 +396,7 @@ def test_alignment_tables_as_the_organisers_write_them(tmp_path):
 
 
 def test_wide_targets_map_columns_by_name_and_may_omit_the_unknown(tmp_path):
+    """Spec 9, targets (wide form): columns by name, the unknown column optional."""
     align = tmp_path / "a.csv"
     align.write_text("page_id,@UNKNOWN,x y,z\n1,0,1,0\n")
     dims = [tf.read_alignment("d", align)]
@@ -402,6 +408,7 @@ def test_wide_targets_map_columns_by_name_and_may_omit_the_unknown(tmp_path):
 
 
 def test_written_targets_read_back_the_same(tmp_path):
+    """Spec 9: --write-targets writes the long form that --targets reads."""
     rng = np.random.default_rng(3)
     case = oracle.random_case(rng, task=2, edition=2022, explicit=False, m=2, n_topics=3)
     qrels, run, dims, kw = _write_case(case, tmp_path)
@@ -423,6 +430,7 @@ def test_written_targets_read_back_the_same(tmp_path):
 
 
 def test_trec_forms_of_runs_and_qrels(tmp_path):
+    """Spec 9: TREC run lines in file order, TREC qrels with level > 0; spec 2: rank 2."""
     align = tmp_path / "a.tsv"
     align.write_text("page_id\t@UNKNOWN\tx\n" + "".join(f"d{i}\t0\t1\n" for i in range(4)))
     dims = [tf.read_alignment("d", align)]
@@ -798,6 +806,7 @@ def test_metadata_errors_name_line_and_field(tmp_path):
 
 # --------------------------------------------------------------------------- notices (spec 8)
 def test_notices_for_unlisted_pages_undefined_awrf_and_multi_hot_rows(tmp_path):
+    """Spec 3 and 8: unlisted pages dropped (2022), NaN AWRF, rows used as given."""
     paths = _files(
         tmp_path,
         align="page_id\t@UNKNOWN\tx\ty\n1\t0\t1\t1\n2\t0\t0\t1\n3\t1\t0\t0\n",

@@ -369,12 +369,13 @@ class _Pages:
         picked = mask.reshape(-1)
         sel = np.flatnonzero(picked)
         self.group = sel // per_group
-        self.weights = np.ascontiguousarray(np.broadcast_to(weights, mask.shape)).reshape(-1)[sel]
+        # the weights of the picked pages only, from the (possibly broadcast) weights
+        self.weights = np.broadcast_to(weights, mask.shape)[np.unravel_index(sel, mask.shape)]
         self.sizes = [a.shape[-1] for a in alignments]
         self.nz = []
         nnz = np.ones(sel.shape[0])
         for j, a in enumerate(alignments):
-            rows = a.reshape(-1, a.shape[-1])[picked]
+            rows = np.take(a.reshape(-1, a.shape[-1]), sel, axis=0)  # faster than a mask
             # min and max propagate NaN: one pass each, the row search only on failure
             if rows.size and not (rows.min() >= 0 and rows.max() < np.inf):
                 ok = ((rows >= 0) & (rows < np.inf)).all(axis=1)
