@@ -47,7 +47,7 @@ def add_commands(sub) -> None:
         help="cone-rag: an NtR coverage file (the run is the name between coverage_ and "
         ".jsonl); repeat for several",
     )
-    add_table_output(n, "Recall-NtN, all-score")
+    add_table_output(n, "Precision-NtN, Recall-NtR")
     n.add_argument(
         "labels",
         nargs="*",
