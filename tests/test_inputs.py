@@ -89,7 +89,8 @@ def test_dict_runs_are_ranked_by_score_as_trec_eval(pilot):
     _same(gfr.evaluate(pilot.qrels, runs, pilot.attributes), by_score)
     tied = {"T": {"a": 1.0, "c": 1.0, "b": 2.0}}  # ties by doc id descending: b, c, a
     for doc, rank in (("b", 1), ("c", 2), ("a", 3)):  # ERR@3 of one relevant doc: p / rank
-        table = gfr.evaluate({"T": {doc: 1}}, {"x": tied}, [], cutoffs=[3])
+        with pytest.warns(FairconvWarning, match="GFR is ERR alone"):
+            table = gfr.evaluate({"T": {doc: 1}}, {"x": tied}, [], cutoffs=[3])
         assert table.value("x", "T", "ERR@3") == 0.25 / rank
 
 
