@@ -81,8 +81,26 @@ class Turn:
 def turns_of(text: str) -> tuple[Turn, ...]:
     """Turns of a conversation text, from the tokens that begin with ``U:`` or ``S:``.
 
-    Raises ValueError if the text does not begin with ``U:``.
+    Parameters
+    ----------
+    text : str
+        The conversation: words separated by whitespace; a word that begins with
+        ``U:`` (user) or ``S:`` (system) begins a turn, and counts as a word of it.
 
+    Returns
+    -------
+    tuple of Turn
+        Each turn's role (``"U"`` or ``"S"``) and its first and last word, 1-based.
+
+    Raises
+    ------
+    TypeError
+        If ``text`` is not a string.
+    ValueError
+        If the text does not begin with ``U:``.
+
+    Examples
+    --------
     >>> [(t.role, t.start, t.end) for t in turns_of("U:Hi there S:Hello! U: More S:Sure")]
     [('U', 1, 2), ('S', 3, 3), ('U', 4, 5), ('S', 6, 6)]
     """
@@ -180,9 +198,31 @@ def _mark_wide_spaces(buf: np.ndarray, space: np.ndarray) -> None:
 def find_span(text: str, phrase: str, *, occurrence: int = 1) -> tuple[int, int]:
     """Word span (start, end), 1-based inclusive, of the words containing ``phrase``.
 
-    ``occurrence`` picks the n-th match. The span covers every word the phrase touches,
-    so ``find_span("U:a S:Yoshua Bengio", "Bengio")`` is (3, 3).
+    Parameters
+    ----------
+    text : str
+        The conversation's text.
+    phrase : str
+        The characters to find (with at least one word).
+    occurrence : int, optional
+        Which match, from 1 (the first).
 
+    Returns
+    -------
+    (int, int)
+        The first and last word the phrase touches, as nugget spans count them: so
+        ``find_span("U:a S:Yoshua Bengio", "Bengio")`` is (3, 3).
+
+    Raises
+    ------
+    TypeError
+        If ``text`` or ``phrase`` is not a string.
+    ValueError
+        If the phrase has no word, ``occurrence`` is not a positive integer, or the
+        phrase occurs fewer times.
+
+    Examples
+    --------
     >>> find_span("U:Who? S:Here: Yoshua Bengio https://x.org/yb", "Yoshua Bengio")
     (3, 4)
     """
@@ -201,7 +241,32 @@ def find_span(text: str, phrase: str, *, occurrence: int = 1) -> tuple[int, int]
 
 
 def word_at(text: str, offset: int) -> int:
-    """1-based position of the word covering character ``offset`` (0-based)."""
+    """1-based position of the word covering character ``offset`` (0-based).
+
+    Parameters
+    ----------
+    text : str
+        The conversation's text; words are separated by whitespace.
+    offset : int
+        A character position, >= 0.
+
+    Returns
+    -------
+    int
+        The word's position, as nugget spans count words (the first word is 1).
+
+    Raises
+    ------
+    TypeError
+        If ``text`` is not a string or ``offset`` not an integer.
+    ValueError
+        If ``offset`` is negative, past the text or on whitespace.
+
+    Examples
+    --------
+    >>> word_at("one two three", 4)
+    2
+    """
     _check_text(text, "text", "word_at")
     check_int(offset, "offset", "word_at", minimum=0)
     if not 0 <= offset < len(text) or text[offset].isspace():
@@ -504,7 +569,35 @@ class ConversationBatch:
 def batch_from_conversations(
     conversations: Sequence[Conversation], attribute_sets: Sequence[AttributeSet]
 ) -> ConversationBatch:
-    """Build and check a batch from :class:`Conversation` records (any nugget order)."""
+    """Build and check a batch from :class:`Conversation` records (any nugget order).
+
+    Parameters
+    ----------
+    conversations : sequence of Conversation
+    attribute_sets : sequence of AttributeSet
+        The sets whose memberships the nuggets give under ``groups``.
+
+    Returns
+    -------
+    ConversationBatch
+
+    Raises
+    ------
+    TypeError
+        If an item is not a Conversation.
+    ValueError
+        For the errors of :func:`batch_from_records`, naming the conversation.
+
+    Examples
+    --------
+    >>> from fairconv.datasets import load_case
+    >>> from fairconv.io import iter_jsonl
+    >>> case = load_case("r112")
+    >>> records = [r for _, r in iter_jsonl(case.conversations_path)]
+    >>> conversations = [Conversation.from_json(r) for r in records]
+    >>> batch_from_conversations(conversations, case.attribute_sets).runs
+    ('COPWA-CS-QD-MN-2', 'ORG-CS-D-MN-1')
+    """
     conversations = check_sequence_of(
         conversations, Conversation, "conversations", "batch_from_conversations"
     )
@@ -608,6 +701,18 @@ def batch_from_records(
         conversation, in a user turn, across turns or overlapping, memberships of the
         wrong length or not summing to 1, turns that are not contiguous, a length
         that disagrees with the text or the turns.
+
+    Examples
+    --------
+    >>> from fairconv.datasets import load_case
+    >>> from fairconv.io import iter_jsonl
+    >>> case = load_case("r112")
+    >>> lines = iter_jsonl(case.conversations_path)
+    >>> batch = batch_from_records(
+    ...     [r for _, r in lines], case.attribute_sets, sources=[f"r112:{n}" for n, _ in lines]
+    ... )
+    >>> batch.runs, batch.offsets.tolist()
+    (('COPWA-CS-QD-MN-2', 'ORG-CS-D-MN-1'), [0, 6, 11])
     """
     func = "batch_from_records"
     sets = check_sequence_of(attribute_sets, AttributeSet, "attribute_sets", func)

@@ -222,6 +222,12 @@ def run_names(runs: Sequence[Run]) -> tuple[str, ...]:
     ValueError
         If two runs share a name, naming both files: their rows would merge in every
         output.
+
+    Examples
+    --------
+    >>> from fairconv.datasets import fairweb1_pilot
+    >>> run_names(fairweb1_pilot().runs)
+    ('Anserini-bm25', 'Anserini-qld', 'Anserini-qljm')
     """
     runs = check_sequence_of(runs, Run, "runs", "run_names", min_len=1)
     seen: dict[str, Run] = {}

@@ -172,6 +172,11 @@ def cutoffs_of(measures: Sequence[str], func: str) -> tuple[int, ...]:
     ------
     ValueError
         For a name that is not of the form ``BASE[@cutoff][[set]]``.
+
+    Examples
+    --------
+    >>> cutoffs_of(["GFR@20", "ERR@10", "GF-JSD@10[M-ORIGIN]", "iRBU"], "cutoffs_of")
+    (10, 20)
     """
     if isinstance(measures, str) or not hasattr(measures, "__iter__"):
         raise TypeError(
@@ -192,6 +197,15 @@ def pick(table: ScoreTable, measures: Sequence[str] | None, func: str) -> ScoreT
     ------
     ValueError
         For an unknown name; the message lists the valid ones.
+
+    Examples
+    --------
+    >>> from fairconv import gfr
+    >>> from fairconv.datasets import fairweb1_pilot
+    >>> p = fairweb1_pilot()
+    >>> table = gfr.evaluate(p.qrels, p.runs, p.attributes, cutoffs=[10])
+    >>> pick(table, ["GFR@10", "ERR@10"], "pick").measures
+    ('GFR@10', 'ERR@10')
     """
     if measures is None:
         return table

@@ -187,7 +187,26 @@ def _record_keys(values: list) -> int:
 
 
 def write_conversations(conversations: Sequence[Conversation], path) -> None:
-    """Write conversations as JSON Lines."""
+    """Write conversations as JSON Lines, one record per conversation.
+
+    Parameters
+    ----------
+    conversations : sequence of Conversation
+    path : str or os.PathLike
+        The file to write (replaced if it exists).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from fairconv.conversation import Conversation, Nugget
+    >>> from fairconv.io import iter_jsonl, write_conversations
+    >>> c = Conversation("T1", "A", [Nugget(4, 5, level=2)], text="U: hi S: a b c")
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     write_conversations([c], Path(folder) / "c.jsonl")
+    ...     iter_jsonl(Path(folder) / "c.jsonl")[0][1]["nuggets"]
+    [{'start': 4, 'end': 5, 'level': 2}]
+    """
     with open(path, "w", encoding="utf-8") as f:
         for c in conversations:
             f.write(json.dumps(c.to_json(), ensure_ascii=False) + "\n")

@@ -335,7 +335,33 @@ def _unchecked_jsonl(data: bytes, shapes: bytes, short: bool):
 
 
 def read_json(path, *, max_depth: int = MAX_JSON_DEPTH):
-    """The one JSON value of a file, by the rules of :func:`iter_jsonl`."""
+    """The one JSON value of a file, by the rules of :func:`iter_jsonl`.
+
+    Parameters
+    ----------
+    path : str, os.PathLike or file
+        A UTF-8 JSON file.
+    max_depth : int, optional
+        The deepest nesting of arrays and objects accepted.
+
+    Returns
+    -------
+    object
+        The decoded value (dict, list, str, int, float, bool or None).
+
+    Raises
+    ------
+    FileFormatError
+        For an empty file, bytes that are not UTF-8, text that is not one JSON value,
+        a duplicate key, a lone surrogate or nesting deeper than ``max_depth``.
+
+    Examples
+    --------
+    >>> from fairconv.datasets import path
+    >>> from fairconv.io import read_json
+    >>> read_json(path("cases", "r112-attributes.json"))["HINDEX"]["target"]
+    [0.25, 0.25, 0.25, 0.25]
+    """
     name = source_name(path)
     data = checked_bytes(path)
     text = data.decode("utf-8")

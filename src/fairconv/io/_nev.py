@@ -24,7 +24,7 @@ def write_nev(
     run_index: int | None = None,
     attribute_index: int | None = None,
 ) -> None:
-    """Write the organisers' ``.GFRnev`` layout for the given run and attribute set.
+    r"""Write the organisers' ``.GFRnev`` layout for the given run and attribute set.
 
     Parameters
     ----------
@@ -48,6 +48,23 @@ def write_nev(
     ``<topic> <name>=`` (left-justified in 21 columns) and the value to 4 decimals for
     ERR, iRBU, GF-JSD, GF-NMD, GF-RNOD at full depth and each cutoff (``ERR@0010=``),
     as NTCIREVAL's ``GFRcompute`` prints them.
+
+    Examples
+    --------
+    >>> import io
+    >>> from fairconv import gfr
+    >>> from fairconv.datasets import fairweb1_pilot
+    >>> from fairconv.rankings import prepare
+    >>> p = fairweb1_pilot()
+    >>> origin = [a for a in p.attributes if a.attribute.name == "M-ORIGIN"]
+    >>> lists = prepare(p.qrels, p.runs, origin)
+    >>> table = gfr.evaluate(p.qrels, p.runs, origin, cutoffs=[10, 20, 100], lists=lists)
+    >>> out = io.StringIO()
+    >>> write_nev(table, p.qrels, origin, out, lists=lists, run_index=0)
+    >>> print("\n".join(out.getvalue().splitlines()[:3]))
+    P002 # syslen=100 jrel=37 jnonrel=35
+    P002 ERR=                 0.3401
+    P002 iRBU=                0.9626
     """
     syslen = lists.syslen()
     runs = lists.runs

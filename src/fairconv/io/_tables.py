@@ -245,7 +245,34 @@ def read_gmemb(path, n_groups: int | None = None) -> GroupMemberships:
 
 
 def read_golddistr(path) -> np.ndarray:
-    """Read a target distribution: one probability per line (checked by AttributeSet)."""
+    """Read a target distribution: one probability per line.
+
+    Parameters
+    ----------
+    path : str, os.PathLike or text file
+        A golddistr file (docs/formats.md): the probability of each group, in the
+        groups' order, one per line.
+
+    Returns
+    -------
+    ndarray, shape (G,)
+        The probabilities as read; :class:`fairconv.AttributeSet` checks that they
+        form a distribution.
+
+    Raises
+    ------
+    FileFormatError
+        For fewer than two lines, or a line that is not one decimal number (the file
+        and line named).
+
+    Examples
+    --------
+    >>> from fairconv.datasets import path
+    >>> from fairconv.io import read_golddistr
+    >>> target = read_golddistr(path("fairweb1-pilot", "M-ORIGIN.golddistr"))
+    >>> len(target), round(float(target.sum()), 6)
+    (8, 1.0)
+    """
     rows = split_rows(path, 1, "golddistr")
     if len(rows) < 2:
         raise FileFormatError(
