@@ -41,7 +41,8 @@ def _command_lines(text: str) -> list[str]:
         current = None
         for line in block.splitlines():
             line = re.sub(r"\s#\s.*$", "", line)
-            if re.match(r"^(\$ )?fairconv\b", line):
+            # a command, not a message it prints ("fairconv trecfair: warning: ...")
+            if re.match(r"^(\$ )?fairconv( [^\s:]+(\s|$)|$)", line):
                 current = len(commands)
                 commands.append(line.removeprefix("$ "))
             elif current is not None and (line.startswith(" ") or commands[current].endswith("\\")):
@@ -79,7 +80,7 @@ def test_every_quoted_command_and_option_exists(page, line):
     for option, values in re.findall(r"(--[\w-]+)[ =]\[?([\w-]+(?:\|[\w-]+)+)", line):
         choices = options[option]
         if choices is not None:
-            assert set(values.split("|")) <= set(choices), (page, option, values, choices)
+            assert set(values.split("|")) <= {str(c) for c in choices}, (page, option, values)
 
 
 def test_the_readme_lists_every_command():
@@ -107,6 +108,7 @@ def test_the_readme_names_the_commands_that_print_score_rows(tmp_path):
     cases = ["--attributes", str(path("cases", "r112-attributes.json"))]
     r112 = str(path("cases", "r112-fairweb2.jsonl"))
     runs = [str(p) for p in sorted((pilot / "runs").iterdir())]
+    trec = path("trecfair")
     outputs = {
         "gfr": _run("gfr", *ranked, "--attribute", *origin, "--cutoffs", "10", *runs, cwd=tmp_path),
         "gfrc": _run("gfrc", *cases, r112, cwd=tmp_path),
@@ -126,18 +128,31 @@ def test_the_readme_names_the_commands_that_print_score_rows(tmp_path):
         ),
         "nuggets": _run("nuggets", str(path("rag", "ikat-labels.jsonl")), cwd=tmp_path),
         "demo": _run("demo", cwd=tmp_path),
+        "trecfair": _run(
+            "trecfair",
+            "--task",
+            "1",
+            "--qrels",
+            str(trec / "trec_fair_eval_reldocs.jsonl"),
+            "--metadata",
+            str(trec / "trec_2022_articles_discrete.jsonl"),
+            *["--background", "gender", "trec2022-gender", str(trec / "t1-relfirst")],
+            cwd=tmp_path,
+        ),
     }
     prints_rows = {
         c for c, out in outputs.items() if out.startswith("run\ttopic\tmeasure\tvalue\n")
     }
-    # the names the help of -m gives as examples are measures of that command
+    # the names the help of -m gives as examples are measures of that command (trecfair's
+    # and nuggets' help name the measures of several tasks or input formats)
     for command, out in outputs.items():
-        if command in prints_rows and command != "gfrc2 --clusters":
-            help_text = " ".join(_subcommands()[command].format_help().split())
+        if command in {"gfr", "gfrc", "gfrc2", "ragfair"}:
+            parser = _subcommands()[command]
+            (help_text,) = [a.help for a in parser._actions if "-m" in a.option_strings]
             (examples,) = re.findall(r"by its printed name \(e\.g\. ([^)]*)\); repeat", help_text)
             printed = {row.split("\t")[2] for row in out.splitlines()[1:]}
             assert set(examples.split(", ")) <= printed, (command, examples)
-    assert prints_rows == {"gfr", "gfrc", "gfrc2", "ragfair", "nuggets"}
+    assert prints_rows == {"gfr", "gfrc", "gfrc2", "ragfair", "nuggets", "trecfair"}
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     (sentence,) = re.findall(r"^((?:`\w+`(?:, | and ))+`\w+`) print tab-separated", readme, re.M)
     assert set(re.findall(r"`(\w+)`", sentence)) == prints_rows - {"gfrc2 --clusters"}
@@ -396,3 +411,25 @@ def test_every_public_function_has_examples_that_run_as_doctests():
         if not re.search(r"^Examples\n--------\n(.*\n)*>>> ", inspect.getdoc(f) or "", re.M)
     ]
     assert not missing, missing
+
+
+def test_links_between_pages_resolve():
+    """A link to another page names a page that exists, and a #section a heading of it."""
+
+    def anchors(page: Path) -> set[str]:
+        headings = re.findall(r"^#{1,3} (.+)$", page.read_text(encoding="utf-8"), flags=re.M)
+        slugs = set()
+        for h in headings:
+            slug = re.sub(r"[^\w\- ]", "", h.strip().lower().replace("`", ""))
+            slugs.add(slug.replace(" ", "-"))
+        return slugs
+
+    for page in PAGES:
+        base = page.parent
+        for target, _, anchor in re.findall(
+            r"\]\(([\w./-]+\.md)(#([\w-]+))?\)", page.read_text(encoding="utf-8")
+        ):
+            linked = (base / target).resolve()
+            assert linked.exists(), f"{page.name}: no page {target}"
+            if anchor:
+                assert anchor in anchors(linked), f"{page.name}: no section {target}#{anchor}"
