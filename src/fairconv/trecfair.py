@@ -939,7 +939,7 @@ def task1(
     lengths : array_like of int, shape (...)
         Ranking lengths n (positions beyond are padding), at most N.
     n_relevant : array_like of int, shape (...)
-        |R| of each topic, at least 1.
+        ``|R|`` of each topic, at least 1.
     edition : {2022, 2021}
     target_len : int, optional
         N: 500 (2022) or 1000 (2021) by default.
@@ -961,7 +961,7 @@ def task1(
     Spec ``trecfair.md`` section 3; ``wptrec/metrics/awrf.py`` (2022) and ``metrics.py``
     (``qr_ndcg``, ``qr_awrf``, 2021). The discounts are the float32 values of
     :func:`discount`, summed in float64. Edition 2021's evaluation kept each run's first
-    20 lines per topic: pass lengths already cut (the IDCG still runs over min(N, |R|)).
+    20 lines per topic: pass lengths already cut (the IDCG still runs over ``min(N, |R|)``).
     A JS that rounds below 0 is taken as 0 (the official square root gives NaN there).
     The product runs the dimensions as one sparse matrix product over two groups of
     dimensions and the divergence over the exposed cells only: the unexposed cells
@@ -1322,7 +1322,7 @@ def _sparse_targets(n_topics, sizes, keys, values) -> Targets:
 
 
 def read_targets(path, dimensions, /) -> TopicTargets:
-    """Read targets (long or wide form) onto the categories of ``dimensions``.
+    r"""Read targets (long or wide form) onto the categories of ``dimensions``.
 
     Parameters
     ----------
@@ -1342,6 +1342,17 @@ def read_targets(path, dimensions, /) -> TopicTargets:
     ValueError
         Naming file and line: other dimensions or categories, a cell twice, a negative
         value, a topic summing to 0.
+
+    Examples
+    --------
+    >>> import io
+    >>> from fairconv import trecfair
+    >>> alignment = io.StringIO("page_id,Unknown,female,male\n1,0,1,0\n")
+    >>> gender = trecfair.read_alignment("gender", alignment)
+    >>> long_form = io.StringIO("topic_id,gender,target\n101,female,1\n")
+    >>> targets = trecfair.read_targets(long_form, [gender])
+    >>> targets.topics, targets.dimensions
+    (('101',), ('gender',))
     """
     dims = _dimension_list(dimensions, "trecfair.read_targets")
     table = _io.read_target_table(path, dims)
@@ -1534,6 +1545,17 @@ def build_targets(
     ValueError
         For a relevant page the tables do not list (2022), a relevant page without a
         work level (2022 Task 2), backgrounds that do not match their dimensions.
+
+    Examples
+    --------
+    >>> from fairconv import datasets, trecfair
+    >>> d = datasets.path("trecfair")
+    >>> dims, _ = trecfair.read_metadata(
+    ...     d / "trec_2022_articles_discrete.jsonl", edition=2022, dimensions=["sub-geo"]
+    ... )
+    >>> qrels = trecfair.read_qrels(d / "trec_fair_eval_reldocs.jsonl")
+    >>> trecfair.build_targets(qrels, dims, task=1, backgrounds={"sub-geo": "trec2022-world-pop"})
+    TopicTargets(3 topics, dimensions=['sub-geo'], source='built')
     """
     func = "trecfair.build_targets"
     if task not in (1, 2) or isinstance(task, bool):
@@ -1805,6 +1827,26 @@ def evaluate(
     -----
     Spec ``trecfair.md`` sections 3-7; the organisers' ``Task1Evaluation.py`` and
     ``Task2Evaluation.py`` (2021, 2022).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from fairconv import datasets, trecfair
+    >>> d = datasets.path("trecfair")
+    >>> dims, _ = trecfair.read_metadata(
+    ...     d / "trec_2022_articles_discrete.jsonl", edition=2022, dimensions=["sub-geo"]
+    ... )
+    >>> qrels = trecfair.read_qrels(d / "trec_fair_eval_reldocs.jsonl")
+    >>> with warnings.catch_warnings(record=True) as notices:
+    ...     warnings.simplefilter("always")
+    ...     table = trecfair.evaluate(
+    ...         qrels, [d / "t1-relfirst"], dims, task=1,
+    ...         backgrounds={"sub-geo": "trec2022-world-pop"},
+    ...     )
+    >>> print(notices[0].message)  # doctest: +ELLIPSIS
+    run 't1-relfirst': 1 of 91 ranked pages are in no alignment table; ...
+    >>> table.measures
+    ('nDCG', 'AWRF[sub-geo]', 'nDCG*AWRF[sub-geo]')
     """
     from .results import ScoreTable
 
@@ -2041,10 +2083,28 @@ read_work = _io.read_work
 
 
 def read_run(path, /, *, task: int, name: str | None = None) -> FairRun:
-    """Read a TREC Fair run (see :func:`fairconv.io._trecfair.read_fair_run`)."""
+    """Read a TREC Fair run of Task 1 (rankings) or Task 2 (sequences of rankings).
+
+    The run is named by ``name``, else by its file (docs/trecfair.md gives the
+    format and its errors).
+
+    Examples
+    --------
+    >>> from fairconv import datasets, trecfair
+    >>> run = trecfair.read_run(datasets.path("trecfair", "t1-relfirst"), task=1)
+    >>> run.name, run.topics
+    ('t1-relfirst', ('101', '102', '103'))
+    """
     return _io.read_fair_run(path, task=task, name=name)
 
 
 def read_qrels(path, /) -> FairQrels:
-    """Read relevant pages (see :func:`fairconv.io._trecfair.read_fair_qrels`)."""
+    """Read the relevant pages of each topic: the track's topic JSON Lines or TREC qrels.
+
+    Examples
+    --------
+    >>> from fairconv import datasets, trecfair
+    >>> trecfair.read_qrels(datasets.path("trecfair", "trec_fair_eval_reldocs.jsonl")).topics
+    ('101', '102', '103')
+    """
     return _io.read_fair_qrels(path)

@@ -453,7 +453,7 @@ def _json_ids(values: list, field_name: str, where: str) -> np.ndarray:
 
 # --------------------------------------------------------------------------- alignment
 def read_alignment(name: str, path, /) -> Dimension:
-    """Read one dimension's alignment table.
+    r"""Read one dimension's alignment table.
 
     A header ``page_id`` (or ``page``, or an empty first field) then the category
     names; one row per page: the page id and one number per category. Tab-separated,
@@ -462,6 +462,14 @@ def read_alignment(name: str, path, /) -> Dimension:
     ``Unknown``, ``unknown``) must be first. Errors: no or a repeated category, an
     unknown category not first, a page twice, a wrong field count, a negative or
     non-finite value.
+
+    Examples
+    --------
+    >>> import io
+    >>> from fairconv import trecfair
+    >>> table = io.StringIO("page_id\tUnknown\tfemale\tmale\n1\t0\t1\t0\n2\t1\t0\t0\n")
+    >>> trecfair.read_alignment("gender", table).categories
+    ('Unknown', 'female', 'male')
     """
     if (
         not isinstance(name, str)
@@ -640,6 +648,16 @@ def read_metadata(path, /, *, edition: int, dimensions=None):
     Returns
     -------
     (list of Dimension, WorkLevels)
+
+    Examples
+    --------
+    >>> from fairconv import datasets, trecfair
+    >>> path = datasets.path("trecfair", "trec_2022_articles_discrete.jsonl")
+    >>> dimensions, work = trecfair.read_metadata(path, edition=2022)
+    >>> [d.name for d in dimensions]
+    ['sub-geo', 'src-geo', 'gender', 'occ', 'alpha', 'age', 'pop', 'langs']
+    >>> dimensions[2].categories
+    ('@UNKNOWN', 'female', 'male', 'NB')
     """
     func = "trecfair.read_metadata"
     if edition not in (2021, 2022) or isinstance(edition, bool):
@@ -974,6 +992,13 @@ def read_background(source, /) -> Background:
     comma-separated; category names may hold spaces there); weights are divided by
     their sum. Presets: :data:`BACKGROUND_PRESETS`. Errors: a category twice, a
     negative weight, all weights 0.
+
+    Examples
+    --------
+    >>> from fairconv import trecfair
+    >>> background = trecfair.read_background("trec2022-gender")
+    >>> background.categories, [round(w, 3) for w in background.weights.tolist()]
+    (('female', 'male', 'NB'), [0.495, 0.495, 0.01])
     """
     if isinstance(source, str) and source in BACKGROUND_PRESETS:
         names, w = zip(*BACKGROUND_PRESETS[source], strict=True)
@@ -999,11 +1024,18 @@ _LEVEL_COLUMNS = ("level", "quality", "qual_cat", "quality_score_disc")
 
 
 def read_work(path, /) -> WorkLevels:
-    """Work levels: a header, then ``page_id level`` rows (level Stub, Start, C, B, GA, FA).
+    r"""Work levels: a header, then ``page_id level`` rows (level Stub, Start, C, B, GA, FA).
 
     A comma-separated file whose header names ``page_id`` and ``quality`` (the
     organisers' ``page-quality.csv.gz``) is read by those columns. Errors: another
     level, a page twice.
+
+    Examples
+    --------
+    >>> import io
+    >>> from fairconv import trecfair
+    >>> trecfair.read_work(io.StringIO("page_id level\n1 Stub\n2 FA\n"))
+    WorkLevels(source='<stream>')
     """
     t = _separated(path, "work level")
     header = t.header
