@@ -473,9 +473,9 @@ def nuggetizer(counts, /) -> dict[str, np.ndarray]:
     Parameters
     ----------
     counts : array_like of int, shape (..., 6)
-        Per record (as :attr:`NuggetizerAssignments.counts`): vital nuggets |V|, vital
+        Per record (as :attr:`NuggetizerAssignments.counts`): vital nuggets ``|V|``, vital
         nuggets labelled ``support``, vital nuggets labelled ``partial_support``,
-        nuggets |N|, nuggets labelled ``support``, nuggets labelled
+        nuggets ``|N|``, nuggets labelled ``support``, nuggets labelled
         ``partial_support``.
 
     Returns
@@ -722,7 +722,7 @@ def read_cone_rag(gold, response_nuggets=None, /, *, ntn=None, ntr=()) -> ConeRa
         past the turn's matched nuggets, or an id twice; a coverage line for a turn
         without gold nuggets, twice for one run and turn, whose ``covered`` and
         ``uncovered`` do not split the turn's gold ids, or whose ``recall`` is not
-        |covered| / (|covered| + |uncovered|); a field one edit away from a known one.
+        ``|covered| / (|covered| + |uncovered|)``; a field one edit away from a known one.
 
     Examples
     --------

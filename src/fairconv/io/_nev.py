@@ -56,11 +56,12 @@ def write_nev(
     >>> from fairconv.datasets import fairweb1_pilot
     >>> from fairconv.rankings import prepare
     >>> p = fairweb1_pilot()
-    >>> origin = [a for a in p.attributes if a.attribute.name == "M-ORIGIN"]
-    >>> lists = prepare(p.qrels, p.runs, origin)
-    >>> table = gfr.evaluate(p.qrels, p.runs, origin, cutoffs=[10, 20, 100], lists=lists)
+    >>> lists = prepare(p.qrels, p.runs, p.attributes)
+    >>> table = gfr.evaluate(p.qrels, p.runs, p.attributes, cutoffs=[10, 20, 100], lists=lists)
+    >>> origin = [a.attribute.name for a in p.attributes].index("M-ORIGIN")
     >>> out = io.StringIO()
-    >>> write_nev(table, p.qrels, origin, out, lists=lists, run_index=0)
+    >>> write_nev(table, p.qrels, p.attributes, out, lists=lists, run_index=0,
+    ...           attribute_index=origin)
     >>> print("\n".join(out.getvalue().splitlines()[:3]))
     P002 # syslen=100 jrel=37 jnonrel=35
     P002 ERR=                 0.3401
