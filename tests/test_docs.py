@@ -144,9 +144,9 @@ def test_the_readme_names_the_commands_that_print_score_rows(tmp_path):
         c for c, out in outputs.items() if out.startswith("run\ttopic\tmeasure\tvalue\n")
     }
     # the names the help of -m gives as examples are measures of that command (trecfair's
-    # and nuggets' help name the measures of several tasks or input formats)
+    # help names the measures of both tasks, with SET standing for the dimensions)
     for command, out in outputs.items():
-        if command in {"gfr", "gfrc", "gfrc2", "ragfair"}:
+        if command in {"gfr", "gfrc", "gfrc2", "ragfair", "nuggets"}:
             parser = _subcommands()[command]
             (help_text,) = [a.help for a in parser._actions if "-m" in a.option_strings]
             (examples,) = re.findall(r"by its printed name \(e\.g\. ([^)]*)\); repeat", help_text)
