@@ -106,20 +106,20 @@ def test_case_names_are_case_insensitive():
 
 @pytest.mark.parametrize("bad", ["r113", "", "pilot"])
 def test_unknown_case_lists_the_valid_names(bad):
-    with pytest.raises(ValueError, match=r"'name' parameter of load_case.*'r112', 'm002'"):
+    with pytest.raises(ValueError, match=r"'name' parameter of datasets.load_case.*'r112', 'm002'"):
         load_case(bad)
 
 
 @pytest.mark.parametrize("bad", [None, 112, b"r112"])
 def test_case_name_of_the_wrong_type(bad):
-    with pytest.raises(TypeError, match=r"'name' parameter of load_case.*'r112', 'm002'"):
+    with pytest.raises(TypeError, match=r"'name' parameter of datasets.load_case.*'r112', 'm002'"):
         load_case(bad)
 
 
 def test_path_refuses_what_is_not_bundled():
     with pytest.raises(ValueError, match="bundles no data at 'nothing/here'"):
         path("nothing", "here")
-    with pytest.raises(TypeError, match="'parts' parameter of path"):
+    with pytest.raises(TypeError, match="'parts' parameter of datasets.path"):
         path("cases", 3)
 
 

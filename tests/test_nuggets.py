@@ -144,50 +144,50 @@ def test_empty_label_file_is_an_error(tmp_path):
         (
             lambda: nuggets.labels_from_records(GOOD),
             TypeError,
-            "'records' parameter of labels_from_records",
+            "'records' parameter of nuggets.labels_from_records",
         ),
         (
             lambda: nuggets.labels_from_records("abc"),
             TypeError,
-            "'records' parameter of labels_from_records",
+            "'records' parameter of nuggets.labels_from_records",
         ),
         (
             lambda: nuggets.labels_from_records([]),
             ValueError,
-            "'records' parameter of labels_from_records must hold at least one",
+            "'records' parameter of nuggets.labels_from_records must hold at least one",
         ),
         (
             lambda: nuggets.labels_from_records([GOOD], sources=["a", "b"]),
             ValueError,
-            "'sources' parameter of labels_from_records.*Got 2",
+            "'sources' parameter of nuggets.labels_from_records.*Got 2",
         ),
         (
             lambda: nuggets.labels_from_records([GOOD], sources=[1]),
             TypeError,
-            "'sources' parameter of labels_from_records",
+            "'sources' parameter of nuggets.labels_from_records",
         ),
         (
             lambda: nuggets.evaluate([GOOD]),
             TypeError,
-            "'labels' parameter of evaluate must be a MatchLabels.*Got list",
+            "'labels' parameter of gfr.evaluate must be a MatchLabels.*Got list",
         ),
         (
             lambda: nuggets.evaluate(nuggets.labels_from_records([GOOD]), average="mean"),
             ValueError,
-            "'average' parameter of evaluate",
+            "'average' parameter of gfr.evaluate",
         ),
-        (lambda: read_labels(3), TypeError, "'path' parameter of read_labels"),
+        (lambda: read_labels(3), TypeError, "'path' parameter of io.read_labels"),
         (
             lambda: nuggets.MatchLabels(
                 ("r",), ("t",), ("u",), np.array([[2, 1, 0, 0, 0]]), ("s",)
             ),
             ValueError,
-            "'counts' parameter of MatchLabels",
+            "'counts' parameter of nuggets.MatchLabels",
         ),
         (
             lambda: nuggets.MatchLabels(("r",), ("t",), (), np.zeros((1, 5), int), ("s",)),
             ValueError,
-            "'turns' parameter of MatchLabels",
+            "'turns' parameter of nuggets.MatchLabels",
         ),
     ],
 )

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .._accel import paused_gc
-from .._validation import unknown_field
+from .._validation import public, unknown_field
 from ..conversation import Conversation, ConversationBatch, batch_from_records
 from ..divergences import AttributeSet
 from ..nuggets import MatchLabels, labels_from_records
@@ -47,6 +47,7 @@ def golddistr_path(path, target: str) -> Path:
     return Path(str(path)).parent / target
 
 
+@public
 def read_attribute_sets(path) -> list[AttributeSet]:
     """Read the attribute-set JSON of docs/formats.md.
 
@@ -115,6 +116,7 @@ def read_attribute_sets(path) -> list[AttributeSet]:
     return out
 
 
+@public
 def read_conversations(paths, attribute_sets: Sequence[AttributeSet]) -> ConversationBatch:
     """Read annotated conversations (JSON Lines, docs/formats.md) into a checked batch.
 
@@ -186,6 +188,7 @@ def _record_keys(values: list) -> int:
     return sum(map(len, records)) + sum(map(len, items)) + sum(map(len, groups))
 
 
+@public
 def write_conversations(conversations: Sequence[Conversation], path) -> None:
     """Write conversations as JSON Lines."""
     with open(path, "w", encoding="utf-8") as f:
@@ -193,6 +196,7 @@ def write_conversations(conversations: Sequence[Conversation], path) -> None:
             f.write(json.dumps(c.to_json(), ensure_ascii=False) + "\n")
 
 
+@public
 def read_answers(path, attribute_sets: Sequence[AttributeSet]) -> Answers:
     """Read RAG answers (JSON Lines, docs/formats.md).
 
@@ -220,6 +224,7 @@ def read_answers(path, attribute_sets: Sequence[AttributeSet]) -> Answers:
     return answers_from_records(answer_records(path), attribute_sets)
 
 
+@public
 def as_answers(answers, attribute_sets: Sequence[AttributeSet]) -> Answers:
     """Generated answers from a file, a DataFrame or records.
 
@@ -260,6 +265,7 @@ def as_answers(answers, attribute_sets: Sequence[AttributeSet]) -> Answers:
     return answers_from_records(answer_records(answers), attribute_sets)
 
 
+@public
 def read_labels(path: str | os.PathLike[str]) -> MatchLabels:
     """Read match labels, one evaluated turn per line (JSON Lines, docs/formats.md).
 

@@ -46,7 +46,7 @@ from typing import Any, NoReturn, cast
 import numpy as np
 
 from .. import _accel
-from .._validation import _NOT_IN_ID, LMAX_LIMIT, SUM_TOLERANCE, first_bad_distribution
+from .._validation import _NOT_IN_ID, LMAX_LIMIT, SUM_TOLERANCE, first_bad_distribution, public
 from ._json import LONE_SURROGATE, iter_jsonl
 from ._tables import (
     GroupMemberships,
@@ -614,6 +614,7 @@ def _keyed(topic: _Column, doc: _Column, others) -> tuple:
 
 
 # --------------------------------------------------------------------------- the inputs
+@public
 def as_qrels(qrels) -> Qrels:
     """Qrels from a file, a DataFrame, a dict or records.
 
@@ -723,6 +724,7 @@ def _take(column, rows: np.ndarray):
     return column.iloc[rows]
 
 
+@public
 def as_run(run, /, *, name: str | None = None) -> Run:
     """A run from a file, a DataFrame, a dict or records.
 
@@ -789,6 +791,7 @@ def _single_run_dict(runs: Mapping) -> bool:
     return False
 
 
+@public
 def as_runs(runs) -> list[Run]:
     """Runs from a run, a sequence of runs or a mapping from run name to run.
 
@@ -903,6 +906,7 @@ def _vectors(col: _Column, what: str) -> tuple[_Column, int]:
     return _Column(flat, col.place), g
 
 
+@public
 def as_memberships(memberships, n_groups: int | None = None) -> GroupMemberships:
     """Group memberships from a file, a DataFrame, a dict or records.
 

@@ -15,7 +15,7 @@ from functools import cached_property
 import numpy as np
 
 from .._accel import KeyTable, first_occurrences, string_hashes
-from .._validation import SUM_TOLERANCE, first_bad_distribution
+from .._validation import SUM_TOLERANCE, first_bad_distribution, public
 from ._text import (
     NTCIR_LEVEL,
     RANK,
@@ -95,10 +95,12 @@ class Qrels(_Keyed):
     lines: np.ndarray | None = field(default=None, repr=False)  # None: line i + 1
     index: object = field(default=None, repr=False)  # a DataFrame's own index labels
 
+    @public
     def line(self, i: int) -> int | str:
         """The file line (a DataFrame's row, with its index label) of judgment i."""
         return _line(self.lines, self.index, i)
 
+    @public
     def check_gains(self, n_levels: int) -> None:
         """Every level must have a gain: a higher one is an error naming its line."""
         above = np.flatnonzero(self.levels > n_levels)
@@ -137,6 +139,7 @@ class Qrels(_Keyed):
         return dict(zip(self.topics, non.astype(int).tolist(), strict=False))
 
 
+@public
 def read_qrels(path) -> Qrels:
     """Read NTCIR (``topic doc L<level>``) or TREC (``topic iter doc level``) qrels.
 
@@ -199,6 +202,7 @@ class GroupMemberships(_Keyed):
         return int(self.matrix.shape[1])
 
 
+@public
 def read_gmemb(path, n_groups: int | None = None) -> GroupMemberships:
     """Read a gmemb file: a topic, a doc and G probabilities summing to 1 per line.
 
@@ -244,6 +248,7 @@ def read_gmemb(path, n_groups: int | None = None) -> GroupMemberships:
     return GroupMemberships(rows.path, names, ids, docs, matrix)
 
 
+@public
 def read_golddistr(path) -> np.ndarray:
     """Read a target distribution: one probability per line (checked by AttributeSet)."""
     rows = split_rows(path, 1, "golddistr")
@@ -276,11 +281,13 @@ class Run(_Keyed):
     def __len__(self):
         return len(self.docs)
 
+    @public
     def line(self, i: int) -> int | str:
         """The file line (a DataFrame's row, with its index label) of record i."""
         return _line(self.lines, self.index, i)
 
 
+@public
 def read_run(path, tag: str | None = None) -> Run:
     """Read a TREC run ``topic Q0 doc rank score tag``.
 
