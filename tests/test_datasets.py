@@ -26,7 +26,7 @@ def pilot():
 
 def test_pilot_pack_holds_the_pilot_files(pilot):
     assert isinstance(pilot, PilotPack)
-    assert [r.tag for r in pilot.runs] == ["Anserini-bm25", "Anserini-qld", "Anserini-qljm"]
+    assert [r.name for r in pilot.runs] == ["Anserini-bm25", "Anserini-qld", "Anserini-qljm"]
     assert [(a.attribute.name, a.attribute.scale) for a in pilot.attributes] == list(
         PILOT_ATTRIBUTES
     )

@@ -467,7 +467,7 @@ def test_a_frame_with_a_run_column_is_several_runs(column):
         }
     )
     runs = as_runs(frame)
-    assert [r.tag for r in runs] == ["b", "a"]
+    assert [r.name for r in runs] == ["b", "a"]
     table = _utility_only({"T": {"good": 2}}, frame, cutoffs=[10])
     assert table.value("a", "T", "ERR@10") == 0.75
     assert table.value("b", "T", "ERR@10") == 0.75 / 2
@@ -597,7 +597,7 @@ def test_the_pilot_as_frames_scores_as_the_files_ranked_by_score():
         frame = pd.read_csv(
             f, sep=" ", header=None, names=["query_id", "q0", "doc_id", "rank", "score", "tag"]
         )
-        runs[run.tag] = frame
+        runs[run.name] = frame
     lines = (folder / "fairweb1pilot.M-ORIGIN.gmemb").read_text().split("\n")
     rows = [(t, d, *map(float, v)) for t, d, *v in (line.split() for line in lines if line)]
     gm = pd.DataFrame(rows).rename(columns={0: "query_id", 1: "doc_id"})  # exact floats

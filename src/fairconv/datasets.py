@@ -178,7 +178,7 @@ def fairweb1_pilot() -> PilotPack:
     --------
     >>> from fairconv import gfr
     >>> p = fairweb1_pilot()
-    >>> [r.tag for r in p.runs]
+    >>> [r.name for r in p.runs]
     ['Anserini-bm25', 'Anserini-qld', 'Anserini-qljm']
     >>> [a.attribute.name for a in p.attributes]
     ['R-HINDEX', 'R-GENDER', 'M-RATINGS', 'M-ORIGIN', 'T-FOLLOWERS', 'Y-SUBSCS']

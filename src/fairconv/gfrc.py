@@ -63,7 +63,19 @@ class Turns:
 
 
 @public
-def turns(batch: ConversationBatch, /, *, preset: str | None = None, **options) -> Turns:
+def turns(
+    batch: ConversationBatch,
+    /,
+    *,
+    preset: str | None = None,
+    L: int | None = None,
+    lmax: int | None = None,
+    dedupe: bool | None = None,
+    variant: str | None = None,
+    gain: str | None = None,
+    method: str | None = None,
+    empty: str | None = None,
+) -> Turns:
     """The per-turn achieved distributions and DistrSim values behind GF^m.
 
     Options as :func:`gfrc` (weights do not matter here).
@@ -78,7 +90,8 @@ def turns(batch: ConversationBatch, /, *, preset: str | None = None, **options) 
     >>> [round(x, 4) for x in t.sim["PRONOUN"].tolist()]
     [0.7331, 0.5409, 0.8091]
     """
-    opts, _, level = _setup(batch, preset, None, options)
+    given = dict(L=L, lmax=lmax, dedupe=dedupe, variant=variant, gain=gain, method=method)
+    opts, _, level = _setup(batch, preset, None, dict(given, empty=empty))
     return _turns(batch, level, opts)
 
 
@@ -228,7 +241,19 @@ def gfrc(
 
 @public
 def evaluate(
-    batch: ConversationBatch, /, *, measures: Sequence[str] | None = None, **options
+    batch: ConversationBatch,
+    /,
+    *,
+    measures: Sequence[str] | None = None,
+    preset: str | None = None,
+    weights: Sequence[float] | None = None,
+    L: int | None = None,
+    lmax: int | None = None,
+    dedupe: bool | None = None,
+    variant: str | None = None,
+    gain: str | None = None,
+    method: str | None = None,
+    empty: str | None = None,
 ) -> ScoreTable:
     """GFRC scores per run and topic (one conversation per run and topic).
 
@@ -243,5 +268,16 @@ def evaluate(
     >>> round(table.value("COPWA-CS-QD-MN-2", "R112", "GFRC"), 6)
     0.382158
     """
-    scores = gfrc(batch, **options)  # checks batch before batch.table
+    scores = gfrc(  # checks batch before batch.table
+        batch,
+        preset=preset,
+        weights=weights,
+        L=L,
+        lmax=lmax,
+        dedupe=dedupe,
+        variant=variant,
+        gain=gain,
+        method=method,
+        empty=empty,
+    )
     return pick(batch.table(scores), measures)

@@ -181,7 +181,15 @@ def gfrc2(
 
 @public
 def evaluate(
-    batch: ConversationBatch, /, *, measures: Sequence[str] | None = None, **options
+    batch: ConversationBatch,
+    /,
+    *,
+    measures: Sequence[str] | None = None,
+    preset: str | None = None,
+    weights: Sequence[float] | None = None,
+    L: int | None = None,
+    lmax: int | None = None,
+    dedupe: bool | None = None,
 ) -> ScoreTable:
     """GFRC2 scores per run and topic; options as :func:`gfrc2`.
 
@@ -194,7 +202,8 @@ def evaluate(
     >>> round(table.value("ORG-CS-D-MN-1", "R112", "GFRC2"), 6)
     0.002038
     """
-    scores = gfrc2(batch, **options)  # checks batch before batch.table
+    # gfrc2 checks the batch before batch.table reads it
+    scores = gfrc2(batch, preset=preset, weights=weights, L=L, lmax=lmax, dedupe=dedupe)
     return pick(batch.table(scores), measures)
 
 

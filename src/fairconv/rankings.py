@@ -229,12 +229,12 @@ def run_names(runs: Sequence[Run]) -> tuple[str, ...]:
     runs = check_sequence_of(runs, Run, "runs", min_len=1)
     seen: dict[str, Run] = {}
     for r in runs:
-        if r.tag in seen:
+        if r.name in seen:
             raise ValueError(
-                f"two runs are named {r.tag!r}: {seen[r.tag].source} and {r.source}; "
+                f"two runs are named {r.name!r}: {seen[r.name].source} and {r.source}; "
                 "give each run its own tag"
             )
-        seen[r.tag] = r
+        seen[r.name] = r
     return tuple(seen)
 
 

@@ -756,20 +756,20 @@ def as_run(run, /, *, name: str | None = None) -> Run:
     Examples
     --------
     >>> r = as_run({"T1": {"a": 0.5, "b": 0.9}}, name="bm25")
-    >>> r.tag, [d.decode() for d in r.docs], r.scores.tolist()
+    >>> r.name, [d.decode() for d in r.docs], r.scores.tolist()
     ('bm25', ['a', 'b'], [0.5, 0.9])
     """
     if isinstance(run, Run):
         return run
     tag = None if name is None else _run_name(name, "run")
     if _is_path(run):
-        return read_run(run, tag=tag)
+        return read_run(run, name=tag)
     if _is_frame(run):
         runs = _frame_runs(run, tag)
         if len(runs) > 1:
             raise ValueError(
                 f"the run DataFrame holds {len(runs)} runs by its run column "
-                f"({', '.join(repr(r.tag) for r in runs[:3])}{', ...' * (len(runs) > 3)}); "
+                f"({', '.join(repr(r.name) for r in runs[:3])}{', ...' * (len(runs) > 3)}); "
                 "pass it as runs (as_runs) to score each"
             )
         return runs[0]
@@ -820,7 +820,7 @@ def as_runs(runs) -> list[Run]:
     >>> import pandas as pd
     >>> frame = pd.DataFrame({"run_id": ["a", "a", "b"], "query_id": ["T1"] * 3,
     ...                       "doc_id": ["d1", "d2", "d1"], "score": [2.0, 1.0, 3.0]})
-    >>> [r.tag for r in as_runs(frame)]
+    >>> [r.name for r in as_runs(frame)]
     ['a', 'b']
     """
     if isinstance(runs, Mapping):

@@ -265,14 +265,17 @@ def read_golddistr(path) -> np.ndarray:
 # --------------------------------------------------------------------------- runs
 @dataclass(frozen=True, eq=False)
 class Run(_Keyed):
-    """A TREC run: its lines' topics, docs and scores, in file order.
+    """A TREC run: its name, and its lines' topics, docs and scores, in file order.
+
+    ``name`` is the run's name: the tag (6th column) of a TREC run file unless
+    :func:`read_run` or :func:`as_run` is given one.
 
     ``order`` is how it is ranked unless the evaluation says otherwise: ``'file'`` (a
     file's line order, the organisers' rule) or ``'score'`` (an in-memory run, ranked
     as trec_eval ranks it).
     """
 
-    tag: str
+    name: str
     scores: np.ndarray = field(repr=False)
     lines: np.ndarray | None = field(repr=False)  # None: line i + 1
     index: object = field(default=None, repr=False)  # a DataFrame's own index labels
@@ -288,12 +291,12 @@ class Run(_Keyed):
 
 
 @public
-def read_run(path, tag: str | None = None) -> Run:
+def read_run(path, /, *, name: str | None = None) -> Run:
     """Read a TREC run ``topic Q0 doc rank score tag``.
 
-    The tag is the 6th column of the first line (the file's base name when the file
-    is empty or ``tag`` is given explicitly). Rank order is decided when the run is
-    evaluated (file order by default, or trec_eval's score order).
+    The run's name (:attr:`Run.name`) is ``name`` when given, else the tag (6th
+    column) of the first line. Rank order is decided when the run is evaluated (file
+    order by default, or trec_eval's score order).
 
     Examples
     --------
@@ -310,5 +313,5 @@ def read_run(path, tag: str | None = None) -> Run:
     refuse_reserved_topic(rows, names, ids)
     docs = rows.strings(2)
     return Run(
-        rows.path, names, ids, docs, tag or decoded(rows.token(0, 5)), values, rows.line_numbers
+        rows.path, names, ids, docs, name or decoded(rows.token(0, 5)), values, rows.line_numbers
     )
