@@ -228,14 +228,14 @@ def test_membership_frames_and_dicts_give_the_oracle_and_the_file_reader(
     frame = pd.DataFrame({"query_id": [t for t, _, _ in rows], "doc_id": [d for _, d, _ in rows]})
     for j in range(groups):
         frame[f"g{j}"] = pd.Series([v[j] for v in vectors]).astype(dtype)
-    m = as_memberships(frame, groups)
+    m = as_memberships(frame, n_groups=groups)
     topics, ids, docs = oracle_keyed(rows)
     assert m.topics == topics and m.topic_ids.tolist() == ids
     assert [bytes(d) for d in m.docs.tolist()] == docs
     assert m.matrix.tolist() == vectors
     f = tmp_path / "g"
     f.write_text(file_text((t, d, *v) for (t, d, _), v in zip(rows, vectors, strict=True)), "utf-8")
-    read = read_gmemb(f, groups)
+    read = read_gmemb(f, n_groups=groups)
     assert read.docs.tolist() == m.docs.tolist() and read.matrix.tolist() == m.matrix.tolist()
 
 
@@ -389,7 +389,7 @@ def test_the_first_bad_row_is_named_whichever_column_it_is_in():
             r"memberships dict:2: a membership vector of 3 groups where row 1 has 2",
         ),
         (
-            lambda: as_memberships({"T": {"a": [0.5, 0.5]}}, 3),
+            lambda: as_memberships({"T": {"a": [0.5, 0.5]}}, n_groups=3),
             r"dict:1: expected 3 group probabilities \(the target has 3 groups\), found 2",
         ),
         (

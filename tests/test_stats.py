@@ -516,13 +516,13 @@ def test_adjusted_p_values_agree_with_loops():
         j = order[i]
         running = min(running, p[j] * m / (i + 1))
         bh[j] = min(1.0, running)
-    np.testing.assert_allclose(stats.adjust_pvalues(p, "holm"), holm, atol=1e-15)
-    np.testing.assert_allclose(stats.adjust_pvalues(p, "bh"), bh, atol=1e-15)
-    np.testing.assert_allclose(stats.adjust_pvalues(p, "bonferroni"), np.minimum(1, p * m))
-    np.testing.assert_array_equal(stats.adjust_pvalues(p, "none"), p)
+    np.testing.assert_allclose(stats.adjust_pvalues(p, method="holm"), holm, atol=1e-15)
+    np.testing.assert_allclose(stats.adjust_pvalues(p, method="bh"), bh, atol=1e-15)
+    np.testing.assert_allclose(stats.adjust_pvalues(p, method="bonferroni"), np.minimum(1, p * m))
+    np.testing.assert_array_equal(stats.adjust_pvalues(p, method="none"), p)
     # statsmodels' documented values for this family: Holm 0.06 for the smallest
-    assert stats.adjust_pvalues(p, "holm")[0] == pytest.approx(0.06)
-    assert stats.adjust_pvalues(p, "bh")[3] == pytest.approx(0.2)
+    assert stats.adjust_pvalues(p, method="holm")[0] == pytest.approx(0.06)
+    assert stats.adjust_pvalues(p, method="bh")[3] == pytest.approx(0.2)
 
 
 def test_discriminative_power_sorts_the_asls_of_all_pairs():
@@ -564,7 +564,7 @@ def test_compare_corrects_the_pairwise_family():
     raw = stats.compare(BOOK.table, "nDCG@5", test="paired-t")
     holm = stats.compare(BOOK.table, "nDCG@5", test="paired-t", correction="holm")
     p = np.array([q["pvalue"] for q in raw.pairs])
-    expected = stats.adjust_pvalues(p, "holm")
+    expected = stats.adjust_pvalues(p, method="holm")
     assert [q["pvalue"] for q in holm.pairs] == pytest.approx(expected.tolist(), rel=1e-15)
     assert [q["significant"] for q in holm.pairs] == (expected < 0.05).tolist()
     assert raw.pairs[0]["significant"] and not holm.pairs[0]["significant"]
@@ -662,8 +662,8 @@ def test_undefined_tests_say_so():
         (lambda: stats.compare(BOOK.scores, "m", topics=["Q1"]), "'topics'"),
         (lambda: stats.compare(BOOK.scores[:, 0], "m"), "(topics, systems)"),
         (lambda: stats.discriminative_power(BOOK.scores, test="wilcoxon"), "'test' parameter"),
-        (lambda: stats.adjust_pvalues([0.5, 1.5], "holm"), "p-values in [0, 1]"),
-        (lambda: stats.adjust_pvalues([0.5], "fdr"), "'method'"),
+        (lambda: stats.adjust_pvalues([0.5, 1.5], method="holm"), "p-values in [0, 1]"),
+        (lambda: stats.adjust_pvalues([0.5], method="fdr"), "'method'"),
     ],
 )
 def test_bad_input_is_a_clear_error(call, message):

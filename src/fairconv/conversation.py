@@ -81,7 +81,7 @@ class Turn:
 
 
 @public
-def turns_of(text: str) -> tuple[Turn, ...]:
+def turns_of(text: str, /) -> tuple[Turn, ...]:
     """Turns of a conversation text, from the tokens that begin with ``U:`` or ``S:``.
 
     Raises ValueError if the text does not begin with ``U:``.
@@ -181,7 +181,7 @@ def _mark_wide_spaces(buf: np.ndarray, space: np.ndarray) -> None:
 
 
 @public
-def find_span(text: str, phrase: str, *, occurrence: int = 1) -> tuple[int, int]:
+def find_span(text: str, phrase: str, /, *, occurrence: int = 1) -> tuple[int, int]:
     """Word span (start, end), 1-based inclusive, of the words containing ``phrase``.
 
     ``occurrence`` picks the n-th match. The span covers every word the phrase touches,
@@ -204,7 +204,7 @@ def find_span(text: str, phrase: str, *, occurrence: int = 1) -> tuple[int, int]
 
 
 @public
-def word_at(text: str, offset: int) -> int:
+def word_at(text: str, offset: int, /) -> int:
     """1-based position of the word covering character ``offset`` (0-based)."""
     _check_text(text, "text")
     check_int(offset, "offset", minimum=0)
@@ -291,7 +291,7 @@ class Conversation:
 
     @classmethod
     @public
-    def from_json(cls, record: dict) -> Conversation:
+    def from_json(cls, record: dict, /) -> Conversation:
         """A conversation from its JSON record (no checks: see :func:`batch_from_records`)."""
         turns = record.get("turns")
         return cls(
@@ -465,7 +465,7 @@ class ConversationBatch:
         return np.repeat(np.arange(len(self)), np.diff(self.offsets))
 
     @public
-    def table(self, scores: dict) -> ScoreTable:
+    def table(self, scores: dict, /) -> ScoreTable:
         """A ScoreTable of per-conversation score arrays (one per run and topic).
 
         A run without a topic that another run has scores 0 there.
@@ -480,7 +480,7 @@ class ConversationBatch:
         )
 
     @public
-    def effective_levels(self, lmax: int, *, dedupe: bool = True) -> np.ndarray:
+    def effective_levels(self, lmax: int, /, *, dedupe: bool = True) -> np.ndarray:
         """Levels with later mentions of an already credited entity set to 0.
 
         A relevant nugget whose entity key appeared in an earlier relevant nugget of the
@@ -497,7 +497,7 @@ class ConversationBatch:
         return _core.dedupe_levels(self.conversation_of, self.entity, self.level)
 
     @public
-    def check_relevant_groups(self, relevant: np.ndarray) -> None:
+    def check_relevant_groups(self, relevant: np.ndarray, /) -> None:
         """Every relevant nugget must give a membership vector for every attribute set."""
         for a in self.attributes:
             missing = relevant & np.isnan(self.groups[a.name][:, 0])
@@ -511,7 +511,7 @@ class ConversationBatch:
 
 @public
 def batch_from_conversations(
-    conversations: Sequence[Conversation], attribute_sets: Sequence[AttributeSet]
+    conversations: Sequence[Conversation], attribute_sets: Sequence[AttributeSet], /
 ) -> ConversationBatch:
     """Build and check a batch from :class:`Conversation` records (any nugget order)."""
     conversations = check_sequence_of(conversations, Conversation, "conversations")
@@ -589,7 +589,7 @@ _TURN_FIELDS = frozenset({"role", "start", "end"})
 
 @public
 def batch_from_records(
-    records: Sequence[dict], attribute_sets: Sequence[AttributeSet], *, sources: Sequence[str]
+    records: Sequence[dict], attribute_sets: Sequence[AttributeSet], /, *, sources: Sequence[str]
 ) -> ConversationBatch:
     """Build and check a batch from JSON records (the format of docs/formats.md).
 

@@ -232,7 +232,7 @@ class Case:
 
 
 @public
-def load_case(name: str) -> Case:
+def load_case(name: str, /) -> Case:
     """Read one of the papers' worked conversation cases.
 
     Parameters

@@ -378,7 +378,7 @@ class AttributeSet:
         return int(self.target.shape[0])
 
     @public
-    def similarity(self, p: ArrayLike, *, divergence: str | None = None) -> NDArray[np.float64]:
+    def similarity(self, p: ArrayLike, /, *, divergence: str | None = None) -> NDArray[np.float64]:
         """DistrSim of achieved distribution(s) against this set's target.
 
         Parameters

@@ -65,7 +65,7 @@ DEFAULT_CUTOFFS = (10, 20, 100)
 
 # --------------------------------------------------------------------------- options
 @public
-def stop_probabilities(gains: Sequence[float] = (1, 3)) -> np.ndarray:
+def stop_probabilities(gains: Sequence[float] = (1, 3), /) -> np.ndarray:
     """Satisfaction probability of each level 0..lmax: gain(l) / (gain(lmax) + 1).
 
     Parameters
@@ -102,7 +102,9 @@ def _stop(gains) -> np.ndarray:
 
 
 @public
-def measure_names(set_names: Sequence[str], cutoffs: Sequence[int] = DEFAULT_CUTOFFS) -> list[str]:
+def measure_names(
+    set_names: Sequence[str], /, *, cutoffs: Sequence[int] = DEFAULT_CUTOFFS
+) -> list[str]:
     """Measure names in output order: full depth first, then each cutoff.
 
     Parameters
@@ -120,7 +122,7 @@ def measure_names(set_names: Sequence[str], cutoffs: Sequence[int] = DEFAULT_CUT
 
     Examples
     --------
-    >>> measure_names(["M-RATINGS"], [10])[:6]
+    >>> measure_names(["M-RATINGS"], cutoffs=[10])[:6]
     ['ERR', 'iRBU', 'GF-JSD[M-RATINGS]', 'GF-NMD[M-RATINGS]', 'GF-RNOD[M-RATINGS]', 'GFR']
     """
     names = []
@@ -259,7 +261,7 @@ def gfr(
         for (d, k), v in _core.gf_at_cutoffs(decay, x, a.target, DIVERGENCE_NAMES, cut).items():
             out[str(MeasureName(MeasureName.join("GF", d), k, a.name))] = v
     _combine_gfr(out, cut, utility, sets, w)
-    return {n: out[n] for n in measure_names([a.name for a in sets], cut[1:])}
+    return {n: out[n] for n in measure_names([a.name for a in sets], cutoffs=cut[1:])}
 
 
 def _padded(levels, memberships, sets: Sequence[AttributeSet], lengths, lmax: int):
@@ -337,6 +339,7 @@ def evaluate(
     qrels: Qrels,
     runs: Sequence[Run],
     attributes: Sequence[AttributeData],
+    /,
     *,
     cutoffs: Sequence[int] | None = None,
     measures: Sequence[str] | None = None,
@@ -450,7 +453,7 @@ def evaluate(
     gfr_asked = measures is None or any(str(m).startswith("GFR") for m in measures)
     notices = coverage_notices(qrels, runs, lists, utility if gfr_asked else None)
 
-    names = measure_names(set_names, cut[1:])
+    names = measure_names(set_names, cutoffs=cut[1:])
     m_index = {m: i for i, m in enumerate(names)}
     present = np.zeros((len(names), n_t), dtype=bool)
     out: dict[str, np.ndarray] = {}

@@ -208,7 +208,7 @@ def evaluate(
 
 
 @public
-def write_clusters(batch: ConversationBatch, c: Clusters, out) -> None:
+def write_clusters(batch: ConversationBatch, c: Clusters, out, /) -> None:
     r"""Write the per-cluster table as TSV.
 
     Columns: run, topic, wc, GWCrel, WCnonrel, GNP, then D and DistrSim per attribute

@@ -152,7 +152,7 @@ def _ids(value: Any, field: str, where: str) -> list[str]:
 
 @public
 def labels_from_records(
-    records: Sequence[dict[str, Any]], *, sources: Sequence[str] | None = None
+    records: Sequence[dict[str, Any]], /, *, sources: Sequence[str] | None = None
 ) -> MatchLabels:
     """Check match-label records (docs/formats.md) and count them.
 

@@ -121,7 +121,7 @@ def _check_measure(table: Any, name: Any, param: str) -> int:
 
 
 @public
-def r_vs_gf(table: ScoreTable, *, by: str = "run", gf: str = "GF") -> Figure:
+def r_vs_gf(table: ScoreTable, /, *, by: str = "run", gf: str = "GF") -> Figure:
     """Scatter of R (x) against GF (y) from a GFRC table.
 
     Parameters
@@ -251,6 +251,7 @@ def _label_points(ax, x, y, labels, shown) -> None:
 def gfrc2_clusters(
     batch: ConversationBatch,
     clusters: Any,
+    /,
     *,
     conversations: Sequence[int] | None = None,
     by: str = "auto",
@@ -443,6 +444,7 @@ def _clusters_by_topic(batch, clusters, topics) -> Figure:
 @public
 def rigf_bars(
     table: ScoreTable,
+    /,
     *,
     attribute: str | None = None,
     cutoff: int | None = None,
@@ -557,6 +559,7 @@ def run_scatter(
     runs: Sequence[str],
     x,
     y,
+    /,
     *,
     x_label: str,
     y_label: str,
@@ -622,7 +625,7 @@ def run_scatter(
 
 
 @public
-def system_means(comparison: Any) -> Figure:
+def system_means(comparison: Any, /) -> Figure:
     """System means with their confidence intervals, best first.
 
     Parameters

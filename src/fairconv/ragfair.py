@@ -458,6 +458,7 @@ class Answers:
 def answer_distributions(
     entity_lists: Sequence[Sequence[dict]],
     attribute_sets: Sequence[AttributeSet],
+    /,
     *,
     sources: Sequence[str] | None = None,
 ) -> dict[str, np.ndarray]:
@@ -579,6 +580,7 @@ def evaluate(
     runs: Sequence[Run],
     attributes: Sequence[AttributeData],
     answers: Answers,
+    /,
     *,
     cutoffs: Sequence[int] | None = None,
     measures: Sequence[str] | None = None,

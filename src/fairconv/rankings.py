@@ -45,7 +45,7 @@ class AttributeData:
 
 
 @public
-def load_attribute(name: str, gmemb, target, scale: str, *, divergence=None) -> AttributeData:
+def load_attribute(name: str, gmemb, target, scale: str, /, *, divergence=None) -> AttributeData:
     """Read one attribute set: a gmemb file and a target (golddistr path or vector).
 
     The CLI's ``--attribute NAME GMEMB TARGET SCALE``.
@@ -96,7 +96,7 @@ def load_attribute(name: str, gmemb, target, scale: str, *, divergence=None) -> 
     except (ValueError, TypeError) as exc:
         where = f"{source}: " if source is not None else ""
         raise type(exc)(f"{where}attribute set {name!r}: {exc}") from None
-    return AttributeData(attribute, as_memberships(gmemb, attribute.n_groups))
+    return AttributeData(attribute, as_memberships(gmemb, n_groups=attribute.n_groups))
 
 
 def _topic_map(table, t_index: dict) -> np.ndarray:
@@ -217,7 +217,7 @@ def _rank_lines(
 
 
 @public
-def run_names(runs: Sequence[Run]) -> tuple[str, ...]:
+def run_names(runs: Sequence[Run], /) -> tuple[str, ...]:
     """The name of every run: its tag (the sixth column of a TREC run).
 
     Raises
@@ -291,7 +291,7 @@ class RankedLists:
         }
 
     @public
-    def blocks(self, topics: np.ndarray, *, width: int = 1) -> list[np.ndarray]:
+    def blocks(self, topics: np.ndarray, /, *, width: int = 1) -> list[np.ndarray]:
         """Split topic indices into blocks whose padded arrays stay small.
 
         Topics are taken in order of their longest list, so that each block pads to a
@@ -326,7 +326,7 @@ class RankedLists:
         return np.where(inside, idx, 0), inside
 
     @public
-    def padded_levels(self, topics: np.ndarray) -> np.ndarray:
+    def padded_levels(self, topics: np.ndarray, /) -> np.ndarray:
         """(len(topics), runs, K) levels, K the longest of these lists; 0 beyond an end."""
         idx, inside = self._index(topics)
         if len(self.level) == 0:
@@ -334,7 +334,7 @@ class RankedLists:
         return np.where(inside, self.level[idx], 0).astype(np.int64)
 
     @public
-    def padded_memberships(self, m: int, topics: np.ndarray) -> np.ndarray:
+    def padded_memberships(self, m: int, topics: np.ndarray, /) -> np.ndarray:
         """(len(topics), runs, K, G) membership vectors of set m; uniform beyond an end."""
         idx, inside = self._index(topics)
         table, rows = self.tables[m], self.rows[m]
@@ -361,6 +361,7 @@ def prepare(
     qrels: Qrels,
     runs: Sequence[Run],
     attributes: Sequence[AttributeData],
+    /,
     *,
     order=None,
     duplicates="error",

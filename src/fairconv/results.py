@@ -106,7 +106,7 @@ class MeasureName:
 
     @classmethod
     @public
-    def parse(cls, name: str) -> MeasureName:
+    def parse(cls, name: str, /) -> MeasureName:
         """Read a measure name; ValueError if it is not of the form above."""
         match = _NAME.match(name) if isinstance(name, str) else None
         if match is None:
@@ -151,7 +151,7 @@ def unknown_measure(name, valid: Sequence[str]) -> str:
 
 
 @public
-def cutoffs_of(measures: Sequence[str]) -> tuple[int, ...]:
+def cutoffs_of(measures: Sequence[str], /) -> tuple[int, ...]:
     """The depths that measure names ask for (``GFR@10`` -> 10), sorted.
 
     Raises
@@ -172,7 +172,7 @@ def cutoffs_of(measures: Sequence[str]) -> tuple[int, ...]:
 
 
 @public
-def pick(table: ScoreTable, measures: Sequence[str] | None) -> ScoreTable:
+def pick(table: ScoreTable, measures: Sequence[str] | None, /) -> ScoreTable:
     """The table of the measures asked for (all when None), in the order asked.
 
     Raises
@@ -391,6 +391,7 @@ class ScoreTable:
         topics: Sequence[str],
         measures: Sequence[str],
         values: np.ndarray,
+        /,
         *,
         missing: float = 0.0,
         sources=None,
@@ -451,7 +452,7 @@ class ScoreTable:
             raise _unknown(kind, name, names) from None
 
     @public
-    def value(self, run: str, topic: str, measure: str) -> float:
+    def value(self, run: str, topic: str, measure: str, /) -> float:
         """One score; ``topic="all"`` gives the mean over topics.
 
         Raises

@@ -97,7 +97,7 @@ def _discount32(n: int) -> np.ndarray:
 
 
 @public
-def discount(n: int) -> np.ndarray:
+def discount(n: int, /) -> np.ndarray:
     r"""The track's rank discount of ranks 1..n, computed in single precision.
 
     .. math::
@@ -135,7 +135,7 @@ def discount(n: int) -> np.ndarray:
 
 
 @public
-def exposure_of_ranking(n: int) -> float:
+def exposure_of_ranking(n: int, /) -> float:
     r"""The exposure of one full ranking of ``n`` pages, as the official code sums it.
 
     .. math::
@@ -1193,7 +1193,7 @@ _DEFAULT_SEQUENCES = {(2, 2021): 25}
 
 
 @public
-def measure_names(dimensions: Sequence[str], *, task: int) -> tuple[str, ...]:
+def measure_names(dimensions: Sequence[str], /, *, task: int) -> tuple[str, ...]:
     """The printed names of a task's measures over the intersection of ``dimensions``.
 
     ``nDCG`` has no set; the others carry ``[SET]``, the dimension names joined by ``,``.
@@ -1251,7 +1251,7 @@ class TopicTargets:
         return self.targets.toarray()
 
     @public
-    def to_tsv(self, out) -> None:
+    def to_tsv(self, out, /) -> None:
         """Write the long form: ``topic_id``, the dimension names, ``target``; non-zero cells.
 
         ``out`` is a path or a text file. Every cell of the intersection is visited, a

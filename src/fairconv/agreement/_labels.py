@@ -580,7 +580,7 @@ _NOT_FINITE = re.compile(rb"[+-]?(?i:nan|inf|infinity)")
 
 
 @public
-def read_label_file(path) -> LabelMatrix:
+def read_label_file(path, /) -> LabelMatrix:
     r"""Read ``item rater label`` rows (whitespace-separated) into a label matrix.
 
     Blank lines and lines starting with ``#`` are ignored. Labels are numbers if every

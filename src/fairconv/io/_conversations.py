@@ -48,7 +48,7 @@ def golddistr_path(path, target: str) -> Path:
 
 
 @public
-def read_attribute_sets(path) -> list[AttributeSet]:
+def read_attribute_sets(path, /) -> list[AttributeSet]:
     """Read the attribute-set JSON of docs/formats.md.
 
     The file is an object mapping each set's name to ``{"target": [...] | "golddistr
@@ -117,7 +117,7 @@ def read_attribute_sets(path) -> list[AttributeSet]:
 
 
 @public
-def read_conversations(paths, attribute_sets: Sequence[AttributeSet]) -> ConversationBatch:
+def read_conversations(paths, attribute_sets: Sequence[AttributeSet], /) -> ConversationBatch:
     """Read annotated conversations (JSON Lines, docs/formats.md) into a checked batch.
 
     Parameters
@@ -189,7 +189,7 @@ def _record_keys(values: list) -> int:
 
 
 @public
-def write_conversations(conversations: Sequence[Conversation], path) -> None:
+def write_conversations(conversations: Sequence[Conversation], path, /) -> None:
     """Write conversations as JSON Lines."""
     with open(path, "w", encoding="utf-8") as f:
         for c in conversations:
@@ -197,7 +197,7 @@ def write_conversations(conversations: Sequence[Conversation], path) -> None:
 
 
 @public
-def read_answers(path, attribute_sets: Sequence[AttributeSet]) -> Answers:
+def read_answers(path, attribute_sets: Sequence[AttributeSet], /) -> Answers:
     """Read RAG answers (JSON Lines, docs/formats.md).
 
     Each record gives ``topic``, ``run`` and ``entities`` (objects with ``level`` and
@@ -225,7 +225,7 @@ def read_answers(path, attribute_sets: Sequence[AttributeSet]) -> Answers:
 
 
 @public
-def as_answers(answers, attribute_sets: Sequence[AttributeSet]) -> Answers:
+def as_answers(answers, attribute_sets: Sequence[AttributeSet], /) -> Answers:
     """Generated answers from a file, a DataFrame or records.
 
     Parameters
@@ -266,7 +266,7 @@ def as_answers(answers, attribute_sets: Sequence[AttributeSet]) -> Answers:
 
 
 @public
-def read_labels(path: str | os.PathLike[str]) -> MatchLabels:
+def read_labels(path: str | os.PathLike[str], /) -> MatchLabels:
     """Read match labels, one evaluated turn per line (JSON Lines, docs/formats.md).
 
     Parameters

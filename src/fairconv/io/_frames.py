@@ -615,7 +615,7 @@ def _keyed(topic: _Column, doc: _Column, others) -> tuple:
 
 # --------------------------------------------------------------------------- the inputs
 @public
-def as_qrels(qrels) -> Qrels:
+def as_qrels(qrels, /) -> Qrels:
     """Qrels from a file, a DataFrame, a dict or records.
 
     Parameters
@@ -792,7 +792,7 @@ def _single_run_dict(runs: Mapping) -> bool:
 
 
 @public
-def as_runs(runs) -> list[Run]:
+def as_runs(runs, /) -> list[Run]:
     """Runs from a run, a sequence of runs or a mapping from run name to run.
 
     Parameters
@@ -907,7 +907,7 @@ def _vectors(col: _Column, what: str) -> tuple[_Column, int]:
 
 
 @public
-def as_memberships(memberships, n_groups: int | None = None) -> GroupMemberships:
+def as_memberships(memberships, /, *, n_groups: int | None = None) -> GroupMemberships:
     """Group memberships from a file, a DataFrame, a dict or records.
 
     Parameters
@@ -942,7 +942,7 @@ def as_memberships(memberships, n_groups: int | None = None) -> GroupMemberships
     if isinstance(memberships, GroupMemberships):
         return memberships
     if _is_path(memberships):
-        return read_gmemb(memberships, n_groups)
+        return read_gmemb(memberships, n_groups=n_groups)
     what = f"memberships {_kind(memberships)}"
     if _is_frame(memberships):
         place = _Place(what, _own_index(memberships))

@@ -244,7 +244,7 @@ def _decode(text: str, name: str, line: int | None, max_depth: int, plain_number
 
 @public
 def iter_jsonl(
-    path, *, max_depth: int = MAX_JSON_DEPTH, count_keys=None
+    path, /, *, max_depth: int = MAX_JSON_DEPTH, count_keys=None
 ) -> list[tuple[int, object]]:
     """The (line number, value) of every non-blank line of a JSON Lines input.
 
@@ -336,7 +336,7 @@ def _unchecked_jsonl(data: bytes, shapes: bytes, short: bool):
 
 
 @public
-def read_json(path, *, max_depth: int = MAX_JSON_DEPTH):
+def read_json(path, /, *, max_depth: int = MAX_JSON_DEPTH):
     """The one JSON value of a file, by the rules of :func:`iter_jsonl`."""
     name = source_name(path)
     data = checked_bytes(path)

@@ -21,6 +21,7 @@ def write_nev(
     qrels: Qrels,
     attributes: Sequence[AttributeData],
     out,
+    /,
     *,
     lists: RankedLists,
     run_index: int | None = None,

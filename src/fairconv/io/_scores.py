@@ -518,7 +518,7 @@ def _warn_partial(present, topics, measures, runs) -> dict:
 
 
 @public
-def read_topics(path) -> tuple[str, ...]:
+def read_topics(path, /) -> tuple[str, ...]:
     r"""Read a topic file: one topic id per line (``fairconv compare --topics``).
 
     Parameters

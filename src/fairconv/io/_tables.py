@@ -96,12 +96,12 @@ class Qrels(_Keyed):
     index: object = field(default=None, repr=False)  # a DataFrame's own index labels
 
     @public
-    def line(self, i: int) -> int | str:
+    def line(self, i: int, /) -> int | str:
         """The file line (a DataFrame's row, with its index label) of judgment i."""
         return _line(self.lines, self.index, i)
 
     @public
-    def check_gains(self, n_levels: int) -> None:
+    def check_gains(self, n_levels: int, /) -> None:
         """Every level must have a gain: a higher one is an error naming its line."""
         above = np.flatnonzero(self.levels > n_levels)
         if len(above):
@@ -140,7 +140,7 @@ class Qrels(_Keyed):
 
 
 @public
-def read_qrels(path) -> Qrels:
+def read_qrels(path, /) -> Qrels:
     """Read NTCIR (``topic doc L<level>``) or TREC (``topic iter doc level``) qrels.
 
     Negative TREC levels (junk pages) count as nonrelevant, as in trec_eval. A
@@ -203,7 +203,7 @@ class GroupMemberships(_Keyed):
 
 
 @public
-def read_gmemb(path, n_groups: int | None = None) -> GroupMemberships:
+def read_gmemb(path, /, *, n_groups: int | None = None) -> GroupMemberships:
     """Read a gmemb file: a topic, a doc and G probabilities summing to 1 per line.
 
     Parameters
@@ -249,7 +249,7 @@ def read_gmemb(path, n_groups: int | None = None) -> GroupMemberships:
 
 
 @public
-def read_golddistr(path) -> np.ndarray:
+def read_golddistr(path, /) -> np.ndarray:
     """Read a target distribution: one probability per line (checked by AttributeSet)."""
     rows = split_rows(path, 1, "golddistr")
     if len(rows) < 2:
@@ -285,7 +285,7 @@ class Run(_Keyed):
         return len(self.docs)
 
     @public
-    def line(self, i: int) -> int | str:
+    def line(self, i: int, /) -> int | str:
         """The file line (a DataFrame's row, with its index label) of record i."""
         return _line(self.lines, self.index, i)
 

@@ -65,7 +65,7 @@ def _undefined_residual(test: str = "the test") -> ValueError:
 
 
 @public
-def anova2(scores, *, alpha: float = 0.05) -> Anova2Result:
+def anova2(scores, /, *, alpha: float = 0.05) -> Anova2Result:
     r"""Two-way ANOVA without replication: systems (A) by topics (B).
 
     Parameters
@@ -145,7 +145,7 @@ def _anova2(
 
 
 @public
-def tukey_hsd(scores, *, alpha: float = 0.05) -> TukeyHSDResult:
+def tukey_hsd(scores, /, *, alpha: float = 0.05) -> TukeyHSDResult:
     r"""Tukey HSD for systems that ran on the same topics (two-way, as IR uses it).
 
     Parameters
@@ -422,7 +422,7 @@ def _enumerated_trials(n: int, m: int, start: int, stop: int) -> np.ndarray:
 
 @public
 def randomised_tukey_hsd(
-    scores, *, n_resamples: int = 10000, seed=None, chunk: int | None = None
+    scores, /, *, n_resamples: int = 10000, seed=None, chunk: int | None = None
 ) -> RandomisedTukeyHSDResult:
     r"""Randomised Tukey HSD: one set of trials for every pair of systems.
 

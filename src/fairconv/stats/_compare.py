@@ -91,6 +91,7 @@ def _pairwise(
 @public
 def discriminative_power(
     scores,
+    /,
     *,
     test: str = "randomised-tukey",
     alpha: float = 0.05,
@@ -153,7 +154,7 @@ def discriminative_power(
 # --------------------------------------------------------------------------- score tables
 @public
 def scores_of(
-    table, measure: str, *, nan_policy: str = "raise", topics: Sequence[str] | None = None
+    table, measure: str, /, *, nan_policy: str = "raise", topics: Sequence[str] | None = None
 ) -> tuple[np.ndarray, tuple[str, ...], int]:
     """The (topics, runs) matrix of one measure of a ScoreTable.
 
@@ -245,6 +246,7 @@ def _topic_mask(all_topics: Sequence[str], topics) -> np.ndarray:
 def compare(
     table,
     measure: str,
+    /,
     *,
     test: str = "randomised-tukey",
     n_resamples: int = 10000,
@@ -362,7 +364,7 @@ def compare(
     else:
         means, low, high = a.means, a.ci_low, a.ci_high
     j, k = np.triu_indices(x.shape[1], 1)
-    pv = adjust_pvalues(result.pvalue[j, k], correction)
+    pv = adjust_pvalues(result.pvalue[j, k], method=correction)
     listed = tuple(
         {"name": r, "mean": float(means[i]), "ci_low": float(low[i]), "ci_high": float(high[i])}
         for i, r in enumerate(runs)

@@ -11,7 +11,7 @@ CORRECTIONS = ("none", "bonferroni", "holm", "bh")
 
 
 @public
-def adjust_pvalues(p, method: str) -> np.ndarray:
+def adjust_pvalues(p, /, *, method: str) -> np.ndarray:
     r"""Adjust a family of p-values: Bonferroni, Holm or Benjamini-Hochberg.
 
     Parameters
@@ -44,7 +44,7 @@ def adjust_pvalues(p, method: str) -> np.ndarray:
 
     Examples
     --------
-    >>> adjust_pvalues([0.01, 0.04, 0.03], "holm").round(3).tolist()
+    >>> adjust_pvalues([0.01, 0.04, 0.03], method="holm").round(3).tolist()
     [0.03, 0.06, 0.06]
     """
     method = check_choice(method, "method", CORRECTIONS)

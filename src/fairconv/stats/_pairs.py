@@ -23,7 +23,7 @@ from ._results import BootstrapTestResult, PairedTTestResult, RandomisationTestR
 
 
 @public
-def paired_t_test(x, y, *, alpha: float = 0.05) -> PairedTTestResult:
+def paired_t_test(x, y, /, *, alpha: float = 0.05) -> PairedTTestResult:
     r"""Paired t-test of two systems' per-topic scores.
 
     Parameters
@@ -145,7 +145,7 @@ def _randomisation_counts(d: np.ndarray, mag: np.ndarray, n_resamples: int, rng,
 
 @public
 def randomisation_test(
-    x, y, *, n_resamples: int = 10000, seed=None, chunk: int | None = None
+    x, y, /, *, n_resamples: int = 10000, seed=None, chunk: int | None = None
 ) -> RandomisationTestResult:
     r"""Sign-flip randomisation test of the mean of paired differences.
 
@@ -238,7 +238,7 @@ def _bootstrap_counts(d: np.ndarray, mag: np.ndarray, n_resamples: int, rng, chu
 
 @public
 def bootstrap_test(
-    x, y, *, n_resamples: int = 1000, seed=None, chunk: int | None = None
+    x, y, /, *, n_resamples: int = 1000, seed=None, chunk: int | None = None
 ) -> BootstrapTestResult:
     r"""Paired bootstrap test (Sakai, SIGIR 2006) of the mean of the differences.
 
