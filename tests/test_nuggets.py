@@ -169,12 +169,12 @@ def test_empty_label_file_is_an_error(tmp_path):
         (
             lambda: nuggets.evaluate([GOOD]),
             TypeError,
-            "'labels' parameter of gfr.evaluate must be a MatchLabels.*Got list",
+            "'labels' parameter of nuggets.evaluate must be a MatchLabels.*Got list",
         ),
         (
             lambda: nuggets.evaluate(nuggets.labels_from_records([GOOD]), average="mean"),
             ValueError,
-            "'average' parameter of gfr.evaluate",
+            "'average' parameter of nuggets.evaluate",
         ),
         (lambda: read_labels(3), TypeError, "'path' parameter of io.read_labels"),
         (
@@ -275,7 +275,7 @@ def test_ratios_is_the_array_function_of_evaluate():
     r = nuggets.ratios(counts)
     assert r["Recall-NtN"].shape == (1, 2)
     assert r["Recall-NtR"][0, 0] == 1.0 and np.isnan(r["Recall-NtR"][0, 1])
-    with pytest.raises(ValueError, match="The 'counts' parameter of ratios must"):
+    with pytest.raises(ValueError, match="The 'counts' parameter of nuggets.ratios must"):
         nuggets.ratios([[2, 1, 0, 0, 0]])
 
 

@@ -660,7 +660,7 @@ def system_means(comparison: Any, /) -> Figure:
 
     if not isinstance(comparison, Comparison):
         raise TypeError(
-            "The 'comparison' parameter of system_means must be a Comparison "
+            f"The 'comparison' parameter of {caller()} must be a Comparison "
             f"(fairconv.stats.compare). Got {type(comparison).__name__} instead."
         )
     plt = _pyplot()

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .._accel import paused_gc
-from .._validation import public, unknown_field
+from .._validation import caller, public, unknown_field
 from ..conversation import Conversation, ConversationBatch, batch_from_records
 from ..divergences import AttributeSet
 from ..nuggets import MatchLabels, labels_from_records
@@ -294,9 +294,7 @@ def read_labels(path: str | os.PathLike[str], /) -> MatchLabels:
     ('T1_1', 'T1_2', 'T2_1')
     """
     if not isinstance(path, (str, os.PathLike)):
-        raise TypeError(
-            f"The 'path' parameter of read_labels must be a path. Got {path!r} instead."
-        )
+        raise TypeError(f"The 'path' parameter of {caller()} must be a path. Got {path!r} instead.")
     run = os.path.basename(os.fspath(path))
     records: list[Any] = []
     sources: list[str] = []
