@@ -421,7 +421,7 @@ def read_golddistr(path):
     return np.array([_number(name, n, t[0], "golddistr", "probability") for n, t in rows])
 
 
-def read_run(path, tag=None):
+def read_run(path, run_name=None):
     """topic Q0 doc rank score tag lines, line by line."""
     from fairconv.io import Run
 
@@ -431,5 +431,5 @@ def read_run(path, tag=None):
         _integer(name, number, tokens[3], RANK, message)
     scores = [_number(name, n, t[4], "run", "score (5th column)") for n, t in rows]
     topics, ids = _topics([t[0] for _, t in rows])
-    tag = tag or rows[0][1][5].decode()
+    tag = run_name or rows[0][1][5].decode()
     return Run(name, topics, ids, _docs(rows, 2), tag, np.array(scores), _lines(rows))

@@ -593,11 +593,14 @@ def test_label_agreement_properties(a, data):
 @pytest.mark.parametrize(
     ("call", "match"),
     [
-        (lambda: ag.kendall_tau([1, 2, 3], [1, 2]), "'x' and 'y' parameters of kendall_tau"),
-        (lambda: ag.spearman([1, np.nan, 3], [1, 2, 3]), "'x' parameter of spearman"),
-        (lambda: ag.pearson([1, 2], [1, np.inf]), "'y' parameter of pearson"),
+        (
+            lambda: ag.kendall_tau([1, 2, 3], [1, 2]),
+            "'x' and 'y' parameters of agreement.kendall_tau",
+        ),
+        (lambda: ag.spearman([1, np.nan, 3], [1, 2, 3]), "'x' parameter of agreement.spearman"),
+        (lambda: ag.pearson([1, 2], [1, np.inf]), "'y' parameter of agreement.pearson"),
         (lambda: ag.kendall_tau([1], [1]), "at least 2 systems"),
-        (lambda: ag.tau_ap([1, 2], [1, 2, 3]), "'x' and 'y' parameters of tau_ap"),
+        (lambda: ag.tau_ap([1, 2], [1, 2, 3]), "'x' and 'y' parameters of agreement.tau_ap"),
         (lambda: ag.kendall_tau([[1, 2]], [[1, 2]]), "1-D array"),
         (lambda: ag.kendall_tau([1, 1, 1], [1, 2, 3]), "'x' parameter .* not be constant"),
         (lambda: ag.spearman([1, 2, 3], [2, 2, 2]), "'y' parameter .* not be constant"),
@@ -613,20 +616,26 @@ def test_label_agreement_properties(a, data):
         ),
         (
             lambda: ag.correlation_matrix([[1, 2], [3, 3]], method="tau_b", measures=["A", "B"]),
-            r"'scores\[B\]' parameter of correlation_matrix must not be constant",
+            r"'scores\[B\]' parameter of agreement.correlation_matrix must not be constant",
         ),
         (
             lambda: ag.correlation_matrix([[1, 2], [3, 4]], method="tau_b", measures=["A"]),
             "'measures' parameter",
         ),
         (lambda: ag.correlation_matrix([[1, 2]], method="kendall"), "'method' parameter"),
-        (lambda: ag.rbo(["a"], ["a"], p=0.0), r"'p' parameter of rbo must be a number in \(0"),
-        (lambda: ag.rbo(["a"], ["a"], p=1.0), r"'p' parameter of rbo"),
-        (lambda: ag.rbo(["a"], ["a"], p=1.5), r"'p' parameter of rbo"),
-        (lambda: ag.rbo(["a"], ["a"], p=float("nan")), r"'p' parameter of rbo"),
-        (lambda: ag.rbo(["a", "b", "a"], ["a"]), "'ranking_a' parameter of rbo must list each"),
-        (lambda: ag.rbo(["a"], []), "'ranking_b' parameter of rbo must be a non-empty"),
-        (lambda: ag.fleiss_kappa([1, 2, 3]), "'labels' parameter of fleiss_kappa"),
+        (
+            lambda: ag.rbo(["a"], ["a"], p=0.0),
+            r"'p' parameter of agreement.rbo must be a number in \(0",
+        ),
+        (lambda: ag.rbo(["a"], ["a"], p=1.0), r"'p' parameter of agreement.rbo"),
+        (lambda: ag.rbo(["a"], ["a"], p=1.5), r"'p' parameter of agreement.rbo"),
+        (lambda: ag.rbo(["a"], ["a"], p=float("nan")), r"'p' parameter of agreement.rbo"),
+        (
+            lambda: ag.rbo(["a", "b", "a"], ["a"]),
+            "'ranking_a' parameter of agreement.rbo must list each",
+        ),
+        (lambda: ag.rbo(["a"], []), "'ranking_b' parameter of agreement.rbo must be a non-empty"),
+        (lambda: ag.fleiss_kappa([1, 2, 3]), "'labels' parameter of agreement.fleiss_kappa"),
         (lambda: ag.fleiss_kappa([[1], [2]]), r"shape \(2, 1\)"),
         (lambda: ag.krippendorff_alpha(np.ones((2, 2, 2))), "'labels' parameter"),
         (lambda: ag.majority_vote([[1, 2], [1]]), "ragged"),
@@ -636,16 +645,19 @@ def test_label_agreement_properties(a, data):
         ),
         (lambda: ag.fleiss_kappa([[1, 1], [1, 1]]), "fleiss_kappa must use at least two"),
         (lambda: ag.cohen_kappa([1, 1], [1, 1]), "kappa is undefined"),
-        (lambda: ag.cohen_kappa([1, 2], [1, 2, 3]), "'a' and 'b' parameters of cohen_kappa"),
+        (
+            lambda: ag.cohen_kappa([1, 2], [1, 2, 3]),
+            "'a' and 'b' parameters of agreement.cohen_kappa",
+        ),
         (lambda: ag.accuracy([1, np.nan], [np.nan, 2]), "no item labelled by both"),
         (lambda: ag.cohen_kappa([1, 2], [1, 2], weighting="cubic"), "'weighting' parameter"),
         (
             lambda: ag.cohen_kappa(["a", "b"], ["b", "a"], weighting="linear"),
-            "'categories' parameter of cohen_kappa",
+            "'categories' parameter of agreement.cohen_kappa",
         ),
         (
             lambda: ag.krippendorff_alpha([["a", "b"], ["b", "b"]], level="ordinal"),
-            "'categories' parameter of krippendorff_alpha",
+            "'categories' parameter of agreement.krippendorff_alpha",
         ),
         (
             lambda: ag.krippendorff_alpha([[1, 2], [3, 4]], categories=[1, 2, 3]),
@@ -670,8 +682,8 @@ def test_bad_input_value_errors(call, match):
 @pytest.mark.parametrize(
     ("call", "match"),
     [
-        (lambda: ag.kendall_tau(["a", "b"], [1, 2]), "'x' parameter of kendall_tau"),
-        (lambda: ag.rbo("abc", ["a"]), "'ranking_a' parameter of rbo must be a sequence"),
+        (lambda: ag.kendall_tau(["a", "b"], [1, 2]), "'x' parameter of agreement.kendall_tau"),
+        (lambda: ag.rbo("abc", ["a"]), "'ranking_a' parameter of agreement.rbo must be a sequence"),
         (lambda: ag.rbo([1.5, 2.5], [1]), "all strings or all integers"),
         (lambda: ag.rbo(["1"], [1]), "ids of one kind"),
         (lambda: ag.rbo(["a", 1], ["a"]), "all strings or all integers"),
@@ -801,7 +813,7 @@ def test_p_values_of_rho_and_r_are_scipys(n):
 
 def test_sequence_parameters_and_plain_values_in_messages():
     for measures in (5, "ab"):
-        with pytest.raises(TypeError, match="'measures' parameter of correlation_matrix"):
+        with pytest.raises(TypeError, match="'measures' parameter of agreement.correlation_matrix"):
             ag.correlation_matrix([[1, 2, 3], [1, 2, 4]], method="tau_b", measures=measures)
     with pytest.raises(ValueError, match=r"Got 'a' twice instead\.$"):
         ag.rbo(np.array(["a", "a"]), ["b"])

@@ -121,18 +121,18 @@ def test_an_unknown_measure_gets_did_you_mean_within_one_edit(pilot_table, asked
         pilot_table[asked]
     message = str(info.value)
     if meant is None:
-        assert "did you mean" not in message and "valid measures" in message
+        assert "Did you mean" not in message and "valid measures" in message
     else:
-        assert f"did you mean '{meant}'" in message or f"or '{meant}'" in message
+        assert f"Did you mean '{meant}'" in message or f"or '{meant}'" in message
     with pytest.raises(ValueError, match="must name measures it computes") as info:
         _pick(pilot_table, asked)
-    assert ("did you mean" in str(info.value)) == (meant is not None)
+    assert ("Did you mean" in str(info.value)) == (meant is not None)
 
 
 def _pick(table, asked):
     from fairconv.results import pick
 
-    return pick(table, [asked], "evaluate")
+    return pick(table, [asked])
 
 
 def test_every_printed_name_parses(pilot_table):

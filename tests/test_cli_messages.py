@@ -87,5 +87,5 @@ def test_cli_messages_in_the_command_terms(capsys, argv, names):
 
 
 def test_cli_messages_checks_can_fail():
-    assert _says_python("The 'n_jobs' parameter of evaluate must be >= 1.")
+    assert _says_python("The 'n_jobs' parameter of gfr.evaluate must be >= 1.")
     assert _doubled_words("the qrels DataFrame DataFrame needs a column")

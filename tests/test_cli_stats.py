@@ -209,7 +209,7 @@ def test_figures_of_the_commands():
     for seg, s in zip(lines, c.systems, strict=True):
         assert seg[:, 0].tolist() == pytest.approx([s["ci_low"], s["ci_high"]], abs=1e-12)
     plt.close(fig)
-    with pytest.raises(TypeError, match="'comparison' parameter of system_means"):
+    with pytest.raises(TypeError, match="'comparison' parameter of plots.system_means"):
         system_means(c.to_dict())
 
 

@@ -26,7 +26,7 @@ def pilot():
 
 def test_pilot_pack_holds_the_pilot_files(pilot):
     assert isinstance(pilot, PilotPack)
-    assert [r.tag for r in pilot.runs] == ["Anserini-bm25", "Anserini-qld", "Anserini-qljm"]
+    assert [r.name for r in pilot.runs] == ["Anserini-bm25", "Anserini-qld", "Anserini-qljm"]
     assert [(a.attribute.name, a.attribute.scale) for a in pilot.attributes] == list(
         PILOT_ATTRIBUTES
     )
@@ -106,20 +106,20 @@ def test_case_names_are_case_insensitive():
 
 @pytest.mark.parametrize("bad", ["r113", "", "pilot"])
 def test_unknown_case_lists_the_valid_names(bad):
-    with pytest.raises(ValueError, match=r"'name' parameter of load_case.*'r112', 'm002'"):
+    with pytest.raises(ValueError, match=r"'name' parameter of datasets.load_case.*'r112', 'm002'"):
         load_case(bad)
 
 
 @pytest.mark.parametrize("bad", [None, 112, b"r112"])
 def test_case_name_of_the_wrong_type(bad):
-    with pytest.raises(TypeError, match=r"'name' parameter of load_case.*'r112', 'm002'"):
+    with pytest.raises(TypeError, match=r"'name' parameter of datasets.load_case.*'r112', 'm002'"):
         load_case(bad)
 
 
 def test_path_refuses_what_is_not_bundled():
     with pytest.raises(ValueError, match="bundles no data at 'nothing/here'"):
         path("nothing", "here")
-    with pytest.raises(TypeError, match="'parts' parameter of path"):
+    with pytest.raises(TypeError, match="'parts' parameter of datasets.path"):
         path("cases", 3)
 
 

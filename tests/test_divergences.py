@@ -271,7 +271,7 @@ def test_attribute_set_record():
     assert a.divergence == "RNOD" and a.n_groups == 4
     assert float(a.similarity([0, 0, 0, 1])) == pytest.approx(0.404881, abs=5e-7)
     assert AttributeSet("HINDEX", [0.25] * 4, "ordinal", "NMD").divergence == "NMD"
-    with pytest.raises(ValueError, match="'scale' parameter of AttributeSet"):
+    with pytest.raises(ValueError, match="'scale' parameter of divergences.AttributeSet"):
         AttributeSet("X", [0.5, 0.5], "interval")
     with pytest.raises(ValueError, match="sum to 1"):
         AttributeSet("X", [0.5, 0.6], "nominal")
@@ -292,12 +292,14 @@ def test_divergence_names_are_case_insensitive_everywhere(name):
 
 @pytest.mark.parametrize("bad", ["", "M ORIGIN", "M-ORIGIN\t", "a\nb", "GF[X]", "x\x00"])
 def test_attribute_set_names_that_would_break_output_are_refused(bad):
-    with pytest.raises(ValueError, match="'name' parameter of AttributeSet"):
+    with pytest.raises(ValueError, match="'name' parameter of divergences.AttributeSet"):
         AttributeSet(bad, [0.5, 0.5], "nominal")
 
 
 def test_attribute_set_name_must_be_a_string():
-    with pytest.raises(TypeError, match="'name' parameter of AttributeSet must be a string"):
+    with pytest.raises(
+        TypeError, match="'name' parameter of divergences.AttributeSet must be a string"
+    ):
         AttributeSet(3, [0.5, 0.5], "nominal")
 
 
@@ -314,11 +316,13 @@ def test_attribute_set_name_must_be_a_string():
 @pytest.mark.parametrize("f", [jsd, nmd, rnod])
 def test_huge_entries_are_refused_before_arithmetic(f, bad, message):
     """Warnings are errors in this suite: an overflow RuntimeWarning would fail too."""
-    with pytest.raises(ValueError, match=f"'p' parameter of {f.__name__} must {'.*'}{message}"):
+    with pytest.raises(
+        ValueError, match=f"'p' parameter of {f.__fairconv_public__} must {'.*'}{message}"
+    ):
         f(bad, [0.5, 0.5])
-    with pytest.raises(ValueError, match=f"'q' parameter of {f.__name__}"):
+    with pytest.raises(ValueError, match=f"'q' parameter of {f.__fairconv_public__}"):
         f([0.5, 0.5], bad)
-    with pytest.raises(ValueError, match="'target' parameter of AttributeSet"):
+    with pytest.raises(ValueError, match="'target' parameter of divergences.AttributeSet"):
         AttributeSet("X", bad, "nominal")
 
 

@@ -209,12 +209,12 @@ def test_bins_are_monotone(values, thresholds):
         (
             lambda: page_memberships([[1, 0]], [0], 1, entity_levels=[1, 1]),
             ValueError,
-            r"'entity_levels' parameter of page_memberships.*one level per entity",
+            r"'entity_levels' parameter of entities.page_memberships.*one level per entity",
         ),
         (
             lambda: page_memberships([[1, 0]], [0], 1, entity_levels=["2"]),
             TypeError,
-            r"'entity_levels' parameter of page_memberships",
+            r"'entity_levels' parameter of entities.page_memberships",
         ),
         (
             lambda: page_memberships([[1, 0]], [0], 1, entity_levels=[-2]),
@@ -233,19 +233,21 @@ def test_bad_input_names_function_parameter_and_value(call, error, message):
 @pytest.mark.parametrize("huge", [1e308, -1e308, 1.7e308])
 def test_huge_values_are_refused_without_numpy_warnings(huge):
     """The suite runs with warnings as errors: a RuntimeWarning would fail here too."""
-    with pytest.raises(ValueError, match="'entity_memberships' parameter of page_memberships"):
+    with pytest.raises(
+        ValueError, match="'entity_memberships' parameter of entities.page_memberships"
+    ):
         page_memberships([[huge, huge], [0.5, 0.5]], [0, 0], 1)
-    with pytest.raises(ValueError, match="'indicator' parameter of soft_membership"):
+    with pytest.raises(ValueError, match="'indicator' parameter of entities.soft_membership"):
         soft_membership([[huge, huge]])
     assert bin_ordinal([huge], HINDEX_THRESHOLDS).tolist() == [3 if huge > 0 else 0]
 
 
 def test_huge_integers_are_refused():
-    with pytest.raises(ValueError, match=r"'groups' parameter of one_hot"):
+    with pytest.raises(ValueError, match=r"'groups' parameter of entities.one_hot"):
         one_hot(np.array([2**63], dtype=np.uint64), 3)
-    with pytest.raises(ValueError, match=r"'page_of_entity' parameter of page_levels"):
+    with pytest.raises(ValueError, match=r"'page_of_entity' parameter of entities.page_levels"):
         page_levels([1], np.array([2**64 - 1], dtype=np.uint64), 2)
-    with pytest.raises(TypeError, match=r"'groups' parameter of one_hot"):
+    with pytest.raises(TypeError, match=r"'groups' parameter of entities.one_hot"):
         one_hot([2**70], 3)  # beyond 64 bits: numpy keeps it as a Python object
 
 

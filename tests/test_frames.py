@@ -228,14 +228,14 @@ def test_membership_frames_and_dicts_give_the_oracle_and_the_file_reader(
     frame = pd.DataFrame({"query_id": [t for t, _, _ in rows], "doc_id": [d for _, d, _ in rows]})
     for j in range(groups):
         frame[f"g{j}"] = pd.Series([v[j] for v in vectors]).astype(dtype)
-    m = as_memberships(frame, groups)
+    m = as_memberships(frame, n_groups=groups)
     topics, ids, docs = oracle_keyed(rows)
     assert m.topics == topics and m.topic_ids.tolist() == ids
     assert [bytes(d) for d in m.docs.tolist()] == docs
     assert m.matrix.tolist() == vectors
     f = tmp_path / "g"
     f.write_text(file_text((t, d, *v) for (t, d, _), v in zip(rows, vectors, strict=True)), "utf-8")
-    read = read_gmemb(f, groups)
+    read = read_gmemb(f, n_groups=groups)
     assert read.docs.tolist() == m.docs.tolist() and read.matrix.tolist() == m.matrix.tolist()
 
 
@@ -389,7 +389,7 @@ def test_the_first_bad_row_is_named_whichever_column_it_is_in():
             r"memberships dict:2: a membership vector of 3 groups where row 1 has 2",
         ),
         (
-            lambda: as_memberships({"T": {"a": [0.5, 0.5]}}, 3),
+            lambda: as_memberships({"T": {"a": [0.5, 0.5]}}, n_groups=3),
             r"dict:1: expected 3 group probabilities \(the target has 3 groups\), found 2",
         ),
         (
@@ -467,7 +467,7 @@ def test_a_frame_with_a_run_column_is_several_runs(column):
         }
     )
     runs = as_runs(frame)
-    assert [r.tag for r in runs] == ["b", "a"]
+    assert [r.name for r in runs] == ["b", "a"]
     table = _utility_only({"T": {"good": 2}}, frame, cutoffs=[10])
     assert table.value("a", "T", "ERR@10") == 0.75
     assert table.value("b", "T", "ERR@10") == 0.75 / 2
@@ -597,7 +597,7 @@ def test_the_pilot_as_frames_scores_as_the_files_ranked_by_score():
         frame = pd.read_csv(
             f, sep=" ", header=None, names=["query_id", "q0", "doc_id", "rank", "score", "tag"]
         )
-        runs[run.tag] = frame
+        runs[run.name] = frame
     lines = (folder / "fairweb1pilot.M-ORIGIN.gmemb").read_text().split("\n")
     rows = [(t, d, *map(float, v)) for t, d, *v in (line.split() for line in lines if line)]
     gm = pd.DataFrame(rows).rename(columns={0: "query_id", 1: "doc_id"})  # exact floats

@@ -540,9 +540,9 @@ def test_comments_and_blank_lines_are_ignored(tmp_path):
     [
         (dict(gains=(3, 1)), "non-decreasing"),
         (dict(gains=(0, 3)), "positive"),
-        (dict(cutoffs=[0]), r"'cutoffs' parameter of evaluate must be an integer >= 1"),
-        (dict(cutoffs="10"), r"'cutoffs' parameter of evaluate must be a sequence"),
-        (dict(phi=1.5), r"'phi' parameter of evaluate must be a number in \(0, 1\)"),
+        (dict(cutoffs=[0]), r"'cutoffs' parameter of gfr.evaluate must be an integer >= 1"),
+        (dict(cutoffs="10"), r"'cutoffs' parameter of gfr.evaluate must be a sequence"),
+        (dict(phi=1.5), r"'phi' parameter of gfr.evaluate must be a number in \(0, 1\)"),
         (dict(order="rank"), "'order' parameter"),
         (dict(weights=[0.5, 0.6]), "sum to 1"),
         (dict(weights=[0.5]), "hold 2 weights"),
@@ -694,29 +694,33 @@ def test_padding_and_nonrelevant_rows_are_neither_checked_nor_used(levels, membe
 def test_the_audit_examples_score_and_relevant_rows_are_still_checked():
     gfr.gfr([[2, 0]], [np.array([[[1.0, 0.0], [0.0, 0.0]]])], [A2], lengths=[1])
     gfr.gfr([[2, 5]], [np.full((1, 2, 2), 0.5)], [A2], lengths=[1])
-    with pytest.raises(ValueError, match=r"'memberships\[0\]' parameter of gfr must sum to 1"):
+    with pytest.raises(ValueError, match=r"'memberships\[0\]' parameter of gfr.gfr must sum to 1"):
         gfr.gfr([[2, 0]], [np.array([[[1.0, 1.0], [0.0, 0.0]]])], [A2])  # a relevant row
-    with pytest.raises(ValueError, match=r"'levels' parameter of gfr must lie in 0\.\.2"):
+    with pytest.raises(ValueError, match=r"'levels' parameter of gfr.gfr must lie in 0\.\.2"):
         gfr.gfr([[2, 5]], [np.full((1, 2, 2), 0.5)], [A2], lengths=[2])
 
 
 @pytest.mark.parametrize(
     "kw, error, message",
     [
-        (dict(gains=(3, 1)), ValueError, "'gains' parameter of evaluate must give"),
+        (dict(gains=(3, 1)), ValueError, "'gains' parameter of gfr.evaluate must give"),
         (
             dict(nonrelevant_membership="x"),
             ValueError,
-            "'nonrelevant_membership' parameter of evaluate",
+            "'nonrelevant_membership' parameter of gfr.evaluate",
         ),
-        (dict(phi=10**400), ValueError, "'phi' parameter of evaluate must be a number in (0, 1)"),
+        (
+            dict(phi=10**400),
+            ValueError,
+            "'phi' parameter of gfr.evaluate must be a number in (0, 1)",
+        ),
         (
             dict(weights=[1e308, 1e308]),
             ValueError,
-            "'weights' parameter of evaluate must hold weights of at most 1",
+            "'weights' parameter of gfr.evaluate must hold weights of at most 1",
         ),
-        (dict(weights=[True, False]), TypeError, "'weights' parameter of evaluate must be a"),
-        (dict(gains=[True, True]), TypeError, "'gains' parameter of evaluate must be a"),
+        (dict(weights=[True, False]), TypeError, "'weights' parameter of gfr.evaluate must be a"),
+        (dict(gains=[True, True]), TypeError, "'gains' parameter of gfr.evaluate must be a"),
     ],
 )
 def test_option_errors_name_evaluate(tmp_path, kw, error, message):
@@ -728,16 +732,19 @@ def test_option_errors_name_evaluate(tmp_path, kw, error, message):
 
 def test_evaluate_with_no_run_names_evaluate(pilot):
     qrels, _, attributes, _ = pilot
-    with pytest.raises(ValueError, match=r"'runs' parameter of evaluate must hold at least 1"):
+    with pytest.raises(ValueError, match=r"'runs' parameter of gfr.evaluate must hold at least 1"):
         gfr.evaluate(qrels, [], attributes)
 
 
 @pytest.mark.parametrize(
     "kw, message",
     [
-        (dict(phi=10**400), "'phi' parameter of gfr"),
-        (dict(gains=(3, 1)), "'gains' parameter of gfr must give"),
-        (dict(weights=[1e308, 0.0]), "'weights' parameter of gfr must hold weights of at most 1"),
+        (dict(phi=10**400), "'phi' parameter of gfr.gfr"),
+        (dict(gains=(3, 1)), "'gains' parameter of gfr.gfr must give"),
+        (
+            dict(weights=[1e308, 0.0]),
+            "'weights' parameter of gfr.gfr must hold weights of at most 1",
+        ),
     ],
 )
 def test_array_option_errors_name_gfr(kw, message):

@@ -468,10 +468,10 @@ def test_weights_that_give_every_set_zero_keep_gf_defined():
 def test_patience_beyond_two_to_the_53_is_refused(func, L):
     """measures.md 3-4: pw = 1 - wc/L and Prob = 1/L divide by L; past 2^53 integers are
     not exact as floats, and past ~1.8e308 the division overflowed deep inside."""
-    name = func.__name__
+    name = func.__fairconv_public__
     with pytest.raises(ValueError, match=rf"'L' parameter of {name} must be an integer <= 2\^53"):
         func(case("r112"), L=L)
-    assert np.isfinite(func(case("r112"), L=2**53)[name.upper()]).all()
+    assert np.isfinite(func(case("r112"), L=2**53)[func.__name__.upper()]).all()
 
 
 @pytest.mark.parametrize(

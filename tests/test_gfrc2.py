@@ -150,15 +150,18 @@ def test_scores_at_most_one(seed):
         (dict(weights=[0.5, 0.5]), "hold 3 weights"),
         (dict(weights=[1.2, -0.1, -0.1]), "non-negative"),
         (dict(weights=[0.5, 0.3, 0.3]), "sum to 1"),
-        (dict(L=1), r"'L' parameter of gfrc2 must be an integer >= 2"),
-        (dict(lmax=0), r"'lmax' parameter of gfrc2 must be an integer in 1\.\.100"),
+        (dict(L=1), r"'L' parameter of gfrc2.gfrc2 must be an integer >= 2"),
+        (dict(lmax=0), r"'lmax' parameter of gfrc2.gfrc2 must be an integer in 1\.\.100"),
         (dict(lmax=1), "exceeds lmax = 1"),
         # Prob = 1/L (measures.md 4): past 2^53 L is not exact as a float, and an int
         # past the float range raised a bare OverflowError
-        (dict(L=10**400), r"'L' parameter of gfrc2 must be an integer <= 2\^53"),
-        (dict(L=2**60), r"'L' parameter of gfrc2 must be an integer <= 2\^53"),
-        (dict(L=np.uint64(2**64 - 1)), r"'L' parameter of gfrc2 must be an integer <= 2\^53"),
-        (dict(weights=[1e308, 1e308, 0]), "'weights' parameter of gfrc2 must hold weights of"),
+        (dict(L=10**400), r"'L' parameter of gfrc2.gfrc2 must be an integer <= 2\^53"),
+        (dict(L=2**60), r"'L' parameter of gfrc2.gfrc2 must be an integer <= 2\^53"),
+        (dict(L=np.uint64(2**64 - 1)), r"'L' parameter of gfrc2.gfrc2 must be an integer <= 2\^53"),
+        (
+            dict(weights=[1e308, 1e308, 0]),
+            "'weights' parameter of gfrc2.gfrc2 must hold weights of",
+        ),
     ],
 )
 def test_bad_options(r112, options, message):

@@ -76,13 +76,13 @@ def test_qrels_of_every_kind_score_as_the_file(pilot, reference, make_qrels):
     ids=["ir_measures frame", "PyTerrier frame", "ranx frame", "ir_datasets records"],
 )
 def test_ordered_runs_of_every_kind_score_as_the_files(pilot, reference, make_run):
-    runs = {r.tag: make_run(f) for r, f in zip(pilot.runs, RUN_FILES, strict=True)}
+    runs = {r.name: make_run(f) for r, f in zip(pilot.runs, RUN_FILES, strict=True)}
     _same(gfr.evaluate(pilot.qrels, runs, pilot.attributes, cutoffs=[10]), reference)
 
 
 def test_dict_runs_are_ranked_by_score_as_trec_eval(pilot):
     runs = {
-        r.tag: {t: {d: s for tt, d, s in run_rows(f) if tt == t} for t, _, _ in run_rows(f)}
+        r.name: {t: {d: s for tt, d, s in run_rows(f) if tt == t} for t, _, _ in run_rows(f)}
         for r, f in zip(pilot.runs, RUN_FILES, strict=True)
     }
     by_score = gfr.evaluate(pilot.qrels, pilot.runs, pilot.attributes, order="score")
@@ -118,7 +118,7 @@ def test_ragfair_takes_the_same_inputs(pilot):
     movies = [a for a in pilot.attributes if a.attribute.name.startswith("M-")]
     answers = read_answers(path("rag", "pilot-answers.jsonl"), [a.attribute for a in movies])
     frame_runs = {
-        r.tag: pd.DataFrame(run_rows(f), columns=["query_id", "doc_id", "score"])
+        r.name: pd.DataFrame(run_rows(f), columns=["query_id", "doc_id", "score"])
         for r, f in zip(pilot.runs, RUN_FILES, strict=True)
     }
     a = ragfair.evaluate(pilot.qrels, pilot.runs, movies, answers, cutoffs=[10])

@@ -144,50 +144,50 @@ def test_empty_label_file_is_an_error(tmp_path):
         (
             lambda: nuggets.labels_from_records(GOOD),
             TypeError,
-            "'records' parameter of labels_from_records",
+            "'records' parameter of nuggets.labels_from_records",
         ),
         (
             lambda: nuggets.labels_from_records("abc"),
             TypeError,
-            "'records' parameter of labels_from_records",
+            "'records' parameter of nuggets.labels_from_records",
         ),
         (
             lambda: nuggets.labels_from_records([]),
             ValueError,
-            "'records' parameter of labels_from_records must hold at least one",
+            "'records' parameter of nuggets.labels_from_records must hold at least one",
         ),
         (
             lambda: nuggets.labels_from_records([GOOD], sources=["a", "b"]),
             ValueError,
-            "'sources' parameter of labels_from_records.*Got 2",
+            "'sources' parameter of nuggets.labels_from_records.*Got 2",
         ),
         (
             lambda: nuggets.labels_from_records([GOOD], sources=[1]),
             TypeError,
-            "'sources' parameter of labels_from_records",
+            "'sources' parameter of nuggets.labels_from_records",
         ),
         (
             lambda: nuggets.evaluate([GOOD]),
             TypeError,
-            "'labels' parameter of evaluate must be a MatchLabels.*Got list",
+            "'labels' parameter of nuggets.evaluate must be a MatchLabels.*Got list",
         ),
         (
             lambda: nuggets.evaluate(nuggets.labels_from_records([GOOD]), average="mean"),
             ValueError,
-            "'average' parameter of evaluate",
+            "'average' parameter of nuggets.evaluate",
         ),
-        (lambda: read_labels(3), TypeError, "'path' parameter of read_labels"),
+        (lambda: read_labels(3), TypeError, "'path' parameter of io.read_labels"),
         (
             lambda: nuggets.MatchLabels(
                 ("r",), ("t",), ("u",), np.array([[2, 1, 0, 0, 0]]), ("s",)
             ),
             ValueError,
-            "'counts' parameter of MatchLabels",
+            "'counts' parameter of nuggets.MatchLabels",
         ),
         (
             lambda: nuggets.MatchLabels(("r",), ("t",), (), np.zeros((1, 5), int), ("s",)),
             ValueError,
-            "'turns' parameter of MatchLabels",
+            "'turns' parameter of nuggets.MatchLabels",
         ),
     ],
 )
@@ -275,7 +275,7 @@ def test_ratios_is_the_array_function_of_evaluate():
     r = nuggets.ratios(counts)
     assert r["Recall-NtN"].shape == (1, 2)
     assert r["Recall-NtR"][0, 0] == 1.0 and np.isnan(r["Recall-NtR"][0, 1])
-    with pytest.raises(ValueError, match="The 'counts' parameter of ratios must"):
+    with pytest.raises(ValueError, match="The 'counts' parameter of nuggets.ratios must"):
         nuggets.ratios([[2, 1, 0, 0, 0]])
 
 

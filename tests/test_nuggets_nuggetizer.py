@@ -356,12 +356,12 @@ def test_the_mean_is_rounded_once_where_a_plain_sum_is_not():
      [1, 2, 3]],
 )  # fmt: skip
 def test_bad_counts_name_the_parameter(counts):
-    with pytest.raises(ValueError, match="The 'counts' parameter of nuggetizer must"):
+    with pytest.raises(ValueError, match="The 'counts' parameter of nuggets.nuggetizer must"):
         nuggets.nuggetizer(counts)
 
 
 def test_scores_of_a_bad_argument_name_the_function():
-    with pytest.raises(TypeError, match="'assignments' parameter of nuggetizer_scores"):
+    with pytest.raises(TypeError, match="'assignments' parameter of nuggets.nuggetizer_scores"):
         nuggets.nuggetizer_scores([1])
     with pytest.raises(TypeError, match="'path_or_records' parameter of read_nuggetizer"):
         nuggets.read_nuggetizer(3)
@@ -402,5 +402,5 @@ def test_measures_picks_and_orders_the_columns():
     table = nuggets.nuggetizer_scores(assignments, measures=["all-score", "vital-score"])
     assert table.measures == ("all-score", "vital-score")
     assert table.value("runA", "all", "all-score") == 0.5
-    with pytest.raises(ValueError, match="old spelling|did you mean 'all-score'"):
+    with pytest.raises(ValueError, match="old spelling|Did you mean 'all-score'"):
         nuggets.nuggetizer_scores(assignments, measures=["all_score"])

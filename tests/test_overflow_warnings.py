@@ -48,5 +48,7 @@ def test_overflow_warnings_distribution_rows_in_memory():
 
 @pytest.mark.parametrize("gf_re", [1e-320, -5e-324, 1e-310])
 def test_overflow_warnings_rigf_of_a_gf_re_next_to_zero(gf_re):
-    with pytest.raises(ValueError, match=f"'gf_re' parameter of rigf .* Got {gf_re!r} instead"):
+    with pytest.raises(
+        ValueError, match=f"'gf_re' parameter of ragfair.rigf .* Got {gf_re!r} instead"
+    ):
         ragfair.rigf(0.5, gf_re)

@@ -69,4 +69,6 @@ def test_plot_names_outside_the_font_give_one_notice(tmp_path):
     assert proc.returncode == 0, proc.stderr
     notices = proc.stderr.splitlines()
     assert len(notices) == 2 and notices[1] == "wrote fig.png", proc.stderr
-    assert notices[0].startswith("fairconv gfrc: warning: r_vs_gf: the plot font has no glyph")
+    assert notices[0].startswith(
+        "fairconv gfrc: warning: plots.r_vs_gf: the plot font has no glyph"
+    )

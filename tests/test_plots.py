@@ -108,24 +108,24 @@ def test_r_vs_gf_refuses_empty_input(table, message, by):
 @pytest.mark.parametrize(
     "table, options, message",
     [
-        (_table([], ["t"], ["RIGF"]), {}, "'table' parameter of rigf_bars.*at least one run"),
+        (_table([], ["t"], ["RIGF"]), {}, "'table' parameter of plots.rigf_bars.*at least one run"),
         (_table(["a"], [], ["RIGF"]), {}, "nothing to draw: run 'a' has no topic with RIGF"),
         (
             _table(["a"], ["t"], ["RIGF"], present=[[[False]]]),
             {},
             "nothing to draw",
         ),
-        (_table(["a"], ["t"], ["RIGF"]), {"runs": "b"}, "'runs' parameter of rigf_bars.*'a'"),
+        (_table(["a"], ["t"], ["RIGF"]), {"runs": "b"}, "'runs' parameter of plots.rigf_bars.*'a'"),
         (_table(["a"], ["t"], ["RIGF"]), {"runs": []}, "'runs' parameter .* 1 to 12 runs"),
         (
             _table(["a"], ["t"], ["RIGF"]),
             {"attribute": "X"},
-            r"'attribute' parameter of rigf_bars.*\(RIGF\)\. Got 'RIGF\[X\]'",
+            r"'attribute' parameter of plots.rigf_bars.*\(RIGF\)\. Got 'RIGF\[X\]'",
         ),
         (
             _table(["a"], ["t"], ["GF"]),
             {},
-            "'table' parameter of rigf_bars must have the measure 'RIGF'. Got measures GF",
+            "'table' parameter of plots.rigf_bars must have the measure 'RIGF'. Got measures GF",
         ),
     ],
 )
@@ -136,17 +136,21 @@ def test_rigf_bars_refuses_empty_or_unknown_input(table, options, message):
 
 
 def test_bad_arguments(r112):
-    with pytest.raises(ValueError, match="'by' parameter of r_vs_gf"):
+    with pytest.raises(ValueError, match="'by' parameter of plots.r_vs_gf"):
         r_vs_gf(r112, by="conversation")
-    with pytest.raises(ValueError, match=r"'gf' parameter of r_vs_gf.*GF\[X\]"):
+    with pytest.raises(ValueError, match=r"'gf' parameter of plots.r_vs_gf.*GF\[X\]"):
         r_vs_gf(r112, gf="GF[X]")
-    with pytest.raises(ValueError, match="'table' parameter of r_vs_gf must have the measure 'R'"):
+    with pytest.raises(
+        ValueError, match="'table' parameter of plots.r_vs_gf must have the measure 'R'"
+    ):
         r_vs_gf(_table(["a"], ["t"], ["GF"]))
-    with pytest.raises(TypeError, match="'table' parameter of r_vs_gf must be a ScoreTable"):
+    with pytest.raises(TypeError, match="'table' parameter of plots.r_vs_gf must be a ScoreTable"):
         r_vs_gf({"R": 1})
-    with pytest.raises(TypeError, match="'table' parameter of rigf_bars must be a ScoreTable"):
+    with pytest.raises(
+        TypeError, match="'table' parameter of plots.rigf_bars must be a ScoreTable"
+    ):
         rigf_bars(None)
-    with pytest.raises(TypeError, match="'attribute' parameter of rigf_bars"):
+    with pytest.raises(TypeError, match="'attribute' parameter of plots.rigf_bars"):
         rigf_bars(_table(["a"], ["t"], ["RIGF"]), attribute=3)
 
 
@@ -155,11 +159,13 @@ def test_gfrc2_clusters_panels_and_bad_indices():
     cl = gfrc2.clusters(batch)
     assert len(gfrc2_clusters(batch, cl).axes) == 2
     assert len(gfrc2_clusters(batch, cl, conversations=[1]).axes) == 1
-    with pytest.raises(ValueError, match=r"'conversations' parameter of gfrc2_clusters.*0\.\.1"):
+    with pytest.raises(
+        ValueError, match=r"'conversations' parameter of plots.gfrc2_clusters.*0\.\.1"
+    ):
         gfrc2_clusters(batch, cl, conversations=[2])
-    with pytest.raises(ValueError, match="'conversations' parameter of gfrc2_clusters"):
+    with pytest.raises(ValueError, match="'conversations' parameter of plots.gfrc2_clusters"):
         gfrc2_clusters(batch, cl, conversations=[])
-    with pytest.raises(ValueError, match="'conversations' parameter of gfrc2_clusters"):
+    with pytest.raises(ValueError, match="'conversations' parameter of plots.gfrc2_clusters"):
         gfrc2_clusters(batch, cl, conversations=1)
 
 

@@ -443,7 +443,9 @@ def test_cli_error_is_one_line(tmp_path):
 def test_rigf_refuses_values_outside_the_range_of_gf(gen, re_, name, got):
     """measures.md 1 and 5: DistrSim is at most 1 and (RNOD being at most sqrt(2)) at
     least 1 - sqrt(2); GF-Re, GF-Gen and their weighted means keep to that range."""
-    with pytest.raises(ValueError, match=rf"'{name}' parameter of rigf must hold GF values.*{got}"):
+    with pytest.raises(
+        ValueError, match=rf"'{name}' parameter of ragfair.rigf must hold GF values.*{got}"
+    ):
         ragfair.rigf(gen, re_)
 
 
@@ -451,7 +453,9 @@ def test_rigf_of_a_gf_re_next_to_zero_is_an_error_naming_it():
     """measures.md 5: RIGF = (GF-Gen - GF-Re) / GF-Re * 100, undefined only at GF-Re = 0;
     a GF-Re of 1e-320 gives about 1e322 percent, beyond the float range: an error that
     names gf_re and the value, never inf."""
-    with pytest.raises(ValueError, match=r"'gf_re' parameter of rigf .* Got 1e-320 instead"):
+    with pytest.raises(
+        ValueError, match=r"'gf_re' parameter of ragfair.rigf .* Got 1e-320 instead"
+    ):
         ragfair.rigf(1.0, 1e-320)
     with pytest.raises(ValueError, match=r"finite float. Got 1e-320 at index \(0,\) instead"):
         ragfair.rigf([-0.4, 0.5, 0.5], [1e-320, 0.0, 1e-300])
@@ -497,16 +501,19 @@ def test_padding_and_nonrelevant_rows_are_neither_checked_nor_used():
 @pytest.mark.parametrize(
     "kw, message",
     [
-        (dict(levels=[[3, 0]]), "'levels' parameter of ragfair must lie in 0..2"),
+        (dict(levels=[[3, 0]]), "'levels' parameter of ragfair.ragfair must lie in 0..2"),
         (
             dict(memberships=[np.array([[[1.0, 1.0], [0.5, 0.5]]])]),
-            "'memberships[0]' parameter of ragfair must sum to 1",
+            "'memberships[0]' parameter of ragfair.ragfair must sum to 1",
         ),
-        (dict(memberships=np.zeros((1, 1, 2, 2))), "'memberships' parameter of ragfair"),
-        (dict(lengths=[5]), "'lengths' parameter of ragfair"),
-        (dict(gains=(3, 1)), "'gains' parameter of ragfair must give"),
-        (dict(gains=[True, True]), "'gains' parameter of ragfair must be a sequence"),
-        (dict(weights=[1e308]), "'weights' parameter of ragfair must hold weights of at most 1"),
+        (dict(memberships=np.zeros((1, 1, 2, 2))), "'memberships' parameter of ragfair.ragfair"),
+        (dict(lengths=[5]), "'lengths' parameter of ragfair.ragfair"),
+        (dict(gains=(3, 1)), "'gains' parameter of ragfair.ragfair must give"),
+        (dict(gains=[True, True]), "'gains' parameter of ragfair.ragfair must be a sequence"),
+        (
+            dict(weights=[1e308]),
+            "'weights' parameter of ragfair.ragfair must hold weights of at most 1",
+        ),
     ],
 )
 def test_array_errors_name_ragfair(kw, message):

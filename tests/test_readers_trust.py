@@ -197,7 +197,7 @@ def test_gz_paths_and_file_objects_read_the_same(tmp_path, readers):
     gz.write_bytes(gzip.compress((PILOT / "runs" / "run.bm25-depThre6").read_bytes()))
     for other in (readers.read_run(gz), readers.read_run(io.BytesIO(gz.read_bytes() and
                   (PILOT / "runs" / "run.bm25-depThre6").read_bytes()))):  # fmt: skip
-        assert other.docs.tolist() == plain.docs.tolist() and other.tag == plain.tag
+        assert other.docs.tolist() == plain.docs.tolist() and other.name == plain.name
         np.testing.assert_array_equal(other.scores, plain.scores)
     bad = write(tmp_path, "bad.gz", b"not gzip")
     with pytest.raises(ValueError, match="bad.gz: is not a readable gzip file"):

@@ -224,15 +224,15 @@ def test_only_all_rows_is_an_error(tmp_path):
 
 def test_selections_name_each_topic_and_measure_once(tmp_path):
     (tmp_path / "a").write_text(TREC)
-    with pytest.raises(ValueError, match="'topics' parameter of read_scores must list each"):
+    with pytest.raises(ValueError, match="'topics' parameter of io.read_scores must list each"):
         read_scores(tmp_path / "a", topics=["q1", "q1"])
-    with pytest.raises(ValueError, match="'measures' parameter of read_scores must list each"):
+    with pytest.raises(ValueError, match="'measures' parameter of io.read_scores must list each"):
         read_scores(tmp_path / "a", measures=["P_5", "P_5"])
-    with pytest.raises(TypeError, match="'topics' parameter of read_scores must be a sequence"):
+    with pytest.raises(TypeError, match="'topics' parameter of io.read_scores must be a sequence"):
         read_scores(tmp_path / "a", topics="q1")
-    with pytest.raises(ValueError, match="'input_format' parameter of read_scores"):
+    with pytest.raises(ValueError, match="'input_format' parameter of io.read_scores"):
         read_scores(tmp_path / "a", input_format="csv")
-    with pytest.raises(ValueError, match="'paths' parameter of read_scores must name a file"):
+    with pytest.raises(ValueError, match="'paths' parameter of io.read_scores must name a file"):
         read_scores([])
     t = read_scores(tmp_path / "a", topics=["q2", "q1"], measures=["ndcg"])
     assert t.topics == ("q2", "q1") and t.measures == ("ndcg",)

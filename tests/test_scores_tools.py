@@ -231,7 +231,7 @@ def test_to_tsv_and_to_json_take_a_path_or_a_file(tmp_path):
     assert (tmp_path / "out.tsv").read_text() == stream.getvalue()  # left as it was
     t.to_tsv(tmp_path / "out.tsv", summary=True, overwrite=True)
     assert (tmp_path / "out.tsv").read_text().count("\n") == 2
-    with pytest.raises(TypeError, match="'out' parameter of ScoreTable.to_json"):
+    with pytest.raises(TypeError, match="'out' parameter of results.ScoreTable.to_json"):
         t.to_json(3)
 
 
@@ -350,7 +350,7 @@ def test_ir_measures_adapter_by_the_oracle():
     assert one.measures == ("nDCG@10", "P@5") and one.runs == ("bm25",)
     with pytest.raises(ValueError, match=r"item 1: .*a second value.*item 0"):
         from_ir_measures([Metric("q", "P@5", 0.1), Metric("q", "P@5", 0.2)], name="r")
-    with pytest.raises(ValueError, match="'name' parameter of from_ir_measures"):
+    with pytest.raises(ValueError, match="'name' parameter of io.from_ir_measures"):
         from_ir_measures([Metric("q", "P@5", 0.1)])
     with pytest.raises(ValueError, match="item 0 of run 'r' has the value True"):
         from_ir_measures([Metric("q", "P@5", True)], name="r")

@@ -20,6 +20,7 @@ import pytest
 import fairconv
 from fairconv import _accel, gfr, ragfair, rankings
 from fairconv._accel import _threads
+from fairconv._validation import calling
 from fairconv.datasets import fairweb1_pilot, load_case, path
 from fairconv.io import read_answers, read_conversations, read_run
 
@@ -118,15 +119,18 @@ def test_the_available_cores_follow_the_process_affinity(monkeypatch):
 
 @pytest.mark.parametrize("bad", [0, -2, True, False, 1.0, 2.5, "2", [2], np.bool_(True)])
 def test_a_bad_n_jobs_is_a_value_error_naming_it(bad):
-    with pytest.raises(ValueError, match=r"The 'n_jobs' parameter of f must be an integer >= 1"):
-        _accel.resolve_n_jobs(bad, "f")
+    with calling("f"):
+        with pytest.raises(
+            ValueError, match=r"The 'n_jobs' parameter of f must be an integer >= 1"
+        ):
+            _accel.resolve_n_jobs(bad)
 
 
 @pytest.mark.parametrize("bad", ["0", "-2", "two", "1.5", "+", " "])
 def test_a_bad_fairconv_threads_is_a_value_error_naming_it(monkeypatch, bad):
     monkeypatch.setenv("FAIRCONV_THREADS", bad)
     with pytest.raises(ValueError, match="The environment variable FAIRCONV_THREADS must"):
-        _accel.resolve_n_jobs(None, "f")
+        _accel.resolve_n_jobs(None)
 
 
 class NoPool:

@@ -112,7 +112,7 @@ def test_topic_coverage_counts():
     origin = [a for a in p.attributes if a.attribute.name == "M-ORIGIN"]
     lists = prepare(p.qrels, p.runs, origin)
     with pytest.warns(FairconvWarning):
-        counts = coverage_notices(p.qrels, p.runs, lists, "ERR", "evaluate")
+        counts = coverage_notices(p.qrels, p.runs, lists, "ERR")
     assert counts["topics_scored"] == 4
     assert counts["topics_without_fairness"] == 3
     assert set(counts["topics_missing"].values()) == {0}

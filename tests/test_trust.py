@@ -238,12 +238,12 @@ def test_rule5_empty_turns_score():
 @pytest.mark.parametrize(
     "func, options, message",
     [
-        (gfrc.gfrc, dict(L=1), "'L' parameter of gfrc must be an integer >= 2"),
-        (gfrc2.gfrc2, dict(L=True), "'L' parameter of gfrc2 must be an integer >= 2"),
-        (gfrc.gfrc, dict(lmax=101), "'lmax' parameter of gfrc must be an integer in 1..100"),
+        (gfrc.gfrc, dict(L=1), "'L' parameter of gfrc.gfrc must be an integer >= 2"),
+        (gfrc2.gfrc2, dict(L=True), "'L' parameter of gfrc2.gfrc2 must be an integer >= 2"),
+        (gfrc.gfrc, dict(lmax=101), "'lmax' parameter of gfrc.gfrc must be an integer in 1..100"),
         (gfrc.gfrc, dict(weights=[0.5, 0.5, np.inf]), "finite non-negative"),
         (gfrc2.gfrc2, dict(weights=[0, 0, 0]), "sum to 1"),
-        (gfrc.gfrc, dict(dedupe="yes"), "'dedupe' parameter of gfrc must be True or False"),
+        (gfrc.gfrc, dict(dedupe="yes"), "'dedupe' parameter of gfrc.gfrc must be True or False"),
     ],
 )
 def test_rule5_parameters_outside_their_domain(func, options, message):
@@ -254,11 +254,11 @@ def test_rule5_parameters_outside_their_domain(func, options, message):
 @pytest.mark.parametrize(
     "options, message",
     [
-        (dict(cutoffs=[10, 0]), "'cutoffs' parameter of evaluate must be an integer >= 1"),
-        (dict(cutoffs=[True]), "'cutoffs' parameter of evaluate must be an integer >= 1"),
+        (dict(cutoffs=[10, 0]), "'cutoffs' parameter of gfr.evaluate must be an integer >= 1"),
+        (dict(cutoffs=[True]), "'cutoffs' parameter of gfr.evaluate must be an integer >= 1"),
         (dict(gains=[1] * 101), "lmax <= 100"),
         (dict(gains=[1, 1e308]), "finite"),
-        (dict(phi=float("nan")), "'phi' parameter of evaluate must be a number in (0, 1)"),
+        (dict(phi=float("nan")), "'phi' parameter of gfr.evaluate must be a number in (0, 1)"),
     ],
 )
 def test_rule5_ranked_list_parameters(options, message):
@@ -348,26 +348,27 @@ def test_rule8_a_failed_run_leaves_no_partial_output(tmp_path):
 @pytest.mark.parametrize(
     "call, error, message",
     [
-        (lambda: ragfair.rigf(["a"], [1.0]), TypeError, "'gf_gen' parameter of rigf"),
+        (lambda: ragfair.rigf(["a"], [1.0]), TypeError, "'gf_gen' parameter of ragfair.rigf"),
         (lambda: ragfair.rigf([1.0, 2.0], [1.0, 2.0, 3.0]), ValueError,
-         "'gf_re' parameter of rigf"),
+         "'gf_re' parameter of ragfair.rigf"),
         (lambda: ragfair.adsim([0.5, 0.5], [1.0, 0.0, 0.0], divergence="jsd"), ValueError,
-         "'answer_distribution' parameter of adsim"),
+         "'answer_distribution' parameter of ragfair.adsim"),
         (lambda: ragfair.adsim([0.5, 0.5], [1, 0], divergence="KL"), ValueError,
-         "'divergence' parameter of adsim"),
+         "'divergence' parameter of ragfair.adsim"),
         (lambda: ragfair.gf_gen([0.5, 0.6], [0.5, 0.5], divergence="jsd"), ValueError,
-         "'answer_distribution' parameter of gf_gen"),
+         "'answer_distribution' parameter of ragfair.gf_gen"),
         (lambda: ragfair.attention_distribution([1.5], [[1, 0]]), ValueError,
-         "'levels' parameter of attention_distribution"),
+         "'levels' parameter of ragfair.attention_distribution"),
         (lambda: ragfair.attention_distribution([1], [[1, 0]], cutoff=0), ValueError,
-         "'cutoff' parameter of attention_distribution"),
-        (lambda: turns_of(None), TypeError, "'text' parameter of turns_of must be a string"),
+         "'cutoff' parameter of ragfair.attention_distribution"),
+        (lambda: turns_of(None), TypeError,
+         "'text' parameter of conversation.turns_of must be a string"),
         (lambda: find_span("U:a S:b", "b", occurrence=0), ValueError,
-         "'occurrence' parameter of find_span"),
-        (lambda: word_at("U:a", -1), ValueError, "'offset' parameter of word_at"),
+         "'occurrence' parameter of conversation.find_span"),
+        (lambda: word_at("U:a", -1), ValueError, "'offset' parameter of conversation.word_at"),
         (lambda: gfr.gfr([[1]], np.zeros((1, 1, 2)), [SETS[0]]), TypeError,
-         "'memberships' parameter of gfr"),
-        (lambda: gfrc.gfrc("batch.jsonl"), TypeError, "'batch' parameter of gfrc"),
+         "'memberships' parameter of gfr.gfr"),
+        (lambda: gfrc.gfrc("batch.jsonl"), TypeError, "'batch' parameter of gfrc.gfrc"),
     ],
 )  # fmt: skip
 def test_rule9_every_public_function_checks_its_arguments(call, error, message):

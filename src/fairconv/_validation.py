@@ -1,15 +1,90 @@
 """Input checks shared by every public function.
 
 Each check raises ``ValueError`` (or ``TypeError`` for the wrong kind of object) with
-one message template: "The '<name>' parameter of <func> must <rule>. Got <what>
+one message template: "The '<name>' parameter of <caller> must <rule>. Got <what>
 instead." The arithmetic in :mod:`fairconv._core` assumes these checks have passed.
+
+The caller is the public function the user called: :func:`public` marks a public
+function or method, and records its name (``gfr.evaluate``,
+``results.ScoreTable.select``) in a context variable for the duration of the call.
+The outermost public call wins, so a public function calling another one still names
+the function the user called; the threads of :mod:`fairconv._accel` run in a copy of
+the caller's context and name it too.
 """
 
 from __future__ import annotations
 
+import contextvars
+import functools
 import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
 
 import numpy as np
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+_CALLER: contextvars.ContextVar[str | None] = contextvars.ContextVar(
+    "fairconv_caller", default=None
+)
+
+
+def public_name(func: Callable[..., Any]) -> str:
+    """The name a user calls ``func`` by: its public module path and qualified name.
+
+    ``fairconv.stats._compare.compare`` is ``stats.compare``; a constructor
+    (``__init__``, ``__post_init__``) is named after its class.
+    """
+    module = [
+        part
+        for part in func.__module__.split(".")
+        if part != "fairconv" and not part.startswith("_")
+    ]
+    qualname = [
+        part for part in func.__qualname__.split(".") if part not in ("__init__", "__post_init__")
+    ]
+    return ".".join(module + qualname)
+
+
+def public(func: F) -> F:
+    """Mark a public function or method: errors raised during its call name it.
+
+    The name (:func:`public_name`) is set for the call unless an outer public call has
+    set one already, and reset when the call ends, error or not.
+    """
+    name = public_name(func)
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        if _CALLER.get() is not None:
+            return func(*args, **kwargs)
+        token = _CALLER.set(name)
+        try:
+            return func(*args, **kwargs)
+        finally:
+            _CALLER.reset(token)
+
+    wrapper.__fairconv_public__ = name  # type: ignore[attr-defined]
+    return wrapper  # type: ignore[return-value]
+
+
+@contextmanager
+def calling(name: str) -> Iterator[None]:
+    """Name ``name`` (e.g. ``fairconv gfr``) as the caller within the block.
+
+    For the command line, whose subcommands call the library on the user's behalf.
+    """
+    token = _CALLER.set(name)
+    try:
+        yield
+    finally:
+        _CALLER.reset(token)
+
+
+def caller() -> str:
+    """The public function being called (``fairconv`` outside any public call)."""
+    return _CALLER.get() or "fairconv"
 
 
 class FairconvWarning(UserWarning):
@@ -26,54 +101,77 @@ SUM_TOLERANCE = 1e-5
 """A distribution sums to 1 within this tolerance (published targets have 6 digits)."""
 
 
-def fail(name: str, func: str, rule: str, got: str) -> ValueError:
+def fail(name: str, rule: str, got: str) -> ValueError:
     """Build the standard error message (returned, so callers write ``raise fail(...)``)."""
-    return ValueError(f"The '{name}' parameter of {func} must {rule}. Got {got} instead.")
+    return ValueError(f"The '{name}' parameter of {caller()} must {rule}. Got {got} instead.")
 
 
-def as_float_array(x, name: str, func: str) -> np.ndarray:
+def fail_type(name: str, rule: str, got: str) -> TypeError:
+    """:func:`fail` for an object of the wrong kind: a ``TypeError``."""
+    return TypeError(f"The '{name}' parameter of {caller()} must {rule}. Got {got} instead.")
+
+
+def check_instance(value, types: type | tuple[type, ...], name: str, *, what: str = "") -> Any:
+    """``value`` must be an instance of ``types``; returned unchanged.
+
+    ``what`` says what the user should pass (e.g. ``"a Qrels (fairconv.io.read_qrels)"``);
+    by default the names of the types.
+    """
+    if not isinstance(value, types):
+        names = types if isinstance(types, tuple) else (types,)
+        rule = what or " or ".join(_article(t.__name__) for t in names)
+        raise fail_type(name, f"be {rule}", _article(type(value).__name__))
+    return value
+
+
+def _article(noun: str) -> str:
+    return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
+
+
+def as_float_array(x, name: str) -> np.ndarray:
     """Convert ``x`` to a float64 array, with a TypeError for non-numeric input."""
     try:
         arr = np.asarray(x)
     except Exception as exc:  # ragged nested lists and the like
         raise ValueError(
-            f"The '{name}' parameter of {func} must be an array of numbers. "
+            f"The '{name}' parameter of {caller()} must be an array of numbers. "
             f"Got an object numpy cannot read as an array ({exc})."
         ) from None
     if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == np.bool_):
         raise TypeError(
-            f"The '{name}' parameter of {func} must be an array of numbers. "
+            f"The '{name}' parameter of {caller()} must be an array of numbers. "
             f"Got an array of dtype {arr.dtype} instead."
         )
     if np.issubdtype(arr.dtype, np.complexfloating):
         raise TypeError(
-            f"The '{name}' parameter of {func} must be real. Got complex values instead."
+            f"The '{name}' parameter of {caller()} must be real. Got complex values instead."
         )
     return arr.astype(np.float64, copy=False)
 
 
-def _numbers(x, name: str, func: str) -> np.ndarray:
+def _numbers(x, name: str) -> np.ndarray:
     """:func:`as_float_array`, refusing booleans (weights and gains are not flags)."""
-    arr = as_float_array(x, name, func)
+    arr = as_float_array(x, name)
     if np.asarray(x).dtype == np.bool_:
         raise TypeError(
-            f"The '{name}' parameter of {func} must be a sequence of numbers. Got booleans instead."
+            f"The '{name}' parameter of {caller()} must be a sequence of numbers. "
+            "Got booleans instead."
         )
     return arr
 
 
-def check_distributions(x, name: str, func: str, *, allow_nan_rows: bool = False) -> np.ndarray:
+def check_distributions(x, name: str, *, allow_nan_rows: bool = False) -> np.ndarray:
     """Check probability vectors along the last axis; return them as float64.
 
     Each vector must have at least two groups, finite non-negative entries and sum to 1
     within :data:`SUM_TOLERANCE`. Nothing is renormalised. With ``allow_nan_rows``, a
     vector that is entirely NaN passes (it marks a missing membership).
     """
-    arr = as_float_array(x, name, func)
+    arr = as_float_array(x, name)
     if arr.ndim == 0:
-        raise fail(name, func, "be an array with the groups on its last axis", "a scalar")
+        raise fail(name, "be an array with the groups on its last axis", "a scalar")
     if arr.shape[-1] < 2:
-        raise fail(name, func, "have at least 2 groups on its last axis", f"shape {arr.shape}")
+        raise fail(name, "have at least 2 groups on its last axis", f"shape {arr.shape}")
     work = arr
     if allow_nan_rows:
         nan_rows = np.isnan(arr).all(axis=-1)
@@ -83,15 +181,12 @@ def check_distributions(x, name: str, func: str, *, allow_nan_rows: bool = False
     finite = np.isfinite(work)
     if not finite.all():
         bad = np.argwhere(~finite.all(axis=-1))
-        raise fail(
-            name, func, "contain only finite probabilities", f"NaN or infinity{_index(bad[0])}"
-        )
+        raise fail(name, "contain only finite probabilities", f"NaN or infinity{_index(bad[0])}")
     negative = work < 0
     if negative.any():
         bad = np.argwhere(negative.any(axis=-1))
         raise fail(
             name,
-            func,
             "contain only non-negative probabilities",
             f"a negative entry{_index(bad[0])}",
         )
@@ -99,9 +194,7 @@ def check_distributions(x, name: str, func: str, *, allow_nan_rows: bool = False
     if big.any():
         bad = np.argwhere(big.any(axis=-1))
         value = float(work[tuple(np.argwhere(big)[0])])
-        raise fail(
-            name, func, "contain only probabilities in [0, 1]", f"{value:.10g}{_index(bad[0])}"
-        )
+        raise fail(name, "contain only probabilities in [0, 1]", f"{value:.10g}{_index(bad[0])}")
     sums = work.sum(axis=-1)
     if allow_nan_rows and work is not arr:
         sums = np.where(nan_rows, 1.0, sums)
@@ -110,7 +203,6 @@ def check_distributions(x, name: str, func: str, *, allow_nan_rows: bool = False
         first: tuple | np.ndarray = np.argwhere(off)[0] if off.ndim else ()
         raise fail(
             name,
-            func,
             f"sum to 1 along its last axis (within {SUM_TOLERANCE:g})",
             f"sum {float(sums[tuple(first)]):.10g}{_index(first)}",
         )
@@ -142,41 +234,39 @@ def first_bad_distribution(rows: np.ndarray) -> int:
     return int(np.argmax(bad)) if bad.any() else -1
 
 
-def check_same_groups(p: np.ndarray, q: np.ndarray, func: str, names=("p", "q")) -> None:
+def check_same_groups(p: np.ndarray, q: np.ndarray, names=("p", "q")) -> None:
     """Both arrays must have the same number of groups and broadcastable leading axes."""
     if p.shape[-1] != q.shape[-1]:
         raise ValueError(
-            f"The '{names[0]}' and '{names[1]}' parameters of {func} must have "
+            f"The '{names[0]}' and '{names[1]}' parameters of {caller()} must have "
             f"the same number of groups. Got shapes {p.shape} and {q.shape} instead."
         )
     try:
         np.broadcast_shapes(p.shape, q.shape)
     except ValueError:
         raise ValueError(
-            f"The '{names[0]}' and '{names[1]}' parameters of {func} must have "
+            f"The '{names[0]}' and '{names[1]}' parameters of {caller()} must have "
             f"broadcastable shapes. Got shapes {p.shape} and {q.shape} "
             "instead."
         ) from None
 
 
-def check_choice(value, name: str, func: str, choices) -> str:
+def check_choice(value, name: str, choices) -> str:
     """``value`` must be one of ``choices`` (compared case-insensitively for strings)."""
     if isinstance(value, str):
         for c in choices:
             if value.lower() == c.lower():
                 return c
-    raise fail(name, func, "be one of " + ", ".join(repr(c) for c in choices), repr(value))
+    raise fail(name, "be one of " + ", ".join(repr(c) for c in choices), repr(value))
 
 
-def check_int(
-    value, name: str, func: str, *, minimum: int | None = None, maximum: int | None = None
-) -> int:
+def check_int(value, name: str, *, minimum: int | None = None, maximum: int | None = None) -> int:
     """An integer (not a bool) within ``[minimum, maximum]``; returned as ``int``."""
     ok = not isinstance(value, bool) and isinstance(value, (int, np.integer))
     ok = ok and (minimum is None or value >= minimum) and (maximum is None or value <= maximum)
     if not ok:
         rule = "be " + _integer_rule("an integer", minimum, maximum)
-        raise fail(name, func, rule, _short(repr(value)))
+        raise fail(name, rule, _short(repr(value)))
     return int(value)
 
 
@@ -196,15 +286,14 @@ def _integer_rule(what: str, low: int | None, high: int | None) -> str:
     return what
 
 
-def check_positive_int(value, name: str, func: str, *, minimum: int = 1) -> int:
+def check_positive_int(value, name: str, *, minimum: int = 1) -> int:
     """An integer >= ``minimum`` (default 1)."""
-    return check_int(value, name, func, minimum=minimum)
+    return check_int(value, name, minimum=minimum)
 
 
 def check_real(
     value,
     name: str,
-    func: str,
     *,
     low: float | None = None,
     high: float | None = None,
@@ -236,11 +325,11 @@ def check_real(
             rule = f"be a number {'<=' if closed in ('both', 'high') else '<'} {high:g}"
         else:
             rule = "be a finite number"
-        raise fail(name, func, rule, _short(repr(value)))
+        raise fail(name, rule, _short(repr(value)))
     return v
 
 
-def check_weights(weights, count: int, name: str, func: str) -> np.ndarray:
+def check_weights(weights, count: int, name: str) -> np.ndarray:
     """``count`` finite non-negative weights summing to 1 within :data:`SUM_TOLERANCE`.
 
     Where a component does not cover a topic, the measures renormalise the weights of
@@ -248,30 +337,28 @@ def check_weights(weights, count: int, name: str, func: str) -> np.ndarray:
     """
     if isinstance(weights, (str, bytes)):
         raise TypeError(
-            f"The '{name}' parameter of {func} must be a sequence of numbers. "
+            f"The '{name}' parameter of {caller()} must be a sequence of numbers. "
             f"Got {weights!r} instead."
         )
-    w = _numbers(weights, name, func)
+    w = _numbers(weights, name)
     if w.ndim != 1 or w.shape[0] != count:
-        raise fail(
-            name, func, f"hold {count} weight" + ("s" if count != 1 else ""), f"shape {w.shape}"
-        )
+        raise fail(name, f"hold {count} weight" + ("s" if count != 1 else ""), f"shape {w.shape}")
     if not np.isfinite(w).all() or (w < 0).any():
-        raise fail(name, func, "hold finite non-negative weights", repr(w.tolist()))
+        raise fail(name, "hold finite non-negative weights", repr(w.tolist()))
     if (w > 1.0 + SUM_TOLERANCE).any():  # before the sum, which could overflow
-        raise fail(name, func, "hold weights of at most 1 (they sum to 1)", repr(w.tolist()))
+        raise fail(name, "hold weights of at most 1 (they sum to 1)", repr(w.tolist()))
     if abs(w.sum() - 1.0) > SUM_TOLERANCE:
-        raise fail(name, func, f"sum to 1 (within {SUM_TOLERANCE:g})", f"sum {w.sum():.10g}")
+        raise fail(name, f"sum to 1 (within {SUM_TOLERANCE:g})", f"sum {w.sum():.10g}")
     return w
 
 
-def check_cutoffs(cutoffs, name: str, func: str) -> tuple[int, ...]:
+def check_cutoffs(cutoffs, name: str) -> tuple[int, ...]:
     """A sequence of positive integer depths; sorted, without repeats."""
     if isinstance(cutoffs, (str, bytes)) or not hasattr(cutoffs, "__iter__"):
-        raise fail(name, func, "be a sequence of positive integers", repr(cutoffs))
+        raise fail(name, "be a sequence of positive integers", repr(cutoffs))
     values = list(cutoffs)
     for k in values:
-        check_int(k, name, func, minimum=1)
+        check_int(k, name, minimum=1)
     return tuple(sorted({int(k) for k in values}))
 
 
@@ -279,26 +366,26 @@ LMAX_LIMIT = 100
 """The highest relevance level accepted anywhere, so that gains like 2^l stay finite."""
 
 
-def check_lmax(value, name: str, func: str) -> int:
+def check_lmax(value, name: str) -> int:
     """The highest relevance level: an integer in 1..:data:`LMAX_LIMIT`."""
-    return check_int(value, name, func, minimum=1, maximum=LMAX_LIMIT)
+    return check_int(value, name, minimum=1, maximum=LMAX_LIMIT)
 
 
-def check_patience(value, name: str, func: str) -> int:
+def check_patience(value, name: str) -> int:
     """Patience L in words: an integer in 2..2^53.
 
     At least 2 so that R and GFRC2 stay in [0, 1]; at most 2^53, the largest range in
     which every integer is exact as a float (the arithmetic divides by L).
     """
-    patience = check_int(value, name, func, minimum=2)
+    patience = check_int(value, name, minimum=2)
     if patience > _INT_LIMIT:
-        raise fail(name, func, f"be an integer <= 2^53 = {_INT_LIMIT}", _short(repr(value)))
+        raise fail(name, f"be an integer <= 2^53 = {_INT_LIMIT}", _short(repr(value)))
     return patience
 
 
-def check_gains(gains, name: str, func: str) -> np.ndarray:
+def check_gains(gains, name: str) -> np.ndarray:
     """Positive, finite, non-decreasing gains of levels 1..lmax (lmax <= LMAX_LIMIT)."""
-    g = _numbers(gains, name, func)
+    g = _numbers(gains, name)
     if (
         g.ndim != 1
         or not 1 <= len(g) <= LMAX_LIMIT
@@ -309,7 +396,6 @@ def check_gains(gains, name: str, func: str) -> np.ndarray:
     ):
         raise fail(
             name,
-            func,
             f"give a positive, finite, non-decreasing gain for each level 1..lmax "
             f"(lmax <= {LMAX_LIMIT}; e.g. (1, 3))",
             repr(np.asarray(gains).tolist()),
@@ -317,41 +403,41 @@ def check_gains(gains, name: str, func: str) -> np.ndarray:
     return g
 
 
-def check_sequence_of(items, cls: type, name: str, func: str, *, min_len: int = 0) -> list:
+def check_sequence_of(items, cls: type, name: str, *, min_len: int = 0) -> list:
     """A sequence (not a string) of instances of ``cls`` with at least ``min_len`` items."""
     if isinstance(items, (str, bytes)) or not hasattr(items, "__iter__"):
         raise TypeError(
-            f"The '{name}' parameter of {func} must be a sequence of "
+            f"The '{name}' parameter of {caller()} must be a sequence of "
             f"{cls.__name__}. Got {type(items).__name__} instead."
         )
     out = list(items)
     for i, x in enumerate(out):
         if not isinstance(x, cls):
             raise TypeError(
-                f"The '{name}' parameter of {func} must hold {cls.__name__} "
+                f"The '{name}' parameter of {caller()} must hold {cls.__name__} "
                 f"objects. Got {type(x).__name__} at position {i} instead."
             )
     if len(out) < min_len:
-        raise fail(name, func, f"hold at least {min_len} item(s)", f"{len(out)}")
+        raise fail(name, f"hold at least {min_len} item(s)", f"{len(out)}")
     return out
 
 
-def check_unique_names(names, name: str, func: str) -> None:
+def check_unique_names(names, name: str) -> None:
     """Names must be distinct (attribute sets, runs)."""
     seen: dict = {}
     for n in names:
         if n in seen:
-            raise fail(name, func, "have distinct names", f"{n!r} twice")
+            raise fail(name, "have distinct names", f"{n!r} twice")
         seen[n] = True
 
 
-def check_once(names, name: str, func: str) -> None:
+def check_once(names, name: str) -> None:
     """Every item of ``names`` at most once (measures and topics asked for)."""
     seen: set = set()
     for item in names:
         if item in seen:
             raise ValueError(
-                f"The '{name}' parameter of {func} must list each name once. "
+                f"The '{name}' parameter of {caller()} must list each name once. "
                 f"Got {item!r} twice instead."
             )
         seen.add(item)
@@ -436,7 +522,6 @@ _NOT_IN_ID = re.compile(r"[\s\x00-\x1f\x7f-\x9f]")  # \s: what str.isspace() cal
 def check_int_array(
     x,
     name: str,
-    func: str,
     *,
     ndim: int | None = None,
     low: int | None = None,
@@ -450,16 +535,16 @@ def check_int_array(
         arr = np.asarray(x)
     except Exception as exc:  # ragged nested lists and the like
         raise ValueError(
-            f"The '{name}' parameter of {func} must be an array of integers. "
+            f"The '{name}' parameter of {caller()} must be an array of integers. "
             f"Got an object numpy cannot read as an array ({exc})."
         ) from None
     if arr.size and (arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer)):
         raise TypeError(
-            f"The '{name}' parameter of {func} must be an array of integers. "
+            f"The '{name}' parameter of {caller()} must be an array of integers. "
             f"Got an array of dtype {arr.dtype} instead."
         )
     if ndim is not None and arr.ndim != ndim:
-        raise fail(name, func, f"be a {ndim}-d array", f"shape {arr.shape}")
+        raise fail(name, f"be a {ndim}-d array", f"shape {arr.shape}")
     if arr.size:
         outside = np.zeros(arr.shape, dtype=bool)
         if arr.dtype.kind == "u":  # beyond int64
@@ -473,5 +558,5 @@ def check_int_array(
             rule = "hold " + _integer_rule("integers", low, high)
             if low is None and high is None:
                 rule = "hold 64-bit integers"
-            raise fail(name, func, rule, f"{int(arr[first])}{_index(first)}")
+            raise fail(name, rule, f"{int(arr[first])}{_index(first)}")
     return arr.astype(np.int64, copy=False)

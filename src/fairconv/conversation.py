@@ -25,6 +25,7 @@ from . import _core
 from ._validation import (
     _NOT_IN_ID,
     LMAX_LIMIT,
+    caller,
     check_choice,
     check_int,
     check_lmax,
@@ -32,6 +33,7 @@ from ._validation import (
     check_sequence_of,
     check_weights,
     fail,
+    public,
     unknown_field,
 )
 from .divergences import AttributeSet
@@ -78,7 +80,8 @@ class Turn:
     end: int
 
 
-def turns_of(text: str) -> tuple[Turn, ...]:
+@public
+def turns_of(text: str, /) -> tuple[Turn, ...]:
     """Turns of a conversation text, from the tokens that begin with ``U:`` or ``S:``.
 
     Parameters
@@ -104,7 +107,7 @@ def turns_of(text: str) -> tuple[Turn, ...]:
     >>> [(t.role, t.start, t.end) for t in turns_of("U:Hi there S:Hello! U: More S:Sure")]
     [('U', 1, 2), ('S', 3, 3), ('U', 4, 5), ('S', 6, 6)]
     """
-    _check_text(text, "text", "turns_of")
+    _check_text(text, "text")
     n_words, ok, _, start, system = _text_turns([text])
     if not ok[0]:
         raise ValueError(_opening_error(text))
@@ -195,7 +198,8 @@ def _mark_wide_spaces(buf: np.ndarray, space: np.ndarray) -> None:
             space[at + j] = True
 
 
-def find_span(text: str, phrase: str, *, occurrence: int = 1) -> tuple[int, int]:
+@public
+def find_span(text: str, phrase: str, /, *, occurrence: int = 1) -> tuple[int, int]:
     """Word span (start, end), 1-based inclusive, of the words containing ``phrase``.
 
     Parameters
@@ -226,12 +230,11 @@ def find_span(text: str, phrase: str, *, occurrence: int = 1) -> tuple[int, int]
     >>> find_span("U:Who? S:Here: Yoshua Bengio https://x.org/yb", "Yoshua Bengio")
     (3, 4)
     """
-    func = "find_span"
-    _check_text(text, "text", func)
-    _check_text(phrase, "phrase", func)
+    _check_text(text, "text")
+    _check_text(phrase, "phrase")
     if not phrase.strip():
-        raise fail("phrase", func, "contain a word", repr(phrase))
-    check_int(occurrence, "occurrence", func, minimum=1)
+        raise fail("phrase", "contain a word", repr(phrase))
+    check_int(occurrence, "occurrence", minimum=1)
     at = -1
     for _ in range(occurrence):
         at = text.find(phrase, at + 1)
@@ -240,7 +243,8 @@ def find_span(text: str, phrase: str, *, occurrence: int = 1) -> tuple[int, int]
     return word_at(text, at), word_at(text, at + len(phrase) - 1)
 
 
-def word_at(text: str, offset: int) -> int:
+@public
+def word_at(text: str, offset: int, /) -> int:
     """1-based position of the word covering character ``offset`` (0-based).
 
     Parameters
@@ -267,17 +271,17 @@ def word_at(text: str, offset: int) -> int:
     >>> word_at("one two three", 4)
     2
     """
-    _check_text(text, "text", "word_at")
-    check_int(offset, "offset", "word_at", minimum=0)
+    _check_text(text, "text")
+    check_int(offset, "offset", minimum=0)
     if not 0 <= offset < len(text) or text[offset].isspace():
         raise ValueError(f"character offset {offset} is not inside a word of the text")
     return len(text[: offset + 1].split())
 
 
-def _check_text(value, name: str, func: str) -> None:
+def _check_text(value, name: str) -> None:
     if not isinstance(value, str):
         raise TypeError(
-            f"The '{name}' parameter of {func} must be a string. "
+            f"The '{name}' parameter of {caller()} must be a string. "
             f"Got {type(value).__name__} instead."
         )
 
@@ -315,6 +319,7 @@ class Conversation:
     turns: tuple[Turn, ...] | None = None
     length: int | None = None
 
+    @public
     def __post_init__(self):
         object.__setattr__(self, "nuggets", tuple(self.nuggets))
         if self.text is not None:
@@ -326,6 +331,7 @@ class Conversation:
                 self, "turns", tuple(Turn(*t) if not isinstance(t, Turn) else t for t in self.turns)
             )
 
+    @public
     def to_json(self) -> dict:
         """The JSON Lines record of docs/formats.md."""
         out: dict[str, object] = {"topic": self.topic, "run": self.run}
@@ -349,7 +355,8 @@ class Conversation:
         return out
 
     @classmethod
-    def from_json(cls, record: dict) -> Conversation:
+    @public
+    def from_json(cls, record: dict, /) -> Conversation:
         """A conversation from its JSON record (no checks: see :func:`batch_from_records`)."""
         turns = record.get("turns")
         return cls(
@@ -418,9 +425,8 @@ class ConversationOptions:
     empty: str = "ignore"
 
     @classmethod
-    def resolve(
-        cls, preset: str | None = None, *, func: str = "gfrc", **given
-    ) -> ConversationOptions:
+    @public
+    def resolve(cls, preset: str | None = None, **given) -> ConversationOptions:
         """Options of ``preset`` (default ``'fairweb2'``) with the given fields overriding.
 
         ``None`` values are ignored, so callers can pass every keyword through.
@@ -431,27 +437,27 @@ class ConversationOptions:
         ConversationOptions(L=1250, lmax=3, dedupe=True, variant='eq6', gain='linear', \
 method='independent', empty='ignore')
         """
-        name = check_choice(preset or "fairweb2", "preset", func, tuple(PRESETS))
+        name = check_choice(preset or "fairweb2", "preset", tuple(PRESETS))
         fields = dict(PRESETS[name])
         unknown = set(given) - set(cls.__dataclass_fields__)
         if unknown:
-            raise TypeError(f"{func} got unknown option(s): {', '.join(sorted(unknown))}")
+            raise TypeError(f"{caller()} got unknown option(s): {', '.join(sorted(unknown))}")
         fields.update({k: v for k, v in given.items() if v is not None})
         dedupe = fields.get("dedupe", True)
         if not isinstance(dedupe, (bool, np.bool_)):
-            raise fail("dedupe", func, "be True or False", repr(dedupe))
+            raise fail("dedupe", "be True or False", repr(dedupe))
         return cls(
-            L=check_patience(fields["L"], "L", func),
-            lmax=check_lmax(fields["lmax"], "lmax", func),
+            L=check_patience(fields["L"], "L"),
+            lmax=check_lmax(fields["lmax"], "lmax"),
             dedupe=bool(dedupe),
-            variant=check_choice(fields["variant"], "variant", func, ("eq6", "eq7", "eq9")),
-            gain=check_choice(fields["gain"], "gain", func, ("exp", "linear")),
-            method=check_choice(fields["method"], "method", func, ("independent", "cumulative")),
-            empty=check_choice(fields.get("empty", "ignore"), "empty", func, ("ignore", "uniform")),
+            variant=check_choice(fields["variant"], "variant", ("eq6", "eq7", "eq9")),
+            gain=check_choice(fields["gain"], "gain", ("exp", "linear")),
+            method=check_choice(fields["method"], "method", ("independent", "cumulative")),
+            empty=check_choice(fields.get("empty", "ignore"), "empty", ("ignore", "uniform")),
         )
 
 
-def measure_setup(batch, preset, weights, given: dict, func: str):
+def measure_setup(batch, preset, weights, given: dict):
     """Check a batch and resolve the options and weights of a conversation measure.
 
     Returns ``(options, weights)``: the :class:`ConversationOptions` and the M + 1
@@ -459,16 +465,16 @@ def measure_setup(batch, preset, weights, given: dict, func: str):
     """
     if not isinstance(batch, ConversationBatch):
         raise TypeError(
-            f"The 'batch' parameter of {func} must be a ConversationBatch "
+            f"The 'batch' parameter of {caller()} must be a ConversationBatch "
             f"(fairconv.io.read_conversations). Got {type(batch).__name__} instead."
         )
-    opts = ConversationOptions.resolve(preset, func=func, **given)
+    opts = ConversationOptions.resolve(preset, **given)
     n = len(batch.attributes)
     if n == 0:
-        raise fail("batch", func, "carry at least one attribute set", "none")
+        raise fail("batch", "carry at least one attribute set", "none")
     if weights is None:
         return opts, np.full(n + 1, 1.0 / (n + 1))
-    return opts, check_weights(weights, n + 1, "weights", func)
+    return opts, check_weights(weights, n + 1, "weights")
 
 
 # --------------------------------------------------------------------------- batch
@@ -523,7 +529,8 @@ class ConversationBatch:
         """Index of the conversation of every nugget."""
         return np.repeat(np.arange(len(self)), np.diff(self.offsets))
 
-    def table(self, scores: dict) -> ScoreTable:
+    @public
+    def table(self, scores: dict, /) -> ScoreTable:
         """A ScoreTable of per-conversation score arrays (one per run and topic).
 
         A run without a topic that another run has scores 0 there.
@@ -537,7 +544,8 @@ class ConversationBatch:
             sources=self.sources,
         )
 
-    def effective_levels(self, lmax: int, *, dedupe: bool = True, func: str = "") -> np.ndarray:
+    @public
+    def effective_levels(self, lmax: int, /, *, dedupe: bool = True) -> np.ndarray:
         """Levels with later mentions of an already credited entity set to 0.
 
         A relevant nugget whose entity key appeared in an earlier relevant nugget of the
@@ -547,14 +555,14 @@ class ConversationBatch:
         _raise_first(
             self.level > lmax,
             self,
-            f"its level exceeds lmax = {lmax}"
-            + (f" (the 'lmax' option of {func})" if func else ""),
+            f"its level exceeds lmax = {lmax}" + f" (the 'lmax' option of {caller()})",
         )
         if not dedupe:
             return self.level.copy()
         return _core.dedupe_levels(self.conversation_of, self.entity, self.level)
 
-    def check_relevant_groups(self, relevant: np.ndarray) -> None:
+    @public
+    def check_relevant_groups(self, relevant: np.ndarray, /) -> None:
         """Every relevant nugget must give a membership vector for every attribute set."""
         for a in self.attributes:
             missing = relevant & np.isnan(self.groups[a.name][:, 0])
@@ -566,8 +574,9 @@ class ConversationBatch:
             )
 
 
+@public
 def batch_from_conversations(
-    conversations: Sequence[Conversation], attribute_sets: Sequence[AttributeSet]
+    conversations: Sequence[Conversation], attribute_sets: Sequence[AttributeSet], /
 ) -> ConversationBatch:
     """Build and check a batch from :class:`Conversation` records (any nugget order).
 
@@ -598,9 +607,7 @@ def batch_from_conversations(
     >>> batch_from_conversations(conversations, case.attribute_sets).runs
     ('COPWA-CS-QD-MN-2', 'ORG-CS-D-MN-1')
     """
-    conversations = check_sequence_of(
-        conversations, Conversation, "conversations", "batch_from_conversations"
-    )
+    conversations = check_sequence_of(conversations, Conversation, "conversations")
     sources = [
         f"conversation {i + 1} (topic {c.topic!r}, run {c.run!r})"
         for i, c in enumerate(conversations)
@@ -673,8 +680,9 @@ _NUGGET_FIELDS = frozenset({"start", "end", "level", "entity", "groups", "turn"}
 _TURN_FIELDS = frozenset({"role", "start", "end"})
 
 
+@public
 def batch_from_records(
-    records: Sequence[dict], attribute_sets: Sequence[AttributeSet], *, sources: Sequence[str]
+    records: Sequence[dict], attribute_sets: Sequence[AttributeSet], /, *, sources: Sequence[str]
 ) -> ConversationBatch:
     """Build and check a batch from JSON records (the format of docs/formats.md).
 
@@ -714,12 +722,11 @@ def batch_from_records(
     >>> batch.runs, batch.offsets.tolist()
     (('COPWA-CS-QD-MN-2', 'ORG-CS-D-MN-1'), [0, 6, 11])
     """
-    func = "batch_from_records"
-    sets = check_sequence_of(attribute_sets, AttributeSet, "attribute_sets", func)
+    sets = check_sequence_of(attribute_sets, AttributeSet, "attribute_sets")
     records = list(records)
     sources = tuple(sources)
     if len(sources) != len(records):
-        raise fail("sources", func, f"name each of the {len(records)} records", f"{len(sources)}")
+        raise fail("sources", f"name each of the {len(records)} records", f"{len(sources)}")
     with_text = [
         c for c, r in enumerate(records) if isinstance(r, dict) and type(r.get("text")) is str
     ]

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from .io import Qrels, Run
     from .rankings import AttributeData
 
+from ._validation import caller, public
 from .results import ScoreTable
 
 __all__ = [
@@ -61,6 +62,7 @@ _CASES = {
 }
 
 
+@public
 def path(*parts: str) -> Path:
     """Path of a bundled file or folder.
 
@@ -90,7 +92,9 @@ def path(*parts: str) -> Path:
     """
     for part in parts:
         if not isinstance(part, str):
-            raise TypeError(f"The 'parts' parameter of path must be strings. Got {part!r} instead.")
+            raise TypeError(
+                f"The 'parts' parameter of {caller()} must be strings. Got {part!r} instead."
+            )
     root = Path(str(resources.files("fairconv") / "data")).resolve()
     try:
         p = root.joinpath(*parts).resolve()
@@ -132,6 +136,7 @@ class PilotPack:
     folder: Path | None = None
 
 
+@public
 def fairweb1_pilot() -> PilotPack:
     r"""Read the NTCIR-17 FairWeb-1 pilot pack bundled with fairconv.
 
@@ -173,7 +178,7 @@ def fairweb1_pilot() -> PilotPack:
     --------
     >>> from fairconv import gfr
     >>> p = fairweb1_pilot()
-    >>> [r.tag for r in p.runs]
+    >>> [r.name for r in p.runs]
     ['Anserini-bm25', 'Anserini-qld', 'Anserini-qljm']
     >>> [a.attribute.name for a in p.attributes]
     ['R-HINDEX', 'R-GENDER', 'M-RATINGS', 'M-ORIGIN', 'T-FOLLOWERS', 'Y-SUBSCS']
@@ -226,7 +231,8 @@ class Case:
     attributes_path: Path | None = None
 
 
-def load_case(name: str) -> Case:
+@public
+def load_case(name: str, /) -> Case:
     """Read one of the papers' worked conversation cases.
 
     Parameters
@@ -272,10 +278,10 @@ def load_case(name: str) -> Case:
 
     if not isinstance(name, str):
         raise TypeError(
-            f"The 'name' parameter of load_case must be one of "
+            f"The 'name' parameter of {caller()} must be one of "
             f"{', '.join(map(repr, _CASES))}. Got {name!r} instead."
         )
-    key = check_choice(name, "name", "load_case", tuple(_CASES))
+    key = check_choice(name, "name", tuple(_CASES))
     conversations_file, attributes_file, paper = _CASES[key]
     conversations_path = path("cases", conversations_file)
     attributes_path = path("cases", attributes_file)
@@ -312,6 +318,7 @@ class BookExample:
     table: ScoreTable
 
 
+@public
 def sakai_book() -> BookExample:
     """The 20-topic, 3-system example of Sakai's book (Table 5.1), bundled.
 

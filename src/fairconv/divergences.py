@@ -21,7 +21,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from . import _core
-from ._validation import check_choice, check_distributions, check_same_groups, fail
+from ._validation import caller, check_choice, check_distributions, check_same_groups, fail, public
 
 __all__ = ["jsd", "nmd", "rnod", "distr_sim", "AttributeSet", "SCALES", "DIVERGENCE_NAMES"]
 
@@ -35,13 +35,14 @@ DEFAULT_DIVERGENCE = {"nominal": "JSD", "ordinal": "RNOD"}
 """The FairWeb tasks' divergence for each scale."""
 
 
-def _pair(p: ArrayLike, q: ArrayLike, func: str) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    pp = check_distributions(p, "p", func)
-    qq = check_distributions(q, "q", func)
-    check_same_groups(pp, qq, func)
+def _pair(p: ArrayLike, q: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    pp = check_distributions(p, "p")
+    qq = check_distributions(q, "q")
+    check_same_groups(pp, qq)
     return pp, qq
 
 
+@public
 def jsd(p: ArrayLike, q: ArrayLike, /) -> NDArray[np.float64]:
     r"""Jensen-Shannon divergence (base 2) between ``p`` and ``q``.
 
@@ -85,10 +86,11 @@ def jsd(p: ArrayLike, q: ArrayLike, /) -> NDArray[np.float64]:
     >>> jsd([[1, 0], [0.5, 0.5]], [0.5, 0.5]).round(6).tolist()
     [0.311278, 0.0]
     """
-    pp, qq = _pair(p, q, "jsd")
+    pp, qq = _pair(p, q)
     return _core.jsd(pp, qq)
 
 
+@public
 def nmd(p: ArrayLike, q: ArrayLike, /) -> NDArray[np.float64]:
     r"""Normalised match distance between ``p`` and ``q`` (ordinal groups).
 
@@ -129,10 +131,11 @@ def nmd(p: ArrayLike, q: ArrayLike, /) -> NDArray[np.float64]:
     >>> round(float(nmd([0.1, 0.1, 0.1, 0.7], [0.7, 0.1, 0.1, 0.1])), 4)
     0.6
     """
-    pp, qq = _pair(p, q, "nmd")
+    pp, qq = _pair(p, q)
     return _core.nmd(pp, qq)
 
 
+@public
 def rnod(p: ArrayLike, q: ArrayLike, /) -> NDArray[np.float64]:
     r"""Root normalised order-aware divergence RNOD(p || q) (ordinal groups).
 
@@ -181,13 +184,11 @@ def rnod(p: ArrayLike, q: ArrayLike, /) -> NDArray[np.float64]:
     >>> round(float(rnod([0, 1, 0, 0, 0], [0.98, 0, 0, 0.01, 0.01])), 4)
     1.0297
     """
-    pp, qq = _pair(p, q, "rnod")
+    pp, qq = _pair(p, q)
     return _core.rnod(pp, qq)
 
 
-def resolve_divergence(
-    divergence: str | None = None, scale: str | None = None, func: str = "distr_sim"
-) -> str:
+def resolve_divergence(divergence: str | None = None, scale: str | None = None) -> str:
     """The divergence name for an explicit ``divergence`` or, failing that, a ``scale``.
 
     Parameters
@@ -217,15 +218,16 @@ def resolve_divergence(
     ('RNOD', 'JSD')
     """
     if divergence is not None:
-        return check_choice(divergence, "divergence", func, DIVERGENCE_NAMES)
+        return check_choice(divergence, "divergence", DIVERGENCE_NAMES)
     if scale is not None:
-        return DEFAULT_DIVERGENCE[check_choice(scale, "scale", func, SCALES)]
+        return DEFAULT_DIVERGENCE[check_choice(scale, "scale", SCALES)]
     raise TypeError(
-        f"{func} needs a 'divergence' (JSD, NMD or RNOD) or a 'scale' "
+        f"{caller()} needs a 'divergence' (JSD, NMD or RNOD) or a 'scale' "
         "(nominal picks JSD, ordinal picks RNOD)."
     )
 
 
+@public
 def distr_sim(
     p: ArrayLike, q: ArrayLike, /, *, divergence: str | None = None, scale: str | None = None
 ) -> NDArray[np.float64]:
@@ -284,18 +286,19 @@ def distr_sim(
     0.8091255
     """
     name = resolve_divergence(divergence, scale)
-    pp, qq = _pair(p, q, "distr_sim")
+    pp, qq = _pair(p, q)
     return _core.distr_sim(pp, qq, name)
 
 
-def _check_name(name: object, func: str) -> str:
+def _check_name(name: object) -> str:
     if not isinstance(name, str):
-        raise TypeError(f"The 'name' parameter of {func} must be a string. Got {name!r} instead.")
+        raise TypeError(
+            f"The 'name' parameter of {caller()} must be a string. Got {name!r} instead."
+        )
     bad = [c for c in name if c.isspace() or ord(c) < 32 or 127 <= ord(c) < 160 or c in "[]"]
     if not name or bad:
         raise fail(
             "name",
-            func,
             "be a non-empty string without whitespace, control characters or brackets "
             "(it becomes part of measure names such as GF-JSD@10[NAME])",
             repr(name),
@@ -355,16 +358,16 @@ class AttributeSet:
     scale: str = "nominal"
     divergence: str | None = None
 
+    @public
     def __post_init__(self) -> None:
-        func = "AttributeSet"
-        _check_name(self.name, func)
-        target = check_distributions(self.target, "target", func)
+        _check_name(self.name)
+        target = check_distributions(self.target, "target")
         if target.ndim != 1:
-            raise fail("target", func, "be one vector of G probabilities", f"shape {target.shape}")
+            raise fail("target", "be one vector of G probabilities", f"shape {target.shape}")
         target = target.copy()
         target.flags.writeable = False
-        scale = check_choice(self.scale, "scale", func, SCALES)
-        divergence = resolve_divergence(self.divergence, scale, func)
+        scale = check_choice(self.scale, "scale", SCALES)
+        divergence = resolve_divergence(self.divergence, scale)
         object.__setattr__(self, "target", target)
         object.__setattr__(self, "scale", scale)
         object.__setattr__(self, "divergence", divergence)
@@ -374,7 +377,8 @@ class AttributeSet:
         """The number of groups G."""
         return int(self.target.shape[0])
 
-    def similarity(self, p: ArrayLike, *, divergence: str | None = None) -> NDArray[np.float64]:
+    @public
+    def similarity(self, p: ArrayLike, /, *, divergence: str | None = None) -> NDArray[np.float64]:
         """DistrSim of achieved distribution(s) against this set's target.
 
         Parameters

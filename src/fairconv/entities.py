@@ -26,6 +26,7 @@ from ._validation import (
     check_int,
     check_int_array,
     fail,
+    public,
 )
 
 __all__ = [
@@ -45,6 +46,7 @@ RATINGS_COUNT_THRESHOLDS = (100, 10_000, 1_000_000)
 """FairWeb IMDb ratings-count groups: <100, <10K, <1M, >=1M."""
 
 
+@public
 def bin_ordinal(values: ArrayLike, thresholds: ArrayLike, /) -> NDArray[np.intp]:
     r"""Ordinal group index of each value: the number of thresholds it reaches.
 
@@ -84,22 +86,21 @@ def bin_ordinal(values: ArrayLike, thresholds: ArrayLike, /) -> NDArray[np.intp]
     >>> bin_ordinal([5, 10, 29, 30, 241], HINDEX_THRESHOLDS).tolist()
     [0, 1, 1, 2, 3]
     """
-    func = "bin_ordinal"
-    v = as_float_array(values, "values", func)
-    t = as_float_array(thresholds, "thresholds", func)
+    v = as_float_array(values, "values")
+    t = as_float_array(thresholds, "thresholds")
     if t.ndim != 1 or len(t) == 0 or not np.isfinite(t).all() or np.any(np.diff(t) <= 0):
         raise fail(
             "thresholds",
-            func,
             "be a non-empty 1-d sequence of finite, strictly increasing numbers",
             repr(t.tolist()),
         )
     if not np.isfinite(v).all():
         bad = v[~np.isfinite(v)].flat[0]
-        raise fail("values", func, "be finite numbers (no NaN or infinity)", repr(float(bad)))
+        raise fail("values", "be finite numbers (no NaN or infinity)", repr(float(bad)))
     return np.asarray(np.searchsorted(t, v, side="right"))
 
 
+@public
 def one_hot(groups: ArrayLike, n_groups: int, /) -> NDArray[np.float64]:
     """Hard membership: one-hot rows from 0-based group indices.
 
@@ -135,14 +136,14 @@ def one_hot(groups: ArrayLike, n_groups: int, /) -> NDArray[np.float64]:
     >>> one_hot([0, 2], 3).tolist()
     [[1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]
     """
-    func = "one_hot"
-    n = check_int(n_groups, "n_groups", func, minimum=2)
-    g = check_int_array(groups, "groups", func, low=0, high=n - 1)
+    n = check_int(n_groups, "n_groups", minimum=2)
+    g = check_int_array(groups, "groups", low=0, high=n - 1)
     out = np.zeros(g.shape + (n,))
     np.put_along_axis(out, g[..., None], 1.0, axis=-1)
     return out
 
 
+@public
 def soft_membership(indicator: ArrayLike, /) -> NDArray[np.float64]:
     r"""Soft membership from a 0/1 indicator: an entity in m groups gets 1/m in each.
 
@@ -179,42 +180,40 @@ def soft_membership(indicator: ArrayLike, /) -> NDArray[np.float64]:
     >>> soft_membership([[0, 1, 0, 0, 0, 1, 0, 0]]).tolist()
     [[0.0, 0.5, 0.0, 0.0, 0.0, 0.5, 0.0, 0.0]]
     """
-    func = "soft_membership"
-    x = as_float_array(indicator, "indicator", func)
+    x = as_float_array(indicator, "indicator")
     if x.ndim == 0 or x.shape[-1] < 2:
-        raise fail("indicator", func, "be a (..., G) array with G >= 2 groups", f"shape {x.shape}")
+        raise fail("indicator", "be a (..., G) array with G >= 2 groups", f"shape {x.shape}")
     bad = (x != 0) & (x != 1)
     if bad.any():
         first = tuple(int(i) for i in np.argwhere(bad)[0])
-        raise fail("indicator", func, "hold only 0 and 1", f"{float(x[first])!r} at index {first}")
+        raise fail("indicator", "hold only 0 and 1", f"{float(x[first])!r} at index {first}")
     sums = x.sum(axis=-1, keepdims=True)
     if (sums == 0).any():
         first = tuple(int(i) for i in np.argwhere(sums[..., 0] == 0)[0])
         raise fail(
             "indicator",
-            func,
             "name at least one group in every row",
             f"an empty row at index {first}",
         )
     return x / sums
 
 
-def _pages(page_of_entity: ArrayLike, n_pages: int, func: str) -> NDArray[np.int64]:
-    return check_int_array(page_of_entity, "page_of_entity", func, ndim=1, low=0, high=n_pages - 1)
+def _pages(page_of_entity: ArrayLike, n_pages: int) -> NDArray[np.int64]:
+    return check_int_array(page_of_entity, "page_of_entity", ndim=1, low=0, high=n_pages - 1)
 
 
-def _levels(entity_levels: ArrayLike, n_entities: int, func: str) -> NDArray[np.int64]:
-    levels = check_int_array(entity_levels, "entity_levels", func, ndim=1, low=0, high=LMAX_LIMIT)
+def _levels(entity_levels: ArrayLike, n_entities: int) -> NDArray[np.int64]:
+    levels = check_int_array(entity_levels, "entity_levels", ndim=1, low=0, high=LMAX_LIMIT)
     if levels.shape[0] != n_entities:
         raise fail(
             "entity_levels",
-            func,
             "hold one level per entity",
             f"shape {levels.shape} for {n_entities} entities",
         )
     return levels
 
 
+@public
 def page_levels(
     entity_levels: ArrayLike, page_of_entity: ArrayLike, n_pages: int, /
 ) -> NDArray[np.int64]:
@@ -257,15 +256,15 @@ def page_levels(
     >>> page_levels([2, 1, 0], [0, 0, 2], 3).tolist()
     [2, 0, 0]
     """
-    func = "page_levels"
-    n = check_int(n_pages, "n_pages", func, minimum=0)
-    page = _pages(page_of_entity, n, func)
-    levels = _levels(entity_levels, page.shape[0], func)
+    n = check_int(n_pages, "n_pages", minimum=0)
+    page = _pages(page_of_entity, n)
+    levels = _levels(entity_levels, page.shape[0])
     out = np.zeros(n, dtype=np.int64)
     np.maximum.at(out, page, levels)
     return out
 
 
+@public
 def page_memberships(
     entity_memberships: ArrayLike,
     page_of_entity: ArrayLike,
@@ -326,19 +325,17 @@ def page_memberships(
     >>> page_memberships([[1, 0], [0, 1]], [0, 0], 2, entity_levels=[2, 0]).tolist()
     [[1.0, 0.0], [0.5, 0.5]]
     """
-    func = "page_memberships"
-    n = check_int(n_pages, "n_pages", func, minimum=0)
-    memb = check_distributions(entity_memberships, "entity_memberships", func)
-    page = _pages(page_of_entity, n, func)
+    n = check_int(n_pages, "n_pages", minimum=0)
+    memb = check_distributions(entity_memberships, "entity_memberships")
+    page = _pages(page_of_entity, n)
     if memb.ndim != 2 or memb.shape[0] != page.shape[0]:
         raise fail(
             "entity_memberships",
-            func,
             "be a 2-d array with one row per entity",
             f"shape {memb.shape} for {page.shape[0]} entities",
         )
     if entity_levels is not None:
-        keep = _levels(entity_levels, page.shape[0], func) > 0
+        keep = _levels(entity_levels, page.shape[0]) > 0
         memb, page = memb[keep], page[keep]
     out = _core.normalised_sums(page, memb, n)
     return np.where(np.isnan(out), 1.0 / memb.shape[1], out)  # a page with none: uniform

@@ -34,6 +34,7 @@ from ._accel import resolve_n_jobs, thread_map
 from ._validation import (
     FairconvWarning,
     as_float_array,
+    caller,
     check_choice,
     check_cutoffs,
     check_distributions,
@@ -43,6 +44,7 @@ from ._validation import (
     check_unique_names,
     check_weights,
     fail,
+    public,
 )
 from .divergences import DIVERGENCE_NAMES, AttributeSet
 from .io._frames import as_qrels, as_runs
@@ -62,7 +64,8 @@ DEFAULT_CUTOFFS = (10, 20, 100)
 
 
 # --------------------------------------------------------------------------- options
-def stop_probabilities(gains: Sequence[float] = (1, 3)) -> np.ndarray:
+@public
+def stop_probabilities(gains: Sequence[float] = (1, 3), /) -> np.ndarray:
     """Satisfaction probability of each level 0..lmax: gain(l) / (gain(lmax) + 1).
 
     Parameters
@@ -89,16 +92,19 @@ def stop_probabilities(gains: Sequence[float] = (1, 3)) -> np.ndarray:
     >>> stop_probabilities((1, 3)).tolist()
     [0.0, 0.25, 0.75]
     """
-    return _stop(gains, "stop_probabilities")
+    return _stop(gains)
 
 
-def _stop(gains, func: str) -> np.ndarray:
+def _stop(gains) -> np.ndarray:
     """:func:`stop_probabilities`, its errors naming ``func`` (the function called)."""
-    g = check_gains(gains, "gains", func)
+    g = check_gains(gains, "gains")
     return np.concatenate(([0.0], g / (g[-1] + 1.0)))
 
 
-def measure_names(set_names: Sequence[str], cutoffs: Sequence[int] = DEFAULT_CUTOFFS) -> list[str]:
+@public
+def measure_names(
+    set_names: Sequence[str], /, *, cutoffs: Sequence[int] = DEFAULT_CUTOFFS
+) -> list[str]:
     """Measure names in output order: full depth first, then each cutoff.
 
     Parameters
@@ -116,7 +122,7 @@ def measure_names(set_names: Sequence[str], cutoffs: Sequence[int] = DEFAULT_CUT
 
     Examples
     --------
-    >>> measure_names(["M-RATINGS"], [10])[:6]
+    >>> measure_names(["M-RATINGS"], cutoffs=[10])[:6]
     ['ERR', 'iRBU', 'GF-JSD[M-RATINGS]', 'GF-NMD[M-RATINGS]', 'GF-RNOD[M-RATINGS]', 'GFR']
     """
     names = []
@@ -131,18 +137,18 @@ def measure_names(set_names: Sequence[str], cutoffs: Sequence[int] = DEFAULT_CUT
     return names
 
 
-def _options(cutoffs, gains, phi, utility, func):
-    cut = [None, *check_cutoffs(cutoffs, "cutoffs", func)]
-    prob = _stop(gains, func)
-    phi = check_real(phi, "phi", func, low=0.0, high=1.0, closed="neither")
-    utility = check_choice(utility, "utility", func, ("ERR", "iRBU"))
+def _options(cutoffs, gains, phi, utility):
+    cut = [None, *check_cutoffs(cutoffs, "cutoffs")]
+    prob = _stop(gains)
+    phi = check_real(phi, "phi", low=0.0, high=1.0, closed="neither")
+    utility = check_choice(utility, "utility", ("ERR", "iRBU"))
     return cut, prob, phi, utility
 
 
-def _weights(weights, n_sets, func):
+def _weights(weights, n_sets):
     if weights is None:
         return np.full(n_sets + 1, 1.0 / (n_sets + 1))
-    return check_weights(weights, n_sets + 1, "weights", func)
+    return check_weights(weights, n_sets + 1, "weights")
 
 
 def _combine_gfr(out: dict, cut, utility, sets: Sequence[AttributeSet], w, covered=None):
@@ -163,6 +169,7 @@ def _combine_gfr(out: dict, cut, utility, sets: Sequence[AttributeSet], w, cover
 
 
 # --------------------------------------------------------------------------- arrays
+@public
 def gfr(
     levels,
     memberships,
@@ -241,12 +248,11 @@ def gfr(
     >>> round(float(s["ERR"][0]), 4), round(float(s["GF-JSD[A]"][0]), 4)
     (0.75, 0.5165)
     """
-    func = "gfr"
-    sets = check_sequence_of(attribute_sets, AttributeSet, "attribute_sets", func)
-    check_unique_names([a.name for a in sets], "attribute_sets", func)
-    cut, prob, phi, utility = _options(cutoffs, gains, phi, utility, func)
-    lev, arrays = _padded(levels, memberships, sets, lengths, len(prob) - 1, func)
-    w = _weights(weights, len(sets), func)
+    sets = check_sequence_of(attribute_sets, AttributeSet, "attribute_sets")
+    check_unique_names([a.name for a in sets], "attribute_sets")
+    cut, prob, phi, utility = _options(cutoffs, gains, phi, utility)
+    lev, arrays = _padded(levels, memberships, sets, lengths, len(prob) - 1)
+    w = _weights(weights, len(sets))
     decay = _core.err_decay(prob[lev])
     out = {}
     for (name, k), v in _core.utility_at_cutoffs(decay, cut, phi).items():
@@ -255,10 +261,10 @@ def gfr(
         for (d, k), v in _core.gf_at_cutoffs(decay, x, a.target, DIVERGENCE_NAMES, cut).items():
             out[str(MeasureName(MeasureName.join("GF", d), k, a.name))] = v
     _combine_gfr(out, cut, utility, sets, w)
-    return {n: out[n] for n in measure_names([a.name for a in sets], cut[1:])}
+    return {n: out[n] for n in measure_names([a.name for a in sets], cutoffs=cut[1:])}
 
 
-def _padded(levels, memberships, sets: Sequence[AttributeSet], lengths, lmax: int, func: str):
+def _padded(levels, memberships, sets: Sequence[AttributeSet], lengths, lmax: int):
     """Check padded ranked lists; return their levels and per-set membership arrays.
 
     Only what the measures use is checked: positions at or beyond a list's length are
@@ -269,18 +275,17 @@ def _padded(levels, memberships, sets: Sequence[AttributeSet], lengths, lmax: in
     lev = np.asarray(levels)
     if lev.ndim == 0 or not np.issubdtype(lev.dtype, np.integer):
         raise fail(
-            "levels", func, "be an integer array (..., K)", f"dtype {lev.dtype}, shape {lev.shape}"
+            "levels", "be an integer array (..., K)", f"dtype {lev.dtype}, shape {lev.shape}"
         )
     if isinstance(memberships, np.ndarray) or not hasattr(memberships, "__iter__"):
         raise TypeError(
-            f"The 'memberships' parameter of {func} must be a sequence of arrays, one per "
+            f"The 'memberships' parameter of {caller()} must be a sequence of arrays, one per "
             f"attribute set. Got {type(memberships).__name__} instead."
         )
     members = list(memberships)
     if len(sets) != len(members):
         raise fail(
             "attribute_sets",
-            func,
             "hold one AttributeSet per membership array",
             f"{len(sets)} for {len(members)} arrays",
         )
@@ -296,7 +301,6 @@ def _padded(levels, memberships, sets: Sequence[AttributeSet], lengths, lmax: in
         ):
             raise fail(
                 "lengths",
-                func,
                 f"be integers in 0..{depth} of shape {lev.shape[:-1]}",
                 f"dtype {n.dtype}, shape {n.shape}",
             )
@@ -305,7 +309,6 @@ def _padded(levels, memberships, sets: Sequence[AttributeSet], lengths, lmax: in
         used = lev[inside]
         raise fail(
             "levels",
-            func,
             f"lie in 0..{lmax} (the gain table has {lmax} levels)",
             f"levels {int(used.min())}..{int(used.max())}",
         )
@@ -314,28 +317,29 @@ def _padded(levels, memberships, sets: Sequence[AttributeSet], lengths, lmax: in
     arrays = []
     for m, (memb, a) in enumerate(zip(members, sets, strict=True)):
         name = f"memberships[{m}]"
-        x = as_float_array(memb, name, func)
+        x = as_float_array(memb, name)
         if x.ndim == 0 or x.shape[:-1] != lev.shape or x.shape[-1] != a.n_groups:
             raise fail(
                 name,
-                func,
                 f"have shape {lev.shape + (a.n_groups,)} (levels plus "
                 f"the {a.n_groups} groups of {a.name})",
                 f"shape {x.shape}",
             )
         uniform = 1.0 / a.n_groups
         x = np.where(relevant[..., None], x, uniform)  # a new array: filled in place below
-        check_distributions(x, name, func, allow_nan_rows=True)
+        check_distributions(x, name, allow_nan_rows=True)
         x[np.isnan(x)] = uniform  # the all-NaN rows of relevant docs
         arrays.append(x)
     return lev, arrays
 
 
 # --------------------------------------------------------------------------- files
+@public
 def evaluate(
     qrels: Qrels,
     runs: Sequence[Run],
     attributes: Sequence[AttributeData],
+    /,
     *,
     cutoffs: Sequence[int] | None = None,
     measures: Sequence[str] | None = None,
@@ -421,21 +425,20 @@ def evaluate(
     >>> round(table.value("Anserini-bm25", "P002", "GFR@10"), 4)
     0.5998
     """
-    func = "evaluate"
-    threads = resolve_n_jobs(n_jobs, func)
+    threads = resolve_n_jobs(n_jobs)
     qrels, runs = as_qrels(qrels), as_runs(runs)
-    runs = check_sequence_of(runs, Run, "runs", func, min_len=1)
+    runs = check_sequence_of(runs, Run, "runs", min_len=1)
     order, duplicates, nonrelevant_membership = join_options(
-        order, duplicates, nonrelevant_membership, func
+        order, duplicates, nonrelevant_membership
     )
-    cutoffs = _cutoffs(cutoffs, measures, DEFAULT_CUTOFFS, func)
-    cut, prob, phi, utility = _options(cutoffs, gains, phi, utility, func)
+    cutoffs = _cutoffs(cutoffs, measures, DEFAULT_CUTOFFS)
+    cut, prob, phi, utility = _options(cutoffs, gains, phi, utility)
     lmax = len(prob) - 1
     qrels.check_gains(lmax)
-    attributes = check_sequence_of(attributes, AttributeData, "attributes", func)
+    attributes = check_sequence_of(attributes, AttributeData, "attributes")
     set_names = [a.attribute.name for a in attributes]
-    check_unique_names(set_names, "attributes", func)
-    w = _weights(weights, len(attributes), func)
+    check_unique_names(set_names, "attributes")
+    w = _weights(weights, len(attributes))
     if lists is None:
         lists = prepare(
             qrels,
@@ -448,9 +451,9 @@ def evaluate(
         )
     topics, n_t, n_r = lists.topics, len(lists.topics), len(lists.runs)
     gfr_asked = measures is None or any(str(m).startswith("GFR") for m in measures)
-    notices = coverage_notices(qrels, runs, lists, utility if gfr_asked else None, func)
+    notices = coverage_notices(qrels, runs, lists, utility if gfr_asked else None)
 
-    names = measure_names(set_names, cut[1:])
+    names = measure_names(set_names, cutoffs=cut[1:])
     m_index = {m: i for i, m in enumerate(names)}
     present = np.zeros((len(names), n_t), dtype=bool)
     out: dict[str, np.ndarray] = {}
@@ -505,7 +508,7 @@ def evaluate(
         present=table_present.copy(),
         notices=notices,
     )
-    return pick(table, measures, func)
+    return pick(table, measures)
 
 
 def _few(ids, limit: int = 5) -> str:
@@ -514,19 +517,19 @@ def _few(ids, limit: int = 5) -> str:
     return shown + (f" and {len(ids) - limit} more" if len(ids) > limit else "")
 
 
-def check_shared_topics(qrels: Qrels, runs: Sequence[Run], names, func: str) -> None:
+def check_shared_topics(qrels: Qrels, runs: Sequence[Run], names) -> None:
     """A run that shares no topic with the qrels is an error naming a few ids of each."""
     judged = set(qrels.topics)
     for name, run in zip(names, runs, strict=True):
         if judged.isdisjoint(run.topics):
             raise ValueError(
-                f"The 'runs' parameter of {func} must hold runs that share topics with "
+                f"The 'runs' parameter of {caller()} must hold runs that share topics with "
                 f"the qrels. Got run {name!r} with topics {_few(run.topics)} against the "
                 f"qrels' topics {_few(qrels.topics)} instead (are they of one track?)."
             )
 
 
-def coverage_notices(qrels: Qrels, runs: Sequence[Run], lists: RankedLists, utility, func):
+def coverage_notices(qrels: Qrels, runs: Sequence[Run], lists: RankedLists, utility):
     """Check and report which topics the scores cover; return the counts.
 
     A run that shares no topic with the qrels is an error naming the run and a few
@@ -542,7 +545,7 @@ def coverage_notices(qrels: Qrels, runs: Sequence[Run], lists: RankedLists, util
         number of topics without a list) and ``topics_without_fairness`` (the number of
         topics no attribute set covers).
     """
-    check_shared_topics(qrels, runs, lists.runs, func)
+    check_shared_topics(qrels, runs, lists.runs)
     topics = np.asarray(lists.topics, dtype=object)
     n_t = len(topics)
     missing = lists.lengths == 0  # (topics, runs)
@@ -575,7 +578,7 @@ def coverage_notices(qrels: Qrels, runs: Sequence[Run], lists: RankedLists, util
     }
 
 
-def _cutoffs(cutoffs, measures, default, func):
+def _cutoffs(cutoffs, measures, default):
     """The cutoffs given, or those the measure names ask for, or the default.
 
     Cutoffs and measures together must agree: every depth a measure name asks for is
@@ -583,15 +586,14 @@ def _cutoffs(cutoffs, measures, default, func):
     """
     if measures is None:
         return default if cutoffs is None else cutoffs
-    asked = cutoffs_of(measures, func)
+    asked = cutoffs_of(measures)
     if cutoffs is None:
         return asked
-    given = check_cutoffs(cutoffs, "cutoffs", func)
+    given = check_cutoffs(cutoffs, "cutoffs")
     lacking = [k for k in asked if k not in given]
     if lacking:
         raise fail(
             "cutoffs",
-            func,
             f"include the depths the measures ask for ({', '.join(map(str, asked))})",
             f"{', '.join(map(str, given)) or 'no cutoff'}, without {lacking[0]}",
         )

@@ -34,15 +34,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _core
+from ._validation import public
 from .conversation import PRESETS, ConversationBatch, _raise_first, measure_setup
 from .results import MeasureName, ScoreTable, pick
 
 __all__ = ["gfrc", "evaluate", "turns", "Turns", "PRESETS"]
 
 
-def _setup(batch, preset, weights, given, func):
-    opts, w = measure_setup(batch, preset, weights, given, func)
-    level = batch.effective_levels(opts.lmax, dedupe=opts.dedupe, func=func)
+def _setup(batch, preset, weights, given):
+    opts, w = measure_setup(batch, preset, weights, given)
+    level = batch.effective_levels(opts.lmax, dedupe=opts.dedupe)
     batch.check_relevant_groups(level > 0)
     return opts, w, level
 
@@ -61,7 +62,20 @@ class Turns:
     sim: dict
 
 
-def turns(batch: ConversationBatch, /, *, preset: str | None = None, **options) -> Turns:
+@public
+def turns(
+    batch: ConversationBatch,
+    /,
+    *,
+    preset: str | None = None,
+    L: int | None = None,
+    lmax: int | None = None,
+    dedupe: bool | None = None,
+    variant: str | None = None,
+    gain: str | None = None,
+    method: str | None = None,
+    empty: str | None = None,
+) -> Turns:
     """The per-turn achieved distributions and DistrSim values behind GF^m.
 
     Options as :func:`gfrc` (weights do not matter here).
@@ -76,7 +90,8 @@ def turns(batch: ConversationBatch, /, *, preset: str | None = None, **options) 
     >>> [round(x, 4) for x in t.sim["PRONOUN"].tolist()]
     [0.7331, 0.5409, 0.8091]
     """
-    opts, _, level = _setup(batch, preset, None, options, "turns")
+    given = dict(L=L, lmax=lmax, dedupe=dedupe, variant=variant, gain=gain, method=method)
+    opts, _, level = _setup(batch, preset, None, dict(given, empty=empty))
     return _turns(batch, level, opts)
 
 
@@ -113,6 +128,7 @@ def _turns(batch, level, opts) -> Turns:
     return Turns(group_conv, turn[starts], achieved, sim)
 
 
+@public
 def gfrc(
     batch: ConversationBatch,
     /,
@@ -126,7 +142,6 @@ def gfrc(
     gain: str | None = None,
     method: str | None = None,
     empty: str | None = None,
-    _func: str = "gfrc",
 ) -> dict[str, np.ndarray]:
     r"""R, GF per attribute set, GF and GFRC of every conversation of a batch.
 
@@ -180,11 +195,10 @@ def gfrc(
     >>> [round(x, 6) for x in out["GFRC"].tolist()]
     [0.382158, 0.362287]
     """
-    func = _func
     given = dict(
         L=L, lmax=lmax, dedupe=dedupe, variant=variant, gain=gain, method=method, empty=empty
     )
-    opts, w, level = _setup(batch, preset, weights, given, func)
+    opts, w, level = _setup(batch, preset, weights, given)
     rel = np.flatnonzero(level > 0)
     n_conv = len(batch)
     conv = batch.conversation_of[rel]
@@ -225,8 +239,21 @@ def gfrc(
     return out
 
 
+@public
 def evaluate(
-    batch: ConversationBatch, /, *, measures: Sequence[str] | None = None, **options
+    batch: ConversationBatch,
+    /,
+    *,
+    measures: Sequence[str] | None = None,
+    preset: str | None = None,
+    weights: Sequence[float] | None = None,
+    L: int | None = None,
+    lmax: int | None = None,
+    dedupe: bool | None = None,
+    variant: str | None = None,
+    gain: str | None = None,
+    method: str | None = None,
+    empty: str | None = None,
 ) -> ScoreTable:
     """GFRC scores per run and topic (one conversation per run and topic).
 
@@ -241,6 +268,16 @@ def evaluate(
     >>> round(table.value("COPWA-CS-QD-MN-2", "R112", "GFRC"), 6)
     0.382158
     """
-    func = "gfrc.evaluate"
-    scores = gfrc(batch, **options, _func=func)  # checks batch before batch.table
-    return pick(batch.table(scores), measures, func)
+    scores = gfrc(  # checks batch before batch.table
+        batch,
+        preset=preset,
+        weights=weights,
+        L=L,
+        lmax=lmax,
+        dedupe=dedupe,
+        variant=variant,
+        gain=gain,
+        method=method,
+        empty=empty,
+    )
+    return pick(batch.table(scores), measures)

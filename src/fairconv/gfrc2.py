@@ -35,6 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _core
+from ._validation import public
 from .conversation import ConversationBatch, measure_setup
 from .results import MeasureName, ScoreTable, pick
 
@@ -60,6 +61,7 @@ class Clusters:
     prob: np.ndarray
 
 
+@public
 def clusters(
     batch: ConversationBatch,
     /,
@@ -69,7 +71,6 @@ def clusters(
     L: int | None = None,
     lmax: int | None = None,
     dedupe: bool | None = None,
-    _func: str = "clusters",
 ) -> Clusters:
     """Per-cluster values of every conversation of a batch (the GFRC2 paper, Tables 1-2).
 
@@ -103,9 +104,9 @@ def clusters(
     >>> [round(x, 4) for x in c.gnp[:3].tolist()]
     [0.1143, 0.2439, 0.3404]
     """
-    opts, w = measure_setup(batch, preset, weights, dict(L=L, lmax=lmax, dedupe=dedupe), _func)
+    opts, w = measure_setup(batch, preset, weights, dict(L=L, lmax=lmax, dedupe=dedupe))
     L, lmax, dedupe = opts.L, opts.lmax, opts.dedupe
-    level = batch.effective_levels(lmax, dedupe=dedupe, func=_func)
+    level = batch.effective_levels(lmax, dedupe=dedupe)
     rel = np.flatnonzero(level > 0)
     batch.check_relevant_groups(level > 0)
     conv = batch.conversation_of[rel]
@@ -125,6 +126,7 @@ def clusters(
     return Clusters(conv, batch.end[rel], gwc_rel, wc_nonrel, gnp, achieved, sim, experience, prob)
 
 
+@public
 def gfrc2(
     batch: ConversationBatch,
     /,
@@ -134,7 +136,6 @@ def gfrc2(
     L: int | None = None,
     lmax: int | None = None,
     dedupe: bool | None = None,
-    _func: str = "gfrc2",
 ) -> dict[str, np.ndarray]:
     r"""EGNP, EGF per attribute set and GFRC2 of every conversation of a batch.
 
@@ -167,7 +168,7 @@ def gfrc2(
     >>> [round(x, 6) for x in gfrc2(load_case("r112").conversations)["GFRC2"].tolist()]
     [0.002677, 0.002038]
     """
-    c = clusters(batch, preset=preset, weights=weights, L=L, lmax=lmax, dedupe=dedupe, _func=_func)
+    c = clusters(batch, preset=preset, weights=weights, L=L, lmax=lmax, dedupe=dedupe)
     n = len(batch)
     out = {"EGNP": np.bincount(c.conversation, weights=c.prob * c.gnp, minlength=n)}
     for a in batch.attributes:
@@ -178,8 +179,17 @@ def gfrc2(
     return out
 
 
+@public
 def evaluate(
-    batch: ConversationBatch, /, *, measures: Sequence[str] | None = None, **options
+    batch: ConversationBatch,
+    /,
+    *,
+    measures: Sequence[str] | None = None,
+    preset: str | None = None,
+    weights: Sequence[float] | None = None,
+    L: int | None = None,
+    lmax: int | None = None,
+    dedupe: bool | None = None,
 ) -> ScoreTable:
     """GFRC2 scores per run and topic; options as :func:`gfrc2`.
 
@@ -192,12 +202,13 @@ def evaluate(
     >>> round(table.value("ORG-CS-D-MN-1", "R112", "GFRC2"), 6)
     0.002038
     """
-    func = "gfrc2.evaluate"
-    scores = gfrc2(batch, **options, _func=func)  # checks batch before batch.table
-    return pick(batch.table(scores), measures, func)
+    # gfrc2 checks the batch before batch.table reads it
+    scores = gfrc2(batch, preset=preset, weights=weights, L=L, lmax=lmax, dedupe=dedupe)
+    return pick(batch.table(scores), measures)
 
 
-def write_clusters(batch: ConversationBatch, c: Clusters, out) -> None:
+@public
+def write_clusters(batch: ConversationBatch, c: Clusters, out, /) -> None:
     r"""Write the per-cluster table as TSV.
 
     Columns: run, topic, wc, GWCrel, WCnonrel, GNP, then D and DistrSim per attribute

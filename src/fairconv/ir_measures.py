@@ -66,8 +66,8 @@ def register_spec(name: str, attributes: Sequence[AttributeData] | AttributeData
     """
     json_str(name, "name", "register_spec")
     sets = [attributes] if isinstance(attributes, AttributeData) else attributes
-    sets = check_sequence_of(sets, AttributeData, "attributes", "register_spec", min_len=1)
-    check_unique_names([a.attribute.name for a in sets], "attributes", "register_spec")
+    sets = check_sequence_of(sets, AttributeData, "attributes", min_len=1)
+    check_unique_names([a.attribute.name for a in sets], "attributes")
     _SPECS[name] = tuple(sets)
 
 

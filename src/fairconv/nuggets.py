@@ -47,7 +47,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import check_choice, fail
+from ._validation import caller, check_choice, fail, public
 from .io._json import json_repr, json_str
 from .io._nuggetizer import ConeRagLabels, NuggetizerAssignments, refuse_near_misses
 from .io._nuggetizer import read_cone_rag as _read_cone_rag
@@ -109,14 +109,12 @@ class MatchLabels:
     counts: np.ndarray
     sources: tuple[str, ...]
 
+    @public
     def __post_init__(self) -> None:
-        func = "MatchLabels"
         n = len(self.topics)
         for name in ("runs", "turns", "sources"):
             if len(getattr(self, name)) != n:
-                raise fail(
-                    name, func, f"hold {n} items, one per turn", f"{len(getattr(self, name))}"
-                )
+                raise fail(name, f"hold {n} items, one per turn", f"{len(getattr(self, name))}")
         c = np.asarray(self.counts)
         ok = c.shape == (n, 5) and (c.size == 0 or np.issubdtype(c.dtype, np.integer))
         ok = ok and bool((c >= 0).all() and (c[:, 0] <= c[:, 1]).all())
@@ -124,7 +122,6 @@ class MatchLabels:
         if not ok:
             raise fail(
                 "counts",
-                func,
                 f"be ({n}, 5) non-negative integers, each matched count at most its total",
                 f"shape {c.shape}",
             )
@@ -153,8 +150,9 @@ def _ids(value: Any, field: str, where: str) -> list[str]:
     return ids
 
 
+@public
 def labels_from_records(
-    records: Sequence[dict[str, Any]], *, sources: Sequence[str] | None = None
+    records: Sequence[dict[str, Any]], /, *, sources: Sequence[str] | None = None
 ) -> MatchLabels:
     """Check match-label records (docs/formats.md) and count them.
 
@@ -195,27 +193,24 @@ def labels_from_records(
     >>> labels_from_records([rec]).counts.tolist()
     [[1, 2, 1, 1, 2]]
     """
-    func = "labels_from_records"
     if isinstance(records, (str, bytes, dict)) or not isinstance(records, Sequence):
         raise TypeError(
-            f"The 'records' parameter of {func} must be a sequence of dicts. "
+            f"The 'records' parameter of {caller()} must be a sequence of dicts. "
             f"Got {type(records).__name__} instead."
         )
     if len(records) == 0:
-        raise fail("records", func, "hold at least one label record", "an empty sequence")
+        raise fail("records", "hold at least one label record", "an empty sequence")
     if sources is None:
         where_of = tuple(f"record {i + 1}" for i in range(len(records)))
     else:
         if isinstance(sources, (str, bytes)) or not all(isinstance(s, str) for s in sources):
             raise TypeError(
-                f"The 'sources' parameter of {func} must be a sequence of strings. "
+                f"The 'sources' parameter of {caller()} must be a sequence of strings. "
                 f"Got {sources!r} instead."
             )
         where_of = tuple(sources)
         if len(where_of) != len(records):
-            raise fail(
-                "sources", func, f"hold one place per record ({len(records)})", f"{len(where_of)}"
-            )
+            raise fail("sources", f"hold one place per record ({len(records)})", f"{len(where_of)}")
     counts = np.zeros((len(records), 5), dtype=np.int64)
     runs, topics, turns = [], [], []
     for i, (rec, where) in enumerate(zip(records, where_of, strict=True)):  # one per turn
@@ -264,7 +259,7 @@ def _refuse_unknown(rec: dict, where: str) -> None:
             )
 
 
-def _counts(counts, width: int, func: str, pairs: Sequence[tuple[int, int]]) -> np.ndarray:
+def _counts(counts, width: int, pairs: Sequence[tuple[int, int]]) -> np.ndarray:
     """Non-negative integer counts (..., width), each part at most its whole."""
     c = np.asarray(counts)
     ok = c.ndim >= 1 and c.shape[-1] == width
@@ -272,7 +267,7 @@ def _counts(counts, width: int, func: str, pairs: Sequence[tuple[int, int]]) -> 
     ok = ok and bool((c >= 0).all()) and all(bool((c[..., a] <= c[..., b]).all()) for a, b in pairs)
     if not ok:
         rule = f"be non-negative integers of shape (..., {width}), each part at most its whole"
-        raise fail("counts", func, rule, f"shape {c.shape}, dtype {c.dtype}")
+        raise fail("counts", rule, f"shape {c.shape}, dtype {c.dtype}")
     return c.astype(np.int64)
 
 
@@ -283,6 +278,7 @@ def _ratio(num, den, empty: float) -> np.ndarray:
     return np.divide(num, den, out=out, where=np.asarray(den) > 0)
 
 
+@public
 def ratios(counts, /) -> dict[str, np.ndarray]:
     r"""Recall-NtN, Precision-NtN and Recall-NtR from per-turn nugget counts.
 
@@ -321,7 +317,7 @@ def ratios(counts, /) -> dict[str, np.ndarray]:
     >>> r["Recall-NtN"].tolist(), r["Precision-NtN"].tolist()
     ([0.5, nan], [1.0, 0.0])
     """
-    c = _counts(counts, 5, "ratios", ((0, 1), (2, 3), (4, 1)))
+    c = _counts(counts, 5, ((0, 1), (2, 3), (4, 1)))
     nan = float("nan")
     return {
         MEASURES[0]: _ratio(c[..., 0], c[..., 1], nan),
@@ -382,6 +378,7 @@ def _table(runs, topics, measures, values, present=None, overall=None, sources=N
     )
 
 
+@public
 def evaluate(
     labels: MatchLabels, /, *, average: str = "macro", measures: Sequence[str] | None = None
 ) -> ScoreTable:
@@ -441,13 +438,12 @@ def evaluate(
     >>> round(evaluate(labels, average="micro").value("demo-run", "all", "Recall-NtN"), 4)
     0.2222
     """
-    func = "evaluate"
     if not isinstance(labels, MatchLabels):
         raise TypeError(
-            f"The 'labels' parameter of {func} must be a MatchLabels (from read_labels or "
+            f"The 'labels' parameter of {caller()} must be a MatchLabels (from read_labels or "
             f"labels_from_records). Got {type(labels).__name__} instead."
         )
-    average = check_choice(average, "average", func, ("macro", "micro"))
+    average = check_choice(average, "average", ("macro", "micro"))
     per = ratios(labels.counts)
     values = np.column_stack([per[m] for m in MEASURES])
     units = _units(labels.topics, labels.turns)
@@ -461,12 +457,13 @@ def evaluate(
         per_run = ratios(pooled)
         overall = np.column_stack([per_run[m] for m in MEASURES])
     table = _table(labels.runs, units, MEASURES, values, overall=overall, sources=labels.sources)
-    return pick(table, measures, func)
+    return pick(table, measures)
 
 
 # --------------------------------------------------------------------------- nuggetizer
 
 
+@public
 def nuggetizer(counts, /) -> dict[str, np.ndarray]:
     r"""The four scores of nuggetizer from per-record nugget counts.
 
@@ -517,14 +514,13 @@ def nuggetizer(counts, /) -> dict[str, np.ndarray]:
     >>> float(nuggetizer([0, 0, 0, 1, 1, 0])["vital-score"])
     0.0
     """
-    c = _counts(counts, 6, "nuggetizer", ((1, 0), (2, 0), (4, 3), (5, 3)))
+    c = _counts(counts, 6, ((1, 0), (2, 0), (4, 3), (5, 3)))
     if not (
         bool((c[..., 1] + c[..., 2] <= c[..., 0]).all())
         and bool((c[..., 4] + c[..., 5] <= c[..., 3]).all())
     ):
         raise fail(
             "counts",
-            "nuggetizer",
             "count at most one label per nugget",
             "more support and partial_support nuggets than nuggets",
         )
@@ -536,6 +532,7 @@ def nuggetizer(counts, /) -> dict[str, np.ndarray]:
     }
 
 
+@public
 def read_nuggetizer(path_or_records, /, *, name: str | None = None) -> NuggetizerAssignments:
     """Read nuggetizer's assignment records (``nuggetizer assign`` output) to counts.
 
@@ -612,6 +609,7 @@ def _exact_mean(x: np.ndarray) -> float:
     return float(sum(parts, Fraction(0)) / len(x))
 
 
+@public
 def nuggetizer_scores(assignments, /, *, measures: Sequence[str] | None = None) -> ScoreTable:
     r"""The four scores of nuggetizer per topic and run, and each run's mean.
 
@@ -656,7 +654,6 @@ def nuggetizer_scores(assignments, /, *, measures: Sequence[str] | None = None) 
     >>> t.value("r", "q2", "vital-score"), t.value("r", "all", "vital-score")
     (0.5, 0.5)
     """
-    func = "nuggetizer_scores"
     parts = [assignments] if isinstance(assignments, NuggetizerAssignments) else assignments
     if (
         not isinstance(parts, Sequence)
@@ -664,7 +661,7 @@ def nuggetizer_scores(assignments, /, *, measures: Sequence[str] | None = None) 
         or not all(isinstance(p, NuggetizerAssignments) for p in parts)
     ):
         raise TypeError(
-            f"The 'assignments' parameter of {func} must be what read_nuggetizer returns, "
+            f"The 'assignments' parameter of {caller()} must be what read_nuggetizer returns, "
             f"or a non-empty sequence of them. Got {type(assignments).__name__} instead."
         )
     runs = tuple(chain.from_iterable(p.runs for p in parts))
@@ -679,12 +676,13 @@ def nuggetizer_scores(assignments, /, *, measures: Sequence[str] | None = None) 
         [[_exact_mean(values[run_of == i, m]) for m in range(4)] for i in range(len(order))]
     )
     table = _table(runs, topics, NUGGETIZER_MEASURES, values, overall=overall, sources=sources)
-    return pick(table, measures, func)
+    return pick(table, measures)
 
 
 # --------------------------------------------------------------------------- CONE-RAG
 
 
+@public
 def read_cone_rag(gold, response_nuggets=None, /, *, ntn=None, ntr=()) -> ConeRagLabels:
     """Read CONE-RAG's (TREC iKAT 2024) files to NtN and NtR counts per (run, turn).
 
@@ -741,6 +739,7 @@ def _sequential_mean(x: np.ndarray) -> float:
     return float(np.add.accumulate(x)[-1] / len(x)) if len(x) else 0.0
 
 
+@public
 def cone_rag_scores(
     labels: ConeRagLabels, /, *, measures: Sequence[str] | None = None
 ) -> ScoreTable:
@@ -795,10 +794,9 @@ def cone_rag_scores(
     >>> t.value("runA", "1_1", "Recall-NtN"), t.value("runA", "1_3", "Recall-NtN")
     (0.6666666666666666, 0.0)
     """
-    func = "cone_rag_scores"
     if not isinstance(labels, ConeRagLabels):
         raise TypeError(
-            f"The 'labels' parameter of {func} must be what read_cone_rag returns. "
+            f"The 'labels' parameter of {caller()} must be what read_cone_rag returns. "
             f"Got {type(labels).__name__} instead."
         )
     c = labels.counts
@@ -830,4 +828,4 @@ def cone_rag_scores(
                 cells = values[labels.ntn & mine, k]
                 overall[i, k] = _sequential_mean(cells[~np.isnan(cells)])
     table = _table(labels.runs, labels.turns, tuple(names), values, present, overall)
-    return pick(table, measures, func)
+    return pick(table, measures)

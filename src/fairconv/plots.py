@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._validation import FairconvWarning, check_choice, check_int, fail
+from ._validation import FairconvWarning, caller, check_choice, check_int, fail, public
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from .conversation import ConversationBatch
     from .results import ScoreTable
 
-__all__ = ["r_vs_gf", "gfrc2_clusters", "rigf_bars", "run_scatter"]
+__all__ = ["r_vs_gf", "gfrc2_clusters", "rigf_bars", "run_scatter", "system_means"]
 
 
 class _Shown:
@@ -58,12 +58,12 @@ class _Shown:
                 out.append(f"<U+{ord(c):04X}>")
         return "".join(out)
 
-    def notice(self, func: str) -> None:
+    def notice(self) -> None:
         if self.missing:
             chars = list(self.missing)
             shown = ", ".join(repr(c) for c in chars[:5]) + (" ..." if len(chars) > 5 else "")
             warnings.warn(
-                f"{func}: the plot font has no glyph for {len(chars)} character(s) of the "
+                f"{caller()}: the plot font has no glyph for {len(chars)} character(s) of the "
                 f"names shown ({shown}, in {next(iter(self.missing.values()))!r}): the "
                 "figure writes them as code points (<U+...>); name a font that has them "
                 "in matplotlib.rcParams['font.family'] to see them",
@@ -100,27 +100,28 @@ def _pyplot():
     return plt
 
 
-def _check_table(table: Any, func: str) -> None:
+def _check_table(table: Any) -> None:
     from .results import ScoreTable
 
     if not isinstance(table, ScoreTable):
         raise TypeError(
-            f"The 'table' parameter of {func} must be a ScoreTable. "
+            f"The 'table' parameter of {caller()} must be a ScoreTable. "
             f"Got {type(table).__name__} instead."
         )
 
 
-def _check_measure(table: Any, name: Any, param: str, func: str) -> int:
+def _check_measure(table: Any, name: Any, param: str) -> int:
     """Index of measure ``name``; ``param`` is the parameter that chose it."""
     if not isinstance(name, str) or name not in table.measures:
         have = ", ".join(table.measures) or "none"
         if param == "table":
-            raise fail(param, func, f"have the measure {name!r}", f"measures {have}")
-        raise fail(param, func, f"name a measure of the table ({have})", repr(name))
+            raise fail(param, f"have the measure {name!r}", f"measures {have}")
+        raise fail(param, f"name a measure of the table ({have})", repr(name))
     return int(table.measures.index(name))
 
 
-def r_vs_gf(table: ScoreTable, *, by: str = "run", gf: str = "GF") -> Figure:
+@public
+def r_vs_gf(table: ScoreTable, /, *, by: str = "run", gf: str = "GF") -> Figure:
     """Scatter of R (x) against GF (y) from a GFRC table.
 
     Parameters
@@ -166,11 +167,10 @@ def r_vs_gf(table: ScoreTable, *, by: str = "run", gf: str = "GF") -> Figure:
     >>> import matplotlib.pyplot as plt
     >>> plt.close(fig)
     """
-    func = "r_vs_gf"
-    _check_table(table, func)
-    by = check_choice(by, "by", func, ("run", "topic"))
-    ri = _check_measure(table, "R", "table", func)
-    gi = _check_measure(table, gf, "gf", func)
+    _check_table(table)
+    by = check_choice(by, "by", ("run", "topic"))
+    ri = _check_measure(table, "R", "table")
+    gi = _check_measure(table, gf, "gf")
     if by == "run":
         points = table.mean()[0][:, [ri, gi]]
     else:
@@ -201,7 +201,7 @@ def r_vs_gf(table: ScoreTable, *, by: str = "run", gf: str = "GF") -> Figure:
     ax.set_title("R vs GF" + (" (mean over topics)" if by == "run" else ""))
     ax.grid(alpha=0.3)
     fig.tight_layout()
-    shown.notice("r_vs_gf")
+    shown.notice()
     return fig
 
 
@@ -247,9 +247,11 @@ def _label_points(ax, x, y, labels, shown) -> None:
         ax.annotate(shown(text), (xi, yi), fontsize=8, xytext=(3, dy), textcoords="offset points")
 
 
+@public
 def gfrc2_clusters(
     batch: ConversationBatch,
     clusters: Any,
+    /,
     *,
     conversations: Sequence[int] | None = None,
     by: str = "auto",
@@ -307,21 +309,20 @@ def gfrc2_clusters(
     >>> plt.close(fig), plt.close(grid)
     (None, None)
     """
-    func = "gfrc2_clusters"
-    by = check_choice(by, "by", func, ("auto", "conversation", "topic"))
+    by = check_choice(by, "by", ("auto", "conversation", "topic"))
     if len(batch) == 0:
-        raise fail("batch", func, "hold at least one conversation", "an empty batch")
+        raise fail("batch", "hold at least one conversation", "an empty batch")
     if by == "auto":
         by = "conversation" if len(batch) <= 4 or conversations is not None else "topic"
     if by == "topic":
-        return _clusters_by_topic(batch, clusters, topics, func)
+        return _clusters_by_topic(batch, clusters, topics)
     if conversations is not None:
         if isinstance(conversations, (str, bytes)) or not hasattr(conversations, "__iter__"):
-            raise fail("conversations", func, "be a sequence of indices", repr(conversations))
+            raise fail("conversations", "be a sequence of indices", repr(conversations))
         for c in conversations:
-            check_int(c, "conversations", func, minimum=0, maximum=len(batch) - 1)
+            check_int(c, "conversations", minimum=0, maximum=len(batch) - 1)
         if not list(conversations):
-            raise fail("conversations", func, "name at least one conversation", "[]")
+            raise fail("conversations", "name at least one conversation", "[]")
     plt = _pyplot()
     shown = _Shown()
     chosen = range(len(batch)) if conversations is None else list(conversations)
@@ -348,7 +349,7 @@ def gfrc2_clusters(
     axes[0][0].set_ylabel("score")
     axes[0][-1].legend(fontsize=7, loc="lower right")
     fig.tight_layout()
-    shown.notice("gfrc2_clusters")
+    shown.notice()
     return fig
 
 
@@ -361,27 +362,25 @@ def _integer_ticks(ax) -> None:
     ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=5))
 
 
-def _clusters_by_topic(batch, clusters, topics, func) -> Figure:
+def _clusters_by_topic(batch, clusters, topics) -> Figure:
     """A grid of topic panels, one marker style and colour per run."""
     all_topics = sorted(set(batch.topics))
     if topics is None:
         chosen = all_topics
     else:
         if isinstance(topics, (str, bytes)) or not hasattr(topics, "__iter__"):
-            raise fail("topics", func, "be a sequence of topic ids", repr(topics))
+            raise fail("topics", "be a sequence of topic ids", repr(topics))
         chosen = list(topics)
         unknown = [t for t in chosen if t not in all_topics]
         if unknown or not chosen:
             raise fail(
                 "topics",
-                func,
                 f"name topics of the batch ({', '.join(all_topics[:10])}...)",
                 repr(unknown or chosen),
             )
     if len(chosen) > 100:
         raise fail(
             "topics",
-            func,
             "choose at most 100 topics to draw (one panel each)",
             f"{len(chosen)} topics",
         )
@@ -438,12 +437,14 @@ def _clusters_by_topic(batch, clusters, topics, func) -> Figure:
     fig.legend(handles=handles, loc="center right", fontsize=6, frameon=False)
     fig.supxlabel("word count (wc) of the user cluster", fontsize=8)
     fig.tight_layout(rect=(0, 0, 1 - 1.6 / (3.0 * ncols + 1.8), 1))
-    shown.notice("gfrc2_clusters")
+    shown.notice()
     return fig
 
 
+@public
 def rigf_bars(
     table: ScoreTable,
+    /,
     *,
     attribute: str | None = None,
     cutoff: int | None = None,
@@ -498,24 +499,23 @@ def rigf_bars(
     """
     from .results import MeasureName
 
-    func = "rigf_bars"
-    _check_table(table, func)
+    _check_table(table)
     if attribute is not None and not isinstance(attribute, str):
         raise TypeError(
-            f"The 'attribute' parameter of {func} must be a string. Got {attribute!r} instead."
+            f"The 'attribute' parameter of {caller()} must be a string. Got {attribute!r} instead."
         )
     if cutoff is not None:
-        check_int(cutoff, "cutoff", func, minimum=1)
+        check_int(cutoff, "cutoff", minimum=1)
     name = str(MeasureName("RIGF", cutoff, attribute))
-    m = _check_measure(table, name, "attribute" if attribute is not None else "table", func)
+    m = _check_measure(table, name, "attribute" if attribute is not None else "table")
     if not table.runs:
-        raise fail("table", func, "hold at least one run", "a table without runs")
+        raise fail("table", "hold at least one run", "a table without runs")
     chosen = list(table.runs) if runs is None else [runs] if isinstance(runs, str) else list(runs)
     for run in chosen:
         if run not in table.runs:
-            raise fail("runs", func, f"name runs of {', '.join(map(repr, table.runs))}", repr(run))
+            raise fail("runs", f"name runs of {', '.join(map(repr, table.runs))}", repr(run))
     if not chosen or len(chosen) > 12:
-        raise fail("runs", func, "name 1 to 12 runs (one panel each)", f"{len(chosen)} runs")
+        raise fail("runs", "name 1 to 12 runs (one panel each)", f"{len(chosen)} runs")
     index = [table.runs.index(run) for run in chosen]
     empty = [run for run, r in zip(chosen, index, strict=True) if not table.present[:, r, m].any()]
     if empty:
@@ -550,14 +550,16 @@ def rigf_bars(
     step = max(1, int(np.ceil(len(topics) / 60)))  # at most ~60 labels
     axes[-1, 0].set_xticks(x[::step], list(map(shown, topics[::step])), rotation=90, fontsize=7)
     fig.tight_layout()
-    shown.notice("rigf_bars")
+    shown.notice()
     return fig
 
 
+@public
 def run_scatter(
     runs: Sequence[str],
     x,
     y,
+    /,
     *,
     x_label: str,
     y_label: str,
@@ -597,15 +599,14 @@ def run_scatter(
     >>> fig.axes[0].get_xlabel(), fig.axes[0].get_ylabel()
     ('ERR@10', 'GFR@10')
     """
-    func = "run_scatter"
     names = [str(r) for r in runs]
     xs = np.asarray(x, dtype=float)
     ys = np.asarray(y, dtype=float)
     for name, v in (("x", xs), ("y", ys)):
         if v.shape != (len(names),):
-            raise fail(name, func, f"hold one score per run ({len(names)})", f"shape {v.shape}")
+            raise fail(name, f"hold one score per run ({len(names)})", f"shape {v.shape}")
         if not np.isfinite(v).all():
-            raise fail(name, func, "hold finite scores", "NaN or infinity")
+            raise fail(name, "hold finite scores", "NaN or infinity")
     plt = _pyplot()
     shown = _Shown()
     fig, ax = plt.subplots(figsize=(6, 4.5))
@@ -619,11 +620,12 @@ def run_scatter(
         ax.set_title(shown(title), fontsize=10)
     ax.grid(alpha=0.3)
     fig.tight_layout()
-    shown.notice("run_scatter")
+    shown.notice()
     return fig
 
 
-def system_means(comparison: Any) -> Figure:
+@public
+def system_means(comparison: Any, /) -> Figure:
     """System means with their confidence intervals, best first.
 
     Parameters
@@ -658,7 +660,7 @@ def system_means(comparison: Any) -> Figure:
 
     if not isinstance(comparison, Comparison):
         raise TypeError(
-            "The 'comparison' parameter of system_means must be a Comparison "
+            f"The 'comparison' parameter of {caller()} must be a Comparison "
             f"(fairconv.stats.compare). Got {type(comparison).__name__} instead."
         )
     plt = _pyplot()
@@ -677,7 +679,7 @@ def system_means(comparison: Any) -> Figure:
     ax.set_title(f"{100 * (1 - comparison.alpha):g}% CIs (two-way ANOVA)", fontsize=9)
     ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
-    shown.notice("system_means")
+    shown.notice()
     return fig
 
 
@@ -734,5 +736,5 @@ def asl_curves(results: dict) -> Figure:
     ax.legend(fontsize=7)
     ax.grid(alpha=0.3)
     fig.tight_layout()
-    shown.notice("asl_curves")
+    shown.notice()
     return fig

@@ -48,6 +48,7 @@ from ._validation import (
     check_unique_names,
     check_weights,
     fail,
+    public,
     unknown_field,
 )
 from .conversation import _NUGGET_FIELDS, _RECORD_FIELDS
@@ -78,6 +79,7 @@ GF_RANGE = (1.0 - float(np.sqrt(2.0)), 1.0)
 least 1 - sqrt(2); GF-Re (decays summing to at most 1) and weighted means keep to it."""
 
 
+@public
 def rigf(gf_gen, gf_re, /) -> np.ndarray:
     """RIGF in percent: (GF-Gen - GF-Re) / GF-Re * 100 (Eq. 7); NaN where GF-Re = 0.
 
@@ -110,16 +112,16 @@ def rigf(gf_gen, gf_re, /) -> np.ndarray:
     >>> round(float(rigf(0.6333, 0.7887)), 2)
     -19.7
     """
-    gen = as_float_array(gf_gen, "gf_gen", "rigf")
-    re_ = as_float_array(gf_re, "gf_re", "rigf")
+    gen = as_float_array(gf_gen, "gf_gen")
+    re_ = as_float_array(gf_re, "gf_re")
     for name, x in (("gf_gen", gen), ("gf_re", re_)):
         if not np.isfinite(x).all():
-            raise fail(name, "rigf", "hold finite values", "NaN or infinity")
+            raise fail(name, "hold finite values", "NaN or infinity")
     try:
         shape = np.broadcast_shapes(gen.shape, re_.shape)
     except ValueError:
         raise fail(
-            "gf_re", "rigf", "broadcast with 'gf_gen'", f"shapes {gen.shape} and {re_.shape}"
+            "gf_re", "broadcast with 'gf_gen'", f"shapes {gen.shape} and {re_.shape}"
         ) from None
     for name, x in (("gf_gen", gen), ("gf_re", re_)):
         outside = (x < GF_RANGE[0] - SUM_TOLERANCE) | (x > GF_RANGE[1] + SUM_TOLERANCE)
@@ -128,7 +130,6 @@ def rigf(gf_gen, gf_re, /) -> np.ndarray:
             where = f" at index {first}" if first else ""
             raise fail(
                 name,
-                "rigf",
                 f"hold GF values, in [1 - sqrt(2), 1] (within {SUM_TOLERANCE:g})",
                 f"{float(x[first]):.10g}{where}",
             )
@@ -140,7 +141,6 @@ def rigf(gf_gen, gf_re, /) -> np.ndarray:
         where = f" at index {first}" if first else ""
         raise fail(
             "gf_re",
-            "rigf",
             "be 0 or far enough from 0 for the percentage to be a finite float",
             f"{value!r}{where}",
         )
@@ -159,6 +159,7 @@ def _rigf(gen, re_, shape=None):
     return out
 
 
+@public
 def gf_gen(answer_distribution, target, /, *, divergence: str) -> np.ndarray:
     """GF of a generated answer: DistrSim(d_A || target) (Eq. 5).
 
@@ -181,12 +182,11 @@ def gf_gen(answer_distribution, target, /, *, divergence: str) -> np.ndarray:
     >>> round(float(gf_gen([0, 0, 1, 0], [0.25] * 4, divergence="RNOD")), 4)
     0.4796
     """
-    func = "gf_gen"
-    div = resolve_divergence(divergence, None, func)
-    d = check_distributions(answer_distribution, "answer_distribution", func, allow_nan_rows=True)
-    t = check_distributions(target, "target", func)
+    div = resolve_divergence(divergence, None)
+    d = check_distributions(answer_distribution, "answer_distribution", allow_nan_rows=True)
+    t = check_distributions(target, "target")
     if d.shape[-1] != t.shape[-1]:
-        raise fail("target", func, f"have the {d.shape[-1]} groups of the answer", f"{t.shape}")
+        raise fail("target", f"have the {d.shape[-1]} groups of the answer", f"{t.shape}")
     return _gf_gen(d, t, div)
 
 
@@ -196,6 +196,7 @@ def _gf_gen(d, target, div):
     return np.where(missing, 0.0, sim)
 
 
+@public
 def adsim(list_distribution, answer_distribution, /, *, divergence: str) -> np.ndarray:
     """ADsim: DistrSim(d_L || d_A), the answer's distribution in the target's place.
 
@@ -222,14 +223,12 @@ def adsim(list_distribution, answer_distribution, /, *, divergence: str) -> np.n
     >>> round(float(adsim([0.5, 0.5, 0, 0], [0.25, 0.25, 0.25, 0.25], divergence="JSD")), 4)
     0.6887
     """
-    func = "adsim"
-    div = resolve_divergence(divergence, None, func)
-    dl = check_distributions(list_distribution, "list_distribution", func, allow_nan_rows=True)
-    da = check_distributions(answer_distribution, "answer_distribution", func, allow_nan_rows=True)
+    div = resolve_divergence(divergence, None)
+    dl = check_distributions(list_distribution, "list_distribution", allow_nan_rows=True)
+    da = check_distributions(answer_distribution, "answer_distribution", allow_nan_rows=True)
     if dl.shape[-1] != da.shape[-1]:
         raise fail(
             "answer_distribution",
-            func,
             "have the groups of 'list_distribution'",
             f"shapes {dl.shape} and {da.shape}",
         )
@@ -245,18 +244,18 @@ def _adsim(dl, da, div):
     return np.where(missing, np.nan, sim)
 
 
-def _levels(levels, func):
+def _levels(levels):
     lev = np.asarray(levels)
     if lev.ndim == 0 or not np.issubdtype(lev.dtype, np.integer) or (lev < 0).any():
         raise fail(
             "levels",
-            func,
             "be an array (..., K) of non-negative integer levels",
             f"dtype {lev.dtype}, shape {lev.shape}",
         )
     return lev
 
 
+@public
 def attention_distribution(levels, memberships, /, *, cutoff: int | None = None) -> np.ndarray:
     """d_L: the normalised sum of a_k / log2(k+1) over the relevant docs of each list.
 
@@ -284,16 +283,15 @@ def attention_distribution(levels, memberships, /, *, cutoff: int | None = None)
     >>> attention_distribution([1, 0, 1], [[1, 0], [0, 1], [0, 1]]).round(4).tolist()
     [0.6667, 0.3333]
     """
-    func = "attention_distribution"
-    lev = _levels(levels, func)
-    memb = as_float_array(memberships, "memberships", func)
+    lev = _levels(levels)
+    memb = as_float_array(memberships, "memberships")
     if memb.ndim == 0 or memb.shape[:-1] != lev.shape:
-        raise fail("memberships", func, f"have shape {lev.shape} + (G,)", f"shape {memb.shape}")
+        raise fail("memberships", f"have shape {lev.shape} + (G,)", f"shape {memb.shape}")
     # only the rows of relevant docs are used, so only they are checked
     uniform = 1.0 / max(memb.shape[-1], 1)
-    memb = check_distributions(np.where((lev > 0)[..., None], memb, uniform), "memberships", func)
+    memb = check_distributions(np.where((lev > 0)[..., None], memb, uniform), "memberships")
     if cutoff is not None:
-        cutoff = check_int(cutoff, "cutoff", func, minimum=1)
+        cutoff = check_int(cutoff, "cutoff", minimum=1)
     return _core.attention(lev, memb, cutoff)
 
 
@@ -349,6 +347,7 @@ def _overall(out: dict, sets, cut, w, covered=None) -> None:
         out[str(MeasureName("RIGF", k))] = _rigf(gen, re_)
 
 
+@public
 def ragfair(
     levels,
     memberships,
@@ -406,27 +405,23 @@ def ragfair(
     >>> round(float(s["GF-Gen[A]"][0]), 4), round(float(s["RIGF"][0]), 1)
     (1.0, 231.9)
     """
-    func = "ragfair"
-    sets = check_sequence_of(attribute_sets, AttributeSet, "attribute_sets", func, min_len=1)
-    check_unique_names([a.name for a in sets], "attribute_sets", func)
+    sets = check_sequence_of(attribute_sets, AttributeSet, "attribute_sets", min_len=1)
+    check_unique_names([a.name for a in sets], "attribute_sets")
     answers = list(answer_distributions)
     if len(answers) != len(sets):
-        raise fail(
-            "answer_distributions", func, "hold one array per attribute set", f"{len(answers)}"
-        )
-    depths = check_cutoffs(cutoffs, "cutoffs", func)
+        raise fail("answer_distributions", "hold one array per attribute set", f"{len(answers)}")
+    depths = check_cutoffs(cutoffs, "cutoffs")
     cut: list[int | None] = [None, *depths]
-    prob = _stop(gains, func)
-    lev, arrays = _padded(levels, memberships, sets, lengths, len(prob) - 1, func)
+    prob = _stop(gains)
+    lev, arrays = _padded(levels, memberships, sets, lengths, len(prob) - 1)
     decay = _core.err_decay(prob[lev])
-    w = _set_weights(weights, len(sets), func)
+    w = _set_weights(weights, len(sets))
     out: dict = {}
     for m, (a, x, d_a) in enumerate(zip(sets, arrays, answers, strict=True)):
-        da = check_distributions(d_a, f"answer_distributions[{m}]", func, allow_nan_rows=True)
+        da = check_distributions(d_a, f"answer_distributions[{m}]", allow_nan_rows=True)
         if da.shape != lev.shape[:-1] + (a.n_groups,):
             raise fail(
                 f"answer_distributions[{m}]",
-                func,
                 f"have shape {lev.shape[:-1] + (a.n_groups,)}",
                 f"shape {da.shape}",
             )
@@ -435,10 +430,10 @@ def ragfair(
     return {n: out[n] for n in measure_names([a.name for a in sets], depths)}
 
 
-def _set_weights(weights, n_sets, func):
+def _set_weights(weights, n_sets):
     if weights is None:
         return np.full(n_sets, 1.0 / n_sets)
-    return check_weights(weights, n_sets, "weights", func)
+    return check_weights(weights, n_sets, "weights")
 
 
 # --------------------------------------------------------------------------- answers
@@ -459,9 +454,11 @@ class Answers:
         return len(self.topics)
 
 
+@public
 def answer_distributions(
     entity_lists: Sequence[Sequence[dict]],
     attribute_sets: Sequence[AttributeSet],
+    /,
     *,
     sources: Sequence[str] | None = None,
 ) -> dict[str, np.ndarray]:
@@ -497,8 +494,7 @@ def answer_distributions(
     >>> answer_distributions([entities, []], [origin])["ORIGIN"].tolist()
     [[1.0, 0.0], [nan, nan]]
     """
-    func = "answer_distributions"
-    sets = check_sequence_of(attribute_sets, AttributeSet, "attribute_sets", func)
+    sets = check_sequence_of(attribute_sets, AttributeSet, "attribute_sets")
     lists = list(entity_lists)
     src = list(sources) if sources is not None else [f"answer {i + 1}" for i in range(len(lists))]
     counts = np.array([len(e) for e in lists], dtype=np.int64)
@@ -578,11 +574,13 @@ def answers_from_records(records, attribute_sets: Sequence[AttributeSet]) -> Ans
 
 
 # --------------------------------------------------------------------------- evaluation
+@public
 def evaluate(
     qrels: Qrels,
     runs: Sequence[Run],
     attributes: Sequence[AttributeData],
     answers: Answers,
+    /,
     *,
     cutoffs: Sequence[int] | None = None,
     measures: Sequence[str] | None = None,
@@ -634,15 +632,14 @@ def evaluate(
     >>> sorted(t.measures)[:3]
     ['ADsim@10[M-ORIGIN]', 'ADsim@10[M-RATINGS]', 'ADsim[M-ORIGIN]']
     """
-    func = "ragfair.evaluate"
-    threads = resolve_n_jobs(n_jobs, func)
+    threads = resolve_n_jobs(n_jobs)
     qrels, runs = as_qrels(qrels), as_runs(runs)
-    runs = check_sequence_of(runs, Run, "runs", func, min_len=1)
+    runs = check_sequence_of(runs, Run, "runs", min_len=1)
     order, duplicates, nonrelevant_membership = join_options(
-        order, duplicates, nonrelevant_membership, func
+        order, duplicates, nonrelevant_membership
     )
-    attributes = check_sequence_of(attributes, AttributeData, "attributes", func, min_len=1)
-    check_unique_names([a.attribute.name for a in attributes], "attributes", func)
+    attributes = check_sequence_of(attributes, AttributeData, "attributes", min_len=1)
+    check_unique_names([a.attribute.name for a in attributes], "attributes")
     if not isinstance(answers, Answers):  # a file, a DataFrame or records
         answers = answers_from_records(answer_records(answers), [a.attribute for a in attributes])
     lacking_sets = [
@@ -651,15 +648,14 @@ def evaluate(
     if lacking_sets:
         raise fail(
             "answers",
-            func,
             "give each answer a distribution for every attribute set scored (read them "
             "with the same attribute sets)",
             f"answers without the attribute set {lacking_sets[0]!r}",
         )
-    depths = check_cutoffs(_cutoffs(cutoffs, measures, (), func), "cutoffs", func)
+    depths = check_cutoffs(_cutoffs(cutoffs, measures, ()), "cutoffs")
     cut: list[int | None] = [None, *depths]
-    w = _set_weights(weights, len(attributes), func)
-    prob = _stop(gains, func)
+    w = _set_weights(weights, len(attributes))
+    prob = _stop(gains)
     qrels.check_gains(len(prob) - 1)
     lists = prepare(
         qrels,
@@ -670,7 +666,7 @@ def evaluate(
         nonrelevant_membership=nonrelevant_membership,
         n_jobs=threads,
     )
-    check_shared_topics(qrels, runs, lists.runs, func)
+    check_shared_topics(qrels, runs, lists.runs)
     topics = lists.topics
     t_index = {t: i for i, t in enumerate(topics)}
     r_of = _answer_runs(answers, lists.runs)
@@ -724,7 +720,7 @@ def evaluate(
     table = ScoreTable(
         topics=topics, runs=lists.runs, measures=tuple(names), values=values, present=present
     )
-    return pick(table, measures, func)
+    return pick(table, measures)
 
 
 def _answer_runs(answers: Answers, names: Sequence[str]) -> np.ndarray:

@@ -17,7 +17,7 @@ from functools import partial
 import numpy as np
 
 from ._accel import KeyTable, argsort, first_occurrences, key_hashes, resolve_n_jobs, thread_map
-from ._validation import FairconvWarning, check_choice, check_sequence_of
+from ._validation import FairconvWarning, caller, check_choice, check_sequence_of, public
 from .divergences import AttributeSet
 from .io._frames import RUN_COLUMNS, as_memberships
 from .io._tables import GroupMemberships, Qrels, Run, read_golddistr
@@ -33,6 +33,7 @@ class AttributeData:
     attribute: AttributeSet
     memberships: GroupMemberships
 
+    @public
     def __post_init__(self):
         if self.memberships.n_groups != self.attribute.n_groups:
             raise FileFormatError(
@@ -43,7 +44,8 @@ class AttributeData:
             )
 
 
-def load_attribute(name: str, gmemb, target, scale: str, *, divergence=None) -> AttributeData:
+@public
+def load_attribute(name: str, gmemb, target, scale: str, /, *, divergence=None) -> AttributeData:
     """Read one attribute set: a gmemb file and a target (golddistr path or vector).
 
     The CLI's ``--attribute NAME GMEMB TARGET SCALE``.
@@ -94,7 +96,7 @@ def load_attribute(name: str, gmemb, target, scale: str, *, divergence=None) -> 
     except (ValueError, TypeError) as exc:
         where = f"{source}: " if source is not None else ""
         raise type(exc)(f"{where}attribute set {name!r}: {exc}") from None
-    return AttributeData(attribute, as_memberships(gmemb, attribute.n_groups))
+    return AttributeData(attribute, as_memberships(gmemb, n_groups=attribute.n_groups))
 
 
 def _topic_map(table, t_index: dict) -> np.ndarray:
@@ -214,7 +216,8 @@ def _rank_lines(
     return tid, judged.find(keys, run.docs, hashes, by_hash, at=idx), rank, counts
 
 
-def run_names(runs: Sequence[Run]) -> tuple[str, ...]:
+@public
+def run_names(runs: Sequence[Run], /) -> tuple[str, ...]:
     """The name of every run: its tag (the sixth column of a TREC run).
 
     Raises
@@ -229,15 +232,15 @@ def run_names(runs: Sequence[Run]) -> tuple[str, ...]:
     >>> run_names(fairweb1_pilot().runs)
     ('Anserini-bm25', 'Anserini-qld', 'Anserini-qljm')
     """
-    runs = check_sequence_of(runs, Run, "runs", "run_names", min_len=1)
+    runs = check_sequence_of(runs, Run, "runs", min_len=1)
     seen: dict[str, Run] = {}
     for r in runs:
-        if r.tag in seen:
+        if r.name in seen:
             raise ValueError(
-                f"two runs are named {r.tag!r}: {seen[r.tag].source} and {r.source}; "
+                f"two runs are named {r.name!r}: {seen[r.name].source} and {r.source}; "
                 "give each run its own tag"
             )
-        seen[r.tag] = r
+        seen[r.name] = r
     return tuple(seen)
 
 
@@ -285,6 +288,7 @@ class RankedLists:
         """The longest list (at least 1)."""
         return max(1, int(self.lengths.max(initial=0)))
 
+    @public
     def syslen(self) -> dict:
         """{(run index, topic): length of that ranked list} for :func:`write_nev`."""
         t, r = np.nonzero(self.lengths)
@@ -292,7 +296,8 @@ class RankedLists:
             (int(j), self.topics[i]): int(self.lengths[i, j]) for i, j in zip(t, r, strict=True)
         }
 
-    def blocks(self, topics: np.ndarray, *, width: int = 1) -> list[np.ndarray]:
+    @public
+    def blocks(self, topics: np.ndarray, /, *, width: int = 1) -> list[np.ndarray]:
         """Split topic indices into blocks whose padded arrays stay small.
 
         Topics are taken in order of their longest list, so that each block pads to a
@@ -326,14 +331,16 @@ class RankedLists:
         idx = self.offsets[topics][..., None] + k
         return np.where(inside, idx, 0), inside
 
-    def padded_levels(self, topics: np.ndarray) -> np.ndarray:
+    @public
+    def padded_levels(self, topics: np.ndarray, /) -> np.ndarray:
         """(len(topics), runs, K) levels, K the longest of these lists; 0 beyond an end."""
         idx, inside = self._index(topics)
         if len(self.level) == 0:
             return np.zeros(idx.shape, dtype=np.int64)
         return np.where(inside, self.level[idx], 0).astype(np.int64)
 
-    def padded_memberships(self, m: int, topics: np.ndarray) -> np.ndarray:
+    @public
+    def padded_memberships(self, m: int, topics: np.ndarray, /) -> np.ndarray:
         """(len(topics), runs, K, G) membership vectors of set m; uniform beyond an end."""
         idx, inside = self._index(topics)
         table, rows = self.tables[m], self.rows[m]
@@ -346,21 +353,21 @@ class RankedLists:
         return out
 
 
-def join_options(
-    order, duplicates, nonrelevant_membership, func: str
-) -> tuple[str | None, str, str]:
+def join_options(order, duplicates, nonrelevant_membership) -> tuple[str | None, str, str]:
     """:func:`prepare`'s options, checked; errors name ``func``, the function called."""
     return (
-        None if order is None else check_choice(order, "order", func, ("file", "score")),
-        check_choice(duplicates, "duplicates", func, ("error", "first")),
-        check_choice(nonrelevant_membership, "nonrelevant_membership", func, ("uniform", "listed")),
+        None if order is None else check_choice(order, "order", ("file", "score")),
+        check_choice(duplicates, "duplicates", ("error", "first")),
+        check_choice(nonrelevant_membership, "nonrelevant_membership", ("uniform", "listed")),
     )
 
 
+@public
 def prepare(
     qrels: Qrels,
     runs: Sequence[Run],
     attributes: Sequence[AttributeData],
+    /,
     *,
     order=None,
     duplicates="error",
@@ -409,16 +416,15 @@ def prepare(
     >>> lists.topics, lists.lengths.shape
     (('P001', 'P002', 'P003', 'P004'), (4, 3))
     """
-    func = "prepare"
-    order, duplicates, listed_rule = join_options(order, duplicates, nonrelevant_membership, func)
-    threads = resolve_n_jobs(n_jobs, func)
+    order, duplicates, listed_rule = join_options(order, duplicates, nonrelevant_membership)
+    threads = resolve_n_jobs(n_jobs)
     if not isinstance(qrels, Qrels):
         raise TypeError(
-            f"The 'qrels' parameter of {func} must be a Qrels (fairconv.io.read_qrels). "
+            f"The 'qrels' parameter of {caller()} must be a Qrels (fairconv.io.read_qrels). "
             f"Got {type(qrels).__name__} instead."
         )
-    runs = check_sequence_of(runs, Run, "runs", func, min_len=1)
-    attributes = check_sequence_of(attributes, AttributeData, "attributes", func)
+    runs = check_sequence_of(runs, Run, "runs", min_len=1)
+    attributes = check_sequence_of(attributes, AttributeData, "attributes")
     names = run_names(runs)
     topics = sorted(set(qrels.topics).union(*(a.memberships.topics for a in attributes)))
     t_index = {t: i for i, t in enumerate(topics)}

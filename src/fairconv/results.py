@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from . import _accel
-from ._validation import FairconvWarning
+from ._validation import FairconvWarning, caller, did_you_mean, public
 
 __all__ = ["ScoreTable", "ScoreMeans", "MeasureName", "RENAMED", "cutoffs_of", "pick"]
 
@@ -79,6 +79,7 @@ class MeasureName:
     cutoff: int | None = None
     attribute: str | None = None
 
+    @public
     def __post_init__(self) -> None:
         if not (isinstance(self.base, str) and _BASE.match(self.base)):
             raise ValueError(_not_a_name(self.base))
@@ -89,6 +90,7 @@ class MeasureName:
         return f"{self.base}{depth}{group}"
 
     @staticmethod
+    @public
     def join(*words: str | None, product: bool = False) -> str:
         """A BASE of several words: ``join("GF", "JSD")`` is ``'GF-JSD'``.
 
@@ -103,7 +105,8 @@ class MeasureName:
         return ("*" if product else "-").join(checked)
 
     @classmethod
-    def parse(cls, name: str) -> MeasureName:
+    @public
+    def parse(cls, name: str, /) -> MeasureName:
         """Read a measure name; ValueError if it is not of the form above."""
         match = _NAME.match(name) if isinstance(name, str) else None
         if match is None:
@@ -130,24 +133,6 @@ def _not_a_name(name) -> str:
     )
 
 
-def _one_edit(a: str, b: str) -> bool:
-    """Whether ``a`` and ``b`` differ by at most one edit.
-
-    An edit is an insertion, deletion, substitution or swap of adjacent letters.
-    """
-    if a == b:
-        return True
-    if abs(len(a) - len(b)) > 1:
-        return False
-    i = 0
-    while i < min(len(a), len(b)) and a[i] == b[i]:
-        i += 1
-    if len(a) == len(b):
-        swap = a[i + 2 :] == b[i + 2 :] and a[i : i + 2] == b[i : i + 2][::-1]
-        return a[i + 1 :] == b[i + 1 :] or swap
-    return a[i + 1 :] == b[i:] if len(a) > len(b) else a[i:] == b[i + 1 :]
-
-
 def unknown_measure(name, valid: Sequence[str]) -> str:
     """A measure name that is not among ``valid``, described for a message.
 
@@ -159,13 +144,14 @@ def unknown_measure(name, valid: Sequence[str]) -> str:
     if new is not None:
         return f"{name!r}, the old spelling of {new!r}"
     if isinstance(name, str):
-        close = [v for v in valid if _one_edit(name.lower(), v.lower())]
-        if close:
-            return f"{name!r} (did you mean {' or '.join(map(repr, close))}?)"
+        hint = did_you_mean(name, valid, ignore_case=True)
+        if hint:
+            return f"{name!r} ({hint.strip()})"
     return repr(name)
 
 
-def cutoffs_of(measures: Sequence[str], func: str) -> tuple[int, ...]:
+@public
+def cutoffs_of(measures: Sequence[str], /) -> tuple[int, ...]:
     """The depths that measure names ask for (``GFR@10`` -> 10), sorted.
 
     Raises
@@ -180,17 +166,18 @@ def cutoffs_of(measures: Sequence[str], func: str) -> tuple[int, ...]:
     """
     if isinstance(measures, str) or not hasattr(measures, "__iter__"):
         raise TypeError(
-            f"The 'measures' parameter of {func} must be a sequence of measure names. "
+            f"The 'measures' parameter of {caller()} must be a sequence of measure names. "
             f"Got {measures!r} instead."
         )
     try:
         names = [MeasureName.parse(m) for m in measures]
     except ValueError as exc:
-        raise ValueError(f"The 'measures' parameter of {func}: {exc}") from None
+        raise ValueError(f"The 'measures' parameter of {caller()}: {exc}") from None
     return tuple(sorted({n.cutoff for n in names if n.cutoff is not None}))
 
 
-def pick(table: ScoreTable, measures: Sequence[str] | None, func: str) -> ScoreTable:
+@public
+def pick(table: ScoreTable, measures: Sequence[str] | None, /) -> ScoreTable:
     """The table of the measures asked for (all when None), in the order asked.
 
     Raises
@@ -213,13 +200,13 @@ def pick(table: ScoreTable, measures: Sequence[str] | None, func: str) -> ScoreT
     unknown = [m for m in names if m not in table.measures]
     if unknown:
         raise ValueError(
-            f"The 'measures' parameter of {func} must name measures it computes "
+            f"The 'measures' parameter of {caller()} must name measures it computes "
             f"({', '.join(table.measures)}). Got "
             f"{', '.join(unknown_measure(m, table.measures) for m in unknown)} instead."
         )
     if not names:
         raise ValueError(
-            f"The 'measures' parameter of {func} must name measures it computes "
+            f"The 'measures' parameter of {caller()} must name measures it computes "
             f"({', '.join(table.measures)}). Got {', '.join(map(repr, unknown)) or 'none'} "
             "instead."
         )
@@ -291,6 +278,7 @@ class ScoreMeans(Mapping):
     def __len__(self) -> int:
         return len(self._data)
 
+    @public
     def to_dict(self) -> dict[str, dict[str, float | None]]:
         """The means as a plain dict ``{run: {measure: value}}`` (a copy)."""
         return {run: dict(per) for run, per in self._data.items()}
@@ -378,6 +366,7 @@ class ScoreTable:
     overall: np.ndarray | None = None
     notices: Mapping[str, Any] = field(default_factory=dict)
 
+    @public
     def __post_init__(self) -> None:
         for name in ("topics", "runs", "measures"):
             object.__setattr__(self, name, tuple(getattr(self, name)))
@@ -409,12 +398,14 @@ class ScoreTable:
         object.__setattr__(self, "notices", MappingProxyType(dict(self.notices)))
 
     @classmethod
+    @public
     def from_items(
         cls,
         runs: Sequence[str],
         topics: Sequence[str],
         measures: Sequence[str],
         values: np.ndarray,
+        /,
         *,
         missing: float = 0.0,
         sources=None,
@@ -474,7 +465,8 @@ class ScoreTable:
                 raise KeyError(f"unknown measure {what}; valid measures: {valid}") from None
             raise _unknown(kind, name, names) from None
 
-    def value(self, run: str, topic: str, measure: str) -> float:
+    @public
+    def value(self, run: str, topic: str, measure: str, /) -> float:
         """One score; ``topic="all"`` gives the mean over topics.
 
         Raises
@@ -508,6 +500,7 @@ class ScoreTable:
             overall=None if self.overall is None else self.overall[:, cols],
         )
 
+    @public
     def select(
         self, *, runs: Sequence[str] | None = None, topics: Sequence[str] | None = None
     ) -> ScoreTable:
@@ -528,6 +521,7 @@ class ScoreTable:
             overall=None if self.overall is None else self.overall[r],
         )
 
+    @public
     def means(self) -> ScoreMeans:
         """The ``all`` values by name: ``{run: {measure: value}}`` (None if undefined).
 
@@ -540,6 +534,7 @@ class ScoreTable:
         """
         return ScoreMeans(self)
 
+    @public
     def mean(self):
         """Mean over the topics where a cell exists and is defined, and the count.
 
@@ -579,6 +574,7 @@ class ScoreTable:
         mean, count = self.mean()
         return _html(self, mean, count, "ScoreTable, means over topics")
 
+    @public
     def join(self, *others: ScoreTable) -> ScoreTable:
         """The table beside others of the same runs, with other measures.
 
@@ -704,6 +700,7 @@ class ScoreTable:
             notices=notices,
         )
 
+    @public
     def to_dict(self) -> dict:
         """The scores as ``{run: {topic: {measure: value}}}``, ``"all"`` for the means.
 
@@ -728,6 +725,7 @@ class ScoreTable:
             out[run] = per
         return out
 
+    @public
     def to_frame(self, *, wide: bool = False, all_rows: bool = False):
         """The scores as a pandas DataFrame (needs the pandas extra).
 
@@ -775,6 +773,7 @@ class ScoreTable:
             }
         )
 
+    @public
     def to_json(self, out, /, *, summary: bool = False, overwrite: bool = False) -> None:
         """Write :meth:`to_dict` as JSON (undefined values as ``null``, never ``NaN``).
 
@@ -802,8 +801,9 @@ class ScoreTable:
             json.dump(data, f, indent=1, allow_nan=False)
             f.write("\n")
 
-        _write_to(out, write, overwrite, "ScoreTable.to_json")
+        _write_to(out, write, overwrite)
 
+    @public
     def to_tsv(
         self,
         out,
@@ -839,7 +839,7 @@ class ScoreTable:
         FileExistsError
             ``out`` names a file that exists and ``overwrite`` is False.
         """
-        threads = _accel.resolve_n_jobs(n_jobs, "ScoreTable.to_tsv")
+        threads = _accel.resolve_n_jobs(n_jobs)
         for name in self.runs:
             if name.startswith("#"):
                 raise ValueError(
@@ -850,7 +850,6 @@ class ScoreTable:
             out,
             partial(self._write_tsv, summary=summary, threads=threads),
             overwrite,
-            "ScoreTable.to_tsv",
         )
 
     def _write_tsv(self, out, *, summary: bool, threads: int) -> None:
@@ -895,7 +894,7 @@ class ScoreTable:
         return str(_accel.lines(b"".join(parts), starts, lengths).data, "utf-8", "surrogatepass")
 
 
-def _write_to(out, writer, overwrite: bool, func: str) -> None:
+def _write_to(out, writer, overwrite: bool) -> None:
     """Call ``writer`` on ``out`` (an open text file), or on a new file at the path ``out``.
 
     A path is opened for exclusive creation unless ``overwrite``: a file already there
@@ -906,14 +905,14 @@ def _write_to(out, writer, overwrite: bool, func: str) -> None:
         return
     if not isinstance(out, (str, os.PathLike)):
         raise TypeError(
-            f"The 'out' parameter of {func} must be a path or a text file. "
+            f"The 'out' parameter of {caller()} must be a path or a text file. "
             f"Got {type(out).__name__} instead."
         )
     try:
         f = open(out, "w" if overwrite else "x", encoding="utf-8", newline="\n")
     except FileExistsError:
         raise FileExistsError(
-            f"The 'out' parameter of {func} names a file that exists ({os.fspath(out)}); "
+            f"The 'out' parameter of {caller()} names a file that exists ({os.fspath(out)}); "
             "pass overwrite=True to replace it"
         ) from None
     try:

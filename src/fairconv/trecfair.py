@@ -47,7 +47,7 @@ import scipy.sparse as sp
 from scipy.special import rel_entr
 
 from ._accel import KeyTable
-from ._validation import FairconvWarning, fail
+from ._validation import FairconvWarning, caller, fail, public
 from .io import _trecfair as _io
 
 __all__ = [
@@ -96,7 +96,8 @@ def _discount32(n: int) -> np.ndarray:
     return np.reciprocal(np.log2(np.maximum(ranks, np.float32(2))))
 
 
-def discount(n: int) -> np.ndarray:
+@public
+def discount(n: int, /) -> np.ndarray:
     r"""The track's rank discount of ranks 1..n, computed in single precision.
 
     .. math::
@@ -129,11 +130,12 @@ def discount(n: int) -> np.ndarray:
     >>> discount(3).tolist()
     [1.0, 1.0, 0.6309297680854797]
     """
-    n = _int(n, "n", "trecfair.discount", low=0)
+    n = _int(n, "n", low=0)
     return _discount32(n).astype(np.float64)
 
 
-def exposure_of_ranking(n: int) -> float:
+@public
+def exposure_of_ranking(n: int, /) -> float:
     r"""The exposure of one full ranking of ``n`` pages, as the official code sums it.
 
     .. math::
@@ -165,7 +167,7 @@ def exposure_of_ranking(n: int) -> float:
     >>> exposure_of_ranking(20) == Z_20
     True
     """
-    n = _int(n, "n", "trecfair.exposure_of_ranking", low=1)
+    n = _int(n, "n", low=1)
     return float(np.sum(_discount32(n)))
 
 
@@ -176,49 +178,49 @@ Z_50 = 13.721441268920898
 
 
 # --------------------------------------------------------------------------- checks
-def _int(value, name, func, *, low=None) -> int:
+def _int(value, name, *, low=None) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise fail(name, func, "be an integer", f"{value!r}")
+        raise fail(name, "be an integer", f"{value!r}")
     value = int(value)
     if low is not None and value < low:
-        raise fail(name, func, f"be at least {low}", f"{value}")
+        raise fail(name, f"be at least {low}", f"{value}")
     return value
 
 
-def _array(x, name, func, *, kind="float") -> np.ndarray:
+def _array(x, name, *, kind="float") -> np.ndarray:
     try:
         arr = np.asarray(x)
     except Exception as exc:  # ragged nested lists and the like
-        raise fail(name, func, "be an array", f"an object numpy cannot read ({exc})") from None
+        raise fail(name, "be an array", f"an object numpy cannot read ({exc})") from None
     if kind == "bool":
         if arr.dtype != np.bool_:
             raise TypeError(
-                f"The '{name}' parameter of {func} must be an array of booleans. "
+                f"The '{name}' parameter of {caller()} must be an array of booleans. "
                 f"Got an array of dtype {arr.dtype} instead."
             )
         return arr
     if kind == "int":
         if not np.issubdtype(arr.dtype, np.integer):
             raise TypeError(
-                f"The '{name}' parameter of {func} must be an array of integers. "
+                f"The '{name}' parameter of {caller()} must be an array of integers. "
                 f"Got an array of dtype {arr.dtype} instead."
             )
         return arr.astype(np.int64, copy=False)
     if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == np.bool_):
         raise TypeError(
-            f"The '{name}' parameter of {func} must be an array of numbers. "
+            f"The '{name}' parameter of {caller()} must be an array of numbers. "
             f"Got an array of dtype {arr.dtype} instead."
         )
     if np.issubdtype(arr.dtype, np.complexfloating):
         raise TypeError(
-            f"The '{name}' parameter of {func} must be real. Got complex values instead."
+            f"The '{name}' parameter of {caller()} must be real. Got complex values instead."
         )
     return arr.astype(np.float64, copy=False)
 
 
-def _shape(arr, shape, name, func, what):
+def _shape(arr, shape, name, what):
     if arr.shape != tuple(shape):
-        raise fail(name, func, f"have shape {tuple(shape)} ({what})", f"shape {arr.shape}")
+        raise fail(name, f"have shape {tuple(shape)} ({what})", f"shape {arr.shape}")
 
 
 def _first(mask: np.ndarray) -> str:
@@ -226,39 +228,37 @@ def _first(mask: np.ndarray) -> str:
     return f" at index {idx}"
 
 
-def _edition(edition, func) -> int:
+def _edition(edition) -> int:
     if edition not in _EDITIONS or isinstance(edition, bool):
-        raise fail("edition", func, "be 2021 or 2022", f"{edition!r}")
+        raise fail("edition", "be 2021 or 2022", f"{edition!r}")
     return int(edition)
 
 
-def _alignments(alignments, lead, name, func) -> list[np.ndarray]:
+def _alignments(alignments, lead, name) -> list[np.ndarray]:
     if isinstance(alignments, np.ndarray) or not isinstance(alignments, Sequence):
         raise TypeError(
-            f"The '{name}' parameter of {func} must be a sequence of arrays, one per "
+            f"The '{name}' parameter of {caller()} must be a sequence of arrays, one per "
             f"dimension. Got {type(alignments).__name__} instead."
         )
     if len(alignments) == 0:
-        raise fail(name, func, "hold at least one dimension", "an empty sequence")
+        raise fail(name, "hold at least one dimension", "an empty sequence")
     out = []
     for j, a in enumerate(alignments):
-        arr = _array(a, f"{name}[{j}]", func)
+        arr = _array(a, f"{name}[{j}]")
         if arr.ndim != len(lead) + 1 or arr.shape[:-1] != tuple(lead):
-            raise fail(
-                f"{name}[{j}]", func, f"have shape {tuple(lead)} + (G,)", f"shape {arr.shape}"
-            )
+            raise fail(f"{name}[{j}]", f"have shape {tuple(lead)} + (G,)", f"shape {arr.shape}")
         if arr.shape[-1] < 1:
-            raise fail(f"{name}[{j}]", func, "have at least one category", f"shape {arr.shape}")
+            raise fail(f"{name}[{j}]", "have at least one category", f"shape {arr.shape}")
         out.append(arr)
     return out
 
 
-def _lengths(lengths, shape, limit, name, func) -> np.ndarray:
-    arr = _array(lengths, name, func, kind="int")
-    _shape(arr, shape, name, func, "one length per list")
+def _lengths(lengths, shape, limit, name) -> np.ndarray:
+    arr = _array(lengths, name, kind="int")
+    _shape(arr, shape, name, "one length per list")
     bad = (arr < 0) | (arr > limit)
     if bad.any():
-        raise fail(name, func, f"be in [0, {limit}]", f"{int(arr[bad][0])}{_first(bad)}")
+        raise fail(name, f"be in [0, {limit}]", f"{int(arr[bad][0])}{_first(bad)}")
     return arr
 
 
@@ -365,7 +365,7 @@ class _Pages:
     are checked (finite, non-negative) and used.
     """
 
-    def __init__(self, alignments, mask, weights, per_group, name, func):
+    def __init__(self, alignments, mask, weights, per_group, name):
         picked = mask.reshape(-1)
         sel = np.flatnonzero(picked)
         self.group = sel // per_group
@@ -382,7 +382,6 @@ class _Pages:
                 where = tuple(int(i) for i in np.unravel_index(sel[np.argmin(ok)], mask.shape))
                 raise fail(
                     f"{name}[{j}]",
-                    func,
                     "hold finite non-negative numbers",
                     f"a bad value at index {where}",
                 )
@@ -496,6 +495,7 @@ class Targets:
         mu = _lookup(self._mu_keys, self._mu_vals, topics * self._nr + r)
         return self._f[topics, a] * t + self._g[topics, a] * mu
 
+    @public
     def toarray(self) -> np.ndarray:
         """The dense targets, shape ``batch_shape + cell_shape`` (NaN where undefined).
 
@@ -532,6 +532,7 @@ class _Dense:
         return self.flat[topics, cells]
 
 
+@public
 def page_weights(levels, /, *, lengths, edition: int = 2022) -> np.ndarray:
     r"""Task 2 weights of relevant pages from their work levels (the ideal exposure).
 
@@ -574,26 +575,23 @@ def page_weights(levels, /, *, lengths, edition: int = 2022) -> np.ndarray:
     >>> page_weights([[0, 5, 0]], lengths=[3]).round(6).tolist()
     [[1.0, 0.63093, 1.0]]
     """
-    func = "trecfair.page_weights"
-    edition = _edition(edition, func)
-    lev = _array(levels, "levels", func, kind="int")
+    edition = _edition(edition)
+    lev = _array(levels, "levels", kind="int")
     if lev.ndim < 1:
-        raise fail("levels", func, "have a page axis", f"shape {lev.shape}")
-    n = _lengths(lengths, lev.shape[:-1], lev.shape[-1], "lengths", func)
-    return _page_weights(lev, n, edition, func)
+        raise fail("levels", "have a page axis", f"shape {lev.shape}")
+    n = _lengths(lengths, lev.shape[:-1], lev.shape[-1], "lengths")
+    return _page_weights(lev, n, edition)
 
 
-def _page_weights(lev, n, edition, func):
+def _page_weights(lev, n, edition):
     R = lev.shape[-1]
     mask = np.arange(R) < n[..., None]
     bad = mask & ((lev < -1) | (lev > 5))
     if bad.any():
-        raise fail("levels", func, "be a work level code in 0..5 (or -1)", f"{int(lev[bad][0])}")
+        raise fail("levels", "be a work level code in 0..5 (or -1)", f"{int(lev[bad][0])}")
     missing = mask & (lev < 0)
     if edition == 2022 and missing.any():
-        raise fail(
-            "levels", func, "give every relevant page a level (2022)", f"none{_first(missing)}"
-        )
+        raise fail("levels", "give every relevant page a level (2022)", f"none{_first(missing)}")
     used = mask & (lev >= 0)
     flat = lev.reshape(-1, R)
     nt = flat.shape[0]
@@ -607,6 +605,7 @@ def _page_weights(lev, n, edition, func):
     return np.where(used.reshape(-1, R), w, 0.0).reshape(lev.shape)
 
 
+@public
 def targets_from_alignments(
     alignments,
     /,
@@ -687,54 +686,44 @@ def targets_from_alignments(
     >>> t.toarray().tolist()
     [[0.5, 0.3125, 0.1875]]
     """
-    func = "trecfair.targets_from_alignments"
     if task not in (1, 2) or isinstance(task, bool):
-        raise fail("task", func, "be 1 or 2", f"{task!r}")
-    edition = _edition(edition, func)
-    first = (
-        _array(alignments[0], "alignments[0]", func) if isinstance(alignments, Sequence) else None
-    )
+        raise fail("task", "be 1 or 2", f"{task!r}")
+    edition = _edition(edition)
+    first = _array(alignments[0], "alignments[0]") if isinstance(alignments, Sequence) else None
     if first is None or first.ndim < 2:
-        raise fail("alignments", func, "be a sequence of arrays (..., R, G_j)", "something else")
+        raise fail("alignments", "be a sequence of arrays (..., R, G_j)", "something else")
     lead = first.shape[:-1]
-    rows = _alignments(alignments, lead, "alignments", func)
+    rows = _alignments(alignments, lead, "alignments")
     sizes = tuple(a.shape[-1] for a in rows)
     batch, R = lead[:-1], lead[-1]
-    n = _lengths(lengths, batch, R, "lengths", func)
+    n = _lengths(lengths, batch, R, "lengths")
     if (n == 0).any():
-        raise fail(
-            "lengths", func, "be at least 1 (a topic needs a relevant page)", f"0{_first(n == 0)}"
-        )
+        raise fail("lengths", "be at least 1 (a topic needs a relevant page)", f"0{_first(n == 0)}")
     mask = np.arange(R) < n[..., None]
-    kn = np.ones(lead, bool) if known is None else _array(known, "known", func, kind="bool")
-    _shape(kn, lead, "known", func, "one flag per relevant page")
+    kn = np.ones(lead, bool) if known is None else _array(known, "known", kind="bool")
+    _shape(kn, lead, "known", "one flag per relevant page")
     if edition == 2022 and (mask & ~kn).any():
-        raise fail(
-            "known", func, "be True for every relevant page (2022)", f"False{_first(mask & ~kn)}"
-        )
+        raise fail("known", "be True for every relevant page (2022)", f"False{_first(mask & ~kn)}")
     if edition == 2021:
         small = [j for j, s in enumerate(sizes) if s < 2]
         if small:
             raise fail(
                 f"alignments[{small[0]}]",
-                func,
                 "have an unknown category 0 and a known one (2021)",
                 f"{sizes[small[0]]} category",
             )
     if task == 2:
         if levels is None:
-            raise fail("levels", func, "be given for Task 2", "None")
-        lev = _array(levels, "levels", func, kind="int")
-        _shape(lev, lead, "levels", func, "one level per relevant page")
-        w = _page_weights(lev, n, edition, func)
+            raise fail("levels", "be given for Task 2", "None")
+        lev = _array(levels, "levels", kind="int")
+        _shape(lev, lead, "levels", "one level per relevant page")
+        w = _page_weights(lev, n, edition)
     else:
         w = mask.astype(np.float64)
-    bgs = _backgrounds(backgrounds, sizes, func)
+    bgs = _backgrounds(backgrounds, sizes)
     nt = math.prod(batch)
     use = mask & kn & (w > 0)
-    parts = [
-        (g + g0, c, v) for g0, _, g, c, v in _Pages(rows, use, w, R, "alignments", func).blocks(nt)
-    ]
+    parts = [(g + g0, c, v) for g0, _, g, c, v in _Pages(rows, use, w, R, "alignments").blocks(nt)]
     g, c, v = (np.concatenate(x) for x in zip(*parts, strict=True))
     if edition == 2021 and task == 1:
         keep = c != 0  # the all-unknown cell is the first cell
@@ -759,39 +748,36 @@ def targets_from_alignments(
     return _mix(batch, sizes, g, c, v, bgs, undefined)
 
 
-def _backgrounds(backgrounds, sizes, func):
+def _backgrounds(backgrounds, sizes):
     out: dict[int, np.ndarray] = {}
     if backgrounds is None:
         return out
     if isinstance(backgrounds, np.ndarray) or not isinstance(backgrounds, Sequence):
         raise TypeError(
-            f"The 'backgrounds' parameter of {func} must be a sequence with one entry per "
+            f"The 'backgrounds' parameter of {caller()} must be a sequence with one entry per "
             f"dimension. Got {type(backgrounds).__name__} instead."
         )
     if len(backgrounds) != len(sizes):
         raise fail(
             "backgrounds",
-            func,
             f"have one entry per dimension ({len(sizes)})",
             f"{len(backgrounds)}",
         )
     for j, b in enumerate(backgrounds):
         if b is None:
             continue
-        arr = _array(b, f"backgrounds[{j}]", func)
+        arr = _array(b, f"backgrounds[{j}]")
         if arr.shape != (sizes[j] - 1,):
             raise fail(
                 f"backgrounds[{j}]",
-                func,
                 f"have one weight per known category ({sizes[j] - 1})",
                 f"shape {arr.shape}",
             )
         if not (np.isfinite(arr) & (arr >= 0)).all():
-            raise fail(f"backgrounds[{j}]", func, "hold finite non-negative weights", "a bad value")
+            raise fail(f"backgrounds[{j}]", "hold finite non-negative weights", "a bad value")
         if abs(arr.sum() - 1.0) > _SUM_TOL:
             raise fail(
                 f"backgrounds[{j}]",
-                func,
                 f"sum to 1 (within {_SUM_TOL:g})",
                 f"sum {arr.sum():.10g}",
             )
@@ -845,48 +831,40 @@ def _mix(batch, sizes, g, c, v, bgs, undefined) -> Targets:
     return Targets(batch, sizes, keys, v, f, gm, mu_key, mu_val, bg)
 
 
-def _target_source(targets, batch_shape, sizes, edition, task, func):
+def _target_source(targets, batch_shape, sizes, edition, task):
     """(source, index of each batch element's target) for dense or built targets."""
     if isinstance(targets, Targets):
         if targets.cell_shape != tuple(sizes):
-            raise fail(
-                "targets", func, f"have cells of shape {tuple(sizes)}", f"{targets.cell_shape}"
-            )
+            raise fail("targets", f"have cells of shape {tuple(sizes)}", f"{targets.cell_shape}")
         tshape = targets.batch_shape
         src: Targets | _Dense = targets
     else:
-        arr = _array(targets, "targets", func)
+        arr = _array(targets, "targets")
         m = len(sizes)
         if arr.ndim < m or arr.shape[arr.ndim - m :] != tuple(sizes):
-            raise fail(
-                "targets", func, f"end with the cell shape {tuple(sizes)}", f"shape {arr.shape}"
-            )
+            raise fail("targets", f"end with the cell shape {tuple(sizes)}", f"shape {arr.shape}")
         tshape = arr.shape[: arr.ndim - m]
         flat = arr.reshape(tshape + (-1,))
         bad = ~(np.isfinite(flat) & (flat >= 0)).all(axis=-1)
         if bad.any():
-            raise fail(
-                "targets", func, "hold finite non-negative numbers", f"a bad value{_first(bad)}"
-            )
+            raise fail("targets", "hold finite non-negative numbers", f"a bad value{_first(bad)}")
         if edition == 2021 and task == 1:
             nz = flat[..., 0] != 0
             if nz.any():
                 raise fail(
                     "targets",
-                    func,
                     "be 0 at the all-unknown cell (2021 Task 1 removes it)",
                     f"{float(flat[..., 0][nz][0]):.10g}{_first(nz)}",
                 )
         zero = ~(flat.sum(axis=-1) > 0)
         if zero.any():
-            raise fail("targets", func, "have a positive sum for every topic", f"0{_first(zero)}")
+            raise fail("targets", "have a positive sum for every topic", f"0{_first(zero)}")
         src = _Dense(arr, math.prod(tshape))
     try:
         index = np.broadcast_to(np.arange(math.prod(tshape)).reshape(tshape), batch_shape)
     except ValueError:
         raise fail(
             "targets",
-            func,
             f"have a leading shape that broadcasts to {tuple(batch_shape)}",
             f"{tuple(tshape)}",
         ) from None
@@ -894,6 +872,7 @@ def _target_source(targets, batch_shape, sizes, edition, task, func):
 
 
 # --------------------------------------------------------------------------- task 1
+@public
 def task1(
     relevant,
     alignments,
@@ -976,45 +955,42 @@ def task1(
     >>> {k: round(float(v[0]), 6) for k, v in out.items()}
     {'nDCG': 1.0, 'AWRF': 1.0, 'nDCG*AWRF': 1.0}
     """
-    func = "trecfair.task1"
-    edition = _edition(edition, func)
-    rel = _array(relevant, "relevant", func, kind="bool")
+    edition = _edition(edition)
+    rel = _array(relevant, "relevant", kind="bool")
     if rel.ndim < 1:
-        raise fail("relevant", func, "have a rank axis", f"shape {rel.shape}")
+        raise fail("relevant", "have a rank axis", f"shape {rel.shape}")
     lead = rel.shape
     batch, K = lead[:-1], lead[-1]
-    kn = _array(known, "known", func, kind="bool")
-    _shape(kn, lead, "known", func, "the shape of 'relevant'")
-    rows = _alignments(alignments, lead, "alignments", func)
+    kn = _array(known, "known", kind="bool")
+    _shape(kn, lead, "known", "the shape of 'relevant'")
+    rows = _alignments(alignments, lead, "alignments")
     sizes = [a.shape[-1] for a in rows]
-    N = _default_len(target_len, 1, edition, func)
-    n = _lengths(lengths, batch, K, "lengths", func)
+    N = _default_len(target_len, 1, edition)
+    n = _lengths(lengths, batch, K, "lengths")
     over = n > N
     if over.any():
         raise fail(
-            "lengths", func, f"be at most the target length {N}", f"{int(n[over][0])}{_first(over)}"
+            "lengths", f"be at most the target length {N}", f"{int(n[over][0])}{_first(over)}"
         )
-    nrel = _array(n_relevant, "n_relevant", func, kind="int")
-    _shape(nrel, batch, "n_relevant", func, "one count per topic")
+    nrel = _array(n_relevant, "n_relevant", kind="int")
+    _shape(nrel, batch, "n_relevant", "one count per topic")
     if (nrel < 1).any():
         raise fail(
             "n_relevant",
-            func,
             "be at least 1 (a topic needs a relevant page)",
             f"{int(nrel[nrel < 1][0])}{_first(nrel < 1)}",
         )
     if edition == 2021 and min(sizes) < 2:
         raise fail(
             "alignments",
-            func,
             "give every dimension an unknown category 0 and a known one (2021)",
             f"sizes {tuple(sizes)}",
         )
-    src, tindex = _target_source(targets, batch, sizes, edition, 1, func)
-    return _task1(rel, kn, rows, n, nrel, src, tindex, edition, N, func)
+    src, tindex = _target_source(targets, batch, sizes, edition, 1)
+    return _task1(rel, kn, rows, n, nrel, src, tindex, edition, N)
 
 
-def _task1(rel, kn, rows, n, nrel, src, tindex, edition, N, func):
+def _task1(rel, kn, rows, n, nrel, src, tindex, edition, N):
     """Task 1 on checked arrays; ``tindex`` the target of each batch element (flat)."""
     batch, K = rel.shape[:-1], rel.shape[-1]
     within = np.arange(K) < n[..., None]
@@ -1022,16 +998,16 @@ def _task1(rel, kn, rows, n, nrel, src, tindex, edition, N, func):
     cum = np.concatenate(([0.0], np.cumsum(delta)))
     dcg = (np.where(within & rel, delta[:K], 0.0)).sum(axis=-1)
     ndcg = dcg / cum[np.minimum(nrel, N)]
-    pages = _Pages(rows, within & kn, delta[:K], K, "alignments", func)
+    pages = _Pages(rows, within & kn, delta[:K], K, "alignments")
     awrf = _awrf(pages, src, tindex, edition)
     awrf = awrf.reshape(batch)
     return {"nDCG": ndcg, "AWRF": awrf, "nDCG*AWRF": ndcg * awrf}
 
 
-def _default_len(target_len, task, edition, func) -> int:
+def _default_len(target_len, task, edition) -> int:
     if target_len is None:
         return _DEFAULT_LEN[(task, edition)]
-    return _int(target_len, "target_len", func, low=1)
+    return _int(target_len, "target_len", low=1)
 
 
 def _awrf(pages, src, tindex, edition):
@@ -1076,6 +1052,7 @@ def _js_block(g, c, v, count, src, tix):
 
 
 # --------------------------------------------------------------------------- task 2
+@public
 def task2(
     relevant,
     alignments,
@@ -1148,37 +1125,35 @@ def task2(
     >>> {k: round(float(v[0]), 4) for k, v in out.items()}
     {'EE-L': 16.8931, 'EE-D': 2.0, 'EE-R': 7.8126}
     """
-    func = "trecfair.task2"
-    edition = _edition(edition, func)
-    rel = _array(relevant, "relevant", func, kind="bool")
+    edition = _edition(edition)
+    rel = _array(relevant, "relevant", kind="bool")
     if rel.ndim < 2:
-        raise fail("relevant", func, "have a ranking and a rank axis", f"shape {rel.shape}")
+        raise fail("relevant", "have a ranking and a rank axis", f"shape {rel.shape}")
     lead = rel.shape
     batch, S, K = lead[:-2], lead[-2], lead[-1]
-    kn = _array(known, "known", func, kind="bool")
-    _shape(kn, lead, "known", func, "the shape of 'relevant'")
-    rows = _alignments(alignments, lead, "alignments", func)
+    kn = _array(known, "known", kind="bool")
+    _shape(kn, lead, "known", "the shape of 'relevant'")
+    rows = _alignments(alignments, lead, "alignments")
     sizes = [a.shape[-1] for a in rows]
-    N = _default_len(target_len, 2, edition, func)
-    n = _lengths(lengths, batch + (S,), K, "lengths", func)
+    N = _default_len(target_len, 2, edition)
+    n = _lengths(lengths, batch + (S,), K, "lengths")
     within = np.arange(K) < n[..., None]
     if edition == 2022:
         stray = within & rel & ~kn
         if stray.any():
             raise fail(
                 "known",
-                func,
                 "be True for every retrieved relevant page (2022 looks each one up)",
                 f"False{_first(stray)}",
             )
         counts = within & rel
     else:
         counts = within & kn
-    src, tindex = _target_source(targets, batch, sizes, edition, 2, func)
-    return _task2(counts, rows, n, src, tindex, N, func)
+    src, tindex = _target_source(targets, batch, sizes, edition, 2)
+    return _task2(counts, rows, n, src, tindex, N)
 
 
-def _task2(counts, rows, n, src, tindex, N, func):
+def _task2(counts, rows, n, src, tindex, N):
     """Task 2 on checked arrays: ``counts`` marks the pages whose exposure counts."""
     lead = counts.shape
     batch, S, K = lead[:-2], lead[-2], lead[-1]
@@ -1188,7 +1163,7 @@ def _task2(counts, rows, n, src, tindex, N, func):
         w = np.broadcast_to(delta, lead) / n_seq[..., None, None]
     Z = exposure_of_ranking(N)
     nb = tindex.shape[0]
-    pages = _Pages(rows, counts, w, S * K, "alignments", func)
+    pages = _Pages(rows, counts, w, S * K, "alignments")
     dis = np.zeros(nb)
     dot = np.zeros(nb)
     loss = np.zeros(nb)
@@ -1217,7 +1192,8 @@ _DEFAULT_DEPTH = {(1, 2021): 20, (2, 2021): 6}
 _DEFAULT_SEQUENCES = {(2, 2021): 25}
 
 
-def measure_names(dimensions: Sequence[str], *, task: int) -> tuple[str, ...]:
+@public
+def measure_names(dimensions: Sequence[str], /, *, task: int) -> tuple[str, ...]:
     """The printed names of a task's measures over the intersection of ``dimensions``.
 
     ``nDCG`` has no set; the others carry ``[SET]``, the dimension names joined by ``,``.
@@ -1230,7 +1206,7 @@ def measure_names(dimensions: Sequence[str], *, task: int) -> tuple[str, ...]:
     from .results import MeasureName
 
     if task not in (1, 2) or isinstance(task, bool):
-        raise fail("task", "trecfair.measure_names", "be 1 or 2", f"{task!r}")
+        raise fail("task", "be 1 or 2", f"{task!r}")
     group = ",".join(dimensions)
     if task == 1:
         bases: tuple[str, ...] = ("nDCG", "AWRF", MeasureName.join("nDCG", "AWRF", product=True))
@@ -1269,11 +1245,13 @@ class TopicTargets:
             f"source={self.source!r})"
         )
 
+    @public
     def toarray(self) -> np.ndarray:
         """Dense targets, shape (topics, G_1, ..., G_m)."""
         return self.targets.toarray()
 
-    def to_tsv(self, out) -> None:
+    @public
+    def to_tsv(self, out, /) -> None:
         """Write the long form: ``topic_id``, the dimension names, ``target``; non-zero cells.
 
         ``out`` is a path or a text file. Every cell of the intersection is visited, a
@@ -1321,6 +1299,7 @@ def _sparse_targets(n_topics, sizes, keys, values) -> Targets:
     )
 
 
+@public
 def read_targets(path, dimensions, /) -> TopicTargets:
     r"""Read targets (long or wide form) onto the categories of ``dimensions``.
 
@@ -1354,7 +1333,7 @@ def read_targets(path, dimensions, /) -> TopicTargets:
     >>> targets.topics, targets.dimensions
     (('101',), ('gender',))
     """
-    dims = _dimension_list(dimensions, "trecfair.read_targets")
+    dims = _dimension_list(dimensions)
     table = _io.read_target_table(path, dims)
     sizes = [len(c) for c in table.categories]
     return TopicTargets(
@@ -1366,24 +1345,24 @@ def read_targets(path, dimensions, /) -> TopicTargets:
     )
 
 
-def _dimension_list(dimensions, func) -> list:
+def _dimension_list(dimensions) -> list:
     if isinstance(dimensions, _io.Dimension):
         dimensions = [dimensions]
     if not isinstance(dimensions, Sequence) or not dimensions:
         raise TypeError(
-            f"The 'dimensions' parameter of {func} must be a non-empty sequence of "
+            f"The 'dimensions' parameter of {caller()} must be a non-empty sequence of "
             f"Dimension. Got {type(dimensions).__name__} instead."
         )
     for j, d in enumerate(dimensions):
         if not isinstance(d, _io.Dimension):
             raise TypeError(
-                f"The 'dimensions' parameter of {func} must hold Dimension records "
+                f"The 'dimensions' parameter of {caller()} must hold Dimension records "
                 f"(read_alignment, read_metadata). Got {type(d).__name__} at {j} instead."
             )
     names = [d.name for d in dimensions]
     if len(set(names)) != len(names):
         twice = next(n for i, n in enumerate(names) if n in names[:i])
-        raise fail("dimensions", func, "have distinct names", f"{twice!r} twice")
+        raise fail("dimensions", "have distinct names", f"{twice!r} twice")
     return list(dimensions)
 
 
@@ -1393,7 +1372,7 @@ class _Universe:
     Pages are looked up by an exact hash join (:class:`fairconv._accel.KeyTable`).
     """
 
-    def __init__(self, dims, func):
+    def __init__(self, dims):
         first = dims[0]
         self.pages = first.pages
         self.table = KeyTable(np.zeros(len(first.pages), np.int64), first.pages)
@@ -1434,14 +1413,14 @@ def _pairs(topic_ids: np.ndarray, pages: np.ndarray, q: _io.FairQrels):
     return table.find(np.where(topic_ids < 0, len(q.topics), topic_ids), pages) >= 0
 
 
-def _backgrounds_for(backgrounds, dims, func):
+def _backgrounds_for(backgrounds, dims):
     """Per dimension, None or weights over its known categories (in table order)."""
     out: list = [None] * len(dims)
     if backgrounds is None:
         return out
     if not hasattr(backgrounds, "items"):
         raise TypeError(
-            f"The 'backgrounds' parameter of {func} must be a mapping from dimension name to "
+            f"The 'backgrounds' parameter of {caller()} must be a mapping from dimension name to "
             f"a background (a preset name, a file, or a Background). Got "
             f"{type(backgrounds).__name__} instead."
         )
@@ -1450,7 +1429,6 @@ def _backgrounds_for(backgrounds, dims, func):
         if key not in names:
             raise fail(
                 "backgrounds",
-                func,
                 f"name dimensions of the evaluation ({', '.join(names)})",
                 f"{key!r}",
             )
@@ -1458,7 +1436,6 @@ def _backgrounds_for(backgrounds, dims, func):
         if not d.has_unknown:
             raise fail(
                 "backgrounds",
-                func,
                 "name only dimensions with an unknown category (first)",
                 f"{key!r}, whose first category is {d.categories[0]!r}",
             )
@@ -1487,18 +1464,19 @@ def _backgrounds_for(backgrounds, dims, func):
     return out
 
 
-def _as_qrels(qrels, func) -> _io.FairQrels:
+def _as_qrels(qrels) -> _io.FairQrels:
     if isinstance(qrels, _io.FairQrels):
         return qrels
     return _io.read_fair_qrels(qrels)
 
 
-def _as_work(work, func):
+def _as_work(work):
     if work is None or isinstance(work, _io.WorkLevels):
         return work
     return _io.read_work(work)
 
 
+@public
 def build_targets(
     qrels,
     dimensions,
@@ -1557,20 +1535,19 @@ def build_targets(
     >>> trecfair.build_targets(qrels, dims, task=1, backgrounds={"sub-geo": "trec2022-world-pop"})
     TopicTargets(3 topics, dimensions=['sub-geo'], source='built')
     """
-    func = "trecfair.build_targets"
     if task not in (1, 2) or isinstance(task, bool):
-        raise fail("task", func, "be 1 or 2", f"{task!r}")
-    edition = _edition(edition, func)
-    dims = _dimension_list(dimensions, func)
-    q = _as_qrels(qrels, func)
-    universe = _Universe(dims, func)
-    return _build(q, dims, universe, task, edition, backgrounds, _as_work(work, func), topics, func)
+        raise fail("task", "be 1 or 2", f"{task!r}")
+    edition = _edition(edition)
+    dims = _dimension_list(dimensions)
+    q = _as_qrels(qrels)
+    universe = _Universe(dims)
+    return _build(q, dims, universe, task, edition, backgrounds, _as_work(work), topics)
 
 
-def _build(q, dims, universe, task, edition, backgrounds, work, topics, func) -> TopicTargets:
+def _build(q, dims, universe, task, edition, backgrounds, work, topics) -> TopicTargets:
     if edition == 2021:
-        _require_unknown(dims, func)
-    bgs = _backgrounds_for(backgrounds, dims, func)
+        _require_unknown(dims)
+    bgs = _backgrounds_for(backgrounds, dims)
     counts = np.bincount(q.topic_ids, minlength=len(q.topics))
     wanted = [t for t, c in zip(q.topics, counts.tolist(), strict=True) if c > 0]
     if topics is not None:
@@ -1610,7 +1587,7 @@ def _build(q, dims, universe, task, edition, backgrounds, work, topics, func) ->
     levels = None
     if task == 2:
         if work is None:
-            raise fail("work", func, "be given to build Task 2 targets (work levels)", "None")
+            raise fail("work", "be given to build Task 2 targets (work levels)", "None")
         lev = _levels_of(work, pages)
         missing = lev < 0
         if missing.any():
@@ -1674,7 +1651,7 @@ def _levels_of(work, pages: np.ndarray) -> np.ndarray:
     return np.where(at >= 0, work.levels[np.maximum(at, 0)], -1)
 
 
-def _require_unknown(dims, func) -> None:
+def _require_unknown(dims) -> None:
     for d in dims:
         if not d.has_unknown or len(d.categories) < 2:
             raise ValueError(
@@ -1695,7 +1672,7 @@ def _multi_hot_notice(dims, universe) -> None:
             )
 
 
-def _as_runs(runs, task, func) -> list:
+def _as_runs(runs, task) -> list:
     if (
         isinstance(runs, (str, bytes, _io.FairRun))
         or hasattr(runs, "read")
@@ -1704,7 +1681,7 @@ def _as_runs(runs, task, func) -> list:
         runs = [runs]
     if not isinstance(runs, Sequence) or len(runs) == 0:
         raise TypeError(
-            f"The 'runs' parameter of {func} must be a run (path or FairRun) or a non-empty "
+            f"The 'runs' parameter of {caller()} must be a run (path or FairRun) or a non-empty "
             f"sequence of them. Got {type(runs).__name__} instead."
         )
     out = [r if isinstance(r, _io.FairRun) else _io.read_fair_run(r, task=task) for r in runs]
@@ -1721,12 +1698,12 @@ def _as_runs(runs, task, func) -> list:
     return out
 
 
-def _cut(value, name, default, func):
+def _cut(value, name, default):
     """A cut option: None means the edition's default; 0 means none."""
     if value is None:
         value = default
     elif isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
-        raise fail(name, func, "be an integer >= 0 (0: no cut) or None", f"{value!r}")
+        raise fail(name, "be an integer >= 0 (0: no cut) or None", f"{value!r}")
     return None if not value else int(value)
 
 
@@ -1749,6 +1726,7 @@ def _blocks_of(*codes: np.ndarray) -> np.ndarray:
     return np.arange(n) - start
 
 
+@public
 def evaluate(
     qrels,
     runs,
@@ -1850,33 +1828,30 @@ def evaluate(
     """
     from .results import ScoreTable
 
-    func = "trecfair.evaluate"
     if task not in (1, 2) or isinstance(task, bool):
-        raise fail("task", func, "be 1 or 2", f"{task!r}")
-    edition = _edition(edition, func)
-    dims = _dimension_list(dimensions, func)
-    q = _as_qrels(qrels, func)
-    run_list = _as_runs(runs, task, func)
-    N = _default_len(target_len, task, edition, func)
+        raise fail("task", "be 1 or 2", f"{task!r}")
+    edition = _edition(edition)
+    dims = _dimension_list(dimensions)
+    q = _as_qrels(qrels)
+    run_list = _as_runs(runs, task)
+    N = _default_len(target_len, task, edition)
     depth_given = depth is not None
-    depth = _cut(depth, "depth", _DEFAULT_DEPTH.get((task, edition)), func)
+    depth = _cut(depth, "depth", _DEFAULT_DEPTH.get((task, edition)))
     if task == 1 and sequences is not None:
-        raise fail(
-            "sequences", func, "be None for Task 1 (it cuts Task 2 rankings)", f"{sequences!r}"
-        )
+        raise fail("sequences", "be None for Task 1 (it cuts Task 2 rankings)", f"{sequences!r}")
     seq_given = sequences is not None
-    sequences = _cut(sequences, "sequences", _DEFAULT_SEQUENCES.get((task, edition)), func)
+    sequences = _cut(sequences, "sequences", _DEFAULT_SEQUENCES.get((task, edition)))
     wanted = None
     if topics is not None:
         if isinstance(topics, str) or not all(isinstance(t, str) for t in topics):
             raise TypeError(
-                f"The 'topics' parameter of {func} must be a sequence of topic ids (str). "
+                f"The 'topics' parameter of {caller()} must be a sequence of topic ids (str). "
                 f"Got {topics!r:.60} instead."
             )
         wanted = set(topics)
-    universe = _Universe(dims, func)
+    universe = _Universe(dims)
     if edition == 2021:
-        _require_unknown(dims, func)
+        _require_unknown(dims)
     _multi_hot_notice(dims, universe)
     names = tuple(d.name for d in dims)
 
@@ -1927,13 +1902,11 @@ def evaluate(
 
     # the targets
     if targets is None:
-        tt = _build(
-            q, dims, universe, task, edition, backgrounds, _as_work(work, func), run_topics, func
-        )
+        tt = _build(q, dims, universe, task, edition, backgrounds, _as_work(work), run_topics)
     else:
         if backgrounds is not None or work is not None:
             raise ValueError(
-                f"The 'backgrounds' and 'work' parameters of {func} build targets; they "
+                f"The 'backgrounds' and 'work' parameters of {caller()} build targets; they "
                 "cannot go with explicit 'targets'."
             )
         tt = targets if isinstance(targets, TopicTargets) else read_targets(targets, dims)
@@ -2035,7 +2008,7 @@ def evaluate(
         REL[at] = rel
         rows = universe.gather(P, shape)
         if task == 1:
-            out = _task1(REL, KN, rows, n, np.maximum(nrel, 1), tt.targets, tix, edition, N, func)
+            out = _task1(REL, KN, rows, n, np.maximum(nrel, 1), tt.targets, tix, edition, N)
             if edition == 2022 and not known.all():
                 warnings.warn(
                     f"run {run.name!r}: {int((~known).sum())} of {len(known)} ranked pages are "
@@ -2055,7 +2028,7 @@ def evaluate(
                 )
         else:
             counts = REL if edition == 2022 else KN
-            out = _task2(counts, rows, n, tt.targets, tix, N, func)
+            out = _task2(counts, rows, n, tt.targets, tix, N)
         cols = np.asarray([col_of[t] for t in tnames], dtype=np.int64)
         for m, key in enumerate(_TASK_MEASURES[task]):
             values[cols, r, m] = out[key]
@@ -2082,6 +2055,7 @@ read_background = _io.read_background
 read_work = _io.read_work
 
 
+@public
 def read_run(path, /, *, task: int, name: str | None = None) -> FairRun:
     """Read a TREC Fair run of Task 1 (rankings) or Task 2 (sequences of rankings).
 
@@ -2098,6 +2072,7 @@ def read_run(path, /, *, task: int, name: str | None = None) -> FairRun:
     return _io.read_fair_run(path, task=task, name=name)
 
 
+@public
 def read_qrels(path, /) -> FairQrels:
     """Read the relevant pages of each topic: the track's topic JSON Lines or TREC qrels.
 

@@ -5,6 +5,9 @@ runs or scoring several blocks of topics overlap on the machine's cores. Results
 back in the order of the items, and an error is that of the first failing item in that
 order: the outcome is the one a plain loop gives.
 
+Each task runs in a copy of the caller's :mod:`contextvars` context, so an error raised
+on a worker names the public function the user called, as on the caller's thread.
+
 How many threads: the caller's ``n_jobs`` (:func:`resolve_n_jobs`). One thread is the
 caller's own: ``n_jobs=1`` starts none. Every pool is shut down before the call that
 made it returns (or, for :func:`thread_imap`, when its block is left), so no thread
@@ -14,6 +17,8 @@ count of another library.
 
 from __future__ import annotations
 
+import contextvars
+import functools
 import gc
 import os
 import re
@@ -25,6 +30,8 @@ from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
+
+from .._validation import caller
 
 ENVIRONMENT = "FAIRCONV_THREADS"
 """The environment variable that sets the threads when ``n_jobs`` is None."""
@@ -48,7 +55,7 @@ def available_cores() -> int:
     return max(1, n or 1)
 
 
-def resolve_n_jobs(n_jobs=None, func: str = "fairconv") -> int:
+def resolve_n_jobs(n_jobs=None) -> int:
     """The threads a call uses, from its ``n_jobs`` parameter.
 
     None: the value of the environment variable ``FAIRCONV_THREADS`` when it is set
@@ -59,7 +66,8 @@ def resolve_n_jobs(n_jobs=None, func: str = "fairconv") -> int:
     ------
     ValueError
         For anything else (0, -2, a bool, a float, a string), naming ``n_jobs`` of
-        ``func``, or ``FAIRCONV_THREADS`` when its value is the bad one.
+        the public function called, or ``FAIRCONV_THREADS`` when its value is the bad
+        one.
     """
     if n_jobs is None:
         text = os.environ.get(ENVIRONMENT, "")
@@ -79,7 +87,7 @@ def resolve_n_jobs(n_jobs=None, func: str = "fairconv") -> int:
     ):
         shown = repr(n_jobs) if len(repr(n_jobs)) <= 40 else repr(n_jobs)[:37] + "..."
         raise ValueError(
-            f"The 'n_jobs' parameter of {func} must {_RULE} (or None: {ENVIRONMENT}, "
+            f"The 'n_jobs' parameter of {caller()} must {_RULE} (or None: {ENVIRONMENT}, "
             f"else every available core). Got {shown} instead."
         )
     return available_cores() if n_jobs == -1 else int(n_jobs)
@@ -102,7 +110,7 @@ def thread_map(
     start = range(len(args)) if cost is None else sorted(range(len(args)), key=lambda i: -cost[i])
     pool = ThreadPoolExecutor(max_workers=workers)
     try:
-        futures = {i: pool.submit(func, *args[i]) for i in start}
+        futures = {i: pool.submit(_in_context(func), *args[i]) for i in start}
         return [futures[i].result() for i in range(len(args))]
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
@@ -134,11 +142,20 @@ def thread_imap(func: Callable[..., Any], items: Sequence, *, n_jobs=None) -> It
         pool.shutdown(wait=True, cancel_futures=True)
 
 
+def _in_context(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``func``, run in a copy of the caller's context.
+
+    Errors in a worker then name the public function the user called. One copy per
+    task: a context is entered by one thread at a time.
+    """
+    return functools.partial(contextvars.copy_context().run, func)
+
+
 def _in_order(pool: ThreadPoolExecutor, func, items, ahead: int) -> Iterator:
     """The results of ``func`` over ``items`` from ``pool``, at most ``ahead`` + 1 queued."""
     pending: deque = deque()
     for item in items:
-        pending.append(pool.submit(func, item))
+        pending.append(pool.submit(_in_context(func), item))
         if len(pending) > ahead:
             yield pending.popleft().result()
     while pending:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 import scipy.stats
 
-from .._validation import as_float_array, check_choice, fail
+from .._validation import as_float_array, caller, check_choice, fail, public
 from ._results import CorrelationMatrix, CorrelationResult
 
 METHODS = ("tau_a", "tau_b", "tau_ap_a", "tau_ap_b", "spearman", "pearson")
@@ -21,30 +21,29 @@ _CHUNK_ELEMENTS = 1 << 22
 """Largest temporary array (elements) of the pairwise kernels: 16 MB of float32."""
 
 
-def _scores(x, name: str, func: str) -> np.ndarray:
-    arr = as_float_array(x, name, func)
+def _scores(x, name: str) -> np.ndarray:
+    arr = as_float_array(x, name)
     if arr.ndim != 1:
-        raise fail(name, func, "be a 1-D array of scores, one per system", f"shape {arr.shape}")
+        raise fail(name, "be a 1-D array of scores, one per system", f"shape {arr.shape}")
     if len(arr) < 2:
-        raise fail(name, func, "hold the scores of at least 2 systems", f"{len(arr)}")
+        raise fail(name, "hold the scores of at least 2 systems", f"{len(arr)}")
     bad = ~np.isfinite(arr)
     if bad.any():
         i = int(np.argmax(bad))
         raise fail(
             name,
-            func,
             "hold finite scores (drop the systems without a score first)",
             f"{float(arr[i])!r} at index {i}",
         )
     return arr
 
 
-def _score_pair(x, y, func: str) -> np.ndarray:
-    x = _scores(x, "x", func)
-    y = _scores(y, "y", func)
+def _score_pair(x, y) -> np.ndarray:
+    x = _scores(x, "x")
+    y = _scores(y, "y")
     if x.shape != y.shape:
         raise ValueError(
-            f"The 'x' and 'y' parameters of {func} must hold scores of the same systems. "
+            f"The 'x' and 'y' parameters of {caller()} must hold scores of the same systems. "
             f"Got lengths {len(x)} and {len(y)} instead."
         )
     return np.stack([x, y])
@@ -69,7 +68,7 @@ def _rank_pair(x, y, X: np.ndarray) -> np.ndarray:
 
 
 def _check_not_constant(
-    X: np.ndarray, names: Sequence[str], func: str, what: str, ranks: np.ndarray | None = None
+    X: np.ndarray, names: Sequence[str], what: str, ranks: np.ndarray | None = None
 ) -> None:
     """Refuse a constant row of X (judged on its exact ``ranks`` when given)."""
     E = X if ranks is None else ranks
@@ -77,7 +76,7 @@ def _check_not_constant(
     if constant.any():
         i = int(np.argmax(constant))
         raise ValueError(
-            f"The '{names[i]}' parameter of {func} must not be constant: {what} is "
+            f"The '{names[i]}' parameter of {caller()} must not be constant: {what} is "
             f"undefined when every system has the same score. Got {float(X[i, 0])!r} for all "
             f"{X.shape[1]} systems instead."
         )
@@ -224,20 +223,20 @@ _UNDEFINED_WHEN_CONSTANT = {
 }
 
 
-def _check_tau_ap_truth(X: np.ndarray, names: Sequence[str], func: str) -> None:
+def _check_tau_ap_truth(X: np.ndarray, names: Sequence[str]) -> None:
     s = np.sort(X, axis=1)
     tied = (s[:, 1:] == s[:, :-1]).any(axis=1)
     if tied.any():
         i = int(np.argmax(tied))
         raise fail(
             names[i],
-            func,
             "hold distinct scores for tau_ap variant 'a' (the truth has no ties; use "
             "variant 'b' when both score vectors have ties)",
             "tied scores",
         )
 
 
+@public
 def kendall_tau(x, y, /, *, variant: str = "b") -> CorrelationResult:
     r"""Kendall's rank correlation between the scores two measures give the systems.
 
@@ -282,12 +281,11 @@ def kendall_tau(x, y, /, *, variant: str = "b") -> CorrelationResult:
     >>> kendall_tau([1, 1, 2, 3], [1, 2, 3, 4], variant="a").statistic
     0.8333333333333334
     """
-    func = "kendall_tau"
-    variant = check_choice(variant, "variant", func, ("a", "b"))
-    X = _score_pair(x, y, func)
+    variant = check_choice(variant, "variant", ("a", "b"))
+    X = _score_pair(x, y)
     R = _rank_pair(x, y, X)
     if variant == "b":
-        _check_not_constant(X, ("x", "y"), func, "Kendall's tau-b", R)
+        _check_not_constant(X, ("x", "y"), "Kendall's tau-b", R)
     value = float(_matrix(R, "tau_" + variant)[0, 1])
     pvalue = None
     if variant == "b":
@@ -295,6 +293,7 @@ def kendall_tau(x, y, /, *, variant: str = "b") -> CorrelationResult:
     return CorrelationResult(value, pvalue, "tau_" + variant, X.shape[1])
 
 
+@public
 def spearman(x, y, /) -> CorrelationResult:
     r"""Spearman's rank correlation: Pearson's r of the (average) ranks.
 
@@ -326,15 +325,15 @@ def spearman(x, y, /) -> CorrelationResult:
     >>> spearman([0.5, 0.4, 0.3, 0.2], [0.6, 0.3, 0.4, 0.1]).statistic
     0.8
     """
-    func = "spearman"
-    X = _score_pair(x, y, func)
+    X = _score_pair(x, y)
     R = _rank_pair(x, y, X)
-    _check_not_constant(X, ("x", "y"), func, "Spearman's rho", R)
+    _check_not_constant(X, ("x", "y"), "Spearman's rho", R)
     value = float(_matrix(R, "spearman")[0, 1])
     pvalue = _spearman_pvalue(value, X.shape[1]) if X.shape[1] >= 3 else None
     return CorrelationResult(value, pvalue, "spearman", X.shape[1])
 
 
+@public
 def pearson(x, y, /) -> CorrelationResult:
     r"""Pearson's linear correlation of two score vectors.
 
@@ -364,13 +363,13 @@ def pearson(x, y, /) -> CorrelationResult:
     >>> round(pearson([1, 2, 3, 4], [2, 4, 5, 9]).statistic, 4)
     0.9648
     """
-    func = "pearson"
-    X = _score_pair(x, y, func)
-    _check_not_constant(X, ("x", "y"), func, "Pearson's r")
+    X = _score_pair(x, y)
+    _check_not_constant(X, ("x", "y"), "Pearson's r")
     value = float(_matrix(X, "pearson")[0, 1])
     return CorrelationResult(value, _pearson_pvalue(value, X.shape[1]), "pearson", X.shape[1])
 
 
+@public
 def tau_ap(x, y, /, *, variant: str = "a") -> CorrelationResult:
     r"""AP correlation: Kendall's tau with more weight on the top of the ranking.
 
@@ -430,18 +429,18 @@ def tau_ap(x, y, /, *, variant: str = "a") -> CorrelationResult:
     >>> round(tau_ap([1, 1, 2, 3], [1, 2, 2, 3], variant="b").statistic, 4)
     0.7222
     """
-    func = "tau_ap"
-    variant = check_choice(variant, "variant", func, ("a", "b"))
-    X = _score_pair(x, y, func)
+    variant = check_choice(variant, "variant", ("a", "b"))
+    X = _score_pair(x, y)
     R = _rank_pair(x, y, X)
     if variant == "a":
-        _check_tau_ap_truth(R[:1], ("x",), func)
+        _check_tau_ap_truth(R[:1], ("x",))
     else:
-        _check_not_constant(X, ("x", "y"), func, "tau_ap-b", R)
+        _check_not_constant(X, ("x", "y"), "tau_ap-b", R)
     value = float(np.clip(_tau_ap_matrix(R, variant)[0, 1], -1.0, 1.0))
     return CorrelationResult(value, None, "tau_ap_" + variant, X.shape[1])
 
 
+@public
 def correlation_matrix(
     scores, /, *, method: str, measures: Sequence[str] | None = None
 ) -> CorrelationMatrix:
@@ -485,36 +484,33 @@ def correlation_matrix(
            [ 0.6667,  1.    , -0.6667],
            [-1.    , -0.6667,  1.    ]])
     """
-    func = "correlation_matrix"
-    method = check_choice(method, "method", func, METHODS)
-    X = as_float_array(scores, "scores", func)
+    method = check_choice(method, "method", METHODS)
+    X = as_float_array(scores, "scores")
     if X.ndim != 2 or X.shape[0] < 1:
-        raise fail("scores", func, "be a 2-D array (measures, systems)", f"shape {X.shape}")
+        raise fail("scores", "be a 2-D array (measures, systems)", f"shape {X.shape}")
     if X.shape[1] < 2:
-        raise fail("scores", func, "hold the scores of at least 2 systems", f"shape {X.shape}")
+        raise fail("scores", "hold the scores of at least 2 systems", f"shape {X.shape}")
     bad = ~np.isfinite(X)
     if bad.any():
         r, c = (int(v) for v in np.argwhere(bad)[0])
-        raise fail("scores", func, "hold finite scores", f"{float(X[r, c])!r} at index ({r}, {c})")
+        raise fail("scores", "hold finite scores", f"{float(X[r, c])!r} at index ({r}, {c})")
     if measures is None:
         names = tuple(str(i) for i in range(X.shape[0]))
     else:
         if isinstance(measures, (str, bytes)) or not hasattr(measures, "__len__"):
             raise TypeError(
-                f"The 'measures' parameter of {func} must be a sequence of names. "
+                f"The 'measures' parameter of {caller()} must be a sequence of names. "
                 f"Got {measures!r} ({type(measures).__name__}) instead."
             )
         names = tuple(measures)
         if len(names) != X.shape[0]:
-            raise fail(
-                "measures", func, f"name the {X.shape[0]} rows of 'scores'", f"{len(names)} names"
-            )
+            raise fail("measures", f"name the {X.shape[0]} rows of 'scores'", f"{len(names)} names")
     labels = [f"scores[{name}]" for name in names]
     R = X if method == "pearson" else _exact_ranks(scores, X)  # values, or exact ranks
     if method in _UNDEFINED_WHEN_CONSTANT:
-        _check_not_constant(X, labels, func, _UNDEFINED_WHEN_CONSTANT[method], R)
+        _check_not_constant(X, labels, _UNDEFINED_WHEN_CONSTANT[method], R)
     if method == "tau_ap_a":
-        _check_tau_ap_truth(R, labels, func)
+        _check_tau_ap_truth(R, labels)
     out = _matrix(R, method)
     if method.startswith("tau_ap"):
         np.clip(out, -1.0, 1.0, out=out)

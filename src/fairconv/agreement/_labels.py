@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .._validation import as_float_array, check_choice, fail
+from .._validation import as_float_array, caller, check_choice, fail, public
 from ..io._text import DECIMAL, FileFormatError, split_rows
 from ._results import AgreementResult, MajorityVote, _is_missing, _plain_label
 
@@ -31,7 +31,7 @@ def _missing_mask(arr: np.ndarray) -> np.ndarray:
     return np.frompyfunc(_is_missing, 1, 1)(arr).astype(bool)
 
 
-def _encode(labels, name: str, func: str, *, categories=None, ndim: int = 2) -> _Coded:
+def _encode(labels, name: str, *, categories=None, ndim: int = 2) -> _Coded:
     """Label codes 0..K-1 (in category order) and -1 for a missing rating."""
     try:
         arr = np.asarray(labels)
@@ -42,7 +42,7 @@ def _encode(labels, name: str, func: str, *, categories=None, ndim: int = 2) -> 
     if arr is None or arr.dtype.kind not in "biufUO" or arr.ndim != ndim:
         shape = "(items, raters)" if ndim == 2 else "(items,)"
         got = "a ragged sequence" if arr is None else f"shape {arr.shape}, dtype {arr.dtype}"
-        raise fail(name, func, f"be an array of labels of shape {shape}", got)
+        raise fail(name, f"be an array of labels of shape {shape}", got)
     if arr.dtype.kind in "biu":
         arr = arr.astype(np.float64)
     if arr.dtype.kind == "O":
@@ -55,26 +55,26 @@ def _encode(labels, name: str, func: str, *, categories=None, ndim: int = 2) -> 
             arr = np.where(missing, np.nan, arr).astype(np.float64)
         elif all(issubclass(t, str) for t in kinds):
             values = arr[~missing].astype(str)
-            return _coded_strings(values, missing, name, func, categories)
+            return _coded_strings(values, missing, name, categories)
         else:
             shown = ", ".join(sorted(k.__name__ for k in kinds))
             raise TypeError(
-                f"The '{name}' parameter of {func} must hold labels that are all numbers "
+                f"The '{name}' parameter of {caller()} must hold labels that are all numbers "
                 f"or all strings (None or NaN for a missing rating). Got {shown} instead."
             )
     if arr.dtype.kind == "U":
         missing = np.zeros(arr.shape, bool)
-        return _coded_strings(arr.reshape(-1), missing, name, func, categories)
+        return _coded_strings(arr.reshape(-1), missing, name, categories)
     missing = np.isnan(arr)
     if np.isinf(arr).any():
-        raise fail(name, func, "hold finite labels (NaN for a missing rating)", "infinity")
+        raise fail(name, "hold finite labels (NaN for a missing rating)", "infinity")
     values = arr[~missing]
     if categories is None:
         cats, inv = np.unique(values, return_inverse=True)
     else:
-        cats = as_float_array(categories, "categories", func)
+        cats = as_float_array(categories, "categories")
         if cats.ndim != 1 or len(np.unique(cats)) != len(cats) or not np.isfinite(cats).all():
-            raise fail("categories", func, "list distinct finite labels", repr(categories))
+            raise fail("categories", "list distinct finite labels", repr(categories))
         order = np.argsort(cats, kind="stable")
         at = np.searchsorted(cats[order], values)
         at = np.minimum(at, len(cats) - 1)
@@ -82,7 +82,6 @@ def _encode(labels, name: str, func: str, *, categories=None, ndim: int = 2) -> 
         if unknown.any():
             raise fail(
                 name,
-                func,
                 "hold only labels listed in 'categories'",
                 f"the label {float(values[np.argmax(unknown)])!r}",
             )
@@ -92,25 +91,25 @@ def _encode(labels, name: str, func: str, *, categories=None, ndim: int = 2) -> 
     return _Coded(codes, cats, True, True)
 
 
-def _coded_strings(values, missing, name, func, categories) -> _Coded:
+def _coded_strings(values, missing, name, categories) -> _Coded:
     if categories is None:
         cats, inv = np.unique(values, return_inverse=True)
         ordered = False
     else:
         if isinstance(categories, str) or not all(isinstance(c, str) for c in categories):
             raise TypeError(
-                f"The 'categories' parameter of {func} must list the string labels from "
+                f"The 'categories' parameter of {caller()} must list the string labels from "
                 f"lowest to highest. Got {categories!r} instead."
             )
         cats = np.asarray(list(categories), dtype=str)
         if len(set(categories)) != len(cats):
-            raise fail("categories", func, "list distinct labels", repr(categories))
+            raise fail("categories", "list distinct labels", repr(categories))
         lookup = {c: i for i, c in enumerate(categories)}
         try:
             inv = np.fromiter(map(lookup.__getitem__, values.tolist()), np.int64, len(values))
         except KeyError as exc:
             raise fail(
-                name, func, "hold only labels listed in 'categories'", f"the label {exc.args[0]!r}"
+                name, "hold only labels listed in 'categories'", f"the label {exc.args[0]!r}"
             ) from None
         ordered = True
     codes = np.full(missing.shape, -1, np.int64)
@@ -118,13 +117,12 @@ def _coded_strings(values, missing, name, func, categories) -> _Coded:
     return _Coded(codes, cats, False, ordered)
 
 
-def _matrix_codes(labels, func: str, *, categories=None, min_raters: int = 2) -> _Coded:
-    coded = _encode(labels, "labels", func, categories=categories)
+def _matrix_codes(labels, *, categories=None, min_raters: int = 2) -> _Coded:
+    coded = _encode(labels, "labels", categories=categories)
     items, raters = coded.codes.shape
     if items < 1 or raters < min_raters:
         raise fail(
             "labels",
-            func,
             f"be a label matrix of shape (items, raters) with at least 1 item and "
             f"{min_raters} raters",
             f"shape {coded.codes.shape}",
@@ -132,18 +130,18 @@ def _matrix_codes(labels, func: str, *, categories=None, min_raters: int = 2) ->
     return coded
 
 
-def _pair_codes(a, b, func: str, categories=None) -> tuple[_Coded, np.ndarray]:
+def _pair_codes(a, b, categories=None) -> tuple[_Coded, np.ndarray]:
     """Codes (items, 2) of two raters on one category list, and the items both rated."""
-    ca = _encode(a, "a", func, categories=categories, ndim=1)
-    cb = _encode(b, "b", func, categories=categories, ndim=1)
+    ca = _encode(a, "a", categories=categories, ndim=1)
+    cb = _encode(b, "b", categories=categories, ndim=1)
     if ca.codes.shape != cb.codes.shape:
         raise ValueError(
-            f"The 'a' and 'b' parameters of {func} must label the same items. "
+            f"The 'a' and 'b' parameters of {caller()} must label the same items. "
             f"Got lengths {len(ca.codes)} and {len(cb.codes)} instead."
         )
     if ca.numeric != cb.numeric:
         raise TypeError(
-            f"The 'a' and 'b' parameters of {func} must both hold numbers or both strings."
+            f"The 'a' and 'b' parameters of {caller()} must both hold numbers or both strings."
         )
     if categories is None:
         cats = np.union1d(ca.categories, cb.categories)
@@ -162,7 +160,7 @@ def _pair_codes(a, b, func: str, categories=None) -> tuple[_Coded, np.ndarray]:
     both = (coded.codes >= 0).all(axis=1)
     if not both.any():
         raise ValueError(
-            f"The 'a' and 'b' parameters of {func} must both label at least one item. "
+            f"The 'a' and 'b' parameters of {caller()} must both label at least one item. "
             "Got no item labelled by both instead."
         )
     return coded, np.asarray(both)
@@ -176,6 +174,7 @@ def _counts(codes: np.ndarray, k: int) -> np.ndarray:
     return np.bincount(rows[keep] * k + codes[keep], minlength=items * k).reshape(items, k)
 
 
+@public
 def accuracy(a, b, /) -> AgreementResult:
     r"""Share of the items two raters label alike.
 
@@ -204,11 +203,12 @@ def accuracy(a, b, /) -> AgreementResult:
     >>> accuracy([1, 0, 1, 1], [1, 0, 0, 1]).statistic
     0.75
     """
-    coded, both = _pair_codes(a, b, "accuracy")
+    coded, both = _pair_codes(a, b)
     c = coded.codes[both]
     return AgreementResult(float(np.mean(c[:, 0] == c[:, 1])), "accuracy", int(both.sum()), 2)
 
 
+@public
 def cohen_kappa(
     a, b, /, *, weighting: str | None = None, categories: Sequence | None = None
 ) -> AgreementResult:
@@ -260,14 +260,12 @@ def cohen_kappa(
     >>> round(cohen_kappa([0, 1, 2, 2], [0, 2, 2, 1], weighting="quadratic").statistic, 4)
     0.6364
     """
-    func = "cohen_kappa"
     if weighting is not None:
-        weighting = check_choice(weighting, "weighting", func, ("linear", "quadratic"))
-    coded, both = _pair_codes(a, b, func, categories)
+        weighting = check_choice(weighting, "weighting", ("linear", "quadratic"))
+    coded, both = _pair_codes(a, b, categories)
     if weighting is not None and not coded.ordered:
         raise fail(
             "categories",
-            func,
             f"list the string labels from lowest to highest for {weighting} weighting",
             "None",
         )
@@ -287,7 +285,7 @@ def cohen_kappa(
     chance = int((weight * outer).sum())
     if chance == 0:
         raise ValueError(
-            f"The 'a' and 'b' parameters of {func} must use at least two labels between "
+            f"The 'a' and 'b' parameters of {caller()} must use at least two labels between "
             "them: kappa is undefined when chance agreement is certain. Got one label "
             f"({_plain_label(coded.categories[c[0, 0]].item())!r}) on all {len(c)} items instead."
         )
@@ -295,6 +293,7 @@ def cohen_kappa(
     return AgreementResult(float(value), "cohen_kappa", int(both.sum()), 2, weighting)
 
 
+@public
 def fleiss_kappa(labels, /) -> AgreementResult:
     r"""Fleiss' kappa: chance-corrected agreement of many raters on nominal labels.
 
@@ -336,8 +335,7 @@ def fleiss_kappa(labels, /) -> AgreementResult:
     >>> round(fleiss_kappa(labels).statistic, 4)
     0.4667
     """
-    func = "fleiss_kappa"
-    coded = _matrix_codes(labels, func)
+    coded = _matrix_codes(labels)
     counts = _counts(coded.codes, len(coded.categories)).astype(float)
     per_item = counts.sum(axis=1)
     n = per_item[0]
@@ -345,7 +343,6 @@ def fleiss_kappa(labels, /) -> AgreementResult:
         differ = int(np.argmax(per_item != n)) if (per_item != n).any() else 0
         raise fail(
             "labels",
-            func,
             "give every item the same number (at least 2) of labels; Krippendorff's "
             "alpha allows them to differ",
             f"{int(per_item[0])} labels on item 0 and {int(per_item[differ])} on item {differ}",
@@ -357,7 +354,6 @@ def fleiss_kappa(labels, /) -> AgreementResult:
     if chance == 1.0:
         raise fail(
             "labels",
-            func,
             "use at least two labels: kappa is undefined when chance agreement is certain",
             f"only {_plain_label(coded.categories[0].item())!r}",
         )
@@ -365,6 +361,7 @@ def fleiss_kappa(labels, /) -> AgreementResult:
     return AgreementResult(float(value), "fleiss_kappa", items, coded.codes.shape[1])
 
 
+@public
 def krippendorff_alpha(
     labels, /, *, level: str = "nominal", categories: Sequence | None = None
 ) -> AgreementResult:
@@ -421,23 +418,22 @@ def krippendorff_alpha(
     >>> round(krippendorff_alpha(labels, level="interval").statistic, 4)
     0.7727
     """
-    func = "krippendorff_alpha"
-    level = check_choice(level, "level", func, ("nominal", "ordinal", "interval"))
-    coded = _matrix_codes(labels, func, categories=categories)
+    level = check_choice(level, "level", ("nominal", "ordinal", "interval"))
+    coded = _matrix_codes(labels, categories=categories)
     if level == "interval" and not coded.numeric:
         raise TypeError(
-            f"The 'labels' parameter of {func} must hold numbers at the interval level "
+            f"The 'labels' parameter of {caller()} must hold numbers at the interval level "
             "(it uses their differences). Got strings instead."
         )
     if level == "ordinal" and not coded.ordered:
-        raise fail("categories", func, "list the string labels from lowest to highest", "None")
+        raise fail("categories", "list the string labels from lowest to highest", "None")
     k = len(coded.categories)
     counts = _counts(coded.codes, k).astype(float)
     per_item = counts.sum(axis=1)
     pairable = per_item >= 2
     counts, per_item = counts[pairable], per_item[pairable]
     if not pairable.any():
-        raise fail("labels", func, "give at least one item 2 or more labels", "none")
+        raise fail("labels", "give at least one item 2 or more labels", "none")
     scaled = counts / (per_item - 1)[:, None]
     coincidence = scaled.T @ counts - np.diag(scaled.sum(axis=0))
     n_c = coincidence.sum(axis=0)
@@ -455,7 +451,6 @@ def krippendorff_alpha(
     if expected == 0:
         raise fail(
             "labels",
-            func,
             "hold at least two different pairable values: alpha is undefined otherwise",
             "a single value",
         )
@@ -465,6 +460,7 @@ def krippendorff_alpha(
     )
 
 
+@public
 def majority_vote(
     labels, /, *, ties: str = "missing", categories: Sequence | None = None
 ) -> MajorityVote:
@@ -508,19 +504,17 @@ def majority_vote(
     >>> majority_vote([[1, 1, 0], [0, 1, float("nan")]], ties="highest").labels
     array([1., 1.])
     """
-    func = "majority_vote"
-    ties = check_choice(ties, "ties", func, ("missing", "lowest", "highest"))
-    coded = _matrix_codes(labels, func, categories=categories, min_raters=1)
+    ties = check_choice(ties, "ties", ("missing", "lowest", "highest"))
+    coded = _matrix_codes(labels, categories=categories, min_raters=1)
     if ties != "missing" and not coded.ordered:
         raise fail(
             "categories",
-            func,
             f"list the string labels from lowest to highest for ties={ties!r}",
             "None",
         )
     k = len(coded.categories)
     if k == 0:
-        raise fail("labels", func, "hold at least one label", "no label at all")
+        raise fail("labels", "hold at least one label", "no label at all")
     counts = _counts(coded.codes, k)
     n_ratings = counts.sum(axis=1)
     votes = counts.max(axis=1)
@@ -561,6 +555,7 @@ class LabelMatrix:
         """Whether the labels are numbers."""
         return self.labels.dtype.kind == "f"
 
+    @public
     def to_dict(self) -> dict:
         """``{item: {rater: label}}`` for the labels given."""
         out: dict = {}
@@ -584,7 +579,8 @@ _ALL_NUMBERS = _all_numbers()
 _NOT_FINITE = re.compile(rb"[+-]?(?i:nan|inf|infinity)")
 
 
-def read_label_file(path) -> LabelMatrix:
+@public
+def read_label_file(path, /) -> LabelMatrix:
     r"""Read ``item rater label`` rows (whitespace-separated) into a label matrix.
 
     Blank lines and lines starting with ``#`` are ignored. Labels are numbers if every

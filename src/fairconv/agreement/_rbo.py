@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_real, fail
+from .._validation import caller, check_real, fail, public
 from ._results import RBOResult
 
 
-def _ids(ranking, name: str, func: str) -> np.ndarray:
+def _ids(ranking, name: str) -> np.ndarray:
     if isinstance(ranking, (str, bytes)) or not hasattr(ranking, "__len__"):
         raise TypeError(
-            f"The '{name}' parameter of {func} must be a sequence of ids. "
+            f"The '{name}' parameter of {caller()} must be a sequence of ids. "
             f"Got {type(ranking).__name__} instead."
         )
     arr = np.asarray(ranking)
@@ -19,18 +19,19 @@ def _ids(ranking, name: str, func: str) -> np.ndarray:
         if not all(isinstance(v, str) for v in ranking):  # numpy turns mixed ids into text
             arr = np.asarray(ranking, dtype=object)
     if arr.ndim != 1 or len(arr) == 0:
-        raise fail(name, func, "be a non-empty 1-D sequence of ids", f"shape {arr.shape}")
+        raise fail(name, "be a non-empty 1-D sequence of ids", f"shape {arr.shape}")
     if arr.dtype.kind not in "iuU":
         raise TypeError(
-            f"The '{name}' parameter of {func} must hold ids that are all strings or all "
+            f"The '{name}' parameter of {caller()} must hold ids that are all strings or all "
             f"integers. Got an array of dtype {arr.dtype} instead."
         )
     uniq, counts = np.unique(arr, return_counts=True)
     if (counts > 1).any():
-        raise fail(name, func, "list each id once", f"{uniq[np.argmax(counts > 1)].item()!r} twice")
+        raise fail(name, "list each id once", f"{uniq[np.argmax(counts > 1)].item()!r} twice")
     return arr
 
 
+@public
 def rbo(ranking_a, ranking_b, /, *, p: float = 0.9) -> RBOResult:
     r"""Rank-biased overlap of two rankings of ids (Webber, Moffat and Zobel, 2010).
 
@@ -92,15 +93,14 @@ def rbo(ranking_a, ranking_b, /, *, p: float = 0.9) -> RBOResult:
     >>> rbo(["a", "b", "c"], ["a", "b", "c"]).statistic
     1.0
     """
-    func = "rbo"
-    a = _ids(ranking_a, "ranking_a", func)
-    b = _ids(ranking_b, "ranking_b", func)
+    a = _ids(ranking_a, "ranking_a")
+    b = _ids(ranking_b, "ranking_b")
     if (a.dtype.kind == "U") != (b.dtype.kind == "U"):
         raise TypeError(
-            f"The 'ranking_a' and 'ranking_b' parameters of {func} must hold ids of one "
+            f"The 'ranking_a' and 'ranking_b' parameters of {caller()} must hold ids of one "
             f"kind. Got {a.dtype} and {b.dtype} instead."
         )
-    p = check_real(p, "p", func, low=0.0, high=1.0, closed="neither")
+    p = check_real(p, "p", low=0.0, high=1.0, closed="neither")
     short, long_ = (a, b) if len(a) <= len(b) else (b, a)
     return _rbo(short, long_, p)
 

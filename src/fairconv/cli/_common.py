@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import textwrap
 
 import numpy as np
 
@@ -30,8 +31,20 @@ __all__ = [
 ]
 
 
+class _Formatter(argparse.HelpFormatter):
+    """Help text wrapped at spaces only: a measure name (``Recall-NtN``) stays whole."""
+
+    def _split_lines(self, text, width):
+        text = self._whitespace_matcher.sub(" ", text).strip()
+        return textwrap.wrap(text, width, break_on_hyphens=False)
+
+
 class Parser(argparse.ArgumentParser):
     """Usage errors end with one line on stderr and exit status 2, like bad input."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message):
         self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
@@ -227,9 +240,12 @@ def add_table_output(parser, examples: str, formats=("tsv", "json")) -> None:
 
 def emit(args, table, *, measures=None) -> None:
     """Write a score table as the options ask: TSV or JSON, all rows or the summary."""
+    from .._validation import calling
     from ..results import pick
 
-    table = pick(table, measures, f"fairconv {args.command}") if measures else table
+    if measures:
+        with calling(f"fairconv {args.command}"):
+            table = pick(table, measures)
     if args.format == "json":
         write(args, args.output, lambda f: table.to_json(f, summary=args.summary))
     else:

@@ -229,10 +229,11 @@ def _same_file(a: str, b: str) -> bool:
 def _cmd_agree(args) -> int:
     import numpy as np
 
-    from .._validation import check_once
+    from .._validation import calling, check_once
     from ..io import read_scores, read_topics
 
-    check_once(args.measure, "-m", "fairconv agree")
+    with calling("fairconv agree"):
+        check_once(args.measure, "-m")
     measures = list(args.measure)
     topics = None if args.topics is None else read_topics(args.topics)
     fmt = args.input_format

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .._accel import paused_gc
-from .._validation import unknown_field
+from .._validation import caller, public, unknown_field
 from ..conversation import Conversation, ConversationBatch, batch_from_records
 from ..divergences import AttributeSet
 from ..nuggets import MatchLabels, labels_from_records
@@ -47,7 +47,8 @@ def golddistr_path(path, target: str) -> Path:
     return Path(str(path)).parent / target
 
 
-def read_attribute_sets(path) -> list[AttributeSet]:
+@public
+def read_attribute_sets(path, /) -> list[AttributeSet]:
     """Read the attribute-set JSON of docs/formats.md.
 
     The file is an object mapping each set's name to ``{"target": [...] | "golddistr
@@ -115,7 +116,8 @@ def read_attribute_sets(path) -> list[AttributeSet]:
     return out
 
 
-def read_conversations(paths, attribute_sets: Sequence[AttributeSet]) -> ConversationBatch:
+@public
+def read_conversations(paths, attribute_sets: Sequence[AttributeSet], /) -> ConversationBatch:
     """Read annotated conversations (JSON Lines, docs/formats.md) into a checked batch.
 
     Parameters
@@ -186,7 +188,8 @@ def _record_keys(values: list) -> int:
     return sum(map(len, records)) + sum(map(len, items)) + sum(map(len, groups))
 
 
-def write_conversations(conversations: Sequence[Conversation], path) -> None:
+@public
+def write_conversations(conversations: Sequence[Conversation], path, /) -> None:
     """Write conversations as JSON Lines, one record per conversation.
 
     Parameters
@@ -212,7 +215,8 @@ def write_conversations(conversations: Sequence[Conversation], path) -> None:
             f.write(json.dumps(c.to_json(), ensure_ascii=False) + "\n")
 
 
-def read_answers(path, attribute_sets: Sequence[AttributeSet]) -> Answers:
+@public
+def read_answers(path, attribute_sets: Sequence[AttributeSet], /) -> Answers:
     """Read RAG answers (JSON Lines, docs/formats.md).
 
     Each record gives ``topic``, ``run`` and ``entities`` (objects with ``level`` and
@@ -239,7 +243,8 @@ def read_answers(path, attribute_sets: Sequence[AttributeSet]) -> Answers:
     return answers_from_records(answer_records(path), attribute_sets)
 
 
-def as_answers(answers, attribute_sets: Sequence[AttributeSet]) -> Answers:
+@public
+def as_answers(answers, attribute_sets: Sequence[AttributeSet], /) -> Answers:
     """Generated answers from a file, a DataFrame or records.
 
     Parameters
@@ -279,7 +284,8 @@ def as_answers(answers, attribute_sets: Sequence[AttributeSet]) -> Answers:
     return answers_from_records(answer_records(answers), attribute_sets)
 
 
-def read_labels(path: str | os.PathLike[str]) -> MatchLabels:
+@public
+def read_labels(path: str | os.PathLike[str], /) -> MatchLabels:
     """Read match labels, one evaluated turn per line (JSON Lines, docs/formats.md).
 
     Parameters
@@ -307,9 +313,7 @@ def read_labels(path: str | os.PathLike[str]) -> MatchLabels:
     ('T1_1', 'T1_2', 'T2_1')
     """
     if not isinstance(path, (str, os.PathLike)):
-        raise TypeError(
-            f"The 'path' parameter of read_labels must be a path. Got {path!r} instead."
-        )
+        raise TypeError(f"The 'path' parameter of {caller()} must be a path. Got {path!r} instead.")
     run = os.path.basename(os.fspath(path))
     records: list[Any] = []
     sources: list[str] = []

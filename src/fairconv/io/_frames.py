@@ -46,7 +46,7 @@ from typing import Any, NoReturn, cast
 import numpy as np
 
 from .. import _accel
-from .._validation import _NOT_IN_ID, LMAX_LIMIT, SUM_TOLERANCE, first_bad_distribution
+from .._validation import _NOT_IN_ID, LMAX_LIMIT, SUM_TOLERANCE, first_bad_distribution, public
 from ._json import LONE_SURROGATE, iter_jsonl
 from ._tables import (
     GroupMemberships,
@@ -614,7 +614,8 @@ def _keyed(topic: _Column, doc: _Column, others) -> tuple:
 
 
 # --------------------------------------------------------------------------- the inputs
-def as_qrels(qrels) -> Qrels:
+@public
+def as_qrels(qrels, /) -> Qrels:
     """Qrels from a file, a DataFrame, a dict or records.
 
     Parameters
@@ -723,6 +724,7 @@ def _take(column, rows: np.ndarray):
     return column.iloc[rows]
 
 
+@public
 def as_run(run, /, *, name: str | None = None) -> Run:
     """A run from a file, a DataFrame, a dict or records.
 
@@ -754,20 +756,20 @@ def as_run(run, /, *, name: str | None = None) -> Run:
     Examples
     --------
     >>> r = as_run({"T1": {"a": 0.5, "b": 0.9}}, name="bm25")
-    >>> r.tag, [d.decode() for d in r.docs], r.scores.tolist()
+    >>> r.name, [d.decode() for d in r.docs], r.scores.tolist()
     ('bm25', ['a', 'b'], [0.5, 0.9])
     """
     if isinstance(run, Run):
         return run
     tag = None if name is None else _run_name(name, "run")
     if _is_path(run):
-        return read_run(run, tag=tag)
+        return read_run(run, name=tag)
     if _is_frame(run):
         runs = _frame_runs(run, tag)
         if len(runs) > 1:
             raise ValueError(
                 f"the run DataFrame holds {len(runs)} runs by its run column "
-                f"({', '.join(repr(r.tag) for r in runs[:3])}{', ...' * (len(runs) > 3)}); "
+                f"({', '.join(repr(r.name) for r in runs[:3])}{', ...' * (len(runs) > 3)}); "
                 "pass it as runs (as_runs) to score each"
             )
         return runs[0]
@@ -789,7 +791,8 @@ def _single_run_dict(runs: Mapping) -> bool:
     return False
 
 
-def as_runs(runs) -> list[Run]:
+@public
+def as_runs(runs, /) -> list[Run]:
     """Runs from a run, a sequence of runs or a mapping from run name to run.
 
     Parameters
@@ -817,7 +820,7 @@ def as_runs(runs) -> list[Run]:
     >>> import pandas as pd
     >>> frame = pd.DataFrame({"run_id": ["a", "a", "b"], "query_id": ["T1"] * 3,
     ...                       "doc_id": ["d1", "d2", "d1"], "score": [2.0, 1.0, 3.0]})
-    >>> [r.tag for r in as_runs(frame)]
+    >>> [r.name for r in as_runs(frame)]
     ['a', 'b']
     """
     if isinstance(runs, Mapping):
@@ -903,7 +906,8 @@ def _vectors(col: _Column, what: str) -> tuple[_Column, int]:
     return _Column(flat, col.place), g
 
 
-def as_memberships(memberships, n_groups: int | None = None) -> GroupMemberships:
+@public
+def as_memberships(memberships, /, *, n_groups: int | None = None) -> GroupMemberships:
     """Group memberships from a file, a DataFrame, a dict or records.
 
     Parameters
@@ -938,7 +942,7 @@ def as_memberships(memberships, n_groups: int | None = None) -> GroupMemberships
     if isinstance(memberships, GroupMemberships):
         return memberships
     if _is_path(memberships):
-        return read_gmemb(memberships, n_groups)
+        return read_gmemb(memberships, n_groups=n_groups)
     what = f"memberships {_kind(memberships)}"
     if _is_frame(memberships):
         place = _Place(what, _own_index(memberships))

@@ -23,7 +23,7 @@ from operator import is_not
 import numpy as np
 
 from .. import _accel
-from .._validation import _INT_LIMIT, _NOT_IN_ID, SUM_TOLERANCE, first_bad_distribution
+from .._validation import _INT_LIMIT, _NOT_IN_ID, SUM_TOLERANCE, first_bad_distribution, public
 from ._text import FileFormatError, checked_bytes, source_name
 
 __all__ = [
@@ -242,8 +242,9 @@ def _decode(text: str, name: str, line: int | None, max_depth: int, plain_number
     return value
 
 
+@public
 def iter_jsonl(
-    path, *, max_depth: int = MAX_JSON_DEPTH, count_keys=None
+    path, /, *, max_depth: int = MAX_JSON_DEPTH, count_keys=None
 ) -> list[tuple[int, object]]:
     """The (line number, value) of every non-blank line of a JSON Lines input.
 
@@ -334,7 +335,8 @@ def _unchecked_jsonl(data: bytes, shapes: bytes, short: bool):
     return None
 
 
-def read_json(path, *, max_depth: int = MAX_JSON_DEPTH):
+@public
+def read_json(path, /, *, max_depth: int = MAX_JSON_DEPTH):
     """The one JSON value of a file, by the rules of :func:`iter_jsonl`.
 
     Parameters

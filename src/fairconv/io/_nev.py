@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from .._validation import public
 from ..results import MeasureName, ScoreTable
 from ._tables import Qrels
 
@@ -14,11 +15,13 @@ if TYPE_CHECKING:
 __all__ = ["write_nev"]
 
 
+@public
 def write_nev(
     table: ScoreTable,
     qrels: Qrels,
     attributes: Sequence[AttributeData],
     out,
+    /,
     *,
     lists: RankedLists,
     run_index: int | None = None,

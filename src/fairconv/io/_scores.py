@@ -36,7 +36,7 @@ from operator import attrgetter
 import numpy as np
 
 from .. import _accel
-from .._validation import FairconvWarning, check_choice, check_once
+from .._validation import FairconvWarning, caller, check_choice, check_once, public
 from ..results import ScoreTable
 from ._text import FileFormatError, checked_bytes, decimal, decoded, source_name, split_rows
 
@@ -355,13 +355,13 @@ def _part(path, fmt: str | None, name: str | None) -> _Part:
     return _text_part(path, fmt, name)
 
 
-def _sources(paths, func: str) -> list[tuple[str | None, object]]:
+def _sources(paths) -> list[tuple[str | None, object]]:
     """(name or None, path) of every file: paths, files, and ``{name: path(s)}`` mappings."""
     if isinstance(paths, (str, bytes, os.PathLike, Mapping)) or hasattr(paths, "read"):
         paths = [paths]
     if not isinstance(paths, Sequence):
         raise TypeError(
-            f"The 'paths' parameter of {func} must be a path, a file, a mapping "
+            f"The 'paths' parameter of {caller()} must be a path, a file, a mapping "
             f"{{name: path}} or a sequence of them. Got {type(paths).__name__} instead."
         )
     out: list[tuple[str | None, object]] = []
@@ -375,7 +375,7 @@ def _sources(paths, func: str) -> list[tuple[str | None, object]]:
                     or any(c.isspace() for c in name)
                 ):
                     raise ValueError(
-                        f"The 'paths' parameter of {func} must name runs by non-empty "
+                        f"The 'paths' parameter of {caller()} must name runs by non-empty "
                         f"strings without whitespace. Got {name!r} instead."
                     )
                 many = isinstance(value, Sequence) and not isinstance(value, (str, bytes))
@@ -384,15 +384,15 @@ def _sources(paths, func: str) -> list[tuple[str | None, object]]:
             out.append((None, item))
         else:
             raise TypeError(
-                f"The 'paths' parameter of {func} must hold paths, files or mappings "
+                f"The 'paths' parameter of {caller()} must hold paths, files or mappings "
                 f"{{name: path}}. Got {type(item).__name__} instead."
             )
     if not out:
-        raise ValueError(f"The 'paths' parameter of {func} must name a file. Got none instead.")
+        raise ValueError(f"The 'paths' parameter of {caller()} must name a file. Got none instead.")
     return out
 
 
-def _table(parts: list[_Part], measures, topics, func: str) -> ScoreTable:
+def _table(parts: list[_Part], measures, topics) -> ScoreTable:
     """The parts joined by run, topic and measure; the same cell twice is an error."""
     run_index: dict[str, int] = {}
     owner: dict[str, tuple[bool, str]] = {}
@@ -442,25 +442,25 @@ def _table(parts: list[_Part], measures, topics, func: str) -> ScoreTable:
     del order
     values_all = np.concatenate([p.value for p in parts])
     if measures is not None:
-        check_once(measures, "measures", func)
+        check_once(measures, "measures")
         unknown = [m for m in measures if m not in m_index]
         if unknown or not list(measures):
             raise ValueError(
-                f"The 'measures' parameter of {func} must name measures of the files "
+                f"The 'measures' parameter of {caller()} must name measures of the files "
                 f"({', '.join(names)}). Got {', '.join(map(repr, unknown)) or 'none'} instead."
             )
     chosen_m = names if measures is None else list(measures)
     if topics is not None:
         if isinstance(topics, (str, bytes)) or not isinstance(topics, Sequence):
             raise TypeError(
-                f"The 'topics' parameter of {func} must be a sequence of topic ids. "
+                f"The 'topics' parameter of {caller()} must be a sequence of topic ids. "
                 f"Got {type(topics).__name__} instead."
             )
-        check_once(topics, "topics", func)
+        check_once(topics, "topics")
         missing = [t for t in topics if t not in t_index]
         if missing:
             raise ValueError(
-                f"The 'topics' parameter of {func}: no file has topic(s) "
+                f"The 'topics' parameter of {caller()}: no file has topic(s) "
                 f"{', '.join(map(repr, missing[:10]))}"
             )
     chosen_t = all_topics if topics is None else list(topics)
@@ -478,7 +478,7 @@ def _table(parts: list[_Part], measures, topics, func: str) -> ScoreTable:
     present = np.zeros(shape, dtype=bool)
     values[t_new[kept], r_new[kept], m_new[kept]] = values_all[kept]
     present[t_new[kept], r_new[kept], m_new[kept]] = True
-    notices = _warn_partial(present, chosen_t, chosen_m, list(run_index), func)
+    notices = _warn_partial(present, chosen_t, chosen_m, list(run_index))
     return ScoreTable(
         topics=tuple(chosen_t),
         runs=tuple(run_index),
@@ -489,7 +489,7 @@ def _table(parts: list[_Part], measures, topics, func: str) -> ScoreTable:
     )
 
 
-def _warn_partial(present, topics, measures, runs, func: str) -> dict:
+def _warn_partial(present, topics, measures, runs) -> dict:
     """One notice when some runs have a measure on topics where other runs lack it.
 
     Returns the counts for :attr:`ScoreTable.notices`: ``{measure: topics lacking a
@@ -508,7 +508,7 @@ def _warn_partial(present, topics, measures, runs, func: str) -> dict:
         )
         more = f" and {len(counts) - 3} more measure(s)" if len(counts) > 3 else ""
         warnings.warn(
-            f"{func}: some runs lack a value on topics that others have ({said}{more}; "
+            f"{caller()}: some runs lack a value on topics that others have ({said}{more}; "
             f"first: topic {topics[t]!r} of {measures[i]}, runs {', '.join(lacking)}); "
             "analyses of all runs use the topics every run has",
             FairconvWarning,
@@ -517,7 +517,8 @@ def _warn_partial(present, topics, measures, runs, func: str) -> dict:
     return {"topics_missing_by_measure": counts} if counts else {}
 
 
-def read_topics(path) -> tuple[str, ...]:
+@public
+def read_topics(path, /) -> tuple[str, ...]:
     r"""Read a topic file: one topic id per line (``fairconv compare --topics``).
 
     Parameters
@@ -563,6 +564,7 @@ def read_topics(path) -> tuple[str, ...]:
     return tuple(seen)
 
 
+@public
 def read_scores(
     paths,
     /,
@@ -618,13 +620,13 @@ def read_scores(
     >>> t.runs, t.topics, t.means()["bm25"]["P_5"]
     (('bm25',), ('q1', 'q2'), 0.5)
     """
-    func = "read_scores"
     if input_format is not None:
-        input_format = check_choice(input_format, "input_format", func, SCORE_FORMATS)
-    parts = [_part(path, input_format, name) for name, path in _sources(paths, func)]
-    return _table(parts, measures, topics, func)
+        input_format = check_choice(input_format, "input_format", SCORE_FORMATS)
+    parts = [_part(path, input_format, name) for name, path in _sources(paths)]
+    return _table(parts, measures, topics)
 
 
+@public
 def from_ir_measures(metrics, /, *, name: str | None = None) -> ScoreTable:
     """A ScoreTable of ``ir_measures.iter_calc`` results (one run, or ``{run: results}``).
 
@@ -656,18 +658,17 @@ def from_ir_measures(metrics, /, *, name: str | None = None) -> ScoreTable:
     >>> t.means()["bm25"]["nDCG@10"]
     0.75
     """
-    func = "from_ir_measures"
     if isinstance(metrics, Mapping):
         if name is not None:
             raise ValueError(
-                f"The 'name' parameter of {func} must be None when 'metrics' maps run names "
+                f"The 'name' parameter of {caller()} must be None when 'metrics' maps run names "
                 f"to results. Got {name!r} instead."
             )
         by_run = dict(metrics)
     else:
         if not isinstance(name, str) or not name:
             raise ValueError(
-                f"The 'name' parameter of {func} must name the run of the results. "
+                f"The 'name' parameter of {caller()} must name the run of the results. "
                 f"Got {name!r} instead."
             )
         by_run = {name: metrics}
@@ -687,15 +688,15 @@ def from_ir_measures(metrics, /, *, name: str | None = None) -> ScoreTable:
                 or not hasattr(x, "value")
             )
             raise TypeError(
-                f"The 'metrics' parameter of {func} must yield items with query_id, "
+                f"The 'metrics' parameter of {caller()} must yield items with query_id, "
                 f"measure and value (ir_measures' Metric). Got {type(items[i]).__name__} "
                 f"at item {i} of run {run!r} instead."
             ) from None
         if not items:
-            raise ValueError(f"The 'metrics' parameter of {func}: run {run!r} has no results")
+            raise ValueError(f"The 'metrics' parameter of {caller()}: run {run!r} has no results")
         if "all" in queries:
             raise ValueError(
-                f"The 'metrics' parameter of {func}: item {queries.index('all')} of run "
+                f"The 'metrics' parameter of {caller()}: item {queries.index('all')} of run "
                 f"{run!r} has the query id 'all', which names the mean in every score "
                 "output; rename the query"
             )
@@ -707,7 +708,7 @@ def from_ir_measures(metrics, /, *, name: str | None = None) -> ScoreTable:
                 if isinstance(v, bool) or not isinstance(v, (int, float, np.floating, np.integer))
             )
             raise ValueError(
-                f"The 'metrics' parameter of {func}: item {i} of run {run!r} has the value "
+                f"The 'metrics' parameter of {caller()}: item {i} of run {run!r} has the value "
                 f"{raw[i]!r}, not a number"
             )
         topics, topic = np.unique(np.array(queries, dtype=object), return_inverse=True)
@@ -716,7 +717,7 @@ def from_ir_measures(metrics, /, *, name: str | None = None) -> ScoreTable:
         measure = np.fromiter(map(m_index.__getitem__, names), np.int32, len(names))
         parts.append(
             _Part(
-                func,
+                caller(),
                 [str(run)],
                 [True],
                 topics.tolist(),
@@ -729,4 +730,4 @@ def from_ir_measures(metrics, /, *, name: str | None = None) -> ScoreTable:
                 "item",
             )
         )
-    return _table(parts, None, None, func)
+    return _table(parts, None, None)

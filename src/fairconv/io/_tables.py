@@ -15,7 +15,7 @@ from functools import cached_property
 import numpy as np
 
 from .._accel import KeyTable, first_occurrences, string_hashes
-from .._validation import SUM_TOLERANCE, first_bad_distribution
+from .._validation import SUM_TOLERANCE, first_bad_distribution, public
 from ._text import (
     NTCIR_LEVEL,
     RANK,
@@ -95,11 +95,13 @@ class Qrels(_Keyed):
     lines: np.ndarray | None = field(default=None, repr=False)  # None: line i + 1
     index: object = field(default=None, repr=False)  # a DataFrame's own index labels
 
-    def line(self, i: int) -> int | str:
+    @public
+    def line(self, i: int, /) -> int | str:
         """The file line (a DataFrame's row, with its index label) of judgment i."""
         return _line(self.lines, self.index, i)
 
-    def check_gains(self, n_levels: int) -> None:
+    @public
+    def check_gains(self, n_levels: int, /) -> None:
         """Every level must have a gain: a higher one is an error naming its line."""
         above = np.flatnonzero(self.levels > n_levels)
         if len(above):
@@ -137,7 +139,8 @@ class Qrels(_Keyed):
         return dict(zip(self.topics, non.astype(int).tolist(), strict=False))
 
 
-def read_qrels(path) -> Qrels:
+@public
+def read_qrels(path, /) -> Qrels:
     """Read NTCIR (``topic doc L<level>``) or TREC (``topic iter doc level``) qrels.
 
     Negative TREC levels (junk pages) count as nonrelevant, as in trec_eval. A
@@ -199,7 +202,8 @@ class GroupMemberships(_Keyed):
         return int(self.matrix.shape[1])
 
 
-def read_gmemb(path, n_groups: int | None = None) -> GroupMemberships:
+@public
+def read_gmemb(path, /, *, n_groups: int | None = None) -> GroupMemberships:
     """Read a gmemb file: a topic, a doc and G probabilities summing to 1 per line.
 
     Parameters
@@ -244,7 +248,8 @@ def read_gmemb(path, n_groups: int | None = None) -> GroupMemberships:
     return GroupMemberships(rows.path, names, ids, docs, matrix)
 
 
-def read_golddistr(path) -> np.ndarray:
+@public
+def read_golddistr(path, /) -> np.ndarray:
     """Read a target distribution: one probability per line.
 
     Parameters
@@ -287,14 +292,17 @@ def read_golddistr(path) -> np.ndarray:
 # --------------------------------------------------------------------------- runs
 @dataclass(frozen=True, eq=False)
 class Run(_Keyed):
-    """A TREC run: its lines' topics, docs and scores, in file order.
+    """A TREC run: its name, and its lines' topics, docs and scores, in file order.
+
+    ``name`` is the run's name: the tag (6th column) of a TREC run file unless
+    :func:`read_run` or :func:`as_run` is given one.
 
     ``order`` is how it is ranked unless the evaluation says otherwise: ``'file'`` (a
     file's line order, the organisers' rule) or ``'score'`` (an in-memory run, ranked
     as trec_eval ranks it).
     """
 
-    tag: str
+    name: str
     scores: np.ndarray = field(repr=False)
     lines: np.ndarray | None = field(repr=False)  # None: line i + 1
     index: object = field(default=None, repr=False)  # a DataFrame's own index labels
@@ -303,17 +311,19 @@ class Run(_Keyed):
     def __len__(self):
         return len(self.docs)
 
-    def line(self, i: int) -> int | str:
+    @public
+    def line(self, i: int, /) -> int | str:
         """The file line (a DataFrame's row, with its index label) of record i."""
         return _line(self.lines, self.index, i)
 
 
-def read_run(path, tag: str | None = None) -> Run:
+@public
+def read_run(path, /, *, name: str | None = None) -> Run:
     """Read a TREC run ``topic Q0 doc rank score tag``.
 
-    The tag is the 6th column of the first line (the file's base name when the file
-    is empty or ``tag`` is given explicitly). Rank order is decided when the run is
-    evaluated (file order by default, or trec_eval's score order).
+    The run's name (:attr:`Run.name`) is ``name`` when given, else the tag (6th
+    column) of the first line. Rank order is decided when the run is evaluated (file
+    order by default, or trec_eval's score order).
 
     Examples
     --------
@@ -330,5 +340,5 @@ def read_run(path, tag: str | None = None) -> Run:
     refuse_reserved_topic(rows, names, ids)
     docs = rows.strings(2)
     return Run(
-        rows.path, names, ids, docs, tag or decoded(rows.token(0, 5)), values, rows.line_numbers
+        rows.path, names, ids, docs, name or decoded(rows.token(0, 5)), values, rows.line_numbers
     )

@@ -32,7 +32,7 @@ import numpy as np
 
 from .. import _accel
 from .._accel import first_occurrences
-from .._validation import _INT_LIMIT, _NOT_IN_ID
+from .._validation import _INT_LIMIT, _NOT_IN_ID, caller, public
 from ._json import iter_jsonl, json_repr
 from ._tables import read_qrels as _read_trec_qrels
 from ._text import (
@@ -452,6 +452,7 @@ def _json_ids(values: list, field_name: str, where: str) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------- alignment
+@public
 def read_alignment(name: str, path, /) -> Dimension:
     r"""Read one dimension's alignment table.
 
@@ -628,6 +629,7 @@ def _gender_values(items: list, other: str, allowed: tuple) -> list:
     return [v if v in keep else other for v in reduced]
 
 
+@public
 def read_metadata(path, /, *, edition: int, dimensions=None):
     """Dimensions and work levels from the organisers' per-page metadata file.
 
@@ -659,10 +661,9 @@ def read_metadata(path, /, *, edition: int, dimensions=None):
     >>> dimensions[2].categories
     ('@UNKNOWN', 'female', 'male', 'NB')
     """
-    func = "trecfair.read_metadata"
     if edition not in (2021, 2022) or isinstance(edition, bool):
         raise ValueError(
-            f"The 'edition' parameter of {func} must be 2021 or 2022. Got {edition!r} instead."
+            f"The 'edition' parameter of {caller()} must be 2021 or 2022. Got {edition!r} instead."
         )
     recs = _Records(path)
     official = DIMENSIONS_2022 if edition == 2022 else DIMENSIONS_2021
@@ -675,7 +676,7 @@ def read_metadata(path, /, *, edition: int, dimensions=None):
         bad = [d for d in names if d not in official]
         if bad or len(set(names)) != len(names) or not names:
             raise ValueError(
-                f"The 'dimensions' parameter of {func} must name distinct dimensions among "
+                f"The 'dimensions' parameter of {caller()} must name distinct dimensions among "
                 f"{', '.join(official)}. Got {names!r} instead."
             )
     builders = _BUILD_2022 if edition == 2022 else _BUILD_2021
@@ -985,6 +986,7 @@ BACKGROUND_PRESETS = {
 """The official backgrounds by name: category and weight (divided by the sum when used)."""
 
 
+@public
 def read_background(source, /) -> Background:
     """A background distribution: a preset name or a table ``category weight``.
 
@@ -1023,6 +1025,7 @@ def read_background(source, /) -> Background:
 _LEVEL_COLUMNS = ("level", "quality", "qual_cat", "quality_score_disc")
 
 
+@public
 def read_work(path, /) -> WorkLevels:
     r"""Work levels: a header, then ``page_id level`` rows (level Stub, Start, C, B, GA, FA).
 

@@ -13,7 +13,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .._validation import check_int
+from .._validation import caller, check_int, public
 from ._common import (
     _alpha,
     _chunk,
@@ -57,14 +57,15 @@ def _anova(x: np.ndarray):
     return ss_a, ss_b, ss_e, col
 
 
-def _undefined_residual(func: str, test: str = "the test") -> ValueError:
+def _undefined_residual(test: str = "the test") -> ValueError:
     return ValueError(
-        f"{func}: the residual variance V_E is 0 (every system differs from every other "
+        f"{caller()}: the residual variance V_E is 0 (every system differs from every other "
         f"by the same amount on all topics, within rounding): {test} is undefined"
     )
 
 
-def anova2(scores, *, alpha: float = 0.05) -> Anova2Result:
+@public
+def anova2(scores, /, *, alpha: float = 0.05) -> Anova2Result:
     r"""Two-way ANOVA without replication: systems (A) by topics (B).
 
     Parameters
@@ -105,16 +106,15 @@ def anova2(scores, *, alpha: float = 0.05) -> Anova2Result:
     >>> a.df_systems, a.df_residual, round(a.f_systems, 3), round(a.p_systems, 3)
     (2, 6, 6.517, 0.031)
     """
-    func = "anova2"
-    x = _matrix(scores, func)
-    alpha = _alpha(alpha, func)
-    result = _anova2(x, alpha, func, "'scores' parameter")
+    x = _matrix(scores)
+    alpha = _alpha(alpha)
+    result = _anova2(x, alpha, "'scores' parameter")
     assert result is not None
     return result
 
 
 def _anova2(
-    x: np.ndarray, alpha: float, func: str, params: str, undefined_ok: bool = False
+    x: np.ndarray, alpha: float, params: str, undefined_ok: bool = False
 ) -> Anova2Result | None:
     """The ANOVA of checked scores (None for V_E = 0 when ``undefined_ok``)."""
     x, e = _scaled(x)
@@ -125,18 +125,17 @@ def _anova2(
     if not ms_e > 0:
         if undefined_ok:
             return None
-        raise _undefined_residual(func)
+        raise _undefined_residual()
     f_a, f_b = ms_a / ms_e, ms_b / ms_e
     margin = float(_scipy_stats().t.ppf(1 - alpha / 2, df_e)) * math.sqrt(ms_e / n)
     s_a, s_b, s_e, v_a, v_b, v_e = _unscaled(
         np.array([ss_a, ss_b, ss_e, ms_a, ms_b, ms_e]),
         2 * e,
         "every sum of squares of the two-way ANOVA",
-        func,
         params,
     ).tolist()
     low, mean, high = _unscaled(
-        np.stack([col - margin, col, col + margin]), e, "the CI of every system mean", func, params
+        np.stack([col - margin, col, col + margin]), e, "the CI of every system mean", params
     )
     return Anova2Result(
         s_a, s_b, s_e, df_a, df_b, df_e, v_a, v_b, v_e, f_a, f_b,
@@ -145,7 +144,8 @@ def _anova2(
     )  # fmt: skip
 
 
-def tukey_hsd(scores, *, alpha: float = 0.05) -> TukeyHSDResult:
+@public
+def tukey_hsd(scores, /, *, alpha: float = 0.05) -> TukeyHSDResult:
     r"""Tukey HSD for systems that ran on the same topics (two-way, as IR uses it).
 
     Parameters
@@ -189,13 +189,12 @@ def tukey_hsd(scores, *, alpha: float = 0.05) -> TukeyHSDResult:
     >>> h.pvalue.round(3).tolist()[0], round(float(h.effect_size[0, 2]), 3)
     ([1.0, 0.121, 0.028], 2.507)
     """
-    func = "tukey_hsd"
-    x = _matrix(scores, func)
-    alpha = _alpha(alpha, func)
-    return _tukey(x, alpha, func, "'scores' parameter")
+    x = _matrix(scores)
+    alpha = _alpha(alpha)
+    return _tukey(x, alpha, "'scores' parameter")
 
 
-def _tukey(x: np.ndarray, alpha: float, func: str, params: str) -> TukeyHSDResult:
+def _tukey(x: np.ndarray, alpha: float, params: str) -> TukeyHSDResult:
     """The two-way Tukey HSD of checked scores."""
     x, e = _scaled(x)
     n, m = x.shape
@@ -203,7 +202,7 @@ def _tukey(x: np.ndarray, alpha: float, func: str, params: str) -> TukeyHSDResul
     df_e = (m - 1) * (n - 1)
     ms_e = ss_e / df_e
     if not ms_e > 0:
-        raise _undefined_residual(func, "the Tukey HSD" if func == "compare" else "the test")
+        raise _undefined_residual("the Tukey HSD" if caller().endswith("compare") else "the test")
     diff = col[:, None] - col[None, :]
     se = math.sqrt(ms_e / n)
     q = np.abs(diff) / se
@@ -211,10 +210,10 @@ def _tukey(x: np.ndarray, alpha: float, func: str, params: str) -> TukeyHSDResul
     # one quadrature per distinct q of the pairs: scipy integrates each value separately
     distinct, where = np.unique(q[j, k], return_inverse=True)
     p = np.ones((m, m))
-    p[j, k] = p[k, j] = _range_sf(distinct, m, df_e, func)[where.ravel()]
-    margin = _q_critical(alpha, m, df_e, func) * se
+    p[j, k] = p[k, j] = _range_sf(distinct, m, df_e)[where.ravel()]
+    margin = _q_critical(alpha, m, df_e) * se
     low, mid, high = _unscaled(
-        np.stack([diff - margin, diff, diff + margin]), e, "the CI of every difference", func,
+        np.stack([diff - margin, diff, diff + margin]), e, "the CI of every difference",
         params,
     )  # fmt: skip
     return TukeyHSDResult(mid, q, np.clip(p, 0.0, 1.0), diff / math.sqrt(ms_e), low, high, alpha)
@@ -237,7 +236,7 @@ def _quiet(call, *args):
     return value, len(others) < len(caught)
 
 
-def _range_sf(q: np.ndarray, m: int, df: int, func: str) -> np.ndarray:
+def _range_sf(q: np.ndarray, m: int, df: int) -> np.ndarray:
     """``P(Q > q)`` for the studentized range Q of m means with df degrees of freedom.
 
     For m = 2, Q is sqrt(2) |T| with T Student's t: p = 2 t.sf(q / sqrt 2, df)
@@ -265,7 +264,7 @@ def _range_sf(q: np.ndarray, m: int, df: int, func: str) -> np.ndarray:
             again, warned = _quiet(stats.studentized_range.sf, block[rest], m, df)
             if warned:
                 raise ValueError(
-                    f"{func}: scipy's studentized range distribution (m = {m}, df = {df}) "
+                    f"{caller()}: scipy's studentized range distribution (m = {m}, df = {df}) "
                     "did not converge for these data; use test='randomised-tukey'"
                 )
             value[rest] = again
@@ -283,7 +282,7 @@ _TAIL = 1e-5
 
 
 @lru_cache(maxsize=256)
-def _q_critical(alpha: float, m: int, df: int, func: str) -> float:
+def _q_critical(alpha: float, m: int, df: int) -> float:
     """q(1 - alpha; m, df) of the studentized range (slow to compute: cached)."""
     stats = _scipy_stats()
     if m == 2:
@@ -304,9 +303,9 @@ def _q_critical(alpha: float, m: int, df: int, func: str) -> float:
                 )
             )
     q, warned = _quiet(lambda: float(stats.studentized_range.ppf(1 - alpha, m, df)))
-    if warned and not abs(_range_sf(np.array([q]), m, df, func)[0] - alpha) <= 1e-9:
+    if warned and not abs(_range_sf(np.array([q]), m, df)[0] - alpha) <= 1e-9:
         raise ValueError(
-            f"{func}: scipy's studentized range distribution (m = {m}, df = {df}) did not "
+            f"{caller()}: scipy's studentized range distribution (m = {m}, df = {df}) did not "
             f"converge for q(1 - {alpha:g}); choose another alpha or test='randomised-tukey'"
         )
     return q
@@ -421,8 +420,9 @@ def _enumerated_trials(n: int, m: int, start: int, stop: int) -> np.ndarray:
     return out.reshape(len(idx), n, m)
 
 
+@public
 def randomised_tukey_hsd(
-    scores, *, n_resamples: int = 10000, seed=None, chunk: int | None = None
+    scores, /, *, n_resamples: int = 10000, seed=None, chunk: int | None = None
 ) -> RandomisedTukeyHSDResult:
     r"""Randomised Tukey HSD: one set of trials for every pair of systems.
 
@@ -469,16 +469,15 @@ def randomised_tukey_hsd(
     >>> r.exact, r.n_resamples, r.pvalue.round(3).tolist()[0]
     (True, 1296, [1.0, 0.352, 0.056])
     """
-    func = "randomised_tukey_hsd"
-    x = _matrix(scores, func)
-    n_resamples = check_int(n_resamples, "n_resamples", func, minimum=1)
+    x = _matrix(scores)
+    n_resamples = check_int(n_resamples, "n_resamples", minimum=1)
     if chunk is not None:
-        chunk = check_int(chunk, "chunk", func, minimum=1)
-    return _randomised_tukey(x, n_resamples, _rng(seed, func), chunk, func, "'scores' parameter")
+        chunk = check_int(chunk, "chunk", minimum=1)
+    return _randomised_tukey(x, n_resamples, _rng(seed), chunk, "'scores' parameter")
 
 
 def _randomised_tukey(
-    x: np.ndarray, n_resamples: int, rng, chunk: int | None, func: str, params: str
+    x: np.ndarray, n_resamples: int, rng, chunk: int | None, params: str
 ) -> RandomisedTukeyHSDResult:
     """The randomised Tukey HSD of checked scores: counts per chunk, memory bounded."""
     x, e = _scaled(x)
@@ -487,7 +486,7 @@ def _randomised_tukey(
     ms_e = ss_e / ((m - 1) * (n - 1))
     if not ms_e > 0:
         raise _undefined_residual(
-            func, "the randomised Tukey HSD" if func == "compare" else "the test"
+            "the randomised Tukey HSD" if caller().endswith("compare") else "the test"
         )
     j, k = np.triu_indices(m, 1)
     # in sums: means times n, from hi + lo (:func:`_split`) so that terms that cancel
@@ -522,5 +521,5 @@ def _randomised_tukey(
     p = np.ones((m, m))
     p[j, k] = p[k, j] = counts / trials
     diff = col[:, None] - col[None, :]
-    shown = _unscaled(diff, e, "every difference of system means", func, params)
+    shown = _unscaled(diff, e, "every difference of system means", params)
     return RandomisedTukeyHSDResult(shown, p, diff / math.sqrt(ms_e), exact, trials)

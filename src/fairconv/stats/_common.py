@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from .._validation import as_float_array, check_int, check_real, fail
+from .._validation import as_float_array, caller, check_int, check_real, fail
 
 
 def _scipy_stats():
@@ -29,30 +29,29 @@ CHUNK_BYTES = 64 * 2**20
 _EPS = float(np.finfo(np.float64).eps)
 
 
-def _vector(x, name: str, func: str) -> np.ndarray:
-    arr = as_float_array(x, name, func)
+def _vector(x, name: str) -> np.ndarray:
+    arr = as_float_array(x, name)
     if arr.ndim != 1:
-        raise fail(name, func, "be a 1-d array of per-topic scores", f"shape {arr.shape}")
+        raise fail(name, "be a 1-d array of per-topic scores", f"shape {arr.shape}")
     if arr.shape[0] < 2:
-        raise fail(name, func, "hold the scores of at least 2 topics", f"{arr.shape[0]}")
+        raise fail(name, "hold the scores of at least 2 topics", f"{arr.shape[0]}")
     if not np.isfinite(arr).all():
         raise fail(
             name,
-            func,
             "hold finite scores",
             f"NaN or infinity at topic {int(np.argmin(np.isfinite(arr)))}",
         )
     return arr
 
 
-def _pair(x, y, func: str) -> tuple[np.ndarray, np.ndarray, int]:
+def _pair(x, y) -> tuple[np.ndarray, np.ndarray, int]:
     """The differences x - y of the scaled scores, their magnitudes |x| + |y|, and e.
 
     Both are divided by 2**e (:func:`_scaled`); the magnitudes bound the rounding of d.
     """
-    a, b = _vector(x, "x", func), _vector(y, "y", func)
+    a, b = _vector(x, "x"), _vector(y, "y")
     if a.shape != b.shape:
-        raise fail("y", func, f"hold the {len(a)} topics of 'x'", f"{len(b)}")
+        raise fail("y", f"hold the {len(a)} topics of 'x'", f"{len(b)}")
     ab, e = _scaled(np.stack([a, b]))
     return ab[0] - ab[1], np.abs(ab[0]) + np.abs(ab[1]), e
 
@@ -68,13 +67,13 @@ def _scaled(arr: np.ndarray) -> tuple[np.ndarray, int]:
     return (np.ldexp(arr, -e) if e else arr), e
 
 
-def _unscaled(value, e: int, what: str, func: str, params: str):
+def _unscaled(value, e: int, what: str, params: str):
     """``value * 2**e`` (a float or an array), refused when it exceeds the float range."""
     with np.errstate(over="ignore"):
         out = np.ldexp(value, e)
     if not np.isfinite(out).all():
         raise ValueError(
-            f"The {params} of {func} must hold scores small enough that {what} is a "
+            f"The {params} of {caller()} must hold scores small enough that {what} is a "
             "finite float. Got scores for which it exceeds 1.8e308 instead; divide them "
             "by a constant"
         )
@@ -102,33 +101,32 @@ def _constant(d: np.ndarray, mag: np.ndarray, axis: int = 0) -> np.ndarray:
     return np.asarray(~(spread > _round_off(d.shape[axis], mag.max(axis=axis))))
 
 
-def _matrix(scores, func: str) -> np.ndarray:
-    arr = as_float_array(scores, "scores", func)
+def _matrix(scores) -> np.ndarray:
+    arr = as_float_array(scores, "scores")
     if arr.ndim != 2:
-        raise fail("scores", func, "be a (topics, systems) array", f"shape {arr.shape}")
+        raise fail("scores", "be a (topics, systems) array", f"shape {arr.shape}")
     if arr.shape[0] < 2 or arr.shape[1] < 2:
-        raise fail("scores", func, "hold at least 2 topics and 2 systems", f"shape {arr.shape}")
+        raise fail("scores", "hold at least 2 topics and 2 systems", f"shape {arr.shape}")
     if not np.isfinite(arr).all():
         bad = np.argwhere(~np.isfinite(arr))[0]
         raise fail(
             "scores",
-            func,
             "hold finite scores",
             f"NaN or infinity at topic {bad[0]}, system {bad[1]}",
         )
     return arr
 
 
-def _alpha(alpha, func: str) -> float:
-    return check_real(alpha, "alpha", func, low=0.0, high=1.0, closed="neither")
+def _alpha(alpha) -> float:
+    return check_real(alpha, "alpha", low=0.0, high=1.0, closed="neither")
 
 
-def _rng(seed, func: str) -> np.random.Generator:
+def _rng(seed) -> np.random.Generator:
     if isinstance(seed, np.random.Generator):
         return seed
     if seed is None:
         return np.random.default_rng()
-    return np.random.default_rng(check_int(seed, "seed", func, minimum=0))
+    return np.random.default_rng(check_int(seed, "seed", minimum=0))
 
 
 def _limit(observed, floor) -> np.ndarray:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .._validation import as_float_array, check_choice, check_int, fail
+from .._validation import as_float_array, caller, check_choice, check_int, fail, public
 from ..results import ScoreTable
 from ._anova import _anova2, _randomised_tukey, _tukey
 from ._common import _alpha, _constant, _matrix, _rng, _scaled, _scipy_stats, _unscaled
@@ -37,7 +37,6 @@ def _pairwise(
     alpha: float,
     names=None,
     chunk=None,
-    func: str = "compare",
     params: str = "'table' parameter",
 ) -> TukeyHSDResult | RandomisedTukeyHSDResult | PairwiseTestsResult:
     """The test's record for every pair of columns of x (named ``names`` in errors).
@@ -45,9 +44,9 @@ def _pairwise(
     Errors name ``func``, the function called, and its ``params``.
     """
     if test == "tukey":
-        return _tukey(x, alpha, func, params)
+        return _tukey(x, alpha, params)
     if test == "randomised-tukey":
-        return _randomised_tukey(x, n_resamples, rng, chunk, func, params)
+        return _randomised_tukey(x, n_resamples, rng, chunk, params)
     x, e = _scaled(x)
     n, m = x.shape
     names = [str(i) for i in range(m)] if names is None else names
@@ -85,14 +84,14 @@ def _pairwise(
     p[j, k] = p[k, j] = pv
     es[j, k], es[k, j] = effect, -effect
     diff = x.mean(axis=0)
-    shown = _unscaled(
-        diff[:, None] - diff[None, :], e, "every difference of system means", func, params
-    )
+    shown = _unscaled(diff[:, None] - diff[None, :], e, "every difference of system means", params)
     return PairwiseTestsResult(test, shown, p, es, exact, trials)
 
 
+@public
 def discriminative_power(
     scores,
+    /,
     *,
     test: str = "randomised-tukey",
     alpha: float = 0.05,
@@ -140,14 +139,11 @@ def discriminative_power(
     >>> dp.pairs, dp.asl.round(3).tolist(), round(dp.power, 3)
     (((0, 2), (0, 1), (1, 2)), [0.028, 0.121, 0.505], 0.333)
     """
-    func = "discriminative_power"
-    x = _matrix(scores, func)
-    test = check_choice(test, "test", func, TESTS)
-    alpha = _alpha(alpha, func)
-    n_resamples = check_int(n_resamples, "n_resamples", func, minimum=1)
-    p = _pairwise(
-        x, test, n_resamples, _rng(seed, func), alpha, func=func, params="'scores' parameter"
-    ).pvalue
+    x = _matrix(scores)
+    test = check_choice(test, "test", TESTS)
+    alpha = _alpha(alpha)
+    n_resamples = check_int(n_resamples, "n_resamples", minimum=1)
+    p = _pairwise(x, test, n_resamples, _rng(seed), alpha, params="'scores' parameter").pvalue
     j, k = np.triu_indices(x.shape[1], 1)
     pv = p[j, k]
     order = np.argsort(pv, kind="stable")
@@ -156,8 +152,9 @@ def discriminative_power(
 
 
 # --------------------------------------------------------------------------- score tables
+@public
 def scores_of(
-    table, measure: str, *, nan_policy: str = "raise", topics: Sequence[str] | None = None
+    table, measure: str, /, *, nan_policy: str = "raise", topics: Sequence[str] | None = None
 ) -> tuple[np.ndarray, tuple[str, ...], int]:
     """The (topics, runs) matrix of one measure of a ScoreTable.
 
@@ -196,19 +193,18 @@ def scores_of(
     >>> x.tolist(), topics, dropped
     ([[0.7, 0.5, 0.0], [0.3, 0.1, 0.0]], ('Q1', 'Q2'), 0)
     """
-    func = "scores_of"
     if not isinstance(table, ScoreTable):
         raise TypeError(
-            f"The 'table' parameter of {func} must be a ScoreTable. "
+            f"The 'table' parameter of {caller()} must be a ScoreTable. "
             f"Got {type(table).__name__} instead."
         )
-    nan_policy = check_choice(nan_policy, "nan_policy", func, ("raise", "omit"))
+    nan_policy = check_choice(nan_policy, "nan_policy", ("raise", "omit"))
     if measure not in table.measures:
-        raise fail("measure", func, f"be one of {', '.join(table.measures)}", repr(measure))
+        raise fail("measure", f"be one of {', '.join(table.measures)}", repr(measure))
     col = table.measures.index(measure)
     keep: np.ndarray = np.asarray(table.present[:, :, col].all(axis=1))
     if topics is not None:
-        keep &= _topic_mask(table.topics, topics, func)
+        keep &= _topic_mask(table.topics, topics)
     values = table.values[keep, :, col]  # (topics, runs)
     names = [t for t, k in zip(table.topics, keep.tolist(), strict=True) if k]
     undefined = np.isnan(values).any(axis=1)
@@ -225,31 +221,32 @@ def scores_of(
     )
 
 
-def _topic_mask(all_topics: Sequence[str], topics, func: str) -> np.ndarray:
+def _topic_mask(all_topics: Sequence[str], topics) -> np.ndarray:
     """Which of ``all_topics`` are in ``topics`` (a sequence of known ids, each once)."""
     if isinstance(topics, (str, bytes)) or not isinstance(topics, Sequence):
         raise TypeError(
-            f"The 'topics' parameter of {func} must be a sequence of topic ids. "
+            f"The 'topics' parameter of {caller()} must be a sequence of topic ids. "
             f"Got {type(topics).__name__} instead."
         )
     wanted = set(topics)
     if len(wanted) != len(topics):
         twice = next(t for i, t in enumerate(topics) if t in topics[:i])
-        raise fail("topics", func, "list each topic once", f"{twice!r} twice")
+        raise fail("topics", "list each topic once", f"{twice!r} twice")
     unknown = sorted(wanted - set(all_topics), key=str)
     if unknown:
         raise fail(
             "topics",
-            func,
             "list topics of the scores",
             ", ".join(map(repr, unknown[:5])) + (" and more" if len(unknown) > 5 else ""),
         )
     return np.array([t in wanted for t in all_topics], dtype=bool)
 
 
+@public
 def compare(
     table,
     measure: str,
+    /,
     *,
     test: str = "randomised-tukey",
     n_resamples: int = 10000,
@@ -320,55 +317,54 @@ def compare(
     >>> c.pairs[0]["a"], round(c.pairs[0]["pvalue"], 3)
     ('bm25', 0.225)
     """
-    func = "compare"
-    test = check_choice(test, "test", func, TESTS)
-    correction = check_choice(correction, "correction", func, CORRECTIONS)
+    test = check_choice(test, "test", TESTS)
+    correction = check_choice(correction, "correction", CORRECTIONS)
     if test in ("tukey", "randomised-tukey") and correction != "none":
         raise ValueError(
             f"{test} already controls the familywise error: a {correction} correction "
             "does not apply (use a pairwise test, or no correction)"
         )
-    alpha = _alpha(alpha, func)
-    n_resamples = check_int(n_resamples, "n_resamples", func, minimum=1)
+    alpha = _alpha(alpha)
+    n_resamples = check_int(n_resamples, "n_resamples", minimum=1)
     if not isinstance(measure, str):
         raise TypeError(
-            f"The 'measure' parameter of {func} must be a str. "
+            f"The 'measure' parameter of {caller()} must be a str. "
             f"Got {type(measure).__name__} instead."
         )
     if systems is not None and (
         isinstance(systems, (str, bytes)) or not hasattr(systems, "__len__")
     ):
         raise TypeError(
-            f"The 'systems' parameter of {func} must be a sequence of names. "
+            f"The 'systems' parameter of {caller()} must be a sequence of names. "
             f"Got {type(systems).__name__} instead."
         )
     if isinstance(table, ScoreTable):
         if systems is not None:
-            raise fail("systems", func, "be None for a ScoreTable (its runs name them)", "names")
+            raise fail("systems", "be None for a ScoreTable (its runs name them)", "names")
         x, _, dropped = scores_of(table, measure, nan_policy=nan_policy, topics=topics)
         names = list(table.runs)
     else:
-        x, names, dropped = _array_scores(table, nan_policy, topics, systems, func)
+        x, names, dropped = _array_scores(table, nan_policy, topics, systems)
     if x.shape[0] < 2:
         raise ValueError(
             f"{measure} exists for every system on {x.shape[0]} topic(s): a comparison "
             "needs at least 2"
         )
-    x = _matrix(x, func)
+    x = _matrix(x)
     order = np.argsort(-_scaled(x)[0].mean(axis=0), kind="stable")
     runs = [names[i] for i in order]
     x = x[:, order]
-    result = _pairwise(x, test, n_resamples, _rng(seed, func), alpha, names=runs)
+    result = _pairwise(x, test, n_resamples, _rng(seed), alpha, names=runs)
     # the randomisation test stays defined where V_E is 0; the ANOVA CIs do not
-    a = _anova2(x, alpha, func, "'table' parameter", undefined_ok=test == "randomisation")
+    a = _anova2(x, alpha, "'table' parameter", undefined_ok=test == "randomisation")
     if a is None:
         scaled, e = _scaled(x)
-        means = _unscaled(scaled.mean(axis=0), e, "every system mean", func, "'table' parameter")
+        means = _unscaled(scaled.mean(axis=0), e, "every system mean", "'table' parameter")
         low = high = np.full(x.shape[1], np.nan)
     else:
         means, low, high = a.means, a.ci_low, a.ci_high
     j, k = np.triu_indices(x.shape[1], 1)
-    pv = adjust_pvalues(result.pvalue[j, k], correction)
+    pv = adjust_pvalues(result.pvalue[j, k], method=correction)
     listed = tuple(
         {"name": r, "mean": float(means[i]), "ci_low": float(low[i]), "ci_high": float(high[i])}
         for i, r in enumerate(runs)
@@ -384,26 +380,26 @@ def compare(
     )
 
 
-def _array_scores(scores, nan_policy, topics, systems, func: str):
+def _array_scores(scores, nan_policy, topics, systems):
     """(scores, names, n_dropped) of an array given to ``compare``."""
-    nan_policy = check_choice(nan_policy, "nan_policy", func, ("raise", "omit"))
+    nan_policy = check_choice(nan_policy, "nan_policy", ("raise", "omit"))
     if topics is not None:
-        raise fail("topics", func, "be None for an array (select its rows instead)", "ids")
-    x = as_float_array(scores, "table", func)
+        raise fail("topics", "be None for an array (select its rows instead)", "ids")
+    x = as_float_array(scores, "table")
     if x.ndim != 2:
-        raise fail("table", func, "be a ScoreTable or a (topics, systems) array", f"{x.shape}")
+        raise fail("table", "be a ScoreTable or a (topics, systems) array", f"{x.shape}")
     if np.isinf(x).any():
-        raise fail("table", func, "hold finite scores or NaN", "infinity")
+        raise fail("table", "hold finite scores or NaN", "infinity")
     if systems is None:
         names = [str(i) for i in range(x.shape[1])]
     else:
         names = [str(s) for s in systems]
         if len(names) != x.shape[1] or len(set(names)) != len(names):
-            raise fail("systems", func, f"give {x.shape[1]} distinct names", f"{len(names)} names")
+            raise fail("systems", f"give {x.shape[1]} distinct names", f"{len(names)} names")
     undefined = np.isnan(x).any(axis=1)
     if undefined.any() and nan_policy == "raise":
         raise ValueError(
-            f"{func}: a score is undefined (NaN) on topic {int(np.argmax(undefined))}; pass "
+            f"{caller()}: a score is undefined (NaN) on topic {int(np.argmax(undefined))}; pass "
             "nan_policy='omit' to leave such topics out"
         )
     return x[~undefined], names, int(undefined.sum())

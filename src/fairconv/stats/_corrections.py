@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import as_float_array, check_choice, fail
+from .._validation import as_float_array, check_choice, fail, public
 
 CORRECTIONS = ("none", "bonferroni", "holm", "bh")
 """Multiple-comparison corrections of the p-values of pairwise tests."""
 
 
-def adjust_pvalues(p, method: str) -> np.ndarray:
+@public
+def adjust_pvalues(p, /, *, method: str) -> np.ndarray:
     r"""Adjust a family of p-values: Bonferroni, Holm or Benjamini-Hochberg.
 
     Parameters
@@ -43,14 +44,13 @@ def adjust_pvalues(p, method: str) -> np.ndarray:
 
     Examples
     --------
-    >>> adjust_pvalues([0.01, 0.04, 0.03], "holm").round(3).tolist()
+    >>> adjust_pvalues([0.01, 0.04, 0.03], method="holm").round(3).tolist()
     [0.03, 0.06, 0.06]
     """
-    func = "adjust_pvalues"
-    method = check_choice(method, "method", func, CORRECTIONS)
-    arr = as_float_array(p, "p", func)
+    method = check_choice(method, "method", CORRECTIONS)
+    arr = as_float_array(p, "p")
     if not np.isfinite(arr).all() or (arr < 0).any() or (arr > 1).any():
-        raise fail("p", func, "hold p-values in [0, 1]", "values outside it")
+        raise fail("p", "hold p-values in [0, 1]", "values outside it")
     flat = arr.ravel()
     m = len(flat)
     if method == "none" or m == 0:

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from .._validation import check_int
+from .._validation import caller, check_int, public
 from ._common import (
     _alpha,
     _chunk,
@@ -22,7 +22,8 @@ from ._common import (
 from ._results import BootstrapTestResult, PairedTTestResult, RandomisationTestResult
 
 
-def paired_t_test(x, y, *, alpha: float = 0.05) -> PairedTTestResult:
+@public
+def paired_t_test(x, y, /, *, alpha: float = 0.05) -> PairedTTestResult:
     r"""Paired t-test of two systems' per-topic scores.
 
     Parameters
@@ -63,12 +64,11 @@ def paired_t_test(x, y, *, alpha: float = 0.05) -> PairedTTestResult:
     >>> round(r.statistic, 4), r.df, round(r.pvalue, 4)
     (2.6112, 3, 0.0796)
     """
-    func = "paired_t_test"
-    d, mag, e = _pair(x, y, func)
-    alpha = _alpha(alpha, func)
+    d, mag, e = _pair(x, y)
+    alpha = _alpha(alpha)
     n = len(d)
     if _constant(d, mag):
-        raise _same_difference(func, d, e)
+        raise _same_difference(d, e)
     mean, sd = float(d.mean()), float(d.std(ddof=1))
     se = sd / math.sqrt(n)
     t = mean / se
@@ -78,19 +78,18 @@ def paired_t_test(x, y, *, alpha: float = 0.05) -> PairedTTestResult:
         np.array([mean - margin, mean, mean + margin]),
         e,
         "the CI of the mean difference",
-        func,
         "'x' and 'y' parameters",
     ).tolist()
     return PairedTTestResult(t, n - 1, p, mid, (low, high), mean / sd, alpha)
 
 
-def _same_difference(func: str, d: np.ndarray, e: int) -> ValueError:
+def _same_difference(d: np.ndarray, e: int) -> ValueError:
     try:
         shown = f"{math.ldexp(float(d[0]), e):.6g}"
     except OverflowError:
         shown = f"{float(d[0]):.6g} * 2**{e}"
     return ValueError(
-        f"{func}: x - y is the same ({shown}) on all {len(d)} topics (within rounding): "
+        f"{caller()}: x - y is the same ({shown}) on all {len(d)} topics (within rounding): "
         "s_d is 0 and t is undefined"
     )
 
@@ -144,8 +143,9 @@ def _randomisation_counts(d: np.ndarray, mag: np.ndarray, n_resamples: int, rng,
     return counts, trials, exact
 
 
+@public
 def randomisation_test(
-    x, y, *, n_resamples: int = 10000, seed=None, chunk: int | None = None
+    x, y, /, *, n_resamples: int = 10000, seed=None, chunk: int | None = None
 ) -> RandomisationTestResult:
     r"""Sign-flip randomisation test of the mean of paired differences.
 
@@ -195,17 +195,16 @@ def randomisation_test(
     >>> r.pvalue, r.exact
     (0.5, True)
     """
-    func = "randomisation_test"
-    d, mag, e = _pair(x, y, func)
-    n_resamples = check_int(n_resamples, "n_resamples", func, minimum=1)
+    d, mag, e = _pair(x, y)
+    n_resamples = check_int(n_resamples, "n_resamples", minimum=1)
     if chunk is not None:
-        chunk = check_int(chunk, "chunk", func, minimum=1)
+        chunk = check_int(chunk, "chunk", minimum=1)
     if not np.any(d):
-        raise ValueError(f"{func}: x and y are equal on every topic: there is nothing to test")
+        raise ValueError(f"{caller()}: x and y are equal on every topic: there is nothing to test")
     counts, trials, exact = _randomisation_counts(
-        d[:, None], mag[:, None], n_resamples, _rng(seed, func), chunk
+        d[:, None], mag[:, None], n_resamples, _rng(seed), chunk
     )
-    mean = _unscaled(d.mean(), e, "mean(x - y)", func, "'x' and 'y' parameters")
+    mean = _unscaled(d.mean(), e, "mean(x - y)", "'x' and 'y' parameters")
     return RandomisationTestResult(mean, float(counts[0] / trials), exact, trials)
 
 
@@ -237,8 +236,9 @@ def _bootstrap_counts(d: np.ndarray, mag: np.ndarray, n_resamples: int, rng, chu
     return counts, t_obs
 
 
+@public
 def bootstrap_test(
-    x, y, *, n_resamples: int = 1000, seed=None, chunk: int | None = None
+    x, y, /, *, n_resamples: int = 1000, seed=None, chunk: int | None = None
 ) -> BootstrapTestResult:
     r"""Paired bootstrap test (Sakai, SIGIR 2006) of the mean of the differences.
 
@@ -282,15 +282,12 @@ def bootstrap_test(
     >>> round(r.statistic, 3), 0 <= r.pvalue <= 1, r.n_resamples
     (2.236, True, 1000)
     """
-    func = "bootstrap_test"
-    d, mag, e = _pair(x, y, func)
-    n_resamples = check_int(n_resamples, "n_resamples", func, minimum=1)
+    d, mag, e = _pair(x, y)
+    n_resamples = check_int(n_resamples, "n_resamples", minimum=1)
     if chunk is not None:
-        chunk = check_int(chunk, "chunk", func, minimum=1)
+        chunk = check_int(chunk, "chunk", minimum=1)
     if _constant(d, mag):
-        raise _same_difference(func, d, e)
-    counts, t_obs = _bootstrap_counts(
-        d[:, None], mag[:, None], n_resamples, _rng(seed, func), chunk
-    )
+        raise _same_difference(d, e)
+    counts, t_obs = _bootstrap_counts(d[:, None], mag[:, None], n_resamples, _rng(seed), chunk)
     sign = 1.0 if d.mean() >= 0 else -1.0
     return BootstrapTestResult(sign * float(t_obs[0]), float(counts[0] / n_resamples), n_resamples)
