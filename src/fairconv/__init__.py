@@ -48,6 +48,7 @@ MODULES = (
     "rankings",
     "results",
     "stats",
+    "trecfair",
 )
 """The modules that need nothing beyond numpy and scipy (``plots`` imports matplotlib
 only when it draws)."""
