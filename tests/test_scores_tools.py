@@ -530,3 +530,24 @@ def test_broken_score_files_give_a_table_or_an_error_naming_the_file(tmp_path, a
             read_scores(f, input_format=fmt)
         except ValueError as exc:
             assert "broken.trec" in str(exc)
+
+
+def test_a_fifo_score_file_is_read_once(tmp_path):
+    """A FIFO (``<(trec_eval -q ...)`` on the command line) is read as the file it names."""
+    import os
+    import threading
+
+    fifo = tmp_path / "scores.fifo"
+    os.mkfifo(fifo)
+
+    def write():
+        with open(fifo, "w") as f:
+            f.write(TREC_A)
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    try:
+        t = read_scores(fifo)
+    finally:
+        writer.join(timeout=10)
+    same_cells(cells_of(t), trec_eval_by_loop(TREC_A, "scores.fifo"))

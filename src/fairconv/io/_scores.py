@@ -478,7 +478,7 @@ def _table(parts: list[_Part], measures, topics, func: str) -> ScoreTable:
     present = np.zeros(shape, dtype=bool)
     values[t_new[kept], r_new[kept], m_new[kept]] = values_all[kept]
     present[t_new[kept], r_new[kept], m_new[kept]] = True
-    notices = _warn_partial(present, chosen_t, chosen_m, list(run_index), func)
+    notices = _warn_partial(present, chosen_t, chosen_m, list(run_index))
     return ScoreTable(
         topics=tuple(chosen_t),
         runs=tuple(run_index),
@@ -489,7 +489,7 @@ def _table(parts: list[_Part], measures, topics, func: str) -> ScoreTable:
     )
 
 
-def _warn_partial(present, topics, measures, runs, func: str) -> dict:
+def _warn_partial(present, topics, measures, runs) -> dict:
     """One notice when some runs have a measure on topics where other runs lack it.
 
     Returns the counts for :attr:`ScoreTable.notices`: ``{measure: topics lacking a
@@ -508,7 +508,7 @@ def _warn_partial(present, topics, measures, runs, func: str) -> dict:
         )
         more = f" and {len(counts) - 3} more measure(s)" if len(counts) > 3 else ""
         warnings.warn(
-            f"{func}: some runs lack a value on topics that others have ({said}{more}; "
+            f"some runs lack a value on topics that others have ({said}{more}; "
             f"first: topic {topics[t]!r} of {measures[i]}, runs {', '.join(lacking)}); "
             "analyses of all runs use the topics every run has",
             FairconvWarning,
