@@ -250,6 +250,12 @@ def test_notices_are_a_documented_field_empty_by_default(tmp_path):
     t2 = ScoreTable(topics=t.topics, runs=t.runs, measures=t.measures, values=t.values,
                     present=t.present, notices={"topics_missing": {"r0": 2}})  # fmt: skip
     assert t2.notices["topics_missing"] == {"r0": 2} and t2["M0"].notices == t2.notices
+    import copy
+    import pickle
+
+    back = pickle.loads(pickle.dumps(t2))
+    assert back.notices == t2.notices and cells_of(back) == cells_of(t2)
+    assert copy.deepcopy(t2).runs == t2.runs
     (tmp_path / "a").write_text("runid all A\nm q1 1\nm q2 1\n")
     (tmp_path / "b").write_text("runid all B\nm q1 1\n")
     with pytest.warns(FairconvWarning, match=r"m: 1 of 2 topic"):
