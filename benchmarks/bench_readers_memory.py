@@ -1,8 +1,9 @@
-"""Peak memory of the score-file readers against the size of the file they read.
+"""Peak memory of the score-file (and label) readers against the size of their file.
 
 Writes one file of per-topic scores in each layout :func:`fairconv.io.read_scores`
 reads (trec_eval -q, ir_measures, fairconv's TSV, ranx JSON; 40 measures x 20,000
-topics, 20-60 MB each) and reads each in a fresh process that has first run
+topics, 20-60 MB each), and a nugget match-label file (JSON Lines, read by
+:func:`fairconv.io.read_labels`), and reads each in a fresh process that has first run
 ``fairconv --help``, as the command line would have loaded it. Prints the peak
 resident memory while the file is read above the peak of a process that runs
 ``fairconv --help`` alone, divided by the file's size; the goal is at most 10.
@@ -38,14 +39,17 @@ with contextlib.redirect_stdout(io.StringIO()):
     except SystemExit:
         pass
 if sys.argv[1] != "--help":
-    from fairconv.io import read_scores
+    from fairconv.io import read_labels, read_scores
     try:  # the peak of the reading alone: reset the high-water mark (Linux)
         with open("/proc/self/clear_refs", "w") as f:
             f.write("5")
     except OSError:
         pass
-    table = read_scores(sys.argv[1], input_format=sys.argv[2])
-    assert table.present.sum() > 0
+    if sys.argv[2] == "labels":
+        assert len(read_labels(sys.argv[1]).runs) > 0
+    else:
+        table = read_scores(sys.argv[1], input_format=sys.argv[2])
+        assert table.present.sum() > 0
 peak = status("VmHWM") or resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 print(peak, file=sys.stderr)
 """
@@ -95,6 +99,21 @@ def write_files(folder: str, n_topics: int) -> dict[str, str]:
             )
         )
     paths["ranx"] = os.path.join(folder, "run.json")
+    paths["labels"] = os.path.join(folder, "labels.jsonl")
+    with open(paths["labels"], "w") as f:
+        for t in range(n_topics * MEASURES // 40):
+            gold = [f"g{t}_{i}" for i in range(6)]
+            extracted = [f"e{t}_{i}" for i in range(5)]
+            record = {
+                "topic": f"T{t // 3}",
+                "turn": f"T{t // 3}_{t % 3}",
+                "run": "bm25",
+                "gold": gold,
+                "extracted": extracted,
+                "ntn": [[extracted[i], gold[i]] for i in range(3)],
+                "ntr": gold[:2],
+            }
+            f.write(json.dumps(record) + "\n")
     with open(paths["ranx"], "w") as f:
         json.dump(
             {

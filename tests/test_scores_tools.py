@@ -250,6 +250,12 @@ def test_notices_are_a_documented_field_empty_by_default(tmp_path):
     t2 = ScoreTable(topics=t.topics, runs=t.runs, measures=t.measures, values=t.values,
                     present=t.present, notices={"topics_missing": {"r0": 2}})  # fmt: skip
     assert t2.notices["topics_missing"] == {"r0": 2} and t2["M0"].notices == t2.notices
+    import copy
+    import pickle
+
+    back = pickle.loads(pickle.dumps(t2))
+    assert back.notices == t2.notices and cells_of(back) == cells_of(t2)
+    assert copy.deepcopy(t2).runs == t2.runs
     (tmp_path / "a").write_text("runid all A\nm q1 1\nm q2 1\n")
     (tmp_path / "b").write_text("runid all B\nm q1 1\n")
     with pytest.warns(FairconvWarning, match=r"m: 1 of 2 topic"):
@@ -530,3 +536,24 @@ def test_broken_score_files_give_a_table_or_an_error_naming_the_file(tmp_path, a
             read_scores(f, input_format=fmt)
         except ValueError as exc:
             assert "broken.trec" in str(exc)
+
+
+def test_a_fifo_score_file_is_read_once(tmp_path):
+    """A FIFO (``<(trec_eval -q ...)`` on the command line) is read as the file it names."""
+    import os
+    import threading
+
+    fifo = tmp_path / "scores.fifo"
+    os.mkfifo(fifo)
+
+    def write():
+        with open(fifo, "w") as f:
+            f.write(TREC_A)
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    try:
+        t = read_scores(fifo)
+    finally:
+        writer.join(timeout=10)
+    same_cells(cells_of(t), trec_eval_by_loop(TREC_A, "scores.fifo"))

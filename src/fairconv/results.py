@@ -441,16 +441,23 @@ class ScoreTable:
             present=present,
         )
 
-    def _replace(self, **changes) -> ScoreTable:
-        fields: dict[str, Any] = dict(
+    def __reduce__(self):
+        """Pickle by the fields (the read-only ``notices`` view as a plain dict)."""
+        return (_rebuilt, (self._fields(),))
+
+    def _fields(self) -> dict[str, Any]:
+        return dict(
             topics=self.topics,
             runs=self.runs,
             measures=self.measures,
             values=self.values,
             present=self.present,
             overall=self.overall,
-            notices=self.notices,
+            notices=dict(self.notices),
         )
+
+    def _replace(self, **changes) -> ScoreTable:
+        fields = self._fields()
         fields.update(changes)
         return ScoreTable(**fields)
 
@@ -892,6 +899,11 @@ class ScoreTable:
         starts = np.stack((prefixes[1][t], base[1] + measures[1][m], base[2] + at), axis=1)
         lengths = np.stack((prefixes[2][t], measures[2][m], size), axis=1)
         return str(_accel.lines(b"".join(parts), starts, lengths).data, "utf-8", "surrogatepass")
+
+
+def _rebuilt(fields: dict[str, Any]) -> ScoreTable:
+    """A pickled ScoreTable, built again from its fields."""
+    return ScoreTable(**fields)
 
 
 def _write_to(out, writer, overwrite: bool) -> None:
