@@ -10,14 +10,14 @@ CORRECTIONS = ("none", "bonferroni", "holm", "bh")
 """Multiple-comparison corrections of the p-values of pairwise tests."""
 
 
-def adjust_pvalues(p, method: str) -> np.ndarray:
+def adjust_pvalues(p, /, *, correction: str) -> np.ndarray:
     r"""Adjust a family of p-values: Bonferroni, Holm or Benjamini-Hochberg.
 
     Parameters
     ----------
     p : array_like
         p-values in [0, 1], any shape (adjusted as one family).
-    method : {'none', 'bonferroni', 'holm', 'bh'}
+    correction : {'none', 'bonferroni', 'holm', 'bh'}
 
     Returns
     -------
@@ -33,7 +33,7 @@ def adjust_pvalues(p, method: str) -> np.ndarray:
     Raises
     ------
     ValueError
-        For an unknown method or values outside [0, 1].
+        For an unknown correction or values outside [0, 1].
 
     References
     ----------
@@ -43,11 +43,11 @@ def adjust_pvalues(p, method: str) -> np.ndarray:
 
     Examples
     --------
-    >>> adjust_pvalues([0.01, 0.04, 0.03], "holm").round(3).tolist()
+    >>> adjust_pvalues([0.01, 0.04, 0.03], correction="holm").round(3).tolist()
     [0.03, 0.06, 0.06]
     """
     func = "adjust_pvalues"
-    method = check_choice(method, "method", func, CORRECTIONS)
+    method = check_choice(correction, "correction", func, CORRECTIONS)
     arr = as_float_array(p, "p", func)
     if not np.isfinite(arr).all() or (arr < 0).any() or (arr > 1).any():
         raise fail("p", func, "hold p-values in [0, 1]", "values outside it")
