@@ -291,7 +291,8 @@ def test_randomisation_where_the_anova_is_undefined(capsys, tmp_path):
 
 @pytest.mark.parametrize("fmt", ["tsv", "json"])
 def test_scores_beyond_the_float_range_are_one_line_errors(tmp_path, fmt):
-    f = _scores_file(tmp_path, "huge.tsv", {"A": [1e308, 0.1, 0.5], "B": [-1e308, 0.3, 0.3]})
+    # a difference of means of 3.4e308 (each pair is scaled on its own: 2e308 is computed)
+    f = _scores_file(tmp_path, "huge.tsv", {"A": [1.7e308, 1.7e308, 1.6e308], "B": [-1.7e308] * 3})
     proc = subprocess.run(
         [sys.executable, "-W", "error", "-m", "fairconv", "compare", "-m", "P", "--test",
          "randomisation", "--format", fmt, str(f)],

@@ -827,8 +827,12 @@ def test_large_scores_are_computed_or_refused_never_inf():
     assert r.difference[0, 1] == pytest.approx(2 / 3 * 1e308) and r.exact
     with pytest.raises(ValueError, match="sum of squares"):
         stats.anova2([[1e200, -1e200], [0.1, 0.3], [0.5, 0.3]])
+    c = stats.compare(huge, "m", test="randomisation")  # scaled per pair: computed
+    assert c.pairs[0]["difference"] == pytest.approx(2 / 3 * 1e308)
+    assert c.pairs[0]["pvalue"] == stats.randomisation_test(*np.array(huge).T).pvalue
+    beyond = [[1.7e308, -1.7e308], [1.7e308, -1.7e308], [1.6e308, -1.7e308]]
     with pytest.raises(ValueError, match="'table' parameter of compare .* finite float"):
-        stats.compare(huge, "m", test="randomisation")
+        stats.compare(beyond, "m", test="randomisation")  # a difference of 3.4e308
 
 
 # --------------------------------------------------------------------------- undefined

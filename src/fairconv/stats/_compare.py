@@ -244,12 +244,12 @@ def _discriminative_power(x, names, topics, test, alpha, n_resamples, seed, func
         func=func,
         params="'scores' parameter",
     )
-    inverse = np.argsort(order)
-    p = result.pvalue[np.ix_(inverse, inverse)]
+    # pairs in the order of the run names (ties in ASL too): the same list whatever
+    # the order of the runs given; indices into ``runs`` as given
     j, k = np.triu_indices(x.shape[1], 1)
-    pv = p[j, k]
+    pv = result.pvalue[j, k]
     rank = np.argsort(pv, kind="stable")
-    pairs = tuple((int(a), int(b)) for a, b in zip(j[rank], k[rank], strict=True))
+    pairs = tuple((int(a), int(b)) for a, b in zip(order[j[rank]], order[k[rank]], strict=True))
     exact = bool(getattr(result, "exact", False))
     trials = int(getattr(result, "n_resamples", 0))
     return DiscriminativePowerResult(
@@ -490,7 +490,12 @@ def compare(
     x = x[:, order]
     tukey = test in ("tukey", "randomised-tukey")
     # the randomisation test stays defined where V_E is 0; the ANOVA intervals do not
-    a = _anova2(x, alpha, func, "'table' parameter", undefined_ok=not tukey, runs=shown)
+    try:
+        a = _anova2(x, alpha, func, "'table' parameter", undefined_ok=not tukey, runs=shown)
+    except ValueError:
+        if tukey:
+            raise
+        a = None  # beyond the float range: the pairwise tests are scaled per pair
     nan = np.full(x.shape[1], np.nan)
     low, high = (a.ci_low, a.ci_high) if tukey and a is not None else (nan, nan)
     j, k = np.triu_indices(x.shape[1], 1)

@@ -266,7 +266,8 @@ class Pairs(Sequence):
     def __eq__(self, other) -> bool:
         if isinstance(other, Pairs):
             other = list(other)
-        return isinstance(other, (list, tuple)) and list(self) == list(other)
+        # NaN (an interval the test does not give) equals NaN here, as None in to_dict
+        return isinstance(other, (list, tuple)) and plain(list(self)) == plain(list(other))
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -294,7 +295,8 @@ class Comparison(Record):
     ``exact``; 0 for the others), ``seed`` the int seed (None for a Generator).
     ``n_dropped`` topics were left out for undefined values. ``result`` is the
     test's record, its (m, m) matrices in the order of ``runs``; ``anova`` the
-    two-way ANOVA in that order, or None where the residual variance V_E is 0.
+    two-way ANOVA in that order, or None where the residual variance V_E is 0 (or, for
+    the pairwise tests, where its sums of squares exceed the float range).
     """
 
     measure: str
