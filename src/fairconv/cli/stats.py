@@ -175,8 +175,10 @@ def _report(c) -> list[str]:
         lines.append(f"p-values: {c.p_value_rule} distribution")
     else:
         seed = "none (fresh)" if c.seed is None else str(c.seed)
-        what = f"N = {c.n_resamples} (all permutations)" if c.exact else f"B = {c.n_resamples}"
-        lines.append(f"p-values: {c.p_value_rule}, {what}, seed {seed}")
+        if c.exact:
+            lines.append(f"p-values: exact (count / N), all N = {c.n_resamples} enumerated")
+        else:
+            lines.append(f"p-values: {c.p_value_rule}, B = {c.n_resamples}, seed {seed}")
     dropped = f" ({c.n_dropped} left out: undefined values)" if c.n_dropped else ""
     lines.append(f"alpha: {c.alpha:g}; correction: {c.correction}; topics: {c.n_topics}{dropped}")
     lines.append(f"effect size: {EFFECT_SIZE_TEXT[c.effect_size_name]}")
@@ -331,7 +333,7 @@ def _cmd_discpower(args) -> int:
             how = "p from the " + ("t" if r.test == "paired-t" else "studentized range")
             return f"{how} distribution"
         if r.exact:
-            return f"exact (count / N), N = {r.n_resamples} (all permutations)"
+            return f"exact (count / N), all N = {r.n_resamples} enumerated"
         return f"Monte Carlo ((count + 1) / (B + 1)), B = {r.n_resamples}, seed {r.seed}"
 
     def tsv(out):
