@@ -393,3 +393,12 @@ def test_memory_of_paired_tests_over_all_pairs_follows_the_pairs_not_topics_x_ru
     finally:
         tracemalloc.stop()
     assert peak < 64 * 2**20, f"peak {peak / 2**20:.0f} MB"
+
+
+def test_a_string_of_measures_is_not_split_into_characters(tmp_path):
+    f = _scores_file(tmp_path / "s.tsv", {"A": [0.1, 0.5], "B": [0.2, 0.4]}, measure="MN")
+    from fairconv.io import read_scores
+
+    with pytest.raises(TypeError, match=r"'measures' parameter of read_scores .* \['MN'\]"):
+        read_scores([f], measures="MN")
+    assert read_scores([f], measures=["MN"]).measures == ("MN",)
