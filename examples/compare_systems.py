@@ -13,7 +13,7 @@ X, Y, Z = book.scores.T
 
 t = stats.paired_t_test(X, Y)
 print(f"paired t-test, X vs Y: t({t.df}) = {t.statistic:.3f}, p = {t.pvalue:.3f}, "
-      f"effect size {t.effect_size:.3f}, 95% CI [{t.ci[0]:.4f}, {t.ci[1]:.4f}]")  # fmt: skip
+      f"effect size {t.effect_size:.3f}, 95% CI [{t.ci_low:.4f}, {t.ci_high:.4f}]")  # fmt: skip
 r = stats.randomisation_test(X, Y, n_resamples=2**20)
 print(f"randomisation test, X vs Y: p = {r.pvalue:.5f} (exact: {r.exact})")
 

@@ -435,7 +435,7 @@ def test_cohen_kappa_strings_and_categories():
     weighted = ag.cohen_kappa(a, b, weighting="linear", categories=order)
     expected = cohen_loop([coded[v] for v in a], [coded[v] for v in b], "linear")
     assert weighted.statistic == pytest.approx(expected, abs=1e-12)
-    assert weighted.option == "linear"
+    assert (weighted.weighting, weighted.level) == ("linear", None)
 
 
 def test_majority_vote_tie_rules():
@@ -482,7 +482,7 @@ def test_records_to_dict_and_frame():
     assert d["depth"] == [2, 3] and d["statistic"] == d["ext"]
     frame = ag.correlation_matrix([[1, 2, 3], [3, 1, 2]], method="spearman").to_frame()
     assert list(frame.columns) == ["0", "1"]
-    assert ag.fleiss_kappa([[1, 1], [0, 1], [0, 0]]).to_frame().shape == (1, 5)
+    assert ag.fleiss_kappa([[1, 1], [0, 1], [0, 0]]).to_frame().shape == (1, 6)  # weighting, level
     assert ag.majority_vote([[1, 1], [0, 1]]).to_frame().shape == (2, 4)
 
 

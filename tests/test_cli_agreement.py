@@ -170,10 +170,14 @@ def _values(seed, n_measures):
     return rng.random((n_measures, len(RUNS), len(TOPICS))).round(3)
 
 
+HEADER = "a\tb\ttau_b\ttau_b_pvalue\ttau_ap\tspearman\tn_systems\tn_topics_a\tn_topics_b"
+
+
 def _tsv_pairs(text):
     lines = text.strip().split("\n")
-    assert lines[0] == "a\tb\ttau_b\ttau_ap\tspearman\tn_systems"
-    return [line.split("\t") for line in lines[1:]]
+    assert lines[0].startswith("# tau_ap: tau_ap-b (Urbano and Marrero") and lines[1][:3] == "# p"
+    assert lines[2] == HEADER
+    return [line.split("\t") for line in lines[3:]]
 
 
 def test_agree_every_pair_of_measures(tmp_path, capsys):
@@ -184,10 +188,12 @@ def test_agree_every_pair_of_measures(tmp_path, capsys):
     assert [(r[0], r[1]) for r in rows] == [("A", "B"), ("A", "C"), ("B", "C")]
     means = values.mean(axis=2)
     for row, (a, b) in zip(rows, [(0, 1), (0, 2), (1, 2)], strict=True):
-        assert float(row[2]) == pytest.approx(ag.kendall_tau(means[a], means[b]).statistic)
-        assert float(row[3]) == pytest.approx(ag.tau_ap(means[a], means[b], variant="b").statistic)
-        assert float(row[4]) == pytest.approx(ag.spearman(means[a], means[b]).statistic)
-        assert row[5] == "5"
+        tau = ag.kendall_tau(means[a], means[b])
+        assert float(row[2]) == pytest.approx(tau.statistic)
+        assert float(row[3]) == pytest.approx(tau.pvalue, rel=1e-12)
+        assert float(row[4]) == pytest.approx(ag.tau_ap(means[a], means[b], variant="b").statistic)
+        assert float(row[5]) == pytest.approx(ag.spearman(means[a], means[b]).statistic)
+        assert row[6:] == ["5", "3", "3"]
 
 
 def test_agree_means_over_topics_every_run_has(tmp_path, capsys):
@@ -213,7 +219,10 @@ def test_agree_between_two_files_latex_and_plot(tmp_path, capsys):
     args = ["agree", "-m", "ndcg_cut_20", "--between", "--format", "latex"]
     assert main([*args, "--plot", str(fig), human, llm]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("\\begin{tabular}") and "ndcg\\_cut\\_20" in out
+    assert out.startswith("\\begin{table}") and "ndcg\\_cut\\_20" in out
+    assert (
+        "\\caption{Agreement of the run rankings: 5 runs ranked by their mean over 3 topics" in out
+    )
     a = _values(3, 1)[0].mean(axis=1)
     b = _values(4, 1)[0].mean(axis=1)
     assert f"{ag.kendall_tau(a, b).statistic:.3f}" in out
@@ -235,7 +244,11 @@ def test_agree_errors(tmp_path):
     assert "two score files" in _agree_error("-m", "A", "--between", path)
     constant = np.ones_like(values)
     flat = _score_file(tmp_path, "flat.tsv", constant, ["A", "B"])
-    assert "not be constant" in _agree_error("-m", "A", "-m", "B", flat)
+    proc = _run("agree", "-m", "A", "-m", "B", flat)  # undefined: NaN, with a notice each
+    assert proc.returncode == 0 and proc.stdout.strip().split("\n")[-1].split("\t")[2:6] == [
+        "NaN", "NaN", "NaN", "NaN"
+    ]  # fmt: skip
+    assert proc.stderr.count("every run has the same mean (1.0)") == 2
 
 
 def test_labels_json(tmp_path, capsys):
@@ -256,4 +269,5 @@ def test_agree_prints_exactly_1_for_the_same_ranking(tmp_path, capsys):
         lines += [f"{run}\tt1\tA\t{a}", f"{run}\tt1\tB\t{b}"]
     path = _file(tmp_path, "s.tsv", "\n".join(lines) + "\n")
     assert main(["agree", "-m", "A", "-m", "B", path]) == 0
-    assert _tsv_pairs(capsys.readouterr().out) == [["A", "B", "1.0", "1.0", "1.0", "3"]]
+    row = _tsv_pairs(capsys.readouterr().out)
+    assert row == [["A", "B", "1.0", repr(1 / 3), "1.0", "1.0", "3", "1", "1"]]

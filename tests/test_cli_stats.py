@@ -29,12 +29,14 @@ def test_compare_json_has_the_book_values(capsys, book):
     data = json.loads(run(capsys, "compare", "-m", "nDCG@5", "--test", "tukey", "--format",
                           "json", book))  # fmt: skip
     assert data["measure"] == "nDCG@5" and data["test"] == "tukey" and data["n_topics"] == 20
-    assert [s["name"] for s in data["systems"]] == ["X", "Y", "Z"]
-    assert round(data["systems"][0]["ci_high"] - data["systems"][0]["mean"], 4) == 0.0670
+    assert [s["name"] for s in data["runs"]] == ["X", "Y", "Z"]
+    assert round(data["runs"][0]["ci_high"] - data["runs"][0]["mean"], 4) == 0.0670
     xy = data["pairs"][0]
     assert (xy["a"], xy["b"], round(xy["pvalue"], 3)) == ("X", "Y", 0.257)
     assert round(xy["effect_size"], 3) == 0.507 and xy["significant"] is False
-    assert set(xy) == {"a", "b", "difference", "pvalue", "effect_size", "significant"}
+    assert set(xy) == {"a", "b", "difference", "ci_low", "ci_high", "pvalue", "effect_size",
+                       "significant"}  # fmt: skip
+    assert (data["effect_size_name"], data["seed"], data["correction"]) == ("ES_E", 0, "none")
 
 
 def test_compare_default_is_a_reproducible_randomised_tukey(capsys, book):
@@ -47,7 +49,8 @@ def test_compare_latex_and_plot(capsys, book, tmp_path):
     out = run(capsys, "compare", "-m", "nDCG@5", "--test", "paired-t", "--correction", "holm",
               "--format", "latex", "--plot", tmp_path / "m.png", book)  # fmt: skip
     assert "\\begin{tabular}" in out and "\\toprule" in out and "holm" in out
-    assert "X & Y & 0.0750 & 0.143" in out  # 3 x 0.048 (Holm on three pairs)
+    assert "X & Y & 0.0750 & [0.0008, 0.1492] & 0.143" in out  # 3 x 0.048 (Holm, 3 pairs)
+    assert "\\caption{nDCG@5 over 20 topics: paired t-test" in out and "d_z" in out
     assert (tmp_path / "m.png").read_bytes().startswith(b"\x89PNG")
 
 
@@ -74,7 +77,8 @@ def test_topics_file_restricts_the_comparison(capsys, book, tmp_path):
 def test_discpower_curves_and_power(capsys, book, tmp_path):
     out = run(capsys, "discpower", "-m", "nDCG@5", "--test", "tukey", "--plot",
               tmp_path / "asl.png", book)  # fmt: skip
-    rows = [line.split("\t") for line in out.splitlines()]
+    rows = [line.split("\t") for line in out.splitlines() if not line.startswith("#")]
+    assert out.startswith("# test: tukey (two-way Tukey HSD)\n# alpha: 0.05; correction: none")
     assert rows[0] == ["measure", "rank", "a", "b", "asl"]
     assert [r[1] for r in rows[1:4]] == ["1", "2", "3"]
     assert ["nDCG@5", "0.0"] in rows
@@ -111,12 +115,15 @@ def test_compare_reads_ir_measures_output_and_agrees_with_the_api(capsys):
     from fairconv.io import read_scores
 
     out = run(capsys, "compare", "-m", "nDCG@10", "--test", "paired-t", *IRM)
-    lines = out.splitlines()
-    assert lines[0] == "# nDCG@10, paired-t, 4 topics, alpha 0.05"
-    assert lines[1] == "system\tmean\tci_low\tci_high"
-    assert lines[4] == "a\tb\tdifference\tpvalue\teffect_size\tsignificant"
+    comments = [line for line in out.splitlines() if line.startswith("#")]
+    lines = out.splitlines()[len(comments) :]
+    assert comments[:2] == ["# measure: nDCG@10", "# test: paired-t (paired t-test)"]
+    assert "# alpha: 0.05; correction: none; topics: 4" in comments
+    assert lines[0] == "run\tmean"
+    assert lines[3] == "a\tb\tdifference\tci_low\tci_high\tpvalue\teffect_size\tsignificant"
     c = stats.compare(read_scores(IRM), "nDCG@10", test="paired-t")
-    a, b, diff, p, es, sig = lines[5].split("\t")
+    a, b, diff, low, high, p, es, sig = lines[4].split("\t")
+    assert (float(low), float(high)) == (c.pairs[0]["ci_low"], c.pairs[0]["ci_high"])
     assert (a, b) == ("ir_measures_q.bm25.tsv", "ir_measures_q.qld.tsv")
     assert (float(diff), float(p), float(es)) == (
         c.pairs[0]["difference"], c.pairs[0]["pvalue"], c.pairs[0]["effect_size"],
@@ -135,7 +142,7 @@ def test_nan_policy_omit_says_how_many_topics_were_left_out(capsys, tmp_path):
     f.write_text("\n".join(rows) + "\n")
     code = main(["compare", "-m", "m", "--test", "paired-t", "--nan-policy", "omit", str(f)])
     out, err = capsys.readouterr()
-    assert code == 0 and "3 topics" in out and "1 topic(s) with undefined values" in out
+    assert code == 0 and "topics: 3 (1 left out: undefined values)" in out
     assert err == "fairconv compare: 1 topic(s) left out (undefined values)\n"
     proc = subprocess.run([sys.executable, "-m", "fairconv", "compare", "-m", "m", str(f)],
                           capture_output=True, text=True)  # fmt: skip
@@ -206,7 +213,7 @@ def test_figures_of_the_commands():
     fig = system_means(stats.compare(book.table, "nDCG@5", test="tukey"))
     lines = fig.axes[0].collections[0].get_segments()  # the CI bars, best system on top
     c = stats.compare(book.table, "nDCG@5", test="tukey")
-    for seg, s in zip(lines, c.systems, strict=True):
+    for seg, s in zip(lines, c.runs, strict=True):
         assert seg[:, 0].tolist() == pytest.approx([s["ci_low"], s["ci_high"]], abs=1e-12)
     plt.close(fig)
     with pytest.raises(TypeError, match="'comparison' parameter of plots.system_means"):
@@ -239,7 +246,8 @@ def test_discpower_nan_policy(capsys, tmp_path):
     assert code == 0 and err == "fairconv discpower: m: 1 topic(s) left out (undefined values)\n"
     from scipy.stats import ttest_rel
 
-    p = float(out.splitlines()[1].split("\t")[-1])
+    rows = [line for line in out.splitlines() if not line.startswith("#")]
+    p = float(rows[1].split("\t")[-1])
     assert p == ttest_rel([0.1, 0.7, 0.4], [0.2, 0.4, 0.3]).pvalue
     assert main(["discpower", "-m", "m", str(f)]) == 2
     assert "undefined (NaN) on topic 'q2'" in capsys.readouterr().err
@@ -256,24 +264,25 @@ def _scores_file(tmp_path, name, runs):
 
 def test_a_difference_0_on_paper_is_not_significant(capsys, tmp_path):
     """statistics.md, Ties: mean(d) = 0.1 - 0.3 + 0.2 = 0 on paper ties every trial."""
-    f = _scores_file(tmp_path, "eq.tsv", {"A": [0.1, 0.2], "B": [0.3, 0.0]})
+    f = _scores_file(tmp_path, "eq.tsv", {"A": [0.1, 0.2, 0.5, 0.5], "B": [0.3, 0.0, 0.5, 0.5]})
     for test in ("bootstrap", "randomisation", "paired-t"):
         pair = json.loads(run(capsys, "compare", "-m", "P", "--test", test, "--seed", "1",
                               "--format", "json", f))["pairs"][0]  # fmt: skip
         assert pair["significant"] is False and pair["pvalue"] == pytest.approx(1.0)
     out = run(capsys, "discpower", "-m", "P", "--test", "bootstrap", "--seed", "1", f)
-    assert out.splitlines()[1].split("\t")[-1] == "1.0" and out.splitlines()[-1] == "P\t0.0"
+    rows = [line for line in out.splitlines() if not line.startswith("#")]
+    assert rows[1].split("\t")[-1] == "1.0" and rows[-1] == "P\t0.0"
 
 
 def test_randomisation_where_the_anova_is_undefined(capsys, tmp_path):
     """docs/statistics.md, When a test is undefined: the CIs are NaN/null, not an error."""
     f = _scores_file(tmp_path, "s.tsv", {"A": [0.3, 0.5, 0.9], "B": [0.1, 0.3, 0.7]})
     common = ("compare", "-m", "P", "--test", "randomisation", f)
-    lines = run(capsys, *common).splitlines()
-    assert lines[2].split("\t")[2:] == ["NaN", "NaN"] and lines[-1].split("\t")[3] == "0.25"
+    lines = [ln for ln in run(capsys, *common).splitlines() if not ln.startswith("#")]
+    assert lines[0] == "run\tmean" and lines[-1].split("\t")[3] == "0.25"
     data = json.loads(run(capsys, *common, "--format", "json"))
-    assert data["systems"][0]["ci_low"] is None and data["pairs"][0]["effect_size"] is None
-    assert "A & 0.5667 & -- \\\\" in run(capsys, *common, "--format", "latex")
+    assert data["runs"][0]["ci_low"] is None and data["pairs"][0]["effect_size"] is None
+    assert "A & 0.5667 \\\\" in run(capsys, *common, "--format", "latex")
     proc = subprocess.run([sys.executable, "-m", "fairconv", "compare", "-m", "P", "--test",
                            "tukey", str(f)], capture_output=True, text=True)  # fmt: skip
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1
@@ -282,7 +291,8 @@ def test_randomisation_where_the_anova_is_undefined(capsys, tmp_path):
 
 @pytest.mark.parametrize("fmt", ["tsv", "json"])
 def test_scores_beyond_the_float_range_are_one_line_errors(tmp_path, fmt):
-    f = _scores_file(tmp_path, "huge.tsv", {"A": [1e308, 0.1, 0.5], "B": [-1e308, 0.3, 0.3]})
+    # a difference of means of 3.4e308 (each pair is scaled on its own: 2e308 is computed)
+    f = _scores_file(tmp_path, "huge.tsv", {"A": [1.7e308, 1.7e308, 1.6e308], "B": [-1.7e308] * 3})
     proc = subprocess.run(
         [sys.executable, "-W", "error", "-m", "fairconv", "compare", "-m", "P", "--test",
          "randomisation", "--format", fmt, str(f)],

@@ -36,7 +36,7 @@ def _book_values():
         "t_effect_size": t.effect_size,
         "t_statistic": t.statistic,
         "t_pvalue": t.pvalue,
-        "t_margin": t.ci[1] - t.mean_difference,
+        "t_margin": t.ci_high - t.mean_difference,
         "ss_systems": a.ss_systems,
         "ss_topics": a.ss_topics,
         "ss_residual": a.ss_residual,
@@ -100,7 +100,7 @@ def test_paired_t_equals_scipy_to_full_precision(n):
     assert ours.pvalue == pytest.approx(float(ref.pvalue), rel=1e-12)
     assert ours.df == ref.df == n - 1
     ci = ref.confidence_interval(0.9)
-    assert ours.ci == pytest.approx((ci.low, ci.high), rel=1e-12)
+    assert (ours.ci_low, ours.ci_high) == pytest.approx((ci.low, ci.high), rel=1e-12)
 
 
 def test_tukey_p_and_ci_are_scipys_studentized_range_on_the_two_way_q():
@@ -199,7 +199,7 @@ def test_t_anova_and_tukey_agree_with_plain_loops(seed, n, m):
     t = stats.paired_t_test(x[:, 0], x[:, 1], alpha=0.1)
     lt = _loop_t(x[:, 0].tolist(), x[:, 1].tolist(), 0.1)
     assert (t.statistic, t.pvalue, t.effect_size) == pytest.approx(lt[:3], rel=1e-12, abs=1e-15)
-    assert t.ci == pytest.approx(lt[3], rel=1e-12, abs=1e-15)
+    assert (t.ci_low, t.ci_high) == pytest.approx(lt[3], rel=1e-12, abs=1e-15)
     a = stats.anova2(x, alpha=0.1)
     la = _loop_anova(x.tolist(), 0.1)
     got = (a.ss_systems, a.ss_topics, a.ss_residual, a.ms_systems, a.ms_topics, a.ms_residual)
@@ -237,7 +237,7 @@ def _loop_sign_flip(d, n_resamples, rng):
     for _ in range(n_resamples):
         u = rng.random(len(d))
         count += abs(sum(-v if ui < 0.5 else v for ui, v in zip(u, exact, strict=True))) >= obs
-    return count / n_resamples
+    return (count + 1) / (n_resamples + 1)  # Monte Carlo: the data count as a trial
 
 
 def _brute_tukey(x):
@@ -262,16 +262,19 @@ def _loop_randomised_tukey(x, n_resamples, rng):
         perms = [rng.permutation(m) for _ in range(n)]
         s = [sum(rows[i][perms[i][j]] for i in range(n)) for j in range(m)]
         ranges.append(max(s) - min(s))
-    return _p_matrix(sums, ranges)
+    return _p_matrix(sums, ranges, monte_carlo=True)
 
 
-def _p_matrix(sums, ranges):
+def _p_matrix(sums, ranges, monte_carlo=False):
+    """count / N over an enumeration; (count + 1) / (B + 1) over B random trials."""
     m = len(sums)
     p = np.ones((m, m))
+    extra = 1 if monte_carlo else 0
     for j in range(m):
         for k in range(m):
             if j != k:
-                p[j, k] = sum(r >= abs(sums[j] - sums[k]) for r in ranges) / len(ranges)
+                count = sum(r >= abs(sums[j] - sums[k]) for r in ranges)
+                p[j, k] = (count + extra) / (len(ranges) + extra)
     return p
 
 
@@ -333,7 +336,7 @@ def test_bootstrap_agrees_with_a_loop():
         s = math.sqrt(sum((v - mean) ** 2 for v in sample) / (n - 1))
         t = 0.0 if s < 1e-12 else mean / (s / math.sqrt(n))
         count += abs(t) >= t_obs - 1e-9 * t_obs
-    assert r.pvalue == count / 300
+    assert r.pvalue == (count + 1) / 301  # Monte Carlo: the data count as a trial
     assert r.statistic == pytest.approx(VALUES["t_statistic"], rel=1e-12)
 
 
@@ -437,7 +440,7 @@ ALL_TESTS = ["randomised-tukey", "tukey", "paired-t", "randomisation", "bootstra
 
 
 @settings(max_examples=15)
-@given(st.integers(0, 2**32 - 1), st.integers(3, 8), st.integers(2, 4))
+@given(st.integers(0, 2**32 - 1), st.integers(4, 8), st.integers(2, 4))
 def test_p_values_in_0_1_and_swaps_negate(seed, n, m):
     x = np.random.default_rng(seed).random((n, m))
     for test in ALL_TESTS:
@@ -472,7 +475,7 @@ def test_swapping_systems_in_an_exact_randomised_tukey(m, n, seed):
 @settings(max_examples=15)
 @given(
     st.integers(0, 2**32 - 1),
-    st.integers(3, 8),
+    st.integers(4, 8),
     st.integers(3, 5),
     st.floats(-5, 5),
     st.floats(0.01, 100),
@@ -516,13 +519,14 @@ def test_adjusted_p_values_agree_with_loops():
         j = order[i]
         running = min(running, p[j] * m / (i + 1))
         bh[j] = min(1.0, running)
-    np.testing.assert_allclose(stats.adjust_pvalues(p, method="holm"), holm, atol=1e-15)
-    np.testing.assert_allclose(stats.adjust_pvalues(p, method="bh"), bh, atol=1e-15)
-    np.testing.assert_allclose(stats.adjust_pvalues(p, method="bonferroni"), np.minimum(1, p * m))
-    np.testing.assert_array_equal(stats.adjust_pvalues(p, method="none"), p)
+    np.testing.assert_allclose(stats.adjust_pvalues(p, correction="holm"), holm, atol=1e-15)
+    np.testing.assert_allclose(stats.adjust_pvalues(p, correction="bh"), bh, atol=1e-15)
+    bonferroni = stats.adjust_pvalues(p, correction="bonferroni")
+    np.testing.assert_allclose(bonferroni, np.minimum(1, p * m))
+    np.testing.assert_array_equal(stats.adjust_pvalues(p, correction="none"), p)
     # statsmodels' documented values for this family: Holm 0.06 for the smallest
-    assert stats.adjust_pvalues(p, method="holm")[0] == pytest.approx(0.06)
-    assert stats.adjust_pvalues(p, method="bh")[3] == pytest.approx(0.2)
+    assert stats.adjust_pvalues(p, correction="holm")[0] == pytest.approx(0.06)
+    assert stats.adjust_pvalues(p, correction="bh")[3] == pytest.approx(0.2)
 
 
 def test_discriminative_power_sorts_the_asls_of_all_pairs():
@@ -542,18 +546,18 @@ def test_discriminative_power_sorts_the_asls_of_all_pairs():
 # --------------------------------------------------------------------------- compare
 def test_compare_on_a_table_orders_systems_and_pairs_by_mean():
     c = stats.compare(BOOK.table, "nDCG@5", test="tukey")
-    assert [s["name"] for s in c.systems] == ["X", "Y", "Z"]
+    assert [s["name"] for s in c.runs] == ["X", "Y", "Z"]
     xy = c.pairs[0]
     assert (xy["a"], xy["b"]) == ("X", "Y") and xy["difference"] == pytest.approx(0.075)
     assert round(xy["pvalue"], 3) == 0.257 and round(xy["effect_size"], 3) == 0.507
-    assert round(c.systems[0]["ci_high"] - c.systems[0]["mean"], 4) == 0.0670
+    assert round(c.runs[0]["ci_high"] - c.runs[0]["mean"], 4) == 0.0670
     assert isinstance(c.result, stats.TukeyHSDResult) and c.anova.df_residual == 38
     assert not hasattr(BOOK.table, "compare")  # a data class: stats.compare analyses it
 
 
 def test_compare_orders_by_mean_whatever_the_column_order():
-    c = stats.compare(BOOK.scores[:, [2, 0, 1]], "nDCG@5", test="paired-t", systems=list("ZXY"))
-    assert [s["name"] for s in c.systems] == ["X", "Y", "Z"]
+    c = stats.compare(BOOK.scores[:, [2, 0, 1]], "nDCG@5", test="paired-t", runs=list("ZXY"))
+    assert [s["name"] for s in c.runs] == ["X", "Y", "Z"]
     assert [(p["a"], p["b"]) for p in c.pairs] == [("X", "Y"), ("X", "Z"), ("Y", "Z")]
     xy = c.pairs[0]
     assert xy["pvalue"] == pytest.approx(VALUES["t_pvalue"], rel=1e-12)
@@ -564,7 +568,7 @@ def test_compare_corrects_the_pairwise_family():
     raw = stats.compare(BOOK.table, "nDCG@5", test="paired-t")
     holm = stats.compare(BOOK.table, "nDCG@5", test="paired-t", correction="holm")
     p = np.array([q["pvalue"] for q in raw.pairs])
-    expected = stats.adjust_pvalues(p, method="holm")
+    expected = stats.adjust_pvalues(p, correction="holm")
     assert [q["pvalue"] for q in holm.pairs] == pytest.approx(expected.tolist(), rel=1e-15)
     assert [q["significant"] for q in holm.pairs] == (expected < 0.05).tolist()
     assert raw.pairs[0]["significant"] and not holm.pairs[0]["significant"]
@@ -584,7 +588,7 @@ def test_nan_policy_on_tables_and_arrays():
     with pytest.raises(ValueError, match="undefined .* on topic 'Q5'.*nan_policy='omit'"):
         stats.compare(t, "m")
     c = stats.compare(t, "m", test="tukey", nan_policy="omit")
-    full = stats.compare(np.delete(BOOK.scores, 4, axis=0), "m", test="tukey", systems=list("XYZ"))
+    full = stats.compare(np.delete(BOOK.scores, 4, axis=0), "m", test="tukey", runs=list("XYZ"))
     assert (c.n_topics, c.n_dropped) == (19, 1)
     assert c.pairs == full.pairs
     arr = BOOK.scores.copy()
@@ -592,7 +596,7 @@ def test_nan_policy_on_tables_and_arrays():
     with pytest.raises(ValueError, match="undefined .* on topic 4"):
         stats.compare(arr, "m")
     assert (
-        stats.compare(arr, "m", test="tukey", nan_policy="omit", systems=list("XYZ")).pairs
+        stats.compare(arr, "m", test="tukey", nan_policy="omit", runs=list("XYZ")).pairs
         == full.pairs
     )
 
@@ -619,17 +623,19 @@ def test_undefined_tests_say_so():
     # differences equal on paper, not in floats: 0.3 - 0.1 and 0.5 - 0.3
     x, y = np.array([0.3, 0.5, 0.7]), np.array([0.1, 0.3, 0.5])
     assert np.ptp(x - y) > 0
-    for call in (stats.paired_t_test, stats.bootstrap_test):
-        with pytest.raises(ValueError, match="same .* on all 3 topics .*undefined"):
-            call(x, y)
+    with pytest.raises(ValueError, match="same .* on all 3 topics .*undefined"):
+        stats.paired_t_test(x, y)
+    x4, y4 = np.r_[x, 0.9], np.r_[y, 0.7]
+    with pytest.raises(ValueError, match="same .* on all 4 topics .*undefined"):
+        stats.bootstrap_test(x4, y4)
     assert stats.randomisation_test(x, y, n_resamples=8).pvalue == 2 / 8  # defined
     flat = np.c_[x, x + 0.1, x + 0.2]  # systems that differ by constants: V_E = 0 on paper
     for call in (stats.anova2, stats.tukey_hsd, stats.randomised_tukey_hsd):
         with pytest.raises(ValueError, match="residual variance V_E is 0"):
             call(flat)
-    with pytest.raises(ValueError, match="systems 0 and 1 differ by the same amount"):
+    with pytest.raises(ValueError, match="runs 0 and 1 differ by the same amount"):
         stats.discriminative_power(np.c_[x, y, [0.2, 0.9, 0.1]], test="paired-t")
-    with pytest.raises(ValueError, match="systems 0 and 1 score the same on every topic"):
+    with pytest.raises(ValueError, match="runs 0 and 1 score the same on every topic"):
         stats.discriminative_power(np.c_[x, x, y], test="randomisation")
 
 
@@ -657,13 +663,13 @@ def test_undefined_tests_say_so():
         (lambda: stats.compare(BOOK.table, "nDCG@5", topics=["Q1", "Q1"]), "'Q1' twice"),
         (lambda: stats.compare(BOOK.table, "nDCG@5", topics=["Q1"]), "needs at least 2"),
         (lambda: stats.compare(BOOK.table, "nDCG@5", nan_policy="drop"), "'nan_policy'"),
-        (lambda: stats.compare(BOOK.table, "nDCG@5", systems=["X", "Y", "Z"]), "'systems'"),
-        (lambda: stats.compare(BOOK.scores, "m", systems=["X", "Y"]), "'systems'"),
+        (lambda: stats.compare(BOOK.table, "nDCG@5", runs=["X", "Y", "Z"]), "'runs'"),
+        (lambda: stats.compare(BOOK.scores, "m", runs=["X", "Y"]), "'runs'"),
         (lambda: stats.compare(BOOK.scores, "m", topics=["Q1"]), "'topics'"),
-        (lambda: stats.compare(BOOK.scores[:, 0], "m"), "(topics, systems)"),
+        (lambda: stats.compare(BOOK.scores[:, 0], "m"), "(topics, runs)"),
         (lambda: stats.discriminative_power(BOOK.scores, test="wilcoxon"), "'test' parameter"),
-        (lambda: stats.adjust_pvalues([0.5, 1.5], method="holm"), "p-values in [0, 1]"),
-        (lambda: stats.adjust_pvalues([0.5], method="fdr"), "'method'"),
+        (lambda: stats.adjust_pvalues([0.5, 1.5], correction="holm"), "p-values in [0, 1]"),
+        (lambda: stats.adjust_pvalues([0.5], correction="fdr"), "'correction'"),
     ],
 )
 def test_bad_input_is_a_clear_error(call, message):
@@ -697,7 +703,10 @@ def test_records_to_dict_and_frame():
     d = h.to_dict()
     assert d["pvalue"][0][0] == 1.0 and len(d["effect_size"]) == 3
     frame = h.to_frame()
-    assert list(frame[["a", "b"]].itertuples(index=False, name=None)) == [(0, 1), (0, 2), (1, 2)]
+    pairs = [("0", "1"), ("0", "2"), ("1", "2")]
+    assert list(frame[["a", "b"]].itertuples(index=False, name=None)) == pairs
+    named = stats.tukey_hsd(BOOK.scores, runs=["X", "Y", "Z"]).to_frame()
+    assert list(named["a"]) == ["X", "X", "Y"] and list(named["b"]) == ["Y", "Z", "Z"]
     assert frame["pvalue"].tolist() == [h.pvalue[0, 1], h.pvalue[0, 2], h.pvalue[1, 2]]
     table = stats.anova2(BOOK.scores).to_frame()
     assert table["source"].tolist() == ["systems", "topics", "residual"]
@@ -716,7 +725,10 @@ def test_records_to_dict_and_frame():
 # statistics.md, "Randomised tests: rules that hold for all of them": a trial ties the
 # observed statistic within 1e-9 of it; docs/statistics.md, "Ties and rounding": an
 # observed statistic that is 0 within the rounding of its float sum is 0 on paper.
-ZERO_ON_PAPER = [([0.1, 0.2], [0.3, 0.0]), ([0.1, 0.2, 0.4, 0.3], [0.3, 0.0, 0.3, 0.4])]
+ZERO_ON_PAPER = [
+    ([0.1, 0.2, 0.5, 0.5], [0.3, 0.0, 0.5, 0.5]),
+    ([0.1, 0.2, 0.4, 0.3], [0.3, 0.0, 0.3, 0.4]),
+]
 
 
 @pytest.mark.parametrize("x, y", ZERO_ON_PAPER)
@@ -799,7 +811,8 @@ def test_large_scores_are_computed_or_refused_never_inf():
     t = stats.paired_t_test([1e200, 2e200, 0], [0, 0, 1])
     ref = sp.ttest_rel([1.0, 2.0, 0.0], [0.0, 0.0, 0.0])  # the same up to 1e-200
     assert (t.statistic, t.pvalue) == pytest.approx((ref.statistic, ref.pvalue), rel=1e-12)
-    assert t.mean_difference == pytest.approx(1e200) and all(map(math.isfinite, t.ci))
+    assert t.mean_difference == pytest.approx(1e200)
+    assert math.isfinite(t.ci_low) and math.isfinite(t.ci_high)
     r = stats.randomisation_test([1e308, 1e308, 0], [-1e308, -1e308, 1])
     assert r.pvalue == 0.5 == _brute_sign_flip([2, 2, -1e-308])  # d / 1e308
     assert r.statistic == pytest.approx(4 / 3 * 1e308)
@@ -816,8 +829,12 @@ def test_large_scores_are_computed_or_refused_never_inf():
     assert r.difference[0, 1] == pytest.approx(2 / 3 * 1e308) and r.exact
     with pytest.raises(ValueError, match="sum of squares"):
         stats.anova2([[1e200, -1e200], [0.1, 0.3], [0.5, 0.3]])
+    c = stats.compare(huge, "m", test="randomisation")  # scaled per pair: computed
+    assert c.pairs[0]["difference"] == pytest.approx(2 / 3 * 1e308)
+    assert c.pairs[0]["pvalue"] == stats.randomisation_test(*np.array(huge).T).pvalue
+    beyond = [[1.7e308, -1.7e308], [1.7e308, -1.7e308], [1.6e308, -1.7e308]]
     with pytest.raises(ValueError, match="'table' parameter of stats.compare .* finite float"):
-        stats.compare(huge, "m", test="randomisation")
+        stats.compare(beyond, "m", test="randomisation")  # a difference of 3.4e308
 
 
 # --------------------------------------------------------------------------- undefined
@@ -826,16 +843,14 @@ def test_the_randomisation_test_stays_defined_where_v_e_is_0():
     x = [[0.3, 0.1], [0.5, 0.3], [0.9, 0.7]]  # B = A - 0.2 on paper: V_E = 0
     c = stats.compare(x, "P", test="randomisation")
     assert c.anova is None and c.pairs[0]["pvalue"] == 0.25
-    assert all(math.isnan(s["ci_low"]) and math.isnan(s["ci_high"]) for s in c.systems)
-    assert [s["mean"] for s in c.systems] == pytest.approx([0.5666666666666667, 0.3666666666666667])
-    assert c.to_dict()["systems"][0]["ci_low"] is None
+    assert all(math.isnan(s["ci_low"]) and math.isnan(s["ci_high"]) for s in c.runs)
+    assert [s["mean"] for s in c.runs] == pytest.approx([0.5666666666666667, 0.3666666666666667])
+    assert c.to_dict()["runs"][0]["ci_low"] is None
     assert math.isnan(c.pairs[0]["effect_size"])
     for test in ("tukey", "randomised-tukey"):  # the error names the function called
-        with pytest.raises(ValueError, match=r"^stats\.compare: the residual variance V_E is 0"):
+        with pytest.raises(ValueError, match=r"^stats.compare: the residual variance V_E is 0"):
             stats.compare(x, "P", test=test)
-        with pytest.raises(
-            ValueError, match=r"^stats\.discriminative_power: the residual variance"
-        ):
+        with pytest.raises(ValueError, match=r"^stats.discriminative_power: the residual variance"):
             stats.discriminative_power(x, test=test)
 
 
@@ -935,8 +950,8 @@ def test_enumerated_permutations_are_decoded_in_lexicographic_order():
 
 # --------------------------------------------------------------------------- kinds
 def test_a_string_is_not_a_sequence_of_names():
-    for kw in ({"systems": "XYZ"}, {"systems": 3}):
-        with pytest.raises(TypeError, match="'systems' parameter of stats.compare"):
+    for kw in ({"runs": "XYZ"}, {"runs": 3}):
+        with pytest.raises(TypeError, match="'runs' parameter of stats.compare"):
             stats.compare(BOOK.scores, "m", **kw)
-    with pytest.raises(TypeError, match="'systems' parameter of stats.compare"):
-        stats.compare(BOOK.table, "nDCG@5", systems="XYZ")
+    with pytest.raises(TypeError, match="'runs' parameter of stats.compare"):
+        stats.compare(BOOK.table, "nDCG@5", runs="XYZ")

@@ -14,7 +14,7 @@ import dataclasses
 import html
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, dataclass_transform
 
 import numpy as np
 
@@ -88,6 +88,7 @@ def _cell(value: Any) -> str:
     return str(value)
 
 
+@dataclass_transform(frozen_default=True, eq_default=True, field_specifiers=(dataclasses.field,))
 def record(cls=None, /, *, eq: bool = True):
     """``dataclass(frozen=True, repr=False)``: a record keeps :class:`Record`'s repr.
 
@@ -153,33 +154,36 @@ class Record:
 
     def _repr_html_(self) -> str:
         """A compact table for notebooks: at most 20 rows and 20 columns, and a caption."""
-        table = self._table()
-        names = list(table)
-        n_rows = len(next(iter(table.values()))) if table else 0
-        shown_cols = names[:HTML_ROWS]
-        shown_rows = min(n_rows, HTML_ROWS)
         scalars = [
-            f"{html.escape(name)}={html.escape(_short(value))}"
+            f"{name}={_short(value)}"
             for name, value in self._summary()
             if not isinstance(value, (np.ndarray, list, tuple, Sequence)) or isinstance(value, str)
         ]
-        caption = f"<b>{html.escape(type(self).__name__)}</b>"
-        if scalars:
-            caption += " " + ", ".join(scalars[:12]) + (", ..." if len(scalars) > 12 else "")
-        head = "".join(f"<th>{html.escape(c)}</th>" for c in shown_cols)
-        body = "".join(
-            "<tr>"
-            + "".join(f"<td>{html.escape(_cell(table[c][i]))}</td>" for c in shown_cols)
-            + "</tr>"
-            for i in range(shown_rows)
-        )
-        left = []
-        if n_rows > shown_rows:
-            left.append(f"{n_rows - shown_rows} more rows")
-        if len(names) > len(shown_cols):
-            left.append(f"{len(names) - len(shown_cols)} more columns")
-        note = f"<p>{html.escape('; '.join(left))} not shown</p>" if left else ""
-        return (
-            f"<div><p>{caption}</p><table><thead><tr>{head}</tr></thead>"
-            f"<tbody>{body}</tbody></table>{note}</div>"
-        )
+        caption = ", ".join(scalars[:12]) + (", ..." if len(scalars) > 12 else "")
+        return html_table(self._table(), type(self).__name__, caption)
+
+
+def html_table(table: Mapping[str, Sequence], title: str, caption: str = "") -> str:
+    """Columns as an HTML table of at most 20 rows and 20 columns, saying what it leaves out."""
+    names = list(table)
+    n_rows = len(next(iter(table.values()))) if table else 0
+    shown_cols = names[:HTML_ROWS]
+    shown_rows = min(n_rows, HTML_ROWS)
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in shown_cols)
+    body = "".join(
+        "<tr>"
+        + "".join(f"<td>{html.escape(_cell(table[c][i]))}</td>" for c in shown_cols)
+        + "</tr>"
+        for i in range(shown_rows)
+    )
+    left = []
+    if n_rows > shown_rows:
+        left.append(f"{n_rows - shown_rows} more rows")
+    if len(names) > len(shown_cols):
+        left.append(f"{len(names) - len(shown_cols)} more columns")
+    note = f"<p>{html.escape('; '.join(left))} not shown</p>" if left else ""
+    text = f"<b>{html.escape(title)}</b>" + (f" {html.escape(caption)}" if caption else "")
+    return (
+        f"<div><p>{text}</p><table><thead><tr>{head}</tr></thead>"
+        f"<tbody>{body}</tbody></table>{note}</div>"
+    )

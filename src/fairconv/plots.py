@@ -665,18 +665,23 @@ def system_means(comparison: Any, /) -> Figure:
         )
     plt = _pyplot()
     shown = _Shown()
-    systems = comparison.systems
+    systems = comparison.runs
     n = len(systems)
     fig, ax = plt.subplots(figsize=(5.5, 1.2 + 0.32 * n))
     y = np.arange(n)
     mean = np.array([s["mean"] for s in systems])
     low = np.array([s["ci_low"] for s in systems])
     high = np.array([s["ci_high"] for s in systems])
-    ax.errorbar(mean, y, xerr=[mean - low, high - mean], fmt="o", capsize=3)
+    err = [mean - low, high - mean] if np.isfinite(low).all() else None
+    ax.errorbar(mean, y, xerr=err, fmt="o", capsize=3)
     ax.set_yticks(y, [shown(s["name"]) for s in systems], fontsize=8 if n <= 30 else 6)
     ax.invert_yaxis()  # the best system on top
     ax.set_xlabel(f"mean {shown(comparison.measure)} over {comparison.n_topics} topics")
-    ax.set_title(f"{100 * (1 - comparison.alpha):g}% CIs (two-way ANOVA)", fontsize=9)
+    if np.isfinite(low).all():
+        title = f"{100 * (1 - comparison.alpha):g}% intervals, conditional on these topics"
+    else:
+        title = f"means (the {comparison.test} test gives no interval per run)"
+    ax.set_title(title, fontsize=9)
     ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
     shown.notice()

@@ -290,7 +290,7 @@ def cohen_kappa(
             f"({_plain_label(coded.categories[c[0, 0]].item())!r}) on all {len(c)} items instead."
         )
     value = 1.0 - int(table.sum()) * int((weight * table).sum()) / chance
-    return AgreementResult(float(value), "cohen_kappa", int(both.sum()), 2, weighting)
+    return AgreementResult(float(value), "cohen_kappa", int(both.sum()), 2, weighting=weighting)
 
 
 @public
@@ -456,7 +456,7 @@ def krippendorff_alpha(
         )
     value = 1.0 - (n - 1.0) * np.sum(coincidence * delta) / expected
     return AgreementResult(
-        float(value), "krippendorff_alpha", int(pairable.sum()), coded.codes.shape[1], level
+        float(value), "krippendorff_alpha", int(pairable.sum()), coded.codes.shape[1], level=level
     )
 
 

@@ -118,20 +118,26 @@ def _rbo(short: np.ndarray, long_: np.ndarray, p: float) -> RBOResult:
     x_s, x_l = X[s - 1], X[l - 1]
     f = int(l + s - x_l)
     d = np.arange(1, f + 1, dtype=np.float64)
-    pd_over_d = p**d / d  # p^d / d for d = 1..f
-    scale = (1.0 - p) / p
-    log_term = -np.log1p(-p)
-    lo = scale * (np.sum((X - x_l) * pd_over_d[:l]) + x_l * log_term)
+    # the paper's (1 - p)/p times sums of p^d / d, as (1 - p) times sums of p^(d-1) / d:
+    # (1 - p)/p overflows for a subnormal p (1e-310), and p^d underflows to 0 before it
+    with np.errstate(under="ignore"):
+        q = p ** (d - 1) / d
+        p_s, p_l, p_f = p**s, p**l, p**f
+    rest = 1.0 - p
+    log_term = _log_term(p)  # -ln(1 - p) / p = sum over d >= 1 of p^(d-1) / d
+    lo = rest * (np.sum((X - x_l) * q[:l]) + x_l * log_term)
     ext = (
-        scale * (np.sum(X * pd_over_d[:l]) + x_s / s * np.sum((d[s:l] - s) * pd_over_d[s:l]))
-        + ((x_l - x_s) / l + x_s / s) * p**l
+        rest * (np.sum(X * q[:l]) + x_s / s * np.sum((d[s:l] - s) * q[s:l]))
+        + ((x_l - x_s) / l + x_s / s) * p_l
     )
-    tail = log_term - np.sum(pd_over_d)  # sum over d > f of p^d / d
-    res = (
-        p**s
-        + p**l
-        - p**f
-        - scale * (s * np.sum(pd_over_d[s:]) + l * np.sum(pd_over_d[l:]) + x_l * tail)
-    )
+    tail = log_term - np.sum(q)  # sum over d > f of p^(d-1) / d
+    res = p_s + p_l - p_f - rest * (s * np.sum(q[s:]) + l * np.sum(q[l:]) + x_l * tail)
     lo, res, ext = (float(np.clip(v, 0.0, 1.0)) for v in (lo, res, ext))
     return RBOResult(ext, lo, res, ext, p, (s, l))
+
+
+def _log_term(p: float) -> float:
+    """-ln(1 - p) / p: by its series 1 + p/2 + p^2/3 + ... for small p (no 0/0)."""
+    if p < 1e-3:
+        return float(sum(p**k / (k + 1) for k in range(8)))
+    return float(-np.log1p(-p) / p)

@@ -1,28 +1,17 @@
-"""The result records of :mod:`fairconv.agreement`: frozen, with ``to_dict`` and ``to_frame``."""
+"""The result records of :mod:`fairconv.agreement`: frozen, on the one record base."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import field
 
 import numpy as np
 
-
-def _pandas(owner: str):
-    try:
-        import pandas as pd
-    except ImportError:
-        raise ImportError(
-            f"{owner}.to_frame needs pandas: pip install 'fairconv[pandas]'"
-        ) from None
-    return pd
+from .._records import Record, record
+from .._validation import public
 
 
-def _frame(rows: list[dict], owner: str):
-    return _pandas(owner).DataFrame(rows)
-
-
-@dataclass(frozen=True)
-class CorrelationResult:
+@record
+class CorrelationResult(Record):
     """A correlation between two score vectors.
 
     Attributes
@@ -43,17 +32,9 @@ class CorrelationResult:
     method: str
     n_systems: int
 
-    def to_dict(self) -> dict:
-        """The fields as a plain dict."""
-        return asdict(self)
 
-    def to_frame(self):
-        """A one-row pandas DataFrame (needs the pandas extra)."""
-        return _frame([self.to_dict()], "CorrelationResult")
-
-
-@dataclass(frozen=True, eq=False)
-class CorrelationMatrix:
+@record(eq=False)
+class CorrelationMatrix(Record):
     """One coefficient for every pair of measures.
 
     Attributes
@@ -69,28 +50,25 @@ class CorrelationMatrix:
         Number of systems compared.
     """
 
-    statistic: np.ndarray
+    statistic: np.ndarray = field(repr=False)
     method: str
     measures: tuple
     n_systems: int
 
-    def to_dict(self) -> dict:
-        """``{"method", "measures", "n_systems", "statistic"}`` with nested lists."""
-        return {
-            "method": self.method,
-            "measures": list(self.measures),
-            "n_systems": self.n_systems,
-            "statistic": self.statistic.tolist(),
-        }
+    def _table(self):
+        """One row per measure: its name, then its coefficient with every measure."""
+        names = [str(m) for m in self.measures]
+        return {"measure": names, **{m: self.statistic[:, i] for i, m in enumerate(names)}}
 
+    @public
     def to_frame(self):
         """The matrix as a pandas DataFrame indexed by measure (needs pandas)."""
-        pd = _pandas("CorrelationMatrix")
-        return pd.DataFrame(self.statistic, index=list(self.measures), columns=list(self.measures))
+        frame = super().to_frame()
+        return frame.set_index("measure").rename_axis(None)
 
 
-@dataclass(frozen=True)
-class RBOResult:
+@record
+class RBOResult(Record):
     """Rank-biased overlap of two rankings.
 
     Attributes
@@ -113,19 +91,14 @@ class RBOResult:
     p: float
     depth: tuple
 
-    def to_dict(self) -> dict:
-        """The fields as a plain dict."""
-        out = asdict(self)
-        out["depth"] = list(self.depth)
-        return out
-
-    def to_frame(self):
-        """A one-row pandas DataFrame (needs the pandas extra)."""
-        return _frame([self.to_dict()], "RBOResult")
+    def _table(self):
+        row = super()._table()
+        row["depth"] = [list(self.depth)]
+        return row
 
 
-@dataclass(frozen=True)
-class AgreementResult:
+@record
+class AgreementResult(Record):
     """Agreement between raters on a set of items.
 
     Attributes
@@ -140,27 +113,22 @@ class AgreementResult:
         Items that entered the computation.
     n_raters : int
         Raters (columns of the label matrix).
-    option : str or None
-        The weighting of Cohen's kappa or the level of Krippendorff's alpha.
+    weighting : str or None
+        The weighting of Cohen's kappa (``"linear"``, ``"quadratic"``; None otherwise).
+    level : str or None
+        The level of Krippendorff's alpha (None for the other coefficients).
     """
 
     statistic: float
     method: str
     n_items: int
     n_raters: int
-    option: str | None = None
-
-    def to_dict(self) -> dict:
-        """The fields as a plain dict."""
-        return asdict(self)
-
-    def to_frame(self):
-        """A one-row pandas DataFrame (needs the pandas extra)."""
-        return _frame([self.to_dict()], "AgreementResult")
+    weighting: str | None = None
+    level: str | None = None
 
 
-@dataclass(frozen=True, eq=False)
-class MajorityVote:
+@record(eq=False)
+class MajorityVote(Record):
     """The label most raters gave each item.
 
     Attributes
@@ -178,10 +146,10 @@ class MajorityVote:
         The tie rule applied.
     """
 
-    labels: np.ndarray
-    votes: np.ndarray
-    n_ratings: np.ndarray
-    tied: np.ndarray
+    labels: np.ndarray = field(repr=False)
+    votes: np.ndarray = field(repr=False)
+    n_ratings: np.ndarray = field(repr=False)
+    tied: np.ndarray = field(repr=False)
     ties: str
 
     @property
@@ -189,6 +157,7 @@ class MajorityVote:
         """The majority labels (the same array as :attr:`labels`)."""
         return self.labels
 
+    @public
     def to_dict(self) -> dict:
         """Lists of labels (None where there is none), votes, ratings and ties."""
         labels = [None if _is_missing(v) else _plain_label(v) for v in self.labels.tolist()]
@@ -200,18 +169,15 @@ class MajorityVote:
             "ties": self.ties,
         }
 
-    def to_frame(self):
-        """One row per item (needs the pandas extra)."""
+    def _table(self):
+        """One row per item: label (None where there is none), votes, ratings, tied."""
         d = self.to_dict()
-        return _frame(
-            [
-                {"label": a, "votes": b, "n_ratings": c, "tied": t}
-                for a, b, c, t in zip(
-                    d["labels"], d["votes"], d["n_ratings"], d["tied"], strict=True
-                )
-            ],
-            "MajorityVote",
-        )
+        return {
+            "label": d["labels"],
+            "votes": d["votes"],
+            "n_ratings": d["n_ratings"],
+            "tied": d["tied"],
+        }
 
 
 def _plain_label(v):

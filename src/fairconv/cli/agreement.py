@@ -130,8 +130,15 @@ def _json_label(label):
 
 # --------------------------------------------------------------------------- agree
 def _system_means(table, measure: str, source: str):
-    """Mean of ``measure`` per run over the topics where every run has a value."""
+    """Mean of ``measure`` per run over the topics where every run has a value.
+
+    The means come from correctly rounded sums (:func:`fairconv.stats._common._exact_means`):
+    runs whose sums are equal on paper tie, whatever the order of their values, and
+    finite scores near 1.8e308 do not overflow.
+    """
     import numpy as np
+
+    from ..stats._common import _exact_means
 
     if measure not in table.measures:
         have = ", ".join(table.measures) or "none"
@@ -145,26 +152,51 @@ def _system_means(table, measure: str, source: str):
             f"{source}: no topic has {measure} for every run; the system means need "
             "topics that all runs were scored on"
         )
-    return values[topics].mean(axis=0), int(topics.sum())
+    return _exact_means(values[topics]), int(topics.sum())
 
 
 def _pairs(names, means, n_topics):
-    """tau-b, tau_ap-b and rho for every pair of rows of ``means``."""
+    """tau-b (with its p), tau_ap-b and rho for every pair of rows of ``means``.
+
+    A coefficient that is undefined for a pair (every run has the same mean under one
+    of the two measures) is NaN, with a notice on stderr.
+    """
+    import numpy as np
+    import scipy.stats
+
     from .. import agreement
 
-    tau = agreement.correlation_matrix(means, method="tau_b", measures=names).statistic
-    ap = agreement.correlation_matrix(means, method="tau_ap_b", measures=names).statistic
-    rho = agreement.correlation_matrix(means, method="spearman", measures=names).statistic
+    constant = (means == means[:, :1]).all(axis=1)
+    for i in np.flatnonzero(constant):
+        print(
+            f"fairconv agree: {names[i]}: every run has the same mean ({float(means[i, 0])!r}): "
+            "tau-b, tau_ap-b and rho with it are undefined (NaN)",
+            file=sys.stderr,
+        )
+    ok = ~constant
+    full = {}
+    for method in ("tau_b", "tau_ap_b", "spearman"):
+        matrix = np.full((len(names), len(names)), np.nan)
+        if ok.sum() >= 1:
+            kept = agreement.correlation_matrix(means[ok], method=method).statistic
+            matrix[np.ix_(ok, ok)] = kept
+        full[method] = matrix
     out = []
     for a in range(len(names)):
         for b in range(a + 1, len(names)):
+            pvalue = float("nan")
+            if ok[a] and ok[b]:
+                # exact for small n without ties (scipy's "auto"): a perfect tau over 3
+                # runs has p = 1/3
+                pvalue = float(scipy.stats.kendalltau(means[a], means[b]).pvalue)
             out.append(
                 {
                     "a": names[a],
                     "b": names[b],
-                    "tau_b": float(tau[a, b]),
-                    "tau_ap": float(ap[a, b]),
-                    "spearman": float(rho[a, b]),
+                    "tau_b": float(full["tau_b"][a, b]),
+                    "tau_b_pvalue": pvalue,
+                    "tau_ap": float(full["tau_ap_b"][a, b]),
+                    "spearman": float(full["spearman"][a, b]),
                     "n_systems": int(means.shape[1]),
                     "n_topics": [n_topics[a], n_topics[b]],
                 }
@@ -193,28 +225,63 @@ def _latex_name(text: str) -> str:
     return text.translate(_LATEX)
 
 
+TAU_AP = (
+    "tau_ap-b (Urbano and Marrero, ICTIR 2017): the symmetric AP correlation with ties, "
+    "the mean of tau_ap taking each ranking as the truth"
+)
+P_RULE = (
+    "tau_b_pvalue: scipy.stats.kendalltau's two-sided p, exact for up to 33 runs without "
+    "ties (a perfect tau over 3 runs has p = 1/3), else the normal approximation"
+)
+
+
+def _topics_text(pairs) -> str:
+    counts = sorted({n for p in pairs for n in p["n_topics"]})
+    return ", ".join(map(str, counts))
+
+
 def _write_pairs(pairs, fmt: str, out) -> None:
     import json
 
+    def num(v: float) -> str:
+        return "NaN" if v != v else repr(v)
+
+    def tex(v: float, digits: int = 3) -> str:
+        return "--" if v != v else f"{v:.{digits}f}"
+
     if fmt == "json":
-        json.dump({"pairs": pairs}, out, indent=2)
+        rows = [{k: (None if v != v else v) if isinstance(v, float) else v
+                 for k, v in p.items()} for p in pairs]  # fmt: skip
+        json.dump({"tau_ap": TAU_AP, "p_value": P_RULE, "pairs": rows}, out, indent=2,
+                  allow_nan=False)  # fmt: skip
         out.write("\n")
         return
     if fmt == "latex":
-        out.write("\\begin{tabular}{llrrrr}\n\\hline\n")
-        out.write("A & B & $\\tau_b$ & $\\tau_{ap}$ & $\\rho$ & systems \\\\\n\\hline\n")
+        n_runs = pairs[0]["n_systems"] if pairs else 0
+        out.write("\\begin{table}[t]\n\\centering\n")
+        out.write(
+            f"\\caption{{Agreement of the run rankings: {n_runs} runs ranked by their mean "
+            f"over {_topics_text(pairs)} topics. Kendall's $\\tau_b$ with its two-sided $p$ "
+            "(exact for up to 33 runs without ties), $\\tau_{ap}$-b (Urbano and Marrero, "
+            "2017: symmetric, ties allowed) and Spearman's $\\rho$; -- where undefined.}\n"
+        )
+        out.write("\\begin{tabular}{llrrrrr}\n\\hline\n")
+        out.write("A & B & $\\tau_b$ & $p$ & $\\tau_{ap}$-b & $\\rho$ & runs \\\\\n\\hline\n")
         for p in pairs:
             out.write(
-                f"{_latex_name(p['a'])} & {_latex_name(p['b'])} & {p['tau_b']:.3f} & "
-                f"{p['tau_ap']:.3f} & {p['spearman']:.3f} & {p['n_systems']} \\\\\n"
+                f"{_latex_name(p['a'])} & {_latex_name(p['b'])} & {tex(p['tau_b'])} & "
+                f"{tex(p['tau_b_pvalue'])} & {tex(p['tau_ap'])} & {tex(p['spearman'])} & "
+                f"{p['n_systems']} \\\\\n"
             )
-        out.write("\\hline\n\\end{tabular}\n")
+        out.write("\\hline\n\\end{tabular}\n\\end{table}\n")
         return
-    out.write("a\tb\ttau_b\ttau_ap\tspearman\tn_systems\n")
+    out.write(f"# tau_ap: {TAU_AP}\n# p: {P_RULE}\n")
+    out.write("a\tb\ttau_b\ttau_b_pvalue\ttau_ap\tspearman\tn_systems\tn_topics_a\tn_topics_b\n")
     for p in pairs:
         out.write(
-            f"{p['a']}\t{p['b']}\t{p['tau_b']!r}\t{p['tau_ap']!r}\t{p['spearman']!r}\t"
-            f"{p['n_systems']}\n"
+            f"{p['a']}\t{p['b']}\t{num(p['tau_b'])}\t{num(p['tau_b_pvalue'])}\t"
+            f"{num(p['tau_ap'])}\t{num(p['spearman'])}\t{p['n_systems']}\t"
+            f"{p['n_topics'][0]}\t{p['n_topics'][1]}\n"
         )
 
 
@@ -289,6 +356,7 @@ def _cmd_agree(args) -> int:
         names, means = shown[0]
         p = pairs[0]
         title = f"Kendall's tau-b = {p['tau_b']:.3f}, Spearman's rho = {p['spearman']:.3f}"
+        title = title.replace("nan", "undefined")
         fig = run_scatter(runs, means[0], means[1], x_label=names[0], y_label=names[1], title=title)
         save_figure(args, fig, args.plot)
     write(args, args.output, lambda out: _write_pairs(pairs, args.format, out))
@@ -335,8 +403,9 @@ def add_commands(sub) -> None:
         "--format",
         choices=["tsv", "json", "latex"],
         default="tsv",
-        help="tsv: 'a b tau_b tau_ap spearman n_systems' rows (default); json: "
-        '{"pairs": [...]}; latex: a tabular',
+        help="tsv: 'a b tau_b tau_b_pvalue tau_ap spearman n_systems n_topics_a "
+        "n_topics_b' rows after two comment lines (default); json: "
+        '{"tau_ap", "p_value", "pairs": [...]}; latex: a table with a caption',
     )
     agr.add_argument(
         "--plot",

@@ -442,6 +442,11 @@ def _table(parts: list[_Part], measures, topics) -> ScoreTable:
     del order
     values_all = np.concatenate([p.value for p in parts])
     if measures is not None:
+        if isinstance(measures, (str, bytes)):  # "MN" is one name, not the names M and N
+            raise TypeError(
+                f"The 'measures' parameter of {caller()} must be a list of measure names. "
+                f"Got the string {measures!r} instead; write [{measures!r}]."
+            )
         check_once(measures, "measures")
         unknown = [m for m in measures if m not in m_index]
         if unknown or not list(measures):

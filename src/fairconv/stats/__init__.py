@@ -14,14 +14,23 @@ Randomised tests
   tie that is exact on paper. An observed statistic that is 0 within the rounding of
   its float computation (at most ``4 n eps`` times the sum of the magnitudes of the
   scores it adds up, eps = 2.2e-16) is 0 on paper, and every trial ties it: p = 1.
-- ``p = count / B`` (Sakai's convention); ``exact`` is True when every sign vector or
-  permutation was enumerated, which happens whenever there are no more of them than
-  ``n_resamples``.
-- A ``seed`` (int or ``numpy.random.Generator``) gives the same p on every run and for
-  every chunk size: the random numbers are drawn in one stream of uniform doubles,
-  trial after trial, whatever the chunking.
+- A Monte Carlo p is ``(count + 1) / (B + 1)``: the data count as one of the trials,
+  so that p is never 0. An exact enumeration gives ``count / N``; ``exact`` is True
+  when every sign vector or permutation was enumerated, which happens whenever there
+  are no more of them than ``n_resamples``.
+- ``seed`` defaults to 0 (an int or a ``numpy.random.Generator``; None draws a fresh
+  one), so that two runs give the same p, for every chunk size: the random numbers
+  are drawn in one stream of uniform doubles, trial after trial, whatever the
+  chunking. :func:`compare` and :func:`discriminative_power` draw the trials with the
+  runs in the order of their names and the topics in the order of their ids: the
+  same seed gives the same p whatever the order of the files, runs or topics.
 - Trials run in chunks of bounded memory, all pairs from one set of trials, the sign
-  flips of many pairs in one matrix product; memory does not grow with B.
+  flips of many pairs in one matrix product; memory does not grow with B, nor, for
+  the tests of two runs made on every pair, with topics x runs^2 (pairs are taken a
+  block at a time).
+- Minimum topics: 2 for every test, 4 for the bootstrap test (on 2 topics every
+  sample has t* = 0 and p is 1 / (B + 1) for any data; on 3 it rejects a true null
+  hypothesis more often than alpha). Fewer is a ``ValueError``.
 
 Undefined tests
 ---------------
@@ -34,8 +43,9 @@ constant added to every score, or a common scale, changes nothing.
 
 Large and small scores
 ----------------------
-Scores are divided by a power of 2 before any sum (exact), so that sums of squares
-neither overflow nor underflow; results in the units of the scores (differences,
+Scores are divided by a power of 2 before any sum (exact; for the tests of two runs,
+per pair, so that one run near 1e200 does not change another pair's p), so that sums
+of squares neither overflow nor underflow; results in the units of the scores (differences,
 means, confidence intervals, sums of squares) are multiplied back. One that exceeds
 the float range (about 1.8e308) is refused with a ``ValueError``; sums of squares below
 it underflow to 0 like any float (F, t and p do not depend on the scale).
@@ -44,7 +54,7 @@ it underflow to 0 like any float (F, t and p do not depend on the scale).
 from __future__ import annotations
 
 from ._anova import anova2, randomised_tukey_hsd, tukey_hsd
-from ._compare import TESTS, compare, discriminative_power, scores_of
+from ._compare import EFFECT_SIZES, TESTS, compare, discriminative_power, scores_of
 from ._corrections import CORRECTIONS, adjust_pvalues
 from ._pairs import bootstrap_test, paired_t_test, randomisation_test
 from ._results import (
@@ -53,6 +63,7 @@ from ._results import (
     Comparison,
     DiscriminativePowerResult,
     PairedTTestResult,
+    Pairs,
     PairwiseTestsResult,
     RandomisationTestResult,
     RandomisedTukeyHSDResult,
@@ -61,6 +72,7 @@ from ._results import (
 
 __all__ = [
     "TESTS",
+    "EFFECT_SIZES",
     "CORRECTIONS",
     "paired_t_test",
     "randomisation_test",
@@ -81,4 +93,5 @@ __all__ = [
     "RandomisedTukeyHSDResult",
     "DiscriminativePowerResult",
     "Comparison",
+    "Pairs",
 ]

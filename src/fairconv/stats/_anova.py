@@ -20,8 +20,10 @@ from ._common import (
     _grid,
     _limit,
     _matrix,
+    _p_values,
     _rng,
     _round_off,
+    _run_names,
     _scaled,
     _scipy_stats,
     _unscaled,
@@ -65,14 +67,16 @@ def _undefined_residual(test: str = "the test") -> ValueError:
 
 
 @public
-def anova2(scores, /, *, alpha: float = 0.05) -> Anova2Result:
+def anova2(scores, /, *, alpha: float = 0.05, runs=None) -> Anova2Result:
     r"""Two-way ANOVA without replication: systems (A) by topics (B).
 
     Parameters
     ----------
-    scores : array_like, shape (topics, systems)
+    scores : array_like, shape (topics, runs)
     alpha : float
-        For the per-system 100(1 - alpha)% confidence intervals.
+        For the per-run 100(1 - alpha)% intervals (conditional on these topics).
+    runs : sequence of str, optional
+        Names of the columns (default ``"0"``, ``"1"``, ...).
 
     Returns
     -------
@@ -108,13 +112,19 @@ def anova2(scores, /, *, alpha: float = 0.05) -> Anova2Result:
     """
     x = _matrix(scores)
     alpha = _alpha(alpha)
-    result = _anova2(x, alpha, "'scores' parameter")
-    assert result is not None
+    names = _run_names(runs, x.shape[1], "runs")
+    result = _anova2(x, alpha, "'scores' parameter", runs=names)
+    if result is None:  # pragma: no cover - only with undefined_ok
+        raise _undefined_residual()
     return result
 
 
 def _anova2(
-    x: np.ndarray, alpha: float, params: str, undefined_ok: bool = False
+    x: np.ndarray,
+    alpha: float,
+    params: str,
+    undefined_ok: bool = False,
+    runs: tuple[str, ...] = (),
 ) -> Anova2Result | None:
     """The ANOVA of checked scores (None for V_E = 0 when ``undefined_ok``)."""
     x, e = _scaled(x)
@@ -127,7 +137,7 @@ def _anova2(
             return None
         raise _undefined_residual()
     f_a, f_b = ms_a / ms_e, ms_b / ms_e
-    margin = float(_scipy_stats().t.ppf(1 - alpha / 2, df_e)) * math.sqrt(ms_e / n)
+    margin = float(_scipy_stats().t.isf(alpha / 2, df_e)) * math.sqrt(ms_e / n)
     s_a, s_b, s_e, v_a, v_b, v_e = _unscaled(
         np.array([ss_a, ss_b, ss_e, ms_a, ms_b, ms_e]),
         2 * e,
@@ -140,19 +150,21 @@ def _anova2(
     return Anova2Result(
         s_a, s_b, s_e, df_a, df_b, df_e, v_a, v_b, v_e, f_a, f_b,
         float(_scipy_stats().f.sf(f_a, df_a, df_e)), float(_scipy_stats().f.sf(f_b, df_b, df_e)),
-        mean, low, high, alpha,
+        mean, low, high, alpha, runs,
     )  # fmt: skip
 
 
 @public
-def tukey_hsd(scores, /, *, alpha: float = 0.05) -> TukeyHSDResult:
+def tukey_hsd(scores, /, *, alpha: float = 0.05, runs=None) -> TukeyHSDResult:
     r"""Tukey HSD for systems that ran on the same topics (two-way, as IR uses it).
 
     Parameters
     ----------
-    scores : array_like, shape (topics, systems)
+    scores : array_like, shape (topics, runs)
     alpha : float
         For the simultaneous 100(1 - alpha)% confidence intervals.
+    runs : sequence of str, optional
+        Names of the columns (default ``"0"``, ``"1"``, ...).
 
     Returns
     -------
@@ -191,10 +203,11 @@ def tukey_hsd(scores, /, *, alpha: float = 0.05) -> TukeyHSDResult:
     """
     x = _matrix(scores)
     alpha = _alpha(alpha)
-    return _tukey(x, alpha, "'scores' parameter")
+    names = _run_names(runs, x.shape[1], "runs")
+    return _tukey(x, alpha, "'scores' parameter", names)
 
 
-def _tukey(x: np.ndarray, alpha: float, params: str) -> TukeyHSDResult:
+def _tukey(x: np.ndarray, alpha: float, params: str, runs: tuple[str, ...] = ()) -> TukeyHSDResult:
     """The two-way Tukey HSD of checked scores."""
     x, e = _scaled(x)
     n, m = x.shape
@@ -216,7 +229,9 @@ def _tukey(x: np.ndarray, alpha: float, params: str) -> TukeyHSDResult:
         np.stack([diff - margin, diff, diff + margin]), e, "the CI of every difference",
         params,
     )  # fmt: skip
-    return TukeyHSDResult(mid, q, np.clip(p, 0.0, 1.0), diff / math.sqrt(ms_e), low, high, alpha)
+    return TukeyHSDResult(
+        mid, q, np.clip(p, 0.0, 1.0), diff / math.sqrt(ms_e), low, high, alpha, runs
+    )
 
 
 _NEAR_ONE = 1e-8
@@ -422,20 +437,22 @@ def _enumerated_trials(n: int, m: int, start: int, stop: int) -> np.ndarray:
 
 @public
 def randomised_tukey_hsd(
-    scores, /, *, n_resamples: int = 10000, seed=None, chunk: int | None = None
+    scores, /, *, n_resamples: int = 10000, seed=0, chunk: int | None = None, runs=None
 ) -> RandomisedTukeyHSDResult:
     r"""Randomised Tukey HSD: one set of trials for every pair of systems.
 
     Parameters
     ----------
-    scores : array_like, shape (topics, systems)
+    scores : array_like, shape (topics, runs)
     n_resamples : int
         B trials; all (m!)^n row permutations are enumerated instead when there are
         no more than B (an exact p).
     seed : int or numpy.random.Generator, optional
-        For reproducible trials.
+        For reproducible trials (default 0; None draws a fresh seed).
     chunk : int, optional
         Trials per chunk (memory bound); the result does not depend on it.
+    runs : sequence of str, optional
+        Names of the columns (default ``"0"``, ``"1"``, ...).
 
     Returns
     -------
@@ -452,9 +469,14 @@ def randomised_tukey_hsd(
     Notes
     -----
     A trial permutes the m scores of each topic among the systems independently and
-    records the range of the system means, :math:`R^* = \max_j - \min_j`;
-    :math:`p_{jk} = \#\{R^* \ge |\bar x_{\cdot j} - \bar x_{\cdot k}|\} / B`, ties within
-    a relative 1e-9.
+    records the range of the system means, :math:`R^* = \max_j - \min_j`; with
+    :math:`c_{jk} = \#\{R^* \ge |\bar x_{\cdot j} - \bar x_{\cdot k}|\}` (ties within a
+    relative 1e-9), :math:`p_{jk} = (c_{jk} + 1) / (B + 1)`, or :math:`c_{jk} / (m!)^n`
+    when every permutation is enumerated. A pair's p depends on the other runs: the
+    range R* is taken over all m means, so that adding a run with a far lower mean
+    raises every p. The order of the columns fixes which trial a seed draws:
+    :func:`compare` and :func:`discriminative_power` put the runs in the order of
+    their names first, so that their p does not depend on the order of the files.
 
     References
     ----------
@@ -473,11 +495,17 @@ def randomised_tukey_hsd(
     n_resamples = check_int(n_resamples, "n_resamples", minimum=1)
     if chunk is not None:
         chunk = check_int(chunk, "chunk", minimum=1)
-    return _randomised_tukey(x, n_resamples, _rng(seed), chunk, "'scores' parameter")
+    names = _run_names(runs, x.shape[1], "runs")
+    return _randomised_tukey(x, n_resamples, _rng(seed), chunk, "'scores' parameter", names)
 
 
 def _randomised_tukey(
-    x: np.ndarray, n_resamples: int, rng, chunk: int | None, params: str
+    x: np.ndarray,
+    n_resamples: int,
+    rng,
+    chunk: int | None,
+    params: str,
+    runs: tuple[str, ...] = (),
 ) -> RandomisedTukeyHSDResult:
     """The randomised Tukey HSD of checked scores: counts per chunk, memory bounded."""
     x, e = _scaled(x)
@@ -519,7 +547,7 @@ def _randomised_tukey(
             ranges = np.sort(_exact_ranges(trial_scores, permuted, grid))
         counts += (stop - start) - np.searchsorted(ranges, limits, side="left")
     p = np.ones((m, m))
-    p[j, k] = p[k, j] = counts / trials
+    p[j, k] = p[k, j] = _p_values(counts, trials, exact)
     diff = col[:, None] - col[None, :]
     shown = _unscaled(diff, e, "every difference of system means", params)
-    return RandomisedTukeyHSDResult(shown, p, diff / math.sqrt(ms_e), exact, trials)
+    return RandomisedTukeyHSDResult(shown, p, diff / math.sqrt(ms_e), exact, trials, runs)

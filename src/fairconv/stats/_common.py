@@ -129,6 +129,86 @@ def _rng(seed) -> np.random.Generator:
     return np.random.default_rng(check_int(seed, "seed", minimum=0))
 
 
+def _seed_shown(seed) -> int | None:
+    """The seed as a report prints it: the int, or None for a Generator or no seed."""
+    return None if seed is None or isinstance(seed, np.random.Generator) else int(seed)
+
+
+def _p_values(counts, trials: int, exact: bool) -> np.ndarray:
+    """Count / N for an exact enumeration; the Monte Carlo (count + 1) / (B + 1) else.
+
+    A Monte Carlo p counts the observed data as one of the trials, so that it is never
+    0 and the test keeps its level (Phipson and Smyth, 2010).
+    """
+    counts = np.asarray(counts, dtype=np.float64)
+    return counts / trials if exact else (counts + 1.0) / (trials + 1.0)
+
+
+def _exact_means(x: np.ndarray) -> np.ndarray:
+    """Column means from correctly rounded sums (``math.fsum``), without overflow.
+
+    Two columns whose sums are equal on paper (0.1 + 0.2 + 0.3 and 0.3 + 0.2 + 0.1,
+    or 0.3 + 0.3 + 0.0) get the same mean, bit for bit, whatever the order of their
+    values: ties are kept where means are ranked or compared. The scores are divided
+    by a power of 2 first (exact), so that finite scores near 1.8e308 do not overflow.
+    """
+    scaled, e = _scaled(x)
+    n = x.shape[0]
+    sums = np.array([math.fsum(col) for col in scaled.T.tolist()], dtype=np.float64)
+    return np.ldexp(sums / n, e)
+
+
+def _run_names(runs, m: int, name: str) -> tuple[str, ...]:
+    """``runs`` checked as m distinct str names (default "0", "1", ...)."""
+    if runs is None:
+        return tuple(str(i) for i in range(m))
+    if isinstance(runs, (str, bytes)) or not hasattr(runs, "__len__"):
+        raise TypeError(
+            f"The '{name}' parameter of {caller()} must be a sequence of run names. "
+            f"Got {type(runs).__name__} instead."
+        )
+    names = list(runs)
+    for i, value in enumerate(names):
+        if not isinstance(value, str):
+            raise TypeError(
+                f"The '{name}' parameter of {caller()} must hold run names as str. "
+                f"Got {type(value).__name__} {value!r} at position {i} instead."
+            )
+    if len(names) != m:
+        raise fail(name, f"name the {m} runs (columns)", f"{len(names)} names")
+    seen: dict[str, int] = {}
+    for i, value in enumerate(names):
+        if value in seen:
+            raise fail(name, "name each run once", f"{value!r} at positions {seen[value]} and {i}")
+        seen[value] = i
+    return tuple(names)
+
+
+def _canonical(names: tuple[str, ...], topics=None) -> tuple[np.ndarray, np.ndarray | None]:
+    """The order of runs (by name) and of topics (by id) in which trials are drawn.
+
+    A seed then gives the same p whatever the order of the files, the runs or the
+    topic file: the random trials see the scores in one order.
+    """
+    runs = np.array(sorted(range(len(names)), key=names.__getitem__), dtype=np.int64)
+    if topics is None:
+        return runs, None
+    return runs, np.array(sorted(range(len(topics)), key=topics.__getitem__), dtype=np.int64)
+
+
+def _check_topics(n: int, minimum: int, test: str, params: str) -> None:
+    """Refuse fewer topics than ``test`` needs (its documented minimum)."""
+    if n < minimum:
+        raise ValueError(
+            f"The {params} of {caller()} must hold at least {minimum} topics for the {test} "
+            f"test. Got {n} instead; with fewer the test cannot tell runs apart"
+        )
+
+
+MIN_TOPICS = {"bootstrap": 4}
+"""Tests that need more topics than the 2 every test needs (statistics.md)."""
+
+
 def _limit(observed, floor) -> np.ndarray:
     """The least trial statistic that reaches ``observed`` (statistics.md, Ties).
 

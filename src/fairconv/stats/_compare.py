@@ -14,12 +14,26 @@ import numpy as np
 from .._validation import as_float_array, caller, check_choice, check_int, fail, public
 from ..results import ScoreTable
 from ._anova import _anova2, _randomised_tukey, _tukey
-from ._common import _alpha, _constant, _matrix, _rng, _scaled, _scipy_stats, _unscaled
+from ._common import (
+    MIN_TOPICS,
+    _alpha,
+    _canonical,
+    _check_topics,
+    _constant,
+    _exact_means,
+    _matrix,
+    _p_values,
+    _rng,
+    _run_names,
+    _scipy_stats,
+    _seed_shown,
+)
 from ._corrections import CORRECTIONS, adjust_pvalues
-from ._pairs import _bootstrap_counts, _randomisation_counts
+from ._pairs import _bootstrap_counts, _pair_blocks, _randomisation_counts, _t_critical
 from ._results import (
     Comparison,
     DiscriminativePowerResult,
+    Pairs,
     PairwiseTestsResult,
     RandomisedTukeyHSDResult,
     TukeyHSDResult,
@@ -28,6 +42,15 @@ from ._results import (
 TESTS = ("randomised-tukey", "tukey", "paired-t", "randomisation", "bootstrap")
 """Test names, the same in the API (``test=``) and on the command line (``--test``)."""
 
+EFFECT_SIZES = {
+    "randomised-tukey": "ES_E",
+    "tukey": "ES_E",
+    "paired-t": "d_z",
+    "randomisation": "d_z",
+    "bootstrap": "d_z",
+}
+"""The effect size of each test: ES_E = d / sqrt(V_E) (ANOVA-based), d_z = mean(d) / s_d."""
+
 
 def _pairwise(
     x: np.ndarray,
@@ -35,57 +58,108 @@ def _pairwise(
     n_resamples: int,
     rng,
     alpha: float,
-    names=None,
+    names: tuple[str, ...] | None = None,
     chunk=None,
     params: str = "'table' parameter",
 ) -> TukeyHSDResult | RandomisedTukeyHSDResult | PairwiseTestsResult:
-    """The test's record for every pair of columns of x (named ``names`` in errors).
+    """The test's record for every pair of columns of x (named ``names``).
 
     Errors name ``func``, the function called, and its ``params``.
     """
+    _check_topics(x.shape[0], MIN_TOPICS.get(test, 2), test, params)
+    names = tuple(str(i) for i in range(x.shape[1])) if names is None else names
     if test == "tukey":
-        return _tukey(x, alpha, params)
+        return _tukey(x, alpha, params, names)
     if test == "randomised-tukey":
-        return _randomised_tukey(x, n_resamples, rng, chunk, params)
-    x, e = _scaled(x)
+        return _randomised_tukey(x, n_resamples, rng, chunk, params, names)
+    return _paired(x, test, n_resamples, rng, alpha, names, chunk, params)
+
+
+def _paired(x, test, n_resamples, rng, alpha, names, chunk, params) -> PairwiseTestsResult:
+    """A test of two runs on every pair, a block of pairs at a time (bounded memory).
+
+    Every block sees the same trials: the random stream is rewound to its start for
+    each block, so that a pair's p does not depend on the blocks or on the other runs.
+    """
     n, m = x.shape
-    names = [str(i) for i in range(m)] if names is None else names
     j, k = np.triu_indices(m, 1)
-    d = x[:, j] - x[:, k]  # (n, pairs)
-    mag = np.abs(x[:, j]) + np.abs(x[:, k])  # the rounding of d is within eps of it
-    constant = _constant(d, mag)
-    if test in ("paired-t", "bootstrap") and constant.any():
-        bad = int(np.argmax(constant))
-        raise ValueError(
-            f"systems {names[j[bad]]} and {names[k[bad]]} differ by the same amount on every "
-            f"topic (within rounding): s_d is 0 and the {test} test is undefined for them"
-        )
-    if test == "randomisation" and not np.any(d, axis=0).all():
-        bad = int(np.argmin(np.any(d, axis=0)))
-        raise ValueError(
-            f"systems {names[j[bad]]} and {names[k[bad]]} score the same on every topic: "
-            "there is nothing to test"
-        )
-    mean = d.mean(axis=0)
-    sd = d.std(axis=0, ddof=1)
-    effect = np.where(constant, np.nan, mean / np.where(constant, 1.0, sd))
+    pv = np.empty(len(j))
+    effect = np.empty(len(j))
+    low = np.full(len(j), np.nan)
+    high = np.full(len(j), np.nan)
+    start_state = rng.bit_generator.state
     exact, trials = False, n_resamples
+    for start, stop, d, mag, e in _pair_blocks(x, j, k):
+        constant = _constant(d, mag)
+        if test in ("paired-t", "bootstrap") and constant.any():
+            bad = start + int(np.argmax(constant))
+            raise ValueError(
+                f"runs {names[j[bad]]} and {names[k[bad]]} differ by the same amount on every "
+                f"topic (within rounding): s_d is 0 and the {test} test is undefined for them"
+            )
+        if test == "randomisation" and not np.any(d, axis=0).all():
+            bad = start + int(np.argmin(np.any(d, axis=0)))
+            raise ValueError(
+                f"runs {names[j[bad]]} and {names[k[bad]]} score the same on every topic: "
+                "there is nothing to test"
+            )
+        mean = d.mean(axis=0)
+        sd = d.std(axis=0, ddof=1)
+        effect[start:stop] = np.where(constant, np.nan, mean / np.where(constant, 1.0, sd))
+        if test == "paired-t":
+            se = sd / math.sqrt(n)
+            pv[start:stop] = 2 * _scipy_stats().t.sf(np.abs(mean / se), n - 1)
+            margin = _t_critical(alpha, n - 1) * se
+            with np.errstate(over="ignore"):
+                lo, hi = np.ldexp(mean - margin, e), np.ldexp(mean + margin, e)
+            if not (np.isfinite(lo).all() and np.isfinite(hi).all()):
+                bad = start + int(np.argmin(np.isfinite(lo) & np.isfinite(hi)))
+                raise ValueError(
+                    f"The {params} of {caller()} must hold scores small enough that the CI of "
+                    f"every difference is a finite float. Got runs {names[j[bad]]} and "
+                    f"{names[k[bad]]}, for which it exceeds 1.8e308, instead; divide the "
+                    "scores by a constant"
+                )
+            low[start:stop], high[start:stop] = lo, hi
+            continue
+        rng.bit_generator.state = start_state  # the same trials for every block
+        if test == "randomisation":
+            counts, trials, exact = _randomisation_counts(d, mag, n_resamples, rng, chunk)
+        else:
+            counts, _ = _bootstrap_counts(d, mag, n_resamples, rng, chunk)
+        pv[start:stop] = _p_values(counts, trials, exact)
     if test == "paired-t":
-        pv = 2 * _scipy_stats().t.sf(np.abs(mean / (sd / math.sqrt(n))), n - 1)
         trials = 0
-    elif test == "randomisation":
-        counts, trials, exact = _randomisation_counts(d, mag, n_resamples, rng, chunk)
-        pv = counts / trials
-    else:
-        counts, _ = _bootstrap_counts(d, mag, n_resamples, rng, chunk)
-        pv = counts / n_resamples
     p = np.ones((m, m))
     es = np.zeros((m, m))
+    lo_m = np.full((m, m), np.nan)
+    hi_m = np.full((m, m), np.nan)
     p[j, k] = p[k, j] = pv
     es[j, k], es[k, j] = effect, -effect
-    diff = x.mean(axis=0)
-    shown = _unscaled(diff[:, None] - diff[None, :], e, "every difference of system means", params)
-    return PairwiseTestsResult(test, shown, p, es, exact, trials)
+    lo_m[j, k], hi_m[j, k] = low, high
+    lo_m[k, j], hi_m[k, j] = -high, -low
+    means = _exact_means(x)
+    with np.errstate(over="ignore", invalid="ignore"):
+        diff = means[:, None] - means[None, :]
+    if not np.isfinite(diff).all():
+        raise ValueError(
+            f"The {params} of {caller()} must hold scores small enough that every difference "
+            "of run means is a finite float. Got scores for which it exceeds 1.8e308 "
+            "instead; divide them by a constant"
+        )
+    return PairwiseTestsResult(test, diff, p, es, lo_m, hi_m, exact, trials, names)
+
+
+def _reorder(result, order: np.ndarray, names: tuple[str, ...]):
+    """The record with its (m, m) matrices and names in ``order``."""
+    fields = {}
+    for key, value in vars(result).items():
+        if isinstance(value, np.ndarray) and value.ndim == 2:
+            fields[key] = value[np.ix_(order, order)]
+        else:
+            fields[key] = value
+    fields["runs"] = names
+    return type(result)(**fields)
 
 
 @public
@@ -96,31 +170,39 @@ def discriminative_power(
     test: str = "randomised-tukey",
     alpha: float = 0.05,
     n_resamples: int = 10000,
-    seed=None,
+    seed=0,
+    runs=None,
 ) -> DiscriminativePowerResult:
     r"""Discriminative power of a measure (Sakai, SIGIR 2006): its ASL curve.
 
     Parameters
     ----------
-    scores : array_like, shape (topics, systems)
-        The measure's per-topic scores of every system.
+    scores : array_like, shape (topics, runs)
+        The measure's per-topic scores of every run.
     test : {'randomised-tukey', 'tukey', 'paired-t', 'randomisation', 'bootstrap'}
     alpha : float
         The significance level at which the power is counted.
     n_resamples : int
         Trials of the randomised tests (one set of trials serves every pair).
     seed : int or numpy.random.Generator, optional
+        Default 0; None draws a fresh seed.
+    runs : sequence of str, optional
+        Names of the columns (default ``"0"``, ``"1"``, ...). The trials are drawn
+        with the runs in the order of their names, as :func:`compare` draws them: a
+        pair's ASL is the p that ``compare`` gives it (without correction).
 
     Returns
     -------
     DiscriminativePowerResult
         ``asl``: the p-values of all m(m-1)/2 pairs in increasing order; ``pairs``:
-        the (j, k) of each; ``power``: the fraction of pairs with p < alpha.
+        the (j, k) of each, indices into ``runs``; ``power``: the fraction of pairs
+        with p < alpha; the test's B, seed and whether its p is exact.
 
     Raises
     ------
     ValueError
-        For the input errors of the test, or a test that is undefined for a pair.
+        For the input errors of the test, a test that is undefined for a pair, or
+        fewer topics than the test needs (4 for the bootstrap).
 
     Notes
     -----
@@ -143,12 +225,35 @@ def discriminative_power(
     test = check_choice(test, "test", TESTS)
     alpha = _alpha(alpha)
     n_resamples = check_int(n_resamples, "n_resamples", minimum=1)
-    p = _pairwise(x, test, n_resamples, _rng(seed), alpha, params="'scores' parameter").pvalue
+    names = _run_names(runs, x.shape[1], "runs")
+    return _discriminative_power(x, names, None, test, alpha, n_resamples, seed)
+
+
+def _discriminative_power(x, names, topics, test, alpha, n_resamples, seed):
+    """The ASL curve of checked scores, the trials drawn in the canonical order."""
+    order, rows = _canonical(names, topics)
+    canon = x[:, order] if rows is None else x[np.ix_(rows, order)]
+    result = _pairwise(
+        canon,
+        test,
+        n_resamples,
+        _rng(seed),
+        alpha,
+        tuple(names[i] for i in order),
+        params="'scores' parameter",
+    )
+    # pairs in the order of the run names (ties in ASL too): the same list whatever
+    # the order of the runs given; indices into ``runs`` as given
     j, k = np.triu_indices(x.shape[1], 1)
-    pv = p[j, k]
-    order = np.argsort(pv, kind="stable")
-    pairs = tuple((int(a), int(b)) for a, b in zip(j[order], k[order], strict=True))
-    return DiscriminativePowerResult(test, pv[order], pairs, alpha, float((pv < alpha).mean()))
+    pv = result.pvalue[j, k]
+    rank = np.argsort(pv, kind="stable")
+    pairs = tuple((int(a), int(b)) for a, b in zip(order[j[rank]], order[k[rank]], strict=True))
+    exact = bool(getattr(result, "exact", False))
+    trials = int(getattr(result, "n_resamples", 0))
+    return DiscriminativePowerResult(
+        test, pv[rank], pairs, alpha, float((pv < alpha).mean()), tuple(names),
+        x.shape[0], trials, exact, _seed_shown(seed),
+    )  # fmt: skip
 
 
 # --------------------------------------------------------------------------- score tables
@@ -181,7 +286,8 @@ def scores_of(
     Raises
     ------
     TypeError
-        If ``table`` is not a ScoreTable or ``topics`` is a string.
+        If ``table`` is not a ScoreTable, ``measure`` not a str, or ``topics`` is a
+        string.
     ValueError
         For an unknown measure or topic, a topic listed twice, or an undefined value
         with ``nan_policy='raise'``.
@@ -193,10 +299,20 @@ def scores_of(
     >>> x.tolist(), topics, dropped
     ([[0.7, 0.5, 0.0], [0.3, 0.1, 0.0]], ('Q1', 'Q2'), 0)
     """
+    return _scores_of(table, measure, nan_policy, topics)
+
+
+def _scores_of(table, measure, nan_policy, topics):
+    """:func:`scores_of`, its errors naming the function the user called."""
     if not isinstance(table, ScoreTable):
         raise TypeError(
             f"The 'table' parameter of {caller()} must be a ScoreTable. "
             f"Got {type(table).__name__} instead."
+        )
+    if not isinstance(measure, str):
+        raise TypeError(
+            f"The 'measure' parameter of {caller()} must be a str. "
+            f"Got {type(measure).__name__} instead."
         )
     nan_policy = check_choice(nan_policy, "nan_policy", ("raise", "omit"))
     if measure not in table.measures:
@@ -211,7 +327,7 @@ def scores_of(
     if undefined.any() and nan_policy == "raise":
         t = names[int(np.argmax(undefined))]
         raise ValueError(
-            f"{measure} is undefined (NaN) on topic {t!r} for some run; pass "
+            f"{caller()}: {measure} is undefined (NaN) on topic {t!r} for some run; pass "
             "nan_policy='omit' (--nan-policy omit) to leave such topics out"
         )
     return (
@@ -250,19 +366,19 @@ def compare(
     *,
     test: str = "randomised-tukey",
     n_resamples: int = 10000,
-    seed=None,
+    seed=0,
     alpha: float = 0.05,
     nan_policy: str = "raise",
     topics: Sequence[str] | None = None,
     correction: str = "none",
-    systems: Sequence[str] | None = None,
+    runs: Sequence[str] | None = None,
 ) -> Comparison:
-    """Compare systems on one measure over topics, as a paper's results table does.
+    """Compare runs on one measure over topics, as a paper's results table does.
 
     Parameters
     ----------
-    table : ScoreTable or array_like, shape (topics, systems)
-        A table (its runs are the systems), or the scores themselves.
+    table : ScoreTable or array_like, shape (topics, runs)
+        A table, or the scores themselves.
     measure : str
         The measure's name (``"GFR@10"``): the column of the table, or the label of
         the array's scores.
@@ -271,40 +387,49 @@ def compare(
     n_resamples : int
         B for the randomised tests (10,000 by default).
     seed : int or numpy.random.Generator, optional
-        For reproducible trials.
+        For reproducible trials: default 0, so that two calls print the same p; None
+        draws a fresh seed.
     alpha : float
-        Significance level, and 100(1 - alpha)% CIs.
+        Significance level, and 100(1 - alpha)% intervals.
     nan_policy : {'raise', 'omit'}
-        A topic where a system's value is undefined (NaN): an error, or left out and
+        A topic where a run's value is undefined (NaN): an error, or left out and
         counted in ``n_dropped``.
     topics : sequence of str, optional
         Only these topics of the table (a table only).
     correction : {'none', 'bonferroni', 'holm', 'bh'}
         For the pairwise tests; the Tukey tests already control the familywise error
         and refuse one.
-    systems : sequence of str, optional
-        Names of an array's columns (default ``"0"``, ``"1"``, ...; a table only has
-        its run names). A string is not a sequence of names here: a TypeError.
+    runs : sequence of str, optional
+        Names of an array's columns (default ``"0"``, ``"1"``, ...; a table has its
+        run names). A string is not a sequence of names here: a TypeError.
 
     Returns
     -------
     Comparison
-        The systems by mean with their two-way ANOVA CIs, and every pair in that order
-        with ``difference`` = mean(a) - mean(b), ``pvalue``, ``effect_size`` (mean(d) /
-        s_d for the paired tests, ES_E for the Tukey tests) and ``significant``.
+        The runs by mean (with their two-way ANOVA intervals for the Tukey tests),
+        and every pair in that order with ``difference`` = mean(a) - mean(b), the
+        interval of the difference that matches the test, ``pvalue``,
+        ``effect_size`` (d_z = mean(d) / s_d for the pairwise tests, ES_E for the
+        Tukey tests) and ``significant``; the test's B, seed and p rule.
 
     Raises
     ------
     ValueError
-        For the errors of the tests, an unknown measure or topic, fewer than 2 topics
-        where the measure exists for every system, or a correction with a Tukey test.
+        For the errors of the tests, an unknown measure or topic, fewer topics than
+        the test needs (2; 4 for the bootstrap) where the measure exists for every
+        run, or a correction with a Tukey test.
     TypeError
-        If ``measure`` is not a str, or ``topics`` or ``systems`` is a string.
+        If ``measure`` is not a str, or ``topics`` or ``runs`` is a string, or a name
+        in ``runs`` is not a str.
 
     Notes
     -----
     A table's topics are those where the measure exists for every run; with
     ``nan_policy='omit'`` those where a run's value is undefined are left out too.
+    The trials of the randomised tests are drawn with the runs in the order of their
+    names and the topics in the order of their ids, so that a seed gives the same p
+    whatever the order of the files, the runs or the topics. Run means are ranked by
+    correctly rounded sums: means equal on paper tie.
 
     Examples
     --------
@@ -313,7 +438,7 @@ def compare(
     >>> [(p["a"], p["b"], round(p["pvalue"], 3)) for p in c.pairs][:1]
     [('X', 'Y', 0.257)]
     >>> c = compare([[0.5, 0.4], [0.7, 0.5], [0.3, 0.3]], "P@10", test="paired-t",
-    ...             systems=["bm25", "qld"])
+    ...             runs=["bm25", "qld"])
     >>> c.pairs[0]["a"], round(c.pairs[0]["pvalue"], 3)
     ('bm25', 0.225)
     """
@@ -331,71 +456,80 @@ def compare(
             f"The 'measure' parameter of {caller()} must be a str. "
             f"Got {type(measure).__name__} instead."
         )
-    if systems is not None and (
-        isinstance(systems, (str, bytes)) or not hasattr(systems, "__len__")
-    ):
-        raise TypeError(
-            f"The 'systems' parameter of {caller()} must be a sequence of names. "
-            f"Got {type(systems).__name__} instead."
-        )
+    topic_ids = None
     if isinstance(table, ScoreTable):
-        if systems is not None:
-            raise fail("systems", "be None for a ScoreTable (its runs name them)", "names")
-        x, _, dropped = scores_of(table, measure, nan_policy=nan_policy, topics=topics)
-        names = list(table.runs)
+        if runs is not None:
+            _run_names(runs, len(runs) if hasattr(runs, "__len__") else 0, "runs")
+            raise fail("runs", "be None for a ScoreTable (its runs name them)", "names")
+        x, topic_ids, dropped = _scores_of(table, measure, nan_policy, topics)
+        names = tuple(table.runs)
     else:
-        x, names, dropped = _array_scores(table, nan_policy, topics, systems)
+        x, names, dropped = _array_scores(table, nan_policy, topics, runs)
     if x.shape[0] < 2:
         raise ValueError(
-            f"{measure} exists for every system on {x.shape[0]} topic(s): a comparison "
+            f"{measure} exists for every run on {x.shape[0]} topic(s): a comparison "
             "needs at least 2"
         )
     x = _matrix(x)
-    order = np.argsort(-_scaled(x)[0].mean(axis=0), kind="stable")
-    runs = [names[i] for i in order]
-    x = x[:, order]
-    result = _pairwise(x, test, n_resamples, _rng(seed), alpha, names=runs)
-    # the randomisation test stays defined where V_E is 0; the ANOVA CIs do not
-    a = _anova2(x, alpha, "'table' parameter", undefined_ok=test == "randomisation")
-    if a is None:
-        scaled, e = _scaled(x)
-        means = _unscaled(scaled.mean(axis=0), e, "every system mean", "'table' parameter")
-        low = high = np.full(x.shape[1], np.nan)
-    else:
-        means, low, high = a.means, a.ci_low, a.ci_high
-    j, k = np.triu_indices(x.shape[1], 1)
-    pv = adjust_pvalues(result.pvalue[j, k], method=correction)
-    listed = tuple(
-        {"name": r, "mean": float(means[i]), "ci_low": float(low[i]), "ci_high": float(high[i])}
-        for i, r in enumerate(runs)
-    )
-    pairs = tuple(
-        {"a": runs[u], "b": runs[v], "difference": float(result.difference[u, v]),
-         "pvalue": float(q), "effect_size": float(result.effect_size[u, v]),
-         "significant": bool(q < alpha)}
-        for u, v, q in zip(j, k, pv, strict=True)
+    canon, rows = _canonical(names, topic_ids)
+    if rows is not None:
+        x = x[rows]
+    means = _exact_means(x)
+    # highest mean first; means equal on paper (exact sums) by name
+    order = np.array(sorted(range(len(names)), key=lambda i: (-means[i], names[i])), dtype=np.int64)
+    shown = tuple(names[i] for i in order)
+    result = _pairwise(
+        x[:, canon], test, n_resamples, _rng(seed), alpha,
+        tuple(names[i] for i in canon),
     )  # fmt: skip
+    # the test ran on the runs by name; show them by mean
+    at = np.argsort(canon)[order]
+    result = _reorder(result, at, shown)
+    x = x[:, order]
+    tukey = test in ("tukey", "randomised-tukey")
+    # the randomisation test stays defined where V_E is 0; the ANOVA intervals do not
+    try:
+        a = _anova2(x, alpha, "'table' parameter", undefined_ok=not tukey, runs=shown)
+    except ValueError:
+        if tukey:
+            raise
+        a = None  # beyond the float range: the pairwise tests are scaled per pair
+    nan = np.full(x.shape[1], np.nan)
+    low, high = (a.ci_low, a.ci_high) if tukey and a is not None else (nan, nan)
+    j, k = np.triu_indices(x.shape[1], 1)
+    pv = adjust_pvalues(result.pvalue[j, k], correction=correction)
+    listed = tuple(
+        {"name": r, "mean": float(means[order[i]]), "ci_low": float(low[i]),
+         "ci_high": float(high[i])}
+        for i, r in enumerate(shown)
+    )  # fmt: skip
+    ci = getattr(result, "ci_low", None)
+    columns = {
+        "difference": result.difference[j, k],
+        "ci_low": result.ci_low[j, k] if ci is not None else np.full(len(j), np.nan),
+        "ci_high": result.ci_high[j, k] if ci is not None else np.full(len(j), np.nan),
+        "pvalue": np.asarray(pv, dtype=np.float64),
+        "effect_size": result.effect_size[j, k],
+    }
     return Comparison(
-        measure, test, x.shape[0], dropped, alpha, correction, listed, pairs, result, a
-    )
+        measure, test, x.shape[0], dropped, alpha, correction,
+        int(getattr(result, "n_resamples", 0)), bool(getattr(result, "exact", False)),
+        _seed_shown(seed), EFFECT_SIZES[test], listed, Pairs(shown, j, k, columns, alpha),
+        result, a,
+    )  # fmt: skip
 
 
-def _array_scores(scores, nan_policy, topics, systems):
+def _array_scores(scores, nan_policy, topics, runs):
     """(scores, names, n_dropped) of an array given to ``compare``."""
     nan_policy = check_choice(nan_policy, "nan_policy", ("raise", "omit"))
     if topics is not None:
         raise fail("topics", "be None for an array (select its rows instead)", "ids")
     x = as_float_array(scores, "table")
     if x.ndim != 2:
-        raise fail("table", "be a ScoreTable or a (topics, systems) array", f"{x.shape}")
+        raise fail("table", "be a ScoreTable or a (topics, runs) array", f"{x.shape}")
     if np.isinf(x).any():
         raise fail("table", "hold finite scores or NaN", "infinity")
-    if systems is None:
-        names = [str(i) for i in range(x.shape[1])]
-    else:
-        names = [str(s) for s in systems]
-        if len(names) != x.shape[1] or len(set(names)) != len(names):
-            raise fail("systems", f"give {x.shape[1]} distinct names", f"{len(names)} names")
+    names = _run_names(runs, x.shape[1], "runs")
     undefined = np.isnan(x).any(axis=1)
     if undefined.any() and nan_policy == "raise":
         raise ValueError(

@@ -11,14 +11,14 @@ CORRECTIONS = ("none", "bonferroni", "holm", "bh")
 
 
 @public
-def adjust_pvalues(p, /, *, method: str) -> np.ndarray:
+def adjust_pvalues(p, /, *, correction: str) -> np.ndarray:
     r"""Adjust a family of p-values: Bonferroni, Holm or Benjamini-Hochberg.
 
     Parameters
     ----------
     p : array_like
         p-values in [0, 1], any shape (adjusted as one family).
-    method : {'none', 'bonferroni', 'holm', 'bh'}
+    correction : {'none', 'bonferroni', 'holm', 'bh'}
 
     Returns
     -------
@@ -34,7 +34,7 @@ def adjust_pvalues(p, /, *, method: str) -> np.ndarray:
     Raises
     ------
     ValueError
-        For an unknown method or values outside [0, 1].
+        For an unknown correction or values outside [0, 1].
 
     References
     ----------
@@ -44,10 +44,10 @@ def adjust_pvalues(p, /, *, method: str) -> np.ndarray:
 
     Examples
     --------
-    >>> adjust_pvalues([0.01, 0.04, 0.03], method="holm").round(3).tolist()
+    >>> adjust_pvalues([0.01, 0.04, 0.03], correction="holm").round(3).tolist()
     [0.03, 0.06, 0.06]
     """
-    method = check_choice(method, "method", CORRECTIONS)
+    method = check_choice(correction, "correction", CORRECTIONS)
     arr = as_float_array(p, "p")
     if not np.isfinite(arr).all() or (arr < 0).any() or (arr > 1).any():
         raise fail("p", "hold p-values in [0, 1]", "values outside it")

@@ -1,99 +1,81 @@
-"""The result records of :mod:`fairconv.stats`: frozen, with ``to_dict()`` and ``to_frame()``."""
+"""The result records of :mod:`fairconv.stats`: frozen, on :class:`fairconv._records.Record`."""
 
 from __future__ import annotations
 
-import math
-from dataclasses import asdict, dataclass, field
+from collections.abc import Sequence
+from dataclasses import field
 
 import numpy as np
 
+from .._records import Record, html_table, plain, record
+from .._validation import public
 
-class _Record:
-    """Frozen results with ``to_dict()`` and, with pandas, ``to_frame()``."""
-
-    def to_dict(self) -> dict:
-        """The fields as plain Python values (arrays as nested lists, NaN as None)."""
-        return {k: _plain(v) for k, v in asdict(self).items()}  # type: ignore[call-overload]
-
-    def to_frame(self):
-        """A pandas DataFrame (needs the pandas extra): one row of the scalar fields."""
-        pd = _pandas(type(self).__name__)
-        return pd.DataFrame([{k: v for k, v in self.to_dict().items() if not isinstance(v, list)}])
+P_VALUE_RULE = {
+    True: "exact (count / N over every permutation)",
+    False: "Monte Carlo ((count + 1) / (B + 1))",
+}
+"""How a randomised test's p was computed, by its ``exact`` flag."""
 
 
-class _PairMatrices(_Record):
-    """Records of (m, m) matrices: ``to_frame`` gives one row per pair j < k."""
+@record
+class PairedTTestResult(Record):
+    """Paired t-test of x - y: t, df, p, mean difference, its CI and d_z.
 
-    def to_frame(self):
-        """One row per pair j < k (columns ``a``, ``b`` and each (m, m) matrix's [a, b])."""
-        pd = _pandas(type(self).__name__)
-        matrices = {
-            k: v for k, v in vars(self).items() if isinstance(v, np.ndarray) and v.ndim == 2
-        }
-        m = len(next(iter(matrices.values())))
-        j, k = np.triu_indices(m, 1)
-        return pd.DataFrame({"a": j, "b": k, **{name: v[j, k] for name, v in matrices.items()}})
-
-
-def _pandas(name: str):
-    try:
-        import pandas as pd
-    except ImportError:
-        raise ImportError(f"{name}.to_frame needs pandas: pip install 'fairconv[pandas]'") from None
-    return pd
-
-
-def _plain(value):
-    if isinstance(value, np.ndarray):
-        return _plain(value.tolist())
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, (float, np.floating)):
-        return None if math.isnan(value) else float(value)
-    if isinstance(value, np.integer):
-        return int(value)
-    if isinstance(value, np.bool_):
-        return bool(value)
-    return value
-
-
-@dataclass(frozen=True)
-class PairedTTestResult(_Record):
-    """Paired t-test of x - y: t, df, p, mean difference, its CI, effect size."""
+    ``effect_size`` is d_z = mean(d) / s_d; ``ci_low`` and ``ci_high`` bound the
+    100(1 - alpha)% CI of the mean difference.
+    """
 
     statistic: float
     df: int
     pvalue: float
     mean_difference: float
-    ci: tuple[float, float]
+    ci_low: float
+    ci_high: float
     effect_size: float
     alpha: float
+    n_topics: int
 
 
-@dataclass(frozen=True)
-class RandomisationTestResult(_Record):
-    """Sign-flip randomisation test of the mean difference."""
+@record
+class RandomisationTestResult(Record):
+    """Sign-flip randomisation test of the mean difference.
+
+    ``pvalue`` is count / 2^n when ``exact`` (every sign vector enumerated), else the
+    Monte Carlo (count + 1) / (B + 1).
+    """
 
     statistic: float
     pvalue: float
     exact: bool
     n_resamples: int
+    n_topics: int
 
 
-@dataclass(frozen=True)
-class BootstrapTestResult(_Record):
-    """Paired bootstrap test (Sakai, SIGIR 2006): t of the differences and its ASL."""
+@record
+class BootstrapTestResult(Record):
+    """Paired bootstrap test (Sakai, SIGIR 2006): t of the differences and its ASL.
+
+    ``pvalue`` is the Monte Carlo (count + 1) / (B + 1).
+    """
 
     statistic: float
     pvalue: float
     n_resamples: int
+    n_topics: int
 
 
-@dataclass(frozen=True, eq=False)
-class Anova2Result(_Record):
-    """Two-way ANOVA without replication (systems x topics), with per-system CIs."""
+def _names(runs: Sequence[str] | None, m: int) -> tuple[str, ...]:
+    return tuple(str(i) for i in range(m)) if runs is None else tuple(runs)
+
+
+@record(eq=False)
+class Anova2Result(Record):
+    """Two-way ANOVA without replication (runs x topics), with per-run intervals.
+
+    ``ci_low``/``ci_high`` bound each run's mean by ``mean +- t(1 - alpha/2; phi_E)
+    sqrt(V_E / n)``: an interval conditional on these topics (the topic effect is
+    removed), not one for a population of topics.
+    """
 
     ss_systems: float
     ss_topics: float
@@ -112,25 +94,43 @@ class Anova2Result(_Record):
     ci_low: np.ndarray = field(repr=False)
     ci_high: np.ndarray = field(repr=False)
     alpha: float = 0.05
+    runs: tuple[str, ...] = ()
 
-    def to_frame(self):
+    def _table(self):
         """The ANOVA table as a paper prints it: rows systems, topics, residual."""
-        pd = _pandas("Anova2Result")
-        return pd.DataFrame(
-            {
-                "source": ["systems", "topics", "residual"],
-                "ss": [self.ss_systems, self.ss_topics, self.ss_residual],
-                "df": [self.df_systems, self.df_topics, self.df_residual],
-                "ms": [self.ms_systems, self.ms_topics, self.ms_residual],
-                "f": [self.f_systems, self.f_topics, None],
-                "pvalue": [self.p_systems, self.p_topics, None],
-            }
-        )
+        nan = float("nan")
+        return {
+            "source": ["systems", "topics", "residual"],
+            "ss": [self.ss_systems, self.ss_topics, self.ss_residual],
+            "df": [self.df_systems, self.df_topics, self.df_residual],
+            "ms": [self.ms_systems, self.ms_topics, self.ms_residual],
+            "f": [self.f_systems, self.f_topics, nan],
+            "pvalue": [self.p_systems, self.p_topics, nan],
+        }
 
 
-@dataclass(frozen=True, eq=False)
+class _PairMatrices(Record):
+    """Records of (m, m) matrices: the table has one row per pair j < k, by run name."""
+
+    runs: tuple[str, ...]
+
+    def _table(self):
+        matrices = {
+            k: v for k, v in vars(self).items() if isinstance(v, np.ndarray) and v.ndim == 2
+        }
+        m = len(next(iter(matrices.values())))
+        j, k = np.triu_indices(m, 1)
+        names = np.asarray(_names(self.runs or None, m), dtype=object)
+        return {"a": names[j], "b": names[k], **{name: v[j, k] for name, v in matrices.items()}}
+
+
+@record(eq=False)
 class TukeyHSDResult(_PairMatrices):
-    """Two-way Tukey HSD: (m, m) matrices, entry [j, k] for system j minus system k."""
+    """Two-way Tukey HSD: (m, m) matrices, entry [j, k] for run j minus run k.
+
+    ``effect_size`` is ES_E = difference / sqrt(V_E); ``ci_low``/``ci_high`` the
+    simultaneous 100(1 - alpha)% CIs of the differences.
+    """
 
     difference: np.ndarray = field(repr=False)
     statistic: np.ndarray = field(repr=False)
@@ -139,71 +139,167 @@ class TukeyHSDResult(_PairMatrices):
     ci_low: np.ndarray = field(repr=False)
     ci_high: np.ndarray = field(repr=False)
     alpha: float = 0.05
+    runs: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class RandomisedTukeyHSDResult(_PairMatrices):
-    """Randomised Tukey HSD: (m, m) matrices, entry [j, k] for system j minus system k."""
+    """Randomised Tukey HSD: (m, m) matrices, entry [j, k] for run j minus run k.
+
+    ``effect_size`` is ES_E; ``pvalue`` count / (m!)^n when ``exact``, else
+    (count + 1) / (B + 1). A pair's p depends on the other runs too (through the range
+    of all the means in each trial).
+    """
 
     difference: np.ndarray = field(repr=False)
     pvalue: np.ndarray = field(repr=False)
     effect_size: np.ndarray = field(repr=False)
     exact: bool = False
     n_resamples: int = 0
+    runs: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class PairwiseTestsResult(_PairMatrices):
-    """A test of two systems run on every pair: (m, m) matrices, [j, k] for j minus k.
+    """A test of two runs made on every pair: (m, m) matrices, [j, k] for j minus k.
 
     ``pvalue`` is uncorrected (``compare`` applies a correction to the family);
-    ``effect_size`` is mean(d) / s_d; ``exact`` and ``n_resamples`` describe the trials
-    of the randomised tests (one set of trials for every pair).
+    ``effect_size`` is d_z = mean(d) / s_d; ``ci_low``/``ci_high`` the paired-t CI of
+    each difference (NaN for the randomised tests); ``exact`` and ``n_resamples``
+    describe the trials of the randomised tests (one set of trials for every pair).
     """
 
     test: str
     difference: np.ndarray = field(repr=False)
     pvalue: np.ndarray = field(repr=False)
     effect_size: np.ndarray = field(repr=False)
+    ci_low: np.ndarray = field(repr=False)
+    ci_high: np.ndarray = field(repr=False)
     exact: bool
     n_resamples: int
+    runs: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, eq=False)
-class DiscriminativePowerResult(_Record):
-    """The ASL curve of a measure: the sorted p-values of all system pairs."""
+@record(eq=False)
+class DiscriminativePowerResult(Record):
+    """The ASL curve of a measure: the sorted p-values of all run pairs.
+
+    ``pairs`` hold (j, k) indices into ``runs``, in increasing order of ASL.
+    """
 
     test: str
     asl: np.ndarray = field(repr=False)
     pairs: tuple[tuple[int, int], ...] = field(repr=False)
     alpha: float = 0.05
     power: float = 0.0
+    runs: tuple[str, ...] = ()
+    n_topics: int = 0
+    n_resamples: int = 0
+    exact: bool = False
+    seed: int | None = 0
 
-    def to_frame(self):
+    def _table(self):
         """One row per pair in increasing order of ASL: rank, a, b, asl."""
-        pd = _pandas("DiscriminativePowerResult")
-        return pd.DataFrame(
-            {
-                "rank": np.arange(1, len(self.asl) + 1),
-                "a": [a for a, _ in self.pairs],
-                "b": [b for _, b in self.pairs],
-                "asl": self.asl,
-            }
-        )
+        names = _names(self.runs or None, 1 + max((max(p) for p in self.pairs), default=0))
+        return {
+            "rank": np.arange(1, len(self.asl) + 1),
+            "a": [names[a] for a, _ in self.pairs],
+            "b": [names[b] for _, b in self.pairs],
+            "asl": self.asl,
+        }
+
+    @public
+    def to_dict(self) -> dict:
+        """The fields, with ``pairs`` as ``{"a", "b", "asl"}`` by run name."""
+        out = {k: plain(getattr(self, k)) for k in self._fields() if k not in ("asl", "pairs")}
+        table = self._table()
+        out["pairs"] = [
+            {"a": a, "b": b, "asl": float(p)}
+            for a, b, p in zip(table["a"], table["b"], self.asl.tolist(), strict=True)
+        ]
+        return out
 
 
-@dataclass(frozen=True, eq=False)
-class Comparison(_Record):
-    """Systems compared on one measure: what ``fairconv compare`` prints.
+class Pairs(Sequence):
+    """The pairs of a :class:`Comparison`: a sequence of dicts built on access.
 
-    ``systems`` are ordered by mean (highest first), each a dict with ``name``,
-    ``mean``, ``ci_low`` and ``ci_high`` (the two-way ANOVA CI); ``pairs`` list every
-    pair in that order, each a dict with ``a``, ``b``, ``difference = mean(a) -
-    mean(b)``, ``pvalue`` (corrected when asked), ``effect_size`` and ``significant``
-    (``pvalue < alpha``). ``n_dropped`` topics were left out for undefined values.
-    ``result`` is the test's record, its (m, m) matrices in the order of ``systems``;
-    ``anova`` the two-way ANOVA in that order, or None where the residual variance
-    V_E is 0 (only the randomisation test is defined there: the CIs are then NaN).
+    Each dict has ``a``, ``b``, ``difference``, ``ci_low``, ``ci_high``, ``pvalue``,
+    ``effect_size`` and ``significant``. The columns are kept as arrays, so that the
+    pairs of 600 runs (179,700 of them) cost arrays, not dicts.
+    """
+
+    __slots__ = ("_names", "_a", "_b", "_columns", "_alpha")
+
+    def __init__(self, names, a, b, columns: dict[str, np.ndarray], alpha: float):
+        self._names = tuple(names)
+        self._a, self._b = np.asarray(a), np.asarray(b)
+        self._columns = columns
+        self._alpha = alpha
+
+    def __len__(self) -> int:
+        return len(self._a)
+
+    def _one(self, i: int) -> dict:
+        out: dict = {"a": self._names[self._a[i]], "b": self._names[self._b[i]]}
+        for key, col in self._columns.items():
+            out[key] = float(col[i])
+        out["significant"] = bool(out["pvalue"] < self._alpha)
+        return out
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self._one(k) for k in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError("pair index out of range")
+        return self._one(int(i))
+
+    @public
+    def columns(self) -> dict[str, np.ndarray]:
+        """The pairs as columns: ``a``, ``b`` (names), the numbers and ``significant``."""
+        names = np.asarray(self._names, dtype=object)
+        return {
+            "a": names[self._a] if len(self) else np.array([], dtype=object),
+            "b": names[self._b] if len(self) else np.array([], dtype=object),
+            **self._columns,
+            "significant": self._columns["pvalue"] < self._alpha,
+        }
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, Pairs):
+            other = list(other)
+        # NaN (an interval the test does not give) equals NaN here, as None in to_dict
+        return isinstance(other, (list, tuple)) and plain(list(self)) == plain(list(other))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<{len(self)} pairs>"
+
+
+@record(eq=False)
+class Comparison(Record):
+    """Runs compared on one measure: what ``fairconv compare`` prints.
+
+    ``runs`` are ordered by mean (highest first; means that are equal on paper, by
+    exact sums, tie and are ordered by name), each a dict with ``name``, ``mean``,
+    ``ci_low`` and ``ci_high``: for the Tukey tests the two-way ANOVA interval of the
+    mean, conditional on these topics; NaN for the pairwise tests, to which it does
+    not belong. ``pairs`` list every pair in that order (:class:`Pairs`), with
+    ``difference = mean(a) - mean(b)``, the interval of the difference that matches
+    the test (``ci_low``/``ci_high``: the paired-t CI for ``paired-t``, Tukey's
+    simultaneous CI for ``tukey``, NaN for the randomised tests), ``pvalue`` (corrected
+    when asked), ``effect_size`` (``effect_size_name``: ES_E = d / sqrt(V_E) for the
+    Tukey tests, d_z = mean(d) / s_d for the pairwise ones) and ``significant``
+    (``pvalue < alpha``).
+
+    ``n_resamples`` is B of the randomised tests (the number of permutations when
+    ``exact``; 0 for the others), ``seed`` the int seed (None for a Generator).
+    ``n_dropped`` topics were left out for undefined values. ``result`` is the
+    test's record, its (m, m) matrices in the order of ``runs``; ``anova`` the
+    two-way ANOVA in that order, or None where the residual variance V_E is 0 (or, for
+    the pairwise tests, where its sums of squares exceed the float range).
     """
 
     measure: str
@@ -212,24 +308,46 @@ class Comparison(_Record):
     n_dropped: int
     alpha: float
     correction: str
-    systems: tuple[dict, ...] = field(repr=False)
-    pairs: tuple[dict, ...] = field(repr=False)
+    n_resamples: int
+    exact: bool
+    seed: int | None
+    effect_size_name: str
+    runs: tuple[dict, ...] = field(repr=False)
+    pairs: Pairs = field(repr=False)
     result: TukeyHSDResult | RandomisedTukeyHSDResult | PairwiseTestsResult = field(repr=False)
     anova: Anova2Result | None = field(repr=False)
 
+    @property
+    def p_value_rule(self) -> str:
+        """How the p-values were computed: exact, Monte Carlo, or from a distribution."""
+        if self.test in ("paired-t", "tukey"):
+            return "from the " + ("t" if self.test == "paired-t" else "studentized range")
+        return P_VALUE_RULE[bool(self.exact)]
+
+    @public
     def to_dict(self) -> dict:
         """The comparison as ``fairconv compare --format json`` prints it."""
-        return {
-            "measure": self.measure,
-            "test": self.test,
-            "n_topics": self.n_topics,
-            "n_dropped": self.n_dropped,
-            "alpha": self.alpha,
-            "correction": self.correction,
-            "systems": _plain(self.systems),
-            "pairs": _plain(self.pairs),
+        out = {
+            k: plain(getattr(self, k))
+            for k in self._fields()
+            if k not in ("runs", "pairs", "result", "anova")
         }
+        out["p_value"] = self.p_value_rule
+        out["runs"] = plain(self.runs)
+        out["pairs"] = [self.pairs[i] for i in range(len(self.pairs))]
+        out["pairs"] = plain(out["pairs"])
+        return out
 
-    def to_frame(self):
-        """The pairs as a pandas DataFrame (needs the pandas extra)."""
-        return _pandas("Comparison").DataFrame(_plain(self.pairs))
+    def _table(self):
+        """The pairs, one row each, by run name."""
+        return self.pairs.columns()
+
+    def _repr_html_(self) -> str:
+        """The runs by mean, then the pairs (each at most 20 rows)."""
+        runs = {k: [r[k] for r in self.runs] for k in ("name", "mean", "ci_low", "ci_high")}
+        caption = (
+            f"of {len(self.runs)} runs on {self.measure}: {self.test}, {self.n_topics} "
+            f"topics, alpha {self.alpha:g}, correction {self.correction}, effect size "
+            f"{self.effect_size_name}, p {self.p_value_rule}"
+        )
+        return html_table(runs, "Comparison", caption) + html_table(self._table(), "Pairs")
