@@ -71,10 +71,11 @@ def test_topic_coverage_gfr_without_fairness_is_a_notice():
     message = r"GFR is ERR alone on 3 of the 4 topics: no attribute set covers them \(P001, P003"
     with pytest.warns(FairconvWarning, match=message):
         gfr.evaluate(p.qrels, p.runs, origin)
+    with pytest.warns(FairconvWarning, match="GFR is iRBU alone on 4 of the 4 topics: no attr"):
+        gfr.evaluate(p.qrels, p.runs, [], utility="iRBU")
     code, out, err = _cli("gfr", "--qrels", QRELS, "--utility", "iRBU", RUN)
     assert code == 0 and err == (
-        "fairconv gfr: warning: no --attribute given: GFR is iRBU alone (give --attribute "
-        "NAME GMEMB TARGET SCALE for its fairness components)\n"
+        "fairconv gfr: warning: GFR is iRBU alone on 4 of the 4 topics: no attribute set is given\n"
     )
     assert out.startswith("run\ttopic\tmeasure\tvalue\n")
     code, out, err = _cli("gfr", "--qrels", QRELS, *ORIGIN, RUN)
@@ -84,7 +85,7 @@ def test_topic_coverage_gfr_without_fairness_is_a_notice():
 def test_topic_coverage_every_topic_covered_says_nothing(recwarn):
     p = fairweb1_pilot()
     gfr.evaluate(p.qrels, p.runs, p.attributes)
-    gfr.evaluate(p.qrels, p.runs, [])  # no attribute set: GFR is ERR, as asked
+    gfr.evaluate(p.qrels, p.runs, [], measures=["ERR"])  # no GFR asked for
     assert not [w for w in recwarn if issubclass(w.category, FairconvWarning)]
 
 

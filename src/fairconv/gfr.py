@@ -557,10 +557,14 @@ def coverage_notices(qrels: Qrels, runs: Sequence[Run], lists: RankedLists, util
     uncovered = np.ones(n_t, dtype=bool)
     for cov in lists.covered:
         uncovered[cov] = False
-    if uncovered.any() and utility is not None and lists.covered:  # none given: asked for
+    if uncovered.any() and utility is not None:
+        which = (
+            "no attribute set is given"
+            if not lists.covered
+            else f"no attribute set covers them ({_few(list(topics[uncovered]))})"
+        )
         warnings.warn(
-            f"GFR is {utility} alone on {int(uncovered.sum())} of the {n_t} topics: no "
-            f"attribute set covers them ({_few(list(topics[uncovered]))})",
+            f"GFR is {utility} alone on {int(uncovered.sum())} of the {n_t} topics: {which}",
             FairconvWarning,
             stacklevel=3,
         )

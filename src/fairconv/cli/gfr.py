@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sys
 
 from ._common import (
     UsageError,
@@ -92,13 +91,6 @@ def _cmd_gfr(args) -> int:
         n_jobs=args.jobs,
     )
     table = gfr.evaluate(qrels, runs, attributes, lists=lists, n_jobs=args.jobs, **options)
-    gfr_asked = not args.measure or any(m.startswith("GFR") for m in args.measure)
-    if not attributes and gfr_asked and args.format != "nev":
-        print(
-            f"fairconv gfr: warning: no --attribute given: GFR is {args.utility} alone "
-            "(give --attribute NAME GMEMB TARGET SCALE for its fairness components)",
-            file=sys.stderr,
-        )
     if args.format != "nev":
         emit(args, table)
         return 0
