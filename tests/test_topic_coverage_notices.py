@@ -73,9 +73,9 @@ def test_topic_coverage_gfr_without_fairness_is_a_notice():
         gfr.evaluate(p.qrels, p.runs, origin)
     with pytest.warns(FairconvWarning, match="GFR is iRBU alone on 4 of the 4 topics: no attr"):
         gfr.evaluate(p.qrels, p.runs, [], utility="iRBU")
-    code, out, err = _cli("gfr", "--qrels", QRELS, RUN)
+    code, out, err = _cli("gfr", "--qrels", QRELS, "--utility", "iRBU", RUN)
     assert code == 0 and err == (
-        "fairconv gfr: warning: GFR is ERR alone on 4 of the 4 topics: no attribute set is given\n"
+        "fairconv gfr: warning: GFR is iRBU alone on 4 of the 4 topics: no attribute set is given\n"
     )
     assert out.startswith("run\ttopic\tmeasure\tvalue\n")
     code, out, err = _cli("gfr", "--qrels", QRELS, *ORIGIN, RUN)
@@ -85,6 +85,7 @@ def test_topic_coverage_gfr_without_fairness_is_a_notice():
 def test_topic_coverage_every_topic_covered_says_nothing(recwarn):
     p = fairweb1_pilot()
     gfr.evaluate(p.qrels, p.runs, p.attributes)
+    gfr.evaluate(p.qrels, p.runs, [], measures=["ERR"])  # no GFR asked for
     assert not [w for w in recwarn if issubclass(w.category, FairconvWarning)]
 
 

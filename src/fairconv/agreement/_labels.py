@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import _accel
 from .._validation import as_float_array, caller, check_choice, fail, public
 from ..io._text import DECIMAL, FileFormatError, split_rows
 from ._results import AgreementResult, MajorityVote, _is_missing, _plain_label
@@ -576,7 +577,37 @@ def _all_numbers():
 
 
 _ALL_NUMBERS = _all_numbers()
-_NOT_FINITE = re.compile(rb"[+-]?(?i:nan|inf|infinity)")
+_NOT_FINITE_LINE = re.compile(rb"^[+-]?(?i:nan|inf|infinity)$", re.MULTILINE)
+"""A label written as NaN or an infinity, on a line of its own."""
+_CHUNK = 1 << 16
+
+
+def _first_appearance(column: np.ndarray) -> tuple[tuple[str, ...], np.ndarray]:
+    """(the distinct byte strings in order of first appearance, decoded; each row's code)."""
+    unique, first, inverse = np.unique(column, return_index=True, return_inverse=True)
+    del column
+    order = np.argsort(first, kind="stable")
+    rank = np.empty(len(order), dtype=np.int32 if len(order) < 2**31 else np.int64)
+    rank[order] = np.arange(len(order))
+    names = tuple(bytes(u).decode("utf-8") for u in unique[order].tolist())
+    return names, rank[inverse.ravel()]
+
+
+def _refuse_repeated(path, rows, items, raters, ii, rr) -> None:
+    """Two rows for one (item, rater): an error at the second, naming the first."""
+    cell = ii.astype(np.int64) * len(raters) + rr
+    order = np.argsort(cell, kind="stable")
+    repeated = np.flatnonzero(cell[order[1:]] == cell[order[:-1]])
+    if len(repeated):  # the second of the pair that comes first in the file
+        second = order[repeated + 1]
+        k = int(np.argmin(second))
+        later, earlier = int(second[k]), int(order[repeated[k]])
+        raise FileFormatError(
+            path,
+            rows.line(later),
+            f"a second label of rater {raters[rr[later]]!r} for item {items[ii[later]]!r} "
+            f"(the first is on line {rows.line(earlier)})",
+        )
 
 
 @public
@@ -614,45 +645,40 @@ def read_label_file(path, /) -> LabelMatrix:
     rows = split_rows(path, 3, "label")
     if len(rows) == 0:
         raise FileFormatError(path, 0, "no label rows (expected 'item rater label' lines)")
-    items_col = [t.decode("utf-8", errors="replace") for t in rows.column(0)]
-    raters_col = [t.decode("utf-8", errors="replace") for t in rows.column(1)]
-    raw_labels = rows.column(2)
-    label_col = [t.decode("utf-8", errors="replace") for t in raw_labels]
-    items = tuple(dict.fromkeys(items_col))
-    raters = tuple(dict.fromkeys(raters_col))
-    i_index = {v: i for i, v in enumerate(items)}
-    r_index = {v: i for i, v in enumerate(raters)}
-    ii = np.fromiter(map(i_index.__getitem__, items_col), np.int64, len(items_col))
-    rr = np.fromiter(map(r_index.__getitem__, raters_col), np.int64, len(raters_col))
-    cell = ii * len(raters) + rr
-    _, first, counts = np.unique(cell, return_index=True, return_counts=True)
-    if (counts > 1).any():
-        dup = np.flatnonzero(cell == cell[first[np.argmax(counts > 1)]])
-        raise FileFormatError(
-            path,
-            rows.line(int(dup[1])),
-            f"a second label of rater {raters_col[dup[1]]!r} for item {items_col[dup[1]]!r} "
-            f"(the first is on line {rows.line(int(dup[0]))})",
-        )
-    values = None
-    if _ALL_NUMBERS.fullmatch(b"\n".join(raw_labels)):  # the readers' decimals, or NaN/inf
-        values = np.array(label_col, dtype=np.float64)
-    else:  # string labels: a NaN or an infinity among them is refused all the same
-        values = np.fromiter(map(_NOT_FINITE.fullmatch, raw_labels), bool, len(raw_labels))
-        values = np.where(values, np.nan, 0.0) if values.any() else None
-    if values is not None:
-        bad = ~np.isfinite(values)
-        if bad.any():
-            row = int(np.argmax(bad))
+    # array work on the tokens' bytes: no Python object per row (memory follows the file)
+    items, ii = _first_appearance(rows.strings(0))
+    raters, rr = _first_appearance(rows.strings(1))
+    values, plain = _accel.decimals(rows.buf, rows.starts[:, 2], rows.ends[:, 2])
+    other = np.flatnonzero(~plain)  # exponents, long decimals, NaN, inf, words
+    del plain
+    numeric = True
+    for lo in range(0, len(other), _CHUNK):  # a block at a time: bytes objects stay few
+        at = other[lo : lo + _CHUNK]
+        tokens = _accel.strings(rows.buf, rows.starts[at, 2], rows.ends[at, 2]).tolist()
+        joined = b"\n".join(tokens)
+        found = _NOT_FINITE_LINE.search(joined)
+        if found:  # NaN or an infinity: no label, whatever the other labels are
+            k = joined.count(b"\n", 0, found.start())
             raise FileFormatError(
                 path,
-                rows.line(row),
-                f"the label {label_col[row]!r} is not a finite number; leave out the row "
-                "of a rater who gave no label",
+                rows.line(int(at[k])),
+                f"the label {tokens[k].decode()!r} is not a finite number; leave out the "
+                "row of a rater who gave no label",
             )
+        if numeric and _ALL_NUMBERS.fullmatch(joined):
+            values[at] = np.fromiter(map(float, tokens), np.float64, len(tokens))
+        else:
+            numeric = False
+    if not numeric:
+        del values
+        names, codes = _first_appearance(rows.strings(2))
+    del other
+    rows.release()  # the line numbers stay, for the messages below
+    _refuse_repeated(path, rows, items, raters, ii, rr)
+    if numeric:
         labels = np.full((len(items), len(raters)), np.nan)
         labels[ii, rr] = values
     else:
         labels = np.full((len(items), len(raters)), None, dtype=object)
-        labels[ii, rr] = np.array(label_col, dtype=object)
+        labels[ii, rr] = np.array(names, dtype=object)[codes]
     return LabelMatrix(items, raters, labels)

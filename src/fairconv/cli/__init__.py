@@ -110,13 +110,13 @@ def _run(args) -> int:
         planned = (getattr(args, "output", None), getattr(args, "plot", None))
         args.outputs = outputs = Outputs(_inputs(args), planned)
         status = args.func(args)
-        if status == 0:  # every check passed: the files written take their places
-            outputs.commit()
+        if not status:  # every check passed: the files written take their places
+            args.outputs.commit()  # a command may have set a guard of its own
         return status
     except BrokenPipeError:  # e.g. piped into head: stop quietly, keeping the files
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         if outputs is not None:
-            outputs.commit()
+            args.outputs.commit()
         return 0
     except (ValueError, TypeError, ImportError) as exc:
         message = _in_command_terms(str(exc), getattr(args, "options", {}))
@@ -129,6 +129,8 @@ def _run(args) -> int:
     finally:  # a failed or interrupted run leaves every file as it found it
         if outputs is not None:
             outputs.discard()
+            if args.outputs is not outputs:
+                args.outputs.discard()
 
 
 def _inputs(args) -> list[str]:
