@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ._common import add_table_output, emit
-from ._outputs import Outputs, UsageError
+from ._outputs import UsageError
 
 
 def add_commands(sub) -> None:
@@ -76,8 +76,9 @@ def add_commands(sub) -> None:
 def _cmd_trecfair(args) -> int:
     from .. import trecfair as tf
 
-    _guard(args)
     args.task, args.edition = int(args.task), int(args.edition)
+    if args.write_targets:  # refused before any work if it clashes with an input or -o
+        args.outputs.claim(args.write_targets)
     if not args.runs and not args.write_targets:
         raise UsageError("give at least one RUN (or --write-targets FILE to build targets only)")
     if bool(args.dimension) == bool(args.metadata):
@@ -147,12 +148,3 @@ def _cmd_trecfair(args) -> int:
     )
     emit(args, table, measures=args.measure)
     return 0
-
-
-def _guard(args) -> None:
-    """The run's output guard, knowing every input of this command."""
-    inputs = [args.qrels, *args.runs]
-    inputs += [path for _, path in args.dimension or []]
-    inputs += [path for _, path in args.background or []]
-    inputs += [p for p in (args.metadata, args.targets, args.work, args.topics) if p]
-    args.outputs = Outputs(inputs, (args.output, args.write_targets))
