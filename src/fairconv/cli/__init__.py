@@ -145,6 +145,9 @@ def _inputs(args) -> list[str]:
         "gold",
         "response_nuggets",
         "ntn",
+        "metadata",  # trecfair
+        "targets",
+        "work",
     ):
         value = getattr(args, key, None)
         if isinstance(value, str):
@@ -155,6 +158,8 @@ def _inputs(args) -> list[str]:
             names += value
     for entry in getattr(args, "attribute", None) or []:
         names += [entry[1], entry[2]]
+    for key in ("dimension", "background"):  # trecfair: NAME FILE pairs (a preset is no file)
+        names += [entry[1] for entry in getattr(args, key, None) or []]
     if isinstance(getattr(args, "attributes", None), str):
         names += _golddistr_files(args.attributes)
     return names

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ._common import add_table_output, emit
-from ._outputs import Outputs, UsageError
+from ._outputs import UsageError
 
 
 def add_commands(sub) -> None:
@@ -14,12 +14,11 @@ def add_commands(sub) -> None:
         description="The TREC Fair Ranking 2021/2022 measures per topic, as the track's "
         "official evaluation computes them (see docs/trecfair.md for its surprises).",
     )
-    p.add_argument("--task", required=True, type=int, choices=[1, 2])
+    p.add_argument("--task", required=True, choices=["1", "2"])
     p.add_argument(
         "--edition",
-        type=int,
-        choices=[2022, 2021],
-        default=2022,
+        choices=["2022", "2021"],
+        default="2022",
         help="the edition whose rules and defaults apply (default 2022)",
     )
     p.add_argument(
@@ -69,7 +68,7 @@ def add_commands(sub) -> None:
     p.add_argument(
         "--write-targets", metavar="FILE", help="write the targets used (long form) to FILE"
     )
-    add_table_output(p, "nDCG, AWRF[SET], EE-L[SET]")
+    add_table_output(p, "nDCG, AWRF[gender], nDCG*AWRF[gender]")
     p.add_argument("runs", nargs="*", metavar="RUN", help="run files of the task")
     p.set_defaults(func=_cmd_trecfair)
 
@@ -77,7 +76,9 @@ def add_commands(sub) -> None:
 def _cmd_trecfair(args) -> int:
     from .. import trecfair as tf
 
-    _guard(args)
+    args.task, args.edition = int(args.task), int(args.edition)
+    if args.write_targets:  # refused before any work if it clashes with an input or -o
+        args.outputs.claim(args.write_targets)
     if not args.runs and not args.write_targets:
         raise UsageError("give at least one RUN (or --write-targets FILE to build targets only)")
     if bool(args.dimension) == bool(args.metadata):
@@ -147,12 +148,3 @@ def _cmd_trecfair(args) -> int:
     )
     emit(args, table, measures=args.measure)
     return 0
-
-
-def _guard(args) -> None:
-    """The run's output guard, knowing every input of this command."""
-    inputs = [args.qrels, *args.runs]
-    inputs += [path for _, path in args.dimension or []]
-    inputs += [path for _, path in args.background or []]
-    inputs += [p for p in (args.metadata, args.targets, args.work, args.topics) if p]
-    args.outputs = Outputs(inputs, (args.output, args.write_targets))
