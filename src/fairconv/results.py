@@ -161,7 +161,7 @@ def cutoffs_of(measures: Sequence[str], /) -> tuple[int, ...]:
 
     Examples
     --------
-    >>> cutoffs_of(["GFR@20", "ERR@10", "GF-JSD@10[M-ORIGIN]", "iRBU"], "cutoffs_of")
+    >>> cutoffs_of(["GFR@20", "ERR@10", "GF-JSD@10[M-ORIGIN]", "iRBU"])
     (10, 20)
     """
     if isinstance(measures, str) or not hasattr(measures, "__iter__"):
@@ -191,7 +191,7 @@ def pick(table: ScoreTable, measures: Sequence[str] | None, /) -> ScoreTable:
     >>> from fairconv.datasets import fairweb1_pilot
     >>> p = fairweb1_pilot()
     >>> table = gfr.evaluate(p.qrels, p.runs, p.attributes, cutoffs=[10])
-    >>> pick(table, ["GFR@10", "ERR@10"], "pick").measures
+    >>> pick(table, ["GFR@10", "ERR@10"]).measures
     ('GFR@10', 'ERR@10')
     """
     if measures is None:
