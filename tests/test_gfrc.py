@@ -509,3 +509,47 @@ def test_no_docstring_holds_a_control_character():
                 if found:
                     bad.append((module.name, getattr(node, "name", "<module>"), found))
     assert bad == []
+
+
+def test_turns_read_well_in_a_notebook():
+    """Issue 24: a short repr without arrays, a compact HTML table, a frame, plain dicts."""
+    import json
+
+    from fairconv._records import REPR_LIMIT
+
+    batch = case("r112")
+    t = gfrc.turns(batch, preset="gfrc2-paper")
+    text = repr(t)
+    assert len(text) <= REPR_LIMIT and "array(" not in text
+    assert text.startswith("Turns(rows=3, conversations=2, runs=['COPWA-CS-QD-MN-2'")
+    assert "attribute_sets=['PRONOUN', 'HINDEX']" in text
+    page = t._repr_html_()
+    assert "array(" not in page and "not shown" not in page and page.count("<tr>") == 4
+    assert "<th>D[HINDEX]</th>" in page and "<td>0.733" in page
+    frame = t.to_frame()
+    assert list(frame.columns) == [
+        "run",
+        "topic",
+        "turn",
+        "D[PRONOUN]",
+        "DistrSim[PRONOUN]",
+        "D[HINDEX]",
+        "DistrSim[HINDEX]",
+    ]
+    assert frame["run"].tolist() == [batch.runs[i] for i in t.conversation.tolist()]
+    assert frame["turn"].tolist() == [1, 1, 2]
+    d = t.to_dict()
+    assert json.loads(json.dumps(d, allow_nan=False)) == d
+    assert d["turn"] == [1, 1, 2] and type(d["conversation"][0]) is int
+    assert d["sim"]["PRONOUN"] == t.sim["PRONOUN"].tolist()
+    assert d["runs"] == list(batch.runs)
+
+
+def test_turns_html_says_what_it_leaves_out():
+    t = gfrc.turns(case("r112"), preset="gfrc2-paper")
+    rows = np.arange(30) % 3
+    per_set = [{k: v[rows] for k, v in d.items()} for d in (t.achieved, t.sim)]
+    many = type(t)(t.conversation[rows], t.turn[rows], *per_set, t.runs, t.topics)
+    page = many._repr_html_()
+    assert page.count("<tr>") == 21 and "10 more rows not shown" in page
+    assert len(repr(many)) <= 500 and "rows=30" in repr(many)

@@ -213,3 +213,47 @@ def test_evaluate_errors_name_gfrc2_evaluate(r112, call, error, message):
 def test_patience_of_two_to_the_53_is_accepted(r112):
     s = gfrc2.gfrc2(r112, L=2**53)
     assert all(np.isfinite(v).all() and (v >= 0).all() for v in s.values())
+
+
+def test_clusters_read_well_in_a_notebook(r112):
+    """Issue 24: a short repr without arrays, a compact HTML table, a frame, plain dicts."""
+    import json
+
+    from fairconv._records import REPR_LIMIT
+
+    c = gfrc2.clusters(r112)
+    text = repr(c)
+    assert len(text) <= REPR_LIMIT and "array(" not in text
+    assert text.startswith("Clusters(rows=11, conversations=2, runs=['COPWA-CS-QD-MN-2'")
+    page = c._repr_html_()
+    assert "array(" not in page and "not shown" not in page and page.count("<tr>") == 12
+    assert "<th>DistrSim[PRONOUN]</th>" in page and "ORG-CS-D-MN-1" in page
+    frame = c.to_frame()
+    assert list(frame.columns) == [
+        "run", "topic", "wc", "gwc_rel", "wc_nonrel", "gnp", "D[PRONOUN]",
+        "DistrSim[PRONOUN]", "D[HINDEX]", "DistrSim[HINDEX]", "experience", "prob",
+    ]  # fmt: skip
+    assert frame["run"].tolist() == [r112.runs[i] for i in c.conversation.tolist()]
+    assert frame["gnp"].tolist() == c.gnp.tolist() and set(frame["topic"]) == {"R112"}
+    d = c.to_dict()
+    assert json.loads(json.dumps(d, allow_nan=False)) == d
+    assert d["wc"] == c.wc.tolist() and type(d["wc"][0]) is int
+    assert d["achieved"]["PRONOUN"] == c.achieved["PRONOUN"].tolist()
+
+
+def test_clusters_html_says_what_it_leaves_out(r112):
+    c = gfrc2.clusters(r112)
+    rows = np.arange(45) % len(c.wc)
+
+    def take(runs=(), topics=()):
+        arrays = [getattr(c, f)[rows] for f in ("conversation", "wc", "gwc_rel", "wc_nonrel")]
+        per_set = [{k: v[rows] for k, v in d.items()} for d in (c.achieved, c.sim)]
+        return type(c)(*arrays, c.gnp[rows], *per_set, c.experience[rows], c.prob[rows],
+                       runs, topics)  # fmt: skip
+
+    page = take(c.runs, c.topics)._repr_html_()
+    assert page.count("<tr>") == 21 and "25 more rows not shown" in page
+    assert len(repr(take(c.runs, c.topics))) <= 500
+    # without the batch's names, rows are named by conversation index
+    assert take().to_frame().columns[0] == "conversation"
+    assert "runs=" not in repr(take())

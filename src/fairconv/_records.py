@@ -81,6 +81,8 @@ def _short(value: Any) -> str:
 
 
 def _cell(value: Any) -> str:
+    if isinstance(value, tuple):
+        return "(" + ", ".join(_cell(v) for v in value) + ")"
     if isinstance(value, (float, np.floating)):
         return "NaN" if value != value else f"{float(value):.6g}"
     if isinstance(value, (bool, np.bool_)):

@@ -29,11 +29,12 @@ by run and topic. Options are those of :class:`~fairconv.conversation.Conversati
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
 from . import _core
+from ._records import Record, record
 from ._validation import public
 from .conversation import PRESETS, ConversationBatch, _raise_first, measure_setup
 from .results import MeasureName, ScoreTable, pick
@@ -48,18 +49,85 @@ def _setup(batch, preset, weights, given):
     return opts, w, level
 
 
-@dataclass(frozen=True, eq=False)
-class Turns:
+class _ConversationRows(Record):
+    """Records with one row per (conversation, turn or cluster), by run and topic.
+
+    ``conversation`` indexes ``runs`` and ``topics``; ``achieved`` and ``sim`` hold one
+    array per attribute set.
+
+    The table names each row's run and topic (the conversation index when the names
+    are not known), then the fields of ``_BEFORE``, D and DistrSim per attribute set,
+    then the fields of ``_AFTER``.
+    """
+
+    conversation: np.ndarray
+    achieved: dict
+    sim: dict
+    runs: tuple[str, ...]
+    topics: tuple[str, ...]
+    _BEFORE: ClassVar[tuple[str, ...]] = ()
+    _AFTER: ClassVar[tuple[str, ...]] = ()
+
+    def _table(self):
+        """One row per row of the arrays: run, topic, the values, D and DistrSim."""
+        conv = self.conversation.tolist()
+        out: dict = (
+            {"run": [self.runs[c] for c in conv], "topic": [self.topics[c] for c in conv]}
+            if self.runs
+            else {"conversation": conv}
+        )
+        out.update({name: getattr(self, name) for name in self._BEFORE})
+        for name, sim in self.sim.items():
+            out[str(MeasureName("D", None, name))] = [
+                tuple(r) for r in self.achieved[name].tolist()
+            ]
+            out[str(MeasureName("DistrSim", None, name))] = sim
+        out.update({name: getattr(self, name) for name in self._AFTER})
+        return out
+
+    def _summary(self):
+        """Counts rather than values: rows, conversations, runs, attribute sets."""
+        conv = sorted(set(self.conversation.tolist()))
+        summary: list = [("rows", len(self.conversation)), ("conversations", len(conv))]
+        if self.runs:
+            summary.append(("runs", list(dict.fromkeys(self.runs[c] for c in conv))))
+        return [*summary, ("attribute_sets", list(self.sim))]
+
+
+@record(eq=False)
+class Turns(_ConversationRows):
     """Per-turn GF cells: one row per (conversation, system turn with a relevant nugget).
 
     ``achieved[name]`` (rows, G) is the turn's achieved distribution and ``sim[name]``
     its DistrSim, as in Table 4 (b)-(c) of the GFRC2 paper and Table 2 of EVIA 2023.
+    ``conversation[i]`` indexes ``runs`` and ``topics`` (one name per conversation of
+    the batch; empty when not known).
+
+    ``repr`` gives counts; in a notebook the record shows a table of at most 20 rows
+    (run, topic, turn, D and DistrSim per attribute set), as ``to_frame()`` gives it
+    whole; ``to_dict()`` gives plain Python values.
+
+    Examples
+    --------
+    >>> from fairconv.datasets import load_case
+    >>> from fairconv.gfrc import turns
+    >>> t = turns(load_case("r112").conversations, preset="gfrc2-paper")
+    >>> t  # doctest: +ELLIPSIS
+    Turns(rows=3, conversations=2, runs=[...] (2), attribute_sets=['PRONOUN', 'HINDEX'] (2))
+    >>> t.to_frame()[["run", "turn", "DistrSim[PRONOUN]"]].round(4)
+                    run  turn  DistrSim[PRONOUN]
+    0  COPWA-CS-QD-MN-2     1             0.7331
+    1     ORG-CS-D-MN-1     1             0.5409
+    2     ORG-CS-D-MN-1     2             0.8091
     """
 
     conversation: np.ndarray
     turn: np.ndarray
     achieved: dict
     sim: dict
+    runs: tuple[str, ...] = ()
+    topics: tuple[str, ...] = ()
+    _BEFORE = ("turn",)
 
 
 @public
@@ -125,7 +193,7 @@ def _turns(batch, level, opts) -> Turns:
             d = _core.running_segment_means(memb, conv_first)[ends]
         achieved[a.name] = d
         sim[a.name] = _core.distr_sim(d, a.target, a.divergence)
-    return Turns(group_conv, turn[starts], achieved, sim)
+    return Turns(group_conv, turn[starts], achieved, sim, tuple(batch.runs), tuple(batch.topics))
 
 
 @public

@@ -30,24 +30,45 @@ by run and topic; :func:`clusters` gives the per-cluster table behind them.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
 from . import _core
+from ._records import record
 from ._validation import public
 from .conversation import ConversationBatch, measure_setup
+from .gfrc import _ConversationRows
 from .results import MeasureName, ScoreTable, pick
 
 __all__ = ["gfrc2", "evaluate", "clusters", "Clusters", "write_clusters"]
 
 
-@dataclass(frozen=True, eq=False)
-class Clusters:
+@record(eq=False)
+class Clusters(_ConversationRows):
     """The per-cluster table: one row per relevant nugget end (user cluster).
 
-    ``conversation[i]`` is the conversation index of row i; ``achieved[name]`` (rows, G)
-    and ``sim[name]`` (rows,) are per attribute set; ``prob`` is 1/L within L, else 0.
+    ``conversation[i]`` is the conversation index of row i, which indexes ``runs`` and
+    ``topics`` (one name per conversation of the batch; empty when not known);
+    ``achieved[name]`` (rows, G) and ``sim[name]`` (rows,) are per attribute set;
+    ``prob`` is 1/L within L, else 0.
+
+    ``repr`` gives counts; in a notebook the record shows a table of at most 20 rows
+    (run, topic, wc, gwc_rel, wc_nonrel, gnp, D and DistrSim per attribute set,
+    experience, prob), as ``to_frame()`` gives it whole; ``to_dict()`` gives plain
+    Python values.
+
+    Examples
+    --------
+    >>> from fairconv.datasets import load_case
+    >>> from fairconv.gfrc2 import clusters
+    >>> c = clusters(load_case("r112").conversations)
+    >>> c  # doctest: +ELLIPSIS
+    Clusters(rows=11, conversations=2, runs=[...] (2), attribute_sets=['PRONOUN', 'HINDEX'] (2))
+    >>> c.to_frame()[["run", "wc", "gnp"]].head(3).round(4)
+                    run  wc     gnp
+    0  COPWA-CS-QD-MN-2  33  0.1143
+    1  COPWA-CS-QD-MN-2  36  0.2439
+    2  COPWA-CS-QD-MN-2  39  0.3404
     """
 
     conversation: np.ndarray
@@ -59,6 +80,10 @@ class Clusters:
     sim: dict
     experience: np.ndarray
     prob: np.ndarray
+    runs: tuple[str, ...] = ()
+    topics: tuple[str, ...] = ()
+    _BEFORE = ("wc", "gwc_rel", "wc_nonrel", "gnp")
+    _AFTER = ("experience", "prob")
 
 
 @public
@@ -123,7 +148,19 @@ def clusters(
         np.vstack([gnp[None], *(sim[a.name][None] for a in batch.attributes)]), w
     )
     prob = np.where(wc <= L, 1.0 / L, 0.0)
-    return Clusters(conv, batch.end[rel], gwc_rel, wc_nonrel, gnp, achieved, sim, experience, prob)
+    return Clusters(
+        conv,
+        batch.end[rel],
+        gwc_rel,
+        wc_nonrel,
+        gnp,
+        achieved,
+        sim,
+        experience,
+        prob,
+        tuple(batch.runs),
+        tuple(batch.topics),
+    )
 
 
 @public
