@@ -14,8 +14,11 @@ from fairconv.results import ScoreTable
 
 
 def _table():
-    values = np.array([[[0.25, 1e-7], [0.5, float("nan")]]])
-    return ScoreTable(("r",), ("t1", "t2"), ("GFR", "ERR"), values, np.ones(values.shape, bool))
+    values = np.array([[[0.25, 1e-7]], [[0.5, float("nan")]]])  # (topics, runs, measures)
+    present = np.ones(values.shape, bool)
+    return ScoreTable(
+        topics=("t1", "t2"), runs=("r",), measures=("GFR", "ERR"), values=values, present=present
+    )
 
 
 def _tsv():
