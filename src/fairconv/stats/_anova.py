@@ -309,14 +309,21 @@ def _q_critical(alpha: float, m: int, df: int) -> float:
         low = math.sqrt(2) * float(stats.t.isf(alpha / 2, df))
         high = math.sqrt(2) * float(stats.t.isf(alpha / (m * (m - 1)), df))
         with np.errstate(divide="ignore"):
-            return float(
-                brentq(
-                    lambda q: np.log(_range_tail(np.array([q]), m, df)[0]) - math.log(alpha),
-                    low,
-                    high,
-                    rtol=1e-12,
+            try:
+                return float(
+                    brentq(
+                        lambda q: np.log(_range_tail(np.array([q]), m, df)[0]) - math.log(alpha),
+                        low,
+                        high,
+                        rtol=1e-12,
+                    )
                 )
-            )
+            except ValueError:  # the tail's integral lost the bracket (older scipy)
+                raise ValueError(
+                    f"The 'alpha' parameter of {caller()} is too small for the studentized "
+                    f"range's critical value (m = {m}, df = {df}) to be computed. Got "
+                    f"{alpha:g} instead; choose a larger alpha or test='randomised-tukey'"
+                ) from None
     q, warned = _quiet(lambda: float(stats.studentized_range.ppf(1 - alpha, m, df)))
     if warned and not abs(_range_sf(np.array([q]), m, df)[0] - alpha) <= 1e-9:
         raise ValueError(
