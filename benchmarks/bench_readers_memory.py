@@ -13,56 +13,21 @@ resident memory while the file is read above the peak of a process that runs
 
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
 import numpy as np
+from _memory import report
 
-GOAL = 10.0
 MEASURES = 40
 
-_CHILD = """
-import contextlib, io, resource, sys
-from fairconv.cli import main
-
-def status(key):
-    with open("/proc/self/status") as f:
-        for line in f:
-            if line.startswith(key + ":"):
-                return int(line.split()[1]) * 1024
-    return None
-
-with contextlib.redirect_stdout(io.StringIO()):
-    try:
-        main(["--help"])
-    except SystemExit:
-        pass
-if sys.argv[1] != "--help":
-    from fairconv.io import read_labels, read_scores
-    try:  # the peak of the reading alone: reset the high-water mark (Linux)
-        with open("/proc/self/clear_refs", "w") as f:
-            f.write("5")
-    except OSError:
-        pass
-    if sys.argv[2] == "labels":
-        assert len(read_labels(sys.argv[1]).runs) > 0
-    else:
-        table = read_scores(sys.argv[1], input_format=sys.argv[2])
-        assert table.present.sum() > 0
-peak = status("VmHWM") or resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-print(peak, file=sys.stderr)
+READ = """
+from fairconv.io import read_labels, read_scores
+if kind == "labels":
+    assert len(read_labels(path).runs) > 0
+else:
+    assert read_scores(path, input_format=kind).present.sum() > 0
 """
-
-
-def peak(*args) -> int:
-    """Peak RSS in bytes of a fresh interpreter running the child script."""
-    proc = subprocess.run(
-        [sys.executable, "-c", _CHILD, *args], capture_output=True, text=True, check=False
-    )
-    if proc.returncode != 0:
-        raise SystemExit(proc.stderr)
-    return int(proc.stderr.strip().splitlines()[-1])
 
 
 def write_files(folder: str, n_topics: int) -> dict[str, str]:
@@ -129,15 +94,7 @@ def main():
     n_topics = int(sys.argv[1]) if len(sys.argv) > 1 else 20_000
     with tempfile.TemporaryDirectory() as folder:
         paths = write_files(folder, n_topics)
-        idle = min(peak("--help") for _ in range(2))
-        print(f"idle 'fairconv --help': {idle / 2**20:.1f} MB peak RSS")
-        print(f"{'layout':<12}{'file MB':>9}{'peak MB':>9}{'x file':>8}  goal <= {GOAL:g}")
-        for layout, path in paths.items():
-            size = os.path.getsize(path)
-            top = min(peak(path, layout) for _ in range(2))
-            ratio = (top - idle) / size
-            verdict = "ok" if ratio <= GOAL else "MISSED"
-            print(f"{layout:<12}{size / 2**20:9.1f}{top / 2**20:9.1f}{ratio:8.2f}  {verdict}")
+        report("layout", paths, READ)
 
 
 if __name__ == "__main__":
