@@ -422,25 +422,33 @@ def check_sequence_of(items, cls: type, name: str, *, min_len: int = 0) -> list:
     return out
 
 
+def first_repeat(items) -> tuple[int, int] | None:
+    """The positions (first, second) of the first item given twice, or None."""
+    seen: dict = {}
+    for i, item in enumerate(items):
+        if item in seen:
+            return seen[item], i
+        seen[item] = i
+    return None
+
+
 def check_unique_names(names, name: str) -> None:
     """Names must be distinct (attribute sets, runs)."""
-    seen: dict = {}
-    for n in names:
-        if n in seen:
-            raise fail(name, "have distinct names", f"{n!r} twice")
-        seen[n] = True
+    names = list(names)
+    repeat = first_repeat(names)
+    if repeat is not None:
+        raise fail(name, "have distinct names", f"{names[repeat[1]]!r} twice")
 
 
 def check_once(names, name: str) -> None:
     """Every item of ``names`` at most once (measures and topics asked for)."""
-    seen: set = set()
-    for item in names:
-        if item in seen:
-            raise ValueError(
-                f"The '{name}' parameter of {caller()} must list each name once. "
-                f"Got {item!r} twice instead."
-            )
-        seen.add(item)
+    names = list(names)
+    repeat = first_repeat(names)
+    if repeat is not None:
+        raise ValueError(
+            f"The '{name}' parameter of {caller()} must list each name once. "
+            f"Got {names[repeat[1]]!r} twice instead."
+        )
 
 
 def _one_edit_apart(a: str, b: str) -> bool:

@@ -47,7 +47,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import caller, check_choice, fail, public
+from ._validation import caller, check_choice, fail, first_repeat, public
 from .io._json import json_repr, json_str
 from .io._nuggetizer import ConeRagLabels, NuggetizerAssignments, refuse_near_misses
 from .io._nuggetizer import read_cone_rag as _read_cone_rag
@@ -141,12 +141,9 @@ def _ids(value: Any, field: str, where: str) -> list[str]:
             f'{where}: "{field}" must be an array of nugget ids, got {json_repr(value)}'
         )
     ids = [_id(v, f"{field}[{k}]", where) for k, v in enumerate(value)]
-    if len(set(ids)) != len(ids):
-        seen: set[str] = set()
-        for x in ids:
-            if x in seen:
-                raise ValueError(f'{where}: "{field}" lists the nugget id {x!r} twice')
-            seen.add(x)
+    repeat = first_repeat(ids)
+    if repeat is not None:
+        raise ValueError(f'{where}: "{field}" lists the nugget id {ids[repeat[1]]!r} twice')
     return ids
 
 

@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-from .._validation import as_float_array, caller, check_int, check_real, fail
+from .._validation import as_float_array, caller, check_int, check_real, fail, first_repeat
 
 
 def _scipy_stats():
@@ -176,11 +176,10 @@ def _run_names(runs, m: int, name: str) -> tuple[str, ...]:
             )
     if len(names) != m:
         raise fail(name, f"name the {m} runs (columns)", f"{len(names)} names")
-    seen: dict[str, int] = {}
-    for i, value in enumerate(names):
-        if value in seen:
-            raise fail(name, "name each run once", f"{value!r} at positions {seen[value]} and {i}")
-        seen[value] = i
+    repeat = first_repeat(names)
+    if repeat is not None:
+        i, j = repeat
+        raise fail(name, "name each run once", f"{names[j]!r} at positions {i} and {j}")
     return tuple(names)
 
 
