@@ -355,7 +355,7 @@ def _t2(**over):
         ({"known": np.array([[True]])}, ValueError, r"'known' .* shape \(1, 2\)"),
         ({"alignments": [np.array([[[0.0, -1.0], [1.0, 0.0]]])]}, ValueError, "non-negative"),
         ({"alignments": [np.array([[[0.0, np.nan], [1.0, 0.0]]])]}, ValueError, "finite"),
-        ({"alignments": np.zeros((1, 2, 2))}, TypeError, "sequence of arrays"),
+        ({"alignments": np.zeros((1, 2, 2))}, TypeError, "sequence with one entry per dimension"),
         ({"alignments": []}, ValueError, "at least one dimension"),
         ({"targets": np.array([[0.5, 0.5, 0.0]])}, ValueError, r"cell shape \(2,\)"),
         ({"targets": np.array([[0.0, 0.0]])}, ValueError, "positive sum"),

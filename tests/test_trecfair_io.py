@@ -744,7 +744,7 @@ EVALUATE_ERRORS = [
     ({}, {"task": 2}, r"'work' parameter .* be given to build Task 2 targets"),
     ({}, {"depth": -1}, r"'depth' parameter .* integer >= 0"),
     ({}, {"sequences": 3}, r"'sequences' parameter .* None for Task 1"),
-    ({}, {"targets": "T", "work": "W"}, r"cannot go with explicit 'targets'"),
+    ({}, {"targets": "T", "work": "W"}, r"must not be given together.*Got 'targets' with 'work'"),
 ]
 
 

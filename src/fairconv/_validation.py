@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextvars
 import functools
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
@@ -568,3 +568,88 @@ def check_int_array(
                 rule = "hold 64-bit integers"
             raise fail(name, rule, f"{int(arr[first])}{_index(first)}")
     return arr.astype(np.int64, copy=False)
+
+
+# --------------------------------------------------------------------------- shared rules
+# Rules that several public functions state about their parameters, each written once.
+
+
+def _parameters(names: str | tuple[str, ...]) -> str:
+    """The subject of a message: "The 'x' parameter", "The 'x' and 'y' parameters"."""
+    if isinstance(names, str):
+        return f"The '{names}' parameter"
+    quoted = [f"'{n}'" for n in names]
+    if len(quoted) == 1:
+        return f"The {quoted[0]} parameter"
+    return f"The {', '.join(quoted[:-1])} and {quoted[-1]} parameters"
+
+
+def fail_params(
+    names: str | tuple[str, ...],
+    rule: str,
+    got: str,
+    *,
+    hint: str = "",
+    error: type[Exception] = ValueError,
+) -> Exception:
+    """:func:`fail` for a rule that parameters break together, with an optional hint.
+
+    The message reads "The 'x' and 'y' parameters of <caller> must <rule>. Got <got>
+    instead; <hint>." (one name gives "The 'x' parameter"). ``error`` is the class to
+    build (``TypeError`` for objects of the wrong kind).
+    """
+    tail = f"; {hint}" if hint else ""
+    return error(f"{_parameters(names)} of {caller()} must {rule}. Got {got} instead{tail}.")
+
+
+def _kind(value) -> str:
+    """'an int', 'a dict': the kind of object the user passed, for a message."""
+    return _article(type(value).__name__)
+
+
+def check_names(items, name: str, what: str = "names") -> list[str]:
+    """A sequence (not a string) of str, e.g. run names or topic ids; returned as a list.
+
+    ``what`` is the plural the message uses ("run names", "topic ids").
+    """
+    if isinstance(items, (str, bytes)) or not hasattr(items, "__iter__"):
+        raise fail_type(name, f"be a sequence of {what}", _kind(items))
+    out = list(items)
+    for i, value in enumerate(out):
+        if not isinstance(value, str):
+            raise fail_type(
+                name, f"hold {what} as str", f"{_kind(value)} {_short(repr(value))} at position {i}"
+            )
+    return out
+
+
+def check_one_per(items, name: str, what: str, *, count: int | None = None) -> list:
+    """A sequence (not a string or an array) with one entry per ``what``; a list.
+
+    With ``count``, exactly that many entries.
+    """
+    if isinstance(items, (str, bytes, np.ndarray)) or not isinstance(items, Sequence):
+        raise fail_type(name, f"be a sequence with one entry per {what}", _kind(items))
+    if count is not None and len(items) != count:
+        raise fail(name, f"have one entry per {what} ({count})", f"{len(items)}")
+    return list(items)
+
+
+def check_mapping(value, name: str, keys: str, values: str) -> Mapping:
+    """A mapping (e.g. a dict) from ``keys`` to ``values``; returned unchanged."""
+    if not isinstance(value, Mapping):
+        raise fail_type(name, f"be a mapping from {keys} to {values}", _kind(value))
+    return value
+
+
+def check_bool_array(x, name: str) -> np.ndarray:
+    """An array of booleans (not 0/1 numbers); returned as an array."""
+    try:
+        arr = np.asarray(x)
+    except Exception as exc:  # ragged nested lists and the like
+        raise fail(
+            name, "be an array of booleans", f"an object numpy cannot read as an array ({exc})"
+        ) from None
+    if arr.dtype != np.bool_:
+        raise fail_type(name, "be an array of booleans", f"an array of dtype {arr.dtype}")
+    return arr

@@ -47,7 +47,21 @@ import scipy.sparse as sp
 from scipy.special import rel_entr
 
 from ._accel import KeyTable
-from ._validation import FairconvWarning, caller, fail, public
+from ._validation import (
+    FairconvWarning,
+    as_float_array,
+    caller,
+    check_bool_array,
+    check_int_array,
+    check_mapping,
+    check_names,
+    check_one_per,
+    check_sequence_of,
+    check_unique_names,
+    fail,
+    fail_params,
+    public,
+)
 from .io import _trecfair as _io
 
 __all__ = [
@@ -188,34 +202,11 @@ def _int(value, name, *, low=None) -> int:
 
 
 def _array(x, name, *, kind="float") -> np.ndarray:
-    try:
-        arr = np.asarray(x)
-    except Exception as exc:  # ragged nested lists and the like
-        raise fail(name, "be an array", f"an object numpy cannot read ({exc})") from None
     if kind == "bool":
-        if arr.dtype != np.bool_:
-            raise TypeError(
-                f"The '{name}' parameter of {caller()} must be an array of booleans. "
-                f"Got an array of dtype {arr.dtype} instead."
-            )
-        return arr
+        return check_bool_array(x, name)
     if kind == "int":
-        if not np.issubdtype(arr.dtype, np.integer):
-            raise TypeError(
-                f"The '{name}' parameter of {caller()} must be an array of integers. "
-                f"Got an array of dtype {arr.dtype} instead."
-            )
-        return arr.astype(np.int64, copy=False)
-    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == np.bool_):
-        raise TypeError(
-            f"The '{name}' parameter of {caller()} must be an array of numbers. "
-            f"Got an array of dtype {arr.dtype} instead."
-        )
-    if np.issubdtype(arr.dtype, np.complexfloating):
-        raise TypeError(
-            f"The '{name}' parameter of {caller()} must be real. Got complex values instead."
-        )
-    return arr.astype(np.float64, copy=False)
+        return check_int_array(x, name)
+    return as_float_array(x, name)
 
 
 def _shape(arr, shape, name, what):
@@ -235,11 +226,7 @@ def _edition(edition) -> int:
 
 
 def _alignments(alignments, lead, name) -> list[np.ndarray]:
-    if isinstance(alignments, np.ndarray) or not isinstance(alignments, Sequence):
-        raise TypeError(
-            f"The '{name}' parameter of {caller()} must be a sequence of arrays, one per "
-            f"dimension. Got {type(alignments).__name__} instead."
-        )
+    alignments = check_one_per(alignments, name, "dimension")
     if len(alignments) == 0:
         raise fail(name, "hold at least one dimension", "an empty sequence")
     out = []
@@ -737,7 +724,7 @@ def targets_from_alignments(
     if undefined.any():
         idx = [tuple(int(i) for i in np.unravel_index(t, batch)) for t in np.flatnonzero(undefined)]
         warnings.warn(
-            f"trecfair.targets_from_alignments: the relevant pages of topic(s) at index "
+            f"{caller()}: the relevant pages of topic(s) at index "
             f"{', '.join(map(str, idx))} give the target no mass; their target is undefined "
             "(NaN), as is every measure that uses it.",
             FairconvWarning,
@@ -752,17 +739,7 @@ def _backgrounds(backgrounds, sizes):
     out: dict[int, np.ndarray] = {}
     if backgrounds is None:
         return out
-    if isinstance(backgrounds, np.ndarray) or not isinstance(backgrounds, Sequence):
-        raise TypeError(
-            f"The 'backgrounds' parameter of {caller()} must be a sequence with one entry per "
-            f"dimension. Got {type(backgrounds).__name__} instead."
-        )
-    if len(backgrounds) != len(sizes):
-        raise fail(
-            "backgrounds",
-            f"have one entry per dimension ({len(sizes)})",
-            f"{len(backgrounds)}",
-        )
+    backgrounds = check_one_per(backgrounds, "backgrounds", "dimension", count=len(sizes))
     for j, b in enumerate(backgrounds):
         if b is None:
             continue
@@ -1348,22 +1325,9 @@ def read_targets(path, dimensions, /) -> TopicTargets:
 def _dimension_list(dimensions) -> list:
     if isinstance(dimensions, _io.Dimension):
         dimensions = [dimensions]
-    if not isinstance(dimensions, Sequence) or not dimensions:
-        raise TypeError(
-            f"The 'dimensions' parameter of {caller()} must be a non-empty sequence of "
-            f"Dimension. Got {type(dimensions).__name__} instead."
-        )
-    for j, d in enumerate(dimensions):
-        if not isinstance(d, _io.Dimension):
-            raise TypeError(
-                f"The 'dimensions' parameter of {caller()} must hold Dimension records "
-                f"(read_alignment, read_metadata). Got {type(d).__name__} at {j} instead."
-            )
-    names = [d.name for d in dimensions]
-    if len(set(names)) != len(names):
-        twice = next(n for i, n in enumerate(names) if n in names[:i])
-        raise fail("dimensions", "have distinct names", f"{twice!r} twice")
-    return list(dimensions)
+    dimensions = check_sequence_of(dimensions, _io.Dimension, "dimensions", min_len=1)
+    check_unique_names([d.name for d in dimensions], "dimensions")
+    return dimensions
 
 
 class _Universe:
@@ -1418,12 +1382,12 @@ def _backgrounds_for(backgrounds, dims):
     out: list = [None] * len(dims)
     if backgrounds is None:
         return out
-    if not hasattr(backgrounds, "items"):
-        raise TypeError(
-            f"The 'backgrounds' parameter of {caller()} must be a mapping from dimension name to "
-            f"a background (a preset name, a file, or a Background). Got "
-            f"{type(backgrounds).__name__} instead."
-        )
+    check_mapping(
+        backgrounds,
+        "backgrounds",
+        "dimension name",
+        "a background (a preset name, a file, or a Background)",
+    )
     names = [d.name for d in dims]
     for key, value in backgrounds.items():
         if key not in names:
@@ -1843,12 +1807,7 @@ def evaluate(
     sequences = _cut(sequences, "sequences", _DEFAULT_SEQUENCES.get((task, edition)))
     wanted = None
     if topics is not None:
-        if isinstance(topics, str) or not all(isinstance(t, str) for t in topics):
-            raise TypeError(
-                f"The 'topics' parameter of {caller()} must be a sequence of topic ids (str). "
-                f"Got {topics!r:.60} instead."
-            )
-        wanted = set(topics)
+        wanted = set(check_names(topics, "topics", "topic ids"))
     universe = _Universe(dims)
     if edition == 2021:
         _require_unknown(dims)
@@ -1905,9 +1864,11 @@ def evaluate(
         tt = _build(q, dims, universe, task, edition, backgrounds, _as_work(work), run_topics)
     else:
         if backgrounds is not None or work is not None:
-            raise ValueError(
-                f"The 'backgrounds' and 'work' parameters of {caller()} build targets; they "
-                "cannot go with explicit 'targets'."
+            raise fail_params(
+                ("backgrounds", "work", "targets"),
+                "not be given together: 'backgrounds' and 'work' build the targets that "
+                "'targets' gives",
+                "'targets' with " + ("'backgrounds'" if backgrounds is not None else "'work'"),
             )
         tt = targets if isinstance(targets, TopicTargets) else read_targets(targets, dims)
         if tt.dimensions != names or tt.categories != tuple(d.categories for d in dims):

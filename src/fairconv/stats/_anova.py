@@ -113,7 +113,7 @@ def anova2(scores, /, *, alpha: float = 0.05, runs=None) -> Anova2Result:
     x = _matrix(scores)
     alpha = _alpha(alpha)
     names = _run_names(runs, x.shape[1], "runs")
-    result = _anova2(x, alpha, "'scores' parameter", runs=names)
+    result = _anova2(x, alpha, ("scores",), runs=names)
     if result is None:  # pragma: no cover - only with undefined_ok
         raise _undefined_residual()
     return result
@@ -122,7 +122,7 @@ def anova2(scores, /, *, alpha: float = 0.05, runs=None) -> Anova2Result:
 def _anova2(
     x: np.ndarray,
     alpha: float,
-    params: str,
+    params: tuple[str, ...],
     undefined_ok: bool = False,
     runs: tuple[str, ...] = (),
 ) -> Anova2Result | None:
@@ -204,10 +204,12 @@ def tukey_hsd(scores, /, *, alpha: float = 0.05, runs=None) -> TukeyHSDResult:
     x = _matrix(scores)
     alpha = _alpha(alpha)
     names = _run_names(runs, x.shape[1], "runs")
-    return _tukey(x, alpha, "'scores' parameter", names)
+    return _tukey(x, alpha, ("scores",), names)
 
 
-def _tukey(x: np.ndarray, alpha: float, params: str, runs: tuple[str, ...] = ()) -> TukeyHSDResult:
+def _tukey(
+    x: np.ndarray, alpha: float, params: tuple[str, ...], runs: tuple[str, ...] = ()
+) -> TukeyHSDResult:
     """The two-way Tukey HSD of checked scores."""
     x, e = _scaled(x)
     n, m = x.shape
@@ -503,7 +505,7 @@ def randomised_tukey_hsd(
     if chunk is not None:
         chunk = check_int(chunk, "chunk", minimum=1)
     names = _run_names(runs, x.shape[1], "runs")
-    return _randomised_tukey(x, n_resamples, _rng(seed), chunk, "'scores' parameter", names)
+    return _randomised_tukey(x, n_resamples, _rng(seed), chunk, ("scores",), names)
 
 
 def _randomised_tukey(
@@ -511,7 +513,7 @@ def _randomised_tukey(
     n_resamples: int,
     rng,
     chunk: int | None,
-    params: str,
+    params: tuple[str, ...],
     runs: tuple[str, ...] = (),
 ) -> RandomisedTukeyHSDResult:
     """The randomised Tukey HSD of checked scores: counts per chunk, memory bounded."""

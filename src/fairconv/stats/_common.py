@@ -10,7 +10,15 @@ import math
 
 import numpy as np
 
-from .._validation import as_float_array, caller, check_int, check_real, fail, first_repeat
+from .._validation import (
+    as_float_array,
+    check_int,
+    check_names,
+    check_real,
+    fail,
+    fail_params,
+    first_repeat,
+)
 
 
 def _scipy_stats():
@@ -67,15 +75,16 @@ def _scaled(arr: np.ndarray) -> tuple[np.ndarray, int]:
     return (np.ldexp(arr, -e) if e else arr), e
 
 
-def _unscaled(value, e: int, what: str, params: str):
+def _unscaled(value, e: int, what: str, params: tuple[str, ...]):
     """``value * 2**e`` (a float or an array), refused when it exceeds the float range."""
     with np.errstate(over="ignore"):
         out = np.ldexp(value, e)
     if not np.isfinite(out).all():
-        raise ValueError(
-            f"The {params} of {caller()} must hold scores small enough that {what} is a "
-            "finite float. Got scores for which it exceeds 1.8e308 instead; divide them "
-            "by a constant"
+        raise fail_params(
+            params,
+            f"hold scores small enough that {what} is a finite float",
+            "scores for which it exceeds 1.8e308",
+            hint="divide them by a constant",
         )
     return out if isinstance(out, np.ndarray) and out.ndim else float(out)
 
@@ -162,18 +171,7 @@ def _run_names(runs, m: int, name: str) -> tuple[str, ...]:
     """``runs`` checked as m distinct str names (default "0", "1", ...)."""
     if runs is None:
         return tuple(str(i) for i in range(m))
-    if isinstance(runs, (str, bytes)) or not hasattr(runs, "__len__"):
-        raise TypeError(
-            f"The '{name}' parameter of {caller()} must be a sequence of run names. "
-            f"Got {type(runs).__name__} instead."
-        )
-    names = list(runs)
-    for i, value in enumerate(names):
-        if not isinstance(value, str):
-            raise TypeError(
-                f"The '{name}' parameter of {caller()} must hold run names as str. "
-                f"Got {type(value).__name__} {value!r} at position {i} instead."
-            )
+    names = check_names(runs, name, "run names")
     if len(names) != m:
         raise fail(name, f"name the {m} runs (columns)", f"{len(names)} names")
     repeat = first_repeat(names)
@@ -195,12 +193,14 @@ def _canonical(names: tuple[str, ...], topics=None) -> tuple[np.ndarray, np.ndar
     return runs, np.array(sorted(range(len(topics)), key=topics.__getitem__), dtype=np.int64)
 
 
-def _check_topics(n: int, minimum: int, test: str, params: str) -> None:
+def _check_topics(n: int, minimum: int, test: str, params: tuple[str, ...]) -> None:
     """Refuse fewer topics than ``test`` needs (its documented minimum)."""
     if n < minimum:
-        raise ValueError(
-            f"The {params} of {caller()} must hold at least {minimum} topics for the {test} "
-            f"test. Got {n} instead; with fewer the test cannot tell runs apart"
+        raise fail_params(
+            params,
+            f"hold at least {minimum} topics for the {test} test",
+            f"{n}",
+            hint="with fewer the test cannot tell runs apart",
         )
 
 

@@ -11,7 +11,17 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .._validation import as_float_array, caller, check_choice, check_int, fail, public
+from .._validation import (
+    as_float_array,
+    caller,
+    check_choice,
+    check_instance,
+    check_int,
+    check_names,
+    fail,
+    fail_params,
+    public,
+)
 from ..results import ScoreTable
 from ._anova import _anova2, _randomised_tukey, _tukey
 from ._common import (
@@ -60,7 +70,7 @@ def _pairwise(
     alpha: float,
     names: tuple[str, ...] | None = None,
     chunk=None,
-    params: str = "'table' parameter",
+    params: tuple[str, ...] = ("table",),
 ) -> TukeyHSDResult | RandomisedTukeyHSDResult | PairwiseTestsResult:
     """The test's record for every pair of columns of x (named ``names``).
 
@@ -114,11 +124,11 @@ def _paired(x, test, n_resamples, rng, alpha, names, chunk, params) -> PairwiseT
                 lo, hi = np.ldexp(mean - margin, e), np.ldexp(mean + margin, e)
             if not (np.isfinite(lo).all() and np.isfinite(hi).all()):
                 bad = start + int(np.argmin(np.isfinite(lo) & np.isfinite(hi)))
-                raise ValueError(
-                    f"The {params} of {caller()} must hold scores small enough that the CI of "
-                    f"every difference is a finite float. Got runs {names[j[bad]]} and "
-                    f"{names[k[bad]]}, for which it exceeds 1.8e308, instead; divide the "
-                    "scores by a constant"
+                raise fail_params(
+                    params,
+                    "hold scores small enough that the CI of every difference is a finite float",
+                    f"runs {names[j[bad]]} and {names[k[bad]]}, for which it exceeds 1.8e308,",
+                    hint="divide the scores by a constant",
                 )
             low[start:stop], high[start:stop] = lo, hi
             continue
@@ -142,10 +152,11 @@ def _paired(x, test, n_resamples, rng, alpha, names, chunk, params) -> PairwiseT
     with np.errstate(over="ignore", invalid="ignore"):
         diff = means[:, None] - means[None, :]
     if not np.isfinite(diff).all():
-        raise ValueError(
-            f"The {params} of {caller()} must hold scores small enough that every difference "
-            "of run means is a finite float. Got scores for which it exceeds 1.8e308 "
-            "instead; divide them by a constant"
+        raise fail_params(
+            params,
+            "hold scores small enough that every difference of run means is a finite float",
+            "scores for which it exceeds 1.8e308",
+            hint="divide them by a constant",
         )
     return PairwiseTestsResult(test, diff, p, es, lo_m, hi_m, exact, trials, names)
 
@@ -240,7 +251,7 @@ def _discriminative_power(x, names, topics, test, alpha, n_resamples, seed):
         _rng(seed),
         alpha,
         tuple(names[i] for i in order),
-        params="'scores' parameter",
+        params=("scores",),
     )
     # pairs in the order of the run names (ties in ASL too): the same list whatever
     # the order of the runs given; indices into ``runs`` as given
@@ -304,16 +315,8 @@ def scores_of(
 
 def _scores_of(table, measure, nan_policy, topics):
     """:func:`scores_of`, its errors naming the function the user called."""
-    if not isinstance(table, ScoreTable):
-        raise TypeError(
-            f"The 'table' parameter of {caller()} must be a ScoreTable. "
-            f"Got {type(table).__name__} instead."
-        )
-    if not isinstance(measure, str):
-        raise TypeError(
-            f"The 'measure' parameter of {caller()} must be a str. "
-            f"Got {type(measure).__name__} instead."
-        )
+    check_instance(table, ScoreTable, "table")
+    check_instance(measure, str, "measure")
     nan_policy = check_choice(nan_policy, "nan_policy", ("raise", "omit"))
     if measure not in table.measures:
         raise fail("measure", f"be one of {', '.join(table.measures)}", repr(measure))
@@ -339,11 +342,7 @@ def _scores_of(table, measure, nan_policy, topics):
 
 def _topic_mask(all_topics: Sequence[str], topics) -> np.ndarray:
     """Which of ``all_topics`` are in ``topics`` (a sequence of known ids, each once)."""
-    if isinstance(topics, (str, bytes)) or not isinstance(topics, Sequence):
-        raise TypeError(
-            f"The 'topics' parameter of {caller()} must be a sequence of topic ids. "
-            f"Got {type(topics).__name__} instead."
-        )
+    topics = check_names(topics, "topics", "topic ids")
     wanted = set(topics)
     if len(wanted) != len(topics):
         twice = next(t for i, t in enumerate(topics) if t in topics[:i])
@@ -451,11 +450,7 @@ def compare(
         )
     alpha = _alpha(alpha)
     n_resamples = check_int(n_resamples, "n_resamples", minimum=1)
-    if not isinstance(measure, str):
-        raise TypeError(
-            f"The 'measure' parameter of {caller()} must be a str. "
-            f"Got {type(measure).__name__} instead."
-        )
+    check_instance(measure, str, "measure")
     topic_ids = None
     if isinstance(table, ScoreTable):
         if runs is not None:
@@ -489,7 +484,7 @@ def compare(
     tukey = test in ("tukey", "randomised-tukey")
     # the randomisation test stays defined where V_E is 0; the ANOVA intervals do not
     try:
-        a = _anova2(x, alpha, "'table' parameter", undefined_ok=not tukey, runs=shown)
+        a = _anova2(x, alpha, ("table",), undefined_ok=not tukey, runs=shown)
     except ValueError:
         if tukey:
             raise

@@ -82,7 +82,7 @@ def paired_t_test(x, y, /, *, alpha: float = 0.05) -> PairedTTestResult:
         np.array([mean - margin, mean, mean + margin]),
         e,
         "the CI of the mean difference",
-        "'x' and 'y' parameters",
+        ("x", "y"),
     ).tolist()
     return PairedTTestResult(t, n - 1, p, mid, low, high, mean / sd, alpha, n)
 
@@ -216,7 +216,7 @@ def randomisation_test(
     counts, trials, exact = _randomisation_counts(
         d[:, None], mag[:, None], n_resamples, _rng(seed), chunk
     )
-    mean = _unscaled(d.mean(), e, "mean(x - y)", "'x' and 'y' parameters")
+    mean = _unscaled(d.mean(), e, "mean(x - y)", ("x", "y"))
     p = float(_p_values(counts, trials, exact)[0])
     return RandomisationTestResult(mean, p, exact, trials, len(d))
 
@@ -302,7 +302,7 @@ def bootstrap_test(
     (2.236, True, 1000)
     """
     d, mag, e = _pair(x, y)
-    _check_topics(len(d), MIN_TOPICS["bootstrap"], "bootstrap", "'x' and 'y' parameters")
+    _check_topics(len(d), MIN_TOPICS["bootstrap"], "bootstrap", ("x", "y"))
     n_resamples = check_int(n_resamples, "n_resamples", minimum=1)
     if chunk is not None:
         chunk = check_int(chunk, "chunk", minimum=1)
