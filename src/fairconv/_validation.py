@@ -602,7 +602,7 @@ def fail_params(
     return error(f"{_parameters(names)} of {caller()} must {rule}. Got {got} instead{tail}.")
 
 
-def _kind(value) -> str:
+def kind_of(value) -> str:
     """'an int', 'a dict': the kind of object the user passed, for a message."""
     return _article(type(value).__name__)
 
@@ -613,12 +613,14 @@ def check_names(items, name: str, what: str = "names") -> list[str]:
     ``what`` is the plural the message uses ("run names", "topic ids").
     """
     if isinstance(items, (str, bytes)) or not hasattr(items, "__iter__"):
-        raise fail_type(name, f"be a sequence of {what}", _kind(items))
+        raise fail_type(name, f"be a sequence of {what}", kind_of(items))
     out = list(items)
     for i, value in enumerate(out):
         if not isinstance(value, str):
             raise fail_type(
-                name, f"hold {what} as str", f"{_kind(value)} {_short(repr(value))} at position {i}"
+                name,
+                f"hold {what} as str",
+                f"{kind_of(value)} {_short(repr(value))} at position {i}",
             )
     return out
 
@@ -629,7 +631,7 @@ def check_one_per(items, name: str, what: str, *, count: int | None = None) -> l
     With ``count``, exactly that many entries.
     """
     if isinstance(items, (str, bytes, np.ndarray)) or not isinstance(items, Sequence):
-        raise fail_type(name, f"be a sequence with one entry per {what}", _kind(items))
+        raise fail_type(name, f"be a sequence with one entry per {what}", kind_of(items))
     if count is not None and len(items) != count:
         raise fail(name, f"have one entry per {what} ({count})", f"{len(items)}")
     return list(items)
@@ -638,7 +640,7 @@ def check_one_per(items, name: str, what: str, *, count: int | None = None) -> l
 def check_mapping(value, name: str, keys: str, values: str) -> Mapping:
     """A mapping (e.g. a dict) from ``keys`` to ``values``; returned unchanged."""
     if not isinstance(value, Mapping):
-        raise fail_type(name, f"be a mapping from {keys} to {values}", _kind(value))
+        raise fail_type(name, f"be a mapping from {keys} to {values}", kind_of(value))
     return value
 
 

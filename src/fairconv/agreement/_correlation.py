@@ -11,7 +11,15 @@ from collections.abc import Sequence
 import numpy as np
 import scipy.stats
 
-from .._validation import as_float_array, caller, check_choice, fail, public
+from .._validation import (
+    as_float_array,
+    check_choice,
+    fail,
+    fail_params,
+    fail_type,
+    kind_of,
+    public,
+)
 from ._results import CorrelationMatrix, CorrelationResult
 
 METHODS = ("tau_a", "tau_b", "tau_ap_a", "tau_ap_b", "spearman", "pearson")
@@ -42,9 +50,8 @@ def _score_pair(x, y) -> np.ndarray:
     x = _scores(x, "x")
     y = _scores(y, "y")
     if x.shape != y.shape:
-        raise ValueError(
-            f"The 'x' and 'y' parameters of {caller()} must hold scores of the same systems. "
-            f"Got lengths {len(x)} and {len(y)} instead."
+        raise fail_params(
+            ("x", "y"), "hold scores of the same systems", f"lengths {len(x)} and {len(y)}"
         )
     return np.stack([x, y])
 
@@ -75,10 +82,10 @@ def _check_not_constant(
     constant = (E == E[:, :1]).all(axis=1)
     if constant.any():
         i = int(np.argmax(constant))
-        raise ValueError(
-            f"The '{names[i]}' parameter of {caller()} must not be constant: {what} is "
-            f"undefined when every system has the same score. Got {float(X[i, 0])!r} for all "
-            f"{X.shape[1]} systems instead."
+        raise fail(
+            names[i],
+            f"not be constant: {what} is undefined when every system has the same score",
+            f"{float(X[i, 0])!r} for all {X.shape[1]} systems",
         )
 
 
@@ -498,10 +505,7 @@ def correlation_matrix(
         names = tuple(str(i) for i in range(X.shape[0]))
     else:
         if isinstance(measures, (str, bytes)) or not hasattr(measures, "__len__"):
-            raise TypeError(
-                f"The 'measures' parameter of {caller()} must be a sequence of names. "
-                f"Got {measures!r} ({type(measures).__name__}) instead."
-            )
+            raise fail_type("measures", "be a sequence of names", kind_of(measures))
         names = tuple(measures)
         if len(names) != X.shape[0]:
             raise fail("measures", f"name the {X.shape[0]} rows of 'scores'", f"{len(names)} names")

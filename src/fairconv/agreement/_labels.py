@@ -13,7 +13,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import _accel
-from .._validation import as_float_array, caller, check_choice, fail, public
+from .._validation import (
+    as_float_array,
+    check_choice,
+    fail,
+    fail_params,
+    fail_type,
+    public,
+)
 from ..io._text import DECIMAL, FileFormatError, split_rows
 from ._results import AgreementResult, MajorityVote, _is_missing, _plain_label
 
@@ -59,9 +66,11 @@ def _encode(labels, name: str, *, categories=None, ndim: int = 2) -> _Coded:
             return _coded_strings(values, missing, name, categories)
         else:
             shown = ", ".join(sorted(k.__name__ for k in kinds))
-            raise TypeError(
-                f"The '{name}' parameter of {caller()} must hold labels that are all numbers "
-                f"or all strings (None or NaN for a missing rating). Got {shown} instead."
+            raise fail_type(
+                name,
+                "hold labels that are all numbers or all strings (None or NaN for a missing "
+                "rating)",
+                shown,
             )
     if arr.dtype.kind == "U":
         missing = np.zeros(arr.shape, bool)
@@ -98,9 +107,8 @@ def _coded_strings(values, missing, name, categories) -> _Coded:
         ordered = False
     else:
         if isinstance(categories, str) or not all(isinstance(c, str) for c in categories):
-            raise TypeError(
-                f"The 'categories' parameter of {caller()} must list the string labels from "
-                f"lowest to highest. Got {categories!r} instead."
+            raise fail_type(
+                "categories", "list the string labels from lowest to highest", repr(categories)
             )
         cats = np.asarray(list(categories), dtype=str)
         if len(set(categories)) != len(cats):
@@ -136,13 +144,13 @@ def _pair_codes(a, b, categories=None) -> tuple[_Coded, np.ndarray]:
     ca = _encode(a, "a", categories=categories, ndim=1)
     cb = _encode(b, "b", categories=categories, ndim=1)
     if ca.codes.shape != cb.codes.shape:
-        raise ValueError(
-            f"The 'a' and 'b' parameters of {caller()} must label the same items. "
-            f"Got lengths {len(ca.codes)} and {len(cb.codes)} instead."
+        raise fail_params(
+            ("a", "b"), "label the same items", f"lengths {len(ca.codes)} and {len(cb.codes)}"
         )
     if ca.numeric != cb.numeric:
-        raise TypeError(
-            f"The 'a' and 'b' parameters of {caller()} must both hold numbers or both strings."
+        kinds = ["numbers" if c.numeric else "strings" for c in (ca, cb)]
+        raise fail_params(
+            ("a", "b"), "both hold numbers or both strings", " and ".join(kinds), error=TypeError
         )
     if categories is None:
         cats = np.union1d(ca.categories, cb.categories)
@@ -160,10 +168,7 @@ def _pair_codes(a, b, categories=None) -> tuple[_Coded, np.ndarray]:
         coded = _Coded(np.stack([ca.codes, cb.codes], axis=1), ca.categories, ca.numeric, True)
     both = (coded.codes >= 0).all(axis=1)
     if not both.any():
-        raise ValueError(
-            f"The 'a' and 'b' parameters of {caller()} must both label at least one item. "
-            "Got no item labelled by both instead."
-        )
+        raise fail_params(("a", "b"), "both label at least one item", "no item labelled by both")
     return coded, np.asarray(both)
 
 
@@ -285,10 +290,11 @@ def cohen_kappa(
         weight = (pos[:, None] - pos[None, :]) ** 2
     chance = int((weight * outer).sum())
     if chance == 0:
-        raise ValueError(
-            f"The 'a' and 'b' parameters of {caller()} must use at least two labels between "
-            "them: kappa is undefined when chance agreement is certain. Got one label "
-            f"({_plain_label(coded.categories[c[0, 0]].item())!r}) on all {len(c)} items instead."
+        raise fail_params(
+            ("a", "b"),
+            "use at least two labels between them: kappa is undefined when chance agreement "
+            "is certain",
+            f"one label ({_plain_label(coded.categories[c[0, 0]].item())!r}) on all {len(c)} items",
         )
     value = 1.0 - int(table.sum()) * int((weight * table).sum()) / chance
     return AgreementResult(float(value), "cohen_kappa", int(both.sum()), 2, weighting=weighting)
@@ -422,9 +428,8 @@ def krippendorff_alpha(
     level = check_choice(level, "level", ("nominal", "ordinal", "interval"))
     coded = _matrix_codes(labels, categories=categories)
     if level == "interval" and not coded.numeric:
-        raise TypeError(
-            f"The 'labels' parameter of {caller()} must hold numbers at the interval level "
-            "(it uses their differences). Got strings instead."
+        raise fail_type(
+            "labels", "hold numbers at the interval level (it uses their differences)", "strings"
         )
     if level == "ordinal" and not coded.ordered:
         raise fail("categories", "list the string labels from lowest to highest", "None")

@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import caller, check_real, fail, public
+from .._validation import check_real, fail, fail_params, fail_type, kind_of, public
 from ._results import RBOResult
 
 
 def _ids(ranking, name: str) -> np.ndarray:
     if isinstance(ranking, (str, bytes)) or not hasattr(ranking, "__len__"):
-        raise TypeError(
-            f"The '{name}' parameter of {caller()} must be a sequence of ids. "
-            f"Got {type(ranking).__name__} instead."
-        )
+        raise fail_type(name, "be a sequence of ids", kind_of(ranking))
     arr = np.asarray(ranking)
     if arr.dtype.kind == "U" and not isinstance(ranking, np.ndarray):
         if not all(isinstance(v, str) for v in ranking):  # numpy turns mixed ids into text
@@ -21,9 +18,8 @@ def _ids(ranking, name: str) -> np.ndarray:
     if arr.ndim != 1 or len(arr) == 0:
         raise fail(name, "be a non-empty 1-D sequence of ids", f"shape {arr.shape}")
     if arr.dtype.kind not in "iuU":
-        raise TypeError(
-            f"The '{name}' parameter of {caller()} must hold ids that are all strings or all "
-            f"integers. Got an array of dtype {arr.dtype} instead."
+        raise fail_type(
+            name, "hold ids that are all strings or all integers", f"an array of dtype {arr.dtype}"
         )
     uniq, counts = np.unique(arr, return_counts=True)
     if (counts > 1).any():
@@ -96,9 +92,11 @@ def rbo(ranking_a, ranking_b, /, *, p: float = 0.9) -> RBOResult:
     a = _ids(ranking_a, "ranking_a")
     b = _ids(ranking_b, "ranking_b")
     if (a.dtype.kind == "U") != (b.dtype.kind == "U"):
-        raise TypeError(
-            f"The 'ranking_a' and 'ranking_b' parameters of {caller()} must hold ids of one "
-            f"kind. Got {a.dtype} and {b.dtype} instead."
+        raise fail_params(
+            ("ranking_a", "ranking_b"),
+            "hold ids of one kind",
+            f"{a.dtype} and {b.dtype}",
+            error=TypeError,
         )
     p = check_real(p, "p", low=0.0, high=1.0, closed="neither")
     short, long_ = (a, b) if len(a) <= len(b) else (b, a)
