@@ -298,7 +298,7 @@ def test_attribute_set_names_that_would_break_output_are_refused(bad):
 
 def test_attribute_set_name_must_be_a_string():
     with pytest.raises(
-        TypeError, match="'name' parameter of divergences.AttributeSet must be a string"
+        TypeError, match="'name' parameter of divergences.AttributeSet must be a str. Got an int"
     ):
         AttributeSet(3, [0.5, 0.5], "nominal")
 

@@ -226,7 +226,8 @@ def test_to_tsv_and_to_json_take_a_path_or_a_file(tmp_path):
     assert (tmp_path / "out2.tsv").read_bytes() == stream.getvalue().encode()
     t.to_json(tmp_path / "out.json")
     assert json.loads((tmp_path / "out.json").read_text())["r0"]["all"] == {"M0": 0.375}
-    with pytest.raises(FileExistsError, match=r"out.tsv\); pass overwrite=True"):
+    exists = r"must name a file that does not exist yet. Got a file that exists \(.*out.tsv\) "
+    with pytest.raises(FileExistsError, match=exists + "instead; pass overwrite=True"):
         t.to_tsv(tmp_path / "out.tsv", summary=True)
     assert (tmp_path / "out.tsv").read_text() == stream.getvalue()  # left as it was
     t.to_tsv(tmp_path / "out.tsv", summary=True, overwrite=True)
@@ -377,10 +378,10 @@ def test_join_combines_measures_of_the_same_runs(pilot_table):
     np.testing.assert_array_equal(both.values[:, :, 1], g.values[:, :, 0] / 2)
     with pytest.raises(ValueError, match=r"must give each measure once. Got 'GFR@10'"):
         g.join(g)
-    with pytest.raises(ValueError, match=r"runs of the first table. Got table 0 instead: it "
+    with pytest.raises(ValueError, match=r"runs of the first table. Got table 0 instead; it "
                        r"lacks"):  # fmt: skip
         g.join(other.select(runs=other.runs[:2]))
-    with pytest.raises(TypeError, match="must be ScoreTables"):
+    with pytest.raises(TypeError, match="must hold ScoreTable objects. Got dict at position 0"):
         g.join({})
 
 

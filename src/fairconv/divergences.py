@@ -21,7 +21,15 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from . import _core
-from ._validation import caller, check_choice, check_distributions, check_same_groups, fail, public
+from ._validation import (
+    check_choice,
+    check_distributions,
+    check_instance,
+    check_same_groups,
+    fail,
+    fail_params,
+    public,
+)
 
 __all__ = ["jsd", "nmd", "rnod", "distr_sim", "AttributeSet", "SCALES", "DIVERGENCE_NAMES"]
 
@@ -221,9 +229,12 @@ def resolve_divergence(divergence: str | None = None, scale: str | None = None) 
         return check_choice(divergence, "divergence", DIVERGENCE_NAMES)
     if scale is not None:
         return DEFAULT_DIVERGENCE[check_choice(scale, "scale", SCALES)]
-    raise TypeError(
-        f"{caller()} needs a 'divergence' (JSD, NMD or RNOD) or a 'scale' "
-        "(nominal picks JSD, ordinal picks RNOD)."
+    raise fail_params(
+        ("divergence", "scale"),
+        "not both be None: give a divergence (JSD, NMD or RNOD) or a scale (nominal picks "
+        "JSD, ordinal picks RNOD)",
+        "None for both",
+        error=TypeError,
     )
 
 
@@ -291,10 +302,7 @@ def distr_sim(
 
 
 def _check_name(name: object) -> str:
-    if not isinstance(name, str):
-        raise TypeError(
-            f"The 'name' parameter of {caller()} must be a string. Got {name!r} instead."
-        )
+    check_instance(name, str, "name")
     bad = [c for c in name if c.isspace() or ord(c) < 32 or 127 <= ord(c) < 160 or c in "[]"]
     if not name or bad:
         raise fail(

@@ -19,7 +19,15 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._validation import FairconvWarning, caller, check_choice, check_int, fail, public
+from ._validation import (
+    FairconvWarning,
+    caller,
+    check_choice,
+    check_instance,
+    check_int,
+    fail,
+    public,
+)
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -103,11 +111,7 @@ def _pyplot():
 def _check_table(table: Any) -> None:
     from .results import ScoreTable
 
-    if not isinstance(table, ScoreTable):
-        raise TypeError(
-            f"The 'table' parameter of {caller()} must be a ScoreTable. "
-            f"Got {type(table).__name__} instead."
-        )
+    check_instance(table, ScoreTable, "table")
 
 
 def _check_measure(table: Any, name: Any, param: str) -> int:
@@ -500,10 +504,8 @@ def rigf_bars(
     from .results import MeasureName
 
     _check_table(table)
-    if attribute is not None and not isinstance(attribute, str):
-        raise TypeError(
-            f"The 'attribute' parameter of {caller()} must be a string. Got {attribute!r} instead."
-        )
+    if attribute is not None:
+        check_instance(attribute, str, "attribute")
     if cutoff is not None:
         check_int(cutoff, "cutoff", minimum=1)
     name = str(MeasureName("RIGF", cutoff, attribute))
@@ -658,11 +660,7 @@ def system_means(comparison: Any, /) -> Figure:
     """
     from .stats import Comparison
 
-    if not isinstance(comparison, Comparison):
-        raise TypeError(
-            f"The 'comparison' parameter of {caller()} must be a Comparison "
-            f"(fairconv.stats.compare). Got {type(comparison).__name__} instead."
-        )
+    check_instance(comparison, Comparison, "comparison", what="a Comparison (stats.compare)")
     plt = _pyplot()
     shown = _Shown()
     systems = comparison.runs

@@ -21,7 +21,17 @@ from typing import Any
 import numpy as np
 
 from . import _accel
-from ._validation import FairconvWarning, caller, did_you_mean, public
+from ._validation import (
+    FairconvWarning,
+    check_instance,
+    check_names,
+    check_sequence_of,
+    did_you_mean,
+    fail,
+    fail_params,
+    fail_type,
+    public,
+)
 
 __all__ = ["ScoreTable", "ScoreMeans", "MeasureName", "RENAMED", "cutoffs_of", "pick"]
 
@@ -164,15 +174,14 @@ def cutoffs_of(measures: Sequence[str], /) -> tuple[int, ...]:
     >>> cutoffs_of(["GFR@20", "ERR@10", "GF-JSD@10[M-ORIGIN]", "iRBU"])
     (10, 20)
     """
-    if isinstance(measures, str) or not hasattr(measures, "__iter__"):
-        raise TypeError(
-            f"The 'measures' parameter of {caller()} must be a sequence of measure names. "
-            f"Got {measures!r} instead."
-        )
-    try:
-        names = [MeasureName.parse(m) for m in measures]
-    except ValueError as exc:
-        raise ValueError(f"The 'measures' parameter of {caller()}: {exc}") from None
+    names = []
+    for m in check_names(measures, "measures", "measure names"):
+        try:
+            names.append(MeasureName.parse(m))
+        except ValueError as exc:
+            raise fail_params(
+                "measures", "hold valid measure names", repr(m), hint=str(exc)
+            ) from None
     return tuple(sorted({n.cutoff for n in names if n.cutoff is not None}))
 
 
@@ -198,17 +207,11 @@ def pick(table: ScoreTable, measures: Sequence[str] | None, /) -> ScoreTable:
         return table
     names = list(measures)
     unknown = [m for m in names if m not in table.measures]
-    if unknown:
-        raise ValueError(
-            f"The 'measures' parameter of {caller()} must name measures it computes "
-            f"({', '.join(table.measures)}). Got "
-            f"{', '.join(unknown_measure(m, table.measures) for m in unknown)} instead."
-        )
-    if not names:
-        raise ValueError(
-            f"The 'measures' parameter of {caller()} must name measures it computes "
-            f"({', '.join(table.measures)}). Got {', '.join(map(repr, unknown)) or 'none'} "
-            "instead."
+    if unknown or not names:
+        raise fail(
+            "measures",
+            f"name measures it computes ({', '.join(table.measures)})",
+            ", ".join(unknown_measure(m, table.measures) for m in unknown) or "none",
         )
     return table[names]
 
@@ -371,29 +374,27 @@ class ScoreTable:
         for name in ("topics", "runs", "measures"):
             object.__setattr__(self, name, tuple(getattr(self, name)))
         if "all" in self.topics:
-            raise ValueError(
-                "The 'topics' parameter of ScoreTable must not hold the topic id 'all', "
-                "which names the mean in every score output. Got 'all' instead; rename "
-                "the topic."
+            raise fail_params(
+                "topics",
+                "not hold the topic id 'all', which names the mean in every score output",
+                "'all'",
+                hint="rename the topic",
             )
         shape = (len(self.topics), len(self.runs), len(self.measures))
         for name in ("values", "present"):
             array = getattr(self, name)
             if not isinstance(array, np.ndarray) or array.shape != shape:
                 got = getattr(array, "shape", type(array).__name__)
-                raise ValueError(
-                    f"The '{name}' parameter of ScoreTable must be an array of shape "
-                    f"(topics, runs, measures) = {shape}. Got {got} instead."
+                raise fail(
+                    name, f"be an array of shape (topics, runs, measures) = {shape}", f"{got}"
                 )
         if self.present.dtype != bool:
-            raise TypeError(
-                "The 'present' parameter of ScoreTable must be a boolean array. "
-                f"Got dtype {self.present.dtype} instead."
-            )
+            raise fail_type("present", "be a boolean array", f"dtype {self.present.dtype}")
         if self.overall is not None and np.shape(self.overall) != shape[1:]:
-            raise ValueError(
-                "The 'overall' parameter of ScoreTable must be an array of shape "
-                f"(runs, measures) = {shape[1:]}. Got {np.shape(self.overall)} instead."
+            raise fail(
+                "overall",
+                f"be an array of shape (runs, measures) = {shape[1:]}",
+                f"{np.shape(self.overall)}",
             )
         object.__setattr__(self, "notices", MappingProxyType(dict(self.notices)))
 
@@ -626,13 +627,7 @@ class ScoreTable:
         >>> a.join(b).measures
         ('GFR@10', 'ndcg_cut_10')
         """
-        tables = [self, *others]
-        for i, t in enumerate(tables):
-            if not isinstance(t, ScoreTable):
-                raise TypeError(
-                    "The 'others' parameter of ScoreTable.join must be ScoreTables. Got "
-                    f"{type(t).__name__} at position {i - 1} instead."
-                )
+        tables = [self, *check_sequence_of(others, ScoreTable, "others")]
         runs = set(self.runs)
         for i, t in enumerate(others):
             if set(t.runs) != runs:
@@ -643,26 +638,27 @@ class ScoreTable:
                     what.append(f"it lacks {_listed(lack, 80)}")
                 if extra:
                     what.append(f"it has {_listed(extra, 80)}, which the first table lacks")
-                raise ValueError(
-                    "The 'others' parameter of ScoreTable.join must hold the runs of the "
-                    f"first table. Got table {i} instead: {'; '.join(what)}."
+                raise fail_params(
+                    "others", "hold the runs of the first table", f"table {i}", hint="; ".join(what)
                 )
         seen: dict[str, int] = {}
         for i, t in enumerate(tables):
             for m in t.measures:
                 if m in seen:
-                    raise ValueError(
-                        f"The 'others' parameter of ScoreTable.join must give each measure "
-                        f"once. Got {m!r} in table {seen[m] - 1 if seen[m] else 'self'} and "
-                        f"table {i - 1} instead (the same run, topic and measure twice)."
+                    raise fail(
+                        "others",
+                        "give each measure once",
+                        f"{m!r} in table {seen[m] - 1 if seen[m] else 'self'} and table {i - 1} "
+                        "(the same run, topic and measure twice)",
                     )
                 seen[m] = i
         topics = tuple(sorted(set().union(*(t.topics for t in tables))))
         common = set(topics).intersection(*(t.topics for t in tables))
         if not common:
-            raise ValueError(
-                "The 'others' parameter of ScoreTable.join must share topics with the first "
-                f"table. Got tables without a common topic instead ({_listed(topics, 80)})."
+            raise fail(
+                "others",
+                "share topics with the first table",
+                f"tables without a common topic ({_listed(topics, 80)})",
             )
         if len(common) < len(topics):
             lacking = [
@@ -915,17 +911,16 @@ def _write_to(out, writer, overwrite: bool) -> None:
     if hasattr(out, "write"):
         writer(out)
         return
-    if not isinstance(out, (str, os.PathLike)):
-        raise TypeError(
-            f"The 'out' parameter of {caller()} must be a path or a text file. "
-            f"Got {type(out).__name__} instead."
-        )
+    check_instance(out, (str, os.PathLike), "out", what="a path or a text file")
     try:
         f = open(out, "w" if overwrite else "x", encoding="utf-8", newline="\n")
     except FileExistsError:
-        raise FileExistsError(
-            f"The 'out' parameter of {caller()} names a file that exists ({os.fspath(out)}); "
-            "pass overwrite=True to replace it"
+        raise fail_params(
+            "out",
+            "name a file that does not exist yet",
+            f"a file that exists ({os.fspath(out)})",
+            hint="pass overwrite=True to replace it",
+            error=FileExistsError,
         ) from None
     try:
         with f:

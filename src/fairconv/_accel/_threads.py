@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import caller
+from .._validation import _short, fail
 
 ENVIRONMENT = "FAIRCONV_THREADS"
 """The environment variable that sets the threads when ``n_jobs`` is None."""
@@ -85,10 +85,10 @@ def resolve_n_jobs(n_jobs=None) -> int:
         or n_jobs == 0
         or n_jobs < -1
     ):
-        shown = repr(n_jobs) if len(repr(n_jobs)) <= 40 else repr(n_jobs)[:37] + "..."
-        raise ValueError(
-            f"The 'n_jobs' parameter of {caller()} must {_RULE} (or None: {ENVIRONMENT}, "
-            f"else every available core). Got {shown} instead."
+        raise fail(
+            "n_jobs",
+            f"{_RULE} (or None: {ENVIRONMENT}, else every available core)",
+            _short(repr(n_jobs)),
         )
     return available_cores() if n_jobs == -1 else int(n_jobs)
 
