@@ -301,8 +301,8 @@ def distr_sim(
     return _core.distr_sim(pp, qq, name)
 
 
-def _check_name(name: object) -> str:
-    check_instance(name, str, "name")
+def _check_name(given: object) -> str:
+    name: str = check_instance(given, str, "name")
     bad = [c for c in name if c.isspace() or ord(c) < 32 or 127 <= ord(c) < 160 or c in "[]"]
     if not name or bad:
         raise fail(

@@ -182,7 +182,7 @@ def r_vs_gf(table: ScoreTable, /, *, by: str = "run", gf: str = "GF") -> Figure:
         points = np.where(both[..., None], table.values[..., [ri, gi]], np.nan).reshape(-1, 2)
     if not np.isfinite(points).all(axis=-1).any():
         raise ValueError(
-            f"r_vs_gf has nothing to draw: the table has {len(table.runs)} run(s), "
+            f"{caller()} has nothing to draw: the table has {len(table.runs)} run(s), "
             f"{len(table.topics)} topic(s) and no (run, topic) with both R and {gf} defined."
         )
     plt = _pyplot()
@@ -522,7 +522,7 @@ def rigf_bars(
     empty = [run for run, r in zip(chosen, index, strict=True) if not table.present[:, r, m].any()]
     if empty:
         raise ValueError(
-            f"rigf_bars has nothing to draw: run {empty[0]!r} has no topic with {name}."
+            f"{caller()} has nothing to draw: run {empty[0]!r} has no topic with {name}."
         )
     plt = _pyplot()
     shown = _Shown()
@@ -686,6 +686,7 @@ def system_means(comparison: Any, /) -> Figure:
     return fig
 
 
+@public
 def asl_curves(results: dict) -> Figure:
     """ASL curves of several measures in one figure (Sakai, SIGIR 2006).
 
@@ -703,6 +704,8 @@ def asl_curves(results: dict) -> Figure:
 
     Raises
     ------
+    TypeError
+        If ``results`` is not a dict.
     ValueError
         If ``results`` is empty.
     ImportError
@@ -712,8 +715,8 @@ def asl_curves(results: dict) -> Figure:
     ----------
     T. Sakai, "Evaluating Evaluation Metrics based on the Bootstrap", SIGIR 2006.
     """
-    if not isinstance(results, dict) or not results:
-        raise ValueError("asl_curves has nothing to draw: give a dict of at least one result")
+    if not check_instance(results, dict, "results"):
+        raise fail("results", "hold at least one result (there is nothing to draw)", "{}")
     plt = _pyplot()
     shown = _Shown()
     fig, ax = plt.subplots(figsize=(5.5, 3.8))

@@ -23,6 +23,7 @@ import numpy as np
 from . import _accel
 from ._validation import (
     FairconvWarning,
+    caller,
     check_instance,
     check_names,
     check_sequence_of,
@@ -747,9 +748,7 @@ class ScoreTable:
         try:
             import pandas as pd
         except ImportError:
-            raise ImportError(
-                "ScoreTable.to_frame needs pandas: pip install 'fairconv[pandas]'"
-            ) from None
+            raise ImportError(f"{caller()} needs pandas: pip install 'fairconv[pandas]'") from None
         mean, _ = self.mean()
         exists = np.asarray(self.present.any(axis=0))  # (runs, measures)
         by_run = self.present.transpose(1, 0, 2)  # (runs, topics, measures)

@@ -60,6 +60,8 @@ from ._validation import (
     check_unique_names,
     fail,
     fail_params,
+    fail_type,
+    kind_of,
     public,
 )
 from .io import _trecfair as _io
@@ -1644,9 +1646,8 @@ def _as_runs(runs, task) -> list:
     ):
         runs = [runs]
     if not isinstance(runs, Sequence) or len(runs) == 0:
-        raise TypeError(
-            f"The 'runs' parameter of {caller()} must be a run (path or FairRun) or a non-empty "
-            f"sequence of them. Got {type(runs).__name__} instead."
+        raise fail_type(
+            "runs", "be a run (path or FairRun) or a non-empty sequence of them", kind_of(runs)
         )
     out = [r if isinstance(r, _io.FairRun) else _io.read_fair_run(r, task=task) for r in runs]
     for r in out:

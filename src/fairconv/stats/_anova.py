@@ -13,7 +13,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .._validation import caller, check_int, public
+from .._validation import caller, check_int, fail_params, public
 from ._common import (
     _alpha,
     _chunk,
@@ -321,10 +321,12 @@ def _q_critical(alpha: float, m: int, df: int) -> float:
                     )
                 )
             except ValueError:  # the tail's integral lost the bracket (older scipy)
-                raise ValueError(
-                    f"The 'alpha' parameter of {caller()} is too small for the studentized "
-                    f"range's critical value (m = {m}, df = {df}) to be computed. Got "
-                    f"{alpha:g} instead; choose a larger alpha or test='randomised-tukey'"
+                raise fail_params(
+                    "alpha",
+                    "be large enough for the studentized range's critical value "
+                    f"(m = {m}, df = {df}) to be computed",
+                    f"{alpha:g}",
+                    hint="choose a larger alpha or test='randomised-tukey'",
                 ) from None
     q, warned = _quiet(lambda: float(stats.studentized_range.ppf(1 - alpha, m, df)))
     if warned and not abs(_range_sf(np.array([q]), m, df)[0] - alpha) <= 1e-9:

@@ -444,9 +444,11 @@ def compare(
     test = check_choice(test, "test", TESTS)
     correction = check_choice(correction, "correction", CORRECTIONS)
     if test in ("tukey", "randomised-tukey") and correction != "none":
-        raise ValueError(
-            f"{test} already controls the familywise error: a {correction} correction "
-            "does not apply (use a pairwise test, or no correction)"
+        raise fail_params(
+            ("test", "correction"),
+            f"not add a correction to {test}, which already controls the familywise error",
+            f"correction={correction!r}",
+            hint="use a pairwise test, or no correction",
         )
     alpha = _alpha(alpha)
     n_resamples = check_int(n_resamples, "n_resamples", minimum=1)
