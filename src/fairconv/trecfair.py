@@ -678,9 +678,12 @@ def targets_from_alignments(
     if task not in (1, 2) or isinstance(task, bool):
         raise fail("task", "be 1 or 2", f"{task!r}")
     edition = _edition(edition)
-    first = _array(alignments[0], "alignments[0]") if isinstance(alignments, Sequence) else None
-    if first is None or first.ndim < 2:
-        raise fail("alignments", "be a sequence of arrays (..., R, G_j)", "something else")
+    alignments = check_one_per(alignments, "alignments", "dimension")
+    if not alignments:
+        raise fail("alignments", "hold at least one dimension", "an empty sequence")
+    first = _array(alignments[0], "alignments[0]")
+    if first.ndim < 2:
+        raise fail("alignments[0]", "be an array of shape (..., R, G_j)", f"shape {first.shape}")
     lead = first.shape[:-1]
     rows = _alignments(alignments, lead, "alignments")
     sizes = tuple(a.shape[-1] for a in rows)
