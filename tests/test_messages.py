@@ -208,6 +208,12 @@ API_MESSAGES = [
         "with one entry per dimension. Got a ndarray instead.",
     ),
     (
+        lambda _: tf.targets_from_alignments([], lengths=[1], task=1),
+        ValueError,
+        "The 'alignments' parameter of trecfair.targets_from_alignments must hold at least "
+        "one dimension. Got an empty sequence instead.",
+    ),
+    (
         lambda _: tf.targets_from_alignments(_ROWS, lengths=[1], task=1, backgrounds=[None, None]),
         ValueError,
         "The 'backgrounds' parameter of trecfair.targets_from_alignments must have one "

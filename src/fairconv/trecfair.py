@@ -52,6 +52,7 @@ from ._validation import (
     as_float_array,
     caller,
     check_bool_array,
+    check_int,
     check_int_array,
     check_mapping,
     check_names,
@@ -146,7 +147,7 @@ def discount(n: int, /) -> np.ndarray:
     >>> discount(3).tolist()
     [1.0, 1.0, 0.6309297680854797]
     """
-    n = _int(n, "n", low=0)
+    n = check_int(n, "n", minimum=0)
     return _discount32(n).astype(np.float64)
 
 
@@ -183,7 +184,7 @@ def exposure_of_ranking(n: int, /) -> float:
     >>> exposure_of_ranking(20) == Z_20
     True
     """
-    n = _int(n, "n", low=1)
+    n = check_int(n, "n", minimum=1)
     return float(np.sum(_discount32(n)))
 
 
@@ -194,15 +195,6 @@ Z_50 = 13.721441268920898
 
 
 # --------------------------------------------------------------------------- checks
-def _int(value, name, *, low=None) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise fail(name, "be an integer", f"{value!r}")
-    value = int(value)
-    if low is not None and value < low:
-        raise fail(name, f"be at least {low}", f"{value}")
-    return value
-
-
 def _array(x, name, *, kind="float") -> np.ndarray:
     if kind == "bool":
         return check_bool_array(x, name)
@@ -989,7 +981,7 @@ def _task1(rel, kn, rows, n, nrel, src, tindex, edition, N):
 def _default_len(target_len, task, edition) -> int:
     if target_len is None:
         return _DEFAULT_LEN[(task, edition)]
-    return _int(target_len, "target_len", low=1)
+    return check_int(target_len, "target_len", minimum=1)
 
 
 def _awrf(pages, src, tindex, edition):
