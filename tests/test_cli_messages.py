@@ -58,7 +58,7 @@ BAD = [
 
 def _says_python(message: str) -> list[str]:
     """Python-isms that a command-line user would not recognise."""
-    found = re.findall(r"'[a-z]+_[a-z_]+'|\bparameter of\b|\b[a-z]+\(\)", message)
+    found = re.findall(r"'[a-z]+_[a-z_]+'|\bparameters? of\b|\b[a-z]+\(\)", message)
     found += re.findall(r"\b(?:n_jobs|attribute_sets|nan_policy|n_resamples|func)\b", message)
     return found
 
@@ -89,3 +89,4 @@ def test_cli_messages_in_the_command_terms(capsys, argv, names):
 def test_cli_messages_checks_can_fail():
     assert _says_python("The 'n_jobs' parameter of gfr.evaluate must be >= 1.")
     assert _doubled_words("the qrels DataFrame DataFrame needs a column")
+    assert _says_python("The 'test' and 'correction' parameters of stats.compare must differ.")

@@ -161,7 +161,7 @@ API_MESSAGES = [
         lambda _: stats.compare(_table(), "M", test="tukey", correction="holm"),
         ValueError,
         "The 'test' and 'correction' parameters of stats.compare must not add a correction "
-        "to tukey, which already controls the familywise error. Got correction='holm' "
+        "to tukey, which already controls the familywise error. Got 'holm' "
         "instead; use a pairwise test, or no correction.",
     ),
     (
@@ -283,3 +283,19 @@ def test_the_names_in_the_table_are_the_functions_names():
         "trecfair.targets_from_alignments"
     )
     assert ScoreTable.join.__fairconv_public__ == "results.ScoreTable.join"
+
+
+def test_the_command_line_names_options_for_several_parameters(tmp_path, capsys):
+    from fairconv.cli import main
+    from fairconv.datasets import sakai_book
+
+    scores = tmp_path / "book.tsv"
+    with open(scores, "w") as out:
+        sakai_book().table.to_tsv(out)
+    argv = ["compare", str(scores), "-m", "nDCG@5", "--test", "tukey", "--correction", "holm"]
+    assert main(argv) == 2
+    assert capsys.readouterr().err == (
+        "fairconv compare: error: --test and --correction must not add a correction to "
+        "tukey, which already controls the familywise error. Got 'holm' instead; use a "
+        "pairwise test, or no correction.\n"
+    )

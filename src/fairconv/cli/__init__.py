@@ -200,8 +200,11 @@ def _golddistr_files(path: str) -> list[str]:
     return out
 
 
-_PARAMETER = re.compile(r"\bThe '([A-Za-z_][A-Za-z0-9_]*)' parameter of [A-Za-z_][\w.]*(?=[: ])")
-"""The opening of the library's errors, "The 'x' parameter of func ..."."""
+_PARAMETER = re.compile(
+    r"\bThe ('[A-Za-z_]\w*'(?:(?:, | and )'[A-Za-z_]\w*')*) parameters? of [A-Za-z_][\w.]*(?=[: ])"
+)
+"""The opening of the library's errors, "The 'x' parameter of func ..." or "The 'x' and
+'y' parameters of func ..."."""
 
 _SAME_THING = {"n_jobs": "jobs", "attribute_sets": "attributes", "table": "scores"}
 """Library parameters whose option has another stem."""
@@ -225,16 +228,26 @@ def _options_of(parser, command: str) -> dict[str, str]:
 def _in_command_terms(message: str, options: dict[str, str]) -> str:
     """A library error spoken in the command's terms: its options, not Python parameters.
 
-    "The 'weights' parameter of evaluate must ..." becomes "--weights must ..."; a
-    parameter with no option of the command becomes "A value".
+    "The 'weights' parameter of evaluate must ..." becomes "--weights must ..." and "The
+    'test' and 'correction' parameters of compare must ..." "--test and --correction
+    must ..."; a parameter with no option of the command becomes "A value given" ("The
+    values given" for several).
     """
 
-    def option(match) -> str:
-        name = match.group(1)
+    def option(name: str) -> str | None:
         name = _SAME_THING.get(name, name)
         for candidate in (name, name.rstrip("s"), name + "s"):
             if candidate in options:
                 return options[candidate]
-        return "A value given"
+        return None
 
-    return _PARAMETER.sub(option, message)
+    def subject(match) -> str:
+        spelled = [option(name) for name in re.findall(r"'(\w+)'", match.group(1))]
+        if len(spelled) == 1:
+            return spelled[0] or "A value given"
+        known = [s for s in spelled if s is not None]
+        if len(known) < len(spelled):
+            return "The values given"
+        return ", ".join(known[:-1]) + " and " + known[-1]
+
+    return _PARAMETER.sub(subject, message)

@@ -447,7 +447,7 @@ def compare(
         raise fail_params(
             ("test", "correction"),
             f"not add a correction to {test}, which already controls the familywise error",
-            f"correction={correction!r}",
+            f"{correction!r}",
             hint="use a pairwise test, or no correction",
         )
     alpha = _alpha(alpha)
