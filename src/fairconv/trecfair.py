@@ -213,6 +213,12 @@ def _first(mask: np.ndarray) -> str:
     return f" at index {idx}"
 
 
+def _task(task) -> int:
+    if task not in (1, 2) or isinstance(task, bool):
+        raise fail("task", "be 1 or 2", f"{task!r}")
+    return int(task)
+
+
 def _edition(edition) -> int:
     if edition not in _EDITIONS or isinstance(edition, bool):
         raise fail("edition", "be 2021 or 2022", f"{edition!r}")
@@ -220,12 +226,17 @@ def _edition(edition) -> int:
 
 
 def _alignments(alignments, lead, name) -> list[np.ndarray]:
+    """One array of shape lead + (G_j,) per dimension; ``lead`` None: the first array's."""
     alignments = check_one_per(alignments, name, "dimension")
     if len(alignments) == 0:
         raise fail(name, "hold at least one dimension", "an empty sequence")
     out = []
     for j, a in enumerate(alignments):
         arr = _array(a, f"{name}[{j}]")
+        if lead is None:
+            if arr.ndim < 2:
+                raise fail(f"{name}[0]", "be an array of shape (..., R, G_j)", f"shape {arr.shape}")
+            lead = arr.shape[:-1]
         if arr.ndim != len(lead) + 1 or arr.shape[:-1] != tuple(lead):
             raise fail(f"{name}[{j}]", f"have shape {tuple(lead)} + (G,)", f"shape {arr.shape}")
         if arr.shape[-1] < 1:
@@ -667,17 +678,10 @@ def targets_from_alignments(
     >>> t.toarray().tolist()
     [[0.5, 0.3125, 0.1875]]
     """
-    if task not in (1, 2) or isinstance(task, bool):
-        raise fail("task", "be 1 or 2", f"{task!r}")
+    task = _task(task)
     edition = _edition(edition)
-    alignments = check_one_per(alignments, "alignments", "dimension")
-    if not alignments:
-        raise fail("alignments", "hold at least one dimension", "an empty sequence")
-    first = _array(alignments[0], "alignments[0]")
-    if first.ndim < 2:
-        raise fail("alignments[0]", "be an array of shape (..., R, G_j)", f"shape {first.shape}")
-    lead = first.shape[:-1]
-    rows = _alignments(alignments, lead, "alignments")
+    rows = _alignments(alignments, None, "alignments")
+    lead = rows[0].shape[:-1]
     sizes = tuple(a.shape[-1] for a in rows)
     batch, R = lead[:-1], lead[-1]
     n = _lengths(lengths, batch, R, "lengths")
@@ -1179,8 +1183,7 @@ def measure_names(dimensions: Sequence[str], /, *, task: int) -> tuple[str, ...]
     """
     from .results import MeasureName
 
-    if task not in (1, 2) or isinstance(task, bool):
-        raise fail("task", "be 1 or 2", f"{task!r}")
+    task = _task(task)
     group = ",".join(dimensions)
     if task == 1:
         bases: tuple[str, ...] = ("nDCG", "AWRF", MeasureName.join("nDCG", "AWRF", product=True))
@@ -1496,8 +1499,7 @@ def build_targets(
     >>> trecfair.build_targets(qrels, dims, task=1, backgrounds={"sub-geo": "trec2022-world-pop"})
     TopicTargets(3 topics, dimensions=['sub-geo'], source='built')
     """
-    if task not in (1, 2) or isinstance(task, bool):
-        raise fail("task", "be 1 or 2", f"{task!r}")
+    task = _task(task)
     edition = _edition(edition)
     dims = _dimension_list(dimensions)
     q = _as_qrels(qrels)
@@ -1788,8 +1790,7 @@ def evaluate(
     """
     from .results import ScoreTable
 
-    if task not in (1, 2) or isinstance(task, bool):
-        raise fail("task", "be 1 or 2", f"{task!r}")
+    task = _task(task)
     edition = _edition(edition)
     dims = _dimension_list(dimensions)
     q = _as_qrels(qrels)
