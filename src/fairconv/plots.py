@@ -25,6 +25,7 @@ from ._validation import (
     check_choice,
     check_instance,
     check_int,
+    check_names,
     fail,
     public,
 )
@@ -372,9 +373,7 @@ def _clusters_by_topic(batch, clusters, topics) -> Figure:
     if topics is None:
         chosen = all_topics
     else:
-        if isinstance(topics, (str, bytes)) or not hasattr(topics, "__iter__"):
-            raise fail("topics", "be a sequence of topic ids", repr(topics))
-        chosen = list(topics)
+        chosen = check_names(topics, "topics", "topic ids")
         unknown = [t for t in chosen if t not in all_topics]
         if unknown or not chosen:
             raise fail(

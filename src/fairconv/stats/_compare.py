@@ -20,6 +20,7 @@ from .._validation import (
     check_names,
     fail,
     fail_params,
+    first_repeat,
     public,
 )
 from ..results import ScoreTable
@@ -344,9 +345,9 @@ def _topic_mask(all_topics: Sequence[str], topics) -> np.ndarray:
     """Which of ``all_topics`` are in ``topics`` (a sequence of known ids, each once)."""
     topics = check_names(topics, "topics", "topic ids")
     wanted = set(topics)
-    if len(wanted) != len(topics):
-        twice = next(t for i, t in enumerate(topics) if t in topics[:i])
-        raise fail("topics", "list each topic once", f"{twice!r} twice")
+    repeat = first_repeat(topics)
+    if repeat is not None:
+        raise fail("topics", "list each topic once", f"{topics[repeat[1]]!r} twice")
     unknown = sorted(wanted - set(all_topics), key=str)
     if unknown:
         raise fail(
