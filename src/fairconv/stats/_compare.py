@@ -75,7 +75,8 @@ def _pairwise(
 ) -> TukeyHSDResult | RandomisedTukeyHSDResult | PairwiseTestsResult:
     """The test's record for every pair of columns of x (named ``names``).
 
-    Errors name ``func``, the function called, and its ``params``.
+    Errors name the function called (``caller()``) and ``params``, the parameters that
+    hold the scores.
     """
     _check_topics(x.shape[0], MIN_TOPICS.get(test, 2), test, params)
     names = tuple(str(i) for i in range(x.shape[1])) if names is None else names
