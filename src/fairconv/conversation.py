@@ -902,9 +902,20 @@ def _system_turns(batch, table, has_turns, conv, turn):
     opens[1:] = t_conv[1:] != t_conv[:-1]
     # minus those of earlier conversations: the system turn number of each turn
     t_sys = so_far - np.maximum.accumulate(np.where(opens, so_far - t_role, 0))
-    # the turn of a nugget: the last turn of its conversation starting at or before it
-    key_turn = t_conv * (1 << 40) + t_start
-    key_nug = conv * (1 << 40) + batch.start
+    # the turn of a nugget: the last turn of its conversation starting at or before it,
+    # found by one search over keys conversation * (U + 1) + rank, where rank counts the
+    # U distinct turn starts at or before a word. Word positions may be as large as
+    # 2**53, ranks are at most U <= len(t_start): the key stays below
+    # n_conversations * (U + 1), checked here with Python's integers.
+    starts = np.unique(t_start)
+    width = len(starts) + 1
+    if len(batch.lengths) * width > np.iinfo(np.int64).max:
+        raise ValueError(
+            f"{len(batch.lengths)} conversations with {len(starts)} distinct turn starts are "
+            "too many to index at once; read them in smaller batches"
+        )
+    key_turn = t_conv * width + np.searchsorted(starts, t_start, side="right")
+    key_nug = conv * width + np.searchsorted(starts, batch.start, side="right")
     pos = np.searchsorted(key_turn, key_nug, side="right") - 1
     use = has_turns[conv]
     idx = np.flatnonzero(use)
