@@ -22,6 +22,7 @@ spaces). Every error names the file and the line, or the JSON field.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from dataclasses import dataclass, field
@@ -68,6 +69,10 @@ __all__ = [
 
 WORK_LEVELS = ("Stub", "Start", "C", "B", "GA", "FA")
 _SPACE = 0xFF  # a space inside a separated field, while the body is tokenised
+
+
+_KEY_LIMIT = np.iinfo(np.int64).max
+"""The largest (topic, cell) key of a target table: the topics times the cells stay below."""
 
 
 def is_unknown(category: str) -> bool:
@@ -844,7 +849,7 @@ def read_target_table(path, dimensions, /) -> TargetTable:
     names = tuple(d.name for d in dims)
     cats = tuple(tuple(d.categories) for d in dims)
     sizes = [len(c) for c in cats]
-    n_cells = int(np.prod(sizes))
+    n_cells = math.prod(sizes)
     if t.rows is None:
         raise FileFormatError(t.path, None, "the file lists no target")
     rows = t.rows
@@ -915,6 +920,13 @@ def read_target_table(path, dimensions, /) -> TargetTable:
             raise FileFormatError(
                 t.path, int(base[again]), f"topic {topics[tid0[again]]!r} is listed twice"
             )
+    if len(topics) * math.prod(sizes) > _KEY_LIMIT:  # keys topic * n_cells + cell in int64
+        raise FileFormatError(
+            t.path,
+            t.header_line,
+            f"{len(topics)} topics times {math.prod(sizes)} cells (the product of the "
+            f"dimensions' category counts) are more than {_KEY_LIMIT} cells to index",
+        )
     keys = tid.astype(np.int64) * n_cells + cell
     again = _repeated(keys)
     if again >= 0:
