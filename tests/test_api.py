@@ -1,5 +1,6 @@
 """The public API's shape: one pattern per family, names, tables by name, weights."""
 
+import inspect
 import subprocess
 import sys
 from pathlib import Path
@@ -11,11 +12,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import fairconv
-from fairconv import AttributeSet, gfr, gfrc, gfrc2, ragfair, rankings
+from fairconv import AttributeSet, gfr, gfrc, gfrc2, nuggets, ragfair, rankings
 from fairconv.cli import main
 from fairconv.conversation import ConversationOptions
-from fairconv.datasets import PILOT_ATTRIBUTES, fairweb1_pilot, load_case
-from fairconv.io import read_run
+from fairconv.datasets import PILOT_ATTRIBUTES, fairweb1_pilot, load_case, path
+from fairconv.io import read_answers, read_labels, read_run
 from fairconv.results import MeasureName, ScoreTable
 
 NAME = st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcxyz_-0123456789", min_size=1, max_size=12)
@@ -141,9 +142,79 @@ def test_every_printed_name_parses(pilot_table):
 
 
 # --------------------------------------------------------------------------- one pattern
-def test_each_family_has_an_array_function_and_evaluate():
-    for module, name in ((gfr, "gfr"), (gfrc, "gfrc"), (gfrc2, "gfrc2"), (ragfair, "ragfair")):
-        assert callable(getattr(module, name)) and callable(module.evaluate)
+FAMILIES = [(gfr, gfr.gfr), (gfrc, gfrc.gfrc), (gfrc2, gfrc2.gfrc2), (ragfair, ragfair.ragfair)]
+FAMILIES += [(nuggets, nuggets.ratios)]  # nuggets' array function: the per-turn ratios
+
+
+@pytest.mark.parametrize("module, array_fn", FAMILIES, ids=lambda x: getattr(x, "__name__", ""))
+def test_each_family_exports_an_array_function_of_dicts_and_an_evaluate_of_tables(module, array_fn):
+    """The family pattern: ``f(data, /, *, options) -> dict`` and ``evaluate -> ScoreTable``."""
+    assert {array_fn.__name__, "evaluate"} <= set(module.__all__)
+    assert array_fn.__module__ == module.__name__ == module.evaluate.__module__
+    for func, returns in ((array_fn, "dict[str, np.ndarray]"), (module.evaluate, "ScoreTable")):
+        sig = inspect.signature(inspect.unwrap(func))
+        assert sig.return_annotation == returns, (func.__qualname__, sig.return_annotation)
+        kinds = [p.kind for p in sig.parameters.values()]
+        data = [p for p in sig.parameters.values() if p.kind is p.POSITIONAL_ONLY]
+        assert data and kinds == sorted(kinds), (func.__qualname__, kinds)
+        assert set(kinds) <= {inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.KEYWORD_ONLY}
+    # evaluate takes the array function's options of the same name, keyword-only
+    options = {
+        n for n, p in inspect.signature(array_fn).parameters.items() if p.kind is p.KEYWORD_ONLY
+    }
+    evaluate_params = inspect.signature(module.evaluate).parameters
+    shared = options & set(evaluate_params)
+    assert all(evaluate_params[n].kind is inspect.Parameter.KEYWORD_ONLY for n in shared)
+    assert shared == options - {"lengths"}, options - set(evaluate_params)
+    assert evaluate_params["measures"].kind is inspect.Parameter.KEYWORD_ONLY
+
+
+def test_ragfair_arrays_agree_with_evaluate_on_the_pilot_answers(pilot):
+    movies = [a for a in pilot.attributes if a.attribute.name in ("M-RATINGS", "M-ORIGIN")]
+    answers = read_answers(path("rag", "pilot-answers.jsonl"), [a.attribute for a in movies])
+    for data in movies:  # one set at a time: its columns and the overall values
+        a = data.attribute
+        table = ragfair.evaluate(pilot.qrels, pilot.runs, [data], answers, cutoffs=[10])
+        lists = rankings.prepare(pilot.qrels, pilot.runs, [data])
+        cov = lists.covered[0]
+        d_a = np.full((len(cov), len(lists.runs), a.n_groups), np.nan)
+        for i, (run, topic) in enumerate(zip(answers.runs, answers.topics, strict=True)):
+            if lists.topics.index(topic) in cov.tolist():
+                row = cov.tolist().index(lists.topics.index(topic))
+                d_a[row, lists.runs.index(run)] = answers.distributions[a.name][i]
+        got = ragfair.ragfair(
+            lists.padded_levels(cov),
+            [lists.padded_memberships(0, cov)],
+            [d_a],
+            [a],
+            lengths=lists.lengths[cov],
+            cutoffs=[10],
+        )
+        assert set(got) == set(table.measures)
+        checked = 0
+        for name, values in got.items():
+            for j, t in enumerate(cov):
+                for r, run in enumerate(lists.runs):
+                    want = table.value(run, lists.topics[t], name)
+                    assert values[j, r] == want or (np.isnan(want) and np.isnan(values[j, r])), (
+                        name, run, lists.topics[t], values[j, r], want,
+                    )  # fmt: skip
+                    checked += np.isfinite(want)
+        assert checked >= 20, checked
+
+
+def test_nuggets_ratios_agree_with_evaluate_per_turn():
+    labels = read_labels(path("rag", "ikat-labels.jsonl"))
+    per = nuggets.ratios(labels.counts)
+    table = nuggets.evaluate(labels)
+    assert [t for t in table.topics if t != "all"] == ["T1_1", "T1_2", "T2_1"]
+    for i, (run, topic, turn) in enumerate(
+        zip(labels.runs, labels.topics, labels.turns, strict=True)
+    ):
+        unit = turn if turn.startswith(topic) else f"{topic}/{turn}"
+        for name in nuggets.MEASURES:
+            want = table.value(run, unit, name)
+            assert per[name][i] == want or (np.isnan(want) and np.isnan(per[name][i]))
 
 
 def test_conversation_families_agree_between_dict_and_table():

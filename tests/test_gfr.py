@@ -445,9 +445,10 @@ def test_score_order_is_trec_eval_order(tmp_path):
 def test_scores_that_never_rise_in_file_order_say_nothing(tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("error", FairconvWarning)
-        _eval(
+        t = _eval(
             tmp_path, "T1 a L2\n", "T1 a 1 0\n", "T1 Q0 a 1 2.0 x\nT1 Q0 b 2 2.0 x\nT2 Q0 c 1 9 x\n"
         )
+    assert t.value("x", "T1", "ERR") == 0.75  # the tie keeps file order: a (L2) first
 
 
 def test_cli_names_a_rising_score_on_one_line_of_stderr(tmp_path):

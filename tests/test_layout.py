@@ -120,10 +120,15 @@ def test_performance_code_is_called_through_its_boundary():
 
 
 def test_every_module_imports():
+    root = pathlib.Path(fairconv.__file__).parent
+    found = []
     for info in pkgutil.walk_packages(fairconv.__path__, "fairconv."):
         if info.name == "fairconv.ir_measures" and importlib.util.find_spec("ir_measures") is None:
             continue  # the ir-measures extra: tests_extra/ imports it
-        importlib.import_module(info.name)
+        module = importlib.import_module(info.name)
+        assert module.__name__ == info.name and pathlib.Path(module.__file__).is_relative_to(root)
+        found.append(info.name)
+    assert set(MODULES) - {"fairconv", "fairconv.ir_measures"} <= set(found)
 
 
 @pytest.mark.parametrize("old", ["readers", "inputs", "scores", "_bytes", "_keys", "_parallel",
@@ -136,8 +141,15 @@ def test_the_old_module_paths_are_gone(old):
 def test_every_name_of_the_io_package_resolves():
     import fairconv.io
 
+    private = [importlib.import_module(m) for m in MODULES if m.startswith("fairconv.io._")]
     for name in fairconv.io.__all__:
-        assert getattr(fairconv.io, name) is not None, name
+        obj = getattr(fairconv.io, name)
+        # each public name is an object of a private submodule (a class, a function or a
+        # constant), under its own name
+        homes = [m.__name__ for m in private if vars(m).get(name) is obj]
+        assert homes, name
+        if callable(obj):
+            assert obj.__name__ == name and obj.__module__ in homes, (name, homes)
     assert set(fairconv.io.__all__) <= set(dir(fairconv.io))
     with pytest.raises(AttributeError, match="has no attribute 'read_nothing'"):
         fairconv.io.read_nothing  # noqa: B018
