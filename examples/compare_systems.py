@@ -1,5 +1,8 @@
 """Compare systems as a paper's results section does, on Sakai's book example.
 
+The 20 topics x 3 systems of T. Sakai, *Information access evaluation methodology*
+(Corona, 2015), Table 5.1; the printed values are checked against the book's.
+
 python examples/compare_systems.py [means.png]
 """
 
@@ -33,3 +36,27 @@ if len(sys.argv) > 1:
 
     system_means(comparison).savefig(sys.argv[1], dpi=120)
     print("wrote", sys.argv[1])
+
+
+def check(what, value, published, digits):
+    """Stop with exit status 1 when a value, printed to the book's digits, is not the book's."""
+    if f"{value:.{digits}f}" != published:
+        sys.exit(f"{what}: printed {value:.{digits}f}, published {published}")
+
+
+# Sakai 2015, the example of Table 5.1: the paired t-test of X and Y (t, p, effect
+# size, the 95% interval 0.0750 +- 0.0742), the two-way ANOVA and the effect sizes
+# ES_E of the three pairs
+check("t statistic (Sakai 2015, Table 5.1 example)", t.statistic, "2.116", 3)
+check("t-test p-value (Sakai 2015)", t.pvalue, "0.048", 3)
+check("t-test effect size (Sakai 2015)", t.effect_size, "0.473", 3)
+check("95% CI, low end (Sakai 2015: 0.0750 - 0.0742)", t.ci_low, "0.0008", 4)
+check("95% CI, high end (Sakai 2015: 0.0750 + 0.0742)", t.ci_high, "0.1492", 4)
+check("ANOVA F of the systems (Sakai 2015)", a.f_systems, "2.475", 3)
+check("ANOVA p of the systems (Sakai 2015)", a.p_systems, "0.098", 3)
+for p, es in zip(comparison.pairs, ("0.507", "0.676", "0.169"), strict=True):
+    check(f"ES_E of {p['a']} - {p['b']} (Sakai 2015)", p["effect_size"], es, 3)
+# every one of the 2**20 sign flips: the exact p is 69120 / 1048576
+check("exact randomisation p", r.pvalue, f"{69120 / 2**20:.5f}", 5)
+if not r.exact:
+    sys.exit("the randomisation test should enumerate all 2**20 sign flips")
