@@ -107,6 +107,11 @@ class MeasureName:
 
         With ``product``, the words are factors: ``join("nDCG", "AWRF", product=True)``
         is ``'nDCG*AWRF'``.
+
+        Examples
+        --------
+        >>> MeasureName.join("GF", "JSD"), MeasureName.join("nDCG", "AWRF", product=True)
+        ('GF-JSD', 'nDCG*AWRF')
         """
         checked = []
         for word in words:
@@ -118,7 +123,13 @@ class MeasureName:
     @classmethod
     @public
     def parse(cls, name: str, /) -> MeasureName:
-        """Read a measure name; ValueError if it is not of the form above."""
+        """Read a measure name; ValueError if it is not of the form above.
+
+        Examples
+        --------
+        >>> MeasureName.parse("GF-JSD@10[M-ORIGIN]")
+        MeasureName(base='GF-JSD', cutoff=10, attribute='M-ORIGIN')
+        """
         match = _NAME.match(name) if isinstance(name, str) else None
         if match is None:
             raise ValueError(_not_a_name(name))
@@ -261,6 +272,15 @@ class ScoreMeans(Mapping):
     ``repr`` is short and a notebook shows it as a table. :meth:`to_dict` gives the
     plain dict. An undefined mean is ``None``; a run lists only the measures that
     exist on some topic of it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> values = np.array([[0.4], [0.8]])
+    >>> table = ScoreTable.from_items(["bm25", "bm25"], ["q1", "q2"], ["P@5"], values)
+    >>> means = table.means()
+    >>> round(means["bm25"]["P@5"], 4)
+    0.6
     """
 
     def __init__(self, table: ScoreTable):
@@ -284,7 +304,16 @@ class ScoreMeans(Mapping):
 
     @public
     def to_dict(self) -> dict[str, dict[str, float | None]]:
-        """The means as a plain dict ``{run: {measure: value}}`` (a copy)."""
+        """The means as a plain dict ``{run: {measure: value}}`` (a copy).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> values = np.array([[0.5], [1.0]])
+        >>> table = ScoreTable.from_items(["bm25", "bm25"], ["q1", "q2"], ["P@5"], values)
+        >>> table.means().to_dict()
+        {'bm25': {'P@5': 0.75}}
+        """
         return {run: dict(per) for run, per in self._data.items()}
 
     def __repr__(self) -> str:
@@ -360,6 +389,16 @@ class ScoreTable:
         ``topics_scored``, ``topics_missing``, ``topics_without_fairness``), filled by
         the function that builds the table; empty when there is nothing to say. Read
         only; the TSV and JSON outputs do not include it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> table = ScoreTable(
+    ...     topics=("q1", "q2"), runs=("bm25",), measures=("P@5",),
+    ...     values=np.array([[[0.5]], [[1.0]]]), present=np.ones((2, 1, 1), dtype=bool),
+    ... )
+    >>> table.value("bm25", "q2", "P@5"), table.value("bm25", "all", "P@5")
+    (1.0, 0.75)
     """
 
     topics: tuple
@@ -417,6 +456,15 @@ class ScoreTable:
         Runs keep their order of first appearance and topics are sorted. A run without
         a topic that another run has scores ``missing`` there (0, as a run that returns
         nothing). Two items for the same (run, topic) are an error.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> values = np.array([[0.5], [1.0], [0.25]])
+        >>> runs, topics = ["bm25", "bm25", "qld"], ["q1", "q2", "q1"]
+        >>> table = ScoreTable.from_items(runs, topics, ["P@5"], values)
+        >>> table.runs, table.topics, table.value("qld", "q2", "P@5")
+        (('bm25', 'qld'), ('q1', 'q2'), 0.0)
         """
         run_names = tuple(dict.fromkeys(runs))
         topic_names = tuple(sorted(set(topics)))
@@ -483,6 +531,14 @@ class ScoreTable:
         KeyError
             For an unknown run, topic or measure (the message lists the valid names),
             or a cell that does not exist (an attribute set not covering the topic).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> values = np.array([[0.5], [1.0]])
+        >>> table = ScoreTable.from_items(["bm25", "bm25"], ["q1", "q2"], ["P@5"], values)
+        >>> table.value("bm25", "q1", "P@5"), table.value("bm25", "all", "P@5")
+        (0.5, 0.75)
         """
         r, m = self._index("run", run), self._index("measure", measure)
         if topic == "all":
@@ -513,7 +569,16 @@ class ScoreTable:
     def select(
         self, *, runs: Sequence[str] | None = None, topics: Sequence[str] | None = None
     ) -> ScoreTable:
-        """The table restricted to some runs and/or topics (in the order given)."""
+        """The table restricted to some runs and/or topics (in the order given).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> values = np.array([[0.5], [1.0]])
+        >>> table = ScoreTable.from_items(["a", "b"], ["q1", "q1"], ["P@5"], values)
+        >>> table.select(runs=["b"]).runs
+        ('b',)
+        """
         r = list(range(len(self.runs))) if runs is None else [self._index("run", x) for x in runs]
         t = (
             list(range(len(self.topics)))
@@ -540,6 +605,14 @@ class ScoreTable:
             A read-only mapping with a short ``repr`` and an HTML table in a notebook;
             ``means().to_dict()`` is the plain dict. Only measures that exist on some
             topic of a run are listed for it.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> values = np.array([[0.5], [1.0]])
+        >>> table = ScoreTable.from_items(["bm25", "bm25"], ["q1", "q2"], ["P@5"], values)
+        >>> table.means()["bm25"]
+        {'P@5': 0.75}
         """
         return ScoreMeans(self)
 
@@ -549,6 +622,15 @@ class ScoreTable:
 
         The ``overall`` values take the mean's place when the table has them. Both
         arrays have shape (runs, measures); the mean is NaN where count is 0.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> values = np.array([[0.5, np.nan], [1.0, 0.25]])
+        >>> table = ScoreTable.from_items(["bm25", "bm25"], ["q1", "q2"], ["P@5", "AP"], values)
+        >>> mean, count = table.mean()
+        >>> mean.tolist(), count.tolist()
+        ([[0.75, 0.25]], [[2, 1]])
         """
         defined = self.present & ~np.isnan(self.values)
         count = defined.sum(axis=0)
@@ -709,6 +791,14 @@ class ScoreTable:
         """The scores as ``{run: {topic: {measure: value}}}``, ``"all"`` for the means.
 
         An undefined value is ``None`` (``null`` in JSON).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> values = np.array([[0.5], [1.0]])
+        >>> table = ScoreTable.from_items(["bm25", "bm25"], ["q1", "q2"], ["P@5"], values)
+        >>> table.to_dict()
+        {'bm25': {'q1': {'P@5': 0.5}, 'q2': {'P@5': 1.0}, 'all': {'P@5': 0.75}}}
         """
         mean, _ = self.mean()
         exists = np.asarray(self.present.any(axis=0))
@@ -744,6 +834,16 @@ class ScoreTable:
         all_rows : bool
             Add each run's ``all`` values (topic ``"all"``) after its topics, as the TSV
             output does (NaN where the mean is undefined).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> values = np.array([[0.5], [1.0]])
+        >>> table = ScoreTable.from_items(["bm25", "bm25"], ["q1", "q2"], ["P@5"], values)
+        >>> table.to_frame()["value"].tolist()
+        [0.5, 1.0]
+        >>> table.to_frame(wide=True, all_rows=True)["P@5"].tolist()
+        [0.5, 1.0, 0.75]
         """
         try:
             import pandas as pd
@@ -792,6 +892,17 @@ class ScoreTable:
         ------
         FileExistsError
             ``out`` names a file that exists and ``overwrite`` is False.
+
+        Examples
+        --------
+        >>> import io
+        >>> import numpy as np
+        >>> values = np.array([[0.5], [1.0]])
+        >>> table = ScoreTable.from_items(["bm25", "bm25"], ["q1", "q2"], ["P@5"], values)
+        >>> out = io.StringIO()
+        >>> table.to_json(out, summary=True)
+        >>> out.getvalue().split()
+        ['{', '"bm25":', '{', '"all":', '{', '"P@5":', '0.75', '}', '}', '}']
         """
         import json
 
@@ -840,6 +951,17 @@ class ScoreTable:
             a bad ``n_jobs``.
         FileExistsError
             ``out`` names a file that exists and ``overwrite`` is False.
+
+        Examples
+        --------
+        >>> import io
+        >>> import numpy as np
+        >>> values = np.array([[0.5]])
+        >>> table = ScoreTable.from_items(["bm25"], ["q1"], ["P@5"], values)
+        >>> out = io.StringIO()
+        >>> table.to_tsv(out)
+        >>> out.getvalue().splitlines()[1].split()  # bm25, q1, P@5 and 0.5, tab-separated
+        ['bm25', 'q1', 'P@5', '0.5']
         """
         threads = _accel.resolve_n_jobs(n_jobs)
         for name in self.runs:
