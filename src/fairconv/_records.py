@@ -115,7 +115,14 @@ class Record:
         return [f.name for f in dataclasses.fields(self)]  # type: ignore[arg-type]
 
     def to_dict(self) -> dict:
-        """The fields as plain Python values (NaN as None, arrays as nested lists)."""
+        """The fields as plain Python values (NaN as None, arrays as nested lists).
+
+        Examples
+        --------
+        >>> from fairconv import stats
+        >>> stats.randomisation_test([0.5, 0.75, 0.5, 0.25], [0.25, 0.5, 0.5, 0.25]).to_dict()
+        {'statistic': 0.125, 'pvalue': 0.5, 'exact': True, 'n_resamples': 16, 'n_topics': 4}
+        """
         return {name: plain(getattr(self, name)) for name in self._fields()}
 
     def _table(self) -> dict[str, Sequence]:
@@ -134,6 +141,13 @@ class Record:
 
         Runs appear by name. The frame holds plain values: NaN where a value is
         undefined.
+
+        Examples
+        --------
+        >>> from fairconv import stats
+        >>> frame = stats.randomisation_test([0.5, 0.6, 0.7, 0.4], [0.4, 0.6, 0.5, 0.3]).to_frame()
+        >>> frame.columns.tolist()
+        ['statistic', 'pvalue', 'exact', 'n_resamples', 'n_topics']
         """
         pd = pandas(type(self).__name__)
         return pd.DataFrame({k: list(v) if not isinstance(v, np.ndarray) else v

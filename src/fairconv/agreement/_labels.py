@@ -550,6 +550,13 @@ class LabelMatrix:
     labels : ndarray, shape (items, raters)
         float with NaN (every label in the file is a number) or object with None
         (string labels) where a rater gave the item no label.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> m = LabelMatrix(("i1", "i2"), ("A", "B"), np.array([[1.0, 1.0], [0.0, np.nan]]))
+    >>> m.labels.shape
+    (2, 2)
     """
 
     items: tuple
@@ -563,7 +570,15 @@ class LabelMatrix:
 
     @public
     def to_dict(self) -> dict:
-        """``{item: {rater: label}}`` for the labels given."""
+        """``{item: {rater: label}}`` for the labels given.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> m = LabelMatrix(("i1", "i2"), ("A", "B"), np.array([[1.0, 1.0], [0.0, np.nan]]))
+        >>> m.to_dict()
+        {'i1': {'A': 1, 'B': 1}, 'i2': {'A': 0}}
+        """
         out: dict = {}
         for i, item in enumerate(self.items):
             row = {}

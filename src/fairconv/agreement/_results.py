@@ -25,6 +25,13 @@ class CorrelationResult(Record):
         One of :data:`METHODS`.
     n_systems : int
         Number of systems compared.
+
+    Examples
+    --------
+    >>> from fairconv import agreement
+    >>> r = agreement.kendall_tau([0.3, 0.2, 0.1], [0.25, 0.3, 0.05])
+    >>> round(r.statistic, 4), r.method, r.n_systems
+    (0.3333, 'tau_b', 3)
     """
 
     statistic: float
@@ -48,6 +55,13 @@ class CorrelationMatrix(Record):
         The names of the rows (``"0"``, ``"1"``, ... when none were given).
     n_systems : int
         Number of systems compared.
+
+    Examples
+    --------
+    >>> from fairconv import agreement
+    >>> m = agreement.correlation_matrix([[0.3, 0.2, 0.1], [0.25, 0.3, 0.05]], method="tau_b")
+    >>> m.statistic.round(3).tolist(), m.measures
+    ([[1.0, 0.333], [0.333, 1.0]], ('0', '1'))
     """
 
     statistic: np.ndarray = field(repr=False)
@@ -62,7 +76,16 @@ class CorrelationMatrix(Record):
 
     @public
     def to_frame(self):
-        """The matrix as a pandas DataFrame indexed by measure (needs pandas)."""
+        """The matrix as a pandas DataFrame indexed by measure (needs pandas).
+
+        Examples
+        --------
+        >>> from fairconv import agreement
+        >>> means = [[0.3, 0.2, 0.1], [0.25, 0.3, 0.05]]
+        >>> m = agreement.correlation_matrix(means, method="tau_b", measures=["A", "B"])
+        >>> round(float(m.to_frame().loc["A", "B"]), 3)
+        0.333
+        """
         frame = super().to_frame()
         return frame.set_index("measure").rename_axis(None)
 
@@ -82,6 +105,13 @@ class RBOResult(Record):
         Persistence.
     depth : tuple of int
         Lengths of the two rankings, shorter first.
+
+    Examples
+    --------
+    >>> from fairconv import agreement
+    >>> r = agreement.rbo(["a", "b", "c"], ["a", "c", "b"], p=0.9)
+    >>> round(r.statistic, 3), round(r.min, 4), r.depth
+    (0.955, 0.4775, (3, 3))
     """
 
     statistic: float
@@ -117,6 +147,13 @@ class AgreementResult(Record):
         The weighting of Cohen's kappa (``"linear"``, ``"quadratic"``; None otherwise).
     level : str or None
         The level of Krippendorff's alpha (None for the other coefficients).
+
+    Examples
+    --------
+    >>> from fairconv import agreement
+    >>> r = agreement.cohen_kappa([1, 0, 1, 1], [1, 0, 0, 1])
+    >>> r.statistic, r.method, r.n_items
+    (0.5, 'cohen_kappa', 4)
     """
 
     statistic: float
@@ -144,6 +181,13 @@ class MajorityVote(Record):
         Whether two or more labels shared the most votes.
     ties : str
         The tie rule applied.
+
+    Examples
+    --------
+    >>> from fairconv import agreement
+    >>> v = agreement.majority_vote([[1, 1, 0], [0, 0, 1]])
+    >>> v.labels.tolist(), v.votes.tolist(), v.tied.tolist()
+    ([1.0, 0.0], [2, 2], [False, False])
     """
 
     labels: np.ndarray = field(repr=False)
@@ -159,7 +203,14 @@ class MajorityVote(Record):
 
     @public
     def to_dict(self) -> dict:
-        """Lists of labels (None where there is none), votes, ratings and ties."""
+        """Lists of labels (None where there is none), votes, ratings and ties.
+
+        Examples
+        --------
+        >>> from fairconv import agreement
+        >>> agreement.majority_vote([[1, 1, 0], [0, 0, 1]]).to_dict()["labels"]
+        [1, 0]
+        """
         labels = [None if _is_missing(v) else _plain_label(v) for v in self.labels.tolist()]
         return {
             "labels": labels,

@@ -23,6 +23,15 @@ class PairedTTestResult(Record):
 
     ``effect_size`` is d_z = mean(d) / s_d; ``ci_low`` and ``ci_high`` bound the
     100(1 - alpha)% CI of the mean difference.
+
+    Examples
+    --------
+    >>> from fairconv import stats
+    >>> from fairconv.datasets import sakai_book
+    >>> x, y, _ = sakai_book().scores.T
+    >>> t = stats.paired_t_test(x, y)
+    >>> t.df, round(t.statistic, 3), round(t.pvalue, 3), round(t.effect_size, 3)
+    (19, 2.116, 0.048, 0.473)
     """
 
     statistic: float
@@ -42,6 +51,15 @@ class RandomisationTestResult(Record):
 
     ``pvalue`` is count / 2^n when ``exact`` (every sign vector enumerated), else the
     Monte Carlo (count + 1) / (B + 1).
+
+    Examples
+    --------
+    >>> from fairconv import stats
+    >>> from fairconv.datasets import sakai_book
+    >>> x, y, _ = sakai_book().scores.T
+    >>> r = stats.randomisation_test(x, y, n_resamples=2**20)
+    >>> r.exact, r.pvalue == 69120 / 2**20
+    (True, True)
     """
 
     statistic: float
@@ -56,6 +74,15 @@ class BootstrapTestResult(Record):
     """Paired bootstrap test (Sakai, SIGIR 2006): t of the differences and its ASL.
 
     ``pvalue`` is the Monte Carlo (count + 1) / (B + 1).
+
+    Examples
+    --------
+    >>> from fairconv import stats
+    >>> from fairconv.datasets import sakai_book
+    >>> x, y, _ = sakai_book().scores.T
+    >>> r = stats.bootstrap_test(x, y, n_resamples=1000, seed=1)
+    >>> round(r.statistic, 3), r.n_resamples, r.n_topics
+    (2.116, 1000, 20)
     """
 
     statistic: float
@@ -75,6 +102,14 @@ class Anova2Result(Record):
     ``ci_low``/``ci_high`` bound each run's mean by ``mean +- t(1 - alpha/2; phi_E)
     sqrt(V_E / n)``: an interval conditional on these topics (the topic effect is
     removed), not one for a population of topics.
+
+    Examples
+    --------
+    >>> from fairconv import stats
+    >>> from fairconv.datasets import sakai_book
+    >>> a = stats.anova2(sakai_book().scores)
+    >>> a.df_systems, a.df_residual, round(a.f_systems, 3), round(a.p_systems, 3)
+    (2, 38, 2.475, 0.098)
     """
 
     ss_systems: float
@@ -130,6 +165,14 @@ class TukeyHSDResult(_PairMatrices):
 
     ``effect_size`` is ES_E = difference / sqrt(V_E); ``ci_low``/``ci_high`` the
     simultaneous 100(1 - alpha)% CIs of the differences.
+
+    Examples
+    --------
+    >>> from fairconv import stats
+    >>> from fairconv.datasets import sakai_book
+    >>> t = stats.tukey_hsd(sakai_book().scores)
+    >>> t.pvalue.round(3)[0, 1:].tolist(), t.effect_size.round(3)[0, 1:].tolist()
+    ([0.257, 0.096], [0.507, 0.676])
     """
 
     difference: np.ndarray = field(repr=False)
@@ -149,6 +192,14 @@ class RandomisedTukeyHSDResult(_PairMatrices):
     ``effect_size`` is ES_E; ``pvalue`` count / (m!)^n when ``exact``, else
     (count + 1) / (B + 1). A pair's p depends on the other runs too (through the range
     of all the means in each trial).
+
+    Examples
+    --------
+    >>> from fairconv import stats
+    >>> from fairconv.datasets import sakai_book
+    >>> r = stats.randomised_tukey_hsd(sakai_book().scores, n_resamples=1000, seed=1)
+    >>> r.exact, r.pvalue.shape, round(float(r.effect_size[0, 1]), 3)
+    (False, (3, 3), 0.507)
     """
 
     difference: np.ndarray = field(repr=False)
@@ -167,6 +218,14 @@ class PairwiseTestsResult(_PairMatrices):
     ``effect_size`` is d_z = mean(d) / s_d; ``ci_low``/``ci_high`` the paired-t CI of
     each difference (NaN for the randomised tests); ``exact`` and ``n_resamples``
     describe the trials of the randomised tests (one set of trials for every pair).
+
+    Examples
+    --------
+    >>> from fairconv import stats
+    >>> from fairconv.datasets import sakai_book
+    >>> result = stats.compare(sakai_book().table, "nDCG@5", test="paired-t").result
+    >>> result.test, round(float(result.pvalue[0, 1]), 3)
+    ('paired-t', 0.048)
     """
 
     test: str
@@ -185,6 +244,14 @@ class DiscriminativePowerResult(Record):
     """The ASL curve of a measure: the sorted p-values of all run pairs.
 
     ``pairs`` hold (j, k) indices into ``runs``, in increasing order of ASL.
+
+    Examples
+    --------
+    >>> from fairconv import stats
+    >>> from fairconv.datasets import sakai_book
+    >>> d = stats.discriminative_power(sakai_book().scores, test="tukey", runs=("X", "Y", "Z"))
+    >>> d.asl.round(3).tolist(), d.power
+    ([0.096, 0.257, 0.855], 0.0)
     """
 
     test: str
@@ -210,7 +277,16 @@ class DiscriminativePowerResult(Record):
 
     @public
     def to_dict(self) -> dict:
-        """The fields, with ``pairs`` as ``{"a", "b", "asl"}`` by run name."""
+        """The fields, with ``pairs`` as ``{"a", "b", "asl"}`` by run name.
+
+        Examples
+        --------
+        >>> from fairconv import stats
+        >>> from fairconv.datasets import sakai_book
+        >>> d = stats.discriminative_power(sakai_book().scores, test="tukey", runs=("X", "Y", "Z"))
+        >>> [(p["a"], p["b"], round(p["asl"], 3)) for p in d.to_dict()["pairs"]]
+        [('X', 'Z', 0.096), ('X', 'Y', 0.257), ('Y', 'Z', 0.855)]
+        """
         out = {k: plain(getattr(self, k)) for k in self._fields() if k not in ("asl", "pairs")}
         table = self._table()
         out["pairs"] = [
@@ -226,6 +302,14 @@ class Pairs(Sequence):
     Each dict has ``a``, ``b``, ``difference``, ``ci_low``, ``ci_high``, ``pvalue``,
     ``effect_size`` and ``significant``. The columns are kept as arrays, so that the
     pairs of 600 runs (179,700 of them) cost arrays, not dicts.
+
+    Examples
+    --------
+    >>> from fairconv import stats
+    >>> from fairconv.datasets import sakai_book
+    >>> pairs = stats.compare(sakai_book().table, "nDCG@5", test="tukey").pairs
+    >>> len(pairs), pairs[0]["a"], pairs[0]["b"], round(pairs[0]["difference"], 4)
+    (3, 'X', 'Y', 0.075)
     """
 
     __slots__ = ("_names", "_a", "_b", "_columns", "_alpha")
@@ -257,7 +341,16 @@ class Pairs(Sequence):
 
     @public
     def columns(self) -> dict[str, np.ndarray]:
-        """The pairs as columns: ``a``, ``b`` (names), the numbers and ``significant``."""
+        """The pairs as columns: ``a``, ``b`` (names), the numbers and ``significant``.
+
+        Examples
+        --------
+        >>> from fairconv import stats
+        >>> from fairconv.datasets import sakai_book
+        >>> pairs = stats.compare(sakai_book().table, "nDCG@5", test="tukey").pairs
+        >>> pairs.columns()["pvalue"].round(3).tolist()
+        [0.257, 0.096, 0.855]
+        """
         names = np.asarray(self._names, dtype=object)
         return {
             "a": names[self._a] if len(self) else np.array([], dtype=object),
@@ -300,6 +393,14 @@ class Comparison(Record):
     test's record, its (m, m) matrices in the order of ``runs``; ``anova`` the
     two-way ANOVA in that order, or None where the residual variance V_E is 0 (or, for
     the pairwise tests, where its sums of squares exceed the float range).
+
+    Examples
+    --------
+    >>> from fairconv import stats
+    >>> from fairconv.datasets import sakai_book
+    >>> c = stats.compare(sakai_book().table, "nDCG@5", test="tukey")
+    >>> [(p["a"], p["b"], round(p["pvalue"], 3)) for p in c.pairs]
+    [('X', 'Y', 0.257), ('X', 'Z', 0.096), ('Y', 'Z', 0.855)]
     """
 
     measure: str
@@ -326,7 +427,16 @@ class Comparison(Record):
 
     @public
     def to_dict(self) -> dict:
-        """The comparison as ``fairconv compare --format json`` prints it."""
+        """The comparison as ``fairconv compare --format json`` prints it.
+
+        Examples
+        --------
+        >>> from fairconv import stats
+        >>> from fairconv.datasets import sakai_book
+        >>> c = stats.compare(sakai_book().table, "nDCG@5", test="tukey").to_dict()
+        >>> c["test"], c["n_topics"], [r["name"] for r in c["runs"]]
+        ('tukey', 20, ['X', 'Y', 'Z'])
+        """
         out = {
             k: plain(getattr(self, k))
             for k in self._fields()
