@@ -419,6 +419,51 @@ def test_every_public_function_has_examples_that_run_as_doctests():
     assert not missing, missing
 
 
+def _public_classes():
+    """Every class the public modules export, and its public methods (its own and those
+    of the fairconv classes it derives from, such as the records' ``to_dict``)."""
+    import importlib
+    import inspect
+
+    for name in REFERENCE_MODULES:
+        if name == "fairconv.ir_measures":
+            continue
+        module = importlib.import_module(name)
+        for attribute in module.__all__:
+            cls = getattr(module, attribute)
+            if not (inspect.isclass(cls) and cls.__module__.startswith("fairconv")):
+                continue
+            yield f"{name}.{attribute}", cls
+            for base in cls.__mro__:
+                if not base.__module__.startswith("fairconv"):
+                    continue
+                for key, value in vars(base).items():
+                    func = getattr(value, "__func__", value)  # classmethod, staticmethod
+                    if key.startswith("_") or not inspect.isfunction(func):
+                        continue
+                    if func.__code__.co_filename != "<string>":  # not dataclass-made
+                        yield f"{name}.{attribute}.{key}", func
+
+
+def test_every_public_class_and_method_has_examples_that_run_as_doctests():
+    """As for functions: numpydoc's Examples with a ``>>>`` line, on the class and on each
+    public method (pytest runs them with the module's doctests)."""
+    import inspect
+
+    documented = dict(_public_classes())
+    classes = [n for n, c in documented.items() if inspect.isclass(c)]
+    assert len(classes) > 40 and len(documented) - len(classes) > 40
+    assert {"fairconv.results.ScoreTable.to_tsv", "fairconv.stats.Comparison.to_dict"} <= set(
+        documented
+    )
+    missing = [
+        name
+        for name, obj in documented.items()
+        if not re.search(r"^Examples\n--------\n(.*\n)*>>> ", inspect.getdoc(obj) or "", re.M)
+    ]
+    assert not missing, missing
+
+
 def test_links_between_pages_resolve():
     """A link to another page names a page that exists, and a #section a heading of it."""
 

@@ -73,7 +73,13 @@ _TEXT_STEP = 1 << 25  # bytes of text analysed at once
 # --------------------------------------------------------------------------- text helpers
 @dataclass(frozen=True)
 class Turn:
-    """A turn: role ``"U"`` or ``"S"`` and its 1-based inclusive word span."""
+    """A turn: role ``"U"`` or ``"S"`` and its 1-based inclusive word span.
+
+    Examples
+    --------
+    >>> turns_of("U:Who is it S:Yoshua Bengio")
+    (Turn(role='U', start=1, end=3), Turn(role='S', start=4, end=5))
+    """
 
     role: str
     start: int
@@ -294,6 +300,12 @@ class Nugget:
     ``groups`` maps attribute-set names to membership vectors; it may be empty for a
     nonrelevant nugget (level 0). ``turn`` is the 1-based system turn, needed only when
     the conversation has neither text nor turns.
+
+    Examples
+    --------
+    >>> n = Nugget(4, 5, level=2, entity="yb", groups={"PRONOUN": [1, 0, 0]})
+    >>> n.start, n.end, n.level, n.turn
+    (4, 5, 2, None)
     """
 
     start: int
@@ -310,6 +322,12 @@ class Conversation:
 
     Give ``text`` (turns and length follow from it), or ``turns`` and ``length``, or
     neither (then every nugget needs its system ``turn``).
+
+    Examples
+    --------
+    >>> c = Conversation("T1", "my-run", (Nugget(4, 5, 2),), text="U:Who is it S:Yoshua Bengio")
+    >>> [(t.role, t.start, t.end) for t in c.turns], c.length
+    ([('U', 1, 3), ('S', 4, 5)], 5)
     """
 
     topic: str
@@ -333,7 +351,14 @@ class Conversation:
 
     @public
     def to_json(self) -> dict:
-        """The JSON Lines record of docs/formats.md."""
+        """The JSON Lines record of docs/formats.md.
+
+        Examples
+        --------
+        >>> c = Conversation("T1", "my-run", (Nugget(4, 5, 2),), text="U:Who is it S:Yoshua Bengio")
+        >>> c.to_json()["nuggets"]
+        [{'start': 4, 'end': 5, 'level': 2}]
+        """
         out: dict[str, object] = {"topic": self.topic, "run": self.run}
         if self.text is not None:
             out["text"] = self.text
@@ -357,7 +382,14 @@ class Conversation:
     @classmethod
     @public
     def from_json(cls, record: dict, /) -> Conversation:
-        """A conversation from its JSON record (no checks: see :func:`batch_from_records`)."""
+        """A conversation from its JSON record (no checks: see :func:`batch_from_records`).
+
+        Examples
+        --------
+        >>> record = {"topic": "T1", "run": "my-run", "text": "U:Hi S:Hello", "nuggets": []}
+        >>> Conversation.from_json(record).to_json() == record
+        True
+        """
         turns = record.get("turns")
         return cls(
             topic=str(record["topic"]),
@@ -414,6 +446,12 @@ class ConversationOptions:
     empty : {'ignore', 'uniform'}
         GFRC: system turns without a relevant nugget are left out of GF, or count
         with a uniform achieved distribution.
+
+    Examples
+    --------
+    >>> options = ConversationOptions.resolve("evia2023", L=500)
+    >>> options.L, options.variant, options.gain, options.method
+    (500, 'eq6', 'linear', 'independent')
     """
 
     L: int = 1000
@@ -500,6 +538,13 @@ class ConversationBatch:
     system_turns, lengths : ndarray of int, shape (conversations,)
         Number of system turns and of words (-1 when the record does not say).
     attributes : tuple of AttributeSet
+
+    Examples
+    --------
+    >>> from fairconv.datasets import load_case
+    >>> batch = load_case("r112").conversations
+    >>> batch.runs, batch.offsets.tolist(), batch.start[:3].tolist()
+    (('COPWA-CS-QD-MN-2', 'ORG-CS-D-MN-1'), [0, 6, 11], [32, 34, 37])
     """
 
     topics: tuple
@@ -534,6 +579,14 @@ class ConversationBatch:
         """A ScoreTable of per-conversation score arrays (one per run and topic).
 
         A run without a topic that another run has scores 0 there.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from fairconv.datasets import load_case
+        >>> batch = load_case("r112").conversations
+        >>> batch.table({"X": np.array([0.25, 0.5])}).value("ORG-CS-D-MN-1", "R112", "X")
+        0.5
         """
         names = list(scores)
         return ScoreTable.from_items(
@@ -551,6 +604,14 @@ class ConversationBatch:
         A relevant nugget whose entity key appeared in an earlier relevant nugget of the
         same conversation earns nothing (Sakai, EVIA 2023, Section 5): its words count
         as nonrelevant. Levels above ``lmax`` are an error.
+
+        Examples
+        --------
+        >>> a = AttributeSet("A", [0.5, 0.5], "nominal")
+        >>> nuggets = (Nugget(2, 3, 2, "yb", {"A": [1, 0]}), Nugget(4, 5, 2, "yb", {"A": [1, 0]}))
+        >>> c = Conversation("T1", "my-run", nuggets, text="U:Who S:Yoshua Bengio: Yoshua Bengio")
+        >>> batch_from_conversations([c], [a]).effective_levels(2).tolist()  # "yb" counts once
+        [2, 0]
         """
         _raise_first(
             self.level > lmax,
@@ -563,7 +624,19 @@ class ConversationBatch:
 
     @public
     def check_relevant_groups(self, relevant: np.ndarray, /) -> None:
-        """Every relevant nugget must give a membership vector for every attribute set."""
+        """Every relevant nugget must give a membership vector for every attribute set.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> a = AttributeSet("A", [0.5, 0.5], "nominal")
+        >>> c = Conversation("T1", "my-run", (Nugget(4, 5, 0),), text="U:Who is it S:Yoshua Bengio")
+        >>> batch = batch_from_conversations([c], [a])
+        >>> batch.check_relevant_groups(np.array([True]))  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        ValueError: conversation 1 ...: nugget 1 (words 4-5): it is relevant but gives no A ...
+        """
         for a in self.attributes:
             missing = relevant & np.isnan(self.groups[a.name][:, 0])
             _raise_first(

@@ -127,6 +127,12 @@ class PilotPack:
         (``<run>.<attribute set>.GFRnev``).
     folder : Path
         The folder of the pack itself.
+
+    Examples
+    --------
+    >>> pilot = fairweb1_pilot()
+    >>> pilot.qrels.topics, len(pilot.runs), len(pilot.attributes)
+    (('P001', 'P002', 'P003', 'P004'), 3, 6)
     """
 
     qrels: Qrels
@@ -221,6 +227,12 @@ class Case:
         The paper and tables the case reproduces.
     conversations_path, attributes_path : Path
         The bundled files it was read from.
+
+    Examples
+    --------
+    >>> case = load_case("r112")
+    >>> case.name, [a.name for a in case.attribute_sets], case.conversations.runs
+    ('r112', ['PRONOUN', 'HINDEX'], ('COPWA-CS-QD-MN-2', 'ORG-CS-D-MN-1'))
     """
 
     name: str
@@ -310,6 +322,12 @@ class BookExample:
         nDCG@5 per topic (row) and system (column).
     table : ScoreTable
         The same scores as a table with the measure ``nDCG@5``.
+
+    Examples
+    --------
+    >>> book = sakai_book()
+    >>> book.systems, book.scores.shape, book.table.measures
+    (('X', 'Y', 'Z'), (20, 3), ('nDCG@5',))
     """
 
     topics: tuple

@@ -101,6 +101,14 @@ class MatchLabels:
     ValueError
         If the lengths disagree or the counts are not (n, 5) non-negative integers
         with each matched count at most its total.
+
+    Examples
+    --------
+    >>> from fairconv.datasets import path
+    >>> from fairconv.io import read_labels
+    >>> labels = read_labels(path("rag", "ikat-labels.jsonl"))
+    >>> labels.turns, labels.counts[0].tolist()
+    (('T1_1', 'T1_2', 'T2_1'), [2, 4, 3, 3, 3])
     """
 
     runs: tuple[str, ...]

@@ -443,6 +443,15 @@ class Answers:
 
     ``distributions[name]`` is (n, G) with NaN rows for answers that name no relevant
     entity; ``runs``, ``topics`` and ``sources`` have one entry per answer.
+
+    Examples
+    --------
+    >>> from fairconv.datasets import fairweb1_pilot, path
+    >>> from fairconv.io import read_answers
+    >>> sets = [a.attribute for a in fairweb1_pilot().attributes if a.attribute.name == "M-RATINGS"]
+    >>> answers = read_answers(path("rag", "pilot-answers.jsonl"), sets)
+    >>> answers.runs[0], answers.distributions["M-RATINGS"][0].tolist()
+    ('Anserini-bm25', [0.0, 0.0, 0.5, 0.5])
     """
 
     runs: tuple

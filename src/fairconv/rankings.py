@@ -28,7 +28,15 @@ __all__ = ["AttributeData", "RankedLists", "load_attribute", "prepare", "run_nam
 
 @dataclass(frozen=True, eq=False)
 class AttributeData:
-    """An attribute set with the membership file that covers its topics."""
+    """An attribute set with the membership file that covers its topics.
+
+    Examples
+    --------
+    >>> from fairconv.datasets import fairweb1_pilot
+    >>> data = fairweb1_pilot().attributes[3]
+    >>> data.attribute.name, data.attribute.scale, data.memberships.topics
+    ('M-ORIGIN', 'nominal', ('P002',))
+    """
 
     attribute: AttributeSet
     memberships: GroupMemberships
@@ -272,6 +280,14 @@ class RankedLists:
     rows : list of ndarray of int32
         Per attribute set, the row of ``tables`` of each entry; -1 (uniform) for
         nonrelevant, unjudged and unlisted docs.
+
+    Examples
+    --------
+    >>> from fairconv.datasets import fairweb1_pilot
+    >>> p = fairweb1_pilot()
+    >>> lists = prepare(p.qrels, p.runs, p.attributes)
+    >>> lists.runs, lists.lengths.shape, lists.covered[3].tolist()
+    (('Anserini-bm25', 'Anserini-qld', 'Anserini-qljm'), (4, 3), [1])
     """
 
     topics: tuple
@@ -290,7 +306,15 @@ class RankedLists:
 
     @public
     def syslen(self) -> dict:
-        """{(run index, topic): length of that ranked list} for :func:`write_nev`."""
+        """{(run index, topic): length of that ranked list} for :func:`write_nev`.
+
+        Examples
+        --------
+        >>> from fairconv.datasets import fairweb1_pilot
+        >>> p = fairweb1_pilot()
+        >>> prepare(p.qrels, p.runs, p.attributes).syslen()[0, "P002"]
+        100
+        """
         t, r = np.nonzero(self.lengths)
         return {
             (int(j), self.topics[i]): int(self.lengths[i, j]) for i, j in zip(t, r, strict=True)
@@ -304,6 +328,14 @@ class RankedLists:
         depth close to its own lists; a block holds at most :data:`BLOCK_ELEMENTS`
         elements of ``width`` (e.g. the groups of a set) per padded position, or one
         topic when a single topic needs more.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from fairconv.datasets import fairweb1_pilot
+        >>> p = fairweb1_pilot()
+        >>> [b.tolist() for b in prepare(p.qrels, p.runs, p.attributes).blocks(np.arange(4))]
+        [[0, 1, 2, 3]]
         """
         topics = np.asarray(topics, dtype=np.int64)
         if len(topics) == 0:
@@ -333,7 +365,16 @@ class RankedLists:
 
     @public
     def padded_levels(self, topics: np.ndarray, /) -> np.ndarray:
-        """(len(topics), runs, K) levels, K the longest of these lists; 0 beyond an end."""
+        """(len(topics), runs, K) levels, K the longest of these lists; 0 beyond an end.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from fairconv.datasets import fairweb1_pilot
+        >>> p = fairweb1_pilot()
+        >>> prepare(p.qrels, p.runs, p.attributes).padded_levels(np.array([1])).shape
+        (1, 3, 100)
+        """
         idx, inside = self._index(topics)
         if len(self.level) == 0:
             return np.zeros(idx.shape, dtype=np.int64)
@@ -341,7 +382,17 @@ class RankedLists:
 
     @public
     def padded_memberships(self, m: int, topics: np.ndarray, /) -> np.ndarray:
-        """(len(topics), runs, K, G) membership vectors of set m; uniform beyond an end."""
+        """(len(topics), runs, K, G) membership vectors of set m; uniform beyond an end.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from fairconv.datasets import fairweb1_pilot
+        >>> p = fairweb1_pilot()
+        >>> lists = prepare(p.qrels, p.runs, p.attributes)
+        >>> lists.padded_memberships(3, np.array([1])).shape  # M-ORIGIN on P002: 8 groups
+        (1, 3, 100, 8)
+        """
         idx, inside = self._index(topics)
         table, rows = self.tables[m], self.rows[m]
         row = np.where(inside, rows[idx], -1) if len(rows) else np.full(idx.shape, -1)

@@ -420,6 +420,13 @@ class Targets:
         Sum of each target over the cells (NaN where the target is undefined).
     defined : ndarray of bool, shape batch_shape
         False where the relevant pages give the target no mass (spec 6.2).
+
+    Examples
+    --------
+    >>> rows = [[[[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]]]
+    >>> t = targets_from_alignments(rows, lengths=[2], task=1, backgrounds=[[0.25, 0.75]])
+    >>> t.batch_shape, t.cell_shape, t.toarray().tolist()
+    ((1,), (3,), [[0.5, 0.3125, 0.1875]])
     """
 
     __slots__ = (
@@ -1193,7 +1200,7 @@ def measure_names(dimensions: Sequence[str], /, *, task: int) -> tuple[str, ...]
 
 
 class TopicTargets:
-    """Targets by topic id over the intersection of named dimensions.
+    r"""Targets by topic id over the intersection of named dimensions.
 
     Attributes
     ----------
@@ -1205,6 +1212,14 @@ class TopicTargets:
         Batch shape ``(len(topics),)``.
     source : str
         Where they came from (a file, or ``built``).
+
+    Examples
+    --------
+    >>> import io
+    >>> gender = read_alignment("gender", io.StringIO("page_id,Unknown,female,male\n1,0,1,0\n"))
+    >>> t = read_targets(io.StringIO("topic_id,gender,target\n101,female,1\n"), [gender])
+    >>> t.topics, t.dimensions, t.categories
+    (('101',), ('gender',), (('Unknown', 'female', 'male'),))
     """
 
     __slots__ = ("topics", "dimensions", "categories", "targets", "source")
@@ -1224,15 +1239,34 @@ class TopicTargets:
 
     @public
     def toarray(self) -> np.ndarray:
-        """Dense targets, shape (topics, G_1, ..., G_m)."""
+        r"""Dense targets, shape (topics, G_1, ..., G_m).
+
+        Examples
+        --------
+        >>> import io
+        >>> gender = read_alignment("gender", io.StringIO("page_id,Unknown,female,male\n1,0,1,0\n"))
+        >>> long_form = "topic_id,gender,target\n101,female,0.5\n101,male,0.5\n"
+        >>> read_targets(io.StringIO(long_form), [gender]).toarray().tolist()
+        [[0.0, 0.5, 0.5]]
+        """
         return self.targets.toarray()
 
     @public
     def to_tsv(self, out, /) -> None:
-        """Write the long form: ``topic_id``, the dimension names, ``target``; non-zero cells.
+        r"""Write the long form: ``topic_id``, the dimension names, ``target``; non-zero cells.
 
         ``out`` is a path or a text file. Every cell of the intersection is visited, a
         chunk at a time: with many dimensions the file is as large as the intersection.
+
+        Examples
+        --------
+        >>> import io
+        >>> gender = read_alignment("gender", io.StringIO("page_id,Unknown,female,male\n1,0,1,0\n"))
+        >>> t = read_targets(io.StringIO("topic_id,gender,target\n101,female,1\n"), [gender])
+        >>> out = io.StringIO()
+        >>> t.to_tsv(out)
+        >>> [line.split() for line in out.getvalue().splitlines()]
+        [['topic_id', 'gender', 'target'], ['101', 'female', '1.0']]
         """
         if hasattr(out, "write"):
             self._write(out)

@@ -61,6 +61,15 @@ class Unreadable:
 
     It stands in the decoded value where the number was, so that the check of the field
     it is in refuses it and names that field.
+
+    Examples
+    --------
+    >>> from fairconv.io import read_json
+    >>> import io
+    >>> read_json(io.StringIO('{"level": NaN}'))["level"]
+    NaN
+    >>> type(_).__name__
+    'Unreadable'
     """
 
     __slots__ = ("text",)

@@ -71,6 +71,14 @@ class NuggetizerAssignments:
         labelled ``partial_support``.
     sources : tuple of str, length n
         Where each record came from (``file:line`` or ``record i``).
+
+    Examples
+    --------
+    >>> from fairconv import nuggets
+    >>> from fairconv.datasets import path
+    >>> a = nuggets.read_nuggetizer(path("rag", "nuggetizer-assign.jsonl"))
+    >>> a.topics, a.counts[0].tolist()
+    (('q1', 'q2', 'q3'), [1, 1, 0, 3, 1, 1])
     """
 
     runs: tuple[str, ...]
@@ -96,6 +104,17 @@ class ConeRagLabels:
         The rows NtN evaluated (NtN results given).
     ntr_lines : ndarray of int64
         The row of each coverage line, in the order of the files and their lines.
+
+    Examples
+    --------
+    >>> from fairconv import nuggets
+    >>> from fairconv.datasets import path
+    >>> cone = path("rag", "cone-rag")
+    >>> labels = nuggets.read_cone_rag(
+    ...     cone / "gold.json", cone / "response_nuggets.json", ntn=cone / "nuggets_results.json"
+    ... )
+    >>> labels.runs[:2], labels.turns[:2], labels.counts[0].tolist()
+    (('runA', 'runB'), ('1_1', '1_1'), [2, 3, 2, 3, 0, 0])
     """
 
     runs: tuple[str, ...]

@@ -89,7 +89,15 @@ class _Keyed:
 # --------------------------------------------------------------------------- qrels
 @dataclass(frozen=True, eq=False)
 class Qrels(_Keyed):
-    """Relevance judgments: a level per judged (topic, doc); unjudged docs are level 0."""
+    r"""Relevance judgments: a level per judged (topic, doc); unjudged docs are level 0.
+
+    Examples
+    --------
+    >>> import io
+    >>> q = read_qrels(io.StringIO("T1 d1 L2\nT1 d2 L0\n"))
+    >>> q.topics, q.levels.tolist()
+    (('T1',), [2, 0])
+    """
 
     levels: np.ndarray = field(repr=False)
     lines: np.ndarray | None = field(default=None, repr=False)  # None: line i + 1
@@ -97,12 +105,29 @@ class Qrels(_Keyed):
 
     @public
     def line(self, i: int, /) -> int | str:
-        """The file line (a DataFrame's row, with its index label) of judgment i."""
+        r"""The file line (a DataFrame's row, with its index label) of judgment i.
+
+        Examples
+        --------
+        >>> import io
+        >>> read_qrels(io.StringIO("# judged by two assessors\nT1 d1 L2\n")).line(0)
+        2
+        """
         return _line(self.lines, self.index, i)
 
     @public
     def check_gains(self, n_levels: int, /) -> None:
-        """Every level must have a gain: a higher one is an error naming its line."""
+        r"""Every level must have a gain: a higher one is an error naming its line.
+
+        Examples
+        --------
+        >>> import io
+        >>> q = read_qrels(io.StringIO("T1 d1 L3\n"))
+        >>> q.check_gains(2)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        fairconv.io._text.FileFormatError: <stream>:1: level L3 but the gain table covers ...
+        """
         above = np.flatnonzero(self.levels > n_levels)
         if len(above):
             i = int(above[0])
@@ -189,9 +214,16 @@ def read_qrels(path, /) -> Qrels:
 # --------------------------------------------------------------------------- gmemb
 @dataclass(frozen=True, eq=False)
 class GroupMemberships(_Keyed):
-    """Group membership vectors of judged docs for one attribute set (a gmemb file).
+    r"""Group membership vectors of judged docs for one attribute set (a gmemb file).
 
     Its topics are the topics the attribute set covers.
+
+    Examples
+    --------
+    >>> import io
+    >>> g = read_gmemb(io.StringIO("T1 d1 1 0\nT1 d2 0.5 0.5\n"))
+    >>> g.topics, g.matrix.tolist()
+    (('T1',), [[1.0, 0.0], [0.5, 0.5]])
     """
 
     matrix: np.ndarray = field(repr=False)
@@ -292,7 +324,7 @@ def read_golddistr(path, /) -> np.ndarray:
 # --------------------------------------------------------------------------- runs
 @dataclass(frozen=True, eq=False)
 class Run(_Keyed):
-    """A TREC run: its name, and its lines' topics, docs and scores, in file order.
+    r"""A TREC run: its name, and its lines' topics, docs and scores, in file order.
 
     ``name`` is the run's name: the tag (6th column) of a TREC run file unless
     :func:`read_run` or :func:`as_run` is given one.
@@ -300,6 +332,13 @@ class Run(_Keyed):
     ``order`` is how it is ranked unless the evaluation says otherwise: ``'file'`` (a
     file's line order, the organisers' rule) or ``'score'`` (an in-memory run, ranked
     as trec_eval ranks it).
+
+    Examples
+    --------
+    >>> import io
+    >>> run = read_run(io.StringIO("T1 Q0 d1 1 2.5 bm25\nT1 Q0 d2 2 1.5 bm25\n"))
+    >>> run.name, run.topics, run.scores.tolist(), run.order
+    ('bm25', ('T1',), [2.5, 1.5], 'file')
     """
 
     name: str
@@ -313,7 +352,14 @@ class Run(_Keyed):
 
     @public
     def line(self, i: int, /) -> int | str:
-        """The file line (a DataFrame's row, with its index label) of record i."""
+        r"""The file line (a DataFrame's row, with its index label) of record i.
+
+        Examples
+        --------
+        >>> import io
+        >>> read_run(io.StringIO("\nT1 Q0 d1 1 2.5 bm25\n")).line(0)
+        2
+        """
         return _line(self.lines, self.index, i)
 
 

@@ -29,7 +29,17 @@ from .._validation import LMAX_LIMIT
 
 
 class FileFormatError(ValueError):
-    """A file that does not follow its format; the message starts with ``file:line:``."""
+    r"""A file that does not follow its format; the message starts with ``file:line:``.
+
+    Examples
+    --------
+    >>> import io
+    >>> from fairconv.io import read_qrels
+    >>> read_qrels(io.StringIO("T1 d1 high\n"))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    fairconv.io._text.FileFormatError: <stream>:1: an NTCIR qrels level must ...; found 'high'
+    """
 
     def __init__(self, path, line, message):
         self.path, self.line = str(path), line

@@ -83,7 +83,7 @@ def is_unknown(category: str) -> bool:
 # --------------------------------------------------------------------------- records
 @dataclass(frozen=True, eq=False)
 class Dimension:
-    """One fairness dimension: its categories and the alignment row of every page.
+    r"""One fairness dimension: its categories and the alignment row of every page.
 
     Attributes
     ----------
@@ -97,6 +97,15 @@ class Dimension:
         Alignment rows, used as given (not normalised).
     source : str
         Where the table came from (for messages).
+
+    Examples
+    --------
+    >>> import io
+    >>> from fairconv import trecfair
+    >>> table = io.StringIO("page_id,Unknown,female,male\n1,0,1,0\n")
+    >>> gender = trecfair.read_alignment("gender", table)
+    >>> gender.categories, gender.rows.tolist(), gender.has_unknown
+    (('Unknown', 'female', 'male'), [[0.0, 1.0, 0.0]], True)
     """
 
     name: str
@@ -116,6 +125,14 @@ class FairRun:
     """A TREC Fair run: its lines in file order.
 
     ``topics[topic_ids[i]]``, ``pages[i]`` and (Task 2) ``seq[i]`` of line ``lines[i]``.
+
+    Examples
+    --------
+    >>> from fairconv import trecfair
+    >>> from fairconv.datasets import path
+    >>> run = trecfair.read_run(path("trecfair", "t2-shuffled"), task=2)
+    >>> run.name, run.task, run.topics, run.seq[:3].tolist()
+    ('t2-shuffled', 2, ('101', '102', '103'), [1, 1, 1])
     """
 
     name: str
@@ -133,6 +150,14 @@ class FairQrels:
     """Relevant pages (binary relevance): ``pages[i]`` of topic ``topics[topic_ids[i]]``.
 
     ``topics`` lists every topic of the file, a topic without a relevant page included.
+
+    Examples
+    --------
+    >>> from fairconv import trecfair
+    >>> from fairconv.datasets import path
+    >>> qrels = trecfair.read_qrels(path("trecfair", "trec_fair_eval_reldocs.jsonl"))
+    >>> qrels.topics, len(qrels.pages)
+    (('101', '102', '103'), 45)
     """
 
     source: str
@@ -143,7 +168,18 @@ class FairQrels:
 
 @dataclass(frozen=True, eq=False)
 class WorkLevels:
-    """Work level codes (0..5 = Stub..FA; -1 none) of pages."""
+    """Work level codes (0..5 = Stub..FA; -1 none) of pages.
+
+    Examples
+    --------
+    >>> from fairconv import trecfair
+    >>> from fairconv.datasets import path
+    >>> _, work = trecfair.read_metadata(
+    ...     path("trecfair", "trec_2022_articles_discrete.jsonl"), edition=2022
+    ... )
+    >>> work.levels[:5].tolist()  # Stub, FA, GA, B, C
+    [0, 5, 4, 3, 2]
+    """
 
     source: str
     pages: np.ndarray = field(repr=False)
@@ -168,7 +204,14 @@ class TargetTable:
 
 @dataclass(frozen=True, eq=False)
 class Background:
-    """A background distribution over categories (weights divided by their sum)."""
+    """A background distribution over categories (weights divided by their sum).
+
+    Examples
+    --------
+    >>> from fairconv import trecfair
+    >>> trecfair.read_background("trec2022-gender")
+    Background(source='trec2022-gender', categories=('female', 'male', 'NB'))
+    """
 
     source: str
     categories: tuple
