@@ -2,8 +2,10 @@
 
 A TREC Fair target table is indexed by ``topic * n_cells + cell``, where ``n_cells`` is
 the product of the dimensions' category counts: a few dimensions with many categories
-reach 2**63. A table that fits is read with exact keys; one that does not is refused
-at its header, never stored with keys that wrapped around.
+reach 2**63. A table (or alignments) that fits is read with exact keys; one that does
+not is refused up front, never stored with keys that wrapped around. The entity
+dedupe of conversations and the repeated-label check of label files compare pairs of
+codes as pairs, with no packed key at all.
 """
 
 import io
@@ -51,3 +53,40 @@ def test_a_target_table_past_2_63_keys_is_refused_at_its_header(n, size):
     rows = [["1", *["c1"] * n, "0.5"], ["1", *[f"c{size - 1}"] * n, "0.5"]]
     with pytest.raises(FileFormatError, match=rf"<.*>:1: 1 topics times {cells} cells"):
         trecfair.read_targets(_table(dims, rows), dims)
+
+
+def test_targets_of_alignments_past_2_63_keys_are_refused_before_any_work():
+    rows = [np.zeros((1, 1, 300)) for _ in range(8)]  # one topic, 300**8 cells
+    for a in rows:
+        a[0, 0, 1] = 1.0
+    with pytest.raises(ValueError, match=r"'alignments' parameter .* 1 topics x 6561\d+ cells"):
+        trecfair.targets_from_alignments(rows, lengths=[1], task=1)
+
+
+def test_entity_dedupe_has_no_limit_on_owner_and_entity_codes():
+    """Later relevant mentions of an entity earn nothing: pairs (owner, entity) compared
+    as pairs, never packed into one integer that codes near 2**62 would wrap."""
+    from fairconv import _core
+
+    # owner * (largest entity + 1) + entity would be 2**32 * 2**32 + 7 = 7 (mod 2**64) for
+    # the third item: the key of the first, of another owner
+    owner = np.array([0, 0, 2**32, 2**32, 2**32])
+    entity = np.array([7, 2**32 - 1, 7, 2**32 - 1, 7])
+    level = np.array([1, 2, 1, 1, 2])
+    assert _core.dedupe_levels(owner, entity, level).tolist() == [1, 2, 1, 1, 0]
+
+
+class _Rows:
+    def line(self, i):
+        return i + 1
+
+
+def test_repeated_labels_are_found_by_pairs_of_codes_of_any_size():
+    from fairconv.agreement._labels import _refuse_repeated
+    from fairconv.io import FileFormatError
+
+    items, raters = range(2**40 + 1), range(2**24)  # codes that wrap when packed
+    ii, rr = np.array([2**40, 0, 7]), np.array([5, 5, 5])
+    assert _refuse_repeated("l.txt", _Rows(), items, raters, ii, rr) is None
+    with pytest.raises(FileFormatError, match=r"l\.txt:3: a second label .* first is on line 1"):
+        _refuse_repeated("l.txt", _Rows(), items, raters, np.array([2**40, 0, 2**40]), rr)

@@ -537,10 +537,14 @@ def dedupe_levels(owner: np.ndarray, entity: np.ndarray, level: np.ndarray) -> n
     out = level.copy()
     rel = np.flatnonzero((level > 0) & (entity >= 0))
     if len(rel):
-        key = owner[rel].astype(np.int64) * (int(entity.max()) + 1) + entity[rel]
-        _, first = np.unique(key, return_index=True)
+        # by (owner, entity), position order kept within each pair: no packed key, so
+        # no limit on the codes
+        o, e = owner[rel], entity[rel]
+        order = np.lexsort((e, o))
+        first = np.ones(len(rel), dtype=bool)
+        first[1:] = (o[order[1:]] != o[order[:-1]]) | (e[order[1:]] != e[order[:-1]])
         repeat = np.ones(len(rel), dtype=bool)
-        repeat[first] = False
+        repeat[order[first]] = False
         out[rel[repeat]] = 0
     return out
 

@@ -691,6 +691,13 @@ def targets_from_alignments(
     lead = rows[0].shape[:-1]
     sizes = tuple(a.shape[-1] for a in rows)
     batch, R = lead[:-1], lead[-1]
+    if math.prod(batch) * math.prod(sizes) > _io._KEY_LIMIT:  # (topic, cell) keys in int64
+        raise fail(
+            "alignments",
+            f"give at most {_io._KEY_LIMIT} (topic, cell) pairs: the topics times the "
+            "product of the dimensions' category counts",
+            f"{math.prod(batch)} topics x {math.prod(sizes)} cells",
+        )
     n = _lengths(lengths, batch, R, "lengths")
     if (n == 0).any():
         raise fail("lengths", "be at least 1 (a topic needs a relevant page)", f"0{_first(n == 0)}")

@@ -615,9 +615,8 @@ def _first_appearance(column: np.ndarray) -> tuple[tuple[str, ...], np.ndarray]:
 
 def _refuse_repeated(path, rows, items, raters, ii, rr) -> None:
     """Two rows for one (item, rater): an error at the second, naming the first."""
-    cell = ii.astype(np.int64) * len(raters) + rr
-    order = np.argsort(cell, kind="stable")
-    repeated = np.flatnonzero(cell[order[1:]] == cell[order[:-1]])
+    order = np.lexsort((rr, ii))  # by item, then rater; file order within a pair
+    repeated = np.flatnonzero((ii[order[1:]] == ii[order[:-1]]) & (rr[order[1:]] == rr[order[:-1]]))
     if len(repeated):  # the second of the pair that comes first in the file
         second = order[repeated + 1]
         k = int(np.argmin(second))
