@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-import scipy.stats
 
 from .._validation import (
     as_float_array,
@@ -24,6 +23,21 @@ from ._results import CorrelationMatrix, CorrelationResult
 
 METHODS = ("tau_a", "tau_b", "tau_ap_a", "tau_ap_b", "spearman", "pearson")
 """The coefficients :func:`correlation_matrix` computes."""
+
+
+def _scipy_stats():
+    """``scipy.stats``, imported on first use: reading labels does not load it."""
+    from scipy import stats
+
+    return stats
+
+
+def _scipy_special():
+    """``scipy.special``, imported on first use."""
+    from scipy import special
+
+    return special
+
 
 _CHUNK_ELEMENTS = 1 << 22
 """Largest temporary array (elements) of the pairwise kernels: 16 MB of float32."""
@@ -66,7 +80,7 @@ def _exact_ranks(given, X: np.ndarray) -> np.ndarray:
     """
     raw = np.asarray(given)
     exact = raw if raw.dtype.kind in "iu" and raw.shape == X.shape else X
-    return scipy.stats.rankdata(exact, method="dense", axis=-1).astype(np.float64)
+    return _scipy_stats().rankdata(exact, method="dense", axis=-1).astype(np.float64)
 
 
 def _rank_pair(x, y, X: np.ndarray) -> np.ndarray:
@@ -91,7 +105,7 @@ def _check_not_constant(
 
 def _dense_ranks(X: np.ndarray) -> np.ndarray:
     """Dense ranks of each row (1 = lowest) as float32, exact for n < 2**24."""
-    return scipy.stats.rankdata(X, method="dense", axis=1).astype(np.float32)
+    return _scipy_stats().rankdata(X, method="dense", axis=1).astype(np.float32)
 
 
 def _sign_gram(X: np.ndarray) -> np.ndarray:
@@ -144,8 +158,8 @@ def _harmonic(n: int) -> np.ndarray:
 def _tau_ap_matrix(X: np.ndarray, variant: str) -> np.ndarray:
     """tau_ap of every ordered pair of rows; ``out[r, s]`` has row r as the truth."""
     m, n = X.shape
-    p = scipy.stats.rankdata(-X, method="min", axis=1).astype(np.int64)  # 1 = best
-    t = scipy.stats.rankdata(-X, method="max", axis=1).astype(np.int64) - p + 1
+    p = _scipy_stats().rankdata(-X, method="min", axis=1).astype(np.int64)  # 1 = best
+    t = _scipy_stats().rankdata(-X, method="max", axis=1).astype(np.int64) - p + 1
     if variant == "b":
         top = p == 1
         weight = np.where(top, 0.0, 1.0 / np.maximum(p - 1, 1))
@@ -193,7 +207,7 @@ def _pearson_pvalue(r: float, n: int) -> float:
     if n == 2:
         return 1.0
     ab = n / 2 - 1  # the upper tail of Beta(ab, ab) on [-1, 1] above |r|, by symmetry
-    return float(min(1.0, 2 * scipy.special.betainc(ab, ab, (1 - abs(r)) / 2)))
+    return float(min(1.0, 2 * _scipy_special().betainc(ab, ab, (1 - abs(r)) / 2)))
 
 
 def _spearman_pvalue(r: float, n: int) -> float:
@@ -201,7 +215,7 @@ def _spearman_pvalue(r: float, n: int) -> float:
     dof, rho = n - 2, np.float64(r)
     with np.errstate(divide="ignore"):  # rho = 1: t is infinite, p is 0
         t = rho * np.sqrt(np.clip(dof / ((rho + 1.0) * (1.0 - rho)), 0, None))
-    return float(2 * scipy.special.stdtr(dof, -abs(t)))
+    return float(2 * _scipy_special().stdtr(dof, -abs(t)))
 
 
 def _matrix(X: np.ndarray, method: str) -> np.ndarray:
@@ -218,7 +232,7 @@ def _matrix(X: np.ndarray, method: str) -> np.ndarray:
     if method in ("tau_ap_a", "tau_ap_b"):
         return _tau_ap_matrix(X, method[-1])
     if method == "spearman":
-        return _pearson_matrix(scipy.stats.rankdata(X, axis=1))
+        return _pearson_matrix(_scipy_stats().rankdata(X, axis=1))
     return _pearson_matrix(X)
 
 
@@ -296,7 +310,7 @@ def kendall_tau(x, y, /, *, variant: str = "b") -> CorrelationResult:
     value = float(_matrix(R, "tau_" + variant)[0, 1])
     pvalue = None
     if variant == "b":
-        pvalue = float(scipy.stats.kendalltau(R[0], R[1]).pvalue)
+        pvalue = float(_scipy_stats().kendalltau(R[0], R[1]).pvalue)
     return CorrelationResult(value, pvalue, "tau_" + variant, X.shape[1])
 
 

@@ -599,7 +599,7 @@ def _all_numbers():
 _ALL_NUMBERS = _all_numbers()
 _NOT_FINITE_LINE = re.compile(rb"^[+-]?(?i:nan|inf|infinity)$", re.MULTILINE)
 """A label written as NaN or an infinity, on a line of its own."""
-_CHUNK = 1 << 16
+_CHUNK = 1 << 12
 
 
 def _first_appearance(column: np.ndarray) -> tuple[tuple[str, ...], np.ndarray]:
