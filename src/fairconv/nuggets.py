@@ -42,12 +42,13 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import chain
+from itertools import chain, compress, islice, repeat
+from operator import is_, itemgetter, methodcaller
 from typing import Any
 
 import numpy as np
 
-from ._validation import caller, check_choice, fail, first_repeat, public
+from ._validation import _NOT_IN_ID, caller, check_choice, fail, first_repeat, public
 from .io._json import json_repr, json_str
 from .io._nuggetizer import ConeRagLabels, NuggetizerAssignments, refuse_near_misses
 from .io._nuggetizer import read_cone_rag as _read_cone_rag
@@ -155,6 +156,18 @@ def _ids(value: Any, field: str, where: str) -> list[str]:
     return ids
 
 
+class _Absent:
+    """The value of a field a record does not give."""
+
+    __slots__ = ()
+
+
+_ABSENT = _Absent()
+_FIELD_SET = frozenset(_LABEL_FIELDS)
+_BLOCK = 1 << 14
+"""Records checked and counted at a time: the sets built for them stay few."""
+
+
 @public
 def labels_from_records(
     records: Sequence[dict[str, Any]], /, *, sources: Sequence[str] | None = None
@@ -216,41 +229,180 @@ def labels_from_records(
         where_of = tuple(sources)
         if len(where_of) != len(records):
             raise fail("sources", f"hold one place per record ({len(records)})", f"{len(where_of)}")
-    counts = np.zeros((len(records), 5), dtype=np.int64)
-    runs, topics, turns = [], [], []
-    for i, (rec, where) in enumerate(zip(records, where_of, strict=True)):  # one per turn
-        if not isinstance(rec, dict):
-            raise ValueError(f"{where}: a label record must be a JSON object, got {json_repr(rec)}")
-        _refuse_unknown(rec, where)
-        for key in ("topic", "turn", "gold", "extracted"):
-            if key not in rec:
-                raise ValueError(f'{where}: a label record needs "{key}"')
-        topics.append(_id(rec["topic"], "topic", where))
-        turns.append(_id(rec["turn"], "turn", where))
-        runs.append("" if rec.get("run") is None else _id(rec["run"], "run", where))
-        gold = set(_ids(rec["gold"], "gold", where))
-        extracted = set(_ids(rec["extracted"], "extracted", where))
-        pairs = rec.get("ntn", [])
-        if type(pairs) is not list or not all(type(p) is list and len(p) == 2 for p in pairs):
-            raise ValueError(
-                f'{where}: "ntn" must be an array of [extracted, gold] pairs, '
-                f"got {json_repr(pairs)}"
-            )
-        matched_e = {_id(e, f"ntn[{k}][0]", where) for k, (e, _) in enumerate(pairs)}
-        matched_g = {_id(g, f"ntn[{k}][1]", where) for k, (_, g) in enumerate(pairs)}
-        unknown = (matched_e - extracted) | (matched_g - gold)
-        if unknown:
-            raise ValueError(
-                f'{where}: "ntn" names nuggets that are not in "extracted" or "gold": '
-                f"{sorted(unknown)}"
-            )
-        ntr = set(_ids(rec.get("ntr", []), "ntr", where))
-        if ntr - gold:
-            raise ValueError(
-                f'{where}: "ntr" names nuggets that are not in "gold": {sorted(ntr - gold)}'
-            )
-        counts[i] = (len(matched_g), len(gold), len(matched_e), len(extracted), len(ntr))
-    return MatchLabels(tuple(runs), tuple(topics), tuple(turns), counts, where_of)
+    columns = LabelColumns()
+    rest = iter(records)
+    for lo in range(0, len(records), _BLOCK):
+        columns.add(list(islice(rest, _BLOCK)), where_of[lo : lo + _BLOCK])
+    return columns.labels(where_of)
+
+
+class LabelColumns:
+    """Match labels checked and counted a block of records at a time.
+
+    The records of a block become ids and counts (array work: C-level passes over the
+    block, no Python loop per nugget), so that a reader can drop them before it
+    decodes the next block. ``missing_run`` is the run of a record without ``run``:
+    None for the empty string, or a reader's file name, checked as an id.
+    """
+
+    def __init__(self, missing_run: str | None = None) -> None:
+        self.missing_run = missing_run
+        self.runs: list[str] = []
+        self.topics: list[str] = []
+        self.turns: list[str] = []
+        self.counts: list[np.ndarray] = []
+        self._names: dict[str, str] = {}  # one str object per distinct run or topic
+
+    def add(self, records: list, sources: Sequence[str]) -> None:
+        """Check and count a block of records; the first record breaking a rule names it."""
+        if not records:
+            return
+        columns = _label_columns(records, self.missing_run)
+        if columns is None:  # some record breaks a rule: the first one names it
+            for rec, where in zip(records, sources, strict=True):
+                _refuse_record(rec, where, self.missing_run)
+            raise AssertionError("a rule the records break was not found")  # pragma: no cover
+        runs, topics, turns, counts = columns
+        names = self._names
+        self.runs += map(names.setdefault, runs, runs)
+        self.topics += map(names.setdefault, topics, topics)
+        self.turns += turns
+        self.counts.append(counts)
+
+    def labels(self, sources: Sequence[str]) -> MatchLabels:
+        """The labels of every block added, ``sources`` naming each record."""
+        counts = np.concatenate(self.counts) if self.counts else np.zeros((0, 5), np.int64)
+        return MatchLabels(
+            tuple(self.runs), tuple(self.topics), tuple(self.turns), counts, tuple(sources)
+        )
+
+
+_FIRST, _SECOND = itemgetter(0), itemgetter(1)
+
+
+def _are(values, kind: type):
+    """Whether each value is exactly of ``kind`` (an iterator of bools, C-level)."""
+    return map(is_, map(type, values), repeat(kind))
+
+
+def _valid_ids(values: list) -> bool:
+    """Whether every value is an id as :func:`_id` takes it (C-level passes)."""
+    return (
+        set(map(type, values)) <= {str}
+        and "" not in values
+        and _NOT_IN_ID.search("".join(values)) is None
+    )
+
+
+def _lists(records: list, key: str, default) -> list | None:
+    """Each record's ``key`` when every one is an array (``default`` if absent), else None."""
+    values = list(map(methodcaller("get", key, default), records))
+    return values if set(map(type, values)) <= {list} else None
+
+
+def _distinct(lists: list[list]) -> list[set] | None:
+    """The set of each list, or None when some list holds an item twice."""
+    sets = list(map(set, lists))
+    return sets if list(map(len, sets)) == list(map(len, lists)) else None
+
+
+def _label_columns(records: list, missing_run: str | None):
+    """(runs, topics, turns, counts) of label records that keep every rule, else None.
+
+    The rules of :func:`_refuse_record`, checked for all records at once.
+    """
+    if not all(map(isinstance, records, repeat(dict))):
+        return None
+    if not set().union(*map(dict.keys, records)) <= _FIELD_SET:
+        return None
+    topics = list(map(methodcaller("get", "topic", _ABSENT), records))
+    turns = list(map(methodcaller("get", "turn", _ABSENT), records))
+    runs = list(map(methodcaller("get", "run", _ABSENT), records))
+    if not (_valid_ids(topics) and _valid_ids(turns)):
+        return None
+    if not set(map(type, runs)) <= {str, type(None), _Absent}:
+        return None
+    named = list(compress(runs, _are(runs, str)))
+    if missing_run is not None and _ABSENT in runs:
+        named.append(missing_run)
+    if not _valid_ids(named):
+        return None
+    fill = {None: "", _ABSENT: "" if missing_run is None else missing_run}
+    runs = list(map(fill.get, runs, runs))
+    gold = _lists(records, "gold", _ABSENT)
+    extracted = _lists(records, "extracted", _ABSENT)
+    ntr = _lists(records, "ntr", [])
+    ntn = _lists(records, "ntn", [])
+    if gold is None or extracted is None or ntr is None or ntn is None:
+        return None
+    pairs = list(chain.from_iterable(ntn))
+    if not (set(map(type, pairs)) <= {list} and set(map(len, pairs)) <= {2}):
+        return None
+    if not all(
+        _valid_ids(ids)
+        for ids in (
+            list(chain.from_iterable(gold)),
+            list(chain.from_iterable(extracted)),
+            list(map(_FIRST, pairs)),
+            list(map(_SECOND, pairs)),
+            list(chain.from_iterable(ntr)),
+        )
+    ):
+        return None
+    del pairs
+    counts = np.empty((len(records), 5), dtype=np.int64)
+    # one column's sets at a time beside the gold ones, each dropped once counted
+    gold_sets = _distinct(gold)
+    ntr_sets = _distinct(ntr)
+    if gold_sets is None or ntr_sets is None or not all(map(set.issuperset, gold_sets, ntr_sets)):
+        return None
+    counts[:, 4] = list(map(len, ntr_sets))
+    del ntr_sets
+    matched = list(map(set, map(map, repeat(_SECOND), ntn)))
+    if not all(map(set.issuperset, gold_sets, matched)):
+        return None
+    counts[:, 0], counts[:, 1] = list(map(len, matched)), list(map(len, gold_sets))
+    del matched, gold_sets
+    extracted_sets = _distinct(extracted)
+    matched = list(map(set, map(map, repeat(_FIRST), ntn)))
+    if extracted_sets is None or not all(map(set.issuperset, extracted_sets, matched)):
+        return None
+    counts[:, 2], counts[:, 3] = list(map(len, matched)), list(map(len, extracted_sets))
+    return runs, topics, turns, counts
+
+
+def _refuse_record(rec: Any, where: str, missing_run: str | None) -> None:
+    """Raise the error of the first rule a label record breaks, naming the field."""
+    if not isinstance(rec, dict):
+        raise ValueError(f"{where}: a label record must be a JSON object, got {json_repr(rec)}")
+    _refuse_unknown(rec, where)
+    for key in ("topic", "turn", "gold", "extracted"):
+        if key not in rec:
+            raise ValueError(f'{where}: a label record needs "{key}"')
+    _id(rec["topic"], "topic", where)
+    _id(rec["turn"], "turn", where)
+    run = rec.get("run", missing_run)
+    if run is not None:
+        _id(run, "run", where)
+    gold = set(_ids(rec["gold"], "gold", where))
+    extracted = set(_ids(rec["extracted"], "extracted", where))
+    pairs = rec.get("ntn", [])
+    if type(pairs) is not list or not all(type(p) is list and len(p) == 2 for p in pairs):
+        raise ValueError(
+            f'{where}: "ntn" must be an array of [extracted, gold] pairs, got {json_repr(pairs)}'
+        )
+    matched_e = {_id(e, f"ntn[{k}][0]", where) for k, (e, _) in enumerate(pairs)}
+    matched_g = {_id(g, f"ntn[{k}][1]", where) for k, (_, g) in enumerate(pairs)}
+    unknown = (matched_e - extracted) | (matched_g - gold)
+    if unknown:
+        raise ValueError(
+            f'{where}: "ntn" names nuggets that are not in "extracted" or "gold": {sorted(unknown)}'
+        )
+    ntr = set(_ids(rec.get("ntr", []), "ntr", where))
+    if ntr - gold:
+        raise ValueError(
+            f'{where}: "ntr" names nuggets that are not in "gold": {sorted(ntr - gold)}'
+        )
 
 
 def _refuse_unknown(rec: dict, where: str) -> None:

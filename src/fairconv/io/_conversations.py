@@ -12,19 +12,18 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Sequence
-from itertools import chain
-from operator import methodcaller
+from itertools import chain, compress, repeat
+from operator import is_, itemgetter, methodcaller
 from pathlib import Path
-from typing import Any
 
 from .._accel import paused_gc
 from .._validation import caller, public, unknown_field
 from ..conversation import Conversation, ConversationBatch, batch_from_records
 from ..divergences import AttributeSet
-from ..nuggets import MatchLabels, labels_from_records
+from ..nuggets import LabelColumns, MatchLabels
 from ..ragfair import Answers, answers_from_records
 from ._frames import answer_records
-from ._json import iter_jsonl, json_repr, json_str, read_json
+from ._json import iter_jsonl, iter_jsonl_blocks, json_repr, json_str, read_json
 from ._tables import read_golddistr
 from ._text import RESERVED_TOPIC, RESERVED_TOPIC_RULE, FileFormatError, source_name
 
@@ -314,18 +313,67 @@ def read_labels(path: str | os.PathLike[str], /) -> MatchLabels:
     """
     if not isinstance(path, (str, os.PathLike)):
         raise TypeError(f"The 'path' parameter of {caller()} must be a path. Got {path!r} instead.")
-    run = os.path.basename(os.fspath(path))
-    records: list[Any] = []
+    # the records are checked and counted a block at a time and dropped, so that the
+    # decoded records of the whole file are never held at once; they hold no reference
+    # cycles (the collector's passes would cost more than the reading)
+    with paused_gc():
+        return _read_labels(path)
+
+
+_BLOCK_BYTES = 1 << 18
+"""Text of the label records decoded at a time: their values and sets take about ten times
+as much, for a moment."""
+
+
+def _read_labels(path) -> MatchLabels:
+    name = os.fspath(path)
+    columns = LabelColumns(missing_run=os.path.basename(name))
     sources: list[str] = []
-    for line, rec in iter_jsonl(path):
+    # errors in the order of the checks: a record's field or repeat (counting) comes
+    # after the unknown fields and reserved topics of every line, which come after the
+    # JSON of every line (iter_jsonl_blocks raises that); each keeps its first error
+    unread: ValueError | None = None
+    uncounted: Exception | None = None
+    for block in iter_jsonl_blocks(path, count_keys=_label_keys, block_bytes=_BLOCK_BYTES):
+        records = list(map(itemgetter(1), block))
+        if unread is None:
+            unread = _unreadable(records, block, name)
+        if unread is not None or uncounted is not None:
+            continue
+        wheres = [f"{name}:{line}" for line, _ in block]
+        try:
+            columns.add(records, wheres)
+        except (ValueError, TypeError) as exc:
+            uncounted = exc
+            continue
+        sources += wheres
+    if unread is not None:
+        raise unread
+    if uncounted is not None:
+        raise uncounted
+    return columns.labels(sources)
+
+
+def _label_keys(values: list) -> int:
+    """Keys of the label records (``count_keys`` of :func:`iter_jsonl_blocks`).
+
+    A record holds no object: a file with one is decoded by the full rules.
+    """
+    return sum(map(len, compress(values, map(is_, map(type, values), repeat(dict)))))
+
+
+def _unreadable(records: list, block: list, name: str) -> ValueError | None:
+    """The error of the first record of a block with an unknown field or the reserved topic."""
+    objects = [r for r in records if isinstance(r, dict)]
+    keys = set().union(*map(dict.keys, objects))
+    topics = list(map(methodcaller("get", "topic"), objects))
+    if keys <= _LABEL_FIELDS and RESERVED_TOPIC not in topics:
+        return None
+    for (line, rec), _ in zip(block, records, strict=True):
         if isinstance(rec, dict):
             if not rec.keys() <= _LABEL_FIELDS:
                 extra = unknown_field([rec], _LABEL_FIELDS, "a record")[1]
-                raise ValueError(f"{os.fspath(path)}:{line}: {extra}")
+                return ValueError(f"{name}:{line}: {extra}")
             if rec.get("topic") == RESERVED_TOPIC:
-                raise ValueError(f'{os.fspath(path)}:{line}: "topic": {RESERVED_TOPIC_RULE}')
-            if "run" not in rec:
-                rec = dict(rec, run=run)
-        records.append(rec)
-        sources.append(f"{os.fspath(path)}:{line}")
-    return labels_from_records(records, sources=sources)
+                return ValueError(f'{name}:{line}: "topic": {RESERVED_TOPIC_RULE}')
+    raise AssertionError("an unknown field or reserved topic was not found")  # pragma: no cover

@@ -28,6 +28,7 @@ from ._text import FileFormatError, checked_bytes, source_name
 
 __all__ = [
     "iter_jsonl",
+    "iter_jsonl_blocks",
     "read_json",
     "MAX_JSON_DEPTH",
     "Unreadable",
@@ -284,22 +285,69 @@ def iter_jsonl(
     # of objects being built would cost more than the decoding (restored on leaving)
     with _accel.paused_gc():
         found = _jsonl(name, data, max_depth, count_keys)
+    if not found:
+        raise FileFormatError(name, None, "the file is empty (no JSON records)")
     _refuse_lone_surrogates(name, data, found)
     return found
 
 
-def _jsonl(name: str, data: bytes, max_depth: int, count_keys) -> list[tuple[int, object]]:
+def iter_jsonl_blocks(
+    path, /, *, max_depth: int = MAX_JSON_DEPTH, count_keys=None, block_bytes: int = 1 << 20
+):
+    """The values of :func:`iter_jsonl`, a block of lines at a time.
+
+    Yields lists of (line number, value) of about ``block_bytes`` of text each, so that
+    a caller can turn each block into arrays and drop its values before the next is
+    decoded: the decoded values of the whole input are never held at once. The values,
+    the checks and the errors are those of :func:`iter_jsonl`, and so is their order:
+    an invalid line raises when its block is decoded; a lone surrogate, which
+    :func:`iter_jsonl` reports only when every line has decoded, is raised after the
+    last block (no block is yielded after the one before it). A caller checking the
+    values it is given keeps its first error until the blocks run out, for the same
+    order.
+    """
+    name = source_name(path)
+    data = checked_bytes(path)
+    surrogate = None
+    start, line, found = 0, 1, False
+    while start < len(data):
+        end = data.find(b"\n", start + block_bytes)
+        end = len(data) if end < 0 else end + 1
+        block = data[start:end]
+        numbered = _jsonl(name, block, max_depth, count_keys, line)
+        found = found or bool(numbered)
+        line += block.count(b"\n")
+        start = end
+        if surrogate is None:
+            try:
+                _refuse_lone_surrogates(name, block, numbered)
+            except FileFormatError as exc:
+                surrogate = exc
+        del block
+        if surrogate is None and numbered:
+            yield numbered
+        del numbered
+    if not found:
+        raise FileFormatError(name, None, "the file is empty (no JSON records)")
+    if surrogate is not None:
+        raise surrogate
+
+
+def _jsonl(
+    name: str, data: bytes, max_depth: int, count_keys, first: int = 1
+) -> list[tuple[int, object]]:
+    """The (line number, value) of the non-blank lines of ``data``, numbered from ``first``."""
     shapes = _shapes(data)
     short = _short(shapes)
     depth, keys = _structure(data)
     if count_keys is not None and depth <= max_depth:
-        found = _unchecked_jsonl(data, shapes, short)
+        found = _unchecked_jsonl(data, shapes, short, first)
         if found is not None and count_keys([v for _, v in found]) == keys:
             return found
     plain = _plain(shapes, short)  # the flag the decoders below need, read only now
-    numbered = _lines(data)
+    numbered = _lines(data, first)
     if not numbered:
-        raise FileFormatError(name, None, "the file is empty (no JSON records)")
+        return []
     if depth <= max_depth:
         try:  # one C call for a valid file
             return _joined(numbered, plain, keys_checked=True)
@@ -311,9 +359,10 @@ def _jsonl(name: str, data: bytes, max_depth: int, count_keys) -> list[tuple[int
     return out
 
 
-def _lines(data: bytes) -> list[tuple[int, str]]:
-    """The (line number, text) of the non-blank lines."""
-    return [(n, s) for n, s in enumerate(data.decode("utf-8").split("\n"), start=1) if s.strip()]
+def _lines(data: bytes, first: int = 1) -> list[tuple[int, str]]:
+    """The (line number, text) of the non-blank lines, the first numbered ``first``."""
+    lines = enumerate(data.decode("utf-8").split("\n"), start=first)
+    return [(n, s) for n, s in lines if s.strip()]
 
 
 def _joined(numbered, plain: bool, keys_checked: bool) -> list[tuple[int, object]]:
@@ -324,7 +373,7 @@ def _joined(numbered, plain: bool, keys_checked: bool) -> list[tuple[int, object
     return [(n, v) for (n, _), v in zip(numbered, values, strict=True)]
 
 
-def _unchecked_jsonl(data: bytes, shapes: bytes, short: bool):
+def _unchecked_jsonl(data: bytes, shapes: bytes, short: bool, first: int = 1):
     """The lines' values decoded without the duplicate-key check, or None.
 
     ``orjson`` decodes when installed and every integer fits in 64 bits (``short``);
@@ -335,10 +384,10 @@ def _unchecked_jsonl(data: bytes, shapes: bytes, short: bool):
     fast = _accel.json_decoder() if short else None
     try:
         if fast is not None:
-            lines = enumerate(data.split(b"\n"), start=1)
+            lines = enumerate(data.split(b"\n"), start=first)
             return [(n, fast(s)) for n, s in lines if s.strip()] or None
         if _plain(shapes, short):
-            return _joined(_lines(data), True, keys_checked=False) or None
+            return _joined(_lines(data, first), True, keys_checked=False) or None
     except (ValueError, RecursionError):
         pass
     return None
