@@ -600,17 +600,37 @@ _ALL_NUMBERS = _all_numbers()
 _NOT_FINITE_LINE = re.compile(rb"^[+-]?(?i:nan|inf|infinity)$", re.MULTILINE)
 """A label written as NaN or an infinity, on a line of its own."""
 _CHUNK = 1 << 12
+_ROWS = 1 << 16
 
 
-def _first_appearance(column: np.ndarray) -> tuple[tuple[str, ...], np.ndarray]:
-    """(the distinct byte strings in order of first appearance, decoded; each row's code)."""
-    unique, first, inverse = np.unique(column, return_index=True, return_inverse=True)
-    del column
-    order = np.argsort(first, kind="stable")
-    rank = np.empty(len(order), dtype=np.int32 if len(order) < 2**31 else np.int64)
-    rank[order] = np.arange(len(order))
-    names = tuple(bytes(u).decode("utf-8") for u in unique[order].tolist())
-    return names, rank[inverse.ravel()]
+def _first_appearance(rows, c: int) -> tuple[tuple[str, ...], np.ndarray]:
+    """(column c's distinct tokens in order of first appearance, decoded; each row's code).
+
+    A stable sort of the tokens' bytes groups equal tokens, the earliest first; each
+    group's first row gives its rank. Neighbours are compared a block at a time, and
+    the tokens are dropped before the codes are built: beside the file, the peak is
+    the tokens and their order.
+    """
+    column = rows.strings(c)
+    n = len(column)
+    order = np.argsort(column, kind="stable")
+    new = np.ones(n, dtype=bool)  # whether each sorted row starts a group
+    for lo in range(1, n, _CHUNK):
+        hi = min(lo + _CHUNK, n)
+        new[lo:hi] = column[order[lo:hi]] != column[order[lo - 1 : hi - 1]]
+    first = order[new]  # the earliest row of each group (the sort is stable)
+    ranked = np.argsort(first, kind="stable")
+    names = tuple(bytes(u).decode("utf-8") for u in column[first[ranked]].tolist())
+    del column, first
+    small = np.int32 if n < 2**31 else np.int64
+    rank = np.empty(len(ranked), dtype=small)
+    rank[ranked] = np.arange(len(ranked), dtype=small)
+    group = np.cumsum(new, dtype=small)
+    np.subtract(group, 1, out=group)
+    del new
+    codes = np.empty(n, dtype=small)
+    codes[order] = rank[group]
+    return names, codes
 
 
 def _refuse_repeated(path, rows, items, raters, ii, rr) -> None:
@@ -665,9 +685,15 @@ def read_label_file(path, /) -> LabelMatrix:
     if len(rows) == 0:
         raise FileFormatError(path, 0, "no label rows (expected 'item rater label' lines)")
     # array work on the tokens' bytes: no Python object per row (memory follows the file)
-    items, ii = _first_appearance(rows.strings(0))
-    raters, rr = _first_appearance(rows.strings(1))
-    values, plain = _accel.decimals(rows.buf, rows.starts[:, 2], rows.ends[:, 2])
+    items, ii = _first_appearance(rows, 0)
+    raters, rr = _first_appearance(rows, 1)
+    values = np.empty(len(rows))
+    plain = np.empty(len(rows), dtype=bool)
+    for lo in range(0, len(rows), _ROWS):  # a block at a time: the parser's arrays stay small
+        hi = lo + _ROWS
+        values[lo:hi], plain[lo:hi] = _accel.decimals(
+            rows.buf, rows.starts[lo:hi, 2], rows.ends[lo:hi, 2]
+        )
     other = np.flatnonzero(~plain)  # exponents, long decimals, NaN, inf, words
     del plain
     numeric = True
@@ -690,7 +716,7 @@ def read_label_file(path, /) -> LabelMatrix:
             numeric = False
     if not numeric:
         del values
-        names, codes = _first_appearance(rows.strings(2))
+        names, codes = _first_appearance(rows, 2)
     del other
     rows.release()  # the line numbers stay, for the messages below
     _refuse_repeated(path, rows, items, raters, ii, rr)
