@@ -1,16 +1,17 @@
 """Peak memory of the label-file reader against the size of the file it reads.
 
 Writes an ``item rater label`` file (docs/formats.md, Label files) of numeric labels
-and one of string labels (5 raters per item; 500,000 items by default, 40-50 MB each,
-the sizes of bench_readers_memory's score files) and reads each with
-:func:`fairconv.agreement.read_label_file` in a fresh process that has first run
-``fairconv --help``, as the command line would have loaded it. Prints the peak
-resident memory while the file is read above the peak of a process that runs
-``fairconv --help`` alone, divided by the file's size; the goal is at most 10. The
-figure includes the modules the reading imports (the agreement package, scipy), which
-weigh more on a smaller file.
+and one of string labels (5 raters per item) for each number of items given (50,000
+and 500,000 by default: 4-5 MB and 40-50 MB, the sizes of bench_readers_memory's
+files at the large end), and reads each with :func:`fairconv.agreement.read_label_file`
+in a fresh process that has first run ``fairconv --help``, as the command line would
+have loaded it. Prints the peak resident memory while the file is read above the peak
+of a process that runs ``fairconv --help`` alone, divided by the file's size; the goal
+is at most 10. The figure includes the modules the reading imports (the agreement
+package without scipy, which only the statistics load), which weigh more on a smaller
+file.
 
-    python benchmarks/bench_labels_memory.py [items]
+    python benchmarks/bench_labels_memory.py [items ...]
 """
 
 import os
@@ -47,10 +48,12 @@ def write_files(folder: str, n_items: int) -> dict[str, str]:
 
 
 def main():
-    n_items = int(sys.argv[1]) if len(sys.argv) > 1 else 500_000
-    with tempfile.TemporaryDirectory() as folder:
-        paths = write_files(folder, n_items)
-        report("labels", paths, READ)
+    sizes = [int(a) for a in sys.argv[1:]] or [50_000, 500_000]
+    for n_items in sizes:
+        print(f"{n_items:,} items")
+        with tempfile.TemporaryDirectory() as folder:
+            paths = write_files(folder, n_items)
+            report("labels", paths, READ)
 
 
 if __name__ == "__main__":
