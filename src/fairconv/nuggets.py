@@ -229,14 +229,14 @@ def labels_from_records(
         where_of = tuple(sources)
         if len(where_of) != len(records):
             raise fail("sources", f"hold one place per record ({len(records)})", f"{len(where_of)}")
-    columns = LabelColumns()
+    columns = _LabelColumns()
     rest = iter(records)
     for lo in range(0, len(records), _BLOCK):
         columns.add(list(islice(rest, _BLOCK)), where_of[lo : lo + _BLOCK])
     return columns.labels(where_of)
 
 
-class LabelColumns:
+class _LabelColumns:
     """Match labels checked and counted a block of records at a time.
 
     The records of a block become ids and counts (array work: C-level passes over the

@@ -3,8 +3,9 @@
 Each reads JSON Lines (or one JSON document) by the rules of :mod:`fairconv.io._json`
 and hands the decoded records to the builder that checks them and makes arrays of
 them: :func:`fairconv.conversation.batch_from_records`,
-:func:`fairconv.ragfair.answer_distributions`, :func:`fairconv.nuggets.labels_from_records`.
-Every error names the file, the line and the field.
+:func:`fairconv.ragfair.answer_distributions`, :func:`fairconv.nuggets.labels_from_records`
+(match labels a block of lines at a time, so that the decoded records of a file are
+never all held). Every error names the file, the line and the field.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from .._accel import paused_gc
 from .._validation import caller, public, unknown_field
 from ..conversation import Conversation, ConversationBatch, batch_from_records
 from ..divergences import AttributeSet
-from ..nuggets import LabelColumns, MatchLabels
+from ..nuggets import MatchLabels, _LabelColumns
 from ..ragfair import Answers, answers_from_records
 from ._frames import answer_records
 from ._json import iter_jsonl, iter_jsonl_blocks, json_repr, json_str, read_json
@@ -328,7 +329,7 @@ faster or slower."""
 
 def _read_labels(path) -> MatchLabels:
     name = os.fspath(path)
-    columns = LabelColumns(missing_run=os.path.basename(name))
+    columns = _LabelColumns(missing_run=os.path.basename(name))
     sources: list[str] = []
     # errors in the order of the checks: a record's field or repeat (counting) comes
     # after the unknown fields and reserved topics of every line, which come after the
