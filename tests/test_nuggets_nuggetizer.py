@@ -339,17 +339,6 @@ def test_agrees_with_the_loop_and_statistics_mean(lists, rnd):
     assert [again.value("r", "all", m) for m in NAMES] == means
 
 
-@given(st.lists(st.floats(0, 1), min_size=1, max_size=50))
-def test_the_mean_is_rounded_once_as_statistics_mean(xs):
-    assert nuggets._exact_mean(np.array(xs)) == statistics.mean(xs)
-
-
-def test_the_mean_is_rounded_once_where_a_plain_sum_is_not():
-    xs = [0.1] * 10 + [1e-17, 0.7]
-    assert nuggets._exact_mean(np.array(xs)) == statistics.mean(xs)
-    assert sum(xs) / len(xs) != statistics.mean(xs)  # the case a plain sum gets wrong
-
-
 @pytest.mark.parametrize(
     "counts",
     [[[1, 2, 0, 3, 1, 0]], [[2, 1, 2, 4, 1, 2]], [[1, 0, 0, 1, -1, 0]], [[1.0, 0, 0, 1, 0, 0]],

@@ -9,6 +9,7 @@ segment start offsets.
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
@@ -564,3 +565,289 @@ def attention(level: np.ndarray, memb: np.ndarray, cutoff: int | None) -> np.nda
     exposure = np.einsum("...k,...kg->...g", w, memb)
     total = exposure.sum(axis=-1, keepdims=True)
     return np.divide(exposure, total, out=np.full(exposure.shape, np.nan), where=total > 0)
+
+
+def rigf(gf_gen: np.ndarray, gf_re: np.ndarray) -> np.ndarray:
+    r"""RIGF in percent, NaN where GF-Re is 0 (or NaN).
+
+    .. math::
+        RIGF = \frac{GF_{Gen} - GF_{Re}}{GF_{Re}} \times 100
+
+    The difference is divided first, so an answer with GF-Gen = 0 gives exactly -100
+    and equal values exactly 0. GF values lie in [1 - sqrt(2), 1], so only a GF-Re
+    within about 1e-306 of 0 overflows, to the +-inf that a percentage beyond the float
+    range rounds to (the caller refuses it).
+
+    References
+    ----------
+    Z. Tao and T. Sakai, "Measuring Group Fairness Differences in RAG Pipelines: A
+    Pilot Study", BREV-RAG 2025, Eq. 7.
+    """
+    shape = np.broadcast_shapes(np.shape(gf_gen), np.shape(gf_re))
+    out = np.full(shape, np.nan)
+    with np.errstate(over="ignore"):
+        np.divide(gf_gen - gf_re, gf_re, out=out, where=(gf_re != 0) & ~np.isnan(gf_re))
+        out *= 100.0
+    return out
+
+
+def gf_gen(answer: np.ndarray, target: np.ndarray, divergence) -> np.ndarray:
+    r"""GF of generated answers: DistrSim(d_A || target); 0 for a missing d_A.
+
+    .. math::
+        GF_{Gen} = DistrSim(d_A \| d^*)
+
+    with no decay factor. ``answer`` is (..., G); a row holding a NaN marks an answer
+    naming no relevant entity, whose GF-Gen is 0.
+
+    References
+    ----------
+    Z. Tao and T. Sakai, BREV-RAG 2025, Eq. 5.
+    """
+    missing = np.isnan(answer).any(axis=-1)
+    d = np.where(missing[..., None], 1.0 / answer.shape[-1], answer)
+    return np.where(missing, 0.0, distr_sim(d, target, divergence))
+
+
+def adsim(list_distribution: np.ndarray, answer: np.ndarray, divergence) -> np.ndarray:
+    r"""ADsim: DistrSim(d_L || d_A), the answer's distribution in the target's place.
+
+    .. math::
+        ADsim = DistrSim(d_L \| d_A)
+
+    NaN where either distribution is missing (a row holding a NaN).
+
+    References
+    ----------
+    Z. Tao and T. Sakai, BREV-RAG 2025, Eqs. 8-11.
+    """
+    missing = np.isnan(list_distribution).any(axis=-1) | np.isnan(answer).any(axis=-1)
+    uniform = 1.0 / list_distribution.shape[-1]
+    sim = distr_sim(
+        np.where(np.isnan(list_distribution), uniform, list_distribution),
+        np.where(np.isnan(answer), uniform, answer),
+        divergence,
+    )
+    return np.where(missing, np.nan, sim)
+
+
+# --------------------------------------------------------------------------- GFR options
+def stop_probabilities(gains: np.ndarray) -> np.ndarray:
+    r"""ERR's satisfaction probability of each level 0..lmax from the gains of 1..lmax.
+
+    .. math::
+        P(l) = \frac{gain(l)}{gain(l_{max}) + 1},\qquad P(0) = 0
+
+    References
+    ----------
+    O. Chapelle et al., CIKM 2009 (ERR); T. Sakai, S. Kim and J. Kang, TOIS 2023,
+    Section 4.
+    """
+    return np.concatenate(([0.0], gains / (gains[-1] + 1.0)))
+
+
+# --------------------------------------------------------------------------- GFRC, GFRC2
+def turn_mean(
+    owner: np.ndarray,
+    sim: np.ndarray,
+    n_owners: int,
+    turns: np.ndarray | None = None,
+    fill: float = 0.0,
+) -> np.ndarray:
+    r"""GF^m of each conversation: the mean DistrSim over its counted turns; 0 if none.
+
+    .. math::
+        GF^m(C) = \frac{1}{|S|} \sum_{S_i \in S} DistrSim^m(D^m(S_i) \| D^m_*),
+        \qquad GF^m(C) = 0 \text{ if } S = \emptyset
+
+    ``sim`` holds the DistrSim of each turn with a relevant nugget and ``owner`` its
+    conversation. When ``turns`` (system turns per conversation) is given, every
+    system turn counts, those without a relevant nugget adding ``fill`` (the DistrSim
+    of a uniform distribution).
+
+    References
+    ----------
+    T. Sakai et al., the GFRC2 paper, Eq. 10; T. Sakai, EVIA 2023, Eq. 2.
+    """
+    total = np.bincount(owner, weights=sim, minlength=n_owners)
+    counted = np.bincount(owner, minlength=n_owners)
+    if turns is None:
+        count = counted
+    else:
+        count = turns
+        total = total + (count - counted) * fill
+    return np.divide(total, count, out=np.zeros(n_owners), where=count > 0)
+
+
+def gf_of_sets(gf: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    r"""GFRC's GF: the GF^m of the M sets weighed by w_1..w_M renormalised.
+
+    .. math::
+        GF = \frac{\sum_{m \ge 1} w_m GF^m}{\sum_{m \ge 1} w_m}
+
+    ``gf`` is (M, ...) and ``weights`` the M + 1 weights of GFRC (w_0 for R first).
+    When w_1..w_M are all 0 (w_0 = 1, GFRC = R) they say nothing of GF, and GF is
+    the plain mean of the GF^m.
+
+    References
+    ----------
+    T. Sakai, EVIA 2023, Eqs. 2-3; T. Sakai et al., the GFRC2 paper, Eqs. 2-3.
+    """
+    set_w = weights[1:]
+    if not set_w.sum() > 0:
+        set_w = np.full(len(gf), 1.0 / len(gf))
+    return combine(gf, set_w)
+
+
+def cluster_probability(wc: np.ndarray, L: float) -> np.ndarray:
+    r"""Prob(wc) of the user cluster ending at each relevant nugget end wc.
+
+    .. math::
+        Prob(wc) = 1/L \text{ if } wc \le L, \text{ else } 0
+
+    References
+    ----------
+    T. Sakai et al., the GFRC2 paper, Eq. 14.
+    """
+    return np.where(wc <= L, 1.0 / L, 0.0)
+
+
+def expectation(owner: np.ndarray, prob: np.ndarray, value: np.ndarray, n_owners: int):
+    r"""sum_{wc} Prob(wc) value(wc) per owner (conversation), 0 for none.
+
+    .. math::
+        GFRC2 = \sum_{wc} Prob(wc)\, Experience(wc),\quad
+        EGNP = \sum_{wc} Prob(wc)\, GNP(wc),\quad
+        EGF^m = \sum_{wc} Prob(wc)\, GF^m(wc)
+
+    References
+    ----------
+    T. Sakai et al., the GFRC2 paper, Eqs. 11, 20 and 21.
+    """
+    return np.bincount(owner, weights=prob * value, minlength=n_owners)
+
+
+# --------------------------------------------------------------------------- nuggets
+def ratio(num, den, empty: float) -> np.ndarray:
+    """The ratio num / den, ``empty`` where den is 0 (one IEEE division per cell)."""
+    num = np.asarray(num, dtype=np.float64)
+    out = np.full(num.shape, empty, dtype=np.float64)
+    return np.divide(num, den, out=out, where=np.asarray(den) > 0)
+
+
+def match_ratios(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    r"""Recall-NtN, Precision-NtN and Recall-NtR from counts (..., 5); NaN for 0/0.
+
+    With c = (matched gold, gold, matched extracted, extracted, entailed gold):
+
+    .. math::
+        Recall\text{-}NtN = c_0 / c_1,\quad Precision\text{-}NtN = c_2 / c_3,\quad
+        Recall\text{-}NtR = c_4 / c_1
+
+    References
+    ----------
+    Z. Abbasiantaeb et al., Conversational Gold (TREC iKAT 2024 resources), Eqs. 4-6.
+    """
+    nan = float("nan")
+    return (
+        ratio(counts[..., 0], counts[..., 1], nan),
+        ratio(counts[..., 2], counts[..., 3], nan),
+        ratio(counts[..., 4], counts[..., 1], nan),
+    )
+
+
+def nuggetizer_scores(counts: np.ndarray) -> tuple[np.ndarray, ...]:
+    r"""The strict-vital, strict-all, vital and all scores of nuggetizer; 0 for an empty set.
+
+    With c = (|V|, vital support, vital partial, |N|, support, partial) and
+    s(n) = 1 for support, 1/2 for partial support, 0 otherwise:
+
+    .. math::
+        \text{strict-vital} = c_1 / c_0,\quad \text{strict-all} = c_4 / c_3,\quad
+        \text{vital} = (c_1 + c_2/2) / c_0,\quad \text{all} = (c_4 + c_5/2) / c_3
+
+    References
+    ----------
+    R. Pradeep et al., Initial Nugget Evaluation Results for the TREC 2024 RAG Track
+    with the AutoNuggetizer Framework; castorini/nuggetizer ``calculate_nugget_scores``.
+    """
+    return (
+        ratio(counts[..., 1], counts[..., 0], 0.0),
+        ratio(counts[..., 4], counts[..., 3], 0.0),
+        ratio(counts[..., 1] + 0.5 * counts[..., 2], counts[..., 0], 0.0),
+        ratio(counts[..., 4] + 0.5 * counts[..., 5], counts[..., 3], 0.0),
+    )
+
+
+# --------------------------------------------------------------------------- means
+def scaled(arr: np.ndarray) -> tuple[np.ndarray, int]:
+    """``arr / 2**e`` with its largest |value| in [0.5, 1), and e (0 for an all-0 array).
+
+    Division by a power of 2 is exact: sums, means and their rounding are those of
+    the values, but squares neither overflow (1e200) nor underflow (1e-300).
+    """
+    top = float(np.abs(arr).max()) if arr.size else 0.0
+    e = math.frexp(top)[1] if top > 0 else 0
+    return (np.ldexp(arr, -e) if e else arr), e
+
+
+def fsum_means(x: np.ndarray) -> np.ndarray:
+    r"""Column means of (n, k) ``x`` from correctly rounded sums, without overflow.
+
+    .. math::
+        \bar x_j = 2^e\, \mathrm{fl}\!\left(\mathrm{fl}\Big(\sum_i x_{ij} / 2^e\Big) / n\right)
+
+    with the sum rounded once (``math.fsum``) and 2^e the scale of :func:`scaled`.
+    Two columns whose sums are equal on paper (0.1 + 0.2 + 0.3 and 0.3 + 0.2 + 0.1,
+    or 0.3 + 0.3 + 0.0) get the same mean, bit for bit, whatever the order of their
+    values; finite values near 1.8e308 do not overflow.
+    """
+    s, e = scaled(x)
+    n = x.shape[0]
+    sums = np.array([math.fsum(col) for col in s.T.tolist()], dtype=np.float64)
+    return np.ldexp(sums / n, e)
+
+
+def exact_mean(x: np.ndarray) -> float:
+    r"""The mean of doubles rounded once, as ``statistics.mean``: their exact sum over n.
+
+    .. math::
+        \bar x = \mathrm{fl}\Big(\frac{1}{n} \sum_i x_i\Big)
+
+    with the sum exact. It is the sum of the doubles :func:`math.fsum` returns for
+    what is left after each one is taken away (a few passes; each leaves less than
+    half an ulp), taken as fractions.
+    """
+    rest = x.tolist()
+    parts = []
+    while True:
+        part = math.fsum(rest)
+        if part == 0.0:
+            break
+        parts.append(Fraction(part))
+        rest.append(-part)
+    return float(sum(parts, Fraction(0)) / len(x))
+
+
+def sequential_mean(x: np.ndarray) -> float:
+    """sum(x) / len(x) with the values added left to right; 0 for no value."""
+    return float(np.add.accumulate(x)[-1] / len(x)) if len(x) else 0.0
+
+
+def defined_means(values: np.ndarray, defined: np.ndarray, count: np.ndarray) -> np.ndarray:
+    r"""Means over axis 0 of the values where ``defined``; NaN where ``count`` is 0.
+
+    .. math::
+        \bar x = \frac{1}{n} \sum_{i\,:\,defined} x_i,\qquad n = count
+
+    A sum past the largest double is taken again with each value divided by n first,
+    so finite values give a finite mean; infinities of both signs give NaN.
+    """
+    cells = np.where(defined, values, 0.0)
+    n = np.maximum(count, 1)
+    with np.errstate(invalid="ignore", over="ignore"):  # inf and -inf: a NaN mean
+        mean = np.where(count > 0, cells.sum(axis=0) / n, np.nan)
+        over = np.isinf(mean) & np.isfinite(cells).all(axis=0)
+        if over.any():
+            mean[over] = (cells / n[None, ...]).sum(axis=0)[over]
+    return mean

@@ -97,8 +97,7 @@ def stop_probabilities(gains: Sequence[float] = (1, 3), /) -> np.ndarray:
 
 def _stop(gains) -> np.ndarray:
     """:func:`stop_probabilities`, its errors naming ``func`` (the function called)."""
-    g = check_gains(gains, "gains")
-    return np.concatenate(([0.0], g / (g[-1] + 1.0)))
+    return _core.stop_probabilities(check_gains(gains, "gains"))
 
 
 @public

@@ -283,26 +283,21 @@ def gfrc(
         )
     }
     per_turn = _turns(batch, level, opts)
-    n_counted = np.bincount(per_turn.conversation, minlength=n_conv)
     parts = []
     for a in batch.attributes:
-        total = np.bincount(per_turn.conversation, weights=per_turn.sim[a.name], minlength=n_conv)
-        if opts.empty == "uniform":
+        if opts.empty == "uniform":  # every system turn counts, an empty one as uniform
             uniform = float(
                 _core.distr_sim(np.full(a.n_groups, 1.0 / a.n_groups), a.target, a.divergence)
             )
-            count = batch.system_turns
-            total = total + (count - n_counted) * uniform
+            gf = _core.turn_mean(
+                per_turn.conversation, per_turn.sim[a.name], n_conv, batch.system_turns, uniform
+            )
         else:
-            count = n_counted
-        gf = np.divide(total, count, out=np.zeros(n_conv), where=count > 0)
+            gf = _core.turn_mean(per_turn.conversation, per_turn.sim[a.name], n_conv)
         out[str(MeasureName("GF", None, a.name))] = gf
         parts.append(gf)
     stack = np.stack(parts) if parts else np.zeros((0, n_conv))
-    set_w = w[1:]
-    if not set_w.sum() > 0:  # w_0 = 1 (GFRC = R) says nothing of GF's own weights
-        set_w = np.full(len(parts), 1.0 / len(parts))
-    out["GF"] = _core.combine(stack, set_w)
+    out["GF"] = _core.gf_of_sets(stack, w)
     out["GFRC"] = _core.combine(np.vstack([out["R"][None], stack]), w)
     return out
 

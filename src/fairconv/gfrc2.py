@@ -147,7 +147,7 @@ def clusters(
     experience = _core.combine(
         np.vstack([gnp[None], *(sim[a.name][None] for a in batch.attributes)]), w
     )
-    prob = np.where(wc <= L, 1.0 / L, 0.0)
+    prob = _core.cluster_probability(wc, L)
     return Clusters(
         conv,
         batch.end[rel],
@@ -207,12 +207,12 @@ def gfrc2(
     """
     c = clusters(batch, preset=preset, weights=weights, L=L, lmax=lmax, dedupe=dedupe)
     n = len(batch)
-    out = {"EGNP": np.bincount(c.conversation, weights=c.prob * c.gnp, minlength=n)}
+    out = {"EGNP": _core.expectation(c.conversation, c.prob, c.gnp, n)}
     for a in batch.attributes:
-        out[str(MeasureName("EGF", None, a.name))] = np.bincount(
-            c.conversation, weights=c.prob * c.sim[a.name], minlength=n
+        out[str(MeasureName("EGF", None, a.name))] = _core.expectation(
+            c.conversation, c.prob, c.sim[a.name], n
         )
-    out["GFRC2"] = np.bincount(c.conversation, weights=c.prob * c.experience, minlength=n)
+    out["GFRC2"] = _core.expectation(c.conversation, c.prob, c.experience, n)
     return out
 
 

@@ -38,16 +38,15 @@ Evaluation Results for the TREC 2024 RAG Track with the AutoNuggetizer Framework
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from itertools import chain, compress, islice, repeat
 from operator import is_, itemgetter, methodcaller
 from typing import Any
 
 import numpy as np
 
+from . import _core
 from ._validation import _NOT_IN_ID, caller, check_choice, fail, first_repeat, public
 from .io._json import json_repr, json_str
 from .io._nuggetizer import ConeRagLabels, NuggetizerAssignments, refuse_near_misses
@@ -428,13 +427,6 @@ def _counts(counts, width: int, pairs: Sequence[tuple[int, int]]) -> np.ndarray:
     return c.astype(np.int64)
 
 
-def _ratio(num, den, empty: float) -> np.ndarray:
-    """The ratio num / den, ``empty`` where den is 0 (one IEEE division per cell)."""
-    num = np.asarray(num, dtype=np.float64)
-    out = np.full(num.shape, empty, dtype=np.float64)
-    return np.divide(num, den, out=out, where=np.asarray(den) > 0)
-
-
 @public
 def ratios(counts, /) -> dict[str, np.ndarray]:
     r"""Recall-NtN, Precision-NtN and Recall-NtR from per-turn nugget counts.
@@ -475,12 +467,7 @@ def ratios(counts, /) -> dict[str, np.ndarray]:
     ([0.5, nan], [1.0, 0.0])
     """
     c = _counts(counts, 5, ((0, 1), (2, 3), (4, 1)))
-    nan = float("nan")
-    return {
-        MEASURES[0]: _ratio(c[..., 0], c[..., 1], nan),
-        MEASURES[1]: _ratio(c[..., 2], c[..., 3], nan),
-        MEASURES[2]: _ratio(c[..., 4], c[..., 1], nan),
-    }
+    return dict(zip(MEASURES, _core.match_ratios(c), strict=True))
 
 
 def _units(topics: Sequence[str], turns: Sequence[str]) -> list[str]:
@@ -681,12 +668,7 @@ def nuggetizer(counts, /) -> dict[str, np.ndarray]:
             "count at most one label per nugget",
             "more support and partial_support nuggets than nuggets",
         )
-    return {
-        NUGGETIZER_MEASURES[0]: _ratio(c[..., 1], c[..., 0], 0.0),
-        NUGGETIZER_MEASURES[1]: _ratio(c[..., 4], c[..., 3], 0.0),
-        NUGGETIZER_MEASURES[2]: _ratio(c[..., 1] + 0.5 * c[..., 2], c[..., 0], 0.0),
-        NUGGETIZER_MEASURES[3]: _ratio(c[..., 4] + 0.5 * c[..., 5], c[..., 3], 0.0),
-    }
+    return dict(zip(NUGGETIZER_MEASURES, _core.nuggetizer_scores(c), strict=True))
 
 
 @public
@@ -747,23 +729,6 @@ def read_nuggetizer(path_or_records, /, *, name: str | None = None) -> Nuggetize
     [[1, 1, 0, 2, 1, 1]]
     """
     return _read_nuggetizer(path_or_records, name=name)
-
-
-def _exact_mean(x: np.ndarray) -> float:
-    """The mean of doubles rounded once, as ``statistics.mean``: their exact sum over n.
-
-    The exact sum is the sum of the doubles :func:`math.fsum` returns for what is left
-    after each one is taken away (a few passes; each leaves less than half an ulp).
-    """
-    rest = x.tolist()
-    parts = []
-    while True:
-        part = math.fsum(rest)
-        if part == 0.0:
-            break
-        parts.append(Fraction(part))
-        rest.append(-part)
-    return float(sum(parts, Fraction(0)) / len(x))
 
 
 @public
@@ -830,7 +795,7 @@ def nuggetizer_scores(assignments, /, *, measures: Sequence[str] | None = None) 
     order = {r: i for i, r in enumerate(dict.fromkeys(runs))}
     run_of = np.fromiter(map(order.__getitem__, runs), np.int64, len(runs))
     overall = np.array(
-        [[_exact_mean(values[run_of == i, m]) for m in range(4)] for i in range(len(order))]
+        [[_core.exact_mean(values[run_of == i, m]) for m in range(4)] for i in range(len(order))]
     )
     table = _table(runs, topics, NUGGETIZER_MEASURES, values, overall=overall, sources=sources)
     return pick(table, measures)
@@ -889,11 +854,6 @@ def read_cone_rag(gold, response_nuggets=None, /, *, ntn=None, ntr=()) -> ConeRa
     (('1_1', '1_1'), [2, 3, 2, 3, 0, 0])
     """
     return _read_cone_rag(gold, response_nuggets, ntn=ntn, ntr=ntr)
-
-
-def _sequential_mean(x: np.ndarray) -> float:
-    """sum(x) / len(x) added left to right, as CONE-RAG averages; 0 for no value."""
-    return float(np.add.accumulate(x)[-1] / len(x)) if len(x) else 0.0
 
 
 @public
@@ -963,11 +923,11 @@ def cone_rag_scores(
     columns: list[np.ndarray] = []
     names: list[str] = []
     if labels.ntn.any():
-        columns.append(np.where(labels.ntn, _ratio(c[:, 0], c[:, 1], 0.0), np.nan))
-        columns.append(np.where(labels.ntn, _ratio(c[:, 2], c[:, 3], np.nan), np.nan))
+        columns.append(np.where(labels.ntn, _core.ratio(c[:, 0], c[:, 1], 0.0), np.nan))
+        columns.append(np.where(labels.ntn, _core.ratio(c[:, 2], c[:, 3], np.nan), np.nan))
         names += MEASURES[:2]
     if labels.ntr_lines.size:
-        columns.append(np.where(has_ntr, _ratio(c[:, 4], c[:, 5], np.nan), np.nan))
+        columns.append(np.where(has_ntr, _core.ratio(c[:, 4], c[:, 5], np.nan), np.nan))
         names.append(MEASURES[2])
     values = np.column_stack(columns)
     present = np.ones(values.shape, dtype=bool)
@@ -980,9 +940,9 @@ def cone_rag_scores(
             if m == MEASURES[2]:
                 lines = labels.ntr_lines[mine[labels.ntr_lines]]
                 if lines.size:
-                    overall[i, k] = _sequential_mean(values[lines, k])
+                    overall[i, k] = _core.sequential_mean(values[lines, k])
             elif (labels.ntn & mine).any():
                 cells = values[labels.ntn & mine, k]
-                overall[i, k] = _sequential_mean(cells[~np.isnan(cells)])
+                overall[i, k] = _core.sequential_mean(cells[~np.isnan(cells)])
     table = _table(labels.runs, labels.turns, tuple(names), values, present, overall)
     return pick(table, measures)

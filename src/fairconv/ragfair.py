@@ -133,7 +133,7 @@ def rigf(gf_gen, gf_re, /) -> np.ndarray:
                 f"hold GF values, in [1 - sqrt(2), 1] (within {SUM_TOLERANCE:g})",
                 f"{float(x[first]):.10g}{where}",
             )
-    out = _rigf(gen, re_, shape)
+    out = _core.rigf(gen, re_)
     over = np.isinf(out)
     if over.any():  # a GF_Re within ~1e-306 of 0: the percentage exceeds the float range
         first = tuple(int(i) for i in np.argwhere(over)[0]) if out.ndim else ()
@@ -144,18 +144,6 @@ def rigf(gf_gen, gf_re, /) -> np.ndarray:
             "be 0 or far enough from 0 for the percentage to be a finite float",
             f"{value!r}{where}",
         )
-    return out
-
-
-def _rigf(gen, re_, shape=None):
-    shape = np.broadcast_shapes(np.shape(gen), np.shape(re_)) if shape is None else shape
-    out = np.full(shape, np.nan)
-    # divide first: an answer with GF-Gen = 0 gives exactly -100, equal values exactly 0.
-    # GF values lie in [1 - sqrt(2), 1], so only a GF-Re within ~1e-306 of 0 overflows,
-    # to the +-inf that a percentage beyond the float range rounds to
-    with np.errstate(over="ignore"):
-        np.divide(gen - re_, re_, out=out, where=(re_ != 0) & ~np.isnan(re_))
-        out *= 100.0
     return out
 
 
@@ -187,13 +175,7 @@ def gf_gen(answer_distribution, target, /, *, divergence: str) -> np.ndarray:
     t = check_distributions(target, "target")
     if d.shape[-1] != t.shape[-1]:
         raise fail("target", f"have the {d.shape[-1]} groups of the answer", f"{t.shape}")
-    return _gf_gen(d, t, div)
-
-
-def _gf_gen(d, target, div):
-    missing = np.isnan(d).any(axis=-1)
-    sim = _core.distr_sim(np.where(missing[..., None], 1.0 / d.shape[-1], d), target, div)
-    return np.where(missing, 0.0, sim)
+    return _core.gf_gen(d, t, div)
 
 
 @public
@@ -232,16 +214,7 @@ def adsim(list_distribution, answer_distribution, /, *, divergence: str) -> np.n
             "have the groups of 'list_distribution'",
             f"shapes {dl.shape} and {da.shape}",
         )
-    return _adsim(dl, da, div)
-
-
-def _adsim(dl, da, div):
-    missing = np.isnan(dl).any(axis=-1) | np.isnan(da).any(axis=-1)
-    g = dl.shape[-1]
-    sim = _core.distr_sim(
-        np.where(np.isnan(dl), 1.0 / g, dl), np.where(np.isnan(da), 1.0 / g, da), div
-    )
-    return np.where(missing, np.nan, sim)
+    return _core.adsim(dl, da, div)
 
 
 def _levels(levels):
@@ -299,14 +272,14 @@ def attention_distribution(levels, memberships, /, *, cutoff: int | None = None)
 def _per_set(decay, level, memb, d_a, a: AttributeSet, cut) -> dict:
     """GF-Re, RIGF and ADsim at each depth, and GF-Gen, for one attribute set."""
     re_all = _core.gf_at_cutoffs(decay, memb, a.target, [a.divergence], cut)
-    gen = _gf_gen(d_a, a.target, a.divergence)
+    gen = _core.gf_gen(d_a, a.target, a.divergence)
     out = {str(MeasureName("GF-Gen", None, a.name)): gen}
     for k in cut:
         re_ = re_all[(a.divergence, k)]
         out[str(MeasureName("GF-Re", k, a.name))] = re_
-        out[str(MeasureName("RIGF", k, a.name))] = _rigf(gen, re_)
+        out[str(MeasureName("RIGF", k, a.name))] = _core.rigf(gen, re_)
         d_l = _core.attention(level, memb, k)
-        out[str(MeasureName("ADsim", k, a.name))] = _adsim(d_l, d_a, a.divergence)
+        out[str(MeasureName("ADsim", k, a.name))] = _core.adsim(d_l, d_a, a.divergence)
     return out
 
 
@@ -344,7 +317,7 @@ def _overall(out: dict, sets, cut, w, covered=None) -> None:
     for k in cut:
         re_ = _core.combine(stack("GF-Re", k), w, covered)
         out[str(MeasureName("GF-Re", k))] = re_
-        out[str(MeasureName("RIGF", k))] = _rigf(gen, re_)
+        out[str(MeasureName("RIGF", k))] = _core.rigf(gen, re_)
 
 
 @public

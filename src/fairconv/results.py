@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _accel
+from . import _accel, _core
 from ._validation import (
     FairconvWarning,
     caller,
@@ -636,15 +636,7 @@ class ScoreTable:
         count = defined.sum(axis=0)
         if self.overall is not None:
             return self.overall, count
-        cells = np.where(defined, self.values, 0.0)
-        n = np.maximum(count, 1)
-        with np.errstate(invalid="ignore", over="ignore"):  # inf and -inf: a NaN mean
-            mean = np.where(count > 0, cells.sum(axis=0) / n, np.nan)
-            # a sum past the largest double: the values are divided before they are added
-            over = np.isinf(mean) & np.isfinite(cells).all(axis=0)
-            if over.any():
-                mean[over] = (cells / n[None, :, :]).sum(axis=0)[over]
-        return mean, count
+        return _core.defined_means(self.values, defined, count), count
 
     def __repr__(self) -> str:
         mean, _ = self.mean()

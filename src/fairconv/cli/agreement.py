@@ -132,13 +132,13 @@ def _json_label(label):
 def _system_means(table, measure: str, source: str):
     """Mean of ``measure`` per run over the topics where every run has a value.
 
-    The means come from correctly rounded sums (:func:`fairconv.stats._common._exact_means`):
+    The means come from correctly rounded sums (:func:`fairconv._core.fsum_means`):
     runs whose sums are equal on paper tie, whatever the order of their values, and
     finite scores near 1.8e308 do not overflow.
     """
     import numpy as np
 
-    from ..stats._common import _exact_means
+    from .._core import fsum_means
 
     if measure not in table.measures:
         have = ", ".join(table.measures) or "none"
@@ -152,7 +152,7 @@ def _system_means(table, measure: str, source: str):
             f"{source}: no topic has {measure} for every run; the system means need "
             "topics that all runs were scored on"
         )
-    return _exact_means(values[topics]), int(topics.sum())
+    return fsum_means(values[topics]), int(topics.sum())
 
 
 def _pairs(names, means, n_topics):

@@ -13,6 +13,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from .. import _core
 from .._validation import caller, check_int, fail_params, public
 from ._common import (
     _alpha,
@@ -24,7 +25,6 @@ from ._common import (
     _rng,
     _round_off,
     _run_names,
-    _scaled,
     _scipy_stats,
     _unscaled,
 )
@@ -127,7 +127,7 @@ def _anova2(
     runs: tuple[str, ...] = (),
 ) -> Anova2Result | None:
     """The ANOVA of checked scores (None for V_E = 0 when ``undefined_ok``)."""
-    x, e = _scaled(x)
+    x, e = _core.scaled(x)
     n, m = x.shape
     ss_a, ss_b, ss_e, col = _anova(x)
     df_a, df_b, df_e = m - 1, n - 1, (m - 1) * (n - 1)
@@ -211,7 +211,7 @@ def _tukey(
     x: np.ndarray, alpha: float, params: tuple[str, ...], runs: tuple[str, ...] = ()
 ) -> TukeyHSDResult:
     """The two-way Tukey HSD of checked scores."""
-    x, e = _scaled(x)
+    x, e = _core.scaled(x)
     n, m = x.shape
     _, _, ss_e, col = _anova(x)
     df_e = (m - 1) * (n - 1)
@@ -519,7 +519,7 @@ def _randomised_tukey(
     runs: tuple[str, ...] = (),
 ) -> RandomisedTukeyHSDResult:
     """The randomised Tukey HSD of checked scores: counts per chunk, memory bounded."""
-    x, e = _scaled(x)
+    x, e = _core.scaled(x)
     n, m = x.shape
     _, _, ss_e, col = _anova(x)
     ms_e = ss_e / ((m - 1) * (n - 1))

@@ -6,10 +6,9 @@ the conventions of the package's docstring.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
+from .. import _core
 from .._validation import (
     as_float_array,
     check_int,
@@ -55,24 +54,14 @@ def _vector(x, name: str) -> np.ndarray:
 def _pair(x, y) -> tuple[np.ndarray, np.ndarray, int]:
     """The differences x - y of the scaled scores, their magnitudes |x| + |y|, and e.
 
-    Both are divided by 2**e (:func:`_scaled`); the magnitudes bound the rounding of d.
+    Both are divided by 2**e (:func:`fairconv._core.scaled`); the magnitudes bound the
+    rounding of d.
     """
     a, b = _vector(x, "x"), _vector(y, "y")
     if a.shape != b.shape:
         raise fail("y", f"hold the {len(a)} topics of 'x'", f"{len(b)}")
-    ab, e = _scaled(np.stack([a, b]))
+    ab, e = _core.scaled(np.stack([a, b]))
     return ab[0] - ab[1], np.abs(ab[0]) + np.abs(ab[1]), e
-
-
-def _scaled(arr: np.ndarray) -> tuple[np.ndarray, int]:
-    """``arr / 2**e`` with its largest |value| in [0.5, 1), and e.
-
-    Division by a power of 2 is exact: sums, means and their rounding are those of
-    the scores, but squares neither overflow (1e200) nor underflow (1e-300).
-    """
-    top = float(np.abs(arr).max()) if arr.size else 0.0
-    e = math.frexp(top)[1] if top > 0 else 0
-    return (np.ldexp(arr, -e) if e else arr), e
 
 
 def _unscaled(value, e: int, what: str, params: tuple[str, ...]):
@@ -151,20 +140,6 @@ def _p_values(counts, trials: int, exact: bool) -> np.ndarray:
     """
     counts = np.asarray(counts, dtype=np.float64)
     return counts / trials if exact else (counts + 1.0) / (trials + 1.0)
-
-
-def _exact_means(x: np.ndarray) -> np.ndarray:
-    """Column means from correctly rounded sums (``math.fsum``), without overflow.
-
-    Two columns whose sums are equal on paper (0.1 + 0.2 + 0.3 and 0.3 + 0.2 + 0.1,
-    or 0.3 + 0.3 + 0.0) get the same mean, bit for bit, whatever the order of their
-    values: ties are kept where means are ranked or compared. The scores are divided
-    by a power of 2 first (exact), so that finite scores near 1.8e308 do not overflow.
-    """
-    scaled, e = _scaled(x)
-    n = x.shape[0]
-    sums = np.array([math.fsum(col) for col in scaled.T.tolist()], dtype=np.float64)
-    return np.ldexp(sums / n, e)
 
 
 def _run_names(runs, m: int, name: str) -> tuple[str, ...]:

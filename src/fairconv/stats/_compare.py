@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .. import _core
 from .._validation import (
     as_float_array,
     caller,
@@ -31,7 +32,6 @@ from ._common import (
     _canonical,
     _check_topics,
     _constant,
-    _exact_means,
     _matrix,
     _p_values,
     _rng,
@@ -150,7 +150,7 @@ def _paired(x, test, n_resamples, rng, alpha, names, chunk, params) -> PairwiseT
     es[j, k], es[k, j] = effect, -effect
     lo_m[j, k], hi_m[j, k] = low, high
     lo_m[k, j], hi_m[k, j] = -high, -low
-    means = _exact_means(x)
+    means = _core.fsum_means(x)
     with np.errstate(over="ignore", invalid="ignore"):
         diff = means[:, None] - means[None, :]
     if not np.isfinite(diff).all():
@@ -473,7 +473,7 @@ def compare(
     canon, rows = _canonical(names, topic_ids)
     if rows is not None:
         x = x[rows]
-    means = _exact_means(x)
+    means = _core.fsum_means(x)
     # highest mean first; means equal on paper (exact sums) by name
     order = np.array(sorted(range(len(names)), key=lambda i: (-means[i], names[i])), dtype=np.int64)
     shown = tuple(names[i] for i in order)
