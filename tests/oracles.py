@@ -433,3 +433,100 @@ def read_run(path, run_name=None):
     topics, ids = _topics([t[0] for _, t in rows])
     tag = run_name or rows[0][1][5].decode()
     return Run(name, topics, ids, _docs(rows, 2), tag, np.array(scores), _lines(rows))
+
+
+# --------------------------------------------------------------------------- core arithmetic
+# One value at a time, from the equations the functions of fairconv._core cite.
+def rigf(gen, re_):
+    """RIGF (BREV-RAG 2025, Eq. 7) in percent; NaN where GF-Re is 0."""
+    return math.nan if re_ == 0 else (gen - re_) / re_ * 100.0
+
+
+def gf_gen(answer, target, divergence):
+    """DistrSim(d_A || target) (Eq. 5); 0 for an answer without a distribution."""
+    if any(math.isnan(x) for x in answer):
+        return 0.0
+    return sim(answer, target, divergence)
+
+
+def adsim(list_distribution, answer, divergence):
+    """DistrSim(d_L || d_A) (Eqs. 8-11); NaN when either is missing."""
+    if any(math.isnan(x) for x in list(list_distribution) + list(answer)):
+        return math.nan
+    return sim(list_distribution, answer, divergence)
+
+
+def stop_probabilities(gains):
+    """ERR's P(l) = gain(l) / (gain(lmax) + 1), P(0) = 0."""
+    return [0.0] + [g / (gains[-1] + 1.0) for g in gains]
+
+
+def turn_mean(owner, sims, n_owners, turns=None, fill=0.0):
+    """GF^m per conversation (the GFRC2 paper, Eq. 10): mean over counted turns, 0 if none."""
+    out = []
+    for c in range(n_owners):
+        mine = [s for o, s in zip(owner, sims, strict=True) if o == c]
+        count = len(mine) if turns is None else turns[c]
+        total = sum(mine) + (count - len(mine)) * fill
+        out.append(total / count if count > 0 else 0.0)
+    return out
+
+
+def gf_of_sets(gf, weights):
+    """GFRC's GF: sum_m w_m GF^m / sum_m w_m over m >= 1; the plain mean if they are 0."""
+    w = list(weights[1:])
+    if sum(w) == 0:
+        w = [1.0] * len(w)
+    return [sum(wm * g[i] for wm, g in zip(w, gf, strict=True)) / sum(w) for i in range(len(gf[0]))]
+
+
+def expectation(owner, prob, value, n_owners):
+    """sum of Prob(wc) value(wc) per conversation (the GFRC2 paper, Eqs. 11, 20, 21)."""
+    out = [0.0] * n_owners
+    for o, p, v in zip(owner, prob, value, strict=True):
+        out[o] += p * v
+    return out
+
+
+def match_ratios(counts):
+    """Recall-NtN, Precision-NtN, Recall-NtR (Conversational Gold, Eqs. 4-6); NaN for 0/0."""
+    c = [int(x) for x in counts]
+
+    def div(a, b):
+        return a / b if b else math.nan
+
+    return div(c[0], c[1]), div(c[2], c[3]), div(c[4], c[1])
+
+
+def nuggetizer_scores(counts):
+    """nuggetizer's four scores of one record's counts; 0 for an empty set."""
+    v, vs, vp, n, s, p = (int(x) for x in counts)
+
+    def div(a, b):
+        return a / b if b else 0.0
+
+    return div(vs, v), div(s, n), div(vs + 0.5 * vp, v), div(s + 0.5 * p, n)
+
+
+def exact_mean(xs):
+    """The exact sum of the doubles over n, rounded once."""
+    from fractions import Fraction
+
+    return float(sum((Fraction(x) for x in xs), Fraction(0)) / len(xs))
+
+
+def fsum_mean(xs, e):
+    """The exact sum of x / 2^e, rounded, over n, times 2^e (2^e the scale of the array)."""
+    from fractions import Fraction
+
+    scaled = [math.ldexp(x, -e) for x in xs]  # as the array is scaled, subnormals included
+    total = float(sum((Fraction(x) for x in scaled), Fraction(0)))
+    return math.ldexp(total / len(xs), e)
+
+
+def sequential_mean(xs):
+    """Values added left to right, over n; 0 for none."""
+    total = 0.0
+    for x in xs:
+        total += x
+    return total / len(xs) if xs else 0.0

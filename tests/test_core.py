@@ -1,10 +1,14 @@
-"""The shared core's ragged-array helpers against plain loops."""
+"""The shared core's arithmetic against plain loops written from the definitions."""
+
+import math
+import statistics
 
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import oracles
 from fairconv import _core
 from fairconv.conversation import Conversation, Nugget
 
@@ -187,3 +191,267 @@ def test_attention_agrees_with_a_loop(depth, g, cutoff):
         assert np.isnan(got).all()
     else:
         np.testing.assert_allclose(got, total / total.sum(), atol=1e-12)
+
+
+# --------------------------------------------------------------------------- RAG formulas
+def _distributions(rng, n, g, missing_every=0):
+    d = rng.dirichlet(np.ones(g), size=n)
+    one_hot = rng.random(n) < 0.3  # the edge d = +-1 of the divergences
+    d[one_hot] = np.eye(g)[rng.integers(g, size=n)][one_hot]
+    if missing_every:
+        d[::missing_every] = np.nan
+    return d
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(2, 7), st.sampled_from(["JSD", "NMD", "RNOD"]))
+def test_gf_gen_and_adsim_agree_with_a_loop(seed, g, divergence):
+    rng = np.random.default_rng(seed)
+    d_a, d_l = _distributions(rng, 12, g, 5), _distributions(rng, 12, g, 4)
+    target = rng.dirichlet(np.ones(g))
+    gen = _core.gf_gen(d_a, target, divergence)
+    ads = _core.adsim(d_l, d_a, divergence)
+    for i in range(12):
+        assert gen[i] == pytest.approx(oracles.gf_gen(d_a[i], target, divergence), abs=1e-12)
+        want = oracles.adsim(d_l[i], d_a[i], divergence)
+        if np.isnan(want):
+            assert np.isnan(ads[i])
+        else:
+            assert ads[i] == pytest.approx(want, abs=1e-12)
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(2, 7), st.sampled_from(["JSD", "NMD", "RNOD"]))
+def test_adsim_of_a_distribution_with_itself_is_one(seed, g, divergence):
+    d = _distributions(np.random.default_rng(seed), 8, g)
+    assert (_core.adsim(d, d, divergence) == 1.0).all()
+
+
+@given(
+    st.lists(
+        st.tuples(st.floats(1 - 2**0.5, 1), st.floats(1 - 2**0.5, 1) | st.just(0.0)),
+        min_size=1,
+        max_size=20,
+    )
+)
+def test_rigf_agrees_with_the_formula(pairs):
+    gen, re_ = np.array(pairs).T
+    got = _core.rigf(gen, re_)
+    for i, (a, b) in enumerate(pairs):
+        want = oracles.rigf(a, b)
+        if np.isnan(want):
+            assert np.isnan(got[i])
+        else:
+            assert got[i] == pytest.approx(want, rel=1e-12, abs=1e-9)
+
+
+@given(st.floats(1 - 2**0.5, 1).filter(lambda x: x != 0))
+def test_rigf_is_zero_for_equal_values_and_minus_100_for_an_answer_of_gf_0(gf):
+    assert _core.rigf(np.array(gf), np.array(gf)) == 0.0
+    assert _core.rigf(np.array(0.0), np.array(gf)) == -100.0
+
+
+# --------------------------------------------------------------------------- GFR, GFRC, GFRC2
+@given(st.lists(st.floats(0.01, 100), min_size=1, max_size=8).map(sorted))
+def test_stop_probabilities_agree_with_the_formula_and_lie_in_0_1(gains):
+    got = _core.stop_probabilities(np.array(gains))
+    assert got.tolist() == oracles.stop_probabilities(gains)
+    assert got[0] == 0.0 and (got >= 0).all() and (got < 1).all()
+    assert (np.diff(got) >= 0).all()
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(1, 6), st.booleans())
+def test_turn_mean_agrees_with_a_loop(seed, n_conv, every_turn):
+    rng = np.random.default_rng(seed)
+    owner = np.sort(rng.integers(0, n_conv, size=int(rng.integers(0, 15))))
+    sims = rng.uniform(-0.4, 1.0, size=len(owner))
+    counted = np.bincount(owner, minlength=n_conv)
+    turns = counted + rng.integers(0, 3, size=n_conv) if every_turn else None
+    fill = float(rng.uniform(0, 1))
+    got = _core.turn_mean(owner, sims, n_conv, turns, fill)
+    want = oracles.turn_mean(owner.tolist(), sims.tolist(), n_conv, turns, fill)
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
+    # a mean: within the range of what it averages (the fill included), 0 for none
+    for c in range(n_conv):
+        values = sims[owner == c].tolist() + ([fill] if every_turn else [])
+        if values and (turns if every_turn else counted)[c] > 0:
+            assert min(values) - 1e-12 <= got[c] <= max(values) + 1e-12
+        else:
+            assert got[c] == 0.0
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(1, 4), st.integers(1, 5), st.booleans())
+def test_gf_of_sets_agrees_with_a_loop(seed, n_sets, n_conv, r_only):
+    rng = np.random.default_rng(seed)
+    gf = rng.random((n_sets, n_conv))
+    w = np.zeros(n_sets + 1) if r_only else rng.dirichlet(np.ones(n_sets + 1))
+    if r_only:
+        w[0] = 1.0  # GFRC = R: GF is the plain mean of the GF^m
+    got = _core.gf_of_sets(gf, w)
+    np.testing.assert_allclose(got, oracles.gf_of_sets(gf.tolist(), w), rtol=1e-12, atol=1e-15)
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(2, 200))
+def test_cluster_probability_and_expectation_agree_with_a_loop(seed, L):
+    rng = np.random.default_rng(seed)
+    n_conv = 4
+    owner = np.sort(rng.integers(0, n_conv, size=30))
+    wc = rng.integers(1, 2 * L, size=30).astype(np.float64)
+    prob = _core.cluster_probability(wc, L)
+    assert prob.tolist() == [1.0 / L if w <= L else 0.0 for w in wc.tolist()]
+    value = rng.random(30)
+    got = _core.expectation(owner, prob, value, n_conv)
+    want = oracles.expectation(owner.tolist(), prob.tolist(), value.tolist(), n_conv)
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-15)
+
+
+@given(st.integers(2, 50), st.lists(st.floats(0, 1), min_size=1, max_size=60))
+def test_an_expectation_over_distinct_clusters_lies_in_0_1(L, values):
+    """Distinct word positions: at most L clusters of probability 1/L each."""
+    wc = np.arange(1, len(values) + 1, dtype=np.float64)
+    prob = _core.cluster_probability(wc, L)
+    assert prob.sum() <= 1.0 + 1e-12
+    got = _core.expectation(np.zeros(len(values), dtype=np.int64), prob, np.array(values), 1)
+    assert 0.0 <= got[0] <= 1.0 + 1e-12
+
+
+# --------------------------------------------------------------------------- nuggets
+def _counts_of(rng, n, width, parts):
+    """Non-negative counts (n, width): each part column at most its whole column."""
+    c = rng.integers(0, 6, size=(n, width))
+    for part, whole in parts:
+        c[:, whole] = np.maximum(c[:, whole], c[:, part])
+    return c
+
+
+@given(st.integers(0, 2**32 - 1))
+def test_match_ratios_agree_with_a_loop_and_lie_in_0_1(seed):
+    rng = np.random.default_rng(seed)
+    c = _counts_of(rng, 20, 5, ((0, 1), (4, 1), (2, 3)))
+    got = np.column_stack(_core.match_ratios(c))
+    for i in range(20):
+        want = oracles.match_ratios(c[i])
+        np.testing.assert_array_equal(got[i], want)  # one division: the same bits
+    defined = got[~np.isnan(got)]
+    assert ((defined >= 0) & (defined <= 1)).all()
+
+
+@given(st.integers(0, 2**32 - 1))
+def test_nuggetizer_scores_agree_with_a_loop_and_lie_in_0_1(seed):
+    rng = np.random.default_rng(seed)
+    c = rng.integers(0, 4, size=(20, 6))
+    c[:, 0] = c[:, 0] + c[:, 1] + c[:, 2]  # |V| holds its support and partial nuggets
+    c[:, 3] = c[:, 3] + c[:, 4] + c[:, 5]
+    got = np.column_stack(_core.nuggetizer_scores(c))
+    for i in range(20):
+        assert got[i].tolist() == list(oracles.nuggetizer_scores(c[i]))
+    assert ((got >= 0) & (got <= 1)).all()
+
+
+@given(st.lists(st.tuples(st.integers(0, 50), st.integers(0, 50)), max_size=20), st.floats(0, 1))
+def test_ratio_is_num_over_den_or_the_empty_value(pairs, empty):
+    num = np.array([min(a, b) for a, b in pairs], dtype=np.int64)
+    den = np.array([max(a, b) for a, b in pairs], dtype=np.int64)
+    got = _core.ratio(num, den, empty)
+    for i in range(len(pairs)):
+        assert got[i] == (num[i] / den[i] if den[i] else empty)
+    assert ((got >= 0) & (got <= 1)).all()
+
+
+# --------------------------------------------------------------------------- means
+finite = st.floats(allow_nan=False, allow_infinity=False)
+summable = st.floats(-1e300, 1e300)  # sums of up to 1e8 such values stay finite
+unit = st.floats(0, 1)
+
+
+@given(st.lists(summable, min_size=1, max_size=40))
+def test_exact_mean_is_the_exact_sum_over_n_rounded_once(xs):
+    assert _core.exact_mean(np.array(xs)) == oracles.exact_mean(xs)
+
+
+@given(st.lists(unit, min_size=1, max_size=50))
+def test_exact_mean_is_rounded_once_as_statistics_mean(xs):
+    assert _core.exact_mean(np.array(xs)) == statistics.mean(xs)
+
+
+def test_exact_mean_is_rounded_once_where_a_plain_sum_is_not():
+    xs = [0.1] * 10 + [1e-17, 0.7]
+    assert _core.exact_mean(np.array(xs)) == statistics.mean(xs)
+    assert sum(xs) / len(xs) != statistics.mean(xs)  # the case a plain sum gets wrong
+
+
+@given(summable, st.integers(1, 30), st.randoms(use_true_random=False))
+def test_exact_mean_of_equal_values_is_that_value_in_any_order(x, n, rnd):
+    assert _core.exact_mean(np.full(n, x)) == x
+    xs = [x, -x / 3, 0.1, 1e-300][: max(n % 4, 1)] * 3
+    shuffled = list(xs)
+    rnd.shuffle(shuffled)
+    assert _core.exact_mean(np.array(shuffled)) == _core.exact_mean(np.array(xs))
+
+
+@given(st.lists(st.lists(finite, min_size=3, max_size=3), min_size=1, max_size=25))
+def test_fsum_means_agree_with_the_exact_scaled_sum_and_ignore_order(rows):
+    x = np.array(rows)
+    got = _core.fsum_means(x)
+    assert np.isfinite(got).all()  # values near 1.8e308 do not overflow
+    e = math.frexp(float(np.abs(x).max()))[1]  # one scale for the whole array
+    for j in range(3):
+        assert got[j] == oracles.fsum_mean(x[:, j].tolist(), e)
+    reversed_ = _core.fsum_means(x[::-1])
+    assert got.tolist() == reversed_.tolist()
+
+
+def test_fsum_means_tie_columns_whose_sums_are_equal_on_paper():
+    x = np.array([[0.1, 0.3, 0.3], [0.2, 0.2, 0.3], [0.3, 0.1, 0.0]])
+    got = _core.fsum_means(x)
+    assert got[0] == got[1] == got[2]
+    assert (0.1 + 0.2 + 0.3) != (0.3 + 0.2 + 0.1)  # the plain sums do not tie
+
+
+@given(st.lists(summable, max_size=30))
+def test_sequential_mean_adds_left_to_right(xs):
+    assert _core.sequential_mean(np.array(xs, dtype=np.float64)) == oracles.sequential_mean(xs)
+
+
+@given(st.integers(0, 2**32 - 1), st.sampled_from([1.0, 1e307, 1e-310]))
+def test_defined_means_agree_with_a_loop_without_overflow(seed, scale):
+    rng = np.random.default_rng(seed)
+    values = rng.normal(size=(9, 2, 3)) * scale
+    defined = rng.random((9, 2, 3)) < 0.7
+    count = defined.sum(axis=0)
+    got = _core.defined_means(values, defined, count)
+    for r in range(2):
+        for m in range(3):
+            cells = [float(values[t, r, m]) for t in range(9) if defined[t, r, m]]
+            if not cells:
+                assert np.isnan(got[r, m])
+                continue
+            assert np.isfinite(got[r, m])
+            want = math.fsum(x / len(cells) for x in cells)
+            assert got[r, m] == pytest.approx(want, rel=1e-12, abs=1e-300)
+
+
+@given(st.floats(-1e308, 1e308), st.integers(1, 9))
+def test_defined_means_of_one_value_is_that_value(x, n):
+    values = np.full((n, 1, 1), x)
+    values[0] = np.nan  # an undefined cell is left out
+    defined = ~np.isnan(values)
+    got = _core.defined_means(values, defined, defined.sum(axis=0))
+    if n == 1:
+        assert np.isnan(got[0, 0])
+    else:
+        assert got[0, 0] == pytest.approx(x, rel=1e-15)
+
+
+def test_defined_means_of_opposite_infinities_is_nan():
+    values = np.array([[[np.inf]], [[-np.inf]]])
+    got = _core.defined_means(values, np.ones(values.shape, bool), np.array([[2]]))
+    assert np.isnan(got[0, 0])
+
+
+@given(st.lists(finite, min_size=1, max_size=20))
+def test_scaled_divides_by_a_power_of_2(xs):
+    x = np.array(xs)
+    s, e = _core.scaled(x)
+    top = np.abs(s).max()
+    assert top == 0 or 0.5 <= top < 1
+    within = np.abs(x) >= math.ldexp(1.0, e - 1021)  # exact there; smaller may go subnormal
+    assert np.array_equal(np.ldexp(s[within], e), x[within])

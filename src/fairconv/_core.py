@@ -783,8 +783,10 @@ def nuggetizer_scores(counts: np.ndarray) -> tuple[np.ndarray, ...]:
 def scaled(arr: np.ndarray) -> tuple[np.ndarray, int]:
     """``arr / 2**e`` with its largest |value| in [0.5, 1), and e (0 for an all-0 array).
 
-    Division by a power of 2 is exact: sums, means and their rounding are those of
-    the values, but squares neither overflow (1e200) nor underflow (1e-300).
+    Division by a power of 2 is exact for every value within a factor 2^1021 of the
+    largest: sums, means and their rounding are those of the values, but squares
+    neither overflow (1e200) nor underflow (1e-300). A value smaller still becomes
+    subnormal and may lose its last bits.
     """
     top = float(np.abs(arr).max()) if arr.size else 0.0
     e = math.frexp(top)[1] if top > 0 else 0
@@ -800,7 +802,9 @@ def fsum_means(x: np.ndarray) -> np.ndarray:
     with the sum rounded once (``math.fsum``) and 2^e the scale of :func:`scaled`.
     Two columns whose sums are equal on paper (0.1 + 0.2 + 0.3 and 0.3 + 0.2 + 0.1,
     or 0.3 + 0.3 + 0.0) get the same mean, bit for bit, whatever the order of their
-    values; finite values near 1.8e308 do not overflow.
+    values; finite values near 1.8e308 do not overflow. The whole array shares one
+    scale, so a column of values below 2^-1021 of the largest value of ``x`` may lose
+    their last bits (see :func:`scaled`).
     """
     s, e = scaled(x)
     n = x.shape[0]
@@ -816,7 +820,8 @@ def exact_mean(x: np.ndarray) -> float:
 
     with the sum exact. It is the sum of the doubles :func:`math.fsum` returns for
     what is left after each one is taken away (a few passes; each leaves less than
-    half an ulp), taken as fractions.
+    half an ulp), taken as fractions. For values whose partial sums stay finite
+    (scores, ratios in [0, 1]): ``math.fsum`` raises OverflowError beyond.
     """
     rest = x.tolist()
     parts = []
@@ -830,7 +835,10 @@ def exact_mean(x: np.ndarray) -> float:
 
 
 def sequential_mean(x: np.ndarray) -> float:
-    """sum(x) / len(x) with the values added left to right; 0 for no value."""
+    """The sum of x over len(x), the values added left to right; 0 for no value.
+
+    As CONE-RAG averages its per-turn ratios (values in [0, 1], whose sum is finite).
+    """
     return float(np.add.accumulate(x)[-1] / len(x)) if len(x) else 0.0
 
 
@@ -841,7 +849,8 @@ def defined_means(values: np.ndarray, defined: np.ndarray, count: np.ndarray) ->
         \bar x = \frac{1}{n} \sum_{i\,:\,defined} x_i,\qquad n = count
 
     A sum past the largest double is taken again with each value divided by n first,
-    so finite values give a finite mean; infinities of both signs give NaN.
+    so finite values give a finite mean unless it rounds to within an ulp of the
+    largest double; infinities of both signs give NaN.
     """
     cells = np.where(defined, values, 0.0)
     n = np.maximum(count, 1)
