@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import oracles
+import trecfair_oracle
 from fairconv import _core
 from fairconv.conversation import Conversation, Nugget
 
@@ -455,3 +456,69 @@ def test_scaled_divides_by_a_power_of_2(xs):
     assert top == 0 or 0.5 <= top < 1
     within = np.abs(x) >= math.ldexp(1.0, e - 1021)  # exact there; smaller may go subnormal
     assert np.array_equal(np.ldexp(s[within], e), x[within])
+
+
+# --------------------------------------------------------------------------- TREC Fair
+@given(st.integers(0, 300))
+def test_trec_fair_discount_is_the_float32_formula(n):
+    got = _core.trec_fair_discount(n)
+    assert got.dtype == np.float32
+    assert [float(x) for x in got] == [trecfair_oracle.delta(k) for k in range(1, n + 1)]
+    assert n < 2 or got[0] == got[1] == 1.0
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(1, 8), st.integers(1, 12))
+def test_trec_fair_ndcg_agrees_with_a_loop_and_lies_in_0_1(seed, K, N):
+    rng = np.random.default_rng(seed)
+    hit = rng.random((5, K)) < 0.5
+    n_relevant = hit.sum(axis=1) + rng.integers(0, 4, size=5)
+    n_relevant[n_relevant == 0] = 1
+    delta = _core.trec_fair_discount(max(K, N)).astype(np.float64)
+    got = _core.trec_fair_ndcg(hit, delta, n_relevant, N)
+    for i in range(5):
+        dcg = sum(trecfair_oracle.delta(k + 1) for k in range(K) if hit[i, k])
+        idcg = sum(trecfair_oracle.delta(k) for k in range(1, min(N, n_relevant[i]) + 1))
+        assert got[i] == pytest.approx(dcg / idcg, rel=1e-12)
+        if hit[i].sum() <= N:  # no more relevant pages counted than the ideal ranking holds
+            assert 0.0 <= got[i] <= 1.0 + 1e-12
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(2, 9))
+def test_sparse_js_agrees_with_the_dense_divergence_and_lies_in_0_ln2(seed, n_cells):
+    rng = np.random.default_rng(seed)
+    count = 4
+    dense_e = rng.random((count, n_cells)) * (rng.random((count, n_cells)) < 0.6)
+    dense_e[0] = 0.0  # a group without exposure: NaN
+    tau = rng.random((count, n_cells)) * (rng.random((count, n_cells)) < 0.8)
+    tau[:, 0] += 0.1  # every target has mass
+    group, cell = np.nonzero(dense_e)
+    got = _core.sparse_js(group, dense_e[group, cell], tau[group, cell], tau.sum(axis=1), count)
+    assert np.isnan(got[0])
+    for g in range(1, count):
+        if not dense_e[g].any():
+            assert np.isnan(got[g])
+            continue
+        p = dict(enumerate(dense_e[g].tolist()))
+        q = dict(enumerate(tau[g].tolist()))
+        assert got[g] == pytest.approx(trecfair_oracle.js(p, q), abs=1e-12)
+        assert 0.0 <= got[g] <= math.log(2.0) + 1e-12
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(2, 9), st.floats(0.5, 20))
+def test_expected_exposure_agrees_with_the_dense_sums(seed, n_cells, Z):
+    rng = np.random.default_rng(seed)
+    count = 3
+    eps = rng.random((count, n_cells)) * (rng.random((count, n_cells)) < 0.6)
+    tau = rng.dirichlet(np.ones(n_cells), size=count)
+    group, cell = np.nonzero(eps)
+    dis, dot, loss, seen_sq = _core.exposure_sums(
+        group, eps[group, cell], tau[group, cell], count, Z
+    )
+    ee_l = _core.expected_exposure_loss(loss, (tau * tau).sum(axis=1), seen_sq, Z)
+    for g in range(count):
+        e, t = eps[g].tolist(), tau[g].tolist()
+        assert dis[g] == pytest.approx(sum(x * x for x in e), rel=1e-12, abs=1e-15)
+        want = sum(x * Z * y for x, y in zip(e, t, strict=True))
+        assert dot[g] == pytest.approx(want, rel=1e-12, abs=1e-15)
+        want = sum((x - Z * y) ** 2 for x, y in zip(e, t, strict=True))
+        assert ee_l[g] == pytest.approx(want, rel=1e-12, abs=1e-15)

@@ -44,8 +44,8 @@ from collections.abc import Sequence
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.special import rel_entr
 
+from . import _core
 from ._accel import KeyTable
 from ._validation import (
     FairconvWarning,
@@ -104,15 +104,9 @@ _EDITIONS = (2021, 2022)
 _DEFAULT_LEN = {(1, 2022): 500, (1, 2021): 1000, (2, 2022): 20, (2, 2021): 50}
 _SUM_TOL = 1e-5
 _BLOCK = 1 << 22  # cells of the sparse products held at once (per block of topics)
-_LN2 = math.log(2.0)
 
 
 # --------------------------------------------------------------------------- discount
-def _discount32(n: int) -> np.ndarray:
-    ranks = np.arange(1, n + 1, dtype=np.float32)
-    return np.reciprocal(np.log2(np.maximum(ranks, np.float32(2))))
-
-
 @public
 def discount(n: int, /) -> np.ndarray:
     r"""The track's rank discount of ranks 1..n, computed in single precision.
@@ -148,7 +142,7 @@ def discount(n: int, /) -> np.ndarray:
     [1.0, 1.0, 0.6309297680854797]
     """
     n = check_int(n, "n", minimum=0)
-    return _discount32(n).astype(np.float64)
+    return _core.trec_fair_discount(n).astype(np.float64)
 
 
 @public
@@ -185,7 +179,7 @@ def exposure_of_ranking(n: int, /) -> float:
     True
     """
     n = check_int(n, "n", minimum=1)
-    return float(np.sum(_discount32(n)))
+    return float(np.sum(_core.trec_fair_discount(n)))
 
 
 Z_20 = 7.812597751617432
@@ -987,9 +981,7 @@ def _task1(rel, kn, rows, n, nrel, src, tindex, edition, N):
     batch, K = rel.shape[:-1], rel.shape[-1]
     within = np.arange(K) < n[..., None]
     delta = discount(max(K, N))
-    cum = np.concatenate(([0.0], np.cumsum(delta)))
-    dcg = (np.where(within & rel, delta[:K], 0.0)).sum(axis=-1)
-    ndcg = dcg / cum[np.minimum(nrel, N)]
+    ndcg = _core.trec_fair_ndcg(within & rel, delta, nrel, N)
     pages = _Pages(rows, within & kn, delta[:K], K, "alignments")
     awrf = _awrf(pages, src, tindex, edition)
     awrf = awrf.reshape(batch)
@@ -1029,18 +1021,7 @@ def _js_block(g, c, v, count, src, tix):
     Over the exposed cells, ``p ln(p/m) + q ln(q/m)``; each unexposed cell adds
     ``q ln 2``, in all ``ln 2 (1 - sum of q over the exposed cells)``.
     """
-    mass = np.bincount(g, weights=v, minlength=count)
-    tau = src._at(tix[g], c)
-    qtot = src.total.reshape(-1)[tix]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p = v / mass[g]
-        q = tau / qtot[g]
-        m = 0.5 * (p + q)
-        inside = np.bincount(g, weights=rel_entr(p, m) + rel_entr(q, m), minlength=count)
-        seen = np.bincount(g, weights=tau, minlength=count)
-        js = 0.5 * (inside + _LN2 * np.maximum(qtot - seen, 0.0) / qtot)
-    js = np.maximum(js, 0.0)
-    return np.where(mass > 0, js, np.nan)
+    return _core.sparse_js(g, v, src._at(tix[g], c), src.total.reshape(-1)[tix], count)
 
 
 # --------------------------------------------------------------------------- task 2
@@ -1162,13 +1143,11 @@ def _task2(counts, rows, n, src, tindex, N):
     seen_sq = np.zeros(nb)
     for g0, count, g, c, v in pages.blocks(nb):
         tau = src._at(tindex[g0 : g0 + count][g], c)
-        dis[g0 : g0 + count] = np.bincount(g, weights=v * v, minlength=count)
-        dot[g0 : g0 + count] = Z * np.bincount(g, weights=v * tau, minlength=count)
-        diff = v - Z * tau
-        loss[g0 : g0 + count] = np.bincount(g, weights=diff * diff, minlength=count)
-        seen_sq[g0 : g0 + count] = np.bincount(g, weights=tau * tau, minlength=count)
+        sums = _core.exposure_sums(g, v, tau, count, Z)
+        for total, part in zip((dis, dot, loss, seen_sq), sums, strict=True):
+            total[g0 : g0 + count] = part
     sumsq = src._sumsq.reshape(-1)[tindex]
-    loss = loss + Z * Z * np.maximum(sumsq - seen_sq, 0.0)
+    loss = _core.expected_exposure_loss(loss, sumsq, seen_sq, Z)
     none = n_seq.reshape(-1) == 0
     undefined = none | ~np.isfinite(sumsq)  # EE-D needs no target
     return {
