@@ -34,7 +34,6 @@ from ._accel import resolve_n_jobs, thread_map
 from ._validation import (
     FairconvWarning,
     as_float_array,
-    caller,
     check_choice,
     check_cutoffs,
     check_distributions,
@@ -44,6 +43,7 @@ from ._validation import (
     check_unique_names,
     check_weights,
     fail,
+    fail_type,
     public,
 )
 from .divergences import DIVERGENCE_NAMES, AttributeSet
@@ -277,9 +277,10 @@ def _padded(levels, memberships, sets: Sequence[AttributeSet], lengths, lmax: in
             "levels", "be an integer array (..., K)", f"dtype {lev.dtype}, shape {lev.shape}"
         )
     if isinstance(memberships, np.ndarray) or not hasattr(memberships, "__iter__"):
-        raise TypeError(
-            f"The 'memberships' parameter of {caller()} must be a sequence of arrays, one per "
-            f"attribute set. Got {type(memberships).__name__} instead."
+        raise fail_type(
+            "memberships",
+            "be a sequence of arrays, one per attribute set",
+            type(memberships).__name__,
         )
     members = list(memberships)
     if len(sets) != len(members):
@@ -521,10 +522,11 @@ def check_shared_topics(qrels: Qrels, runs: Sequence[Run], names) -> None:
     judged = set(qrels.topics)
     for name, run in zip(names, runs, strict=True):
         if judged.isdisjoint(run.topics):
-            raise ValueError(
-                f"The 'runs' parameter of {caller()} must hold runs that share topics with "
-                f"the qrels. Got run {name!r} with topics {_few(run.topics)} against the "
-                f"qrels' topics {_few(qrels.topics)} instead (are they of one track?)."
+            raise fail(
+                "runs",
+                "hold runs that share topics with the qrels (are they of one track?)",
+                f"run {name!r} with topics {_few(run.topics)} against the qrels' topics "
+                f"{_few(qrels.topics)}",
             )
 
 

@@ -47,7 +47,7 @@ from typing import Any
 import numpy as np
 
 from . import _core
-from ._validation import _NOT_IN_ID, caller, check_choice, fail, first_repeat, public
+from ._validation import _NOT_IN_ID, caller, check_choice, fail, fail_type, first_repeat, public
 from .io._json import json_repr, json_str
 from .io._nuggetizer import ConeRagLabels, NuggetizerAssignments, refuse_near_misses
 from .io._nuggetizer import read_cone_rag as _read_cone_rag
@@ -583,9 +583,10 @@ def evaluate(
     0.2222
     """
     if not isinstance(labels, MatchLabels):
-        raise TypeError(
-            f"The 'labels' parameter of {caller()} must be a MatchLabels (from read_labels or "
-            f"labels_from_records). Got {type(labels).__name__} instead."
+        raise fail_type(
+            "labels",
+            "be a MatchLabels (from read_labels or labels_from_records)",
+            type(labels).__name__,
         )
     average = check_choice(average, "average", ("macro", "micro"))
     per = ratios(labels.counts)
@@ -782,9 +783,10 @@ def nuggetizer_scores(assignments, /, *, measures: Sequence[str] | None = None) 
         or not parts
         or not all(isinstance(p, NuggetizerAssignments) for p in parts)
     ):
-        raise TypeError(
-            f"The 'assignments' parameter of {caller()} must be what read_nuggetizer returns, "
-            f"or a non-empty sequence of them. Got {type(assignments).__name__} instead."
+        raise fail_type(
+            "assignments",
+            "be what read_nuggetizer returns, or a non-empty sequence of them",
+            type(assignments).__name__,
         )
     runs = tuple(chain.from_iterable(p.runs for p in parts))
     topics = tuple(chain.from_iterable(p.topics for p in parts))
@@ -912,10 +914,7 @@ def cone_rag_scores(
     (0.6666666666666666, 0.0)
     """
     if not isinstance(labels, ConeRagLabels):
-        raise TypeError(
-            f"The 'labels' parameter of {caller()} must be what read_cone_rag returns. "
-            f"Got {type(labels).__name__} instead."
-        )
+        raise fail_type("labels", "be what read_cone_rag returns", type(labels).__name__)
     c = labels.counts
     n = len(labels.runs)
     has_ntr = np.zeros(n, dtype=bool)
