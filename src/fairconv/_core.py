@@ -667,7 +667,8 @@ def turn_mean(
 
     References
     ----------
-    T. Sakai et al., the GFRC2 paper, Eq. 10; T. Sakai, EVIA 2023, Eq. 2.
+    T. Sakai et al., the GFRC2 paper, Eq. 10; T. Sakai, EVIA 2023, Eq. 4 with
+    PW(S_i) = 1 on the turns of S.
     """
     total = np.bincount(owner, weights=sim, minlength=n_owners)
     counted = np.bincount(owner, minlength=n_owners)
@@ -691,7 +692,7 @@ def gf_of_sets(gf: np.ndarray, weights: np.ndarray) -> np.ndarray:
 
     References
     ----------
-    T. Sakai, EVIA 2023, Eqs. 2-3; T. Sakai et al., the GFRC2 paper, Eqs. 2-3.
+    T. Sakai, EVIA 2023, Eqs. 4 and 9; T. Sakai et al., the GFRC2 paper, Eqs. 2-3.
     """
     set_w = weights[1:]
     if not set_w.sum() > 0:
