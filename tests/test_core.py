@@ -529,3 +529,20 @@ def test_expected_exposure_agrees_with_the_dense_sums(seed, n_cells, Z):
         assert dot[g] == pytest.approx(want, rel=1e-12, abs=1e-15)
         want = sum((x - Z * y) ** 2 for x, y in zip(e, t, strict=True))
         assert ee_l[g] == pytest.approx(want, rel=1e-12, abs=1e-15)
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(1, 12))
+def test_work_level_weights_agree_with_a_loop_and_lie_in_0_1(seed, R):
+    rng = np.random.default_rng(seed)
+    level = rng.integers(-1, 6, size=(4, R))
+    used = (level >= 0) & (np.arange(R) < rng.integers(0, R + 1, size=4)[:, None])
+    got = _core.work_level_weights(level, used)
+    for t in range(4):
+        pages = [k for k in range(R) if used[t, k]]
+        want = trecfair_oracle.work_weights(pages, {k: int(level[t, k]) for k in pages}, 2021)
+        for k in range(R):
+            if used[t, k]:
+                assert got[t, k] == pytest.approx(want[k], rel=1e-12)
+                assert 0.0 < got[t, k] <= 1.0
+            else:
+                assert got[t, k] == 0.0

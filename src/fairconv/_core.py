@@ -881,6 +881,37 @@ def trec_fair_discount(n: int) -> np.ndarray:
     return np.reciprocal(np.log2(np.maximum(ranks, np.float32(2))))
 
 
+def work_level_weights(level: np.ndarray, used: np.ndarray) -> np.ndarray:
+    r"""Task 2 weights of relevant pages (..., R) from their work levels 0..5.
+
+    With n_l of the ``used`` pages at level l, level l takes the ideal positions
+    P_l = n_{<l} + 1 .. n_{<l} + n_l and each of its pages weighs
+
+    .. math::
+        w(d) = \frac{1}{n_l} \sum_{k \in P_l} \delta(k)
+
+    (:func:`trec_fair_discount`, as doubles); pages not used weigh 0.
+
+    References
+    ----------
+    docs/trecfair.md, section 6.1 (``qw_tgt_exposure`` in the track's
+    ``Task2Alignment.py`` (2022) and ``Alignments.py`` (2021)).
+    """
+    R = level.shape[-1]
+    flat = level.reshape(-1, R)
+    used = used.reshape(-1, R)
+    nt = flat.shape[0]
+    code = np.where(used, flat, 0) + 6 * np.arange(nt)[:, None]
+    counts = np.bincount(code[used], minlength=6 * nt).reshape(nt, 6)
+    before = np.cumsum(counts, axis=1) - counts
+    delta = trec_fair_discount(max(int(counts.sum(1).max()), 1)).astype(np.float64)
+    cum = np.concatenate(([0.0], np.cumsum(delta)))
+    with np.errstate(invalid="ignore", divide="ignore"):  # levels without a page: unused
+        mean = (cum[before + counts] - cum[before]) / counts
+    w = np.take_along_axis(mean, np.where(used, flat, 0), axis=1)
+    return np.where(used, w, 0.0).reshape(level.shape)
+
+
 def trec_fair_ndcg(hit: np.ndarray, delta: np.ndarray, n_relevant: np.ndarray, N: int):
     r"""Task 1 nDCG of rankings (..., K): DCG over IDCG of min(N, |R|) relevant pages.
 

@@ -585,17 +585,7 @@ def _page_weights(lev, n, edition):
     missing = mask & (lev < 0)
     if edition == 2022 and missing.any():
         raise fail("levels", "give every relevant page a level (2022)", f"none{_first(missing)}")
-    used = mask & (lev >= 0)
-    flat = lev.reshape(-1, R)
-    nt = flat.shape[0]
-    code = np.where(used.reshape(-1, R), flat, 0) + 6 * np.arange(nt)[:, None]
-    counts = np.bincount(code[used.reshape(-1, R)], minlength=6 * nt).reshape(nt, 6)
-    before = np.cumsum(counts, axis=1) - counts
-    cum = np.concatenate(([0.0], np.cumsum(discount(max(int(counts.sum(1).max()), 1)))))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        mean = (cum[before + counts] - cum[before]) / counts
-    w = np.take_along_axis(mean, np.where(used.reshape(-1, R), flat, 0), axis=1)
-    return np.where(used.reshape(-1, R), w, 0.0).reshape(lev.shape)
+    return _core.work_level_weights(lev, mask & (lev >= 0))
 
 
 @public
