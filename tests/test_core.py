@@ -393,8 +393,8 @@ def test_fsum_means_agree_with_the_exact_scaled_sum_and_ignore_order(rows):
     x = np.array(rows)
     got = _core.fsum_means(x)
     assert np.isfinite(got).all()  # values near 1.8e308 do not overflow
-    e = math.frexp(float(np.abs(x).max()))[1]  # one scale for the whole array
     for j in range(3):
+        e = math.frexp(float(np.abs(x[:, j]).max()))[1]  # each column its own scale
         assert got[j] == oracles.fsum_mean(x[:, j].tolist(), e)
     reversed_ = _core.fsum_means(x[::-1])
     assert got.tolist() == reversed_.tolist()
@@ -405,6 +405,12 @@ def test_fsum_means_tie_columns_whose_sums_are_equal_on_paper():
     got = _core.fsum_means(x)
     assert got[0] == got[1] == got[2]
     assert (0.1 + 0.2 + 0.3) != (0.3 + 0.2 + 0.1)  # the plain sums do not tie
+
+
+def test_fsum_means_keep_a_tiny_column_beside_a_huge_one():
+    # one scale for the whole array would make the first column subnormal
+    x = np.array([[4.89e-276, 1e300], [4.89e-276, -1e300], [4.89e-276, 2e300]])
+    assert _core.fsum_means(x).tolist() == [4.89e-276, 2e300 / 3]
 
 
 @given(st.lists(summable, max_size=30))
@@ -447,6 +453,16 @@ def test_defined_means_of_one_value_is_that_value(x, n):
         assert np.isnan(got[0, 0])
     else:
         assert got[0, 0] == pytest.approx(x, rel=1e-15)
+
+
+@pytest.mark.parametrize("n", [2, 3, 7])
+def test_defined_means_of_the_largest_double_is_the_largest_double(n):
+    top = np.finfo(np.float64).max
+    values = np.full((n, 1, 2), top)
+    values[:, 0, 1] = [top, -top / 2] + [0.0] * (n - 2)
+    got = _core.defined_means(values, np.ones(values.shape, bool), np.full((1, 2), n))
+    assert got[0, 0] == top
+    assert got[0, 1] == top / 2 / n
 
 
 def test_defined_means_of_opposite_infinities_is_nan():

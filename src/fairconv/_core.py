@@ -794,20 +794,34 @@ def scaled(arr: np.ndarray) -> tuple[np.ndarray, int]:
     return (np.ldexp(arr, -e) if e else arr), e
 
 
+def column_scales(x: np.ndarray) -> np.ndarray:
+    """The exponent e_j of each column of (n, ...) ``x``, scaling it to [0.5, 1).
+
+    The largest finite |value| of column j over 2^e_j is in [0.5, 1) (e_j is 0 for an
+    all-0 column; NaN and infinities are left out).
+
+    Dividing a column by 2^e_j is exact for every value within a factor 2^1021 of the
+    column's largest, and its sum of n values then stays below n in magnitude.
+    """
+    with np.errstate(invalid="ignore"):
+        top = np.max(np.where(np.isfinite(x), np.abs(x), 0.0), axis=0, initial=0.0)
+    return np.frexp(top)[1]
+
+
 def fsum_means(x: np.ndarray) -> np.ndarray:
     r"""Column means of (n, k) ``x`` from correctly rounded sums, without overflow.
 
     .. math::
-        \bar x_j = 2^e\, \mathrm{fl}\!\left(\mathrm{fl}\Big(\sum_i x_{ij} / 2^e\Big) / n\right)
+        \bar x_j = 2^{e_j}\, \mathrm{fl}\Big(\mathrm{fl}\big(\sum_i x_{ij} / 2^{e_j}\big) / n\Big)
 
-    with the sum rounded once (``math.fsum``) and 2^e the scale of :func:`scaled`.
-    Two columns whose sums are equal on paper (0.1 + 0.2 + 0.3 and 0.3 + 0.2 + 0.1,
-    or 0.3 + 0.3 + 0.0) get the same mean, bit for bit, whatever the order of their
-    values; finite values near 1.8e308 do not overflow. The whole array shares one
-    scale, so a column of values below 2^-1021 of the largest value of ``x`` may lose
-    their last bits (see :func:`scaled`).
+    with the sum rounded once (``math.fsum``) and 2^{e_j} the scale of column j
+    (:func:`column_scales`). Two columns whose sums are equal on paper (0.1 + 0.2 + 0.3
+    and 0.3 + 0.2 + 0.1, or 0.3 + 0.3 + 0.0) get the same mean, bit for bit, whatever
+    the order of their values; finite values near 1.8e308 do not overflow, and a column
+    of tiny values keeps its bits whatever the other columns hold.
     """
-    s, e = scaled(x)
+    e = column_scales(x)
+    s = np.ldexp(x, -e)
     n = x.shape[0]
     sums = np.array([math.fsum(col) for col in s.T.tolist()], dtype=np.float64)
     return np.ldexp(sums / n, e)
@@ -849,9 +863,9 @@ def defined_means(values: np.ndarray, defined: np.ndarray, count: np.ndarray) ->
     .. math::
         \bar x = \frac{1}{n} \sum_{i\,:\,defined} x_i,\qquad n = count
 
-    A sum past the largest double is taken again with each value divided by n first,
-    so finite values give a finite mean unless it rounds to within an ulp of the
-    largest double; infinities of both signs give NaN.
+    A sum past the largest double is taken again with the values of each cell divided
+    by a power of 2 (:func:`column_scales`, exact) and the mean scaled back, so finite
+    values always give their finite mean; infinities of both signs give NaN.
     """
     cells = np.where(defined, values, 0.0)
     n = np.maximum(count, 1)
@@ -859,7 +873,9 @@ def defined_means(values: np.ndarray, defined: np.ndarray, count: np.ndarray) ->
         mean = np.where(count > 0, cells.sum(axis=0) / n, np.nan)
         over = np.isinf(mean) & np.isfinite(cells).all(axis=0)
         if over.any():
-            mean[over] = (cells / n[None, ...]).sum(axis=0)[over]
+            e = column_scales(cells)
+            rescaled = np.ldexp(np.ldexp(cells, -e).sum(axis=0) / n, e)
+            mean[over] = rescaled[over]
     return mean
 
 
