@@ -46,8 +46,15 @@ from typing import Any, NoReturn, cast
 import numpy as np
 
 from .. import _accel
-from .._validation import _NOT_IN_ID, LMAX_LIMIT, SUM_TOLERANCE, first_bad_distribution, public
-from ._json import LONE_SURROGATE, iter_jsonl
+from .._validation import (
+    LMAX_LIMIT,
+    NOT_IN_ID,
+    SUM_TOLERANCE,
+    first_bad_distribution,
+    id_fault,
+    public,
+)
+from ._json import iter_jsonl
 from ._tables import (
     GroupMemberships,
     Qrels,
@@ -72,10 +79,6 @@ RUN_COLUMNS = _COLUMNS["run"]
 """The columns that name a DataFrame's runs: a frame with one holds one run per value."""
 
 _MISSING = object()  # a field a record lacks (None is a value there, checked as one)
-_BAD_ID = _NOT_IN_ID.pattern[:-1] + "\ufeff" + LONE_SURROGATE.pattern[1:]
-_BAD_ID_CHAR = __import__("re").compile(_BAD_ID)
-"""The id rule (:data:`fairconv._validation._NOT_IN_ID`) with the byte-order mark and
-the lone surrogates: the characters no id holds."""
 
 
 def _is_path(obj) -> bool:
@@ -166,12 +169,13 @@ def _token(value, field: str, where: str, *, first: bool = False) -> str:
             f"{type(value).__name__} {reprlib.repr(value)}"
         )
     text = str(value)
-    if not text or _NOT_IN_ID.search(text):
+    fault = id_fault(text)
+    if fault is not None and "byte-order" not in fault:
         raise ValueError(
             f"{where}: the {field} {text!r} must be non-empty, without whitespace or "
             "control characters"
         )
-    if "\ufeff" in text or LONE_SURROGATE.search(text):
+    if fault is not None:
         raise ValueError(
             f"{where}: the {field} {text!r} must be Unicode text without a byte-order mark "
             "(U+FEFF) or a lone surrogate"
@@ -365,7 +369,7 @@ def _id_bytes(texts: np.ndarray, *, first: bool) -> tuple[np.ndarray, int]:
             high = np.flatnonzero(body >= 127)
             rows = np.unique(np.searchsorted(ends - _accel.PAD, high, side="right"))
             rows = rows[rows < bad]
-            hits = np.fromiter(map(bool, map(_BAD_ID_CHAR.search, texts[rows])), bool, len(rows))
+            hits = np.fromiter(map(bool, map(NOT_IN_ID.search, texts[rows])), bool, len(rows))
             if hits.any():
                 bad = int(rows[np.argmax(hits)])
         if first:

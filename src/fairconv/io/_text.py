@@ -25,26 +25,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import _accel
-from .._validation import LMAX_LIMIT
-
-
-class FileFormatError(ValueError):
-    r"""A file that does not follow its format; the message starts with ``file:line:``.
-
-    Examples
-    --------
-    >>> import io
-    >>> from fairconv.io import read_qrels
-    >>> read_qrels(io.StringIO("T1 d1 high\n"))  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    fairconv.io._text.FileFormatError: <stream>:1: an NTCIR qrels level must ...; found 'high'
-    """
-
-    def __init__(self, path, line, message):
-        self.path, self.line = str(path), line
-        where = f"{path}:{line}" if line else f"{path}"
-        super().__init__(f"{where}: {message}")
+from .._validation import (
+    ID_FORBIDDEN,
+    LMAX_LIMIT,
+    TOKEN_SEPARATORS,
+    FileFormatError,
+    forbidden_bytes,
+)
 
 
 # --------------------------------------------------------------------------- tokenising
@@ -104,9 +91,12 @@ Unicode line and paragraph separators: refused, so that no token is split or glu
 differently from what the user sees."""
 
 _BOM = b"\xef\xbb\xbf"
-_BAD_TABLE_BYTES = re.compile(_BAD_BYTES.pattern + b"|" + _BOM)
-""":data:`_BAD_BYTES` and, in a whitespace table, a byte-order mark after the start (as
-``cat`` of two files gives): it would hide inside a token, an invisible second id."""
+_BAD_TABLE_BYTES = forbidden_bytes(ID_FORBIDDEN, keep=TOKEN_SEPARATORS)
+"""In a whitespace table, every character the id rule refuses
+(:data:`fairconv._validation.ID_FORBIDDEN`) but the four that separate tokens: the
+controls of :data:`_BAD_BYTES`, a byte-order mark after the start (as ``cat`` of two
+files gives: it would hide inside a token, an invisible second id) and the Unicode
+spaces (an editor shows a token holding one as two). A token is then an id as written."""
 _STEP = 1 << 22  # bytes per step of the control-character scan
 
 
@@ -158,6 +148,17 @@ def _refuse_bad_bytes(name: str, whole, pad: int, table: bool) -> None:
                     line,
                     "a byte-order mark (U+FEFF) is allowed only at the start of a file: "
                     "here it would be an invisible part of a token (two files joined?)",
+                )
+            char = bad.group().decode("utf-8", "surrogatepass")
+            if "\ud800" <= char <= "\udfff":
+                raise FileFormatError(name, line, "the line is not UTF-8 text")
+            if char.isspace() and not _BAD_BYTES.fullmatch(bad.group()):
+                raise FileFormatError(
+                    name,
+                    line,
+                    f"a Unicode space (U+{ord(char):04X}) is not allowed in a whitespace table: "
+                    "only spaces and tabs separate tokens, and a token holding one would "
+                    "look like two",
                 )
             raise FileFormatError(
                 name, line, f"a control character ({bad.group()!r}) is not allowed in a text file"
