@@ -604,7 +604,7 @@ NOT_IN_ID_BYTES = forbidden_bytes(ID_FORBIDDEN)
 def id_fault(text: str) -> str | None:
     """The part of the id rule ``text`` breaks, as a message's rule, or None for an id."""
     if not text:
-        return "be non-empty"
+        return "be a non-empty string"
     bad = NOT_IN_ID.search(text)
     if bad is None:
         return None

@@ -23,7 +23,6 @@ import numpy as np
 
 from . import _core
 from ._validation import (
-    _NOT_IN_ID,
     LMAX_LIMIT,
     caller,
     check_choice,
@@ -33,6 +32,8 @@ from ._validation import (
     check_sequence_of,
     check_weights,
     fail,
+    first_bad_id,
+    id_fault,
     public,
     unknown_field,
 )
@@ -908,11 +909,12 @@ def _entity_codes(entities: list, sources, offsets) -> np.ndarray:
     seen: dict = {}
     first = np.fromiter(map(seen.setdefault, entities, count()), np.int64, len(entities))
     none_at = seen.pop(None, -1)
-    if "" in seen or _NOT_IN_ID.search("".join(seen)):  # one pass over all the keys
-        bad = [e for e in seen if not e or _NOT_IN_ID.search(e)]
-        i = entities.index(bad[0])
-        rule = "not contain whitespace or control characters" if bad[0] else "be a non-empty string"
-        message = f'"entity" must {rule}, got {json_repr(bad[0])}'
+    keys = list(seen)
+    bad_key = first_bad_id(keys)  # one pass over all the keys
+    if bad_key >= 0:
+        i = entities.index(keys[bad_key])
+        rule = id_fault(keys[bad_key])
+        message = f'"entity" must {rule}, got {json_repr(keys[bad_key])}'
         raise json_item_error(sources, offsets, i, "nugget", message)
     # codes in order of first appearance: the rank of each first position
     keyed = first != none_at

@@ -79,6 +79,9 @@ RUN_COLUMNS = _COLUMNS["run"]
 """The columns that name a DataFrame's runs: a frame with one holds one run per value."""
 
 _MISSING = object()  # a field a record lacks (None is a value there, checked as one)
+_ASCII_NOT_IN_ID = bytes(b for b in range(128) if NOT_IN_ID.match(chr(b)))
+# the id rule on ASCII bytes, which the array work below tests as two comparisons
+assert _ASCII_NOT_IN_ID == bytes(range(33)) + b"\x7f", "the id rule's ASCII part changed"
 
 
 def _is_path(obj) -> bool:

@@ -23,7 +23,14 @@ from operator import is_not
 import numpy as np
 
 from .. import _accel
-from .._validation import _INT_LIMIT, _NOT_IN_ID, SUM_TOLERANCE, first_bad_distribution, public
+from .._validation import (
+    _INT_LIMIT,
+    SUM_TOLERANCE,
+    check_id,
+    first_bad_distribution,
+    json_repr,
+    public,
+)
 from ._text import FileFormatError, checked_bytes, source_name
 
 __all__ = [
@@ -435,15 +442,6 @@ def read_json(path, /, *, max_depth: int = MAX_JSON_DEPTH):
 # --------------------------------------------------------------------------- fields
 
 
-def json_repr(value) -> str:
-    """A short JSON-like rendering of a value for messages."""
-    try:
-        text = json.dumps(value, allow_nan=False)
-    except (TypeError, ValueError):
-        text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
 def json_item_error(sources, offsets, i: int, item: str, message: str) -> ValueError:
     """ValueError naming the record (``file:line``) and the item i of the flat list."""
     c = int(np.searchsorted(offsets, i, side="right") - 1)
@@ -593,18 +591,11 @@ def json_groups(
 
 
 def json_str(value, field: str, where: str, *, required: bool = True) -> str | None:
-    """A non-empty JSON string without whitespace or control characters.
+    """An identifier: a non-empty JSON string by the id rule (:func:`check_id`).
 
     Identifiers end up in TSV rows, so whitespace (tabs and newlines included) and
     control characters are refused: no value can forge an output row.
     """
     if value is None and not required:
         return None
-    if type(value) is not str or not value:
-        raise ValueError(f'{where}: "{field}" must be a non-empty string, got {json_repr(value)}')
-    if _NOT_IN_ID.search(value):
-        raise ValueError(
-            f'{where}: "{field}" must not contain whitespace or control characters, '
-            f"got {json_repr(value)}"
-        )
-    return value
+    return check_id(value, field, where)

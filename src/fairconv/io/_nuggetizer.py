@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import _NOT_IN_ID, FairconvWarning, did_you_mean
+from .._validation import FairconvWarning, did_you_mean, first_bad_id
 from ._json import iter_jsonl, json_item_error, json_repr, json_str, read_json
 from ._text import source_name
 
@@ -281,8 +281,8 @@ def _columns(records: list[dict], default: str | None):
 
 
 def _valid_ids(ids: list[str]) -> bool:
-    """Every id non-empty, without whitespace or control characters (:func:`json_str`)."""
-    return "" not in ids and _NOT_IN_ID.search("".join(ids)) is None
+    """Every item an id (:func:`fairconv._validation.first_bad_id`: the rule of json_str)."""
+    return first_bad_id(ids) < 0
 
 
 def _record(rec: dict, where: str, default: str | None) -> None:

@@ -36,7 +36,7 @@ from operator import attrgetter
 import numpy as np
 
 from .. import _accel
-from .._validation import FairconvWarning, caller, check_choice, check_once, public
+from .._validation import FairconvWarning, caller, check_choice, check_once, id_fault, public
 from ..results import ScoreTable
 from ._text import FileFormatError, checked_bytes, decimal, decoded, source_name, split_rows
 
@@ -368,12 +368,7 @@ def _sources(paths) -> list[tuple[str | None, object]]:
     for item in paths:
         if isinstance(item, Mapping):
             for name, value in item.items():
-                if (
-                    not isinstance(name, str)
-                    or not name
-                    or name != name.strip()
-                    or any(c.isspace() for c in name)
-                ):
+                if not isinstance(name, str) or id_fault(name) is not None:
                     raise ValueError(
                         f"The 'paths' parameter of {caller()} must name runs by non-empty "
                         f"strings without whitespace. Got {name!r} instead."

@@ -33,7 +33,7 @@ import numpy as np
 
 from .. import _accel
 from .._accel import first_occurrences
-from .._validation import _INT_LIMIT, _NOT_IN_ID, caller, public
+from .._validation import _INT_LIMIT, caller, first_bad_id, id_fault, public
 from ._json import iter_jsonl, json_repr
 from ._tables import read_qrels as _read_trec_qrels
 from ._text import (
@@ -368,7 +368,7 @@ def read_fair_run(path, /, *, task: int, name: str | None = None) -> FairRun:
         else:
             base = os.path.basename(rows.path)
             name = base[:-3] if base.endswith(".gz") else base
-    if not name or _NOT_IN_ID.search(name):
+    if id_fault(name) is not None:
         raise FileFormatError(
             rows.path, None, f"the run name {name!r} must be non-empty, without whitespace"
         )
@@ -469,7 +469,7 @@ def read_fair_qrels(path, /) -> FairQrels:
 def _json_id(value, field_name: str, where: str) -> str:
     if type(value) is int and abs(value) <= _INT_LIMIT:
         return str(value)
-    if type(value) is str and value and not _NOT_IN_ID.search(value):
+    if type(value) is str and id_fault(value) is None:
         return value
     raise ValueError(
         f'{where}: "{field_name}" must be an integer or a string without whitespace, '
@@ -491,8 +491,7 @@ def _json_ids(values: list, field_name: str, where: str) -> np.ndarray:
         if ints is not None and np.abs(ints).max() <= _INT_LIMIT:
             return ints.astype("S")
     elif kinds == {str}:
-        joined = "\x00".join(values)
-        if "" not in values and not _NOT_IN_ID.search(joined):
+        if first_bad_id(values) < 0:
             return np.char.encode(np.array(values), "utf-8")
     for v in values:  # name the first bad one
         _json_id(v, field_name + " item", where)
@@ -520,12 +519,7 @@ def read_alignment(name: str, path, /) -> Dimension:
     >>> trecfair.read_alignment("gender", table).categories
     ('Unknown', 'female', 'male')
     """
-    if (
-        not isinstance(name, str)
-        or not name
-        or _NOT_IN_ID.search(name)
-        or any(ch in name for ch in "[],")
-    ):
+    if not isinstance(name, str) or id_fault(name) is not None or any(ch in name for ch in "[],"):
         raise ValueError(
             "The 'name' parameter of trecfair.read_alignment must be a non-empty dimension "
             f"name without whitespace, brackets or commas. Got {name!r} instead."
