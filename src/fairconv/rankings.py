@@ -17,7 +17,14 @@ from functools import partial
 import numpy as np
 
 from ._accel import KeyTable, argsort, first_occurrences, key_hashes, resolve_n_jobs, thread_map
-from ._validation import FairconvWarning, caller, check_choice, check_sequence_of, public
+from ._validation import (
+    LEVEL_DTYPE,
+    FairconvWarning,
+    caller,
+    check_choice,
+    check_sequence_of,
+    public,
+)
 from .divergences import AttributeSet
 from .io._frames import RUN_COLUMNS, as_memberships
 from .io._tables import GroupMemberships, Qrels, Run, read_golddistr
@@ -271,7 +278,7 @@ class RankedLists:
     topics, runs : tuple of str
     lengths, offsets : ndarray of int, shape (topics, runs)
         Length of each list and the position of its first entry.
-    level : ndarray of int8, shape (entries,)
+    level : ndarray of int8 (``LEVEL_DTYPE``), shape (entries,)
         The level of each ranked doc (0: nonrelevant or unjudged).
     covered : list of ndarray
         Per attribute set, the indices of the topics it covers.
@@ -536,8 +543,8 @@ def prepare(
         lengths[:, r] = counts
     offsets = np.concatenate(([0], np.cumsum(lengths.ravel())[:-1])).reshape(n_t, n_r)
     n_entries = int(lengths.sum())
-    judged_level = np.append(qrels.levels, 0).astype(np.int8)  # row -1 (unjudged): level 0
-    level = np.zeros(n_entries, dtype=np.int8)
+    judged_level = np.append(qrels.levels, 0).astype(LEVEL_DTYPE)  # row -1 (unjudged): level 0
+    level = np.zeros(n_entries, dtype=LEVEL_DTYPE)
     row_arrays = [np.full(n_entries, -1, dtype=np.int32) for _ in attributes]
 
     def place(r):

@@ -278,7 +278,13 @@ def floats(rows: Rows, columns, what, col_label) -> np.ndarray:
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-NTCIR_LEVEL = re.compile(rb"^L([0-9]{1,2}|100)$")
+_LIMIT_DIGITS = len(str(LMAX_LIMIT))
+assert LMAX_LIMIT == 10 ** (_LIMIT_DIGITS - 1), (
+    "an NTCIR level is 'L' and fewer digits, or the limit"
+)
+NTCIR_LEVEL = re.compile(rb"^L([0-9]{1,%d}|%d)$" % (_LIMIT_DIGITS - 1, LMAX_LIMIT))
+"""An NTCIR qrels level: ``L`` and one or two digits (``L07`` is 7), or ``L100``
+(:data:`fairconv._validation.LMAX_LIMIT`)."""
 TREC_LEVEL = re.compile(rb"^(-?[0-9]{1,18})$")
 RANK = re.compile(rb"^[0-9]{1,18}$")
 
@@ -297,7 +303,8 @@ def integers(rows: Rows, column: int, pattern, message: str) -> np.ndarray:
     values, ok = _accel.unsigned(rows.buf, starts + skip, ends, 18)
     if pattern is NTCIR_LEVEL:  # L and 1 or 2 digits, or L100
         digits = ends - starts - 1
-        ok &= skip & ((digits <= 2) | ((digits == 3) & (values == 100)))
+        top = (digits == _LIMIT_DIGITS) & (values == LMAX_LIMIT)
+        ok &= skip & ((digits < _LIMIT_DIGITS) | top)
     elif pattern is TREC_LEVEL:
         values = np.where(skip, -values, values)
         ok &= values <= LMAX_LIMIT
