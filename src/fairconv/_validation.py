@@ -702,7 +702,7 @@ class Where(str):
     detail: str
 
     def __new__(cls, path, line=None, detail: str = "") -> Where:
-        text = f"{path}:{line}" if line is not None else f"{path}"
+        text = f"{path}:{line}" if line else f"{path}"
         self = super().__new__(cls, f"{text}: {detail}" if detail else text)
         self.path, self.line, self.detail = str(path), line, detail
         return self

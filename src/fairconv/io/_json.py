@@ -26,7 +26,9 @@ from .. import _accel
 from .._validation import (
     _INT_LIMIT,
     SUM_TOLERANCE,
+    Where,
     check_id,
+    file_error,
     first_bad_distribution,
     json_repr,
     public,
@@ -51,8 +53,16 @@ MAX_JSON_DEPTH = 16
 """Nesting deeper than this in a JSON input is refused (no format of fairconv's has it)."""
 
 
-class _JSONError(ValueError):
-    """A value that JSON can hold but fairconv's JSON formats refuse."""
+class _KeyTwice(Exception):
+    """Signal of the decoding hook: an object holds ``key`` twice.
+
+    Not an error users see: :func:`_decode` turns it into the :class:`FileFormatError`
+    naming the file and line.
+    """
+
+    def __init__(self, key):
+        super().__init__(key)
+        self.key = key
 
 
 def _pairs(pairs):
@@ -60,7 +70,7 @@ def _pairs(pairs):
     if len(obj) != len(pairs):  # a key twice: name the first one repeated
         keys = [k for k, _ in pairs]
         twice = next(k for i, k in enumerate(keys) if k in keys[:i])
-        raise _JSONError(f"the key {twice!r} appears twice in one object")
+        raise _KeyTwice(twice)
     return obj
 
 
@@ -244,18 +254,18 @@ def _loads(text: str, plain_numbers: bool = False, keys_checked: bool = True):
 
 
 def _decode(text: str, name: str, line: int | None, max_depth: int, plain_numbers=False):
-    where = f"{name}:{line}" if line is not None else name
+    where = Where(name, line)
     try:
         value = _loads(text, plain_numbers)
     except json.JSONDecodeError as exc:
         at = exc.lineno + (line - 1 if line is not None else 0)
         raise FileFormatError(name, at, f"invalid JSON: {exc.msg} (column {exc.colno})") from None
-    except _JSONError as exc:
-        raise ValueError(f"{where}: {exc}") from None
+    except _KeyTwice as exc:
+        raise file_error(where, f"the key {exc.key!r} appears twice in one object") from None
     except (RecursionError, ValueError):
-        raise ValueError(f"{where}: the JSON nests too deeply or a number is too long") from None
+        raise file_error(where, "the JSON nests too deeply or a number is too long") from None
     if _structure(text.encode("utf-8"))[0] > max_depth:
-        raise ValueError(f"{where}: the JSON nests deeper than {max_depth} levels")
+        raise file_error(where, f"the JSON nests deeper than {max_depth} levels")
     return value
 
 
@@ -358,7 +368,7 @@ def _jsonl(
     if depth <= max_depth:
         try:  # one C call for a valid file
             return _joined(numbered, plain, keys_checked=True)
-        except (ValueError, RecursionError):
+        except (ValueError, RecursionError, _KeyTwice):  # named by the line-by-line route
             pass
     out = [(n, _decode(s, name, n, max_depth, plain)) for n, s in numbered]
     if len(out) != len(numbered):  # pragma: no cover - each line gave one value
@@ -445,7 +455,7 @@ def read_json(path, /, *, max_depth: int = MAX_JSON_DEPTH):
 def json_item_error(sources, offsets, i: int, item: str, message: str) -> ValueError:
     """ValueError naming the record (``file:line``) and the item i of the flat list."""
     c = int(np.searchsorted(offsets, i, side="right") - 1)
-    return ValueError(f"{sources[c]}: {item} {i - int(offsets[c]) + 1}: {message}")
+    return file_error(sources[c], f"{item} {i - int(offsets[c]) + 1}: {message}")
 
 
 def json_ints(

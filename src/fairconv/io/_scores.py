@@ -36,7 +36,16 @@ from operator import attrgetter
 import numpy as np
 
 from .. import _accel
-from .._validation import FairconvWarning, caller, check_choice, check_once, id_fault, public
+from .._validation import (
+    FairconvWarning,
+    Where,
+    caller,
+    check_choice,
+    check_once,
+    file_error,
+    id_fault,
+    public,
+)
 from ..results import ScoreTable
 from ._text import FileFormatError, checked_bytes, decimal, decoded, source_name, split_rows
 
@@ -71,7 +80,7 @@ class _Part:
     def where(self, i: int) -> str:
         """Where row ``i`` is: ``file:line``, or the JSON field / item."""
         if self.lines is not None:
-            return f"{self.source}:{int(self.lines[i])}"
+            return Where(self.source, int(self.lines[i]))
         run, m, t = (
             self.runs[self.run[i]],
             self.measures[self.measure[i]],
@@ -79,7 +88,7 @@ class _Part:
         )
         if self.item == "item":
             return f"{self.source} (item {i}: run {run!r}, query {t!r}, measure {m!r})"
-        return f"{self.source}: field {run!r}/{m!r}/{t!r}"
+        return Where(self.source, None, f"field {run!r}/{m!r}/{t!r}")
 
 
 def _codes(strings: np.ndarray) -> tuple[list[str], np.ndarray]:
@@ -262,10 +271,10 @@ def _json_number(value, where: str) -> float:
     if value is None:
         return np.nan
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ValueError(f"{where}: a score must be a number or null; found {value!r}")
+        raise file_error(where, f"a score must be a number or null; found {value!r}")
     value = float(value)
     if not np.isfinite(value):
-        raise ValueError(f"{where}: a score must be finite; found {value!r}")
+        raise file_error(where, f"a score must be finite; found {value!r}")
     return value
 
 
@@ -319,7 +328,7 @@ def _ranx_part(path, name: str | None) -> _Part:
                     "names the mean in every score output; rename the topic",
                 )
             m = measures.setdefault(measure, len(measures))
-            where = f"{source}: field {run!r}/{measure!r}"
+            where = Where(source, None, f"field {run!r}/{measure!r}")
             codes = [topics.setdefault(t, len(topics)) for t in scores]
             topic_codes.append(np.asarray(codes, np.int32))
             values.append(
@@ -430,9 +439,10 @@ def _table(parts: list[_Part], measures, topics) -> ScoreTable:
         a, b = int(order[same[0]]), int(order[same[0] + 1])
         c = int(cell[a])
         run = list(run_index)[(c // n_m) % n_r]
-        raise ValueError(
-            f"{place(b)}: a second value for run {run!r}, topic {all_topics[c // n_m // n_r]!r} "
-            f"and measure {names[c % n_m]!r} (first at {place(a)})"
+        raise file_error(
+            place(b),
+            f"a second value for run {run!r}, topic {all_topics[c // n_m // n_r]!r} "
+            f"and measure {names[c % n_m]!r} (first at {place(a)})",
         )
     del order
     values_all = np.concatenate([p.value for p in parts])
@@ -551,16 +561,17 @@ def read_topics(path, /) -> tuple[str, ...]:
         if not fields or fields[0].startswith(b"#"):
             continue
         if len(fields) != 1:
-            raise ValueError(f"{source_name(path)}:{number}: expected one topic id per line")
+            raise FileFormatError(source_name(path), number, "expected one topic id per line")
         topic = fields[0].decode("utf-8")
         if topic in seen:
-            raise ValueError(
-                f"{source_name(path)}:{number}: topic {topic!r} is listed twice "
-                f"(first on line {seen[topic]})"
+            raise FileFormatError(
+                source_name(path),
+                number,
+                f"topic {topic!r} is listed twice (first on line {seen[topic]})",
             )
         seen[topic] = number
     if not seen:
-        raise ValueError(f"{source_name(path)}: the file is empty (no topic rows)")
+        raise FileFormatError(source_name(path), None, "the file is empty (no topic rows)")
     return tuple(seen)
 
 

@@ -33,7 +33,7 @@ import numpy as np
 
 from .. import _accel
 from .._accel import first_occurrences
-from .._validation import _INT_LIMIT, caller, first_bad_id, id_fault, public
+from .._validation import _INT_LIMIT, Where, caller, file_error, first_bad_id, id_fault, public
 from ._json import iter_jsonl, json_repr
 from ._tables import read_qrels as _read_trec_qrels
 from ._text import (
@@ -442,19 +442,17 @@ def read_fair_qrels(path, /) -> FairQrels:
     seen: dict[str, int] = {}
     parts = []
     for line, rec in records:
-        where = f"{name}:{line}"
+        where = Where(name, line)
         if type(rec) is not dict:
-            raise ValueError(f"{where}: a topic must be a JSON object, got {json_repr(rec)}")
+            raise file_error(where, f"a topic must be a JSON object, got {json_repr(rec)}")
         tid = _json_id(rec.get("id"), "id", where)
         if tid in seen:
-            raise ValueError(
-                f'{where}: topic "id" {tid!r} appears twice (first on line {seen[tid]})'
-            )
+            raise file_error(where, f'topic "id" {tid!r} appears twice (first on line {seen[tid]})')
         seen[tid] = line
         docs = rec.get("rel_docs")
         if type(docs) is not list:
-            raise ValueError(
-                f'{where}: "rel_docs" must be an array of page ids, got {json_repr(docs)}'
+            raise file_error(
+                where, f'"rel_docs" must be an array of page ids, got {json_repr(docs)}'
             )
         parts.append(_json_ids(docs, "rel_docs", where))
         topics.append(tid)
@@ -471,9 +469,9 @@ def _json_id(value, field_name: str, where: str) -> str:
         return str(value)
     if type(value) is str and id_fault(value) is None:
         return value
-    raise ValueError(
-        f'{where}: "{field_name}" must be an integer or a string without whitespace, '
-        f"got {json_repr(value)}"
+    raise file_error(
+        where,
+        f'"{field_name}" must be an integer or a string without whitespace, got {json_repr(value)}',
     )
 
 
@@ -590,13 +588,13 @@ class _Records:
         lines, recs = [], []
         for line, rec in found:
             if type(rec) is not dict:
-                raise ValueError(
-                    f"{self.name}:{line}: a page must be a JSON object, got {json_repr(rec)}"
+                raise FileFormatError(
+                    self.name, line, f"a page must be a JSON object, got {json_repr(rec)}"
                 )
             lines.append(line)
             recs.append(rec)
         ids = [
-            _json_id(r.get("page_id"), "page_id", f"{self.name}:{n}")
+            _json_id(r.get("page_id"), "page_id", Where(self.name, n))
             for n, r in zip(lines, recs, strict=True)
         ]
         pages = np.char.encode(np.array(ids), "utf-8")
@@ -614,8 +612,8 @@ class _Records:
             for i, v in enumerate(out):
                 if type(v) not in allowed:
                     got = "nothing (the field is missing)" if v is _MISSING else json_repr(v)
-                    raise ValueError(
-                        f'{self.name}:{int(self.lines[i])}: "{key}" must be {what}, got {got}'
+                    raise FileFormatError(
+                        self.name, int(self.lines[i]), f'"{key}" must be {what}, got {got}'
                     )
         return out
 
@@ -626,14 +624,15 @@ class _Records:
         if not set(map(type, items)) <= {str}:
             k = next(i for i, v in enumerate(items) if type(v) is not str)
             rec = int(np.searchsorted(np.cumsum(counts), k, side="right"))
-            raise ValueError(
-                f'{self.name}:{int(self.lines[rec])}: "{key}" must hold strings, '
-                f"got {json_repr(items[k])}"
+            raise FileFormatError(
+                self.name,
+                int(self.lines[rec]),
+                f'"{key}" must hold strings, got {json_repr(items[k])}',
             )
         return np.repeat(np.arange(len(lists)), counts), items
 
     def error(self, i: int, message: str) -> ValueError:
-        return ValueError(f"{self.name}:{int(self.lines[i])}: {message}")
+        return FileFormatError(self.name, int(self.lines[i]), f"{message}")
 
 
 _MISSING = object()
@@ -842,7 +841,7 @@ def _one_hot(recs: _Records, *, key: str):
     col = np.fromiter((code[v] for v in values if v is not None), np.int64, int(given.sum()))
     rows[np.flatnonzero(given), col] = 1.0
     if not cats:
-        raise ValueError(f'{recs.name}: "{key}" is null for every page (no category)')
+        raise FileFormatError(recs.name, None, f'"{key}" is null for every page (no category)')
     return tuple(cats), rows, np.ones(len(values), bool)
 
 
