@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import io
 import os
-import re
 import stat
 import warnings
 from collections.abc import Mapping, Sequence
@@ -47,7 +46,15 @@ from .._validation import (
     public,
 )
 from ..results import ScoreTable
-from ._text import FileFormatError, checked_bytes, decimal, decoded, source_name, split_rows
+from ._text import (
+    ALL_DECIMALS,
+    FileFormatError,
+    checked_bytes,
+    decimal,
+    decoded,
+    source_name,
+    split_rows,
+)
 
 __all__ = ["read_scores", "read_topics", "from_ir_measures", "SCORE_FORMATS"]
 
@@ -55,10 +62,6 @@ SCORE_FORMATS = ("fairconv", "trec_eval", "ir_measures", "ranx")
 """The per-topic layouts :func:`read_scores` reads."""
 
 _HEADER = [b"run", b"topic", b"measure", b"value"]
-_ALL_NUMBERS = re.compile(
-    rb"(?:[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\n)*"
-    rb"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
-)
 
 
 @dataclass
@@ -123,7 +126,7 @@ def _values(rows, index: np.ndarray, col: int) -> np.ndarray:
         del tokens
         if not text:
             continue
-        if _ALL_NUMBERS.fullmatch(b"\n".join(text)):
+        if ALL_DECIMALS.fullmatch(b"\n".join(text)):
             parsed = np.fromiter(map(float, text), np.float64, len(text))
             if np.isfinite(parsed).all():
                 values[rest] = parsed

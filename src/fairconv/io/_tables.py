@@ -192,7 +192,11 @@ def read_qrels(path, /) -> Qrels:
     elif width == 4:
         doc_col = 2
         levels = integers(
-            rows, 3, TREC_LEVEL, f"a TREC qrels level must be an integer (at most {LMAX_LIMIT})"
+            rows,
+            3,
+            TREC_LEVEL,
+            f"a TREC qrels level must be an integer (at most {LMAX_LIMIT})",
+            maximum=LMAX_LIMIT,
         )
         levels = np.maximum(levels, 0)  # negative levels are nonrelevant, as in trec_eval
     else:

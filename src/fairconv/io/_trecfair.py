@@ -37,6 +37,7 @@ from .._validation import _INT_LIMIT, Where, caller, file_error, first_bad_id, i
 from ._json import iter_jsonl, json_repr
 from ._tables import read_qrels as _read_trec_qrels
 from ._text import (
+    INTEGER,
     FileFormatError,
     Rows,
     checked_bytes,
@@ -322,7 +323,6 @@ def _first_index(keys: np.ndarray, i: int) -> int:
 
 
 # --------------------------------------------------------------------------- runs
-_SEQ = re.compile(rb"^-?[0-9]{1,18}$")
 
 
 def read_fair_run(path, /, *, task: int, name: str | None = None) -> FairRun:
@@ -361,7 +361,9 @@ def read_fair_run(path, /, *, task: int, name: str | None = None) -> FairRun:
         if len(rows) == 0:
             raise FileFormatError(rows.path, None, "the file is empty (no run rows)")
     page_col = {2: 1, 3: 2, 6: 2}[width]
-    seq = integers(rows, 1, _SEQ, "a seq_no (2nd field) must be an integer") if task == 2 else None
+    seq = (
+        integers(rows, 1, INTEGER, "a seq_no (2nd field) must be an integer") if task == 2 else None
+    )
     if name is None:
         if width == 6:
             name = decoded(rows.token(0, 5))
