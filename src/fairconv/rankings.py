@@ -20,8 +20,8 @@ from ._accel import KeyTable, argsort, first_occurrences, key_hashes, resolve_n_
 from ._validation import (
     LEVEL_DTYPE,
     FairconvWarning,
-    caller,
     check_choice,
+    check_instance,
     check_sequence_of,
     public,
 )
@@ -476,11 +476,7 @@ def prepare(
     """
     order, duplicates, listed_rule = join_options(order, duplicates, nonrelevant_membership)
     threads = resolve_n_jobs(n_jobs)
-    if not isinstance(qrels, Qrels):
-        raise TypeError(
-            f"The 'qrels' parameter of {caller()} must be a Qrels (fairconv.io.read_qrels). "
-            f"Got {type(qrels).__name__} instead."
-        )
+    check_instance(qrels, Qrels, "qrels", what="a Qrels (fairconv.io.read_qrels)")
     runs = check_sequence_of(runs, Run, "runs", min_len=1)
     attributes = check_sequence_of(attributes, AttributeData, "attributes")
     names = run_names(runs)

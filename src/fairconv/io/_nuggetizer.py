@@ -25,7 +25,18 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import FairconvWarning, Where, did_you_mean, file_error, first_bad_id
+from .._validation import (
+    FairconvWarning,
+    Where,
+    caller,
+    check_instance,
+    did_you_mean,
+    fail,
+    fail_type,
+    file_error,
+    first_bad_id,
+    id_fault,
+)
 from ._json import iter_jsonl, json_item_error, json_repr, json_str, read_json
 from ._text import FileFormatError, source_name
 
@@ -172,9 +183,10 @@ def read_nuggetizer(path_or_records, /, *, name: str | None = None) -> Nuggetize
 
     See :func:`fairconv.nuggets.read_nuggetizer` for the rules.
     """
-    func = "read_nuggetizer"
-    if name is not None:
-        _id(name, "name", f"The 'name' parameter of {func}")
+    if name is not None and (type(name) is not str or id_fault(name) is not None):
+        raise fail(
+            "name", "be a non-empty string without whitespace or control characters", repr(name)
+        )
     if isinstance(path_or_records, (str, os.PathLike)) or hasattr(path_or_records, "read"):
         file = source_name(path_or_records)
         found = iter_jsonl(path_or_records, count_keys=_record_keys)
@@ -185,15 +197,13 @@ def read_nuggetizer(path_or_records, /, *, name: str | None = None) -> Nuggetize
         records = list(path_or_records)
         sources = [f"record {i + 1}" for i in range(len(records))]
         if not records:
-            raise ValueError(
-                f"The 'path_or_records' parameter of {func} must hold at least one record. "
-                "Got an empty sequence instead."
-            )
+            raise fail("path_or_records", "hold at least one record", "an empty sequence")
         default = name
     else:
-        raise TypeError(
-            f"The 'path_or_records' parameter of {func} must be a path or a sequence of "
-            f"records (dicts). Got {type(path_or_records).__name__} instead."
+        raise fail_type(
+            "path_or_records",
+            "be a path or a sequence of records (dicts)",
+            type(path_or_records).__name__,
         )
     return _assignments(records, sources, default)
 
@@ -573,25 +583,21 @@ def read_cone_rag(
     gold, response_nuggets=None, /, *, ntn=None, ntr: Sequence[Any] = ()
 ) -> ConeRagLabels:
     """Read CONE-RAG's files; see :func:`fairconv.nuggets.read_cone_rag`."""
-    func = "read_cone_rag"
-    for pname, value in (("gold", gold), ("response_nuggets", response_nuggets)):
-        if not isinstance(value, (str, os.PathLike)) and (pname == "gold" or value is not None):
-            raise TypeError(
-                f"The '{pname}' parameter of {func} must be a path. Got {value!r} instead."
-            )
+    check_instance(gold, (str, os.PathLike), "gold", what="a path")
+    if response_nuggets is not None:
+        check_instance(response_nuggets, (str, os.PathLike), "response_nuggets", what="a path")
     if isinstance(ntr, (str, os.PathLike)) or not isinstance(ntr, Sequence):
-        raise TypeError(
-            f"The 'ntr' parameter of {func} must be a sequence of paths. Got {ntr!r} instead."
-        )
+        raise fail_type("ntr", "be a sequence of paths", repr(ntr))
     if ntn is None and not ntr:
         raise ValueError(
-            f"The 'ntn' and 'ntr' parameters of {func} must give NtN results, coverage files "
-            "or both. Got neither instead."
+            f"The 'ntn' and 'ntr' parameters of {caller()} must give NtN results, coverage "
+            "files or both. Got neither instead."
         )
     if ntn is not None and response_nuggets is None:
-        raise ValueError(
-            f"The 'response_nuggets' parameter of {func} must be given with 'ntn' (NtN's "
-            "results count the matched nuggets it lists). Got None instead."
+        raise fail(
+            "response_nuggets",
+            "be given with 'ntn' (NtN's results count the matched nuggets it lists)",
+            "None",
         )
     gold_ids = _gold(gold)
     entries = [] if response_nuggets is None else _response_nuggets(response_nuggets, gold_ids)

@@ -41,6 +41,8 @@ from .._validation import (
     caller,
     check_choice,
     check_once,
+    fail,
+    fail_type,
     file_error,
     id_fault,
     public,
@@ -372,30 +374,29 @@ def _sources(paths) -> list[tuple[str | None, object]]:
     if isinstance(paths, (str, bytes, os.PathLike, Mapping)) or hasattr(paths, "read"):
         paths = [paths]
     if not isinstance(paths, Sequence):
-        raise TypeError(
-            f"The 'paths' parameter of {caller()} must be a path, a file, a mapping "
-            f"{{name: path}} or a sequence of them. Got {type(paths).__name__} instead."
+        raise fail_type(
+            "paths",
+            "be a path, a file, a mapping {name: path} or a sequence of them",
+            type(paths).__name__,
         )
     out: list[tuple[str | None, object]] = []
     for item in paths:
         if isinstance(item, Mapping):
             for name, value in item.items():
                 if not isinstance(name, str) or id_fault(name) is not None:
-                    raise ValueError(
-                        f"The 'paths' parameter of {caller()} must name runs by non-empty "
-                        f"strings without whitespace. Got {name!r} instead."
+                    raise fail(
+                        "paths", "name runs by non-empty strings without whitespace", repr(name)
                     )
                 many = isinstance(value, Sequence) and not isinstance(value, (str, bytes))
                 out += [(name, p) for p in (value if many else [value])]
         elif isinstance(item, (str, os.PathLike)) or hasattr(item, "read"):
             out.append((None, item))
         else:
-            raise TypeError(
-                f"The 'paths' parameter of {caller()} must hold paths, files or mappings "
-                f"{{name: path}}. Got {type(item).__name__} instead."
+            raise fail_type(
+                "paths", "hold paths, files or mappings {name: path}", type(item).__name__
             )
     if not out:
-        raise ValueError(f"The 'paths' parameter of {caller()} must name a file. Got none instead.")
+        raise fail("paths", "name a file", "none")
     return out
 
 
@@ -458,17 +459,15 @@ def _table(parts: list[_Part], measures, topics) -> ScoreTable:
         check_once(measures, "measures")
         unknown = [m for m in measures if m not in m_index]
         if unknown or not list(measures):
-            raise ValueError(
-                f"The 'measures' parameter of {caller()} must name measures of the files "
-                f"({', '.join(names)}). Got {', '.join(map(repr, unknown)) or 'none'} instead."
+            raise fail(
+                "measures",
+                f"name measures of the files ({', '.join(names)})",
+                ", ".join(map(repr, unknown)) or "none",
             )
     chosen_m = names if measures is None else list(measures)
     if topics is not None:
         if isinstance(topics, (str, bytes)) or not isinstance(topics, Sequence):
-            raise TypeError(
-                f"The 'topics' parameter of {caller()} must be a sequence of topic ids. "
-                f"Got {type(topics).__name__} instead."
-            )
+            raise fail_type("topics", "be a sequence of topic ids", type(topics).__name__)
         check_once(topics, "topics")
         missing = [t for t in topics if t not in t_index]
         if missing:
@@ -674,17 +673,11 @@ def from_ir_measures(metrics, /, *, name: str | None = None) -> ScoreTable:
     """
     if isinstance(metrics, Mapping):
         if name is not None:
-            raise ValueError(
-                f"The 'name' parameter of {caller()} must be None when 'metrics' maps run names "
-                f"to results. Got {name!r} instead."
-            )
+            raise fail("name", "be None when 'metrics' maps run names to results", repr(name))
         by_run = dict(metrics)
     else:
         if not isinstance(name, str) or not name:
-            raise ValueError(
-                f"The 'name' parameter of {caller()} must name the run of the results. "
-                f"Got {name!r} instead."
-            )
+            raise fail("name", "name the run of the results", repr(name))
         by_run = {name: metrics}
     parts = []
     for run, results in by_run.items():
@@ -701,10 +694,10 @@ def from_ir_measures(metrics, /, *, name: str | None = None) -> ScoreTable:
                 or not hasattr(x, "measure")
                 or not hasattr(x, "value")
             )
-            raise TypeError(
-                f"The 'metrics' parameter of {caller()} must yield items with query_id, "
-                f"measure and value (ir_measures' Metric). Got {type(items[i]).__name__} "
-                f"at item {i} of run {run!r} instead."
+            raise fail_type(
+                "metrics",
+                "yield items with query_id, measure and value (ir_measures' Metric)",
+                f"{type(items[i]).__name__} at item {i} of run {run!r}",
             ) from None
         if not items:
             raise ValueError(f"The 'metrics' parameter of {caller()}: run {run!r} has no results")

@@ -33,7 +33,15 @@ import numpy as np
 
 from .. import _accel
 from .._accel import first_occurrences
-from .._validation import _INT_LIMIT, Where, caller, file_error, first_bad_id, id_fault, public
+from .._validation import (
+    _INT_LIMIT,
+    Where,
+    fail,
+    file_error,
+    first_bad_id,
+    id_fault,
+    public,
+)
 from ._json import iter_jsonl, json_repr
 from ._tables import read_qrels as _read_trec_qrels
 from ._text import (
@@ -339,9 +347,7 @@ def read_fair_run(path, /, *, task: int, name: str | None = None) -> FairRun:
     and a page may appear once per ranking; errors name the file and line.
     """
     if task not in (1, 2) or isinstance(task, bool):
-        raise ValueError(
-            f"The 'task' parameter of trecfair.read_run must be 1 or 2. Got {task!r} instead."
-        )
+        raise fail("task", "be 1 or 2", repr(task))
     rows = split_rows(path, None, "run")
     width = rows.width
     allowed = (2, 6) if task == 1 else (3,)
@@ -520,7 +526,7 @@ def read_alignment(name: str, path, /) -> Dimension:
     ('Unknown', 'female', 'male')
     """
     if not isinstance(name, str) or id_fault(name) is not None or any(ch in name for ch in "[],"):
-        raise ValueError(
+        raise ValueError(  # named as fairconv.trecfair exports it (not io.read_alignment)
             "The 'name' parameter of trecfair.read_alignment must be a non-empty dimension "
             f"name without whitespace, brackets or commas. Got {name!r} instead."
         )
@@ -705,9 +711,7 @@ def read_metadata(path, /, *, edition: int, dimensions=None):
     ('@UNKNOWN', 'female', 'male', 'NB')
     """
     if edition not in (2021, 2022) or isinstance(edition, bool):
-        raise ValueError(
-            f"The 'edition' parameter of {caller()} must be 2021 or 2022. Got {edition!r} instead."
-        )
+        raise fail("edition", "be 2021 or 2022", repr(edition))
     recs = _Records(path)
     official = DIMENSIONS_2022 if edition == 2022 else DIMENSIONS_2021
     if dimensions is None:
@@ -718,9 +722,8 @@ def read_metadata(path, /, *, edition: int, dimensions=None):
         names = list(dimensions)
         bad = [d for d in names if d not in official]
         if bad or len(set(names)) != len(names) or not names:
-            raise ValueError(
-                f"The 'dimensions' parameter of {caller()} must name distinct dimensions among "
-                f"{', '.join(official)}. Got {names!r} instead."
+            raise fail(
+                "dimensions", f"name distinct dimensions among {', '.join(official)}", repr(names)
             )
     builders = _BUILD_2022 if edition == 2022 else _BUILD_2021
     built = []
