@@ -42,3 +42,23 @@ def test_the_top_level_is_stored_as_read():
     ranked = prepare(qrels, [run], [])
     assert ranked.level.dtype == v.LEVEL_DTYPE
     assert ranked.level.tolist() == [v.LMAX_LIMIT, 1, 0]
+
+
+def test_the_documented_limit_is_the_limit():
+    """Docstrings that state the level limit state LMAX_LIMIT."""
+    import re
+
+    from fairconv import conversation, entities, gfr
+    from fairconv.io import _frames
+
+    docs = "\n".join(
+        (obj.__doc__ or "")
+        for module in (conversation, entities, gfr, _frames)
+        for obj in [module, *vars(module).values()]
+        if callable(obj) or obj is module
+    )
+    stated = re.findall(
+        r"lmax <= (\d+)|levels? [^.]*?(?:in|at most) 0?\.?\.?(\d+)|\(1\.\.(\d+)\)", docs
+    )
+    numbers = {int(n) for found in stated for n in found if n}
+    assert numbers == {v.LMAX_LIMIT}, numbers
