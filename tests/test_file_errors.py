@@ -70,6 +70,18 @@ CASES = [
         _lines({"topic": "T1", "run": "r", "entities": []}, {"topic": "T 1", "entities": []}),
         2,
     ),
+    (
+        lambda p: read_answers(p, SETS),
+        "ans.jsonl",
+        _lines({"topic": "T1", "run": "r", "entities": []}, "[1]"),
+        2,
+    ),
+    (
+        lambda p: read_answers(p, SETS),
+        "ans.jsonl",
+        _lines({"topic": "T1", "run": "r", "entities": [1]}),
+        1,
+    ),
     (read_labels, "l.jsonl", _lines("[1,"), 1),
     (read_json, "j.json", '{"a": 1,\n "a": 2}', None),
     (iter_jsonl, "j.jsonl", '{"a": 1}\n{"a": 1, "a": 2}\n', 2),
