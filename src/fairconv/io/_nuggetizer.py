@@ -28,10 +28,10 @@ import numpy as np
 from .._validation import (
     FairconvWarning,
     Where,
-    caller,
     check_instance,
     did_you_mean,
     fail,
+    fail_params,
     fail_type,
     file_error,
     first_bad_id,
@@ -589,10 +589,7 @@ def read_cone_rag(
     if isinstance(ntr, (str, os.PathLike)) or not isinstance(ntr, Sequence):
         raise fail_type("ntr", "be a sequence of paths", repr(ntr))
     if ntn is None and not ntr:
-        raise ValueError(
-            f"The 'ntn' and 'ntr' parameters of {caller()} must give NtN results, coverage "
-            "files or both. Got neither instead."
-        )
+        raise fail_params(("ntn", "ntr"), "give NtN results, coverage files or both", "neither")
     if ntn is not None and response_nuggets is None:
         raise fail(
             "response_nuggets",

@@ -91,12 +91,14 @@ Unicode line and paragraph separators: refused, so that no token is split or glu
 differently from what the user sees."""
 
 _BOM = b"\xef\xbb\xbf"
-_BAD_TABLE_BYTES = forbidden_bytes(ID_FORBIDDEN, keep=TOKEN_SEPARATORS)
+_SURROGATES = "".join(map(chr, range(0xD800, 0xE000)))
+_BAD_TABLE_BYTES = forbidden_bytes(ID_FORBIDDEN, keep=TOKEN_SEPARATORS + _SURROGATES)
 """In a whitespace table, every character the id rule refuses
 (:data:`fairconv._validation.ID_FORBIDDEN`) but the four that separate tokens: the
 controls of :data:`_BAD_BYTES`, a byte-order mark after the start (as ``cat`` of two
 files gives: it would hide inside a token, an invisible second id) and the Unicode
-spaces (an editor shows a token holding one as two). A token is then an id as written."""
+spaces (an editor shows a token holding one as two). The surrogates' bytes are not
+UTF-8: the UTF-8 check that follows refuses them. A token is then an id as written."""
 _STEP = 1 << 22  # bytes per step of the control-character scan
 
 
@@ -149,9 +151,7 @@ def _refuse_bad_bytes(name: str, whole, pad: int, table: bool) -> None:
                     "a byte-order mark (U+FEFF) is allowed only at the start of a file: "
                     "here it would be an invisible part of a token (two files joined?)",
                 )
-            char = bad.group().decode("utf-8", "surrogatepass")
-            if "\ud800" <= char <= "\udfff":
-                raise FileFormatError(name, line, "the line is not UTF-8 text")
+            char = bad.group().decode("utf-8")
             if char.isspace() and not _BAD_BYTES.fullmatch(bad.group()):
                 raise FileFormatError(
                     name,
