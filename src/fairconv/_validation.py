@@ -623,7 +623,7 @@ def id_fault(text: str) -> str | None:
 
 
 def check_id(value, field: str, where) -> str:
-    """``value``, a JSON string that is an id (:data:`ID_FORBIDDEN`); else a file error.
+    """``value``, a JSON string that is an id (:data:`ID_FORBIDDEN`); else :func:`file_error`.
 
     ``where`` names the record (``file:line``, a :class:`Where` or a str); the message
     names the ``field``: ``file:3: "topic" must not contain whitespace or control
@@ -687,10 +687,12 @@ class FileFormatError(ValueError):
     >>> read_qrels(io.StringIO("T1 d1 high\n"))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    fairconv.io.FileFormatError: <stream>:1: an NTCIR qrels level must ...; found 'high'
+    fairconv.io._text.FileFormatError: <stream>:1: an NTCIR qrels level must ...; found 'high'
     """
 
-    __module__ = "fairconv.io"  # its public home (tracebacks and docs name it there)
+    # the io module of the text rules is its home: tracebacks name it there, and
+    # fairconv.io exports it from there (defined here, below io, for the checks above)
+    __module__ = "fairconv.io._text"
 
     def __init__(self, path, line, message):
         self.path, self.line = str(path), line
@@ -720,16 +722,18 @@ class Where(str):
         return Where(self.path, self.line, f"{self.detail}: {detail}" if self.detail else detail)
 
 
-def file_error(where, message: str) -> FileFormatError:
-    """The :class:`FileFormatError` of ``message`` at ``where`` (a :class:`Where` or str).
+def file_error(where, message: str) -> ValueError:
+    """The error of ``message`` at ``where``, returned (callers write ``raise file_error(...)``).
 
-    Returned, so that callers write ``raise file_error(...)``. The message reads
-    ``where: message`` either way; a plain str is taken as the input's name.
+    At a :class:`Where` (a place in a file, or a row of a frame), a
+    :class:`FileFormatError` knowing its path and line; at a place named by a plain str
+    (a record given in memory, ``record 3``), a ``ValueError``. The message reads
+    ``where: message`` either way.
     """
     if isinstance(where, Where):
         detail = f"{where.detail}: {message}" if where.detail else message
         return FileFormatError(where.path, where.line, detail)
-    return FileFormatError(where, None, message)
+    return ValueError(f"{where}: {message}")
 
 
 # --------------------------------------------------------------------------- arrays

@@ -69,7 +69,7 @@ def read_attribute_sets(path, /) -> list[AttributeSet]:
     [('PRONOUN', 'nominal', 'JSD'), ('HINDEX', 'ordinal', 'RNOD')]
     """
     spec = read_json(path)
-    where = source_name(path)
+    where = Where(source_name(path))
     if not isinstance(spec, dict) or not spec:
         raise file_error(
             where,

@@ -414,7 +414,7 @@ def _object(value, where: str, what: str) -> dict:
 
 def _gold(path) -> dict[str, list[str]]:
     """Map each turn id to its gold nugget ids, in file order."""
-    file = source_name(path)
+    file = Where(source_name(path))
     data = _object(read_json(path), file, "the gold nuggets file")
     gold = {}
     for turn, nuggets in data.items():  # one per turn
@@ -429,7 +429,7 @@ def _gold(path) -> dict[str, list[str]]:
 
 def _response_nuggets(path, gold) -> list[tuple[str, str, int]]:
     """(run, turn, number of matched nuggets) for every entry, in file order."""
-    file = source_name(path)
+    file = Where(source_name(path))
     data = _object(read_json(path), file, "the response nuggets file")
     out = []
     for turn, runs in data.items():  # one per turn
@@ -467,7 +467,7 @@ def _ids(value, where: str, field: str) -> list[str]:
 
 def _ntn(path, gold, entries) -> dict[tuple[str, str], tuple[int, int]]:
     """(run, turn) -> (predicted gold nuggets, predictive response nuggets)."""
-    file = source_name(path)
+    file = Where(source_name(path))
     data = _object(read_json(path), file, "the NtN results file")
     fields = ("predicted_gold_nuggets", "predictive_response_nuggets")
     refuse_near_misses(data, fields, file, "the NtN results file")
@@ -537,7 +537,7 @@ def _ntr(paths, gold) -> list[tuple[str, str, int, int]]:
     for path in paths:
         run = _coverage_run(path)
         file = source_name(path)
-        json_str(run, "run", f"{file}: the run named by the file name")
+        json_str(run, "run", Where(file, None, "the run named by the file name"))
         for line, rec in iter_jsonl(path):
             where = Where(file, line)
             rec = _object(rec, where, "a coverage line")
