@@ -228,7 +228,11 @@ def ragfair_topic(
 # skipped; every row of one width; numbers by the decimal grammar.
 _CONTROL = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\xc2[\x80-\x9f]|\xe2\x80[\xa8\xa9]")
 _BOM = b"\xef\xbb\xbf"
-_REFUSED = re.compile(_CONTROL.pattern + b"|" + _BOM)
+# and, in a table, the Unicode spaces beyond ASCII: no-break, Ogham, en quad to hair,
+# narrow no-break, medium mathematical and ideographic spaces (a token holding one
+# would look like two)
+_SPACE = re.compile(rb"\xc2\xa0|\xe1\x9a\x80|\xe2\x80[\x80-\x8a\xaf]|\xe2\x81\x9f|\xe3\x80\x80")
+_REFUSED = re.compile(_CONTROL.pattern + b"|" + _BOM + b"|" + _SPACE.pattern)
 DECIMAL = re.compile(rb"^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$")
 NTCIR_LEVEL = re.compile(rb"^L([0-9]{1,2}|100)$")
 TREC_LEVEL = re.compile(rb"^-?[0-9]{1,18}$")
@@ -268,6 +272,14 @@ def _table_lines(path):
                 line,
                 "a byte-order mark (U+FEFF) is allowed only at the start of a file: "
                 "here it would be an invisible part of a token (two files joined?)",
+            )
+        if _SPACE.fullmatch(bad.group()):
+            code = ord(bad.group().decode("utf-8"))
+            raise _fail(
+                name,
+                line,
+                f"a Unicode space (U+{code:04X}) is not allowed in a whitespace table: only "
+                "spaces and tabs separate tokens, and a token holding one would look like two",
             )
         raise _fail(
             name, line, f"a control character ({bad.group()!r}) is not allowed in a text file"

@@ -111,12 +111,13 @@ def test_long_or_huge_numbers_take_the_hooks():
 
 
 def test_identifier_rule_is_the_definition_on_every_code_point():
-    """An id refuses exactly the characters that are white space or control characters."""
-    from fairconv._validation import _NOT_IN_ID
+    """An id refuses exactly white space, control characters, the BOM and surrogates."""
+    from fairconv._validation import NOT_IN_ID
 
     for c in map(chr, range(sys.maxunicode + 1)):
         refused = c.isspace() or ord(c) < 32 or 127 <= ord(c) < 160
-        assert bool(_NOT_IN_ID.search(c)) == refused, hex(ord(c))
+        refused = refused or c == "\ufeff" or 0xD800 <= ord(c) <= 0xDFFF
+        assert bool(NOT_IN_ID.search(c)) == refused, hex(ord(c))
 
 
 # --------------------------------------------------------------------------- surrogates

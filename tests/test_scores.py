@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from fairconv import FairconvWarning, gfr
 from fairconv.datasets import fairweb1_pilot
-from fairconv.io import read_scores, read_topics
+from fairconv.io import FileFormatError, read_qrels, read_scores, read_topics
 
 TREC = "P_5\tq1\t0.4\nP_5\tq2\t0.6\nndcg\tq1\t0.5\nndcg\tq2\t0.7\nP_5\tall\t0.5\nrunid\tall\tbm25\n"
 IRM = "q1\tnDCG@10\t0.25\nq2\tnDCG@10\t0.75\nq3\tnDCG@10\t0.5\n"
@@ -173,10 +173,15 @@ def test_score_files_skip_comment_lines(tmp_path, text, layout):
 
 
 def test_score_file_fields_split_where_every_reader_splits(tmp_path):
-    """At spaces, tabs and CR, not at a no-break space (the qrels' ids keep it too)."""
+    """At spaces, tabs and CR; a no-break space is refused, as in qrels (the id rule)."""
     f = tmp_path / "s.txt"
     f.write_text("q1\tm\t1\nq\u00a02\tm\t0\n")
-    assert read_scores(f, input_format="ir_measures").topics == ("q1", "q\u00a02")
+    with pytest.raises(FileFormatError, match=r"s\.txt:2: a Unicode space \(U\+00A0\)"):
+        read_scores(f, input_format="ir_measures")
+    q = tmp_path / "q.txt"
+    q.write_text("q1 d1 L1\nq\u00a02 d1 L1\n")
+    with pytest.raises(FileFormatError, match=r"q\.txt:2: a Unicode space \(U\+00A0\)"):
+        read_qrels(q)
 
 
 REFERENCE = __import__("pathlib").Path(__file__).parent / "reference"

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextvars
 import functools
+import json
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -365,6 +366,11 @@ def check_cutoffs(cutoffs, name: str) -> tuple[int, ...]:
 LMAX_LIMIT = 100
 """The highest relevance level accepted anywhere, so that gains like 2^l stay finite."""
 
+LEVEL_DTYPE = np.dtype(np.int8)
+"""The dtype relevance levels are stored in, 0..:data:`LMAX_LIMIT` (a negative TREC
+level is stored as 0, nonrelevant)."""
+assert np.iinfo(LEVEL_DTYPE).max >= LMAX_LIMIT, "the level dtype must hold LMAX_LIMIT"
+
 
 def check_lmax(value, name: str) -> int:
     """The highest relevance level: an integer in 1..:data:`LMAX_LIMIT`."""
@@ -522,8 +528,212 @@ _INT_LIMIT = 1 << 53
 refused: they do not survive a round trip via floats)."""
 
 
-_NOT_IN_ID = re.compile(r"[\s\x00-\x1f\x7f-\x9f]")  # \s: what str.isspace() calls a space
-"""What no identifier holds (TSV rows would split): whitespace and control characters."""
+# --------------------------------------------------------------------------- ids
+ID_FORBIDDEN: tuple[tuple[int, int], ...] = (
+    (0x00, 0x20),  # the C0 controls and the space
+    (0x7F, 0xA0),  # DEL, the C1 controls and the no-break space
+    (0x1680, 0x1680),  # Ogham space mark
+    (0x2000, 0x200A),  # the en quad to the hair space
+    (0x2028, 0x2029),  # the line and paragraph separators
+    (0x202F, 0x202F),  # narrow no-break space
+    (0x205F, 0x205F),  # medium mathematical space
+    (0x3000, 0x3000),  # ideographic space
+    (0xD800, 0xDFFF),  # the UTF-16 surrogates: alone in a str, not characters
+    (0xFEFF, 0xFEFF),  # the byte-order mark
+)
+"""The id rule: the code points no identifier (topic, doc, run, entity key, attribute-set
+name) holds, as closed ranges. Whitespace (every character ``str.isspace`` calls a space)
+and control characters would split or forge a row of a TSV output; a byte-order mark
+would be an invisible part of the id (a file skips one at its start); a lone surrogate
+is not a character, so no UTF-8 text holds it. An id is a non-empty string of other
+characters. :data:`NOT_IN_ID` (text) and :data:`NOT_IN_ID_BYTES` (UTF-8) are built from
+these ranges; a whitespace table refuses the same characters, except the four that
+separate its tokens (:data:`TOKEN_SEPARATORS`)."""
+
+TOKEN_SEPARATORS = " \t\n\r"
+"""The whitespace between the tokens of a whitespace table (every other character of
+:data:`ID_FORBIDDEN` is refused in one, so a token is an id or a number as written)."""
+
+NOT_IN_ID = re.compile("[" + "".join(f"\\U{lo:08x}-\\U{hi:08x}" for lo, hi in ID_FORBIDDEN) + "]")
+"""A character of :data:`ID_FORBIDDEN`, in a str."""
+_NOT_IN_ID = NOT_IN_ID  # the former private name
+
+
+def forbidden_bytes(ranges, *, keep: str = "") -> re.Pattern[bytes]:
+    r"""A bytes pattern matching the UTF-8 form of every code point of ``ranges``.
+
+    ``keep``: characters left out. The surrogates take their ``surrogatepass`` form
+    (``\xed\xa0\x80`` for U+D800), which no valid UTF-8 holds. A multi-byte form is
+    matched from its first byte, so a search of UTF-8 text finds whole characters. The
+    forms are laid out as a tree of byte classes (one branch per first byte), which the
+    regex engine searches about as fast as a single class.
+    """
+    forms = set()
+    for lo, hi in ranges:
+        for code in range(lo, hi + 1):
+            char = chr(code)
+            if char not in keep:
+                forms.add(char.encode("utf-8", "surrogatepass"))
+    return re.compile(_tree(forms))
+
+
+def _tree(forms) -> bytes:
+    """A regex matching exactly the byte strings ``forms`` (all of one length or more)."""
+    if forms == {b""}:
+        return b""
+    tails: dict[int, set] = {}
+    for form in forms:
+        tails.setdefault(form[0], set()).add(form[1:])
+    by_rest: dict[bytes, list[int]] = {}
+    for first, rest in sorted(tails.items()):
+        by_rest.setdefault(_tree(rest), []).append(first)
+    branches = [_byte_class(bytes(firsts)) + rest for rest, firsts in by_rest.items()]
+    return branches[0] if len(branches) == 1 else b"(?:" + b"|".join(branches) + b")"
+
+
+def _byte_class(values: bytes) -> bytes:
+    """A regex class of the given bytes, as ranges of consecutive values."""
+    values = bytes(sorted(set(values)))
+    parts, i = [], 0
+    while i < len(values):
+        j = i
+        while j + 1 < len(values) and values[j + 1] == values[j] + 1:
+            j += 1
+        lo, hi = values[i], values[j]
+        parts.append(b"\\x%02x" % lo if lo == hi else b"\\x%02x-\\x%02x" % (lo, hi))
+        i = j + 1
+    return b"[" + b"".join(parts) + b"]"
+
+
+NOT_IN_ID_BYTES = forbidden_bytes(ID_FORBIDDEN)
+"""The UTF-8 form of a character of :data:`ID_FORBIDDEN`, in bytes."""
+
+
+def id_fault(text: str) -> str | None:
+    """The part of the id rule ``text`` breaks, as a message's rule, or None for an id."""
+    if not text:
+        return "be a non-empty string"
+    bad = NOT_IN_ID.search(text)
+    if bad is None:
+        return None
+    char = bad.group()
+    if char == "\ufeff" or "\ud800" <= char <= "\udfff":
+        return "not contain a byte-order mark (U+FEFF) or a lone surrogate"
+    return "not contain whitespace or control characters"
+
+
+def check_id(value, field: str, where) -> str:
+    """``value``, a JSON string that is an id (:data:`ID_FORBIDDEN`); else :func:`file_error`.
+
+    ``where`` names the record (``file:line``, a :class:`Where` or a str); the message
+    names the ``field``: ``file:3: "topic" must not contain whitespace or control
+    characters, got "a b"``.
+    """
+    if type(value) is not str or not value:
+        raise file_error(where, f'"{field}" must be a non-empty string, got {json_repr(value)}')
+    if NOT_IN_ID.search(value):
+        rule = id_fault(value)
+        raise file_error(where, f'"{field}" must {rule}, got {json_repr(value)}')
+    return value
+
+
+def first_bad_id(ids) -> int:
+    """The position of the first item of ``ids`` that is not an id, or -1.
+
+    ``ids``: a sequence or array of str, or of bytes holding UTF-8 text (a column of a
+    text file, or ids encoded with ``surrogatepass``). One search over the joined text:
+    a character of the rule is found within the item holding it, since each item is
+    whole characters.
+    """
+    items = ids.tolist() if isinstance(ids, np.ndarray) else list(ids)
+    if not items:
+        return -1
+    lengths = np.fromiter(map(len, items), np.int64, len(items))
+    bad = len(items)
+    if int(lengths.min()) == 0:
+        bad = int(np.argmax(lengths == 0))
+    if isinstance(items[0], (bytes, bytearray, np.bytes_)):
+        in_bytes = NOT_IN_ID_BYTES.search(b"".join(items))
+        at = -1 if in_bytes is None else in_bytes.start()
+    else:
+        in_text = NOT_IN_ID.search("".join(items))
+        at = -1 if in_text is None else in_text.start()
+    if at >= 0:
+        bad = min(bad, int(np.searchsorted(np.cumsum(lengths), at, side="right")))
+    return bad if bad < len(items) else -1
+
+
+def json_repr(value) -> str:
+    """A short JSON-like rendering of a value for messages."""
+    try:
+        text = json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+# --------------------------------------------------------------------------- file errors
+class FileFormatError(ValueError):
+    r"""A file that does not follow its format; the message starts with ``file:line:``.
+
+    ``path`` names the input (a path, a file object's name, ``qrels DataFrame``);
+    ``line`` is its line (or row), or None (or 0) for the input as a whole. Exported as
+    ``fairconv.io.FileFormatError``.
+
+    Examples
+    --------
+    >>> import io
+    >>> from fairconv.io import read_qrels
+    >>> read_qrels(io.StringIO("T1 d1 high\n"))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    fairconv.io._text.FileFormatError: <stream>:1: an NTCIR qrels level must ...; found 'high'
+    """
+
+    # the io module of the text rules is its home: tracebacks name it there, and
+    # fairconv.io exports it from there (defined here, below io, for the checks above)
+    __module__ = "fairconv.io._text"
+
+    def __init__(self, path, line, message):
+        self.path, self.line = str(path), line
+        where = f"{path}:{line}" if line else f"{path}"
+        super().__init__(f"{where}: {message}")
+
+
+class Where(str):
+    """A place in an input as messages name it, ``file:line[: detail]``, with its parts.
+
+    A str, so that it is written into messages as it always was; :func:`file_error`
+    reads its ``path`` and ``line``.
+    """
+
+    path: str
+    line: int | str | None
+    detail: str
+
+    def __new__(cls, path, line=None, detail: str = "") -> Where:
+        text = f"{path}:{line}" if line else f"{path}"
+        self = super().__new__(cls, f"{text}: {detail}" if detail else text)
+        self.path, self.line, self.detail = str(path), line, detail
+        return self
+
+    def then(self, detail: str) -> Where:
+        """The same place, narrowed to ``detail`` (``nugget 2``, ``"nuggets"``)."""
+        return Where(self.path, self.line, f"{self.detail}: {detail}" if self.detail else detail)
+
+
+def file_error(where, message: str) -> ValueError:
+    """The error of ``message`` at ``where``, returned (callers write ``raise file_error(...)``).
+
+    At a :class:`Where` (a place in a file, or a row of a frame), a
+    :class:`FileFormatError` knowing its path and line; at a place named by a plain str
+    (a record given in memory, ``record 3``), a ``ValueError``. The message reads
+    ``where: message`` either way.
+    """
+    if isinstance(where, Where):
+        detail = f"{where.detail}: {message}" if where.detail else message
+        return FileFormatError(where.path, where.line, detail)
+    return ValueError(f"{where}: {message}")
 
 
 # --------------------------------------------------------------------------- arrays

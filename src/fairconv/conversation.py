@@ -23,7 +23,6 @@ import numpy as np
 
 from . import _core
 from ._validation import (
-    _NOT_IN_ID,
     LMAX_LIMIT,
     caller,
     check_choice,
@@ -33,6 +32,9 @@ from ._validation import (
     check_sequence_of,
     check_weights,
     fail,
+    file_error,
+    first_bad_id,
+    id_fault,
     public,
     unknown_field,
 )
@@ -698,51 +700,52 @@ def _turn_structure(rec: dict, where: str, words):
     text = rec.get("text")
     if text is not None:
         if type(text) is not str:
-            raise ValueError(f'{where}: "text" must be a string, got {json_repr(text)}')
+            raise file_error(where, f'"text" must be a string, got {json_repr(text)}')
         length, ok = words
         if not ok:
-            raise ValueError(f"{where}: {_opening_error(text)}")
+            raise file_error(where, f"{_opening_error(text)}")
         stated = rec.get("length")
         if stated is not None and stated != length:
-            raise ValueError(
-                f'{where}: "length" is {json_repr(stated)} but the text has {length} words'
+            raise file_error(
+                where, f'"length" is {json_repr(stated)} but the text has {length} words'
             )
         return "text", length
     raw = rec.get("turns")
     given = rec.get("length")
     if given is not None and (type(given) is not int or not 1 <= given <= 1 << 53):
-        raise ValueError(f'{where}: "length" must be a positive integer, got {json_repr(given)}')
+        raise file_error(where, f'"length" must be a positive integer, got {json_repr(given)}')
     if raw is None:
         return None, -1 if given is None else given
     if not isinstance(raw, list) or not raw or not all(isinstance(t, dict) for t in raw):
-        raise ValueError(f'{where}: "turns" must be a non-empty array of objects')
+        raise file_error(where, '"turns" must be a non-empty array of objects')
     spans: list[tuple[int, int, bool]] = []
     expected = 1
     for k, t in enumerate(raw, start=1):
         if not t.keys() <= _TURN_FIELDS:
-            raise ValueError(f"{where}: turn {k}: {unknown_field([t], _TURN_FIELDS, 'a turn')[1]}")
+            raise file_error(where, f"turn {k}: {unknown_field([t], _TURN_FIELDS, 'a turn')[1]}")
         role = t.get("role")
         if role not in ("U", "S"):
-            raise ValueError(f'{where}: turn {k}: "role" must be "U" or "S", got {json_repr(role)}')
+            raise file_error(where, f'turn {k}: "role" must be "U" or "S", got {json_repr(role)}')
         span = []
         for key in ("start", "end"):
             v = t.get(key)
             if type(v) is not int or not 1 <= v <= 1 << 53:
-                raise ValueError(
-                    f'{where}: turn {k}: "{key}" must be a positive integer, got {json_repr(v)}'
+                raise file_error(
+                    where, f'turn {k}: "{key}" must be a positive integer, got {json_repr(v)}'
                 )
             span.append(v)
         if span[0] != expected or span[1] < span[0]:
-            raise ValueError(
-                f"{where}: turn {k}: turns must be contiguous and not overlap: it spans "
-                f"words {span[0]}-{span[1]}, expected to start at word {expected}"
+            raise file_error(
+                where,
+                f"turn {k}: turns must be contiguous and not overlap: it spans "
+                f"words {span[0]}-{span[1]}, expected to start at word {expected}",
             )
         expected = span[1] + 1
         spans.append((span[0], span[1], role == "S"))
     if given is None:
         given = expected - 1
     elif given != expected - 1:
-        raise ValueError(f'{where}: "length" is {given} but the turns end at word {expected - 1}')
+        raise file_error(where, f'"length" is {given} but the turns end at word {expected - 1}')
     return spans, given
 
 
@@ -809,21 +812,21 @@ def batch_from_records(
     lengths, topics, runs, nuggets = [], [], [], []
     for c, (rec, where) in enumerate(zip(records, sources, strict=True)):
         if not isinstance(rec, dict):
-            raise ValueError(f"{where}: a conversation record must be a JSON object")
+            raise file_error(where, "a conversation record must be a JSON object")
         if not rec.keys() <= _RECORD_FIELDS:
-            raise ValueError(f"{where}: {unknown_field([rec], _RECORD_FIELDS, 'a record')[1]}")
+            raise file_error(where, f"{unknown_field([rec], _RECORD_FIELDS, 'a record')[1]}")
         topics.append(json_str(rec.get("topic"), "topic", where))
         runs.append(json_str(rec.get("run"), "run", where))
         items = rec.get("nuggets", [])
         if not isinstance(items, list) or not all(map(isinstance, items, repeat(dict))):
-            raise ValueError(f'{where}: "nuggets" must be an array of objects')
+            raise file_error(where, '"nuggets" must be an array of objects')
         nuggets.append(items)
         t, n = _turn_structure(rec, where, words.get(c))
         if type(t) is list:
             spans[c] = t
         lengths.append(n)
     if RESERVED_TOPIC in topics:
-        raise ValueError(f'{sources[topics.index(RESERVED_TOPIC)]}: "topic": {RESERVED_TOPIC_RULE}')
+        raise file_error(sources[topics.index(RESERVED_TOPIC)], f'"topic": {RESERVED_TOPIC_RULE}')
     counts = np.fromiter(map(len, nuggets), np.int64, len(nuggets))
     offsets = np.concatenate(([0], np.cumsum(counts)))
     flat = list(chain.from_iterable(nuggets))
@@ -908,11 +911,12 @@ def _entity_codes(entities: list, sources, offsets) -> np.ndarray:
     seen: dict = {}
     first = np.fromiter(map(seen.setdefault, entities, count()), np.int64, len(entities))
     none_at = seen.pop(None, -1)
-    if "" in seen or _NOT_IN_ID.search("".join(seen)):  # one pass over all the keys
-        bad = [e for e in seen if not e or _NOT_IN_ID.search(e)]
-        i = entities.index(bad[0])
-        rule = "not contain whitespace or control characters" if bad[0] else "be a non-empty string"
-        message = f'"entity" must {rule}, got {json_repr(bad[0])}'
+    keys = list(seen)
+    bad_key = first_bad_id(keys)  # one pass over all the keys
+    if bad_key >= 0:
+        i = entities.index(keys[bad_key])
+        rule = id_fault(keys[bad_key])
+        message = f'"entity" must {rule}, got {json_repr(keys[bad_key])}'
         raise json_item_error(sources, offsets, i, "nugget", message)
     # codes in order of first appearance: the rank of each first position
     keyed = first != none_at
@@ -961,9 +965,9 @@ def _raise_first(bad: np.ndarray, batch: ConversationBatch, message: str) -> Non
     if bad.any():
         i = int(np.argmax(bad))
         c = int(batch.conversation_of[i])
-        raise ValueError(
-            f"{batch.sources[c]}: nugget {i - batch.offsets[c] + 1} (words {batch.start[i]}-"
-            f"{batch.end[i]}): {message}"
+        raise file_error(
+            batch.sources[c],
+            f"nugget {i - batch.offsets[c] + 1} (words {batch.start[i]}-{batch.end[i]}): {message}",
         )
 
 

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from .io import Qrels, Run
     from .rankings import AttributeData
 
-from ._validation import caller, public
+from ._validation import fail_type, public
 from .results import ScoreTable
 
 __all__ = [
@@ -92,9 +92,7 @@ def path(*parts: str) -> Path:
     """
     for part in parts:
         if not isinstance(part, str):
-            raise TypeError(
-                f"The 'parts' parameter of {caller()} must be strings. Got {part!r} instead."
-            )
+            raise fail_type("parts", "be strings", repr(part))
     root = Path(str(resources.files("fairconv") / "data")).resolve()
     try:
         p = root.joinpath(*parts).resolve()
@@ -289,10 +287,7 @@ def load_case(name: str, /) -> Case:
     from .io import read_attribute_sets, read_conversations
 
     if not isinstance(name, str):
-        raise TypeError(
-            f"The 'name' parameter of {caller()} must be one of "
-            f"{', '.join(map(repr, _CASES))}. Got {name!r} instead."
-        )
+        raise fail_type("name", f"be one of {', '.join(map(repr, _CASES))}", repr(name))
     key = check_choice(name, "name", tuple(_CASES))
     conversations_file, attributes_file, paper = _CASES[key]
     conversations_path = path("cases", conversations_file)

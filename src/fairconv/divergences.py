@@ -28,6 +28,7 @@ from ._validation import (
     check_same_groups,
     fail,
     fail_params,
+    id_fault,
     public,
 )
 
@@ -303,8 +304,7 @@ def distr_sim(
 
 def _check_name(given: object) -> str:
     name: str = check_instance(given, str, "name")
-    bad = [c for c in name if c.isspace() or ord(c) < 32 or 127 <= ord(c) < 160 or c in "[]"]
-    if not name or bad:
+    if id_fault(name) is not None or "[" in name or "]" in name:  # an id, with no brackets
         raise fail(
             "name",
             "be a non-empty string without whitespace, control characters or brackets "

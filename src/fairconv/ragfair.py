@@ -48,6 +48,7 @@ from ._validation import (
     check_unique_names,
     check_weights,
     fail,
+    file_error,
     public,
     unknown_field,
 )
@@ -486,7 +487,7 @@ def answer_distributions(
     for j, e in enumerate(flat):
         if not isinstance(e, dict):
             i = int(owner[j])
-            raise ValueError(f"{src[i]}: entity {j - offsets[i] + 1}: must be a JSON object")
+            raise file_error(src[i], f"entity {j - offsets[i] + 1}: must be a JSON object")
     level = json_ints(
         [e.get("level") for e in flat], "level", src, offsets, item="entity", default=0
     )
@@ -523,17 +524,18 @@ def answers_from_records(records, attribute_sets: Sequence[AttributeSet]) -> Ans
     entity_lists, runs, topics, sources = [], [], [], []
     for where, rec in records:
         if not isinstance(rec, dict):
-            raise ValueError(f"{where}: an answer record must be a JSON object")
+            raise file_error(where, "an answer record must be a JSON object")
         if not rec.keys() <= _ANSWER_FIELDS:
-            raise ValueError(f"{where}: {unknown_field([rec], _ANSWER_FIELDS, 'a record')[1]}")
+            raise file_error(where, f"{unknown_field([rec], _ANSWER_FIELDS, 'a record')[1]}")
         topics.append(json_str(rec.get("topic"), "topic", where))
         runs.append(json_str(rec.get("run"), "run", where, required=False) or "")
         key = "entities" if "entities" in rec else "nuggets"
         entities = rec.get(key)
         if not isinstance(entities, list) or not all(isinstance(e, dict) for e in entities):
-            raise ValueError(
-                f'{where}: "{key}" must be an array of objects (an answer record needs '
-                '"entities", or "nuggets")'
+            raise file_error(
+                where,
+                f'"{key}" must be an array of objects (an answer record needs '
+                '"entities", or "nuggets")',
             )
         item = "entity" if key == "entities" else "nugget"
         extra = unknown_field(
@@ -542,11 +544,11 @@ def answers_from_records(records, attribute_sets: Sequence[AttributeSet]) -> Ans
             "an entity" if item == "entity" else "a nugget",
         )
         if extra is not None:
-            raise ValueError(f"{where}: {item} {extra[0] + 1}: {extra[1]}")
+            raise file_error(where, f"{item} {extra[0] + 1}: {extra[1]}")
         entity_lists.append(entities)
         sources.append(where)
     if RESERVED_TOPIC in topics:
-        raise ValueError(f'{sources[topics.index(RESERVED_TOPIC)]}: "topic": {RESERVED_TOPIC_RULE}')
+        raise file_error(sources[topics.index(RESERVED_TOPIC)], f'"topic": {RESERVED_TOPIC_RULE}')
     return Answers(
         tuple(runs),
         tuple(topics),
@@ -656,9 +658,10 @@ def evaluate(
     lacking = (t_of < 0) | (lists.lengths[np.maximum(t_of, 0), r_of] == 0)
     if lacking.any():
         i = int(np.argmax(lacking))
-        raise ValueError(
-            f"{answers.sources[i]}: the answer names topic {answers.topics[i]!r}, "
-            f"which run {lists.runs[r_of[i]]!r} has no ranked list for"
+        raise file_error(
+            answers.sources[i],
+            f"the answer names topic {answers.topics[i]!r}, "
+            f"which run {lists.runs[r_of[i]]!r} has no ranked list for",
         )
     cell = r_of * len(topics) + t_of
     if len(np.unique(cell)) != len(cell):
@@ -715,7 +718,7 @@ def _answer_runs(answers: Answers, names: Sequence[str]) -> np.ndarray:
         elif run in index:
             out.append(index[run])
         else:
-            raise ValueError(
-                f"{where}: the answer's run {run!r} is none of the runs given ({', '.join(names)})"
+            raise file_error(
+                where, f"the answer's run {run!r} is none of the runs given ({', '.join(names)})"
             )
     return np.array(out, dtype=np.int64)

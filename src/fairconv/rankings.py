@@ -17,7 +17,14 @@ from functools import partial
 import numpy as np
 
 from ._accel import KeyTable, argsort, first_occurrences, key_hashes, resolve_n_jobs, thread_map
-from ._validation import FairconvWarning, caller, check_choice, check_sequence_of, public
+from ._validation import (
+    LEVEL_DTYPE,
+    FairconvWarning,
+    check_choice,
+    check_instance,
+    check_sequence_of,
+    public,
+)
 from .divergences import AttributeSet
 from .io._frames import RUN_COLUMNS, as_memberships
 from .io._tables import GroupMemberships, Qrels, Run, read_golddistr
@@ -271,7 +278,7 @@ class RankedLists:
     topics, runs : tuple of str
     lengths, offsets : ndarray of int, shape (topics, runs)
         Length of each list and the position of its first entry.
-    level : ndarray of int8, shape (entries,)
+    level : ndarray of int8 (``LEVEL_DTYPE``), shape (entries,)
         The level of each ranked doc (0: nonrelevant or unjudged).
     covered : list of ndarray
         Per attribute set, the indices of the topics it covers.
@@ -469,11 +476,7 @@ def prepare(
     """
     order, duplicates, listed_rule = join_options(order, duplicates, nonrelevant_membership)
     threads = resolve_n_jobs(n_jobs)
-    if not isinstance(qrels, Qrels):
-        raise TypeError(
-            f"The 'qrels' parameter of {caller()} must be a Qrels (fairconv.io.read_qrels). "
-            f"Got {type(qrels).__name__} instead."
-        )
+    check_instance(qrels, Qrels, "qrels", what="a Qrels (fairconv.io.read_qrels)")
     runs = check_sequence_of(runs, Run, "runs", min_len=1)
     attributes = check_sequence_of(attributes, AttributeData, "attributes")
     names = run_names(runs)
@@ -536,8 +539,8 @@ def prepare(
         lengths[:, r] = counts
     offsets = np.concatenate(([0], np.cumsum(lengths.ravel())[:-1])).reshape(n_t, n_r)
     n_entries = int(lengths.sum())
-    judged_level = np.append(qrels.levels, 0).astype(np.int8)  # row -1 (unjudged): level 0
-    level = np.zeros(n_entries, dtype=np.int8)
+    judged_level = np.append(qrels.levels, 0).astype(LEVEL_DTYPE)  # row -1 (unjudged): level 0
+    level = np.zeros(n_entries, dtype=LEVEL_DTYPE)
     row_arrays = [np.full(n_entries, -1, dtype=np.int32) for _ in attributes]
 
     def place(r):

@@ -18,7 +18,7 @@ from operator import is_, itemgetter, methodcaller
 from pathlib import Path
 
 from .._accel import paused_gc
-from .._validation import caller, public, unknown_field
+from .._validation import Where, caller, file_error, public, unknown_field
 from ..conversation import Conversation, ConversationBatch, batch_from_records
 from ..divergences import AttributeSet
 from ..nuggets import MatchLabels, _LabelColumns
@@ -69,29 +69,30 @@ def read_attribute_sets(path, /) -> list[AttributeSet]:
     [('PRONOUN', 'nominal', 'JSD'), ('HINDEX', 'ordinal', 'RNOD')]
     """
     spec = read_json(path)
-    where = source_name(path)
+    where = Where(source_name(path))
     if not isinstance(spec, dict) or not spec:
-        raise ValueError(
-            f"{where}: expected an object mapping attribute-set names to "
-            '{"target": [...], "scale": "nominal" | "ordinal"}'
+        raise file_error(
+            where,
+            "expected an object mapping attribute-set names to "
+            '{"target": [...], "scale": "nominal" | "ordinal"}',
         )
     out = []
     for name, entry in spec.items():
         json_str(name, "attribute-set name", where)
         if not isinstance(entry, dict) or "target" not in entry or "scale" not in entry:
-            raise ValueError(f'{where}: attribute set {name!r} needs a "target" and a "scale"')
+            raise file_error(where, f'attribute set {name!r} needs a "target" and a "scale"')
         unknown = set(entry) - {"target", "scale", "divergence"}
         if unknown:
-            raise ValueError(
-                f"{where}: attribute set {name!r}: unknown field(s) {', '.join(sorted(unknown))}"
+            raise file_error(
+                where, f"attribute set {name!r}: unknown field(s) {', '.join(sorted(unknown))}"
             )
         target = entry["target"]
         for key in ("scale", "divergence"):
             value = entry.get(key)
             if key in entry and type(value) is not str:
-                raise ValueError(
-                    f'{where}: attribute set {name!r}: "{key}" must be a string, '
-                    f"got {json_repr(value)}"
+                raise file_error(
+                    where,
+                    f'attribute set {name!r}: "{key}" must be a string, got {json_repr(value)}',
                 )
         if isinstance(target, str):
             golddistr = golddistr_path(path, target)
@@ -100,19 +101,21 @@ def read_attribute_sets(path, /) -> list[AttributeSet]:
             except FileFormatError:
                 raise
             except (OSError, ValueError) as exc:  # missing, a folder, a NUL byte
-                raise ValueError(
-                    f'{where}: attribute set {name!r}: the "target" file {str(golddistr)!r} '
-                    f"cannot be read ({getattr(exc, 'strerror', None) or exc})"
+                raise file_error(
+                    where,
+                    f'attribute set {name!r}: the "target" file {str(golddistr)!r} '
+                    f"cannot be read ({getattr(exc, 'strerror', None) or exc})",
                 ) from None
         elif not isinstance(target, list) or not all(type(x) in (int, float) for x in target):
-            raise ValueError(
-                f'{where}: attribute set {name!r}: "target" must be an array of numbers or a '
-                f"golddistr path, got {json_repr(target)}"
+            raise file_error(
+                where,
+                f'attribute set {name!r}: "target" must be an array of numbers or a '
+                f"golddistr path, got {json_repr(target)}",
             )
         try:
             out.append(AttributeSet(name, target, entry["scale"], entry.get("divergence")))
         except (ValueError, TypeError) as exc:
-            raise ValueError(f"{where}: attribute set {name!r}: {exc}") from None
+            raise file_error(where, f"attribute set {name!r}: {exc}") from None
     return out
 
 
@@ -161,14 +164,15 @@ def _read_conversations(paths, attribute_sets) -> ConversationBatch:
     for path in paths:
         run = os.path.basename(source_name(path))
         for line, rec in iter_jsonl(path, count_keys=_record_keys):
-            where = f"{source_name(path)}:{line}"
+            where = Where(source_name(path), line)
             if isinstance(rec, dict) and "run" not in rec:
                 first = named_by.setdefault(run, source_name(path))
                 if first != source_name(path):
-                    raise ValueError(
-                        f'{where}: the record has no "run" and takes its file\'s name '
+                    raise file_error(
+                        where,
+                        f'the record has no "run" and takes its file\'s name '
                         f"{run!r}, which {first} gives its records too: two runs would "
-                        'merge. Give the records a "run" field, or the files different names.'
+                        'merge. Give the records a "run" field, or the files different names.',
                     )
                 rec = dict(rec, run=run)
             records.append(rec)

@@ -46,8 +46,17 @@ from typing import Any, NoReturn, cast
 import numpy as np
 
 from .. import _accel
-from .._validation import _NOT_IN_ID, LMAX_LIMIT, SUM_TOLERANCE, first_bad_distribution, public
-from ._json import LONE_SURROGATE, iter_jsonl
+from .._validation import (
+    LMAX_LIMIT,
+    NOT_IN_ID,
+    SUM_TOLERANCE,
+    Where,
+    file_error,
+    first_bad_distribution,
+    id_fault,
+    public,
+)
+from ._json import iter_jsonl
 from ._tables import (
     GroupMemberships,
     Qrels,
@@ -72,10 +81,9 @@ RUN_COLUMNS = _COLUMNS["run"]
 """The columns that name a DataFrame's runs: a frame with one holds one run per value."""
 
 _MISSING = object()  # a field a record lacks (None is a value there, checked as one)
-_BAD_ID = _NOT_IN_ID.pattern[:-1] + "\ufeff" + LONE_SURROGATE.pattern[1:]
-_BAD_ID_CHAR = __import__("re").compile(_BAD_ID)
-"""The id rule (:data:`fairconv._validation._NOT_IN_ID`) with the byte-order mark and
-the lone surrogates: the characters no id holds."""
+_ASCII_NOT_IN_ID = bytes(b for b in range(128) if NOT_IN_ID.match(chr(b)))
+# the id rule on ASCII bytes, which the array work below tests as two comparisons
+assert _ASCII_NOT_IN_ID == bytes(range(33)) + b"\x7f", "the id rule's ASCII part changed"
 
 
 def _is_path(obj) -> bool:
@@ -129,7 +137,7 @@ class _Place:
         return f"{pos + 1} (index {_label(self.index[pos])!r})"
 
     def at(self, i: int) -> str:
-        return f"{self.name}:{self.line(i)}"
+        return Where(self.name, self.line(i))
 
     def lines(self) -> np.ndarray | None:
         return None if self.positions is None else self.positions + 1
@@ -160,26 +168,30 @@ def _token(value, field: str, where: str, *, first: bool = False) -> str:
     """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (str, int, np.integer)):
         if _is_missing(value):
-            raise ValueError(f"{where}: the {field} is missing ({value!r})")
-        raise ValueError(
-            f"{where}: the {field} must be a string or an integer, got "
-            f"{type(value).__name__} {reprlib.repr(value)}"
+            raise file_error(where, f"the {field} is missing ({value!r})")
+        raise file_error(
+            where,
+            f"the {field} must be a string or an integer, got "
+            f"{type(value).__name__} {reprlib.repr(value)}",
         )
     text = str(value)
-    if not text or _NOT_IN_ID.search(text):
-        raise ValueError(
-            f"{where}: the {field} {text!r} must be non-empty, without whitespace or "
-            "control characters"
+    fault = id_fault(text)
+    if fault is not None and "byte-order" not in fault:
+        raise file_error(
+            where,
+            f"the {field} {text!r} must be non-empty, without whitespace or control characters",
         )
-    if "\ufeff" in text or LONE_SURROGATE.search(text):
-        raise ValueError(
-            f"{where}: the {field} {text!r} must be Unicode text without a byte-order mark "
-            "(U+FEFF) or a lone surrogate"
+    if fault is not None:
+        raise file_error(
+            where,
+            f"the {field} {text!r} must be Unicode text without a byte-order mark "
+            "(U+FEFF) or a lone surrogate",
         )
     if first and text.startswith("#"):
-        raise ValueError(
-            f"{where}: the {field} {text!r} must not start with '#' (in the file format a "
-            "line starting with '#' is a comment)"
+        raise file_error(
+            where,
+            f"the {field} {text!r} must not start with '#' (in the file format a "
+            "line starting with '#' is a comment)",
         )
     return text
 
@@ -194,8 +206,8 @@ def _number(value, field: str, where: str, *, integer: bool = False) -> float | 
         value, (int, float, np.integer, np.floating)
     ):
         if _is_missing(value) and value is not None:
-            raise ValueError(f"{where}: the {field} is missing ({value!r})")
-        raise ValueError(f"{where}: the {field} must be a number, got {reprlib.repr(value)}")
+            raise file_error(where, f"the {field} is missing ({value!r})")
+        raise file_error(where, f"the {field} must be a number, got {reprlib.repr(value)}")
     if integer and isinstance(value, (int, np.integer)):
         return int(value)
     try:
@@ -203,9 +215,9 @@ def _number(value, field: str, where: str, *, integer: bool = False) -> float | 
     except OverflowError:  # an int beyond the doubles
         x = math.inf
     if integer and not x.is_integer():  # nor are NaN and the infinities
-        raise ValueError(f"{where}: the {field} must be an integer, got {reprlib.repr(value)}")
+        raise file_error(where, f"the {field} must be an integer, got {reprlib.repr(value)}")
     if not math.isfinite(x):
-        raise ValueError(f"{where}: the {field} must be a finite number, got {reprlib.repr(value)}")
+        raise file_error(where, f"the {field} must be a finite number, got {reprlib.repr(value)}")
     return int(x) if integer else x
 
 
@@ -213,9 +225,9 @@ def _level(value, where: str) -> int:
     """A relevance level: a whole number of at most :data:`LMAX_LIMIT` (as TREC qrels)."""
     level = _number(value, "relevance", where, integer=True)
     if not -(10**18) < level <= LMAX_LIMIT:
-        raise ValueError(
-            f"{where}: a TREC qrels level must be an integer (at most {LMAX_LIMIT}); "
-            f"found {str(level)!r}"
+        raise file_error(
+            where,
+            f"a TREC qrels level must be an integer (at most {LMAX_LIMIT}); found {str(level)!r}",
         )
     return int(level)
 
@@ -365,7 +377,7 @@ def _id_bytes(texts: np.ndarray, *, first: bool) -> tuple[np.ndarray, int]:
             high = np.flatnonzero(body >= 127)
             rows = np.unique(np.searchsorted(ends - _accel.PAD, high, side="right"))
             rows = rows[rows < bad]
-            hits = np.fromiter(map(bool, map(_BAD_ID_CHAR.search, texts[rows])), bool, len(rows))
+            hits = np.fromiter(map(bool, map(NOT_IN_ID.search, texts[rows])), bool, len(rows))
             if hits.any():
                 bad = int(rows[np.argmax(hits)])
         if first:
@@ -544,8 +556,8 @@ def _record_columns(obj: Iterable, kinds: Sequence[str], what: str) -> list:
                 if found is _MISSING and isinstance(rec, Mapping):
                     found = next((rec[n] for n in names if n in rec), _MISSING)
                 if found is _MISSING:
-                    raise ValueError(
-                        f"{what}:{i}: the record needs a field named one of {', '.join(names)}"
+                    raise FileFormatError(
+                        what, i, f"the record needs a field named one of {', '.join(names)}"
                     )
             if not len(records):
                 column = []
@@ -890,7 +902,7 @@ def _vectors(col: _Column, what: str) -> tuple[_Column, int]:
                 f"group order, not a {type(vector).__name__} ({reprlib.repr(vector)}): a "
                 "mapping or a set has no order of its own"
             )
-        raise ValueError(f"{where}: a membership vector must be a sequence of numbers")
+        raise file_error(where, "a membership vector must be a sequence of numbers")
     sizes = np.fromiter(map(len, values), np.int64, len(values))
     g = int(sizes[0]) if len(sizes) else 0
     other = _first(sizes != g)
@@ -1078,7 +1090,7 @@ def answer_records(answers) -> Iterable[tuple[str, object]]:
     """
     if _is_path(answers):
         name = source_name(answers)
-        return ((f"{name}:{line}", rec) for line, rec in iter_jsonl(answers))
+        return ((Where(name, line), rec) for line, rec in iter_jsonl(answers))
     if _is_frame(answers):
         what = "answers DataFrame"
         place = _Place(what, _own_index(answers))

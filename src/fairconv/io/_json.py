@@ -23,7 +23,16 @@ from operator import is_not
 import numpy as np
 
 from .. import _accel
-from .._validation import _INT_LIMIT, _NOT_IN_ID, SUM_TOLERANCE, first_bad_distribution, public
+from .._validation import (
+    _INT_LIMIT,
+    SUM_TOLERANCE,
+    Where,
+    check_id,
+    file_error,
+    first_bad_distribution,
+    json_repr,
+    public,
+)
 from ._text import FileFormatError, checked_bytes, source_name
 
 __all__ = [
@@ -44,8 +53,16 @@ MAX_JSON_DEPTH = 16
 """Nesting deeper than this in a JSON input is refused (no format of fairconv's has it)."""
 
 
-class _JSONError(ValueError):
-    """A value that JSON can hold but fairconv's JSON formats refuse."""
+class _KeyTwice(Exception):
+    """Signal of the decoding hook: an object holds ``key`` twice.
+
+    Not an error users see: :func:`_decode` turns it into the :class:`FileFormatError`
+    naming the file and line.
+    """
+
+    def __init__(self, key):
+        super().__init__(key)
+        self.key = key
 
 
 def _pairs(pairs):
@@ -53,7 +70,7 @@ def _pairs(pairs):
     if len(obj) != len(pairs):  # a key twice: name the first one repeated
         keys = [k for k, _ in pairs]
         twice = next(k for i, k in enumerate(keys) if k in keys[:i])
-        raise _JSONError(f"the key {twice!r} appears twice in one object")
+        raise _KeyTwice(twice)
     return obj
 
 
@@ -237,18 +254,18 @@ def _loads(text: str, plain_numbers: bool = False, keys_checked: bool = True):
 
 
 def _decode(text: str, name: str, line: int | None, max_depth: int, plain_numbers=False):
-    where = f"{name}:{line}" if line is not None else name
+    where = Where(name, line)
     try:
         value = _loads(text, plain_numbers)
     except json.JSONDecodeError as exc:
         at = exc.lineno + (line - 1 if line is not None else 0)
         raise FileFormatError(name, at, f"invalid JSON: {exc.msg} (column {exc.colno})") from None
-    except _JSONError as exc:
-        raise ValueError(f"{where}: {exc}") from None
+    except _KeyTwice as exc:
+        raise file_error(where, f"the key {exc.key!r} appears twice in one object") from None
     except (RecursionError, ValueError):
-        raise ValueError(f"{where}: the JSON nests too deeply or a number is too long") from None
+        raise file_error(where, "the JSON nests too deeply or a number is too long") from None
     if _structure(text.encode("utf-8"))[0] > max_depth:
-        raise ValueError(f"{where}: the JSON nests deeper than {max_depth} levels")
+        raise file_error(where, f"the JSON nests deeper than {max_depth} levels")
     return value
 
 
@@ -351,7 +368,7 @@ def _jsonl(
     if depth <= max_depth:
         try:  # one C call for a valid file
             return _joined(numbered, plain, keys_checked=True)
-        except (ValueError, RecursionError):
+        except (ValueError, RecursionError, _KeyTwice):  # named by the line-by-line route
             pass
     out = [(n, _decode(s, name, n, max_depth, plain)) for n, s in numbered]
     if len(out) != len(numbered):  # pragma: no cover - each line gave one value
@@ -435,19 +452,10 @@ def read_json(path, /, *, max_depth: int = MAX_JSON_DEPTH):
 # --------------------------------------------------------------------------- fields
 
 
-def json_repr(value) -> str:
-    """A short JSON-like rendering of a value for messages."""
-    try:
-        text = json.dumps(value, allow_nan=False)
-    except (TypeError, ValueError):
-        text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
 def json_item_error(sources, offsets, i: int, item: str, message: str) -> ValueError:
     """ValueError naming the record (``file:line``) and the item i of the flat list."""
     c = int(np.searchsorted(offsets, i, side="right") - 1)
-    return ValueError(f"{sources[c]}: {item} {i - int(offsets[c]) + 1}: {message}")
+    return file_error(sources[c], f"{item} {i - int(offsets[c]) + 1}: {message}")
 
 
 def json_ints(
@@ -593,18 +601,11 @@ def json_groups(
 
 
 def json_str(value, field: str, where: str, *, required: bool = True) -> str | None:
-    """A non-empty JSON string without whitespace or control characters.
+    """An identifier: a non-empty JSON string by the id rule (:func:`check_id`).
 
     Identifiers end up in TSV rows, so whitespace (tabs and newlines included) and
     control characters are refused: no value can forge an output row.
     """
     if value is None and not required:
         return None
-    if type(value) is not str or not value:
-        raise ValueError(f'{where}: "{field}" must be a non-empty string, got {json_repr(value)}')
-    if _NOT_IN_ID.search(value):
-        raise ValueError(
-            f'{where}: "{field}" must not contain whitespace or control characters, '
-            f"got {json_repr(value)}"
-        )
-    return value
+    return check_id(value, field, where)

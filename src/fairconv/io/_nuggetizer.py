@@ -25,9 +25,20 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import _NOT_IN_ID, FairconvWarning, did_you_mean
+from .._validation import (
+    FairconvWarning,
+    Where,
+    check_instance,
+    did_you_mean,
+    fail,
+    fail_params,
+    fail_type,
+    file_error,
+    first_bad_id,
+    id_fault,
+)
 from ._json import iter_jsonl, json_item_error, json_repr, json_str, read_json
-from ._text import source_name
+from ._text import FileFormatError, source_name
 
 __all__ = [
     "NuggetizerAssignments",
@@ -140,7 +151,7 @@ def refuse_near_misses(keys, known: Sequence[str], where: str, what: str) -> Non
         if key not in known:
             near = did_you_mean(key, known)
             if near:
-                raise ValueError(f'{where}: unknown field "{key}" in {what}.{near}')
+                raise file_error(where, f'unknown field "{key}" in {what}.{near}')
 
 
 # --------------------------------------------------------------------------- nuggetizer
@@ -160,9 +171,9 @@ def _qid(value, where: str) -> str:
         value = str(value)
     topic = _id(value, "qid", where)
     if topic == "all":
-        raise ValueError(
-            f'{where}: "qid" is "all", the name of the mean rows in fairconv\'s output; '
-            "rename the topic"
+        raise file_error(
+            where,
+            '"qid" is "all", the name of the mean rows in fairconv\'s output; rename the topic',
         )
     return topic
 
@@ -172,28 +183,27 @@ def read_nuggetizer(path_or_records, /, *, name: str | None = None) -> Nuggetize
 
     See :func:`fairconv.nuggets.read_nuggetizer` for the rules.
     """
-    func = "read_nuggetizer"
-    if name is not None:
-        _id(name, "name", f"The 'name' parameter of {func}")
+    if name is not None and (type(name) is not str or id_fault(name) is not None):
+        raise fail(
+            "name", "be a non-empty string without whitespace or control characters", repr(name)
+        )
     if isinstance(path_or_records, (str, os.PathLike)) or hasattr(path_or_records, "read"):
         file = source_name(path_or_records)
         found = iter_jsonl(path_or_records, count_keys=_record_keys)
         records = [v for _, v in found]
-        sources = [f"{file}:{n}" for n, _ in found]
+        sources: list[str] = [Where(file, n) for n, _ in found]
         default: str | None = name if name is not None else _stem(path_or_records)
     elif isinstance(path_or_records, Sequence) and not isinstance(path_or_records, bytes):
         records = list(path_or_records)
         sources = [f"record {i + 1}" for i in range(len(records))]
         if not records:
-            raise ValueError(
-                f"The 'path_or_records' parameter of {func} must hold at least one record. "
-                "Got an empty sequence instead."
-            )
+            raise fail("path_or_records", "hold at least one record", "an empty sequence")
         default = name
     else:
-        raise TypeError(
-            f"The 'path_or_records' parameter of {func} must be a path or a sequence of "
-            f"records (dicts). Got {type(path_or_records).__name__} instead."
+        raise fail_type(
+            "path_or_records",
+            "be a path or a sequence of records (dicts)",
+            type(path_or_records).__name__,
         )
     return _assignments(records, sources, default)
 
@@ -224,8 +234,8 @@ def _not(values, kind: type):
 def _assignments(records: list, sources: list[str], default: str | None):
     n = len(records)
     for i in compress(range(n), _not(records, dict)):
-        raise ValueError(
-            f"{sources[i]}: an assignment record must be a JSON object, got {json_repr(records[i])}"
+        raise file_error(
+            sources[i], f"an assignment record must be a JSON object, got {json_repr(records[i])}"
         )
     misspelt = _misspelt(records, _RECORD_FIELDS)
     if misspelt is not None:
@@ -245,11 +255,12 @@ def _assignments(records: list, sources: list[str], default: str | None):
     for i, pair in enumerate(zip(runs, topics, strict=True)):  # to name the second
         j = seen.setdefault(pair, i)
         if j != i:
-            raise ValueError(
-                f"{sources[i]}: run {pair[0]!r} has a second record for qid {pair[1]!r} (the "
+            raise file_error(
+                sources[i],
+                f"run {pair[0]!r} has a second record for qid {pair[1]!r} (the "
                 f"first at {sources[j]}); fairconv scores one answer per run and topic (a "
                 "retrieval-mode file holds one record per candidate passage; an integer "
-                "qid and its decimal string are one topic)"
+                "qid and its decimal string are one topic)",
             )
     raise AssertionError("a repeated (run, qid) was not found")  # pragma: no cover
 
@@ -281,24 +292,23 @@ def _columns(records: list[dict], default: str | None):
 
 
 def _valid_ids(ids: list[str]) -> bool:
-    """Every id non-empty, without whitespace or control characters (:func:`json_str`)."""
-    return "" not in ids and _NOT_IN_ID.search("".join(ids)) is None
+    """Every item an id (:func:`fairconv._validation.first_bad_id`: the rule of json_str)."""
+    return first_bad_id(ids) < 0
 
 
 def _record(rec: dict, where: str, default: str | None) -> None:
     """Check one record by the rules :func:`_columns` applies to all, naming the field."""
     for key in ("qid", "nuggets"):
         if key not in rec:
-            raise ValueError(f'{where}: an assignment record needs "{key}"')
+            raise file_error(where, f'an assignment record needs "{key}"')
     _qid(rec["qid"], where)
     run = rec.get("run_id", default)
     if run is None:
-        raise ValueError(f'{where}: the record has no "run_id"; give the run\'s name (name=...)')
+        raise file_error(where, 'the record has no "run_id"; give the run\'s name (name=...)')
     _id(run, "run_id", where)
     if type(rec["nuggets"]) is not list:
-        raise ValueError(
-            f'{where}: "nuggets" must be an array of nugget objects, got '
-            f"{json_repr(rec['nuggets'])}"
+        raise file_error(
+            where, f'"nuggets" must be an array of nugget objects, got {json_repr(rec["nuggets"])}'
         )
 
 
@@ -398,36 +408,39 @@ def _notice_unknown(values: list, unknown: np.ndarray, field: str, sources, offs
 
 def _object(value, where: str, what: str) -> dict:
     if type(value) is not dict:
-        raise ValueError(f"{where}: {what} must be a JSON object, got {json_repr(value)}")
+        raise file_error(where, f"{what} must be a JSON object, got {json_repr(value)}")
     return value
 
 
 def _gold(path) -> dict[str, list[str]]:
     """Map each turn id to its gold nugget ids, in file order."""
-    file = source_name(path)
+    file = Where(source_name(path))
     data = _object(read_json(path), file, "the gold nuggets file")
     gold = {}
     for turn, nuggets in data.items():  # one per turn
-        where = f'{file}: turn "{turn}"'
+        where = Where(file, None, f'turn "{turn}"')
         _object(nuggets, where, "the turn's gold nuggets")
         for gid in compress(nuggets, _not(nuggets.values(), dict)):
-            _object(nuggets[gid], f'{where}, gold nugget "{gid}"', "a gold nugget")
+            place = Where(file, None, f'turn "{turn}", gold nugget "{gid}"')
+            _object(nuggets[gid], place, "a gold nugget")
         gold[turn] = list(nuggets)
     return gold
 
 
 def _response_nuggets(path, gold) -> list[tuple[str, str, int]]:
     """(run, turn, number of matched nuggets) for every entry, in file order."""
-    file = source_name(path)
+    file = Where(source_name(path))
     data = _object(read_json(path), file, "the response nuggets file")
     out = []
     for turn, runs in data.items():  # one per turn
-        where = f'{file}: turn "{turn}"'
+        where = Where(file, None, f'turn "{turn}"')
         _object(runs, where, "the turn's runs")
         if turn not in gold:
-            raise ValueError(
-                f"{where} is not in the gold nuggets file (CONE-RAG's NtN stops with a "
-                "KeyError there)"
+            raise FileFormatError(
+                file,
+                None,
+                f'turn "{turn}" is not in the gold nuggets file (CONE-RAG\'s NtN stops with a '
+                "KeyError there)",
             )
         for run, entry in runs.items():
             at = f'{where}, run "{run}"'
@@ -438,58 +451,60 @@ def _response_nuggets(path, gold) -> list[tuple[str, str, int]]:
             refuse_near_misses(nuggets, ("matched", "not-matched"), at, '"nuggets"')
             matched = nuggets.get("matched", [])
             if type(matched) is not list:
-                raise ValueError(f'{at}: "matched" must be an array, got {json_repr(matched)}')
+                raise file_error(at, f'"matched" must be an array, got {json_repr(matched)}')
             out.append((run, turn, len(matched)))
     return out
 
 
 def _ids(value, where: str, field: str) -> list[str]:
     if type(value) is not list or not all(_are(value, str)):
-        raise ValueError(f'{where}: "{field}" must be an array of ids, got {json_repr(value)}')
+        raise file_error(where, f'"{field}" must be an array of ids, got {json_repr(value)}')
     if len(set(value)) != len(value):
         twice = next(x for k, x in enumerate(value) if x in value[:k])
-        raise ValueError(f'{where}: "{field}" lists {twice!r} twice')
+        raise file_error(where, f'"{field}" lists {twice!r} twice')
     return value
 
 
 def _ntn(path, gold, entries) -> dict[tuple[str, str], tuple[int, int]]:
     """(run, turn) -> (predicted gold nuggets, predictive response nuggets)."""
-    file = source_name(path)
+    file = Where(source_name(path))
     data = _object(read_json(path), file, "the NtN results file")
     fields = ("predicted_gold_nuggets", "predictive_response_nuggets")
     refuse_near_misses(data, fields, file, "the NtN results file")
     for field in fields:
         if field not in data:
-            raise ValueError(f'{file}: the NtN results file needs "{field}"')
-        _object(data[field], f'{file}: "{field}"', "the field")
+            raise file_error(file, f'the NtN results file needs "{field}"')
+        _object(data[field], Where(file, None, f'"{field}"'), "the field")
     matched = {(run, turn): m for run, turn, m in entries}
     gold_sets = {turn: set(ids) for turn, ids in gold.items()}
     out: dict[tuple[str, str], tuple[int, int]] = {}
     for field in fields:
         pairs = set()
         for run, turns in data[field].items():
-            _object(turns, f'{file}: "{field}" of run "{run}"', "the run's turns")
+            _object(turns, Where(file, None, f'"{field}" of run "{run}"'), "the run's turns")
             for turn, ids in turns.items():
-                where = f'{file}: "{field}", run "{run}", turn "{turn}"'
+                where = Where(file, None, f'"{field}", run "{run}", turn "{turn}"')
                 if (run, turn) not in matched:
-                    raise ValueError(
-                        f"{where}: the response nuggets file has no entry for this run and "
-                        "turn (the NtN results come from other inputs)"
+                    raise file_error(
+                        where,
+                        "the response nuggets file has no entry for this run and "
+                        "turn (the NtN results come from other inputs)",
                     )
                 ids = _ids(ids, where, field)
                 valid = gold_sets[turn] if field == fields[0] else _positions(matched[run, turn])
                 if not valid.issuperset(ids):
                     bad = next(x for x in ids if x not in valid)  # the error's place
-                    raise ValueError(_not_an_id(where, bad, field == fields[0], matched[run, turn]))
+                    raise file_error(where, _not_an_id(bad, field == fields[0], matched[run, turn]))
                 old = out.get((run, turn), (0, 0))
                 out[run, turn] = (len(ids), old[1]) if field == fields[0] else (old[0], len(ids))
                 pairs.add((run, turn))
         missing = [p for p in matched if p not in pairs]
         if missing:
             run, turn = missing[0]
-            raise ValueError(
-                f'{file}: "{field}" has no turn "{turn}" for run "{run}", which the response '
-                "nuggets file holds (the NtN results come from other inputs)"
+            raise file_error(
+                file,
+                f'"{field}" has no turn "{turn}" for run "{run}", which the response '
+                "nuggets file holds (the NtN results come from other inputs)",
             )
     return out
 
@@ -499,11 +514,11 @@ def _positions(n: int) -> set[str]:
     return set(map("[{}]".format, range(1, n + 1)))
 
 
-def _not_an_id(where: str, bad: str, gold: bool, matched: int) -> str:
+def _not_an_id(bad: str, gold: bool, matched: int) -> str:
     if gold:
-        return f"{where}: {bad!r} is not a gold nugget of the turn"
+        return f"{bad!r} is not a gold nugget of the turn"
     return (
-        f"{where}: {bad!r} is not the id of one of the turn's {matched} matched response "
+        f"{bad!r} is not the id of one of the turn's {matched} matched response "
         "nuggets ([1], [2], ...)"
     )
 
@@ -522,39 +537,43 @@ def _ntr(paths, gold) -> list[tuple[str, str, int, int]]:
     for path in paths:
         run = _coverage_run(path)
         file = source_name(path)
-        json_str(run, "run", f"{file}: the run named by the file name")
+        json_str(run, "run", Where(file, None, "the run named by the file name"))
         for line, rec in iter_jsonl(path):
-            where = f"{file}:{line}"
+            where = Where(file, line)
             rec = _object(rec, where, "a coverage line")
             refuse_near_misses(rec, fields, where, "a coverage line")
             for key in fields[:4]:
                 if key not in rec:
-                    raise ValueError(f'{where}: a coverage line needs "{key}"')
+                    raise file_error(where, f'a coverage line needs "{key}"')
             turn = _id(rec["topic_turn_id"], "topic_turn_id", where)
             if not gold.get(turn):
-                raise ValueError(
-                    f'{where}: turn "{turn}" has no gold nugget in the gold nuggets file '
-                    "(CONE-RAG's NtR scores no such turn)"
+                raise file_error(
+                    where,
+                    f'turn "{turn}" has no gold nugget in the gold nuggets file '
+                    "(CONE-RAG's NtR scores no such turn)",
                 )
             if (run, turn) in seen:
-                raise ValueError(
-                    f'{where}: run "{run}" has a second coverage line for turn "{turn}" '
-                    f"(the first at {seen[run, turn]})"
+                raise file_error(
+                    where,
+                    f'run "{run}" has a second coverage line for turn "{turn}" '
+                    f"(the first at {seen[run, turn]})",
                 )
             seen[run, turn] = where
             covered = _ids(rec["covered"], where, "covered")
             uncovered = _ids(rec["uncovered"], where, "uncovered")
             both = covered + uncovered
             if len(set(both)) != len(both) or set(both) != set(gold[turn]):
-                raise ValueError(
-                    f'{where}: "covered" and "uncovered" must split the turn\'s gold nuggets '
-                    f"{gold[turn]} between them"
+                raise file_error(
+                    where,
+                    f'"covered" and "uncovered" must split the turn\'s gold nuggets '
+                    f"{gold[turn]} between them",
                 )
             recall = rec["recall"]
             if type(recall) not in (int, float) or abs(recall - len(covered) / len(both)) > 1e-12:
-                raise ValueError(
-                    f'{where}: "recall" must be |covered| / (|covered| + |uncovered|) = '
-                    f"{len(covered) / len(both)!r}, got {json_repr(recall)}"
+                raise file_error(
+                    where,
+                    f'"recall" must be |covered| / (|covered| + |uncovered|) = '
+                    f"{len(covered) / len(both)!r}, got {json_repr(recall)}",
                 )
             out.append((run, turn, len(covered), len(both)))
     return out
@@ -564,25 +583,18 @@ def read_cone_rag(
     gold, response_nuggets=None, /, *, ntn=None, ntr: Sequence[Any] = ()
 ) -> ConeRagLabels:
     """Read CONE-RAG's files; see :func:`fairconv.nuggets.read_cone_rag`."""
-    func = "read_cone_rag"
-    for pname, value in (("gold", gold), ("response_nuggets", response_nuggets)):
-        if not isinstance(value, (str, os.PathLike)) and (pname == "gold" or value is not None):
-            raise TypeError(
-                f"The '{pname}' parameter of {func} must be a path. Got {value!r} instead."
-            )
+    check_instance(gold, (str, os.PathLike), "gold", what="a path")
+    if response_nuggets is not None:
+        check_instance(response_nuggets, (str, os.PathLike), "response_nuggets", what="a path")
     if isinstance(ntr, (str, os.PathLike)) or not isinstance(ntr, Sequence):
-        raise TypeError(
-            f"The 'ntr' parameter of {func} must be a sequence of paths. Got {ntr!r} instead."
-        )
+        raise fail_type("ntr", "be a sequence of paths", repr(ntr))
     if ntn is None and not ntr:
-        raise ValueError(
-            f"The 'ntn' and 'ntr' parameters of {func} must give NtN results, coverage files "
-            "or both. Got neither instead."
-        )
+        raise fail_params(("ntn", "ntr"), "give NtN results, coverage files or both", "neither")
     if ntn is not None and response_nuggets is None:
-        raise ValueError(
-            f"The 'response_nuggets' parameter of {func} must be given with 'ntn' (NtN's "
-            "results count the matched nuggets it lists). Got None instead."
+        raise fail(
+            "response_nuggets",
+            "be given with 'ntn' (NtN's results count the matched nuggets it lists)",
+            "None",
         )
     gold_ids = _gold(gold)
     entries = [] if response_nuggets is None else _response_nuggets(response_nuggets, gold_ids)

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import io
 import os
-import re
 import stat
 import warnings
 from collections.abc import Mapping, Sequence
@@ -36,9 +35,28 @@ from operator import attrgetter
 import numpy as np
 
 from .. import _accel
-from .._validation import FairconvWarning, caller, check_choice, check_once, public
+from .._validation import (
+    FairconvWarning,
+    Where,
+    caller,
+    check_choice,
+    check_once,
+    fail,
+    fail_type,
+    file_error,
+    id_fault,
+    public,
+)
 from ..results import ScoreTable
-from ._text import FileFormatError, checked_bytes, decimal, decoded, source_name, split_rows
+from ._text import (
+    ALL_DECIMALS,
+    FileFormatError,
+    checked_bytes,
+    decimal,
+    decoded,
+    source_name,
+    split_rows,
+)
 
 __all__ = ["read_scores", "read_topics", "from_ir_measures", "SCORE_FORMATS"]
 
@@ -46,10 +64,6 @@ SCORE_FORMATS = ("fairconv", "trec_eval", "ir_measures", "ranx")
 """The per-topic layouts :func:`read_scores` reads."""
 
 _HEADER = [b"run", b"topic", b"measure", b"value"]
-_ALL_NUMBERS = re.compile(
-    rb"(?:[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\n)*"
-    rb"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
-)
 
 
 @dataclass
@@ -71,7 +85,7 @@ class _Part:
     def where(self, i: int) -> str:
         """Where row ``i`` is: ``file:line``, or the JSON field / item."""
         if self.lines is not None:
-            return f"{self.source}:{int(self.lines[i])}"
+            return Where(self.source, int(self.lines[i]))
         run, m, t = (
             self.runs[self.run[i]],
             self.measures[self.measure[i]],
@@ -79,7 +93,7 @@ class _Part:
         )
         if self.item == "item":
             return f"{self.source} (item {i}: run {run!r}, query {t!r}, measure {m!r})"
-        return f"{self.source}: field {run!r}/{m!r}/{t!r}"
+        return Where(self.source, None, f"field {run!r}/{m!r}/{t!r}")
 
 
 def _codes(strings: np.ndarray) -> tuple[list[str], np.ndarray]:
@@ -114,7 +128,7 @@ def _values(rows, index: np.ndarray, col: int) -> np.ndarray:
         del tokens
         if not text:
             continue
-        if _ALL_NUMBERS.fullmatch(b"\n".join(text)):
+        if ALL_DECIMALS.fullmatch(b"\n".join(text)):
             parsed = np.fromiter(map(float, text), np.float64, len(text))
             if np.isfinite(parsed).all():
                 values[rest] = parsed
@@ -262,10 +276,10 @@ def _json_number(value, where: str) -> float:
     if value is None:
         return np.nan
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ValueError(f"{where}: a score must be a number or null; found {value!r}")
+        raise file_error(where, f"a score must be a number or null; found {value!r}")
     value = float(value)
     if not np.isfinite(value):
-        raise ValueError(f"{where}: a score must be finite; found {value!r}")
+        raise file_error(where, f"a score must be finite; found {value!r}")
     return value
 
 
@@ -319,7 +333,7 @@ def _ranx_part(path, name: str | None) -> _Part:
                     "names the mean in every score output; rename the topic",
                 )
             m = measures.setdefault(measure, len(measures))
-            where = f"{source}: field {run!r}/{measure!r}"
+            where = Where(source, None, f"field {run!r}/{measure!r}")
             codes = [topics.setdefault(t, len(topics)) for t in scores]
             topic_codes.append(np.asarray(codes, np.int32))
             values.append(
@@ -360,35 +374,29 @@ def _sources(paths) -> list[tuple[str | None, object]]:
     if isinstance(paths, (str, bytes, os.PathLike, Mapping)) or hasattr(paths, "read"):
         paths = [paths]
     if not isinstance(paths, Sequence):
-        raise TypeError(
-            f"The 'paths' parameter of {caller()} must be a path, a file, a mapping "
-            f"{{name: path}} or a sequence of them. Got {type(paths).__name__} instead."
+        raise fail_type(
+            "paths",
+            "be a path, a file, a mapping {name: path} or a sequence of them",
+            type(paths).__name__,
         )
     out: list[tuple[str | None, object]] = []
     for item in paths:
         if isinstance(item, Mapping):
             for name, value in item.items():
-                if (
-                    not isinstance(name, str)
-                    or not name
-                    or name != name.strip()
-                    or any(c.isspace() for c in name)
-                ):
-                    raise ValueError(
-                        f"The 'paths' parameter of {caller()} must name runs by non-empty "
-                        f"strings without whitespace. Got {name!r} instead."
+                if not isinstance(name, str) or id_fault(name) is not None:
+                    raise fail(
+                        "paths", "name runs by non-empty strings without whitespace", repr(name)
                     )
                 many = isinstance(value, Sequence) and not isinstance(value, (str, bytes))
                 out += [(name, p) for p in (value if many else [value])]
         elif isinstance(item, (str, os.PathLike)) or hasattr(item, "read"):
             out.append((None, item))
         else:
-            raise TypeError(
-                f"The 'paths' parameter of {caller()} must hold paths, files or mappings "
-                f"{{name: path}}. Got {type(item).__name__} instead."
+            raise fail_type(
+                "paths", "hold paths, files or mappings {name: path}", type(item).__name__
             )
     if not out:
-        raise ValueError(f"The 'paths' parameter of {caller()} must name a file. Got none instead.")
+        raise fail("paths", "name a file", "none")
     return out
 
 
@@ -435,9 +443,10 @@ def _table(parts: list[_Part], measures, topics) -> ScoreTable:
         a, b = int(order[same[0]]), int(order[same[0] + 1])
         c = int(cell[a])
         run = list(run_index)[(c // n_m) % n_r]
-        raise ValueError(
-            f"{place(b)}: a second value for run {run!r}, topic {all_topics[c // n_m // n_r]!r} "
-            f"and measure {names[c % n_m]!r} (first at {place(a)})"
+        raise file_error(
+            place(b),
+            f"a second value for run {run!r}, topic {all_topics[c // n_m // n_r]!r} "
+            f"and measure {names[c % n_m]!r} (first at {place(a)})",
         )
     del order
     values_all = np.concatenate([p.value for p in parts])
@@ -450,17 +459,15 @@ def _table(parts: list[_Part], measures, topics) -> ScoreTable:
         check_once(measures, "measures")
         unknown = [m for m in measures if m not in m_index]
         if unknown or not list(measures):
-            raise ValueError(
-                f"The 'measures' parameter of {caller()} must name measures of the files "
-                f"({', '.join(names)}). Got {', '.join(map(repr, unknown)) or 'none'} instead."
+            raise fail(
+                "measures",
+                f"name measures of the files ({', '.join(names)})",
+                ", ".join(map(repr, unknown)) or "none",
             )
     chosen_m = names if measures is None else list(measures)
     if topics is not None:
         if isinstance(topics, (str, bytes)) or not isinstance(topics, Sequence):
-            raise TypeError(
-                f"The 'topics' parameter of {caller()} must be a sequence of topic ids. "
-                f"Got {type(topics).__name__} instead."
-            )
+            raise fail_type("topics", "be a sequence of topic ids", type(topics).__name__)
         check_once(topics, "topics")
         missing = [t for t in topics if t not in t_index]
         if missing:
@@ -556,16 +563,17 @@ def read_topics(path, /) -> tuple[str, ...]:
         if not fields or fields[0].startswith(b"#"):
             continue
         if len(fields) != 1:
-            raise ValueError(f"{source_name(path)}:{number}: expected one topic id per line")
+            raise FileFormatError(source_name(path), number, "expected one topic id per line")
         topic = fields[0].decode("utf-8")
         if topic in seen:
-            raise ValueError(
-                f"{source_name(path)}:{number}: topic {topic!r} is listed twice "
-                f"(first on line {seen[topic]})"
+            raise FileFormatError(
+                source_name(path),
+                number,
+                f"topic {topic!r} is listed twice (first on line {seen[topic]})",
             )
         seen[topic] = number
     if not seen:
-        raise ValueError(f"{source_name(path)}: the file is empty (no topic rows)")
+        raise FileFormatError(source_name(path), None, "the file is empty (no topic rows)")
     return tuple(seen)
 
 
@@ -665,17 +673,11 @@ def from_ir_measures(metrics, /, *, name: str | None = None) -> ScoreTable:
     """
     if isinstance(metrics, Mapping):
         if name is not None:
-            raise ValueError(
-                f"The 'name' parameter of {caller()} must be None when 'metrics' maps run names "
-                f"to results. Got {name!r} instead."
-            )
+            raise fail("name", "be None when 'metrics' maps run names to results", repr(name))
         by_run = dict(metrics)
     else:
         if not isinstance(name, str) or not name:
-            raise ValueError(
-                f"The 'name' parameter of {caller()} must name the run of the results. "
-                f"Got {name!r} instead."
-            )
+            raise fail("name", "name the run of the results", repr(name))
         by_run = {name: metrics}
     parts = []
     for run, results in by_run.items():
@@ -692,10 +694,10 @@ def from_ir_measures(metrics, /, *, name: str | None = None) -> ScoreTable:
                 or not hasattr(x, "measure")
                 or not hasattr(x, "value")
             )
-            raise TypeError(
-                f"The 'metrics' parameter of {caller()} must yield items with query_id, "
-                f"measure and value (ir_measures' Metric). Got {type(items[i]).__name__} "
-                f"at item {i} of run {run!r} instead."
+            raise fail_type(
+                "metrics",
+                "yield items with query_id, measure and value (ir_measures' Metric)",
+                f"{type(items[i]).__name__} at item {i} of run {run!r}",
             ) from None
         if not items:
             raise ValueError(f"The 'metrics' parameter of {caller()}: run {run!r} has no results")

@@ -15,7 +15,7 @@ from functools import cached_property
 import numpy as np
 
 from .._accel import KeyTable, first_occurrences, string_hashes
-from .._validation import SUM_TOLERANCE, first_bad_distribution, public
+from .._validation import LMAX_LIMIT, SUM_TOLERANCE, first_bad_distribution, public
 from ._text import (
     NTCIR_LEVEL,
     RANK,
@@ -187,12 +187,16 @@ def read_qrels(path, /) -> Qrels:
             rows,
             2,
             NTCIR_LEVEL,
-            "an NTCIR qrels level must look like L0, L1, L2... (at most L100)",
+            f"an NTCIR qrels level must look like L0, L1, L2... (at most L{LMAX_LIMIT})",
         )
     elif width == 4:
         doc_col = 2
         levels = integers(
-            rows, 3, TREC_LEVEL, "a TREC qrels level must be an integer (at most 100)"
+            rows,
+            3,
+            TREC_LEVEL,
+            f"a TREC qrels level must be an integer (at most {LMAX_LIMIT})",
+            maximum=LMAX_LIMIT,
         )
         levels = np.maximum(levels, 0)  # negative levels are nonrelevant, as in trec_eval
     else:

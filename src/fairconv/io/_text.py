@@ -25,26 +25,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import _accel
-from .._validation import LMAX_LIMIT
-
-
-class FileFormatError(ValueError):
-    r"""A file that does not follow its format; the message starts with ``file:line:``.
-
-    Examples
-    --------
-    >>> import io
-    >>> from fairconv.io import read_qrels
-    >>> read_qrels(io.StringIO("T1 d1 high\n"))  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    fairconv.io._text.FileFormatError: <stream>:1: an NTCIR qrels level must ...; found 'high'
-    """
-
-    def __init__(self, path, line, message):
-        self.path, self.line = str(path), line
-        where = f"{path}:{line}" if line else f"{path}"
-        super().__init__(f"{where}: {message}")
+from .._validation import (
+    ID_FORBIDDEN,
+    LMAX_LIMIT,
+    TOKEN_SEPARATORS,
+    FileFormatError,
+    forbidden_bytes,
+)
 
 
 # --------------------------------------------------------------------------- tokenising
@@ -104,9 +91,14 @@ Unicode line and paragraph separators: refused, so that no token is split or glu
 differently from what the user sees."""
 
 _BOM = b"\xef\xbb\xbf"
-_BAD_TABLE_BYTES = re.compile(_BAD_BYTES.pattern + b"|" + _BOM)
-""":data:`_BAD_BYTES` and, in a whitespace table, a byte-order mark after the start (as
-``cat`` of two files gives): it would hide inside a token, an invisible second id."""
+_SURROGATES = "".join(map(chr, range(0xD800, 0xE000)))
+_BAD_TABLE_BYTES = forbidden_bytes(ID_FORBIDDEN, keep=TOKEN_SEPARATORS + _SURROGATES)
+"""In a whitespace table, every character the id rule refuses
+(:data:`fairconv._validation.ID_FORBIDDEN`) but the four that separate tokens: the
+controls of :data:`_BAD_BYTES`, a byte-order mark after the start (as ``cat`` of two
+files gives: it would hide inside a token, an invisible second id) and the Unicode
+spaces (an editor shows a token holding one as two). The surrogates' bytes are not
+UTF-8: the UTF-8 check that follows refuses them. A token is then an id as written."""
 _STEP = 1 << 22  # bytes per step of the control-character scan
 
 
@@ -158,6 +150,15 @@ def _refuse_bad_bytes(name: str, whole, pad: int, table: bool) -> None:
                     line,
                     "a byte-order mark (U+FEFF) is allowed only at the start of a file: "
                     "here it would be an invisible part of a token (two files joined?)",
+                )
+            char = bad.group().decode("utf-8")
+            if char.isspace() and not _BAD_BYTES.fullmatch(bad.group()):
+                raise FileFormatError(
+                    name,
+                    line,
+                    f"a Unicode space (U+{ord(char):04X}) is not allowed in a whitespace table: "
+                    "only spaces and tabs separate tokens, and a token holding one would "
+                    "look like two",
                 )
             raise FileFormatError(
                 name, line, f"a control character ({bad.group()!r}) is not allowed in a text file"
@@ -234,7 +235,13 @@ def decoded(token: bytes) -> str:
 
 
 DECIMAL = re.compile(rb"^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$")
-_ALL_DECIMALS = re.compile(rb"(?:%s\n)*%s" % ((DECIMAL.pattern[1:-1],) * 2))
+"""The decimal grammar of every text input: an optional sign, digits with an optional
+point (or a point and digits), an optional exponent. What Python's ``float`` takes
+beyond it (``1_0``, ``inf``, ``nan``, ``infinity``) is refused; :func:`decimal` adds that
+the value must be finite. The fast route (:func:`fairconv._accel.decimals`) takes a
+subset of it and leaves every other token to this pattern."""
+ALL_DECIMALS = re.compile(rb"(?:%s\n)*%s" % ((DECIMAL.pattern[1:-1],) * 2))
+"""Tokens joined by newlines, each matching :data:`DECIMAL`: one regex pass for many."""
 
 
 def decimal(token: bytes) -> float | None:
@@ -261,7 +268,7 @@ def floats(rows: Rows, columns, what, col_label) -> np.ndarray:
         return values
     cols = np.asarray(columns)[j]
     tokens = _accel.strings(rows.buf, rows.starts[i, cols], rows.ends[i, cols]).tolist()
-    if _ALL_DECIMALS.fullmatch(b"\n".join(tokens)):
+    if ALL_DECIMALS.fullmatch(b"\n".join(tokens)):
         rest = np.fromiter(map(float, tokens), np.float64, len(tokens))
         if np.isfinite(rest).all():
             values[i, j] = rest
@@ -277,34 +284,48 @@ def floats(rows: Rows, columns, what, col_label) -> np.ndarray:
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-NTCIR_LEVEL = re.compile(rb"^L([0-9]{1,2}|100)$")
-TREC_LEVEL = re.compile(rb"^(-?[0-9]{1,18})$")
+_LIMIT_DIGITS = len(str(LMAX_LIMIT))
+assert LMAX_LIMIT == 10 ** (_LIMIT_DIGITS - 1), (
+    "an NTCIR level is 'L' and fewer digits, or the limit"
+)
+NTCIR_LEVEL = re.compile(rb"^L([0-9]{1,%d}|%d)$" % (_LIMIT_DIGITS - 1, LMAX_LIMIT))
+"""An NTCIR qrels level: ``L`` and one or two digits (``L07`` is 7), or ``L100``
+(:data:`fairconv._validation.LMAX_LIMIT`)."""
+INTEGER = re.compile(rb"^(-?[0-9]{1,18})$")
+"""The integer grammar of the text inputs: an optional minus and 1 to 18 digits (any
+such integer fits in 64 bits)."""
+TREC_LEVEL = INTEGER  # a TREC qrels level: an integer, at most LMAX_LIMIT
 RANK = re.compile(rb"^[0-9]{1,18}$")
+"""A rank: :data:`INTEGER` without the minus."""
 
 
-def integers(rows: Rows, column: int, pattern, message: str) -> np.ndarray:
-    """A column parsed as integers matching ``pattern``.
+def integers(
+    rows: Rows, column: int, pattern, message: str, *, maximum: int | None = None
+) -> np.ndarray:
+    """A column parsed as integers matching ``pattern`` (at most ``maximum``).
 
-    An NTCIR level's ``L`` is dropped; TREC levels are at most :data:`LMAX_LIMIT`. The
-    first bad token names its line. The fast route takes the tokens that match the
-    pattern as written (digit counts included, leading zeros counted); the pattern
-    itself decides every other token.
+    ``pattern``: :data:`INTEGER`, :data:`RANK` or :data:`NTCIR_LEVEL` (whose ``L`` is
+    dropped). The first bad token names its line. The fast route takes the tokens that
+    match the pattern as written (digit counts included, leading zeros counted); the
+    pattern itself decides every other token.
     """
     starts, ends = rows.starts[:, column], rows.ends[:, column]
-    lead = {NTCIR_LEVEL: ord("L"), TREC_LEVEL: ord("-")}.get(pattern)  # dropped first
+    lead = {NTCIR_LEVEL: ord("L"), INTEGER: ord("-")}.get(pattern)  # dropped first
     skip = rows.buf[starts] == lead if lead is not None else np.zeros(len(starts), bool)
     values, ok = _accel.unsigned(rows.buf, starts + skip, ends, 18)
     if pattern is NTCIR_LEVEL:  # L and 1 or 2 digits, or L100
         digits = ends - starts - 1
-        ok &= skip & ((digits <= 2) | ((digits == 3) & (values == 100)))
-    elif pattern is TREC_LEVEL:
+        top = (digits == _LIMIT_DIGITS) & (values == LMAX_LIMIT)
+        ok &= skip & ((digits < _LIMIT_DIGITS) | top)
+    elif pattern is INTEGER:
         values = np.where(skip, -values, values)
-        ok &= values <= LMAX_LIMIT
+    if maximum is not None:
+        ok &= values <= maximum
     for i in np.flatnonzero(~ok).tolist():
         token = rows.buf[starts[i] : ends[i]].tobytes()
         good = pattern.match(token)
         value = int(token.lstrip(b"L")) if good else None
-        if value is None or (pattern is TREC_LEVEL and value > LMAX_LIMIT):
+        if value is None or (maximum is not None and value > maximum):
             raise FileFormatError(rows.path, rows.line(i), f"{message}; found {decoded(token)!r}")
         values[i] = value
     return values

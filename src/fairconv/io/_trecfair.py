@@ -33,10 +33,19 @@ import numpy as np
 
 from .. import _accel
 from .._accel import first_occurrences
-from .._validation import _INT_LIMIT, _NOT_IN_ID, caller, public
+from .._validation import (
+    _INT_LIMIT,
+    Where,
+    fail,
+    file_error,
+    first_bad_id,
+    id_fault,
+    public,
+)
 from ._json import iter_jsonl, json_repr
 from ._tables import read_qrels as _read_trec_qrels
 from ._text import (
+    INTEGER,
     FileFormatError,
     Rows,
     checked_bytes,
@@ -322,7 +331,6 @@ def _first_index(keys: np.ndarray, i: int) -> int:
 
 
 # --------------------------------------------------------------------------- runs
-_SEQ = re.compile(rb"^-?[0-9]{1,18}$")
 
 
 def read_fair_run(path, /, *, task: int, name: str | None = None) -> FairRun:
@@ -339,9 +347,7 @@ def read_fair_run(path, /, *, task: int, name: str | None = None) -> FairRun:
     and a page may appear once per ranking; errors name the file and line.
     """
     if task not in (1, 2) or isinstance(task, bool):
-        raise ValueError(
-            f"The 'task' parameter of trecfair.read_run must be 1 or 2. Got {task!r} instead."
-        )
+        raise fail("task", "be 1 or 2", repr(task))
     rows = split_rows(path, None, "run")
     width = rows.width
     allowed = (2, 6) if task == 1 else (3,)
@@ -361,14 +367,16 @@ def read_fair_run(path, /, *, task: int, name: str | None = None) -> FairRun:
         if len(rows) == 0:
             raise FileFormatError(rows.path, None, "the file is empty (no run rows)")
     page_col = {2: 1, 3: 2, 6: 2}[width]
-    seq = integers(rows, 1, _SEQ, "a seq_no (2nd field) must be an integer") if task == 2 else None
+    seq = (
+        integers(rows, 1, INTEGER, "a seq_no (2nd field) must be an integer") if task == 2 else None
+    )
     if name is None:
         if width == 6:
             name = decoded(rows.token(0, 5))
         else:
             base = os.path.basename(rows.path)
             name = base[:-3] if base.endswith(".gz") else base
-    if not name or _NOT_IN_ID.search(name):
+    if id_fault(name) is not None:
         raise FileFormatError(
             rows.path, None, f"the run name {name!r} must be non-empty, without whitespace"
         )
@@ -442,19 +450,17 @@ def read_fair_qrels(path, /) -> FairQrels:
     seen: dict[str, int] = {}
     parts = []
     for line, rec in records:
-        where = f"{name}:{line}"
+        where = Where(name, line)
         if type(rec) is not dict:
-            raise ValueError(f"{where}: a topic must be a JSON object, got {json_repr(rec)}")
+            raise file_error(where, f"a topic must be a JSON object, got {json_repr(rec)}")
         tid = _json_id(rec.get("id"), "id", where)
         if tid in seen:
-            raise ValueError(
-                f'{where}: topic "id" {tid!r} appears twice (first on line {seen[tid]})'
-            )
+            raise file_error(where, f'topic "id" {tid!r} appears twice (first on line {seen[tid]})')
         seen[tid] = line
         docs = rec.get("rel_docs")
         if type(docs) is not list:
-            raise ValueError(
-                f'{where}: "rel_docs" must be an array of page ids, got {json_repr(docs)}'
+            raise file_error(
+                where, f'"rel_docs" must be an array of page ids, got {json_repr(docs)}'
             )
         parts.append(_json_ids(docs, "rel_docs", where))
         topics.append(tid)
@@ -469,11 +475,11 @@ def read_fair_qrels(path, /) -> FairQrels:
 def _json_id(value, field_name: str, where: str) -> str:
     if type(value) is int and abs(value) <= _INT_LIMIT:
         return str(value)
-    if type(value) is str and value and not _NOT_IN_ID.search(value):
+    if type(value) is str and id_fault(value) is None:
         return value
-    raise ValueError(
-        f'{where}: "{field_name}" must be an integer or a string without whitespace, '
-        f"got {json_repr(value)}"
+    raise file_error(
+        where,
+        f'"{field_name}" must be an integer or a string without whitespace, got {json_repr(value)}',
     )
 
 
@@ -491,8 +497,7 @@ def _json_ids(values: list, field_name: str, where: str) -> np.ndarray:
         if ints is not None and np.abs(ints).max() <= _INT_LIMIT:
             return ints.astype("S")
     elif kinds == {str}:
-        joined = "\x00".join(values)
-        if "" not in values and not _NOT_IN_ID.search(joined):
+        if first_bad_id(values) < 0:
             return np.char.encode(np.array(values), "utf-8")
     for v in values:  # name the first bad one
         _json_id(v, field_name + " item", where)
@@ -520,13 +525,8 @@ def read_alignment(name: str, path, /) -> Dimension:
     >>> trecfair.read_alignment("gender", table).categories
     ('Unknown', 'female', 'male')
     """
-    if (
-        not isinstance(name, str)
-        or not name
-        or _NOT_IN_ID.search(name)
-        or any(ch in name for ch in "[],")
-    ):
-        raise ValueError(
+    if not isinstance(name, str) or id_fault(name) is not None or any(ch in name for ch in "[],"):
+        raise ValueError(  # named as fairconv.trecfair exports it (not io.read_alignment)
             "The 'name' parameter of trecfair.read_alignment must be a non-empty dimension "
             f"name without whitespace, brackets or commas. Got {name!r} instead."
         )
@@ -596,13 +596,13 @@ class _Records:
         lines, recs = [], []
         for line, rec in found:
             if type(rec) is not dict:
-                raise ValueError(
-                    f"{self.name}:{line}: a page must be a JSON object, got {json_repr(rec)}"
+                raise FileFormatError(
+                    self.name, line, f"a page must be a JSON object, got {json_repr(rec)}"
                 )
             lines.append(line)
             recs.append(rec)
         ids = [
-            _json_id(r.get("page_id"), "page_id", f"{self.name}:{n}")
+            _json_id(r.get("page_id"), "page_id", Where(self.name, n))
             for n, r in zip(lines, recs, strict=True)
         ]
         pages = np.char.encode(np.array(ids), "utf-8")
@@ -620,8 +620,8 @@ class _Records:
             for i, v in enumerate(out):
                 if type(v) not in allowed:
                     got = "nothing (the field is missing)" if v is _MISSING else json_repr(v)
-                    raise ValueError(
-                        f'{self.name}:{int(self.lines[i])}: "{key}" must be {what}, got {got}'
+                    raise FileFormatError(
+                        self.name, int(self.lines[i]), f'"{key}" must be {what}, got {got}'
                     )
         return out
 
@@ -632,14 +632,15 @@ class _Records:
         if not set(map(type, items)) <= {str}:
             k = next(i for i, v in enumerate(items) if type(v) is not str)
             rec = int(np.searchsorted(np.cumsum(counts), k, side="right"))
-            raise ValueError(
-                f'{self.name}:{int(self.lines[rec])}: "{key}" must hold strings, '
-                f"got {json_repr(items[k])}"
+            raise FileFormatError(
+                self.name,
+                int(self.lines[rec]),
+                f'"{key}" must hold strings, got {json_repr(items[k])}',
             )
         return np.repeat(np.arange(len(lists)), counts), items
 
     def error(self, i: int, message: str) -> ValueError:
-        return ValueError(f"{self.name}:{int(self.lines[i])}: {message}")
+        return FileFormatError(self.name, int(self.lines[i]), f"{message}")
 
 
 _MISSING = object()
@@ -710,9 +711,7 @@ def read_metadata(path, /, *, edition: int, dimensions=None):
     ('@UNKNOWN', 'female', 'male', 'NB')
     """
     if edition not in (2021, 2022) or isinstance(edition, bool):
-        raise ValueError(
-            f"The 'edition' parameter of {caller()} must be 2021 or 2022. Got {edition!r} instead."
-        )
+        raise fail("edition", "be 2021 or 2022", repr(edition))
     recs = _Records(path)
     official = DIMENSIONS_2022 if edition == 2022 else DIMENSIONS_2021
     if dimensions is None:
@@ -723,9 +722,8 @@ def read_metadata(path, /, *, edition: int, dimensions=None):
         names = list(dimensions)
         bad = [d for d in names if d not in official]
         if bad or len(set(names)) != len(names) or not names:
-            raise ValueError(
-                f"The 'dimensions' parameter of {caller()} must name distinct dimensions among "
-                f"{', '.join(official)}. Got {names!r} instead."
+            raise fail(
+                "dimensions", f"name distinct dimensions among {', '.join(official)}", repr(names)
             )
     builders = _BUILD_2022 if edition == 2022 else _BUILD_2021
     built = []
@@ -848,7 +846,7 @@ def _one_hot(recs: _Records, *, key: str):
     col = np.fromiter((code[v] for v in values if v is not None), np.int64, int(given.sum()))
     rows[np.flatnonzero(given), col] = 1.0
     if not cats:
-        raise ValueError(f'{recs.name}: "{key}" is null for every page (no category)')
+        raise FileFormatError(recs.name, None, f'"{key}" is null for every page (no category)')
     return tuple(cats), rows, np.ones(len(values), bool)
 
 

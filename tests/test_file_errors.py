@@ -1,0 +1,125 @@
+"""Every reader's file errors are one class, FileFormatError, knowing the file and line.
+
+A table of bad files, one or more for each reader: the error is a FileFormatError (a
+ValueError) whose message starts with ``file:line:`` and whose ``path`` and ``line``
+say the same.
+"""
+
+import json
+
+import pytest
+
+from fairconv import nuggets, trecfair
+from fairconv.divergences import AttributeSet
+from fairconv.io import (
+    FileFormatError,
+    iter_jsonl,
+    read_answers,
+    read_attribute_sets,
+    read_conversations,
+    read_gmemb,
+    read_golddistr,
+    read_json,
+    read_labels,
+    read_qrels,
+    read_run,
+    read_scores,
+    read_topics,
+)
+
+HEAD = "run\ttopic\tmeasure\tvalue\n"
+SETS = [AttributeSet("P", [0.5, 0.5], "nominal")]
+NUGGET = {"start": 2, "end": 2, "level": 1, "groups": {"P": [1, 0]}}
+CONV = {"topic": "T1", "run": "r", "text": "U:q S:a b", "nuggets": [NUGGET]}
+
+
+def _lines(*records) -> str:
+    return "".join((r if isinstance(r, str) else json.dumps(r)) + "\n" for r in records)
+
+
+# (reader, file name, text, line): the error must name this line (None: the whole file)
+CASES = [
+    (read_qrels, "q.txt", "T1 a L1\nT1 b L-1\n", 2),
+    (read_qrels, "q.txt", "T1 a L1\nT1 a L2\n", 2),
+    (read_qrels, "q.txt", "T1 a L1\nT1 b\u00a0c L1\n", 2),
+    (read_qrels, "q.txt", "# nothing\n", None),
+    (read_run, "r.txt", "T1 Q0 a 1 1.0 r\nT1 Q0 b 2 nan r\n", 2),
+    (read_run, "r.txt", "T1 Q0 a 1 1.0 r\nT1 Q0 b x 0.5 r\n", 2),
+    (read_gmemb, "g.txt", "T1 a 0.5 0.5\nT1 b 0.5 0.6\n", 2),
+    (read_gmemb, "g.txt", "T1 a 0.5 0.5\nT1 b 0.5\n", 2),
+    (read_golddistr, "d.txt", "0.5\nhalf\n", 2),
+    (lambda p: read_conversations(p, SETS), "c.jsonl", _lines(CONV, {**CONV, "topic": "a b"}), 2),
+    (lambda p: read_conversations(p, SETS), "c.jsonl", _lines(CONV, "{"), 2),
+    (
+        lambda p: read_conversations(p, SETS),
+        "c.jsonl",
+        _lines(CONV, {**CONV, "run": "s", "nuggets": [{**NUGGET, "level": "2"}]}),
+        2,
+    ),
+    (
+        lambda p: read_conversations(p, SETS),
+        "c.jsonl",
+        _lines({"topic": "T1", "run": "r", "turns": 3, "nuggets": []}),
+        1,
+    ),
+    (read_attribute_sets, "a.json", '{"P": {"target": [0.5, 0.5], "scale": "odd"}}', None),
+    (read_attribute_sets, "a.json", '{"P": {"target": [0.5, 0.5],\n "scale": nominal}}', 2),
+    (
+        lambda p: read_answers(p, SETS),
+        "ans.jsonl",
+        _lines({"topic": "T1", "run": "r", "entities": []}, {"topic": "T 1", "entities": []}),
+        2,
+    ),
+    (
+        lambda p: read_answers(p, SETS),
+        "ans.jsonl",
+        _lines({"topic": "T1", "run": "r", "entities": []}, "[1]"),
+        2,
+    ),
+    (
+        lambda p: read_answers(p, SETS),
+        "ans.jsonl",
+        _lines({"topic": "T1", "run": "r", "entities": [1]}),
+        1,
+    ),
+    (read_labels, "l.jsonl", _lines("[1,"), 1),
+    (read_json, "j.json", '{"a": 1,\n "a": 2}', None),
+    (iter_jsonl, "j.jsonl", '{"a": 1}\n{"a": 1, "a": 2}\n', 2),
+    (iter_jsonl, "j.jsonl", '{"a": 1}\n{"a": "\\ud800"}\n', 2),
+    (read_scores, "s.tsv", HEAD + "r\tT1\tP@5\t0.5\nr\tT1\tP@5\t0.25\n", 3),
+    (read_scores, "s.tsv", HEAD + "r\tT1\tP@5\t0.5\nr\tT2\tP@5\tmany\n", 3),
+    (read_scores, "s.json", '{"P@5": {"T1": 0.5, "T2": "x"}}', None),
+    (read_topics, "t.txt", "T1\nT2\nT1\n", 3),
+    (read_topics, "t.txt", "T1\nT2 T3\n", 2),
+    (read_topics, "t.txt", "\n", None),
+    (
+        nuggets.read_nuggetizer,
+        "n.jsonl",
+        _lines({"qid": "q1", "run_id": "r", "nuggets": []}, {"qid": "a b", "nuggets": []}),
+        2,
+    ),
+    (nuggets.read_nuggetizer, "n.jsonl", _lines({"qid": "q1", "nuggets": []}, "[1"), 2),
+    (lambda p: nuggets.read_cone_rag(p, ntr=[p]), "gold.json", '{"t1": {"g1": {}},\n x}', 2),
+    (lambda p: nuggets.read_cone_rag(p, ntr=[p]), "gold.json", '{"t1": [1]}', None),
+    (trecfair.read_qrels, "fq.jsonl", _lines({"id": 1, "rel_docs": [1]}, {"id": "a b"}), 2),
+    (lambda p: trecfair.read_run(p, task=1), "fr.txt", "1 5\n2 6\n1 7\n", 3),
+    (
+        lambda p: trecfair.read_alignment("gender", p),
+        "al.tsv",
+        "page_id\tUnknown\tfemale\n1\t0\t1\n2\t1\n",
+        3,
+    ),
+]
+
+
+@pytest.mark.parametrize(("reader", "name", "text", "line"), CASES)
+def test_a_bad_file_is_a_file_format_error_naming_file_and_line(tmp_path, reader, name, text, line):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(FileFormatError) as err:
+        reader(path)
+    assert isinstance(err.value, ValueError)
+    assert err.value.path == str(path)
+    assert err.value.line == line
+    where = f"{path}:{line}: " if line is not None else f"{path}: "
+    assert str(err.value).startswith(where), str(err.value)
