@@ -359,7 +359,9 @@ def test_ir_measures_adapter_by_the_oracle():
         from_ir_measures([Metric("q", "P@5", 0.1), Metric("q", "P@5", 0.2)], name="r")
     with pytest.raises(ValueError, match="'name' parameter of io.from_ir_measures"):
         from_ir_measures([Metric("q", "P@5", 0.1)])
-    with pytest.raises(ValueError, match="item 0 of run 'r' has the value True"):
+    with pytest.raises(
+        ValueError, match="must hold numbers as values. Got True at item 0 of run 'r'"
+    ):
         from_ir_measures([Metric("q", "P@5", True)], name="r")
 
 

@@ -18,6 +18,7 @@ import contextvars
 import functools
 import json
 import re
+import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar
@@ -35,13 +36,20 @@ def public_name(func: Callable[..., Any]) -> str:
     """The name a user calls ``func`` by: its public module path and qualified name.
 
     ``fairconv.stats._compare.compare`` is ``stats.compare``; a constructor
-    (``__init__``, ``__post_init__``) is named after its class.
+    (``__init__``, ``__post_init__``) is named after its class. A private module whose
+    functions another module exports names that module in ``__fairconv_home__``
+    (``fairconv.io._trecfair``: ``"trecfair"``).
     """
-    module = [
-        part
-        for part in func.__module__.split(".")
-        if part != "fairconv" and not part.startswith("_")
-    ]
+    home = getattr(sys.modules.get(func.__module__), "__fairconv_home__", None)
+    module = (
+        home.split(".")
+        if home
+        else [
+            part
+            for part in func.__module__.split(".")
+            if part != "fairconv" and not part.startswith("_")
+        ]
+    )
     qualname = [
         part for part in func.__qualname__.split(".") if part not in ("__init__", "__post_init__")
     ]

@@ -32,9 +32,11 @@ from ._validation import (
     check_sequence_of,
     check_weights,
     fail,
+    fail_type,
     file_error,
     first_bad_id,
     id_fault,
+    kind_of,
     public,
     unknown_field,
 )
@@ -288,10 +290,7 @@ def word_at(text: str, offset: int, /) -> int:
 
 def _check_text(value, name: str) -> None:
     if not isinstance(value, str):
-        raise TypeError(
-            f"The '{name}' parameter of {caller()} must be a string. "
-            f"Got {type(value).__name__} instead."
-        )
+        raise fail_type(name, "be a str", kind_of(value))
 
 
 # --------------------------------------------------------------------------- records
@@ -504,9 +503,10 @@ def measure_setup(batch, preset, weights, given: dict):
     weights (equal by default; checked to sum to 1 otherwise).
     """
     if not isinstance(batch, ConversationBatch):
-        raise TypeError(
-            f"The 'batch' parameter of {caller()} must be a ConversationBatch "
-            f"(fairconv.io.read_conversations). Got {type(batch).__name__} instead."
+        raise fail_type(
+            "batch",
+            "be a ConversationBatch (fairconv.io.read_conversations)",
+            kind_of(batch),
         )
     opts = ConversationOptions.resolve(preset, **given)
     n = len(batch.attributes)

@@ -47,7 +47,15 @@ from typing import Any
 import numpy as np
 
 from . import _core
-from ._validation import _NOT_IN_ID, caller, check_choice, fail, fail_type, first_repeat, public
+from ._validation import (
+    _NOT_IN_ID,
+    check_choice,
+    fail,
+    fail_type,
+    first_repeat,
+    kind_of,
+    public,
+)
 from .io._json import json_repr, json_str
 from .io._nuggetizer import ConeRagLabels, NuggetizerAssignments, refuse_near_misses
 from .io._nuggetizer import read_cone_rag as _read_cone_rag
@@ -211,20 +219,14 @@ def labels_from_records(
     [[1, 2, 1, 1, 2]]
     """
     if isinstance(records, (str, bytes, dict)) or not isinstance(records, Sequence):
-        raise TypeError(
-            f"The 'records' parameter of {caller()} must be a sequence of dicts. "
-            f"Got {type(records).__name__} instead."
-        )
+        raise fail_type("records", "be a sequence of dicts", kind_of(records))
     if len(records) == 0:
         raise fail("records", "hold at least one label record", "an empty sequence")
     if sources is None:
         where_of = tuple(f"record {i + 1}" for i in range(len(records)))
     else:
         if isinstance(sources, (str, bytes)) or not all(isinstance(s, str) for s in sources):
-            raise TypeError(
-                f"The 'sources' parameter of {caller()} must be a sequence of strings. "
-                f"Got {sources!r} instead."
-            )
+            raise fail_type("sources", "be a sequence of strings", repr(sources))
         where_of = tuple(sources)
         if len(where_of) != len(records):
             raise fail("sources", f"hold one place per record ({len(records)})", f"{len(where_of)}")

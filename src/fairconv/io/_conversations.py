@@ -18,7 +18,7 @@ from operator import is_, itemgetter, methodcaller
 from pathlib import Path
 
 from .._accel import paused_gc
-from .._validation import Where, caller, file_error, public, unknown_field
+from .._validation import Where, fail_type, file_error, kind_of, public, unknown_field
 from ..conversation import Conversation, ConversationBatch, batch_from_records
 from ..divergences import AttributeSet
 from ..nuggets import MatchLabels, _LabelColumns
@@ -151,6 +151,10 @@ def read_conversations(paths, attribute_sets: Sequence[AttributeSet], /) -> Conv
     """
     if isinstance(paths, (str, bytes)) or hasattr(paths, "__fspath__") or hasattr(paths, "read"):
         paths = [paths]
+    elif not isinstance(paths, Sequence):
+        raise fail_type("paths", "be a path, an open file or a sequence of them", kind_of(paths))
+    for path in paths:
+        source_name(path, "paths")
     # the records hold no reference cycles: the collector's passes over the objects being
     # built would cost more than the reading (restored on leaving, errors included)
     with paused_gc():
@@ -244,7 +248,7 @@ def read_answers(path, attribute_sets: Sequence[AttributeSet], /) -> Answers:
     >>> answers.distributions["M-RATINGS"][0].tolist()
     [0.0, 0.0, 0.5, 0.5]
     """
-    return answers_from_records(answer_records(path), attribute_sets)
+    return answers_from_records(answer_records(path, "path"), attribute_sets)
 
 
 @public
@@ -317,7 +321,7 @@ def read_labels(path: str | os.PathLike[str], /) -> MatchLabels:
     ('T1_1', 'T1_2', 'T2_1')
     """
     if not isinstance(path, (str, os.PathLike)):
-        raise TypeError(f"The 'path' parameter of {caller()} must be a path. Got {path!r} instead.")
+        raise fail_type("path", "be a path", repr(path))
     # the records are checked and counted a block at a time and dropped, so that the
     # decoded records of the whole file are never held at once; they hold no reference
     # cycles (the collector's passes would cost more than the reading)

@@ -42,6 +42,7 @@ from .._validation import (
     check_choice,
     check_once,
     fail,
+    fail_params,
     fail_type,
     file_error,
     id_fault,
@@ -452,9 +453,12 @@ def _table(parts: list[_Part], measures, topics) -> ScoreTable:
     values_all = np.concatenate([p.value for p in parts])
     if measures is not None:
         if isinstance(measures, (str, bytes)):  # "MN" is one name, not the names M and N
-            raise TypeError(
-                f"The 'measures' parameter of {caller()} must be a list of measure names. "
-                f"Got the string {measures!r} instead; write [{measures!r}]."
+            raise fail_params(
+                "measures",
+                "be a list of measure names",
+                f"the string {measures!r}",
+                hint=f"write [{measures!r}]",
+                error=TypeError,
             )
         check_once(measures, "measures")
         unknown = [m for m in measures if m not in m_index]
@@ -471,9 +475,11 @@ def _table(parts: list[_Part], measures, topics) -> ScoreTable:
         check_once(topics, "topics")
         missing = [t for t in topics if t not in t_index]
         if missing:
-            raise ValueError(
-                f"The 'topics' parameter of {caller()}: no file has topic(s) "
-                f"{', '.join(map(repr, missing[:10]))}"
+            raise fail_params(
+                "topics",
+                "name topics of the files",
+                ", ".join(map(repr, missing[:10])),
+                hint="no file has topic(s) by these ids",
             )
     chosen_t = all_topics if topics is None else list(topics)
     # old code -> new position (-1: not kept)
@@ -700,12 +706,13 @@ def from_ir_measures(metrics, /, *, name: str | None = None) -> ScoreTable:
                 f"{type(items[i]).__name__} at item {i} of run {run!r}",
             ) from None
         if not items:
-            raise ValueError(f"The 'metrics' parameter of {caller()}: run {run!r} has no results")
+            raise fail("metrics", "hold results for every run", f"run {run!r} without any")
         if "all" in queries:
-            raise ValueError(
-                f"The 'metrics' parameter of {caller()}: item {queries.index('all')} of run "
-                f"{run!r} has the query id 'all', which names the mean in every score "
-                "output; rename the query"
+            raise fail_params(
+                "metrics",
+                "not use the query id 'all', which names the mean in every score output",
+                f"it at item {queries.index('all')} of run {run!r}",
+                hint="rename the query",
             )
         kinds = set(map(type, raw))
         if not all(k in (int, float) or issubclass(k, (np.floating, np.integer)) for k in kinds):
@@ -714,9 +721,8 @@ def from_ir_measures(metrics, /, *, name: str | None = None) -> ScoreTable:
                 for i, v in enumerate(raw)
                 if isinstance(v, bool) or not isinstance(v, (int, float, np.floating, np.integer))
             )
-            raise ValueError(
-                f"The 'metrics' parameter of {caller()}: item {i} of run {run!r} has the value "
-                f"{raw[i]!r}, not a number"
+            raise fail(
+                "metrics", "hold numbers as values", f"{raw[i]!r} at item {i} of run {run!r}"
             )
         topics, topic = np.unique(np.array(queries, dtype=object), return_inverse=True)
         measures = list(dict.fromkeys(names))

@@ -57,6 +57,9 @@ from ._text import (
     topic_codes,
 )
 
+__fairconv_home__ = "trecfair"
+"""The module that exports this one's public names (their errors name it)."""
+
 __all__ = [
     "Dimension",
     "FairRun",
@@ -526,9 +529,10 @@ def read_alignment(name: str, path, /) -> Dimension:
     ('Unknown', 'female', 'male')
     """
     if not isinstance(name, str) or id_fault(name) is not None or any(ch in name for ch in "[],"):
-        raise ValueError(  # named as fairconv.trecfair exports it (not io.read_alignment)
-            "The 'name' parameter of trecfair.read_alignment must be a non-empty dimension "
-            f"name without whitespace, brackets or commas. Got {name!r} instead."
+        raise fail(
+            "name",
+            "be a non-empty dimension name without whitespace, brackets or commas",
+            repr(name),
         )
     t = _separated(path, "alignment")
     first = t.header[0] if t.header else ""
@@ -1059,6 +1063,7 @@ def read_background(source, /) -> Background:
         names, w = zip(*BACKGROUND_PRESETS[source], strict=True)
         weights = np.asarray(w, dtype=np.float64)
         return Background(source, tuple(names), weights / weights.sum())
+    source_name(source, "source")  # a path or an open file, beyond the presets
     t = _separated(source, "background", ncols=2)
     if t.rows is None:
         raise FileFormatError(t.path, None, "the background lists no category")
