@@ -51,9 +51,11 @@ from .._validation import (
     NOT_IN_ID,
     SUM_TOLERANCE,
     Where,
+    fail_type,
     file_error,
     first_bad_distribution,
     id_fault,
+    kind_of,
     public,
 )
 from ._json import iter_jsonl
@@ -1077,7 +1079,7 @@ def _answer_id(value, field: str, where: str):
     return value  # strings and everything else: the answer records' own rule
 
 
-def answer_records(answers) -> Iterable[tuple[str, object]]:
+def answer_records(answers, name: str = "answers") -> Iterable[tuple[str, object]]:
     """``(where, record)`` of every answer of a file, a DataFrame or records.
 
     A file or records hold the answer files' records (docs/formats.md): per answer a
@@ -1086,7 +1088,7 @@ def answer_records(answers) -> Iterable[tuple[str, object]]:
     or ``q_id``), a run column (``run_id``, ``run``, ``tag``, ``name`` or ``system``;
     optional) and an ``entities`` (or ``nuggets``) column of lists of entity dicts.
     ``where`` names the record: ``file:line``, ``answers DataFrame:2``,
-    ``answers records:2``.
+    ``answers records:2``. ``name`` is the parameter that gave ``answers``.
     """
     if _is_path(answers):
         name = source_name(answers)
@@ -1109,7 +1111,8 @@ def answer_records(answers) -> Iterable[tuple[str, object]]:
         return records
     if isinstance(answers, Iterable) and not isinstance(answers, (str, bytes, Mapping)):
         return ((f"answers records:{i}", rec) for i, rec in enumerate(answers, start=1))
-    raise TypeError(
-        "answers must be Answers, a path, a file object, a DataFrame or an iterable of "
-        f"answer records (dicts); got {type(answers).__name__}"
+    raise fail_type(
+        name,
+        "be Answers, a path, a file object, a DataFrame or an iterable of answer records (dicts)",
+        kind_of(answers),
     )

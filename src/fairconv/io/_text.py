@@ -19,6 +19,7 @@ per-token rule, which names the first bad one.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 
@@ -30,7 +31,9 @@ from .._validation import (
     LMAX_LIMIT,
     TOKEN_SEPARATORS,
     FileFormatError,
+    fail_type,
     forbidden_bytes,
+    kind_of,
 )
 
 
@@ -78,11 +81,17 @@ class Rows:
         self.buf = self.starts = self.ends = np.zeros((0, 0), dtype=np.int64)
 
 
-def source_name(path) -> str:
-    """How messages name an input: its path, or a file object's name."""
+def source_name(path, name: str = "path") -> str:
+    """How messages name an input: its path, or a file object's name.
+
+    Anything else (an int would be taken by ``open`` for a file descriptor, and closed
+    after reading) is a ``TypeError`` naming the parameter ``name``.
+    """
     if hasattr(path, "read"):
         return str(getattr(path, "name", None) or "<stream>")
-    return str(path)
+    if not isinstance(path, (str, bytes, os.PathLike)):
+        raise fail_type(name, "be a path or an open file", kind_of(path))
+    return os.fsdecode(path)
 
 
 _BAD_BYTES = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\xc2[\x80-\x9f]|\xe2\x80[\xa8\xa9]")
@@ -197,13 +206,14 @@ def checked_bytes(path, *, table: bool = False) -> bytes:
 
     ``table``: the input is a whitespace table, as for :func:`_load`; JSON is not.
     """
+    name = source_name(path)
     if hasattr(path, "read") or str(path).endswith(".gz"):
         buf = _load(path, table)
         data = buf[_accel.PAD : _accel.PAD + _accel.size(buf)].tobytes()
     else:  # straight from the file, with no padded copy
         with open(path, "rb") as f:
             data = f.read()
-        _refuse_bad_bytes(source_name(path), data, 0, table)
+        _refuse_bad_bytes(name, data, 0, table)
     return data[3:] if data.startswith(_BOM) else data
 
 
