@@ -270,5 +270,6 @@ def test_run_names_are_checked_whatever_the_run(call, message):
 
 @pytest.mark.parametrize("runs", [5, 2.5, None])
 def test_runs_that_are_no_run_nor_a_collection_of_runs_say_what_runs_may_be(runs):
-    with pytest.raises(TypeError, match="runs must be a run .*; got "):
+    rule = r"^The 'runs' parameter of io.as_runs must be a run .*\. Got an? \w+ instead\.$"
+    with pytest.raises(TypeError, match=rule):
         as_runs(runs)

@@ -290,7 +290,7 @@ def word_at(text: str, offset: int, /) -> int:
 
 def _check_text(value, name: str) -> None:
     if not isinstance(value, str):
-        raise fail_type(name, "be a str", kind_of(value))
+        raise fail_type(name, "be a string", kind_of(value))
 
 
 # --------------------------------------------------------------------------- records

@@ -583,17 +583,23 @@ def _kind(obj) -> str:
     return "records"
 
 
-def _columns(obj, kinds: Sequence[str], what: str) -> tuple[list, _Place]:
-    """The columns of ``kinds`` of a DataFrame, a dict of dicts or records."""
+def _columns(obj, kinds: Sequence[str], what: str, param: str) -> tuple[list, _Place]:
+    """The columns of ``kinds`` of a DataFrame, a dict of dicts or records.
+
+    ``what`` names the input in messages about its rows, ``param`` the parameter that
+    gave it (for an object of another kind).
+    """
     if _is_frame(obj):
         return [_needed(obj, k, what) for k in kinds], _Place(what, _own_index(obj))
     if isinstance(obj, Mapping):
         return _dict_columns(obj, what), _Place(what)
     if isinstance(obj, Iterable) and not isinstance(obj, (str, bytes)):
         return _record_columns(obj, kinds, what), _Place(what)
-    raise TypeError(
-        f"{what} must be a path, a file object, a DataFrame, a {{query_id: {{doc_id: "
-        f"value}}}} dict or an iterable of records; got {type(obj).__name__}"
+    raise fail_type(
+        param,
+        "be a path, a file object, a DataFrame, a {query_id: {doc_id: value}} dict or an "
+        "iterable of records",
+        kind_of(obj),
     )
 
 
@@ -665,7 +671,7 @@ def as_qrels(qrels, /) -> Qrels:
     if _is_path(qrels):
         return read_qrels(qrels)
     what = f"qrels {_kind(qrels)}"
-    (t, d, v), place = _columns(qrels, ("topic", "doc", "relevance"), what)
+    (t, d, v), place = _columns(qrels, ("topic", "doc", "relevance"), what, "qrels")
     if not len(t):
         raise _empty(place, "judgments")
     topic, doc, value = (_Column(c, place) for c in (t, d, v))
@@ -789,7 +795,7 @@ def as_run(run, /, *, name: str | None = None) -> Run:
         return runs[0]
     tag = "run" if tag is None else tag
     where = f"run {tag!r} ({_kind(run)})"
-    cols, place = _columns(run, ("topic", "doc", "score"), where)
+    cols, place = _columns(run, ("topic", "doc", "score"), where, "run")
     return _one_run(cols, place, tag)
 
 
@@ -863,9 +869,11 @@ def as_runs(runs, /) -> list[Run]:
     if _is_path(runs) or isinstance(runs, Run):
         return [as_run(runs)]
     if not isinstance(runs, Iterable):
-        raise TypeError(
-            "runs must be a run (a path, a file object, a DataFrame, a Run), a sequence of "
-            f"runs or a {{name: run}} dict; got {type(runs).__name__}"
+        raise fail_type(
+            "runs",
+            "be a run (a path, a file object, a DataFrame, a Run), a sequence of runs or a "
+            "{name: run} dict",
+            kind_of(runs),
         )
     out = []
     for r in runs:
@@ -973,7 +981,7 @@ def as_memberships(memberships, /, *, n_groups: int | None = None) -> GroupMembe
             entries = [_Column(block.iloc[:, k], place) for k in range(len(groups))]
         g = len(groups)
     else:
-        (t, d, v), place = _columns(memberships, ("topic", "doc", "relevance"), what)
+        (t, d, v), place = _columns(memberships, ("topic", "doc", "relevance"), what, "memberships")
         topic, doc = _Column(t, place), _Column(d, place)
         flat, g = _vectors(_Column(v, place), what)
         entries = [flat]
