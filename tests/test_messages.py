@@ -51,12 +51,16 @@ def _messages(tree: ast.Module):
 def _public_names() -> set[str]:
     """The name of every function marked @public, as errors show it."""
     import importlib
+    import importlib.util
     import pkgutil
 
     names = set()
     for info in pkgutil.walk_packages(fairconv.__path__, "fairconv."):
         if info.name.startswith("fairconv.cli") or info.name.endswith("__main__"):
             continue
+        extra = info.name.rpartition(".")[2] in fairconv.EXTRA_MODULES
+        if extra and importlib.util.find_spec(info.name.rpartition(".")[2]) is None:
+            continue  # its extra is not installed (its source is scanned all the same)
         module = importlib.import_module(info.name)
         for obj in vars(module).values():
             for item in [obj, *(vars(obj).values() if isinstance(obj, type) else ())]:
