@@ -564,7 +564,6 @@ TOKEN_SEPARATORS = " \t\n\r"
 
 NOT_IN_ID = re.compile("[" + "".join(f"\\U{lo:08x}-\\U{hi:08x}" for lo, hi in ID_FORBIDDEN) + "]")
 """A character of :data:`ID_FORBIDDEN`, in a str."""
-_NOT_IN_ID = NOT_IN_ID  # the former private name
 
 
 def forbidden_bytes(ranges, *, keep: str = "") -> re.Pattern[bytes]:

@@ -48,10 +48,10 @@ import numpy as np
 
 from . import _core
 from ._validation import (
-    _NOT_IN_ID,
     check_choice,
     fail,
     fail_type,
+    first_bad_id,
     first_repeat,
     kind_of,
     public,
@@ -288,11 +288,7 @@ def _are(values, kind: type):
 
 def _valid_ids(values: list) -> bool:
     """Whether every value is an id as :func:`_id` takes it (C-level passes)."""
-    return (
-        set(map(type, values)) <= {str}
-        and "" not in values
-        and _NOT_IN_ID.search("".join(values)) is None
-    )
+    return set(map(type, values)) <= {str} and first_bad_id(values) < 0
 
 
 def _lists(records: list, key: str, default) -> list | None:
