@@ -6,6 +6,7 @@ Walks the public modules' ``__all__`` and the public methods of the classes they
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import inspect
 
 import pytest
@@ -14,6 +15,8 @@ MODULES = [
     "divergences", "gfr", "gfrc", "gfrc2", "ragfair", "nuggets", "results", "conversation",
     "rankings", "entities", "datasets", "plots", "io", "stats", "agreement", "trecfair",
 ]  # fmt: skip
+if importlib.util.find_spec("ir_measures") is not None:  # the module of the extra
+    MODULES.append("ir_measures")
 
 ALLOWED = {
     # a dataclass-style factory of options by name: the preset is positional (as

@@ -72,8 +72,13 @@ def test_an_unknown_spec_lists_the_registered_ones(setup):
 
 
 def test_register_spec_checks_its_arguments(setup):
-    with pytest.raises(ValueError, match="whitespace"):
+    with pytest.raises(
+        ValueError,
+        match=r"^The 'name' parameter of ir_measures.register_spec must not contain whitespace",
+    ):
         fc.register_spec("a b", setup[1])
+    with pytest.raises(TypeError, match=r"^The 'name' parameter of ir_measures.register_spec"):
+        fc.register_spec(3, setup[1])
     with pytest.raises(TypeError, match="AttributeData"):
         fc.register_spec("x", ["not a set"])
     assert "fw1-movies" in fc.specs()

@@ -37,8 +37,15 @@ except ImportError:  # pragma: no cover - the extra is not installed
         "fairconv.ir_measures needs ir_measures: pip install 'fairconv[ir-measures]'"
     ) from None
 
-from ._validation import check_sequence_of, check_unique_names
-from .io._json import json_str
+from ._validation import (
+    check_sequence_of,
+    check_unique_names,
+    fail,
+    fail_type,
+    id_fault,
+    kind_of,
+    public,
+)
 from .io._scores import from_ir_measures
 from .rankings import AttributeData
 
@@ -47,7 +54,8 @@ __all__ = ["GFR", "register_spec", "specs", "FairconvProvider", "from_ir_measure
 _SPECS: dict[str, tuple[AttributeData, ...]] = {}
 
 
-def register_spec(name: str, attributes: Sequence[AttributeData] | AttributeData) -> None:
+@public
+def register_spec(name: str, attributes: Sequence[AttributeData] | AttributeData, /) -> None:
     """Register attribute sets (what :func:`fairconv.rankings.load_attribute` returns) as a spec.
 
     Parameters
@@ -64,13 +72,18 @@ def register_spec(name: str, attributes: Sequence[AttributeData] | AttributeData
         For a name with whitespace, or attributes that are not AttributeData with
         distinct names.
     """
-    json_str(name, "name", "register_spec")
+    if not isinstance(name, str):
+        raise fail_type("name", "be a str", kind_of(name))
+    fault = id_fault(name)
+    if fault is not None:
+        raise fail("name", fault, repr(name))
     sets = [attributes] if isinstance(attributes, AttributeData) else attributes
     sets = check_sequence_of(sets, AttributeData, "attributes", min_len=1)
     check_unique_names([a.attribute.name for a in sets], "attributes")
     _SPECS[name] = tuple(sets)
 
 
+@public
 def specs() -> tuple[str, ...]:
     """The names of the registered specs."""
     return tuple(_SPECS)
@@ -143,7 +156,8 @@ class FairconvProvider(_providers.Provider):
         _GFR(cutoff=_measures.base._NOT_PROVIDED, spec=_measures.base._NOT_PROVIDED)
     ]
 
-    def supports(self, measure) -> bool:
+    @public
+    def supports(self, measure, /) -> bool:
         """Whether this provider computes ``measure`` (any GFR)."""
         return isinstance(measure, _GFR)
 
