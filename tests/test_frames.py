@@ -634,3 +634,62 @@ def test_no_float_is_changed_on_the_way():
         math.copysign(1, a) == math.copysign(1, float(b))
         for a, b in zip(run.scores, scores, strict=True)
     )
+
+
+# --------------------------------------------------------------------------- threads
+def _in_memory_inputs():
+    qrels = pd.DataFrame(
+        {"query_id": ["T1", "T1", "T2"], "doc_id": ["a", "b", "c"], "relevance": [2, 0, 1]}
+    )
+    runs = {
+        name: pd.DataFrame(
+            {"query_id": ["T1", "T1", "T2"], "doc_id": ["b", "a", "c"], "score": scores}
+        )
+        for name, scores in (("r1", [3.0, 2.0, 1.0]), ("r2", [1.0, 2.0, 3.0]), ("r3", [0, 0, 0]))
+    }
+    return qrels, runs
+
+
+@pytest.mark.parametrize("evaluate", [_utility_only, ragfair.evaluate], ids=["gfr", "ragfair"])
+def test_inputs_converted_on_threads_score_as_on_one(evaluate):
+    qrels, runs = _in_memory_inputs()
+    if evaluate is ragfair.evaluate:
+        pilot = fairweb1_pilot()
+        movies = [a for a in pilot.attributes if a.attribute.name == "M-ORIGIN"]
+        answers = read_answers(path("rag", "pilot-answers.jsonl"), [movies[0].attribute])
+        qrels, runs = pilot.qrels, {r.name: r for r in pilot.runs}
+
+        def evaluate(q, r, **options):
+            return ragfair.evaluate(q, r, movies, answers, cutoffs=[10], **options)
+
+    one = evaluate(qrels, runs, n_jobs=1)
+    two = evaluate(qrels, runs, n_jobs=2)
+    np.testing.assert_array_equal(one.values, two.values)
+    assert one.runs == two.runs and one.topics == two.topics
+
+
+BAD_QRELS = pd.DataFrame({"query_id": ["T1", "T 2"], "doc_id": ["a", "b"], "relevance": [1, 1]})
+BAD_RUN = pd.DataFrame({"query_id": ["T1"], "doc_id": ["a"], "score": ["high"]})
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+@pytest.mark.parametrize(
+    "qrels_bad, runs, message",
+    [
+        (True, {"r1": "GOOD", "r2": BAD_RUN}, r"qrels DataFrame:2: the query id 'T 2'"),
+        (True, 5, r"qrels DataFrame:2: the query id 'T 2'"),  # the runs' TypeError after
+        (True, {"T": {"a": 1.0}}, r"qrels DataFrame:2: the query id 'T 2'"),
+        (False, 5, r"'runs' parameter of gfr.evaluate must be a run"),
+        (False, {"r1": BAD_RUN, "r2": BAD_RUN.assign(doc_id="a b")}, r"run 'r1' .*:1: the score"),
+        (False, {"r1": "GOOD", "r2": BAD_RUN}, r"run 'r2' .*:1: the score"),
+    ],
+)
+def test_the_error_of_inputs_converted_on_threads_is_the_first_in_input_order(
+    n_jobs, qrels_bad, runs, message
+):
+    good_qrels, good_runs = _in_memory_inputs()
+    qrels = BAD_QRELS if qrels_bad else good_qrels
+    if isinstance(runs, dict):
+        runs = {k: good_runs["r1"] if isinstance(v, str) else v for k, v in runs.items()}
+    with pytest.raises((ValueError, TypeError), match=message):
+        gfr.evaluate(qrels, runs, [], n_jobs=n_jobs)

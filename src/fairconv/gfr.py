@@ -47,7 +47,7 @@ from ._validation import (
     public,
 )
 from .divergences import DIVERGENCE_NAMES, AttributeSet
-from .io._frames import as_qrels, as_runs
+from .io._frames import as_inputs
 from .io._tables import Qrels, Run
 from .rankings import AttributeData, RankedLists, join_options, prepare
 from .results import MeasureName, ScoreTable, cutoffs_of, pick
@@ -399,9 +399,9 @@ def evaluate(
         The output of :func:`fairconv.rankings.prepare` for these inputs, when the
         caller has it already (e.g. for the list lengths of the nev layout).
     n_jobs : int, optional
-        Threads that join the runs and score blocks of topics: None for
-        ``FAIRCONV_THREADS`` or else every available core, -1 for every core, 1 for
-        none (no thread started). The scores are the same.
+        Threads that convert in-memory inputs, join the runs and score blocks of
+        topics: None for ``FAIRCONV_THREADS`` or else every available core, -1 for
+        every core, 1 for none (no thread started). The scores are the same.
 
     Returns
     -------
@@ -426,7 +426,7 @@ def evaluate(
     0.5998
     """
     threads = resolve_n_jobs(n_jobs)
-    qrels, runs = as_qrels(qrels), as_runs(runs)
+    qrels, runs = as_inputs(qrels, runs, n_jobs=threads)
     runs = check_sequence_of(runs, Run, "runs", min_len=1)
     order, duplicates, nonrelevant_membership = join_options(
         order, duplicates, nonrelevant_membership

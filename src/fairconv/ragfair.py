@@ -55,7 +55,7 @@ from ._validation import (
 from .conversation import _NUGGET_FIELDS, _RECORD_FIELDS
 from .divergences import AttributeSet, resolve_divergence
 from .gfr import _cutoffs, _padded, _stop, check_shared_topics
-from .io._frames import answer_records, as_qrels, as_runs
+from .io._frames import answer_records, as_inputs
 from .io._json import json_groups, json_ints, json_item_error, json_str
 from .io._tables import Qrels, Run
 from .io._text import RESERVED_TOPIC, RESERVED_TOPIC_RULE
@@ -617,7 +617,7 @@ def evaluate(
     ['ADsim@10[M-ORIGIN]', 'ADsim@10[M-RATINGS]', 'ADsim[M-ORIGIN]']
     """
     threads = resolve_n_jobs(n_jobs)
-    qrels, runs = as_qrels(qrels), as_runs(runs)
+    qrels, runs = as_inputs(qrels, runs, n_jobs=threads)
     runs = check_sequence_of(runs, Run, "runs", min_len=1)
     order, duplicates, nonrelevant_membership = join_options(
         order, duplicates, nonrelevant_membership

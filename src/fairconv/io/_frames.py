@@ -37,8 +37,9 @@ import math
 import os
 import reprlib
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from itertools import chain
 from operator import attrgetter, itemgetter, methodcaller
 from typing import Any, NoReturn, cast
@@ -843,6 +844,15 @@ def as_runs(runs, /) -> list[Run]:
     >>> [r.name for r in as_runs(frame)]
     ['a', 'b']
     """
+    return list(chain.from_iterable(job() for job in _run_jobs(runs)))
+
+
+def _run_jobs(runs) -> list[Callable[[], list[Run]]]:
+    """The conversions :func:`as_runs` makes, one per run (or DataFrame of runs).
+
+    The checks of the collection itself (its kind, the mapping's keys) are made here;
+    each job converts one input and gives its runs.
+    """
     if isinstance(runs, Mapping):
         if _single_run_dict(runs):
             raise ValueError(
@@ -859,15 +869,11 @@ def as_runs(runs, /) -> list[Run]:
                     f"one run {text!r}; give each run its own name"
                 )
             seen[text] = key
-        out = []
-        for n, r in runs.items():
-            tag = _run_name(n, "run")
-            out.append(as_run(r, name=tag))
-        return out
+        return [partial(_named_run, r, n) for n, r in runs.items()]
     if _is_frame(runs):
-        return _frame_runs(runs, None)
+        return [partial(_frame_runs, runs, None)]
     if _is_path(runs) or isinstance(runs, Run):
-        return [as_run(runs)]
+        return [partial(_listed_run, runs)]
     if not isinstance(runs, Iterable):
         raise fail_type(
             "runs",
@@ -875,10 +881,44 @@ def as_runs(runs, /) -> list[Run]:
             "{name: run} dict",
             kind_of(runs),
         )
-    out = []
-    for r in runs:
-        out += _frame_runs(r, None) if _is_frame(r) else [as_run(r)]
-    return out
+    return [
+        partial(_frame_runs, r, None) if _is_frame(r) else partial(_listed_run, r) for r in runs
+    ]
+
+
+def _named_run(run, name) -> list[Run]:
+    return [as_run(run, name=_run_name(name, "run"))]
+
+
+def _listed_run(run) -> list[Run]:
+    return [as_run(run)]
+
+
+def as_inputs(qrels, runs, /, *, n_jobs: int | None = None) -> tuple[Qrels, list[Run]]:
+    """``as_qrels(qrels), as_runs(runs)``, the inputs converted on ``n_jobs`` threads.
+
+    Most of a conversion is array work that releases the interpreter's lock, so the
+    qrels and the runs convert side by side. The error raised is the one the calls in
+    order would raise: the qrels' first, then the runs' in their order.
+    """
+    fault = None
+    try:
+        jobs = _run_jobs(runs)
+    except (TypeError, ValueError) as error:
+        fault = error
+    if fault is not None:
+        as_qrels(qrels)  # the qrels' error comes first
+        raise fault
+    done = _accel.thread_map(_call, [partial(_listed_qrels, qrels), *jobs], n_jobs=n_jobs)
+    return done[0][0], list(chain.from_iterable(done[1:]))
+
+
+def _listed_qrels(qrels) -> list[Qrels]:
+    return [as_qrels(qrels)]
+
+
+def _call(job: Callable[[], list]) -> list:
+    return job()
 
 
 # --------------------------------------------------------------------------- memberships
