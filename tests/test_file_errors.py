@@ -6,6 +6,7 @@ say the same.
 """
 
 import json
+import pickle
 
 import pytest
 
@@ -123,3 +124,13 @@ def test_a_bad_file_is_a_file_format_error_naming_file_and_line(tmp_path, reader
     assert err.value.line == line
     where = f"{path}:{line}: " if line is not None else f"{path}: "
     assert str(err.value).startswith(where), str(err.value)
+    assert err.value.message == str(err.value)[len(where) :]
+    # it crosses processes whole (multiprocessing, joblib pickle their workers' errors)
+    back = pickle.loads(pickle.dumps(err.value))
+    assert type(back) is FileFormatError
+    assert (str(back), back.path, back.line, back.message) == (
+        str(err.value),
+        err.value.path,
+        err.value.line,
+        err.value.message,
+    )

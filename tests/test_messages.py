@@ -200,7 +200,7 @@ API_MESSAGES = [
         lambda _: tf.targets_from_alignments(np.zeros((1, 2, 2)), lengths=[1], task=1),
         TypeError,
         "The 'alignments' parameter of trecfair.targets_from_alignments must be a sequence "
-        "with one entry per dimension. Got a ndarray instead.",
+        "with one entry per dimension. Got an ndarray instead.",
     ),
     (
         lambda _: tf.targets_from_alignments([], lengths=[1], task=1),

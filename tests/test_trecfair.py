@@ -362,6 +362,8 @@ def _t2(**over):
         ({"targets": np.array([[-0.5, 1.5]])}, ValueError, "non-negative"),
         ({"targets": np.ones((3, 2))}, ValueError, r"broadcasts to \(1,\)"),
         ({"edition": 2020}, ValueError, "2021 or 2022"),
+        ({"edition": 2021.0}, ValueError, "2021 or 2022. Got 2021.0"),  # an integer, not 2021.0
+        ({"edition": True}, ValueError, "2021 or 2022. Got True"),
         ({"target_len": 2.5}, ValueError, "an integer"),
         ({"edition": 2021, "targets": np.array([[0.5, 0.5]])}, ValueError, "all-unknown cell"),
         (
@@ -427,6 +429,8 @@ def test_task2_edge_values():
     ("over", "match"),
     [
         ({"task": 3}, "be 1 or 2"),
+        ({"task": 1.0}, r"be 1 or 2. Got 1.0"),  # an integer, as the official code's argument
+        ({"task": np.bool_(True)}, r"be 1 or 2. Got np.True_"),
         ({"lengths": [0]}, "needs a relevant page"),
         ({"known": [[False]]}, r"every relevant page \(2022\)"),
         ({"task": 2}, "given for Task 2"),

@@ -835,3 +835,14 @@ def test_2021_task2_pages_without_a_work_level_are_left_out_with_a_notice(tmp_pa
         FairconvWarning, match=r"1 relevant page\(s\) have no work level .*'1' of topic '1'"
     ):
         tf.build_targets(paths["qrels"], _dims(paths), task=2, edition=2021, work=paths["work"])
+
+
+@pytest.mark.parametrize("task", [1.0, 3, True, "1"])
+def test_the_run_reader_takes_the_task_as_the_integer_1_or_2(tmp_path, task):
+    run = tmp_path / "r.txt"
+    run.write_text("1 5\n")
+    with pytest.raises(
+        ValueError, match=rf"'task' parameter of trecfair.read_run must be 1 or 2\. Got {task!r}"
+    ):
+        tf.read_run(run, task=task)
+    assert tf.read_run(run, task=1).name == "r.txt"

@@ -134,7 +134,9 @@ def check_instance(value, types: type | tuple[type, ...], name: str, *, what: st
 
 
 def _article(noun: str) -> str:
-    return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
+    """'an int', 'a str', 'an ndarray': the article as the name is read aloud."""
+    vowel = noun[:1].lower() in "aeiou" or noun.startswith("nd")  # "en-dee-array"
+    return ("an " if vowel else "a ") + noun
 
 
 def as_float_array(x, name: str) -> np.ndarray:
@@ -276,6 +278,16 @@ def check_int(value, name: str, *, minimum: int | None = None, maximum: int | No
     if not ok:
         rule = "be " + _integer_rule("an integer", minimum, maximum)
         raise fail(name, rule, _short(repr(value)))
+    return int(value)
+
+
+def check_int_choice(value, name: str, choices: tuple[int, ...]) -> int:
+    """An integer (not a bool or a float) among ``choices``; returned as ``int``."""
+    ok = not isinstance(value, (bool, np.bool_)) and isinstance(value, (int, np.integer))
+    if not (ok and value in choices):
+        words = [str(c) for c in choices]
+        rule = ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else words[0]
+        raise fail(name, f"be {rule}", _short(repr(value)))
     return int(value)
 
 
@@ -684,8 +696,8 @@ class FileFormatError(ValueError):
     r"""A file that does not follow its format; the message starts with ``file:line:``.
 
     ``path`` names the input (a path, a file object's name, ``qrels DataFrame``);
-    ``line`` is its line (or row), or None (or 0) for the input as a whole. Exported as
-    ``fairconv.io.FileFormatError``.
+    ``line`` is its line (or row), or None (or 0) for the input as a whole; ``message``
+    is what is wrong there. Exported as ``fairconv.io.FileFormatError``.
 
     Examples
     --------
@@ -702,9 +714,13 @@ class FileFormatError(ValueError):
     __module__ = "fairconv.io._text"
 
     def __init__(self, path, line, message):
-        self.path, self.line = str(path), line
+        self.path, self.line, self.message = str(path), line, message
         where = f"{path}:{line}" if line else f"{path}"
         super().__init__(f"{where}: {message}")
+
+    def __reduce__(self):
+        # rebuilt from its three parts, so it crosses processes (pickle, multiprocessing)
+        return type(self), (self.path, self.line, self.message)
 
 
 class Where(str):

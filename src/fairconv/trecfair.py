@@ -54,6 +54,7 @@ from ._validation import (
     check_bool_array,
     check_int,
     check_int_array,
+    check_int_choice,
     check_mapping,
     check_names,
     check_one_per,
@@ -208,15 +209,11 @@ def _first(mask: np.ndarray) -> str:
 
 
 def _task(task) -> int:
-    if task not in (1, 2) or isinstance(task, bool):
-        raise fail("task", "be 1 or 2", f"{task!r}")
-    return int(task)
+    return check_int_choice(task, "task", _io.TASKS)
 
 
 def _edition(edition) -> int:
-    if edition not in _EDITIONS or isinstance(edition, bool):
-        raise fail("edition", "be 2021 or 2022", f"{edition!r}")
-    return int(edition)
+    return check_int_choice(edition, "edition", _EDITIONS)
 
 
 def _alignments(alignments, lead, name) -> list[np.ndarray]:
@@ -1637,8 +1634,8 @@ def _multi_hot_notice(dims, universe) -> None:
     for d, rows in zip(dims, universe.rows, strict=True):
         if rows.size and (rows.sum(axis=1) > 1 + 1e-9).any():
             warnings.warn(
-                f"some rows of dimension {d.name!r} sum to more than 1 (multi-hot, as the "
-                "organisers' gender rows are); they are used as given: such a page weighs "
+                f"some rows of dimension {d.name!r} sum to more than 1 (multi-hot, as in the "
+                "organisers' 2022 gender file); they are used as given: such a page weighs "
                 "more, and a built target can sum to more than 1",
                 FairconvWarning,
                 stacklevel=4,

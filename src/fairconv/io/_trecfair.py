@@ -36,6 +36,7 @@ from .._accel import first_occurrences
 from .._validation import (
     _INT_LIMIT,
     Where,
+    check_int_choice,
     fail,
     file_error,
     first_bad_id,
@@ -59,6 +60,9 @@ from ._text import (
 
 __fairconv_home__ = "trecfair"
 """The module that exports this one's public names (their errors name it)."""
+
+TASKS = (1, 2)
+"""The tasks of TREC Fair Ranking: 1 (single rankings, 2021-2022), 2 (sequences)."""
 
 __all__ = [
     "Dimension",
@@ -349,8 +353,7 @@ def read_fair_run(path, /, *, task: int, name: str | None = None) -> FairRun:
     trailing ``.gz``. A topic's lines (Task 2: a ranking's lines) must be contiguous
     and a page may appear once per ranking; errors name the file and line.
     """
-    if task not in (1, 2) or isinstance(task, bool):
-        raise fail("task", "be 1 or 2", repr(task))
+    check_int_choice(task, "task", TASKS)
     rows = split_rows(path, None, "run")
     width = rows.width
     allowed = (2, 6) if task == 1 else (3,)
