@@ -62,7 +62,7 @@ __fairconv_home__ = "trecfair"
 """The module that exports this one's public names (their errors name it)."""
 
 TASKS = (1, 2)
-"""The tasks of TREC Fair Ranking: 1 (single rankings, 2021-2022), 2 (sequences)."""
+"""The tasks of TREC Fair Ranking: 1 (one ranking per topic), 2 (sequences of rankings)."""
 
 __all__ = [
     "Dimension",
@@ -353,7 +353,7 @@ def read_fair_run(path, /, *, task: int, name: str | None = None) -> FairRun:
     trailing ``.gz``. A topic's lines (Task 2: a ranking's lines) must be contiguous
     and a page may appear once per ranking; errors name the file and line.
     """
-    check_int_choice(task, "task", TASKS)
+    task = check_int_choice(task, "task", TASKS)
     rows = split_rows(path, None, "run")
     width = rows.width
     allowed = (2, 6) if task == 1 else (3,)
