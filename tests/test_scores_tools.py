@@ -205,7 +205,8 @@ def test_means_read_as_a_dict_with_a_short_repr(pilot_table):
 
 
 def test_to_frame_with_all_rows():
-    pd = pytest.importorskip("pandas")
+    import pandas as pd
+
     t = table_of([[[1.0]], [[np.nan]], [[3.0]]])
     frame = t.to_frame(all_rows=True)
     assert frame["topic"].tolist() == ["q0", "q1", "q2", "all"]

@@ -847,7 +847,7 @@ def as_runs(runs, /) -> list[Run]:
     return list(chain.from_iterable(job() for job in _run_jobs(runs)))
 
 
-def _run_jobs(runs) -> list[Callable[[], list[Run]]]:
+def _run_jobs(runs) -> list[partial[list[Run]]]:
     """The conversions :func:`as_runs` makes, one per run (or DataFrame of runs).
 
     The checks of the collection itself (its kind, the mapping's keys) are made here;
@@ -909,6 +909,8 @@ def as_inputs(qrels, runs, /, *, n_jobs: int | None = None) -> tuple[Qrels, list
     if fault is not None:
         as_qrels(qrels)  # the qrels' error comes first
         raise fault
+    if isinstance(qrels, Qrels) and all(isinstance(job.args[0], Run) for job in jobs):
+        n_jobs = 1  # read already (the command line's files): nothing to convert
     done = _accel.thread_map(_call, [partial(_listed_qrels, qrels), *jobs], n_jobs=n_jobs)
     return done[0][0], list(chain.from_iterable(done[1:]))
 
