@@ -41,7 +41,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import chain, compress, islice, repeat
-from operator import is_, itemgetter, methodcaller
+from operator import itemgetter, methodcaller
 from typing import Any
 
 import numpy as np
@@ -57,7 +57,7 @@ from ._validation import (
     public,
 )
 from .io._json import json_repr, json_str
-from .io._nuggetizer import ConeRagLabels, NuggetizerAssignments, refuse_near_misses
+from .io._nuggetizer import ConeRagLabels, NuggetizerAssignments, _are, refuse_near_misses
 from .io._nuggetizer import read_cone_rag as _read_cone_rag
 from .io._nuggetizer import read_nuggetizer as _read_nuggetizer
 from .results import ScoreTable, pick
@@ -279,11 +279,6 @@ class _LabelColumns:
 
 
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)
-
-
-def _are(values, kind: type):
-    """Whether each value is exactly of ``kind`` (an iterator of bools, C-level)."""
-    return map(is_, map(type, values), repeat(kind))
 
 
 def _valid_ids(values: list) -> bool:

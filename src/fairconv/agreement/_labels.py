@@ -600,6 +600,9 @@ _ALL_NUMBERS = _all_numbers()
 _NOT_FINITE_LINE = re.compile(rb"^[+-]?(?i:nan|inf|infinity)$", re.MULTILINE)
 """A label written as NaN or an infinity, on a line of its own."""
 _CHUNK = 1 << 12
+"""Sorted neighbours compared at a time by :func:`_first_appearance`."""
+_TOKENS = 1 << 16
+"""Labels outside the fast number forms decoded at a time."""
 _ROWS = 1 << 16
 
 
@@ -697,8 +700,8 @@ def read_label_file(path, /) -> LabelMatrix:
     other = np.flatnonzero(~plain)  # exponents, long decimals, NaN, inf, words
     del plain
     numeric = True
-    for lo in range(0, len(other), _CHUNK):  # a block at a time: bytes objects stay few
-        at = other[lo : lo + _CHUNK]
+    for lo in range(0, len(other), _TOKENS):  # a block at a time: bytes objects stay few
+        at = other[lo : lo + _TOKENS]
         tokens = _accel.strings(rows.buf, rows.starts[at, 2], rows.ends[at, 2]).tolist()
         joined = b"\n".join(tokens)
         found = _NOT_FINITE_LINE.search(joined)

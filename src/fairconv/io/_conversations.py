@@ -13,18 +13,20 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Sequence
-from itertools import chain, compress, repeat
-from operator import is_, itemgetter, methodcaller
+from itertools import chain, compress
+from operator import itemgetter, methodcaller
 from pathlib import Path
 
 from .._accel import paused_gc
 from .._validation import Where, fail_type, file_error, kind_of, public, unknown_field
 from ..conversation import Conversation, ConversationBatch, batch_from_records
 from ..divergences import AttributeSet
+from ..nuggets import _FIELD_SET as _LABEL_FIELDS
 from ..nuggets import MatchLabels, _LabelColumns
 from ..ragfair import Answers, answers_from_records
 from ._frames import answer_records
 from ._json import iter_jsonl, iter_jsonl_blocks, json_repr, json_str, read_json
+from ._nuggetizer import _are
 from ._tables import read_golddistr
 from ._text import RESERVED_TOPIC, RESERVED_TOPIC_RULE, FileFormatError, source_name
 
@@ -36,10 +38,6 @@ __all__ = [
     "read_labels",
     "golddistr_path",
 ]
-
-
-_LABEL_FIELDS = frozenset({"topic", "turn", "run", "gold", "extracted", "ntn", "ntr"})
-"""A match-label record's fields (docs/formats.md)."""
 
 
 def golddistr_path(path, target: str) -> Path:
@@ -166,12 +164,13 @@ def _read_conversations(paths, attribute_sets) -> ConversationBatch:
     sources: list[str] = []
     named_by: dict[str, str] = {}  # a run named after its file -> that file
     for path in paths:
-        run = os.path.basename(source_name(path))
+        name = source_name(path)
+        run = os.path.basename(name)
         for line, rec in iter_jsonl(path, count_keys=_record_keys):
-            where = Where(source_name(path), line)
+            where = Where(name, line)
             if isinstance(rec, dict) and "run" not in rec:
-                first = named_by.setdefault(run, source_name(path))
-                if first != source_name(path):
+                first = named_by.setdefault(run, name)
+                if first != name:
                     raise file_error(
                         where,
                         f'the record has no "run" and takes its file\'s name '
@@ -369,7 +368,7 @@ def _label_keys(values: list) -> int:
 
     A record holds no object: a file with one is decoded by the full rules.
     """
-    return sum(map(len, compress(values, map(is_, map(type, values), repeat(dict)))))
+    return sum(map(len, compress(values, _are(values, dict))))
 
 
 def _unreadable(records: list, block: list, name: str) -> ValueError | None:
@@ -379,7 +378,7 @@ def _unreadable(records: list, block: list, name: str) -> ValueError | None:
     topics = list(map(methodcaller("get", "topic"), objects))
     if keys <= _LABEL_FIELDS and RESERVED_TOPIC not in topics:
         return None
-    for (line, rec), _ in zip(block, records, strict=True):
+    for line, rec in block:
         if isinstance(rec, dict):
             if not rec.keys() <= _LABEL_FIELDS:
                 extra = unknown_field([rec], _LABEL_FIELDS, "a record")[1]

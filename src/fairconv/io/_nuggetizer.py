@@ -38,7 +38,7 @@ from .._validation import (
     id_fault,
 )
 from ._json import iter_jsonl, json_item_error, json_repr, json_str, read_json
-from ._text import FileFormatError, source_name
+from ._text import source_name
 
 __all__ = [
     "NuggetizerAssignments",
@@ -436,14 +436,13 @@ def _response_nuggets(path, gold) -> list[tuple[str, str, int]]:
         where = Where(file, None, f'turn "{turn}"')
         _object(runs, where, "the turn's runs")
         if turn not in gold:
-            raise FileFormatError(
+            raise file_error(
                 file,
-                None,
                 f'turn "{turn}" is not in the gold nuggets file (CONE-RAG\'s NtN stops with a '
                 "KeyError there)",
             )
         for run, entry in runs.items():
-            at = f'{where}, run "{run}"'
+            at = Where(file.path, None, f'turn "{turn}", run "{run}"')
             json_str(run, "run", at)
             _object(entry, at, "an entry")
             refuse_near_misses(entry, ("nuggets", "response"), at, "an entry")
