@@ -688,7 +688,7 @@ def json_repr(value) -> str:
         text = json.dumps(value, allow_nan=False)
     except (TypeError, ValueError):
         text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+    return _short(text)
 
 
 # --------------------------------------------------------------------------- file errors
