@@ -37,11 +37,11 @@ import math
 import os
 import reprlib
 import sys
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from itertools import chain
-from operator import attrgetter, itemgetter, methodcaller
+from operator import attrgetter, call, itemgetter, methodcaller
 from typing import Any, NoReturn, cast
 
 import numpy as np
@@ -50,6 +50,7 @@ from .. import _accel
 from .._validation import (
     LMAX_LIMIT,
     NOT_IN_ID,
+    NOT_IN_ID_BYTES,
     SUM_TOLERANCE,
     Where,
     fail_type,
@@ -376,13 +377,11 @@ def _id_bytes(texts: np.ndarray, *, first: bool) -> tuple[np.ndarray, int]:
                 bad = int(np.searchsorted(ends - _accel.PAD, at[0], side="right"))
         if int(lengths.min()) == 0:
             bad = min(bad, _first(lengths == 0))
-        if not ascii_only:  # the rows holding other than ASCII: the id rule on their text
-            high = np.flatnonzero(body >= 127)
-            rows = np.unique(np.searchsorted(ends - _accel.PAD, high, side="right"))
-            rows = rows[rows < bad]
-            hits = np.fromiter(map(bool, map(NOT_IN_ID.search, texts[rows])), bool, len(rows))
-            if hits.any():
-                bad = int(rows[np.argmax(hits)])
+        if not ascii_only:  # the id rule on the UTF-8 bytes, in one search
+            found = NOT_IN_ID_BYTES.search(body.data)
+            if found is not None:
+                row = int(np.searchsorted(ends - _accel.PAD, found.start(), side="right"))
+                bad = min(bad, row)
         if first:
             hashes = lengths > 0
             hashes[hashes] = buf[starts[hashes]] == ord("#")
@@ -869,7 +868,7 @@ def _run_jobs(runs) -> list[partial[list[Run]]]:
                     f"one run {text!r}; give each run its own name"
                 )
             seen[text] = key
-        return [partial(_named_run, r, n) for n, r in runs.items()]
+        return [partial(_listed_run, r, n) for n, r in runs.items()]
     if _is_frame(runs):
         return [partial(_frame_runs, runs, None)]
     if _is_path(runs) or isinstance(runs, Run):
@@ -886,12 +885,9 @@ def _run_jobs(runs) -> list[partial[list[Run]]]:
     ]
 
 
-def _named_run(run, name) -> list[Run]:
-    return [as_run(run, name=_run_name(name, "run"))]
-
-
-def _listed_run(run) -> list[Run]:
-    return [as_run(run)]
+def _listed_run(run, key=None) -> list[Run]:
+    """``[as_run(run)]``, named by its mapping ``key`` when it has one."""
+    return [as_run(run, name=None if key is None else _run_name(key, "run"))]
 
 
 def as_inputs(qrels, runs, /, *, n_jobs: int | None = None) -> tuple[Qrels, list[Run]]:
@@ -911,16 +907,8 @@ def as_inputs(qrels, runs, /, *, n_jobs: int | None = None) -> tuple[Qrels, list
         raise fault
     if isinstance(qrels, Qrels) and all(isinstance(job.args[0], Run) for job in jobs):
         n_jobs = 1  # read already (the command line's files): nothing to convert
-    done = _accel.thread_map(_call, [partial(_listed_qrels, qrels), *jobs], n_jobs=n_jobs)
-    return done[0][0], list(chain.from_iterable(done[1:]))
-
-
-def _listed_qrels(qrels) -> list[Qrels]:
-    return [as_qrels(qrels)]
-
-
-def _call(job: Callable[[], list]) -> list:
-    return job()
+    done = _accel.thread_map(call, [partial(as_qrels, qrels), *jobs], n_jobs=n_jobs)
+    return done[0], list(chain.from_iterable(done[1:]))
 
 
 # --------------------------------------------------------------------------- memberships
