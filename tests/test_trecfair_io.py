@@ -846,3 +846,21 @@ def test_the_run_reader_takes_the_task_as_the_integer_1_or_2(tmp_path, task):
     ):
         tf.read_run(run, task=task)
     assert tf.read_run(run, task=1).name == "r.txt"
+
+
+def test_the_run_reader_names_a_run_name_that_is_not_a_string(tmp_path):
+    run = tmp_path / "r.txt"
+    run.write_text("1 5\n")
+    with pytest.raises(TypeError, match=r"'name' parameter of trecfair.read_run must be a str"):
+        tf.read_run(run, task=1, name=5)
+
+
+@pytest.mark.parametrize("edition", [2022.0, True, 2020, "2022"])
+def test_the_metadata_reader_takes_the_edition_as_the_integer_2021_or_2022(tmp_path, edition):
+    path = tmp_path / "meta.jsonl"
+    path.write_text("")
+    message = (
+        rf"'edition' parameter of trecfair.read_metadata must be 2021 or 2022\. Got {edition!r}"
+    )
+    with pytest.raises(ValueError, match=message):
+        tf.read_metadata(path, edition=edition)

@@ -101,7 +101,6 @@ __all__ = [
 WORK_LEVELS = ("Stub", "Start", "C", "B", "GA", "FA")
 """The work levels in the official order (most work needed first); codes 0..5."""
 
-_EDITIONS = (2021, 2022)
 _DEFAULT_LEN = {(1, 2022): 500, (1, 2021): 1000, (2, 2022): 20, (2, 2021): 50}
 _SUM_TOL = 1e-5
 _BLOCK = 1 << 22  # cells of the sparse products held at once (per block of topics)
@@ -213,7 +212,7 @@ def _task(task) -> int:
 
 
 def _edition(edition) -> int:
-    return check_int_choice(edition, "edition", _EDITIONS)
+    return check_int_choice(edition, "edition", _io.EDITIONS)
 
 
 def _alignments(alignments, lead, name) -> list[np.ndarray]:

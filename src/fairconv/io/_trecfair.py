@@ -36,6 +36,7 @@ from .._accel import first_occurrences
 from .._validation import (
     _INT_LIMIT,
     Where,
+    check_instance,
     check_int_choice,
     fail,
     file_error,
@@ -63,6 +64,8 @@ __fairconv_home__ = "trecfair"
 
 TASKS = (1, 2)
 """The tasks of TREC Fair Ranking: 1 (one ranking per topic), 2 (sequences of rankings)."""
+EDITIONS = (2021, 2022)
+"""The editions of TREC Fair Ranking whose rules fairconv follows."""
 
 __all__ = [
     "Dimension",
@@ -354,6 +357,8 @@ def read_fair_run(path, /, *, task: int, name: str | None = None) -> FairRun:
     and a page may appear once per ranking; errors name the file and line.
     """
     task = check_int_choice(task, "task", TASKS)
+    if name is not None:
+        check_instance(name, str, "name")
     rows = split_rows(path, None, "run")
     width = rows.width
     allowed = (2, 6) if task == 1 else (3,)
@@ -717,8 +722,7 @@ def read_metadata(path, /, *, edition: int, dimensions=None):
     >>> dimensions[2].categories
     ('@UNKNOWN', 'female', 'male', 'NB')
     """
-    if edition not in (2021, 2022) or isinstance(edition, bool):
-        raise fail("edition", "be 2021 or 2022", repr(edition))
+    edition = check_int_choice(edition, "edition", EDITIONS)
     recs = _Records(path)
     official = DIMENSIONS_2022 if edition == 2022 else DIMENSIONS_2021
     if dimensions is None:
