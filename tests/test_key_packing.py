@@ -63,6 +63,17 @@ def test_targets_of_alignments_past_2_63_keys_are_refused_before_any_work():
         trecfair.targets_from_alignments(rows, lengths=[1], task=1)
 
 
+def test_targets_built_past_2_63_keys_name_the_dimensions_not_the_alignments(tmp_path):
+    dims = _dimensions(8, 300)  # page "p" in every dimension; 300**8 cells
+    for d in dims:
+        d.rows[0, 1] = 1.0
+    qrels = tmp_path / "q.jsonl"
+    qrels.write_text('{"id": 1, "rel_docs": ["p"]}\n')
+    message = r"'dimensions' parameter of trecfair.build_targets .* 1 topics x 6561\d+ cells"
+    with pytest.raises(ValueError, match=message):
+        trecfair.build_targets(trecfair.read_qrels(qrels), dims, task=1)
+
+
 def test_entity_dedupe_has_no_limit_on_owner_and_entity_codes():
     """Later relevant mentions of an entity earn nothing: pairs (owner, entity) compared
     as pairs, never packed into one integer that codes near 2**62 would wrap."""

@@ -207,6 +207,16 @@ def _first(mask: np.ndarray) -> str:
     return f" at index {idx}"
 
 
+def _too_many_cells(name: str, n_topics: int, sizes) -> ValueError:
+    """The error of (topic, cell) pairs past int64's keys (:func:`_io.cells_fit`)."""
+    return fail(
+        name,
+        f"give at most {_io._KEY_LIMIT} (topic, cell) pairs: the topics times the "
+        "product of the dimensions' category counts",
+        f"{n_topics} topics x {math.prod(sizes)} cells",
+    )
+
+
 def _task(task) -> int:
     return check_int_choice(task, "task", _io.TASKS)
 
@@ -671,13 +681,8 @@ def targets_from_alignments(
     lead = rows[0].shape[:-1]
     sizes = tuple(a.shape[-1] for a in rows)
     batch, R = lead[:-1], lead[-1]
-    if math.prod(batch) * math.prod(sizes) > _io._KEY_LIMIT:  # (topic, cell) keys in int64
-        raise fail(
-            "alignments",
-            f"give at most {_io._KEY_LIMIT} (topic, cell) pairs: the topics times the "
-            "product of the dimensions' category counts",
-            f"{math.prod(batch)} topics x {math.prod(sizes)} cells",
-        )
+    if not _io.cells_fit(math.prod(batch), sizes):
+        raise _too_many_cells("alignments", math.prod(batch), sizes)
     n = _lengths(lengths, batch, R, "lengths")
     if (n == 0).any():
         raise fail("lengths", "be at least 1 (a topic needs a relevant page)", f"0{_first(n == 0)}")
@@ -1547,6 +1552,8 @@ def _build(q, dims, universe, task, edition, backgrounds, work, topics) -> Topic
             f"{wanted[t_of[i]]!r} is not in the alignment tables ({dims[0].source}); "
             "2022 targets need every relevant page"
         )
+    if not _io.cells_fit(len(tsel), universe.sizes):
+        raise _too_many_cells("dimensions", len(tsel), universe.sizes)
     shape = (len(tsel), R)
     full = np.zeros(shape, dtype=np.int64)
     full[t_of, col] = pos

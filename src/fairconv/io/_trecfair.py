@@ -94,6 +94,14 @@ _KEY_LIMIT = np.iinfo(np.int64).max
 """The largest (topic, cell) key of a target table: the topics times the cells stay below."""
 
 
+def cells_fit(n_topics: int, sizes) -> bool:
+    """Whether every (topic, cell) pair has a key ``topic * n_cells + cell`` in int64.
+
+    ``sizes``: the category count of each dimension; a cell is one category of each.
+    """
+    return n_topics * math.prod(sizes) <= _KEY_LIMIT
+
+
 def is_unknown(category: str) -> bool:
     """Whether a category is a dimension's unknown one (``@UNKNOWN``, ``Unknown``...)."""
     return category.lstrip("@").lower() == "unknown"
@@ -972,7 +980,7 @@ def read_target_table(path, dimensions, /) -> TargetTable:
             raise FileFormatError(
                 t.path, int(base[again]), f"topic {topics[tid0[again]]!r} is listed twice"
             )
-    if len(topics) * math.prod(sizes) > _KEY_LIMIT:  # keys topic * n_cells + cell in int64
+    if not cells_fit(len(topics), sizes):
         raise FileFormatError(
             t.path,
             t.header_line,
