@@ -466,15 +466,12 @@ def check_unique_names(names, name: str) -> None:
         raise fail(name, "have distinct names", f"{names[repeat[1]]!r} twice")
 
 
-def check_once(names, name: str) -> None:
+def check_once(names, name: str, *, what: str = "name") -> None:
     """Every item of ``names`` at most once (measures and topics asked for)."""
     names = list(names)
     repeat = first_repeat(names)
     if repeat is not None:
-        raise ValueError(
-            f"The '{name}' parameter of {caller()} must list each name once. "
-            f"Got {names[repeat[1]]!r} twice instead."
-        )
+        raise fail(name, f"list each {what} once", f"{names[repeat[1]]!r} twice")
 
 
 def _one_edit_apart(a: str, b: str) -> bool:

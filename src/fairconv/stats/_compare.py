@@ -19,9 +19,9 @@ from .._validation import (
     check_instance,
     check_int,
     check_names,
+    check_once,
     fail,
     fail_params,
-    first_repeat,
     public,
 )
 from ..results import ScoreTable
@@ -345,10 +345,8 @@ def _scores_of(table, measure, nan_policy, topics):
 def _topic_mask(all_topics: Sequence[str], topics) -> np.ndarray:
     """Which of ``all_topics`` are in ``topics`` (a sequence of known ids, each once)."""
     topics = check_names(topics, "topics", "topic ids")
+    check_once(topics, "topics", what="topic")
     wanted = set(topics)
-    repeat = first_repeat(topics)
-    if repeat is not None:
-        raise fail("topics", "list each topic once", f"{topics[repeat[1]]!r} twice")
     unknown = sorted(wanted - set(all_topics), key=str)
     if unknown:
         raise fail(
