@@ -625,17 +625,26 @@ NOT_IN_ID_BYTES = forbidden_bytes(ID_FORBIDDEN)
 """The UTF-8 form of a character of :data:`ID_FORBIDDEN`, in bytes."""
 
 
+# the parts of the id rule, as id_fault names them in a message's rule
+ID_EMPTY = "be a non-empty string"
+ID_SPACE = "not contain whitespace or control characters"
+ID_MARK = "not contain a byte-order mark (U+FEFF) or a lone surrogate"
+
+
 def id_fault(text: str) -> str | None:
-    """The part of the id rule ``text`` breaks, as a message's rule, or None for an id."""
+    """The part of the id rule ``text`` breaks (``ID_EMPTY``, ``ID_SPACE``, ``ID_MARK``).
+
+    None for an id.
+    """
     if not text:
-        return "be a non-empty string"
+        return ID_EMPTY
     bad = NOT_IN_ID.search(text)
     if bad is None:
         return None
     char = bad.group()
     if char == "\ufeff" or "\ud800" <= char <= "\udfff":
-        return "not contain a byte-order mark (U+FEFF) or a lone surrogate"
-    return "not contain whitespace or control characters"
+        return ID_MARK
+    return ID_SPACE
 
 
 def check_id(value, field: str, where) -> str:

@@ -48,6 +48,7 @@ import numpy as np
 
 from .. import _accel
 from .._validation import (
+    ID_MARK,
     LMAX_LIMIT,
     NOT_IN_ID,
     NOT_IN_ID_BYTES,
@@ -180,7 +181,7 @@ def _token(value, field: str, where: str, *, first: bool = False) -> str:
         )
     text = str(value)
     fault = id_fault(text)
-    if fault is not None and "byte-order" not in fault:
+    if fault is not None and fault != ID_MARK:
         raise file_error(
             where,
             f"the {field} {text!r} must be non-empty, without whitespace or control characters",
