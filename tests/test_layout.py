@@ -101,7 +101,7 @@ def test_score_tables_import_no_analysis():
     assert not bad
     # below it only the layer every module may use: the accelerators, the arithmetic
     # (its means) and the checks
-    allowed = {"fairconv._accel", "fairconv._core", "fairconv._validation"}
+    allowed = {"fairconv._accel", "fairconv._core", "fairconv._files", "fairconv._validation"}
     assert GRAPH["fairconv.results"] <= allowed
 
 

@@ -8,7 +8,6 @@ the ``all`` mean, and a row ``n[<measure>]`` then says how many topics the mean 
 
 from __future__ import annotations
 
-import os
 import re
 import warnings
 from collections.abc import Mapping, Sequence
@@ -21,10 +20,10 @@ from typing import Any
 import numpy as np
 
 from . import _accel, _core
+from ._files import write_output
 from ._validation import (
     FairconvWarning,
     caller,
-    check_instance,
     check_names,
     check_sequence_of,
     did_you_mean,
@@ -906,7 +905,7 @@ class ScoreTable:
             json.dump(data, f, indent=1, allow_nan=False)
             f.write("\n")
 
-        _write_to(out, write, overwrite)
+        write_output(out, write, overwrite=overwrite)
 
     @public
     def to_tsv(
@@ -962,10 +961,8 @@ class ScoreTable:
                     f"the run name {name!r} starts with '#': its TSV rows would read back as "
                     "comment lines; rename the run"
                 )
-        _write_to(
-            out,
-            partial(self._write_tsv, summary=summary, threads=threads),
-            overwrite,
+        write_output(
+            out, partial(self._write_tsv, summary=summary, threads=threads), overwrite=overwrite
         )
 
     def _write_tsv(self, out, *, summary: bool, threads: int) -> None:
@@ -1013,35 +1010,6 @@ class ScoreTable:
 def _rebuilt(fields: dict[str, Any]) -> ScoreTable:
     """A pickled ScoreTable, built again from its fields."""
     return ScoreTable(**fields)
-
-
-def _write_to(out, writer, overwrite: bool) -> None:
-    """Call ``writer`` on ``out`` (an open text file), or on a new file at the path ``out``.
-
-    A path is opened for exclusive creation unless ``overwrite``: a file already there
-    is an error, and a file this call created is removed if the writing fails.
-    """
-    if hasattr(out, "write"):
-        writer(out)
-        return
-    check_instance(out, (str, os.PathLike), "out", what="a path or a text file")
-    try:
-        f = open(out, "w" if overwrite else "x", encoding="utf-8", newline="\n")
-    except FileExistsError:
-        raise fail_params(
-            "out",
-            "name a file that does not exist yet",
-            f"a file that exists ({os.fspath(out)})",
-            hint="pass overwrite=True to replace it",
-            error=FileExistsError,
-        ) from None
-    try:
-        with f:
-            writer(f)
-    except BaseException:
-        if not overwrite:
-            os.remove(out)
-        raise
 
 
 def _encoded(texts: list[str]) -> tuple[bytes, np.ndarray, np.ndarray]:
