@@ -19,6 +19,7 @@ import functools
 import json
 import re
 import sys
+import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar
@@ -30,6 +31,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 _CALLER: contextvars.ContextVar[str | None] = contextvars.ContextVar(
     "fairconv_caller", default=None
 )
+_SITE: contextvars.ContextVar[tuple | None] = contextvars.ContextVar("fairconv_site", default=None)
+"""Where the user called the outermost public function: (file, line, module globals)."""
 
 
 def public_name(func: Callable[..., Any]) -> str:
@@ -68,10 +71,14 @@ def public(func: F) -> F:
     def wrapper(*args, **kwargs):
         if _CALLER.get() is not None:
             return func(*args, **kwargs)
+        frame = sys._getframe(1)
         token = _CALLER.set(name)
+        site = _SITE.set((frame.f_code.co_filename, frame.f_lineno, frame.f_globals))
+        del frame
         try:
             return func(*args, **kwargs)
         finally:
+            _SITE.reset(site)
             _CALLER.reset(token)
 
     wrapper.__fairconv_public__ = name  # type: ignore[attr-defined]
@@ -104,6 +111,32 @@ class FairconvWarning(UserWarning):
     papers' rule replaces by uniform ones. The command line prints it as one line on
     stderr; ``warnings.simplefilter("error", FairconvWarning)`` turns it into an error.
     """
+
+
+def notice(message: str) -> None:
+    """Give a :class:`FairconvWarning`, attributed to the user's line that called fairconv.
+
+    The line is that of the outermost public call (:func:`public`), whichever thread
+    the notice comes from: the thread pools of fairconv carry the call's context.
+    Outside a public call, the first frame outside fairconv.
+    """
+    site = _SITE.get()
+    if site is None:
+        frame, level = sys._getframe(1), 1
+        while frame is not None and frame.f_globals.get("__name__", "").startswith("fairconv"):
+            frame, level = frame.f_back, level + 1
+        warnings.warn(message, FairconvWarning, stacklevel=level)
+        return
+    filename, lineno, module_globals = site
+    warnings.warn_explicit(
+        message,
+        FairconvWarning,
+        filename,
+        lineno,
+        module=module_globals.get("__name__", "__main__"),
+        registry=module_globals.setdefault("__warningregistry__", {}),
+        module_globals=module_globals,
+    )
 
 
 SUM_TOLERANCE = 1e-5

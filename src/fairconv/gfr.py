@@ -24,7 +24,6 @@ scores runs against qrels and membership files and returns a
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Sequence
 
 import numpy as np
@@ -32,7 +31,6 @@ import numpy as np
 from . import _core
 from ._accel import resolve_n_jobs, thread_map
 from ._validation import (
-    FairconvWarning,
     as_float_array,
     check_choice,
     check_cutoffs,
@@ -44,6 +42,7 @@ from ._validation import (
     check_weights,
     fail,
     fail_type,
+    notice,
     public,
 )
 from .divergences import DIVERGENCE_NAMES, AttributeSet
@@ -552,11 +551,9 @@ def coverage_notices(qrels: Qrels, runs: Sequence[Run], lists: RankedLists, util
     missing = lists.lengths == 0  # (topics, runs)
     for r in np.flatnonzero(missing.any(axis=0)):
         gone = topics[missing[:, r]]
-        warnings.warn(
+        notice(
             f"run {lists.runs[r]!r} has no ranked list for {len(gone)} of the {n_t} topics "
-            f"scored ({_few(list(gone))}): they score 0 there",
-            FairconvWarning,
-            stacklevel=3,
+            f"scored ({_few(list(gone))}): they score 0 there"
         )
     uncovered = np.ones(n_t, dtype=bool)
     for cov in lists.covered:
@@ -567,11 +564,7 @@ def coverage_notices(qrels: Qrels, runs: Sequence[Run], lists: RankedLists, util
             if not lists.covered
             else f"no attribute set covers them ({_few(list(topics[uncovered]))})"
         )
-        warnings.warn(
-            f"GFR is {utility} alone on {int(uncovered.sum())} of the {n_t} topics: {which}",
-            FairconvWarning,
-            stacklevel=3,
-        )
+        notice(f"GFR is {utility} alone on {int(uncovered.sum())} of the {n_t} topics: {which}")
     return {
         "topics_scored": n_t,
         "topics_missing": dict(zip(lists.runs, missing.sum(axis=0).tolist(), strict=True)),

@@ -9,7 +9,6 @@ qrels and the membership files of the attribute sets (:class:`AttributeData`) in
 from __future__ import annotations
 
 import bisect
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -19,10 +18,10 @@ import numpy as np
 from ._accel import KeyTable, argsort, first_occurrences, key_hashes, resolve_n_jobs, thread_map
 from ._validation import (
     LEVEL_DTYPE,
-    FairconvWarning,
     check_choice,
     check_instance,
     check_sequence_of,
+    notice,
     public,
 )
 from .divergences import AttributeSet
@@ -188,13 +187,11 @@ def _rank_lines(
         rising = (tid[idx[1:]] == tid[idx[:-1]]) & (run.scores[idx[1:]] > run.scores[idx[:-1]])
         if rising.any() and run.order == "file":  # a file's order; row order was asked for
             j = int(idx[1:][np.argmax(rising)])
-            warnings.warn(
+            notice(
                 f"{run.source}: line {run.line(j)} of topic "
                 f"{run.topics[run.topic_ids[j]]!r} scores higher than the line before it, "
                 "but lines are ranked in file order (the organisers' rule); pass "
-                "order='score' (--order score) to rank by score as trec_eval does",
-                FairconvWarning,
-                stacklevel=4,
+                "order='score' (--order score) to rank by score as trec_eval does"
             )
     else:  # trec_eval: score descending, ties broken by doc id descending
         idx = _by_score(run, keep, tid)
@@ -556,14 +553,12 @@ def prepare(
     covered = []
     for data, (_, non_uniform) in zip(attributes, per_set, strict=True):
         if non_uniform:
-            warnings.warn(
+            notice(
                 f"{data.memberships.source}: lists a non-uniform vector for a "
                 "judged-nonrelevant doc; GF counts such docs as uniform (the papers' rule), "
                 "whereas the organisers' tool uses the listed vector: pass "
                 "nonrelevant_membership='listed' (--nonrelevant-membership listed) "
-                "to reproduce it",
-                FairconvWarning,
-                stacklevel=3,
+                "to reproduce it"
             )
         covered.append(np.array(sorted(t_index[t] for t in data.memberships.topics), np.int64))
     tables = [data.memberships.matrix for data in attributes]

@@ -9,7 +9,6 @@ the ``all`` mean, and a row ``n[<measure>]`` then says how many topics the mean 
 from __future__ import annotations
 
 import re
-import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -22,18 +21,28 @@ import numpy as np
 from . import _accel, _core
 from ._files import write_output
 from ._validation import (
-    FairconvWarning,
     caller,
+    check_mapping,
     check_names,
     check_sequence_of,
     did_you_mean,
     fail,
     fail_params,
     fail_type,
+    notice,
     public,
 )
 
-__all__ = ["ScoreTable", "ScoreMeans", "MeasureName", "RENAMED", "cutoffs_of", "pick"]
+__all__ = [
+    "ScoreTable",
+    "ScoreMeans",
+    "MeasureName",
+    "RENAMED",
+    "DIRECTIONS",
+    "cutoffs_of",
+    "direction_of",
+    "pick",
+]
 
 _WORDS = r"[A-Za-z0-9]+(?:[-*][A-Za-z0-9]+)*"
 _NAME = re.compile(
@@ -196,6 +205,77 @@ def cutoffs_of(measures: Sequence[str], /) -> tuple[int, ...]:
     return tuple(sorted({n.cutoff for n in names if n.cutoff is not None}))
 
 
+DIRECTIONS = ("higher", "lower", "undirected")
+"""Which way a measure points: a higher value is better, a lower one, or neither (a
+descriptive statistic such as rankfair's ``LTwo``: scored and tested, never ranked)."""
+
+_LOWER_IS_BETTER = frozenset({"EE-L", "EE-D", "NDKL", "rND", "rKL", "rRD", "IAA"})
+"""fairconv's lower-is-better measure bases (a base may add words: ``EE-L-gERR``)."""
+_EXPOSURE_STATISTICS = frozenset({"EXP", "EXPU", "EXPRU", "ATT", "ERBE", "ERBP", "ERBR", "ARP"})
+_META_DIRECTIONS = {
+    "MinMaxRatio": "higher",
+    "MaxMinRatio": "lower",
+    "MaxMinDiff": "lower",
+    "MaxAbsDiff": "lower",
+    "MeanAbsDev": "lower",
+    "LTwo": "undirected",
+    "Variance": "lower",
+}
+"""The direction of a ``STAT-M`` exposure measure is that of its meta-metric M."""
+
+
+@public
+def direction_of(measure: str, /) -> str:
+    """The direction of one of fairconv's measure names; ``'higher'`` for other names.
+
+    Parameters
+    ----------
+    measure : str
+        A measure name as fairconv prints it (``GFR@10``, ``EE-D[geo]``), or any other
+        tool's name (``ndcg_cut_10``: higher is better unless the user says otherwise).
+
+    Returns
+    -------
+    {'higher', 'lower', 'undirected'}
+        Whether a higher value is better, a lower one, or neither.
+
+    Examples
+    --------
+    >>> direction_of("GFR@10"), direction_of("EE-D[geo]"), direction_of("P_10")
+    ('higher', 'lower', 'higher')
+    """
+    try:
+        words = MeasureName.parse(measure).base.split("-")
+    except ValueError:
+        return "higher"
+    if len(words) == 2 and words[0] in _EXPOSURE_STATISTICS and words[1] in _META_DIRECTIONS:
+        return _META_DIRECTIONS[words[1]]
+    for k in range(1, len(words) + 1):
+        if "-".join(words[:k]) in _LOWER_IS_BETTER:
+            return "lower"
+    return "higher"
+
+
+def _directions(measures: tuple, given) -> MappingProxyType:
+    """Each measure's direction: as given (a mapping), else fairconv's (direction_of)."""
+    given = {} if given is None else check_mapping(given, "directions", "measure names", "str")
+    unknown = [m for m in given if m not in measures]
+    if unknown:
+        raise fail(
+            "directions",
+            f"name measures of the table ({_listed(measures, 80)})",
+            unknown_measure(unknown[0], measures),
+        )
+    for m, d in given.items():
+        if d not in DIRECTIONS:
+            raise fail(
+                "directions",
+                f"give each measure one of {', '.join(DIRECTIONS)}",
+                f"{d!r} for {m!r}",
+            )
+    return MappingProxyType({m: given.get(m) or direction_of(m) for m in measures})
+
+
 @public
 def pick(table: ScoreTable, measures: Sequence[str] | None, /) -> ScoreTable:
     """The table of the measures asked for (all when None), in the order asked.
@@ -225,6 +305,49 @@ def pick(table: ScoreTable, measures: Sequence[str] | None, /) -> ScoreTable:
             ", ".join(unknown_measure(m, table.measures) for m in unknown) or "none",
         )
     return table[names]
+
+
+def few(ids: Sequence, limit: int = 5) -> str:
+    """The first ``limit`` ids, and how many more (``P001, P003 and 4 more``)."""
+    shown = ", ".join(map(str, ids[:limit]))
+    return shown + (f" and {len(ids) - limit} more" if len(ids) > limit else "")
+
+
+def notice_missing_topics(
+    topics: Sequence[str], runs: Sequence[str], missing: np.ndarray, /, *, item: str, action: str
+) -> dict[str, int]:
+    """The one notice of every family for a run that lacks topics it scores.
+
+    One :class:`~fairconv.FairconvWarning` per run lacking some: "run 'bm25' has no
+    ranked list for 2 of the 50 topics scored (P001, P003): they score 0 there".
+
+    Parameters
+    ----------
+    topics, runs : sequence of str
+        The topics scored and the runs.
+    missing : ndarray of bool, shape (topics, runs)
+        Where a run has no ``item`` for a topic.
+    item : str
+        What the run lacks: ``"ranked list"``, ``"conversation"``, ``"answer"``...
+    action : str
+        What the family did there: ``"they score 0 there"`` or ``"they are left out,
+        as the official evaluation leaves them out"``.
+
+    Returns
+    -------
+    dict of str to int
+        Per run, the number of topics it lacks (0 for a run lacking none): the
+        ``topics_missing`` entry of :attr:`ScoreTable.notices`.
+    """
+    ids = np.asarray(topics, dtype=object)
+    counts = missing.sum(axis=0)
+    for r in np.flatnonzero(counts):
+        gone = list(ids[missing[:, r]])
+        notice(
+            f"run {runs[r]!r} has no {item} for {len(gone)} of the {len(topics)} topics "
+            f"scored ({few(gone)}): {action}"
+        )
+    return dict(zip(runs, counts.tolist(), strict=True))
 
 
 def _unknown(kind: str, name, valid: Sequence[str]) -> KeyError:
@@ -388,6 +511,12 @@ class ScoreTable:
         ``topics_scored``, ``topics_missing``, ``topics_without_fairness``), filled by
         the function that builds the table; empty when there is nothing to say. Read
         only; the TSV and JSON outputs do not include it.
+    directions : mapping of str to str, optional
+        Each measure's direction (:data:`DIRECTIONS`): ``'higher'`` (a higher value is
+        better), ``'lower'`` or ``'undirected'``. Measures not given take fairconv's
+        own (:func:`direction_of`: ``EE-D`` is lower-is-better, another tool's name
+        higher-is-better). The analyses (``stats.compare``, ``stats.report``,
+        ``agreement.agree``, the plots) rank runs by it.
 
     Examples
     --------
@@ -407,6 +536,7 @@ class ScoreTable:
     present: np.ndarray
     overall: np.ndarray | None = None
     notices: Mapping[str, Any] = field(default_factory=dict)
+    directions: Mapping[str, str] | None = None
 
     @public
     def __post_init__(self) -> None:
@@ -436,6 +566,7 @@ class ScoreTable:
                 f"{np.shape(self.overall)}",
             )
         object.__setattr__(self, "notices", MappingProxyType(dict(self.notices)))
+        object.__setattr__(self, "directions", _directions(self.measures, self.directions))
 
     @classmethod
     @public
@@ -490,6 +621,72 @@ class ScoreTable:
             present=present,
         )
 
+    @classmethod
+    @public
+    def from_columns(
+        cls,
+        topics: Sequence[str],
+        runs: Sequence[str],
+        columns,
+        /,
+        *,
+        notices: Mapping[str, Any] | None = None,
+        directions: Mapping[str, str] | None = None,
+    ) -> ScoreTable:
+        """A table from its measures' columns: ``(measure, values, present)`` triples.
+
+        The way every family builds its table: each measure's values and the cells
+        where it exists, in output order, written once into the table's arrays.
+
+        Parameters
+        ----------
+        topics, runs : sequence of str
+        columns : iterable of (str or MeasureName, array_like, array_like or None)
+            Per measure, its name, its values (topics, runs) (or anything that
+            broadcasts to it) and the cells where it exists: None (everywhere), a bool
+            array (topics,) (the topics where it exists, for every run) or (topics,
+            runs).
+        notices : mapping, optional
+            As :attr:`notices`.
+        directions : mapping of str to str, optional
+            As :attr:`directions`.
+
+        Returns
+        -------
+        ScoreTable
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> on_q1 = np.array([True, False])
+        >>> cols = [("ERR", [[0.5], [0.25]], None), ("GF-JSD[A]", [[0.8], [0.0]], on_q1)]
+        >>> table = ScoreTable.from_columns(["q1", "q2"], ["bm25"], cols)
+        >>> table.measures, table.present[:, 0, 1].tolist()
+        (('ERR', 'GF-JSD[A]'), [True, False])
+        """
+        columns = list(columns)
+        shape = (len(topics), len(runs), len(columns))
+        values = np.empty(shape)
+        present = np.empty(shape, dtype=bool)
+        names = []
+        for i, (name, v, where) in enumerate(columns):
+            names.append(str(name))
+            values[:, :, i] = v
+            if where is None:
+                present[:, :, i] = True
+            else:
+                where = np.asarray(where, dtype=bool)
+                present[:, :, i] = where[:, None] if where.ndim == 1 else where
+        return cls(
+            topics=tuple(topics),
+            runs=tuple(runs),
+            measures=tuple(names),
+            values=values,
+            present=present,
+            notices={} if notices is None else notices,
+            directions=directions,
+        )
+
     def __reduce__(self):
         """Pickle by the fields (the read-only ``notices`` view as a plain dict)."""
         return (_rebuilt, (self._fields(),))
@@ -503,10 +700,13 @@ class ScoreTable:
             present=self.present,
             overall=self.overall,
             notices=dict(self.notices),
+            directions=dict(self.directions or {}),
         )
 
     def _replace(self, **changes) -> ScoreTable:
         fields = self._fields()
+        if "measures" in changes and "directions" not in changes:
+            fields["directions"] = {m: self.directions[m] for m in changes["measures"]}
         fields.update(changes)
         return ScoreTable(**fields)
 
@@ -743,11 +943,9 @@ class ScoreTable:
                 for i, x in lacking
                 if x
             )
-            warnings.warn(
+            notice(
                 f"ScoreTable.join: the tables share {len(common)} of {len(topics)} topics; "
-                f"{said}. A measure exists only on the topics of its table.",
-                FairconvWarning,
-                stacklevel=2,
+                f"{said}. A measure exists only on the topics of its table."
             )
         t_index = {x: i for i, x in enumerate(topics)}
         shape = (len(topics), len(self.runs), sum(len(t.measures) for t in tables))
@@ -775,6 +973,7 @@ class ScoreTable:
             present=present,
             overall=np.hstack(overall) if pooled else None,
             notices=notices,
+            directions={m: t.directions[m] for t in tables for m in t.measures},
         )
 
     @public

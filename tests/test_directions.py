@@ -1,0 +1,104 @@
+"""Every measure knows its direction; tables carry it; notices point at the user's line."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+from fairconv import FairconvWarning, gfr
+from fairconv.datasets import fairweb1_pilot
+from fairconv.results import DIRECTIONS, ScoreTable, direction_of
+
+
+@pytest.mark.parametrize(
+    "name, direction",
+    [
+        ("GFR@10", "higher"),
+        ("GF-JSD@10[M-ORIGIN]", "higher"),
+        ("EE-L[geo]", "lower"),
+        ("EE-D[geo,gender]", "lower"),
+        ("EE-R[geo]", "higher"),
+        ("EE-L-gERR", "lower"),
+        ("EE-D-RBP@20[gender]", "lower"),
+        ("EE-R-gERR", "higher"),
+        ("NDKL[g]", "lower"),
+        ("rND@10[g]", "lower"),
+        ("rKL[g]", "lower"),
+        ("rRD[g]", "lower"),
+        ("IAA@10", "lower"),
+        ("FAIR[g]", "higher"),
+        ("EXP-MinMaxRatio[g]", "higher"),
+        ("EXPU-MaxMinRatio[g]", "lower"),
+        ("ATT-Variance@10[g]", "lower"),
+        ("ARP-LTwo[g]", "undirected"),
+        ("nDCG*AWRF[geo]", "higher"),
+        ("ndcg_cut_10", "higher"),  # another tool's name
+        ("P_5", "higher"),
+        ("MinMaxRatio", "higher"),  # a meta word alone is no exposure measure
+    ],
+)
+def test_direction_of_fairconv_names(name, direction):
+    assert direction_of(name) == direction
+
+
+def _table(measures, **kw):
+    shape = (2, 1, len(measures))
+    return ScoreTable(
+        topics=("q1", "q2"),
+        runs=("r",),
+        measures=measures,
+        values=np.ones(shape),
+        present=np.ones(shape, dtype=bool),
+        **kw,
+    )
+
+
+def test_a_table_fills_each_direction_and_keeps_those_given():
+    table = _table(("GFR", "EE-D[g]", "my_loss"), directions={"my_loss": "lower"})
+    assert dict(table.directions) == {"GFR": "higher", "EE-D[g]": "lower", "my_loss": "lower"}
+    assert set(table.directions.values()) <= set(DIRECTIONS)
+
+
+def test_directions_follow_the_measures_through_every_operation():
+    table = _table(("GFR", "my_loss"), directions={"my_loss": "lower"})
+    assert dict(table["my_loss"].directions) == {"my_loss": "lower"}
+    assert dict(table.select(topics=["q2"]).directions) == dict(table.directions)
+    other = _table(("cost",), directions={"cost": "lower"})
+    assert table.join(other).directions["cost"] == "lower"
+
+
+@pytest.mark.parametrize(
+    "directions, match",
+    [
+        ({"nDCG": "lower"}, r"'directions' parameter .* name measures of the table"),
+        ({"GFR": "up"}, r"'directions' parameter .* one of higher, lower, undirected.*'up'"),
+        (["GFR"], r"'directions' parameter .* mapping"),
+    ],
+)
+def test_bad_directions_are_refused(directions, match):
+    with pytest.raises((ValueError, TypeError), match=match):
+        _table(("GFR",), directions=directions)
+
+
+def test_from_columns_builds_values_and_cells_once():
+    covered = np.array([True, False])
+    table = ScoreTable.from_columns(
+        ["q1", "q2"],
+        ["a", "b"],
+        [("ERR", np.array([[0.1, 0.2], [0.3, 0.4]]), None), ("GF-JSD[S]", 0.5, covered)],
+    )
+    assert table.measures == ("ERR", "GF-JSD[S]")
+    assert table.values[:, :, 0].tolist() == [[0.1, 0.2], [0.3, 0.4]]
+    assert table.present[:, :, 1].tolist() == [[True, True], [False, False]]
+    assert table.value("b", "q1", "GF-JSD[S]") == 0.5
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_a_notice_points_at_the_line_that_called_fairconv(n_jobs):
+    p = fairweb1_pilot()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        gfr.evaluate(p.qrels, p.runs[:1], [], n_jobs=n_jobs)  # GFR is ERR alone: a notice
+    notices = [w for w in caught if issubclass(w.category, FairconvWarning)]
+    assert notices
+    assert {w.filename for w in notices} == {__file__}
