@@ -1,19 +1,23 @@
 """The conversation model: words, turns, spans, the JSON Lines reader, bad input."""
 
+import io as stdio
+
 import pytest
 
-from fairconv import AttributeSet
-from fairconv.conversation import (
+from fairconv import AttributeSet, conversation, io
+from fairconv.datasets import path
+from fairconv.io import (
     Conversation,
     Nugget,
     batch_from_conversations,
     batch_from_records,
     find_span,
+    read_attribute_sets,
+    read_conversations,
     turns_of,
     word_at,
+    write_conversations,
 )
-from fairconv.datasets import path
-from fairconv.io import read_attribute_sets, read_conversations, write_conversations
 
 SETS = [AttributeSet("A", [0.5, 0.5], "nominal")]
 TEXT = (
@@ -71,6 +75,45 @@ def test_round_trip_through_json_lines(tmp_path):
     batch = read_conversations(tmp_path / "c.jsonl", SETS)
     assert batch.topics == ("T",) and batch.runs == ("r",)
     assert batch.groups["A"].tolist() == [[0.0, 1.0]]
+
+
+def test_conversations_are_written_whole_and_never_over_a_file(tmp_path):
+    """write_conversations follows the output rule of every writer."""
+    c = Conversation("T", "r", (Nugget(5, 7, 1, "yb", {"A": [0, 1]}),), text=TEXT)
+    out = tmp_path / "c.jsonl"
+    out.write_text("mine\n")
+    with pytest.raises(FileExistsError, match="'out' parameter of io.write_conversations"):
+        write_conversations([c], out)
+    assert out.read_text() == "mine\n"
+    write_conversations([c], out, overwrite=True)
+    assert read_conversations(out, SETS).runs == ("r",)
+    stream = stdio.StringIO()
+    write_conversations([c], stream)
+    assert stream.getvalue() == out.read_text(encoding="utf-8")
+    with pytest.raises(TypeError, match="'conversations' parameter of io.write_conversations"):
+        write_conversations([c.to_json()], tmp_path / "d.jsonl")
+    assert not (tmp_path / "d.jsonl").exists()
+
+
+MOVED = ["Turn", "turns_of", "find_span", "word_at", "Nugget", "Conversation",
+         "ConversationBatch", "batch_from_conversations", "batch_from_records"]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", MOVED)
+def test_the_records_keep_working_from_their_old_home_for_one_release(name):
+    message = rf"fairconv\.conversation\.{name} has moved to fairconv\.io\.{name}"
+    with pytest.warns(DeprecationWarning, match=message):
+        old = getattr(conversation, name)
+    assert old is getattr(io, name)
+    assert name not in conversation.__all__
+    with pytest.raises(AttributeError, match="has no attribute 'Turns'"):
+        conversation.Turns  # noqa: B018
+
+
+def test_an_import_from_the_old_home_warns_at_the_importing_line():
+    with pytest.warns(DeprecationWarning) as caught:
+        from fairconv.conversation import Nugget as Old  # noqa: F401
+    assert caught[0].filename == __file__
 
 
 def test_bundled_cases_read():

@@ -24,12 +24,12 @@ from fairconv.io import (
     as_qrels,
     as_run,
     as_runs,
+    load_attribute,
     read_answers,
     read_gmemb,
     read_qrels,
     read_run,
 )
-from fairconv.rankings import load_attribute
 
 SETTINGS = settings(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]

@@ -15,9 +15,8 @@ import oracles
 from conftest_data import SETS, random_record, system_turn_of
 from fairconv import _core, gfrc, gfrc2
 from fairconv.cli import main
-from fairconv.conversation import batch_from_records
 from fairconv.datasets import path
-from fairconv.io import read_attribute_sets, read_conversations
+from fairconv.io import batch_from_records, read_attribute_sets, read_conversations
 
 REFERENCE = Path(__file__).parent / "reference" / "conversations.csv"
 
@@ -258,7 +257,7 @@ def test_annotating_a_later_repeat_changes_no_score(seed):
 )
 def test_inserting_nonrelevant_words_shifts_r_exactly(names, k, variant):
     """Inserting k words before a nugget changes R exactly as shifting it by k."""
-    from fairconv.conversation import find_span
+    from fairconv.io import find_span
 
     body = " ".join(f"{n}-{i} filler words" for i, n in enumerate(names))
     text = "U:Give me names S:Sure " + body

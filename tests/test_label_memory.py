@@ -20,8 +20,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import fairconv.io._conversations as conversations
-from fairconv import nuggets
+import fairconv.io._labels as labels_module
+from fairconv import io
 from fairconv.agreement import read_label_file
 from fairconv.io import iter_jsonl, read_labels
 from fairconv.io._text import RESERVED_TOPIC, RESERVED_TOPIC_RULE
@@ -122,7 +122,7 @@ def _outcome(call):
         labels = call()
     except ValueError as exc:
         return "error", _head(str(exc))
-    if isinstance(labels, nuggets.MatchLabels):
+    if isinstance(labels, io.MatchLabels):
         counts = np.asarray(labels.counts).tolist()
         return "labels", (list(labels.runs), list(labels.topics), list(labels.turns), counts)
     runs, topics, turns, counts = labels[:4]
@@ -200,10 +200,10 @@ FUZZ = settings(
 def test_records_in_blocks_agree_with_a_plain_loop(monkeypatch, recs, block):
     sources = [f"record {i + 1}" for i in range(len(recs))]
     want = _outcome(lambda: oracle_labels(recs, sources))
-    assert _outcome(lambda: nuggets.labels_from_records(recs)) == want
+    assert _outcome(lambda: io.labels_from_records(recs)) == want
     with monkeypatch.context() as m:
-        m.setattr(nuggets, "_BLOCK", block)
-        assert _outcome(lambda: nuggets.labels_from_records(recs)) == want
+        m.setattr(labels_module, "_BLOCK", block)
+        assert _outcome(lambda: io.labels_from_records(recs)) == want
 
 
 LINES = st.one_of(
@@ -229,7 +229,7 @@ def test_a_file_read_in_blocks_gives_what_reading_it_whole_gives(
     want = _outcome(lambda: oracle_file(f))
     assert _outcome(lambda: read_labels(f)) == want
     with monkeypatch.context() as m:
-        m.setattr(conversations, "_BLOCK_BYTES", data.draw(st.integers(1, 200)))
+        m.setattr(labels_module, "_BLOCK_BYTES", data.draw(st.integers(1, 200)))
         got = _outcome(lambda: read_labels(f))
     assert got == want
     if want[0] == "labels":  # and the places of the records
@@ -259,13 +259,13 @@ GOOD = {"topic": "T1", "turn": "T1_1", "gold": ["g1"], "extracted": ["e1"]}
 def test_errors_keep_their_order_across_blocks(tmp_path, monkeypatch, lines, message, block_bytes):
     f = tmp_path / "l.jsonl"
     f.write_text("\n".join(x if isinstance(x, str) else json.dumps(x) for x in lines) + "\n")
-    monkeypatch.setattr(conversations, "_BLOCK_BYTES", block_bytes)
+    monkeypatch.setattr(labels_module, "_BLOCK_BYTES", block_bytes)
     with pytest.raises(ValueError, match=message):
         read_labels(f)
 
 
 def test_a_file_of_blank_blocks_is_empty(tmp_path, monkeypatch):
-    monkeypatch.setattr(conversations, "_BLOCK_BYTES", 1)
+    monkeypatch.setattr(labels_module, "_BLOCK_BYTES", 1)
     (tmp_path / "l.jsonl").write_text("\n \n\t\n")
     with pytest.raises(ValueError, match=r"l\.jsonl: the file is empty"):
         read_labels(tmp_path / "l.jsonl")

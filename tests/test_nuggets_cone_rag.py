@@ -58,7 +58,7 @@ def test_ntr_alone_and_ntn_alone():
     assert only_ntr.value("runB", "all", "Recall-NtR") == 0.41666666666666663
     only_ntn = nuggets.cone_rag_scores(nuggets.read_cone_rag(gold, resp, ntn=ntn))
     assert only_ntn.measures == ("Recall-NtN", "Precision-NtN")
-    with pytest.raises(ValueError, match="'ntn' and 'ntr' parameters of nuggets.read_cone_rag"):
+    with pytest.raises(ValueError, match="'ntn' and 'ntr' parameters of io.read_cone_rag"):
         nuggets.read_cone_rag(gold, resp)
 
 

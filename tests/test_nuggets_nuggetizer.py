@@ -352,7 +352,7 @@ def test_bad_counts_name_the_parameter(counts):
 def test_scores_of_a_bad_argument_name_the_function():
     with pytest.raises(TypeError, match="'assignments' parameter of nuggets.nuggetizer_scores"):
         nuggets.nuggetizer_scores([1])
-    with pytest.raises(TypeError, match="'path_or_records' parameter of nuggets.read_nuggetizer"):
+    with pytest.raises(TypeError, match="'path_or_records' parameter of io.read_nuggetizer"):
         nuggets.read_nuggetizer(3)
 
 

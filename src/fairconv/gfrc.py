@@ -36,7 +36,8 @@ import numpy as np
 from . import _core
 from ._records import Record, record
 from ._validation import public
-from .conversation import PRESETS, ConversationBatch, _raise_first, measure_setup
+from .conversation import PRESETS, measure_setup
+from .io._conversation_records import ConversationBatch, _raise_first
 from .results import MeasureName, ScoreTable, pick
 
 __all__ = ["gfrc", "evaluate", "turns", "Turns", "PRESETS"]

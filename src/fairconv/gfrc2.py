@@ -36,8 +36,9 @@ import numpy as np
 from . import _core
 from ._records import record
 from ._validation import public
-from .conversation import ConversationBatch, measure_setup
+from .conversation import measure_setup
 from .gfrc import _ConversationRows
+from .io._conversation_records import ConversationBatch
 from .results import MeasureName, ScoreTable, pick
 
 __all__ = ["gfrc2", "evaluate", "clusters", "Clusters", "write_clusters"]

@@ -36,6 +36,7 @@ from .._validation import (
     file_error,
     first_bad_id,
     id_fault,
+    public,
 )
 from ._json import iter_jsonl, json_item_error, json_repr, json_str, read_json
 from ._text import source_name
@@ -85,9 +86,8 @@ class NuggetizerAssignments:
 
     Examples
     --------
-    >>> from fairconv import nuggets
     >>> from fairconv.datasets import path
-    >>> a = nuggets.read_nuggetizer(path("rag", "nuggetizer-assign.jsonl"))
+    >>> a = read_nuggetizer(path("rag", "nuggetizer-assign.jsonl"))
     >>> a.topics, a.counts[0].tolist()
     (('q1', 'q2', 'q3'), [1, 1, 0, 3, 1, 1])
     """
@@ -118,10 +118,9 @@ class ConeRagLabels:
 
     Examples
     --------
-    >>> from fairconv import nuggets
     >>> from fairconv.datasets import path
     >>> cone = path("rag", "cone-rag")
-    >>> labels = nuggets.read_cone_rag(
+    >>> labels = read_cone_rag(
     ...     cone / "gold.json", cone / "response_nuggets.json", ntn=cone / "nuggets_results.json"
     ... )
     >>> labels.runs[:2], labels.turns[:2], labels.counts[0].tolist()
@@ -178,10 +177,62 @@ def _qid(value, where: str) -> str:
     return topic
 
 
+@public
 def read_nuggetizer(path_or_records, /, *, name: str | None = None) -> NuggetizerAssignments:
-    """Read nuggetizer assignment records (a JSON Lines file, or decoded records).
+    """Read nuggetizer's assignment records (``nuggetizer assign`` output) to counts.
 
-    See :func:`fairconv.nuggets.read_nuggetizer` for the rules.
+    Parameters
+    ----------
+    path_or_records : str, path-like, file object, or sequence of dict
+        A JSON Lines file (``.gz`` read as gzip; blank lines and a byte-order mark at
+        the start skipped), or the records as decoded dicts.
+    name : str, optional
+        The run of the records without ``run_id`` (retrieval-mode files): by default
+        the file's name without its last suffix (``my.run.v2.jsonl`` -> ``my.run.v2``,
+        ``.gz`` dropped first), as nuggetizer names a run. Records given in memory
+        without ``run_id`` need it.
+
+    Returns
+    -------
+    NuggetizerAssignments
+        Per record: run, topic and the six nugget counts.
+
+    Raises
+    ------
+    TypeError
+        If ``path_or_records`` is neither a path nor a sequence.
+    ValueError
+        Naming the file and line (or the record) and the field: invalid JSON; an empty
+        file; a record that is not an object; a missing ``qid`` or ``nuggets``; a
+        ``qid`` that is neither a string id nor an integer, or is ``"all"``; a
+        ``nuggets`` that is not an array; a nugget that is not an object or lacks
+        ``importance`` or ``assignment`` (a file where no nugget has ``assignment`` is
+        named as a ``nuggetizer create`` file); two records of one run for one ``qid``
+        (retrieval-mode files hold one per candidate passage); a field one edit away
+        from a field of the format (``assignement``: Did you mean 'assignment'?).
+
+    Warns
+    -----
+    FairconvWarning
+        Once per input, listing up to five labels nuggetizer does not know (``Vital``,
+        ``supported``, ``null``, ...) with where they are: they are scored as
+        nuggetizer scores them, not vital and worth 0.
+
+    Notes
+    -----
+    Only ``vital`` is vital, and only ``support`` (1) and ``partial_support`` (1/2)
+    earn credit, case-sensitively; ``okay``, ``not_support`` and ``failed`` (the label
+    nuggetizer writes when its model call fails) are known labels worth 0. Fields
+    other than those of the format are ignored, as nuggetizer ignores them, unless
+    they look like a misspelt field.
+
+    Examples
+    --------
+    >>> rec = {"qid": "q1", "run_id": "r", "nuggets": [
+    ...     {"text": "a", "importance": "vital", "assignment": "support"},
+    ...     {"text": "b", "importance": "okay", "assignment": "partial_support"}]}
+    >>> read_nuggetizer([rec]).counts.tolist()
+    [[1, 1, 0, 2, 1, 1]]
     """
     if name is not None and (type(name) is not str or id_fault(name) is not None):
         raise fail(
@@ -578,10 +629,57 @@ def _ntr(paths, gold) -> list[tuple[str, str, int, int]]:
     return out
 
 
+@public
 def read_cone_rag(
     gold, response_nuggets=None, /, *, ntn=None, ntr: Sequence[Any] = ()
 ) -> ConeRagLabels:
-    """Read CONE-RAG's files; see :func:`fairconv.nuggets.read_cone_rag`."""
+    """Read CONE-RAG's (TREC iKAT 2024) files to NtN and NtR counts per (run, turn).
+
+    Parameters
+    ----------
+    gold : str or path-like
+        The gold nuggets, JSON ``{turn: {gold_id: {"text", "relevance"}}}``.
+    response_nuggets : str or path-like, optional
+        The response nuggets, JSON ``{turn: {run: {"nuggets": {"matched": [...],
+        "not-matched": [...]}, "response"}}}``; the extracted nuggets are ``matched``,
+        named ``[1]``, ``[2]``, ... by position. Its (run, turn) pairs are those NtN
+        evaluates. Needed with ``ntn``.
+    ntn : str or path-like, optional
+        NtN's ``nuggets_results.json``: ``{"predicted_gold_nuggets": {run: {turn:
+        [gold_id...]}}, "predictive_response_nuggets": {run: {turn: ["[i]"...]}}}``.
+    ntr : sequence of str or path-like
+        NtR's ``coverage_<run>.jsonl`` files (the run is the name between
+        ``coverage_`` and ``.jsonl``); lines ``{"topic_turn_id", "covered",
+        "uncovered", "recall", "response"}``.
+
+    Returns
+    -------
+    ConeRagLabels
+
+    Raises
+    ------
+    TypeError
+        If a path is not a path, or ``ntr`` not a sequence of them.
+    ValueError
+        If neither ``ntn`` nor ``ntr`` is given, ``ntn`` without ``response_nuggets``,
+        or naming the file, line or key and
+        the field: a response-nuggets turn missing from the gold file; a ``nuggets``
+        or turn that is not an object; NtN results whose (run, turn) pairs differ from
+        the response-nuggets file's, that name a gold id not of the turn, an ``[i]``
+        past the turn's matched nuggets, or an id twice; a coverage line for a turn
+        without gold nuggets, twice for one run and turn, whose ``covered`` and
+        ``uncovered`` do not split the turn's gold ids, or whose ``recall`` is not
+        ``|covered| / (|covered| + |uncovered|)``; a field one edit away from a known one.
+
+    Examples
+    --------
+    >>> from fairconv.datasets import path
+    >>> labels = read_cone_rag(path("rag", "cone-rag", "gold.json"),
+    ...                        path("rag", "cone-rag", "response_nuggets.json"),
+    ...                        ntn=path("rag", "cone-rag", "nuggets_results.json"))
+    >>> labels.turns[:2], labels.counts[0].tolist()
+    (('1_1', '1_1'), [2, 3, 2, 3, 0, 0])
+    """
     check_instance(gold, (str, os.PathLike), "gold", what="a path")
     if response_nuggets is not None:
         check_instance(response_nuggets, (str, os.PathLike), "response_nuggets", what="a path")
