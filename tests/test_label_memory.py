@@ -60,9 +60,15 @@ def _one_edit(a: str, b: str) -> bool:
     return any(long[:k] + long[k + 1 :] == short for k in range(len(long)))
 
 
-def oracle_labels(records, sources, missing_run=None):
-    """(runs, topics, turns, counts) by a plain loop over the records, one rule at a time."""
+def oracle_labels(records, sources, missing_run="run"):
+    """(runs, topics, turns, counts) by a plain loop over the records, one rule at a time.
+
+    Every record gives its run or none does (as the first record): then the run is
+    ``missing_run``, the file's name or ``run`` for records given in memory.
+    """
     runs, topics, turns, counts = [], [], [], []
+    first = records[0] if records else None
+    first_given = isinstance(first, dict) and first.get("run") is not None
     for rec, where in zip(records, sources, strict=True):
         if not isinstance(rec, dict):
             raise ValueError(f"{where}: a label record must be a JSON object")
@@ -75,8 +81,15 @@ def oracle_labels(records, sources, missing_run=None):
                 raise ValueError(f'{where}: a label record needs "{key}"')
         topics.append(_oracle_id(rec["topic"], "topic", where))
         turns.append(_oracle_id(rec["turn"], "turn", where))
-        run = rec.get("run", missing_run)
-        runs.append("" if run is None else _oracle_id(run, "run", where))
+        run = rec.get("run")
+        if (run is not None) != first_given:
+            told = "gives a" if run is not None else "has no"
+            other = "none" if run is not None else "one"
+            raise ValueError(
+                f'{where}: the record {told} "run", while {sources[0]} gives {other}: give '
+                'every record its "run", or none'
+            )
+        runs.append(_oracle_id(missing_run if run is None else run, "run", where))
         gold = set(_oracle_ids(rec["gold"], "gold", where))
         extracted = set(_oracle_ids(rec["extracted"], "extracted", where))
         pairs = rec.get("ntn", [])

@@ -251,7 +251,7 @@ def test_row_names_are_one_to_one_with_the_pairs(pairs):
 
 
 def test_the_same_pair_twice_in_one_run_is_still_an_error():
-    with pytest.raises(ValueError, match=r"run '' has two entries for topic 'T_1'"):
+    with pytest.raises(ValueError, match=r"run 'run' has two entries for topic 'T_1'"):
         nuggets.evaluate(io.labels_from_records([GOOD, GOOD]))
 
 
@@ -299,3 +299,25 @@ def test_the_nugget_readers_are_ios_objects():
     assert nuggets.read_nuggetizer is io.read_nuggetizer
     assert nuggets.read_cone_rag is io.read_cone_rag
     assert nuggets.NuggetizerAssignments is io.NuggetizerAssignments
+
+
+def test_labels_that_name_no_run_give_a_run_that_reads_back(tmp_path, capsys):
+    """In memory, the run named ``run`` (never ""); in a file, the file's name: either way
+    the TSV written reads back with the same values."""
+    from fairconv.io import read_scores
+
+    recs = [{**GOOD, "topic": f"T{k}", "turn": f"T{k}_1"} for k in range(3)]
+    labels = io.labels_from_records(recs)
+    assert set(labels.runs) == {"run"}
+    out = tmp_path / "scores.tsv"
+    table = nuggets.evaluate(labels)
+    table.to_tsv(out)
+    back = read_scores(out)
+    assert back.runs == ("run",) and back.value("run", "T1_1", "Recall-NtN") == table.value(
+        "run", "T1_1", "Recall-NtN"
+    )
+    f = tmp_path / "my-labels.jsonl"
+    f.write_text("".join(json.dumps(r) + "\n" for r in recs))
+    cli_out = tmp_path / "cli.tsv"
+    assert main(["nuggets", "-o", str(cli_out), str(f)]) == 0
+    assert read_scores(cli_out).runs == ("my-labels.jsonl",)

@@ -45,6 +45,7 @@ import numpy as np
 
 from . import _core
 from ._validation import (
+    Where,
     check_choice,
     fail,
     fail_type,
@@ -52,6 +53,7 @@ from ._validation import (
     public,
 )
 from .io import _labels
+from .io._json import FileRuns
 from .io._nuggetizer import ConeRagLabels, NuggetizerAssignments, read_cone_rag, read_nuggetizer
 from .results import ScoreTable, pick
 
@@ -358,7 +360,8 @@ def nuggetizer_scores(assignments, /, *, measures: Sequence[str] | None = None) 
     TypeError
         If ``assignments`` is not what :func:`read_nuggetizer` returns.
     ValueError
-        If one run has a topic twice across the inputs, or ``measures`` names another
+        If one run has a topic twice across the inputs, two files of one name (in
+        different folders) give one run by their name, or ``measures`` names another
         measure.
 
     Notes
@@ -390,6 +393,13 @@ def nuggetizer_scores(assignments, /, *, measures: Sequence[str] | None = None) 
             "be what read_nuggetizer returns, or a non-empty sequence of them",
             type(assignments).__name__,
         )
+    file_runs = FileRuns(
+        'the records have no "run_id" and take their file\'s name',
+        'Give the records a "run_id", or read each file with a name of its own (name=...).',
+    )
+    for part in parts:
+        for run, file in part.file_runs.items():
+            file_runs.add(run, file, Where(file))
     runs = tuple(chain.from_iterable(p.runs for p in parts))
     topics = tuple(chain.from_iterable(p.topics for p in parts))
     sources = tuple(chain.from_iterable(p.sources for p in parts))

@@ -10,17 +10,33 @@ file, a DataFrame or records; :mod:`fairconv.ragfair` scores them.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import islice
 
 import numpy as np
 
 from .. import _core
-from .._validation import check_sequence_of, file_error, public, unknown_field
+from .._validation import (
+    Where,
+    check_id,
+    check_sequence_of,
+    file_error,
+    public,
+    unknown_field,
+)
 from ..divergences import AttributeSet
 from ._conversation_records import _NUGGET_FIELDS, _RECORD_FIELDS
 from ._frames import answer_records
-from ._json import json_groups, json_ints, json_item_error, json_str
+from ._json import (
+    Blockwise,
+    json_groups,
+    json_ints,
+    json_item_error,
+    json_str,
+    one_way_of_naming_runs,
+)
 from ._text import RESERVED_TOPIC, RESERVED_TOPIC_RULE
 
 __all__ = ["Answers", "answer_distributions", "answers_from_records", "read_answers", "as_answers"]
@@ -129,46 +145,92 @@ _ENTITY_FIELDS = frozenset({"entity", "level", "groups"})
 """The fields of an entity of an answer."""
 
 
+class _AnswerBlocks:
+    """Answers built a block of records at a time (the readers' way).
+
+    Each block of ``(where, record)`` pairs is checked and turned into distributions,
+    so that its records can be dropped before the next is decoded; :meth:`answers`
+    joins the blocks. Every record gives its ``run``, or none does (then each answer
+    is the only run's, named ``""``).
+    """
+
+    def __init__(self, sets: Sequence[AttributeSet]) -> None:
+        self.sets = check_sequence_of(sets, AttributeSet, "attribute_sets")
+        self.runs: list[str] = []
+        self.topics: list[str] = []
+        self.sources: list[str] = []
+        self.parts: list[dict] = []
+        self.first: tuple[bool, str] | None = None  # whether the first record gives a run
+
+    def add(self, pairs) -> None:
+        """Check a block of ``(where, record)`` pairs; the first bad record names itself."""
+        entity_lists: list = []
+        runs: list[str] = []
+        topics: list[str] = []
+        sources: list[str] = []
+        for where, rec in pairs:
+            if not isinstance(rec, dict):
+                raise file_error(where, "an answer record must be a JSON object")
+            if not rec.keys() <= _ANSWER_FIELDS:
+                raise file_error(where, f"{unknown_field([rec], _ANSWER_FIELDS, 'a record')[1]}")
+            topics.append(check_id(rec.get("topic"), "topic", where))
+            run = rec.get("run")
+            if self.first is None:
+                self.first = (run is not None, where)
+            one_way_of_naming_runs(run is not None, self.first[0], where, self.first[1], "run")
+            runs.append(json_str(run, "run", where, required=False) or "")
+            key = "entities" if "entities" in rec else "nuggets"
+            entities = rec.get(key)
+            if not isinstance(entities, list) or not all(isinstance(e, dict) for e in entities):
+                raise file_error(
+                    where,
+                    f'"{key}" must be an array of objects (an answer record needs '
+                    '"entities", or "nuggets")',
+                )
+            item = "entity" if key == "entities" else "nugget"
+            extra = unknown_field(
+                entities,
+                _ENTITY_FIELDS if item == "entity" else _NUGGET_FIELDS,
+                "an entity" if item == "entity" else "a nugget",
+            )
+            if extra is not None:
+                raise file_error(where, f"{item} {extra[0] + 1}: {extra[1]}")
+            entity_lists.append(entities)
+            sources.append(where)
+        if RESERVED_TOPIC in topics:
+            at = sources[topics.index(RESERVED_TOPIC)]
+            raise file_error(at, f'"topic": {RESERVED_TOPIC_RULE}')
+        self.parts.append(answer_distributions(entity_lists, self.sets, sources=sources))
+        self.runs += runs
+        self.topics += topics
+        self.sources += sources
+
+    def answers(self) -> Answers:
+        """The answers of every block added."""
+        distributions = {
+            a.name: np.concatenate([p[a.name] for p in self.parts] or [np.zeros((0, a.n_groups))])
+            for a in self.sets
+        }
+        return Answers(tuple(self.runs), tuple(self.topics), distributions, tuple(self.sources))
+
+
+_BLOCK_BYTES = 1 << 20
+"""Text of answer records decoded at a time (their objects are then dropped)."""
+_BLOCK = 1 << 14
+"""Answers given in memory checked at a time."""
+
+
 def answers_from_records(records, attribute_sets: Sequence[AttributeSet]) -> Answers:
     """Answers from ``(where, record)`` pairs, each record as a line of an answer file.
 
     ``where`` names the record in messages (``file:line``, ``answers records:3``); see
     :func:`fairconv.io.read_answers` for the fields.
     """
-    entity_lists, runs, topics, sources = [], [], [], []
-    for where, rec in records:
-        if not isinstance(rec, dict):
-            raise file_error(where, "an answer record must be a JSON object")
-        if not rec.keys() <= _ANSWER_FIELDS:
-            raise file_error(where, f"{unknown_field([rec], _ANSWER_FIELDS, 'a record')[1]}")
-        topics.append(json_str(rec.get("topic"), "topic", where))
-        runs.append(json_str(rec.get("run"), "run", where, required=False) or "")
-        key = "entities" if "entities" in rec else "nuggets"
-        entities = rec.get(key)
-        if not isinstance(entities, list) or not all(isinstance(e, dict) for e in entities):
-            raise file_error(
-                where,
-                f'"{key}" must be an array of objects (an answer record needs '
-                '"entities", or "nuggets")',
-            )
-        item = "entity" if key == "entities" else "nugget"
-        extra = unknown_field(
-            entities,
-            _ENTITY_FIELDS if item == "entity" else _NUGGET_FIELDS,
-            "an entity" if item == "entity" else "a nugget",
-        )
-        if extra is not None:
-            raise file_error(where, f"{item} {extra[0] + 1}: {extra[1]}")
-        entity_lists.append(entities)
-        sources.append(where)
-    if RESERVED_TOPIC in topics:
-        raise file_error(sources[topics.index(RESERVED_TOPIC)], f'"topic": {RESERVED_TOPIC_RULE}')
-    return Answers(
-        tuple(runs),
-        tuple(topics),
-        answer_distributions(entity_lists, attribute_sets, sources=sources),
-        tuple(sources),
-    )
+    blocks = _AnswerBlocks(attribute_sets)
+    rest = iter(records)
+    while block := list(islice(rest, _BLOCK)):
+        blocks.add(block)
+    return blocks.answers()
 
 
 @public
@@ -177,13 +239,26 @@ def read_answers(path, attribute_sets: Sequence[AttributeSet], /) -> Answers:
 
     Each record gives ``topic``, ``run`` and ``entities`` (objects with ``level`` and
     ``groups``); an annotated conversation record is accepted too, its ``nuggets``
-    being the entities.
+    being the entities. Every record gives its ``run``, or none does: then every answer
+    is the only run's.
+
+    Parameters
+    ----------
+    path : str, os.PathLike or text file
+        The answer file (JSON Lines).
+    attribute_sets : sequence of AttributeSet
+        The sets whose vectors the entities give.
+
+    Returns
+    -------
+    Answers
 
     Raises
     ------
     ValueError
         Naming file, line and field: invalid JSON or UTF-8, an empty file, fields of
-        the wrong type, memberships of the wrong length or not summing to 1.
+        the wrong type, a record without ``run`` among records with one, memberships
+        of the wrong length or not summing to 1.
 
     Examples
     --------
@@ -196,7 +271,11 @@ def read_answers(path, attribute_sets: Sequence[AttributeSet], /) -> Answers:
     >>> answers.distributions["M-RATINGS"][0].tolist()
     [0.0, 0.0, 0.5, 0.5]
     """
-    return answers_from_records(answer_records(path, "path"), attribute_sets)
+    blocks = _AnswerBlocks(attribute_sets)
+    reader = Blockwise(lambda name, block: blocks.add((Where(name, n), r) for n, r in block))
+    reader.read(path, block_bytes=_BLOCK_BYTES)
+    reader.check()
+    return blocks.answers()
 
 
 @public
@@ -237,4 +316,6 @@ def as_answers(answers, attribute_sets: Sequence[AttributeSet], /) -> Answers:
     """
     if isinstance(answers, Answers):
         return answers
+    if isinstance(answers, (str, bytes, os.PathLike)) or hasattr(answers, "read"):
+        return read_answers(answers, attribute_sets)
     return answers_from_records(answer_records(answers), attribute_sets)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from itertools import chain, count, repeat
+from itertools import chain, count, islice, repeat
 from operator import is_not
 
 import numpy as np
@@ -40,7 +40,14 @@ from .._validation import (
 )
 from ..divergences import AttributeSet
 from ..results import ScoreTable
-from ._json import json_groups, json_ints, json_item_error, json_repr, json_str
+from ._json import (
+    json_groups,
+    json_ints,
+    json_item_error,
+    json_repr,
+    json_str,
+    one_way_of_naming_runs,
+)
 from ._text import RESERVED_TOPIC, RESERVED_TOPIC_RULE
 
 __all__ = [
@@ -696,6 +703,68 @@ def batch_from_records(
     sources = tuple(sources)
     if len(sources) != len(records):
         raise fail("sources", f"name each of the {len(records)} records", f"{len(sources)}")
+    blocks = Blocks(sets)
+    blocks.add(records, sources)
+    return blocks.batch()
+
+
+class Blocks:
+    """A :class:`ConversationBatch` built a block of records at a time (the readers' way).
+
+    Each block is checked by the rules of :func:`batch_from_records` and turned into
+    arrays, so that a reader drops its records before it decodes the next block: few
+    decoded objects are alive at once. :meth:`batch` joins the blocks; entity keys are
+    coded in order of first appearance over all of them.
+    """
+
+    def __init__(self, sets: Sequence[AttributeSet]) -> None:
+        self.sets = tuple(sets)
+        self.parts: list[ConversationBatch] = []
+        self.entities: dict = {}  # each entity key -> the position of its first nugget
+        self.nuggets = 0  # nuggets of the blocks added so far
+        self.first: tuple[bool, str] | None = None  # whether the first record gives a run
+
+    def add(self, records: list, sources: Sequence[str]) -> None:
+        """Check a block of records and keep its arrays; the first bad record names itself."""
+        self.parts.append(_block(records, tuple(sources), self))
+
+    def batch(self) -> ConversationBatch:
+        """The blocks added, as one batch."""
+        parts = self.parts or [_block([], (), self)]
+        first = parts[0]
+        if len(parts) > 1:
+            shift = np.cumsum([0] + [p.n_nuggets for p in parts])
+            nuggets = {f: np.concatenate([getattr(p, f) for p in parts]) for f in _NUGGET_ARRAYS}
+            first = ConversationBatch(
+                topics=tuple(chain.from_iterable(p.topics for p in parts)),
+                runs=tuple(chain.from_iterable(p.runs for p in parts)),
+                offsets=np.concatenate(
+                    [p.offsets[:-1] + s for p, s in zip(parts, shift, strict=False)] + [shift[-1:]]
+                ),
+                groups={
+                    a.name: np.concatenate([p.groups[a.name] for p in parts]) for a in self.sets
+                },
+                system_turns=np.concatenate([p.system_turns for p in parts]),
+                lengths=np.concatenate([p.lengths for p in parts]),
+                sources=tuple(chain.from_iterable(p.sources for p in parts)),
+                attributes=self.sets,
+                **nuggets,
+            )
+        # entity codes in order of first appearance: the rank of each key's first position
+        first_at = first.entity
+        keyed = first_at >= 0
+        codes = np.full(len(first_at), -1, dtype=np.int64)
+        codes[keyed] = np.unique(first_at[keyed], return_inverse=True)[1].reshape(-1)
+        return replace(first, entity=codes)
+
+
+_NUGGET_ARRAYS = ("start", "end", "level", "turn", "entity")
+"""The per-nugget arrays of a batch, in the order of its fields."""
+
+
+def _block(records: list, sources: tuple, blocks: Blocks) -> ConversationBatch:
+    """One block's batch, its ``entity`` the position of each key's first nugget (-1: none)."""
+    sets = blocks.sets
     with_text = [
         c for c, r in enumerate(records) if isinstance(r, dict) and type(r.get("text")) is str
     ]
@@ -709,7 +778,13 @@ def batch_from_records(
         if not rec.keys() <= _RECORD_FIELDS:
             raise file_error(where, f"{unknown_field([rec], _RECORD_FIELDS, 'a record')[1]}")
         topics.append(json_str(rec.get("topic"), "topic", where))
-        runs.append(json_str(rec.get("run"), "run", where))
+        run = rec.get("run")
+        if blocks.first is None:
+            blocks.first = (run is not None, where)
+        if run is None and not blocks.first[0]:
+            raise file_error(where, 'the record has no "run": a conversation record names its run')
+        one_way_of_naming_runs(run is not None, blocks.first[0], where, blocks.first[1], "run")
+        runs.append(json_str(run, "run", where))
         items = rec.get("nuggets", [])
         if not isinstance(items, list) or not all(map(isinstance, items, repeat(dict))):
             raise file_error(where, '"nuggets" must be an array of objects')
@@ -742,7 +817,7 @@ def batch_from_records(
         raise json_item_error(
             sources, offsets, i, "nugget", f'"turn" must be >= 1, got {int(turn[i])}'
         )
-    entity = _entity_codes(values("entity"), sources, offsets)
+    entity = _entity_positions(values("entity"), sources, offsets, blocks)
     groups = json_groups(flat, sets, sources, offsets)
     table = _turn_table(with_text, n_words, text_turn, spans)
     has_turns = np.zeros(len(records), dtype=bool)
@@ -790,32 +865,33 @@ def _turn_table(with_text, n_words, text_turn, spans):
     return conv[order], start[order], end[order], system[order]
 
 
-def _entity_codes(entities: list, sources, offsets) -> np.ndarray:
-    """Codes of the nuggets' entity keys in order of first appearance; -1 for none.
+def _entity_positions(entities: list, sources, offsets, blocks: Blocks) -> np.ndarray:
+    """The position (over all blocks) of the first nugget of each nugget's entity key.
 
-    A key is an identifier, as :func:`fairconv.io._json.json_str` checks one: a
-    non-empty string without whitespace or control characters.
+    -1 for a nugget without one. A key is an identifier, as
+    :func:`fairconv.io._json.json_str` checks one: a non-empty string without whitespace
+    or control characters; the keys a block brings are checked in one pass.
     """
     if not set(map(type, entities)) <= {str, type(None)}:
         i = next(i for i, e in enumerate(entities) if e is not None and type(e) is not str)
         message = f'"entity" must be a string, got {json_repr(entities[i])}'
         raise json_item_error(sources, offsets, i, "nugget", message)
     # each entity's first position: one dict call per nugget, in C (map over setdefault)
-    seen: dict = {}
-    first = np.fromiter(map(seen.setdefault, entities, count()), np.int64, len(entities))
+    seen = blocks.entities
+    known = len(seen)
+    at = count(blocks.nuggets)
+    first = np.fromiter(map(seen.setdefault, entities, at), np.int64, len(entities))
+    blocks.nuggets += len(entities)
     none_at = seen.pop(None, -1)
-    keys = list(seen)
-    bad_key = first_bad_id(keys)  # one pass over all the keys
+    keys = list(islice(seen, known, None))  # the keys this block brings
+    bad_key = first_bad_id(keys)  # one pass over them
     if bad_key >= 0:
         i = entities.index(keys[bad_key])
         rule = id_fault(keys[bad_key])
         message = f'"entity" must {rule}, got {json_repr(keys[bad_key])}'
         raise json_item_error(sources, offsets, i, "nugget", message)
-    # codes in order of first appearance: the rank of each first position
-    keyed = first != none_at
-    codes = np.full(len(entities), -1, dtype=np.int64)
-    codes[keyed] = np.unique(first[keyed], return_inverse=True)[1].reshape(-1)
-    return codes
+    first[first == none_at] = -1
+    return first
 
 
 def _sorted(batch: ConversationBatch) -> ConversationBatch:

@@ -12,15 +12,21 @@ import json
 import os
 from collections.abc import Sequence
 from itertools import chain
-from operator import methodcaller
+from operator import itemgetter, methodcaller
 from pathlib import Path
 
-from .._accel import paused_gc
 from .._files import write_output
 from .._validation import Where, check_sequence_of, fail_type, file_error, kind_of, public
 from ..divergences import AttributeSet
-from ._conversation_records import Conversation, ConversationBatch, batch_from_records
-from ._json import iter_jsonl, json_repr, json_str, read_json
+from ._conversation_records import Blocks, Conversation, ConversationBatch
+from ._json import (
+    Blockwise,
+    FileRuns,
+    json_repr,
+    json_str,
+    one_way_of_naming_runs,
+    read_json,
+)
 from ._tables import read_golddistr
 from ._text import FileFormatError, source_name
 
@@ -111,7 +117,9 @@ def read_conversations(paths, attribute_sets: Sequence[AttributeSet], /) -> Conv
     Parameters
     ----------
     paths : path or sequence of paths
-        One file or several; a record without ``run`` takes its file's name.
+        One file or several. Every record of a file gives its ``run``, or none does:
+        then the file's name is the run (two files of one name in different folders
+        are an error).
     attribute_sets : sequence of AttributeSet
         The sets the nuggets give memberships for (:func:`read_attribute_sets`).
 
@@ -123,7 +131,8 @@ def read_conversations(paths, attribute_sets: Sequence[AttributeSet], /) -> Conv
     ------
     ValueError
         Naming the file, the line and the field: invalid JSON or UTF-8, an empty
-        file, and every rule of :func:`batch_from_records`.
+        file, a record without ``run`` among records with one, and every rule of
+        :func:`batch_from_records`.
 
     Examples
     --------
@@ -140,34 +149,54 @@ def read_conversations(paths, attribute_sets: Sequence[AttributeSet], /) -> Conv
         raise fail_type("paths", "be a path, an open file or a sequence of them", kind_of(paths))
     for path in paths:
         source_name(path, "paths")
-    # the records hold no reference cycles: the collector's passes over the objects being
-    # built would cost more than the reading (restored on leaving, errors included)
-    with paused_gc():
-        return _read_conversations(paths, attribute_sets)
+    batch = Blocks(check_sequence_of(attribute_sets, AttributeSet, "attribute_sets"))
+    file_runs = FileRuns(
+        'the records have no "run" and take their file\'s name',
+        'Give the records a "run" field, or the files different names.',
+    )
+    first: dict[str, tuple[bool, str]] = {}  # per file: whether its first record gives a run
 
+    def name_runs(name: str, block: list) -> None:  # the reader's own rule, over every line
+        wheres = [Where(name, line) for line, _ in block]
+        given = _name_runs([r for _, r in block], wheres, first.get(name), file_runs)
+        if given is not None:
+            first[name] = given
 
-def _read_conversations(paths, attribute_sets) -> ConversationBatch:
-    records: list = []
-    sources: list[str] = []
-    named_by: dict[str, str] = {}  # a run named after its file -> that file
+    def build(name: str, block: list) -> None:
+        batch.add([r for _, r in block], [Where(name, line) for line, _ in block])
+
+    blocks = Blockwise(name_runs, build)
     for path in paths:
-        name = source_name(path)
-        run = os.path.basename(name)
-        for line, rec in iter_jsonl(path, count_keys=_record_keys):
-            where = Where(name, line)
-            if isinstance(rec, dict) and "run" not in rec:
-                first = named_by.setdefault(run, name)
-                if first != name:
-                    raise file_error(
-                        where,
-                        f'the record has no "run" and takes its file\'s name '
-                        f"{run!r}, which {first} gives its records too: two runs would "
-                        'merge. Give the records a "run" field, or the files different names.',
-                    )
-                rec = dict(rec, run=run)
-            records.append(rec)
-            sources.append(where)
-    return batch_from_records(records, attribute_sets, sources=sources)
+        blocks.read(path, count_keys=_record_keys, block_bytes=_BLOCK_BYTES)
+    blocks.check()
+    return batch.batch()
+
+
+_BLOCK_BYTES = 1 << 22
+"""Text of conversation records decoded at a time: their objects are dropped once the
+block is arrays, so that few are alive at once and the collector's passes stay short.
+Smaller blocks cost a fixed part of array work per block."""
+
+
+def _name_runs(records: list, wheres: list, first, file_runs: FileRuns):
+    """Give the records without ``run`` their file's name, by the rules of runs.
+
+    Every record of a file gives its run, or none does (``first``: whether the file's
+    first record gives one, and where it is; None before it); two files naming one run
+    are an error. Returns ``first``.
+    """
+    dicts = [(r, w) for r, w in zip(records, wheres, strict=True) if type(r) is dict]
+    given = list(map(methodcaller("__contains__", "run"), map(itemgetter(0), dicts)))
+    if first is None and dicts:
+        first = (given[0], dicts[0][1])
+    if first is None or (first[0] and all(given)):
+        return first
+    for (rec, where), has in zip(dicts, given, strict=True):
+        one_way_of_naming_runs(has, first[0], where, first[1], "run")
+        run = os.path.basename(where.path)
+        file_runs.add(run, where.path, where)
+        rec["run"] = run
+    return first
 
 
 def _record_keys(values: list) -> int:

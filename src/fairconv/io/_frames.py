@@ -63,7 +63,6 @@ from .._validation import (
     kind_of,
     public,
 )
-from ._json import iter_jsonl
 from ._tables import (
     GroupMemberships,
     Qrels,
@@ -73,7 +72,7 @@ from ._tables import (
     read_qrels,
     read_run,
 )
-from ._text import FileFormatError, one_sample, sample_codes, source_name, topic_codes
+from ._text import FileFormatError, one_sample, sample_codes, topic_codes
 
 __all__ = ["as_qrels", "as_run", "as_runs", "as_memberships", "RUN_COLUMNS"]
 
@@ -1183,19 +1182,16 @@ def _answer_id(value, field: str, where: str):
 
 
 def answer_records(answers, name: str = "answers") -> Iterable[tuple[str, object]]:
-    """``(where, record)`` of every answer of a file, a DataFrame or records.
+    """``(where, record)`` of every answer of a DataFrame or records (not a file).
 
-    A file or records hold the answer files' records (docs/formats.md): per answer a
-    ``topic``, a ``run`` (optional when there is one run) and its ``entities``. A
-    DataFrame has one answer per row: a topic column (``topic``, ``query_id``, ``qid``
-    or ``q_id``), a run column (``run_id``, ``run``, ``tag``, ``name`` or ``system``;
-    optional) and an ``entities`` (or ``nuggets``) column of lists of entity dicts.
-    ``where`` names the record: ``file:line``, ``answers DataFrame:2``,
-    ``answers records:2``. ``name`` is the parameter that gave ``answers``.
+    Records are the answer files' records (docs/formats.md): per answer a ``topic``, a
+    ``run`` (optional when there is one run) and its ``entities``. A DataFrame has one
+    answer per row: a topic column (``topic``, ``query_id``, ``qid`` or ``q_id``), a
+    run column (``run_id``, ``run``, ``tag``, ``name`` or ``system``; optional) and an
+    ``entities`` (or ``nuggets``) column of lists of entity dicts. ``where`` names the
+    record: ``answers DataFrame:2``, ``answers records:2``. ``name`` is the parameter
+    that gave ``answers``.
     """
-    if _is_path(answers):
-        name = source_name(answers)
-        return ((Where(name, line), rec) for line, rec in iter_jsonl(answers))
     if _is_frame(answers):
         what = "answers DataFrame"
         place = _Place(what, _own_index(answers))

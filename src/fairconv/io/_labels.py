@@ -19,8 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from .._accel import paused_gc
 from .._validation import (
+    check_id,
     fail,
     fail_type,
     first_bad_id,
@@ -29,8 +29,8 @@ from .._validation import (
     public,
     unknown_field,
 )
-from ._json import iter_jsonl_blocks, json_repr
-from ._nuggetizer import _are, _id, refuse_near_misses
+from ._json import Blockwise, json_repr, one_way_of_naming_runs
+from ._nuggetizer import _are, refuse_near_misses
 from ._text import RESERVED_TOPIC, RESERVED_TOPIC_RULE
 
 __all__ = ["MatchLabels", "labels_from_records", "read_labels"]
@@ -99,7 +99,7 @@ def _ids(value: Any, field: str, where: str) -> list[str]:
         raise ValueError(
             f'{where}: "{field}" must be an array of nugget ids, got {json_repr(value)}'
         )
-    ids = [_id(v, f"{field}[{k}]", where) for k, v in enumerate(value)]
+    ids = [check_id(v, f"{field}[{k}]", where) for k, v in enumerate(value)]
     repeat = first_repeat(ids)
     if repeat is not None:
         raise ValueError(f'{where}: "{field}" lists the nugget id {ids[repeat[1]]!r} twice')
@@ -131,7 +131,8 @@ def labels_from_records(
         (non-empty strings without whitespace); ``gold`` and ``extracted``, arrays of
         distinct nugget ids; optional ``ntn``, an array of ``[extracted, gold]`` pairs
         judged as entailing; optional ``ntr``, an array of distinct gold ids the whole
-        response entails. A missing ``run`` is the empty string; any other field is
+        response entails. Every record gives its ``run``, or none does: then the run
+        is named ``run``, as an in-memory run without a name. Any other field is
         refused.
     sources : sequence of str, length n, optional
         Where each record came from, for error messages (default ``record 1``, ...).
@@ -148,7 +149,8 @@ def labels_from_records(
     ValueError
         If there is no record, ``sources`` has another length, or a record breaks a
         rule (an unknown field included, with the known field it is one edit away
-        from); the message names the record and the field.
+        from; a record without ``run`` among records with one); the message names the
+        record and the field.
 
     References
     ----------
@@ -173,11 +175,15 @@ def labels_from_records(
         where_of = tuple(sources)
         if len(where_of) != len(records):
             raise fail("sources", f"hold one place per record ({len(records)})", f"{len(where_of)}")
-    columns = _LabelColumns()
+    columns = _LabelColumns(missing_run=IN_MEMORY_RUN)
     rest = iter(records)
     for lo in range(0, len(records), _BLOCK):
         columns.add(list(islice(rest, _BLOCK)), where_of[lo : lo + _BLOCK])
     return columns.labels(where_of)
+
+
+IN_MEMORY_RUN = "run"
+"""The run of label records given in memory that name none (a file's are its name)."""
 
 
 class _LabelColumns:
@@ -185,12 +191,13 @@ class _LabelColumns:
 
     The records of a block become ids and counts (array work: C-level passes over the
     block, no Python loop per nugget), so that a reader can drop them before it
-    decodes the next block. ``missing_run`` is the run of a record without ``run``:
-    None for the empty string, or a reader's file name, checked as an id.
+    decodes the next block. ``missing_run`` is the run of the records when none gives
+    ``run`` (a reader's file name, or :data:`IN_MEMORY_RUN`), checked as an id.
     """
 
-    def __init__(self, missing_run: str | None = None) -> None:
+    def __init__(self, missing_run: str) -> None:
         self.missing_run = missing_run
+        self.first: tuple[bool, str] | None = None  # whether the first record gives a run
         self.runs: list[str] = []
         self.topics: list[str] = []
         self.turns: list[str] = []
@@ -201,10 +208,13 @@ class _LabelColumns:
         """Check and count a block of records; the first record breaking a rule names it."""
         if not records:
             return
-        columns = _label_columns(records, self.missing_run)
+        if self.first is None:
+            first = records[0]
+            self.first = (isinstance(first, dict) and first.get("run") is not None, sources[0])
+        columns = _label_columns(records, self.missing_run, self.first[0])
         if columns is None:  # some record breaks a rule: the first one names it
             for rec, where in zip(records, sources, strict=True):
-                _refuse_record(rec, where, self.missing_run)
+                _refuse_record(rec, where, self.missing_run, self.first)
             raise AssertionError("a rule the records break was not found")  # pragma: no cover
         runs, topics, turns, counts = columns
         names = self._names
@@ -225,7 +235,7 @@ _FIRST, _SECOND = itemgetter(0), itemgetter(1)
 
 
 def _valid_ids(values: list) -> bool:
-    """Whether every value is an id as :func:`_id` takes it (C-level passes)."""
+    """Whether every value is an id as :func:`check_id` takes it (C-level passes)."""
     return set(map(type, values)) <= {str} and first_bad_id(values) < 0
 
 
@@ -241,10 +251,11 @@ def _distinct(lists: list[list]) -> list[set] | None:
     return sets if list(map(len, sets)) == list(map(len, lists)) else None
 
 
-def _label_columns(records: list, missing_run: str | None):
+def _label_columns(records: list, missing_run: str, first_given: bool):
     """(runs, topics, turns, counts) of label records that keep every rule, else None.
 
-    The rules of :func:`_refuse_record`, checked for all records at once.
+    The rules of :func:`_refuse_record`, checked for all records at once; every record
+    gives a run if the input's first one does (``first_given``), else none does.
     """
     if not all(map(isinstance, records, repeat(dict))):
         return None
@@ -258,12 +269,12 @@ def _label_columns(records: list, missing_run: str | None):
     if not set(map(type, runs)) <= {str, type(None), _Absent}:
         return None
     named = list(compress(runs, _are(runs, str)))
-    if missing_run is not None and _ABSENT in runs:
-        named.append(missing_run)
-    if not _valid_ids(named):
+    if len(named) != (len(runs) if first_given else 0):  # all records give a run, or none
         return None
-    fill = {None: "", _ABSENT: "" if missing_run is None else missing_run}
-    runs = list(map(fill.get, runs, runs))
+    if not _valid_ids(named or [missing_run]):
+        return None
+    if not first_given:
+        runs = [missing_run] * len(runs)
     gold = _lists(records, "gold", _ABSENT)
     extracted = _lists(records, "extracted", _ABSENT)
     ntr = _lists(records, "ntr", [])
@@ -306,7 +317,7 @@ def _label_columns(records: list, missing_run: str | None):
     return runs, topics, turns, counts
 
 
-def _refuse_record(rec: Any, where: str, missing_run: str | None) -> None:
+def _refuse_record(rec: Any, where: str, missing_run: str, first: tuple[bool, str]) -> None:
     """Raise the error of the first rule a label record breaks, naming the field."""
     if not isinstance(rec, dict):
         raise ValueError(f"{where}: a label record must be a JSON object, got {json_repr(rec)}")
@@ -314,11 +325,11 @@ def _refuse_record(rec: Any, where: str, missing_run: str | None) -> None:
     for key in ("topic", "turn", "gold", "extracted"):
         if key not in rec:
             raise ValueError(f'{where}: a label record needs "{key}"')
-    _id(rec["topic"], "topic", where)
-    _id(rec["turn"], "turn", where)
-    run = rec.get("run", missing_run)
-    if run is not None:
-        _id(run, "run", where)
+    check_id(rec["topic"], "topic", where)
+    check_id(rec["turn"], "turn", where)
+    run = rec.get("run")
+    one_way_of_naming_runs(run is not None, first[0], where, first[1], "run")
+    check_id(missing_run if run is None else run, "run", where)
     gold = set(_ids(rec["gold"], "gold", where))
     extracted = set(_ids(rec["extracted"], "extracted", where))
     pairs = rec.get("ntn", [])
@@ -326,8 +337,8 @@ def _refuse_record(rec: Any, where: str, missing_run: str | None) -> None:
         raise ValueError(
             f'{where}: "ntn" must be an array of [extracted, gold] pairs, got {json_repr(pairs)}'
         )
-    matched_e = {_id(e, f"ntn[{k}][0]", where) for k, (e, _) in enumerate(pairs)}
-    matched_g = {_id(g, f"ntn[{k}][1]", where) for k, (_, g) in enumerate(pairs)}
+    matched_e = {check_id(e, f"ntn[{k}][0]", where) for k, (e, _) in enumerate(pairs)}
+    matched_g = {check_id(g, f"ntn[{k}][1]", where) for k, (_, g) in enumerate(pairs)}
     unknown = (matched_e - extracted) | (matched_g - gold)
     if unknown:
         raise ValueError(
@@ -358,7 +369,8 @@ def read_labels(path: str | os.PathLike[str], /) -> MatchLabels:
     Parameters
     ----------
     path : str or path-like
-        The file; a record without ``run`` takes the file's name.
+        The file. Every record gives its ``run``, or none does: then the file's name
+        is the run.
 
     Returns
     -------
@@ -382,10 +394,9 @@ def read_labels(path: str | os.PathLike[str], /) -> MatchLabels:
     if not isinstance(path, (str, os.PathLike)):
         raise fail_type("path", "be a path", repr(path))
     # the records are checked and counted a block at a time and dropped, so that the
-    # decoded records of the whole file are never held at once; they hold no reference
-    # cycles (the collector's passes would cost more than the reading)
-    with paused_gc():
-        return _read_labels(path)
+    # decoded records of the whole file are never held at once (and the collector's
+    # passes over the objects alive stay short)
+    return _read_labels(path)
 
 
 _BLOCK_BYTES = 1 << 16
@@ -398,28 +409,18 @@ def _read_labels(path) -> MatchLabels:
     name = os.fspath(path)
     columns = _LabelColumns(missing_run=os.path.basename(name))
     sources: list[str] = []
-    # errors in the order of the checks: a record's field or repeat (counting) comes
-    # after the unknown fields and reserved topics of every line, which come after the
-    # JSON of every line (iter_jsonl_blocks raises that); each keeps its first error
-    unread: ValueError | None = None
-    uncounted: Exception | None = None
-    for block in iter_jsonl_blocks(path, count_keys=_label_keys, block_bytes=_BLOCK_BYTES):
-        records = list(map(itemgetter(1), block))
-        if unread is None:
-            unread = _unreadable(records, block, name)
-        if unread is not None or uncounted is not None:
-            continue
+
+    def known(_, block) -> None:  # the reader's own rules, over every line first
+        _refuse_unknown_and_reserved([r for _, r in block], block, name)
+
+    def count(_, block) -> None:
         wheres = [f"{name}:{line}" for line, _ in block]
-        try:
-            columns.add(records, wheres)
-        except (ValueError, TypeError) as exc:
-            uncounted = exc
-            continue
-        sources += wheres
-    if unread is not None:
-        raise unread
-    if uncounted is not None:
-        raise uncounted
+        columns.add(list(map(itemgetter(1), block)), wheres)
+        sources.extend(wheres)
+
+    blocks = Blockwise(known, count)
+    blocks.read(path, count_keys=_label_keys, block_bytes=_BLOCK_BYTES)
+    blocks.check()
     return columns.labels(sources)
 
 
@@ -431,18 +432,18 @@ def _label_keys(values: list) -> int:
     return sum(map(len, compress(values, _are(values, dict))))
 
 
-def _unreadable(records: list, block: list, name: str) -> ValueError | None:
-    """The error of the first record of a block with an unknown field or the reserved topic."""
+def _refuse_unknown_and_reserved(records: list, block: list, name: str) -> None:
+    """Refuse the first record of a block with an unknown field or the reserved topic."""
     objects = [r for r in records if isinstance(r, dict)]
     keys = set().union(*map(dict.keys, objects))
     topics = list(map(methodcaller("get", "topic"), objects))
     if keys <= _FIELD_SET and RESERVED_TOPIC not in topics:
-        return None
+        return
     for line, rec in block:
         if isinstance(rec, dict):
             if not rec.keys() <= _FIELD_SET:
                 extra = unknown_field([rec], _FIELD_SET, "a record")[1]
-                return ValueError(f"{name}:{line}: {extra}")
+                raise ValueError(f"{name}:{line}: {extra}")
             if rec.get("topic") == RESERVED_TOPIC:
-                return ValueError(f'{name}:{line}: "topic": {RESERVED_TOPIC_RULE}')
+                raise ValueError(f'{name}:{line}: "topic": {RESERVED_TOPIC_RULE}')
     raise AssertionError("an unknown field or reserved topic was not found")  # pragma: no cover

@@ -16,8 +16,9 @@ from __future__ import annotations
 import os
 import re
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from itertools import chain, compress, repeat
 from operator import is_, is_not, itemgetter, methodcaller
 from pathlib import PurePath
@@ -28,6 +29,7 @@ import numpy as np
 from .._validation import (
     FairconvWarning,
     Where,
+    check_id,
     check_instance,
     did_you_mean,
     fail,
@@ -38,7 +40,15 @@ from .._validation import (
     id_fault,
     public,
 )
-from ._json import iter_jsonl, json_item_error, json_repr, json_str, read_json
+from ._json import (
+    FileRuns,
+    iter_jsonl,
+    json_item_error,
+    json_repr,
+    json_str,
+    one_way_of_naming_runs,
+    read_json,
+)
 from ._text import source_name
 
 __all__ = [
@@ -83,6 +93,10 @@ class NuggetizerAssignments:
         labelled ``partial_support``.
     sources : tuple of str, length n
         Where each record came from (``file:line`` or ``record i``).
+    file_runs : mapping of str to str
+        The runs that records without ``run_id`` took from their file's name, and the
+        file: two files of one name may not give one run
+        (:func:`fairconv.nuggets.nuggetizer_scores` refuses them).
 
     Examples
     --------
@@ -96,6 +110,8 @@ class NuggetizerAssignments:
     topics: tuple[str, ...]
     counts: np.ndarray
     sources: tuple[str, ...]
+    file_runs: Mapping[str, str] = dataclass_field(default_factory=dict)
+    """The runs named after their file (records without ``run_id``): run -> the file."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -134,13 +150,6 @@ class ConeRagLabels:
     ntr_lines: np.ndarray
 
 
-def _id(value, field: str, where: str) -> str:
-    """A non-empty JSON string id (the id rule of every reader)."""
-    checked = json_str(value, field, where)
-    assert checked is not None  # required: never None
-    return checked
-
-
 def refuse_near_misses(keys, known: Sequence[str], where: str, what: str) -> None:
     """Refuse a key one edit away from a known field (a misspelt field would be ignored).
 
@@ -168,7 +177,7 @@ def _qid(value, where: str) -> str:
     """The topic: a string id, or an integer written in decimal."""
     if type(value) is int:
         value = str(value)
-    topic = _id(value, "qid", where)
+    topic = check_id(value, "qid", where)
     if topic == "all":
         raise file_error(
             where,
@@ -187,8 +196,8 @@ def read_nuggetizer(path_or_records, /, *, name: str | None = None) -> Nuggetize
         A JSON Lines file (``.gz`` read as gzip; blank lines and a byte-order mark at
         the start skipped), or the records as decoded dicts.
     name : str, optional
-        The run of the records without ``run_id`` (retrieval-mode files): by default
-        the file's name without its last suffix (``my.run.v2.jsonl`` -> ``my.run.v2``,
+        The run of the records when none gives ``run_id`` (retrieval-mode files): by
+        default the file's name without its last suffix (``my.run.v2.jsonl`` -> ``my.run.v2``,
         ``.gz`` dropped first), as nuggetizer names a run. Records given in memory
         without ``run_id`` need it.
 
@@ -208,8 +217,9 @@ def read_nuggetizer(path_or_records, /, *, name: str | None = None) -> Nuggetize
         ``nuggets`` that is not an array; a nugget that is not an object or lacks
         ``importance`` or ``assignment`` (a file where no nugget has ``assignment`` is
         named as a ``nuggetizer create`` file); two records of one run for one ``qid``
-        (retrieval-mode files hold one per candidate passage); a field one edit away
-        from a field of the format (``assignement``: Did you mean 'assignment'?).
+        (retrieval-mode files hold one per candidate passage); a record without
+        ``run_id`` among records with one (or the other way round); a field one edit
+        away from a field of the format (``assignement``: Did you mean 'assignment'?).
 
     Warns
     -----
@@ -244,19 +254,20 @@ def read_nuggetizer(path_or_records, /, *, name: str | None = None) -> Nuggetize
         records = [v for _, v in found]
         sources: list[str] = [Where(file, n) for n, _ in found]
         default: str | None = name if name is not None else _stem(path_or_records)
+        named_by = None if name is not None else file
     elif isinstance(path_or_records, Sequence) and not isinstance(path_or_records, bytes):
         records = list(path_or_records)
         sources = [f"record {i + 1}" for i in range(len(records))]
         if not records:
             raise fail("path_or_records", "hold at least one record", "an empty sequence")
-        default = name
+        default, named_by = name, None
     else:
         raise fail_type(
             "path_or_records",
             "be a path or a sequence of records (dicts)",
             type(path_or_records).__name__,
         )
-    return _assignments(records, sources, default)
+    return _assignments(records, sources, default, named_by)
 
 
 def _record_keys(values: list) -> int:
@@ -282,7 +293,8 @@ def _not(values, kind: type):
     return map(is_not, map(type, values), repeat(kind))
 
 
-def _assignments(records: list, sources: list[str], default: str | None):
+def _assignments(records: list, sources: list[str], default: str | None, named_by: str | None):
+    """The assignments of decoded records; ``named_by``: the file whose name is ``default``."""
     n = len(records)
     for i in compress(range(n), _not(records, dict)):
         raise file_error(
@@ -292,15 +304,17 @@ def _assignments(records: list, sources: list[str], default: str | None):
     if misspelt is not None:
         i = next(compress(range(n), map(dict.__contains__, records, repeat(misspelt))))
         refuse_near_misses(records[i], _RECORD_FIELDS, sources[i], "an assignment record")
-    columns = _columns(records, default)
+    first = ("run_id" in records[0], sources[0])  # every record gives one, or none does
+    columns = _columns(records, default, first[0])
     if columns is None:  # some record breaks a rule: the first one names it
         for rec, where in zip(records, sources, strict=True):
-            _record(rec, where, default)
+            _record(rec, where, default, first)
         raise AssertionError("a rule the records break was not found")  # pragma: no cover
     topics, runs, lists = columns
     if len(set(zip(runs, topics, strict=True))) == len(runs):
+        file_runs = {} if first[0] or named_by is None or default is None else {default: named_by}
         return NuggetizerAssignments(
-            tuple(runs), tuple(topics), _nugget_counts(lists, sources), tuple(sources)
+            tuple(runs), tuple(topics), _nugget_counts(lists, sources), tuple(sources), file_runs
         )
     seen: dict[tuple[str, str], int] = {}
     for i, pair in enumerate(zip(runs, topics, strict=True)):  # to name the second
@@ -322,12 +336,19 @@ def _misspelt(objects: list[dict], known: Sequence[str]) -> str | None:
     return next((k for k in sorted(unknown) if did_you_mean(k, known)), None)
 
 
-def _columns(records: list[dict], default: str | None):
-    """The topics, runs and nugget lists of valid records (array work), else None."""
+def _columns(records: list[dict], default: str | None, first_given: bool):
+    """The topics, runs and nugget lists of valid records (array work), else None.
+
+    Every record gives a ``run_id`` if the first one does (``first_given``), else none
+    does.
+    """
     try:
         qids = list(map(itemgetter("qid"), records))
         lists = list(map(itemgetter("nuggets"), records))
     except KeyError:
+        return None
+    given = sum(map(methodcaller("__contains__", "run_id"), records))
+    if given != (len(records) if first_given else 0):
         return None
     runs = list(map(methodcaller("get", "run_id", default), records))
     if not (
@@ -347,16 +368,17 @@ def _valid_ids(ids: list[str]) -> bool:
     return first_bad_id(ids) < 0
 
 
-def _record(rec: dict, where: str, default: str | None) -> None:
+def _record(rec: dict, where: str, default: str | None, first: tuple[bool, str]) -> None:
     """Check one record by the rules :func:`_columns` applies to all, naming the field."""
     for key in ("qid", "nuggets"):
         if key not in rec:
             raise file_error(where, f'an assignment record needs "{key}"')
     _qid(rec["qid"], where)
+    one_way_of_naming_runs("run_id" in rec, first[0], where, first[1], "run_id")
     run = rec.get("run_id", default)
     if run is None:
         raise file_error(where, 'the record has no "run_id"; give the run\'s name (name=...)')
-    _id(run, "run_id", where)
+    check_id(run, "run_id", where)
     if type(rec["nuggets"]) is not list:
         raise file_error(
             where, f'"nuggets" must be an array of nugget objects, got {json_repr(rec["nuggets"])}'
@@ -584,10 +606,15 @@ def _ntr(paths, gold) -> list[tuple[str, str, int, int]]:
     out = []
     seen: dict[tuple[str, str], str] = {}
     fields = ("topic_turn_id", "covered", "uncovered", "recall", "response")
+    file_runs = FileRuns(
+        "the coverage file names its run",
+        "Give the files different run names (coverage_<run>.jsonl).",
+    )
     for path in paths:
         run = _coverage_run(path)
         file = source_name(path)
         json_str(run, "run", Where(file, None, "the run named by the file name"))
+        file_runs.add(run, file, Where(file))
         for line, rec in iter_jsonl(path):
             where = Where(file, line)
             rec = _object(rec, where, "a coverage line")
@@ -595,7 +622,7 @@ def _ntr(paths, gold) -> list[tuple[str, str, int, int]]:
             for key in fields[:4]:
                 if key not in rec:
                     raise file_error(where, f'a coverage line needs "{key}"')
-            turn = _id(rec["topic_turn_id"], "topic_turn_id", where)
+            turn = check_id(rec["topic_turn_id"], "topic_turn_id", where)
             if not gold.get(turn):
                 raise file_error(
                     where,
