@@ -1,8 +1,11 @@
 """The conversation model: words, turns, spans, the JSON Lines reader, bad input."""
 
 import io as stdio
+import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fairconv import AttributeSet, conversation, io
 from fairconv.datasets import path
@@ -207,3 +210,41 @@ def test_a_golddistr_path_that_cannot_be_opened_names_its_attribute_set(tmp_path
         f.write_text(f'{{"A": {{"target": "{target}", "scale": "ordinal"}}}}')
         with pytest.raises(ValueError, match=rf"a\.json: attribute set 'A': .*\({reason}"):
             read_attribute_sets(f)
+
+
+ENTITY_KEYS = st.sampled_from([None, "a", "b", "c", "d"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    keys=st.lists(st.lists(ENTITY_KEYS, min_size=0, max_size=4), min_size=1, max_size=8),
+    block_bytes=st.integers(1, 400),
+)
+def test_a_file_read_in_blocks_is_the_batch_of_all_its_records(tmp_path_factory, keys, block_bytes):
+    """Blocks of any size give the batch of the whole file: entity keys are coded in
+    order of first appearance over all the blocks, as over all the records."""
+    from fairconv.io import _conversations
+
+    records = []
+    for c, row in enumerate(keys):
+        nuggets = [{"start": 2 * k + 3, "end": 2 * k + 3, "level": 1, "entity": e,
+                    "groups": {"A": [1, 0]}} for k, e in enumerate(row)]  # fmt: skip
+        nuggets = [{k: v for k, v in n.items() if v is not None} for n in nuggets]
+        text = "U:q S:" + " ".join(f"w{i}" for i in range(2 * len(row) + 2))
+        records.append({"topic": f"T{c}", "run": "r", "text": text, "nuggets": nuggets})
+    f = tmp_path_factory.mktemp("blocks") / "c.jsonl"
+    f.write_text("".join(json.dumps(r) + "\n" for r in records))
+    whole = batch_from_records(records, SETS, sources=[f"{f}:{c + 1}" for c in range(len(keys))])
+    old = _conversations._BLOCK_BYTES
+    _conversations._BLOCK_BYTES = block_bytes
+    try:
+        read = read_conversations(f, SETS)
+    finally:
+        _conversations._BLOCK_BYTES = old
+    first_seen: dict = {}
+    expected = [first_seen.setdefault(e, len(first_seen)) for row in keys for e in row if e]
+    assert read.entity[read.entity >= 0].tolist() == expected
+    for name in ("offsets", "start", "end", "level", "turn", "entity", "system_turns", "lengths"):
+        assert getattr(read, name).tolist() == getattr(whole, name).tolist(), name
+    assert read.groups["A"].tolist() == whole.groups["A"].tolist()
+    assert (read.topics, read.runs, read.sources) == (whole.topics, whole.runs, whole.sources)

@@ -214,8 +214,9 @@ class _AnswerBlocks:
         return Answers(tuple(self.runs), tuple(self.topics), distributions, tuple(self.sources))
 
 
-_BLOCK_BYTES = 1 << 20
-"""Text of answer records decoded at a time (their objects are then dropped)."""
+_BLOCK_BYTES = 1 << 18
+"""Text of answer records decoded at a time (their objects are then dropped), as for
+conversations (:data:`fairconv.io._conversations._BLOCK_BYTES`)."""
 _BLOCK = 1 << 14
 """Answers given in memory checked at a time."""
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from itertools import chain, count, islice, repeat
+from itertools import chain, count, repeat
 from operator import is_not
 
 import numpy as np
@@ -714,13 +714,16 @@ class Blocks:
     Each block is checked by the rules of :func:`batch_from_records` and turned into
     arrays, so that a reader drops its records before it decodes the next block: few
     decoded objects are alive at once. :meth:`batch` joins the blocks; entity keys are
-    coded in order of first appearance over all of them.
+    coded in order of first appearance over all of them. What is kept between blocks
+    is arrays: no Python object per nugget or entity key stays alive.
     """
 
     def __init__(self, sets: Sequence[AttributeSet]) -> None:
         self.sets = tuple(sets)
         self.parts: list[ConversationBatch] = []
-        self.entities: dict = {}  # each entity key -> the position of its first nugget
+        self.keys: list[np.ndarray] = []  # per block, its entity keys in order of appearance
+        self.key_first: list[np.ndarray] = []  # the position of each one's first nugget
+        self.n_keys = 0  # entity keys of the blocks added so far (one block's may repeat)
         self.nuggets = 0  # nuggets of the blocks added so far
         self.first: tuple[bool, str] | None = None  # whether the first record gives a run
 
@@ -732,30 +735,32 @@ class Blocks:
         """The blocks added, as one batch."""
         parts = self.parts or [_block([], (), self)]
         first = parts[0]
-        if len(parts) > 1:
-            shift = np.cumsum([0] + [p.n_nuggets for p in parts])
-            nuggets = {f: np.concatenate([getattr(p, f) for p in parts]) for f in _NUGGET_ARRAYS}
-            first = ConversationBatch(
-                topics=tuple(chain.from_iterable(p.topics for p in parts)),
-                runs=tuple(chain.from_iterable(p.runs for p in parts)),
-                offsets=np.concatenate(
-                    [p.offsets[:-1] + s for p, s in zip(parts, shift, strict=False)] + [shift[-1:]]
-                ),
-                groups={
-                    a.name: np.concatenate([p.groups[a.name] for p in parts]) for a in self.sets
-                },
-                system_turns=np.concatenate([p.system_turns for p in parts]),
-                lengths=np.concatenate([p.lengths for p in parts]),
-                sources=tuple(chain.from_iterable(p.sources for p in parts)),
-                attributes=self.sets,
-                **nuggets,
-            )
-        # entity codes in order of first appearance: the rank of each key's first position
-        first_at = first.entity
-        keyed = first_at >= 0
-        codes = np.full(len(first_at), -1, dtype=np.int64)
-        codes[keyed] = np.unique(first_at[keyed], return_inverse=True)[1].reshape(-1)
-        return replace(first, entity=codes)
+        if len(parts) == 1:
+            return first  # its entity indices are its codes already
+        shift = np.cumsum([0] + [p.n_nuggets for p in parts])
+        nuggets = {f: np.concatenate([getattr(p, f) for p in parts]) for f in _NUGGET_ARRAYS}
+        # entity codes in order of first appearance over all blocks: the keys a block
+        # shares with an earlier block take that block's code
+        keys, inverse = np.unique(np.concatenate(self.keys), return_inverse=True)
+        first_at = np.full(len(keys), np.iinfo(np.int64).max)
+        np.minimum.at(first_at, inverse.reshape(-1), np.concatenate(self.key_first))
+        rank = np.empty(len(keys), dtype=np.int64)
+        rank[np.argsort(first_at, kind="stable")] = np.arange(len(keys))
+        code_of = np.append(rank[inverse.reshape(-1)], -1)  # the index -1 reads -1
+        nuggets["entity"] = code_of[nuggets["entity"]]
+        return ConversationBatch(
+            topics=tuple(chain.from_iterable(p.topics for p in parts)),
+            runs=tuple(chain.from_iterable(p.runs for p in parts)),
+            offsets=np.concatenate(
+                [p.offsets[:-1] + s for p, s in zip(parts, shift, strict=False)] + [shift[-1:]]
+            ),
+            groups={a.name: np.concatenate([p.groups[a.name] for p in parts]) for a in self.sets},
+            system_turns=np.concatenate([p.system_turns for p in parts]),
+            lengths=np.concatenate([p.lengths for p in parts]),
+            sources=tuple(chain.from_iterable(p.sources for p in parts)),
+            attributes=self.sets,
+            **nuggets,
+        )
 
 
 _NUGGET_ARRAYS = ("start", "end", "level", "turn", "entity")
@@ -763,7 +768,7 @@ _NUGGET_ARRAYS = ("start", "end", "level", "turn", "entity")
 
 
 def _block(records: list, sources: tuple, blocks: Blocks) -> ConversationBatch:
-    """One block's batch, its ``entity`` the position of each key's first nugget (-1: none)."""
+    """One block's batch, its ``entity`` indices of :func:`_entity_indices` (-1: none)."""
     sets = blocks.sets
     with_text = [
         c for c, r in enumerate(records) if isinstance(r, dict) and type(r.get("text")) is str
@@ -817,7 +822,7 @@ def _block(records: list, sources: tuple, blocks: Blocks) -> ConversationBatch:
         raise json_item_error(
             sources, offsets, i, "nugget", f'"turn" must be >= 1, got {int(turn[i])}'
         )
-    entity = _entity_positions(values("entity"), sources, offsets, blocks)
+    entity = _entity_indices(values("entity"), sources, offsets, blocks)
     groups = json_groups(flat, sets, sources, offsets)
     table = _turn_table(with_text, n_words, text_turn, spans)
     has_turns = np.zeros(len(records), dtype=bool)
@@ -865,33 +870,38 @@ def _turn_table(with_text, n_words, text_turn, spans):
     return conv[order], start[order], end[order], system[order]
 
 
-def _entity_positions(entities: list, sources, offsets, blocks: Blocks) -> np.ndarray:
-    """The position (over all blocks) of the first nugget of each nugget's entity key.
+def _entity_indices(entities: list, sources, offsets, blocks: Blocks) -> np.ndarray:
+    """The index of each nugget's entity key among the keys of every block; -1 for none.
 
-    -1 for a nugget without one. A key is an identifier, as
-    :func:`fairconv.io._json.json_str` checks one: a non-empty string without whitespace
-    or control characters; the keys a block brings are checked in one pass.
+    Within a block, the keys are numbered in order of first appearance (its codes), and
+    the block's keys and their first positions are kept as arrays for
+    :meth:`Blocks.batch`. A key is an identifier, as :func:`fairconv.io._json.json_str`
+    checks one: a non-empty string without whitespace or control characters.
     """
     if not set(map(type, entities)) <= {str, type(None)}:
         i = next(i for i, e in enumerate(entities) if e is not None and type(e) is not str)
         message = f'"entity" must be a string, got {json_repr(entities[i])}'
         raise json_item_error(sources, offsets, i, "nugget", message)
     # each entity's first position: one dict call per nugget, in C (map over setdefault)
-    seen = blocks.entities
-    known = len(seen)
-    at = count(blocks.nuggets)
-    first = np.fromiter(map(seen.setdefault, entities, at), np.int64, len(entities))
-    blocks.nuggets += len(entities)
+    seen: dict = {}
+    first = np.fromiter(map(seen.setdefault, entities, count()), np.int64, len(entities))
     none_at = seen.pop(None, -1)
-    keys = list(islice(seen, known, None))  # the keys this block brings
-    bad_key = first_bad_id(keys)  # one pass over them
+    keys = list(seen)
+    bad_key = first_bad_id(keys)  # one pass over all the keys
     if bad_key >= 0:
         i = entities.index(keys[bad_key])
         rule = id_fault(keys[bad_key])
         message = f'"entity" must {rule}, got {json_repr(keys[bad_key])}'
         raise json_item_error(sources, offsets, i, "nugget", message)
-    first[first == none_at] = -1
-    return first
+    # codes in order of first appearance: the rank of each first position
+    keyed = first != none_at
+    codes = np.full(len(entities), -1, dtype=np.int64)
+    codes[keyed] = np.unique(first[keyed], return_inverse=True)[1].reshape(-1) + blocks.n_keys
+    blocks.keys.append(np.array(keys, dtype=str))
+    blocks.key_first.append(np.fromiter(seen.values(), np.int64, len(keys)) + blocks.nuggets)
+    blocks.n_keys += len(keys)
+    blocks.nuggets += len(entities)
+    return codes
 
 
 def _sorted(batch: ConversationBatch) -> ConversationBatch:
