@@ -321,3 +321,26 @@ def test_labels_that_name_no_run_give_a_run_that_reads_back(tmp_path, capsys):
     cli_out = tmp_path / "cli.tsv"
     assert main(["nuggets", "-o", str(cli_out), str(f)]) == 0
     assert read_scores(cli_out).runs == ("my-labels.jsonl",)
+
+
+def test_a_run_without_labels_for_a_turn_is_left_out_there_with_a_notice(tmp_path, capsys):
+    from fairconv import FairconvWarning
+
+    recs = [{**GOOD, "run": r, "topic": t, "turn": f"{t}_1"}
+            for r, t in (("a", "T1"), ("a", "T2"), ("b", "T1"))]  # fmt: skip
+    message = (
+        r"^run 'b' has no match labels for 1 of the 2 topics scored \(T2_1\): they are left "
+        r"out of its mean$"
+    )
+    with pytest.warns(FairconvWarning, match=message) as caught:
+        table = nuggets.evaluate(io.labels_from_records(recs))
+    assert len(caught) == 1 and caught[0].filename == __file__
+    assert table.notices == {"topics_scored": 2, "topics_missing": {"a": 0, "b": 1}}
+    assert not table.present[table.topics.index("T2_1"), table.runs.index("b")].any()
+    f = tmp_path / "l.jsonl"
+    f.write_text("".join(json.dumps(r) + "\n" for r in recs))
+    assert main(["nuggets", "-o", str(tmp_path / "o.tsv"), str(f)]) == 0
+    assert capsys.readouterr().err == (
+        "fairconv nuggets: warning: run 'b' has no match labels for 1 of the 2 topics scored "
+        "(T2_1): they are left out of its mean\n"
+    )

@@ -9,6 +9,7 @@
 import json
 import math
 import shutil
+import warnings
 from pathlib import Path
 
 import pytest
@@ -29,6 +30,29 @@ def _files(case):
     return d / "gold.json", d / "response_nuggets.json", (ntn if ntn.exists() else None), ntr
 
 
+def scores(labels, **options):
+    """cone_rag_scores, and its notices: one per run lacking rows another run has (left
+    out of its mean, as CONE-RAG leaves them out), counted in the table's notices."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        table = nuggets.cone_rag_scores(labels, **options)
+    rows: dict = {}
+    for run, turn in zip(labels.runs, labels.turns, strict=True):
+        rows.setdefault(run, set()).add(turn)
+    lacking = {run: [t for t in table.topics if t not in mine] for run, mine in rows.items()}
+    expected = [
+        f"run {run!r} has no NtN or NtR result for {len(turns)} of the {len(table.topics)} "
+        "topics scored"
+        for run, turns in lacking.items()
+        if turns
+    ]
+    assert [str(w.message).split(" (")[0] for w in caught] == expected
+    assert all(str(w.message).endswith("left out of its mean, as CONE-RAG leaves them out")
+               for w in caught)  # fmt: skip
+    assert table.notices["topics_missing"] == {run: len(t) for run, t in lacking.items()}
+    return table
+
+
 def _same(got, want):
     return (want is None and math.isnan(got)) or got == want
 
@@ -37,7 +61,7 @@ def _same(got, want):
 def test_per_turn_values_and_run_means_equal_cone_rags(case):
     gold, resp, ntn, ntr = _files(case)
     view = json.loads((REF / case / "expected.json").read_text())["fairconv_view"]
-    table = nuggets.cone_rag_scores(nuggets.read_cone_rag(gold, resp, ntn=ntn, ntr=ntr))
+    table = scores(nuggets.read_cone_rag(gold, resp, ntn=ntn, ntr=ntr))
     for row in view["per_turn"]:
         for m in table.measures:
             assert _same(table.value(row["run"], row["turn"], m), row[OLD[m]]), (row, m)
@@ -53,10 +77,10 @@ def test_per_turn_values_and_run_means_equal_cone_rags(case):
 
 def test_ntr_alone_and_ntn_alone():
     gold, resp, ntn, ntr = _files("basic")
-    only_ntr = nuggets.cone_rag_scores(nuggets.read_cone_rag(gold, resp, ntr=ntr))
+    only_ntr = scores(nuggets.read_cone_rag(gold, resp, ntr=ntr))
     assert only_ntr.measures == ("Recall-NtR",)
     assert only_ntr.value("runB", "all", "Recall-NtR") == 0.41666666666666663
-    only_ntn = nuggets.cone_rag_scores(nuggets.read_cone_rag(gold, resp, ntn=ntn))
+    only_ntn = scores(nuggets.read_cone_rag(gold, resp, ntn=ntn))
     assert only_ntn.measures == ("Recall-NtN", "Precision-NtN")
     with pytest.raises(ValueError, match="'ntn' and 'ntr' parameters of io.read_cone_rag"):
         nuggets.read_cone_rag(gold, resp)
@@ -64,7 +88,7 @@ def test_ntr_alone_and_ntn_alone():
 
 def test_gold_nuggets_without_text_are_read_as_ntr_reads_them():
     gold, resp, _, ntr = _files("err_gold_without_text")
-    table = nuggets.cone_rag_scores(nuggets.read_cone_rag(gold, resp, ntr=ntr))
+    table = scores(nuggets.read_cone_rag(gold, resp, ntr=ntr))
     assert table.value("runA", "all", "Recall-NtR") == 1.0
 
 
@@ -236,9 +260,7 @@ def test_agrees_with_the_loop(tmp_path_factory, data):
         results["predicted_gold_nuggets"].setdefault(run, {})[turn] = predicted[run, turn]
         results["predictive_response_nuggets"].setdefault(run, {})[turn] = predictive[run, turn]
     (d / "ntn.json").write_text(json.dumps(results))
-    table = nuggets.cone_rag_scores(
-        nuggets.read_cone_rag(d / "gold.json", d / "resp.json", ntn=d / "ntn.json")
-    )
+    table = scores(nuggets.read_cone_rag(d / "gold.json", d / "resp.json", ntn=d / "ntn.json"))
     for run, (recall, precision) in loop_cone_rag(gold, entries, predicted, predictive).items():
         assert table.value(run, "all", "Recall-NtN") == recall
         assert table.value(run, "all", "Precision-NtN") == precision
@@ -277,7 +299,7 @@ def test_coverage_files_alone(case):
     gold, _, _, ntr = _files(case)
     ntr = [p for p in ntr if case != "ntr_existing_output" or p.name == "coverage_runB.jsonl"]
     view = json.loads((REF / case / "expected.json").read_text())["fairconv_view"]
-    table = nuggets.cone_rag_scores(nuggets.read_cone_rag(gold, ntr=ntr))
+    table = scores(nuggets.read_cone_rag(gold, ntr=ntr))
     assert table.measures == ("Recall-NtR",)
     for p in ntr:
         run = p.name[len("coverage_") : -len(".jsonl")]
@@ -290,8 +312,6 @@ def test_coverage_files_alone(case):
 def test_measures_picks_among_those_the_files_give():
     gold, resp, ntn, ntr = _files("basic")
     labels = nuggets.read_cone_rag(gold, resp, ntn=ntn)
-    assert nuggets.cone_rag_scores(labels, measures=["Precision-NtN"]).measures == (
-        "Precision-NtN",
-    )
+    assert scores(labels, measures=["Precision-NtN"]).measures == ("Precision-NtN",)
     with pytest.raises(ValueError, match="must name measures it computes"):
-        nuggets.cone_rag_scores(labels, measures=["Recall-NtR"])  # no coverage file read
+        scores(labels, measures=["Recall-NtR"])  # no coverage file read

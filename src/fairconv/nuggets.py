@@ -55,7 +55,7 @@ from ._validation import (
 from .io import _labels
 from .io._json import FileRuns
 from .io._nuggetizer import ConeRagLabels, NuggetizerAssignments, read_cone_rag, read_nuggetizer
-from .results import ScoreTable, pick
+from .results import ScoreTable, notice_missing_topics, pick
 
 __all__ = [
     "MEASURES",
@@ -163,11 +163,13 @@ def _esc(name: str) -> str:
     return name.replace("%", "%25").replace("/", "%2F")
 
 
-def _table(runs, topics, measures, values, present=None, overall=None, sources=None):
+def _table(runs, topics, measures, values, *, item, tool, present=None, overall=None, sources=None):
     """A ScoreTable with one cell per item: runs in order of first appearance, topics sorted.
 
     ``present`` (items, M) says which cells exist (all by default); cells no item gives
-    do not exist. Two items of one (run, topic) are an error naming their sources.
+    do not exist: a run without an ``item`` for a topic that another run has is left out
+    there, with the notice of every family (``tool``: whose rule that is). Two items of
+    one (run, topic) are an error naming their sources.
     """
     base = ScoreTable.from_items(runs, topics, measures, values, missing=np.nan, sources=sources)
     r_index = {r: i for i, r in enumerate(base.runs)}
@@ -176,6 +178,10 @@ def _table(runs, topics, measures, values, present=None, overall=None, sources=N
     t = np.fromiter(map(t_index.__getitem__, topics), np.int64, len(topics))
     mask = np.zeros(base.values.shape, dtype=bool)  # (topics, runs, measures)
     mask[t, r] = True if present is None else present
+    given = np.zeros(base.values.shape[:2], dtype=bool)
+    given[t, r] = True
+    action = "they are left out of its mean" + (f", as {tool} leaves them out" if tool else "")
+    missing = notice_missing_topics(base.topics, base.runs, ~given, item=item, action=action)
     return ScoreTable(
         topics=base.topics,
         runs=base.runs,
@@ -183,6 +189,7 @@ def _table(runs, topics, measures, values, present=None, overall=None, sources=N
         values=base.values,
         present=mask,
         overall=overall,
+        notices={"topics_scored": len(base.topics), "topics_missing": missing},
     )
 
 
@@ -265,7 +272,16 @@ def evaluate(
         np.add.at(pooled, r, labels.counts)
         per_run = ratios(pooled)
         overall = np.column_stack([per_run[m] for m in MEASURES])
-    table = _table(labels.runs, units, MEASURES, values, overall=overall, sources=labels.sources)
+    table = _table(
+        labels.runs,
+        units,
+        MEASURES,
+        values,
+        item="match labels",
+        tool=None,
+        overall=overall,
+        sources=labels.sources,
+    )
     return pick(table, measures)
 
 
@@ -411,7 +427,16 @@ def nuggetizer_scores(assignments, /, *, measures: Sequence[str] | None = None) 
     overall = np.array(
         [[_core.exact_mean(values[run_of == i, m]) for m in range(4)] for i in range(len(order))]
     )
-    table = _table(runs, topics, NUGGETIZER_MEASURES, values, overall=overall, sources=sources)
+    table = _table(
+        runs,
+        topics,
+        NUGGETIZER_MEASURES,
+        values,
+        item="assignment record",
+        tool="nuggetizer",
+        overall=overall,
+        sources=sources,
+    )
     return pick(table, measures)
 
 
@@ -469,9 +494,16 @@ def cone_rag_scores(
     >>> labels = read_cone_rag(path("rag", "cone-rag", "gold.json"),
     ...                        path("rag", "cone-rag", "response_nuggets.json"),
     ...                        ntn=path("rag", "cone-rag", "nuggets_results.json"))
-    >>> t = cone_rag_scores(labels)
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as notices:
+    ...     warnings.simplefilter("always")
+    ...     t = cone_rag_scores(labels)
     >>> t.value("runA", "1_1", "Recall-NtN"), t.value("runA", "1_3", "Recall-NtN")
     (0.6666666666666666, 0.0)
+    >>> str(notices[0].message)[:59]  # runA is not in turn 2_2 of the response nuggets
+    "run 'runA' has no NtN or NtR result for 1 of the 5 topics s"
+    >>> t.notices["topics_missing"]
+    {'runA': 1, 'runB': 0}
     """
     if not isinstance(labels, ConeRagLabels):
         raise fail_type("labels", "be what read_cone_rag returns", type(labels).__name__)
@@ -503,7 +535,16 @@ def cone_rag_scores(
             elif (labels.ntn & mine).any():
                 cells = values[labels.ntn & mine, k]
                 overall[i, k] = _core.sequential_mean(cells[~np.isnan(cells)])
-    table = _table(labels.runs, labels.turns, tuple(names), values, present, overall)
+    table = _table(
+        labels.runs,
+        labels.turns,
+        tuple(names),
+        values,
+        item="NtN or NtR result",
+        tool="CONE-RAG",
+        present=present,
+        overall=overall,
+    )
     return pick(table, measures)
 
 

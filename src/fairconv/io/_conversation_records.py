@@ -39,7 +39,7 @@ from .._validation import (
     unknown_field,
 )
 from ..divergences import AttributeSet
-from ..results import ScoreTable
+from ..results import ScoreTable, notice_missing_topics
 from ._json import (
     json_groups,
     json_ints,
@@ -477,10 +477,26 @@ class ConversationBatch:
         return np.repeat(np.arange(len(self)), np.diff(self.offsets))
 
     @public
-    def table(self, scores: dict, /) -> ScoreTable:
-        """A ScoreTable of per-conversation score arrays (one per run and topic).
+    def table(self, scores, /) -> ScoreTable:
+        """A ScoreTable of per-conversation scores: one cell per run and topic.
 
-        A run without a topic that another run has scores 0 there.
+        Parameters
+        ----------
+        scores : mapping or sequence of (str, array_like of shape (conversations,))
+            Each measure's name and its value for every conversation, in output order.
+
+        Returns
+        -------
+        ScoreTable
+            Runs in order of first appearance, topics sorted. A run without a
+            conversation for a topic that another run has scores 0 there, with a notice
+            (:class:`~fairconv.FairconvWarning`) naming the run and the topics; the
+            counts are the table's ``notices`` (``topics_scored``, ``topics_missing``).
+
+        Raises
+        ------
+        ValueError
+            For two conversations of one run for one topic, naming both.
 
         Examples
         --------
@@ -490,13 +506,29 @@ class ConversationBatch:
         >>> batch.table({"X": np.array([0.25, 0.5])}).value("ORG-CS-D-MN-1", "R112", "X")
         0.5
         """
-        names = list(scores)
-        return ScoreTable.from_items(
-            self.runs,
-            self.topics,
-            names,
-            np.column_stack([scores[n] for n in names]),
-            sources=self.sources,
+        pairs = list(scores.items()) if isinstance(scores, Mapping) else list(scores)
+        names = [str(name) for name, _ in pairs]
+        values = np.zeros((len(self), len(pairs)))
+        for k, (_, v) in enumerate(pairs):
+            values[:, k] = v
+        base = ScoreTable.from_items(self.runs, self.topics, names, values, sources=self.sources)
+        t_index = {t: i for i, t in enumerate(base.topics)}
+        r_index = {r: i for i, r in enumerate(base.runs)}
+        given = np.zeros((len(base.topics), len(base.runs)), dtype=bool)
+        given[
+            np.fromiter(map(t_index.__getitem__, self.topics), np.int64, len(self)),
+            np.fromiter(map(r_index.__getitem__, self.runs), np.int64, len(self)),
+        ] = True
+        missing = notice_missing_topics(
+            base.topics, base.runs, ~given, item="conversation", action="they score 0 there"
+        )
+        return ScoreTable(
+            topics=base.topics,
+            runs=base.runs,
+            measures=base.measures,
+            values=base.values,
+            present=base.present,
+            notices={"topics_scored": len(base.topics), "topics_missing": missing},
         )
 
     @public
