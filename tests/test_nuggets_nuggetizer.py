@@ -418,3 +418,10 @@ def test_measures_picks_and_orders_the_columns():
     assert table.value("runA", "all", "all-score") == 0.5
     with pytest.raises(ValueError, match="old spelling|Did you mean 'all-score'"):
         nuggets.nuggetizer_scores(assignments, measures=["all_score"])
+
+
+def test_the_unknown_label_notice_points_at_the_callers_line():
+    rec = {"qid": "q1", "run_id": "r", "nuggets": [{"importance": "Vital", "assignment": "x"}]}
+    with pytest.warns(FairconvWarning, match="nuggetizer does not know") as caught:
+        nuggets.read_nuggetizer([rec])
+    assert {w.filename for w in caught} == {__file__}

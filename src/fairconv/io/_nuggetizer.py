@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 import re
-import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
@@ -27,7 +26,6 @@ from typing import Any
 import numpy as np
 
 from .._validation import (
-    FairconvWarning,
     Where,
     check_id,
     check_instance,
@@ -38,6 +36,7 @@ from .._validation import (
     file_error,
     first_bad_id,
     id_fault,
+    notice,
     public,
 )
 from ._json import (
@@ -468,11 +467,9 @@ def _notice_unknown(values: list, unknown: np.ndarray, field: str, sources, offs
         else '"support" earns 1, "partial_support" 1/2, anything else 0'
     )
     more = "" if len(first) < 5 else ", ..."
-    warnings.warn(
+    notice(
         f"{unknown.size} nugget(s) have an {field} nuggetizer does not know: "
-        f"{listed}{more}; scored as nuggetizer scores them ({rule})",
-        FairconvWarning,
-        stacklevel=7,
+        f"{listed}{more}; scored as nuggetizer scores them ({rule})"
     )
 
 
