@@ -315,3 +315,56 @@ def test_measures_picks_among_those_the_files_give():
     assert scores(labels, measures=["Precision-NtN"]).measures == ("Precision-NtN",)
     with pytest.raises(ValueError, match="must name measures it computes"):
         scores(labels, measures=["Recall-NtR"])  # no coverage file read
+
+
+TURN_IDS = st.one_of(
+    st.sampled_from(["1_1", "all", "1 1", "1\t1", "", " 1_1", "1_1\n", "\u00a01", "ok"]),
+    st.text(max_size=4),
+)
+
+
+@pytest.mark.parametrize("place", ["gold", "response", "coverage"])
+@given(turn=TURN_IDS)
+def test_turn_ids_follow_the_id_rule_wherever_they_are(tmp_path_factory, place, turn):
+    """A turn id is a row of the table: the id rule of every reader holds for the keys of
+    the gold and response files as for coverage lines, and 'all' (the mean rows) is
+    refused with a message that says so."""
+    from fairconv._validation import id_fault
+
+    d = tmp_path_factory.mktemp("ids")
+    good = "1_1"
+    ids = {place: turn, **{p: good for p in ("gold", "response", "coverage") if p != place}}
+    bad = id_fault(turn) is not None or turn == "all"
+    gold_turns = {good: {"g1": {"text": "x"}}}
+    if place == "gold" or not bad:  # a valid turn of the other files has its gold nuggets
+        gold_turns[turn] = {"g1": {"text": "x"}}
+    (d / "gold.json").write_text(json.dumps(gold_turns))
+    resp = {ids["response"]: {"runA": {"nuggets": {"matched": ["a"]}}}}
+    (d / "resp.json").write_text(json.dumps(resp))
+    line = {"topic_turn_id": ids["coverage"], "covered": ["g1"], "uncovered": [], "recall": 1.0}
+    (d / "coverage_runA.jsonl").write_text(json.dumps(line) + "\n")
+    try:
+        nuggets.read_cone_rag(d / "gold.json", d / "resp.json", ntr=[d / "coverage_runA.jsonl"])
+    except ValueError as exc:
+        assert bad, exc
+        message = str(exc)
+        if turn == "all":
+            assert "is the name of the mean rows in fairconv's output; rename the turn" in message
+        else:
+            assert '"turn id" must' in message or '"topic_turn_id" must' in message
+            assert json.dumps(turn) in message
+        where = {"gold": "gold.json", "response": "resp.json", "coverage": "coverage_runA.jsonl:1"}
+        assert message.startswith(str(d / where[place])), message
+    else:
+        assert not bad
+
+
+def test_a_turn_with_a_space_is_refused_on_the_command_line(tmp_path, capsys):
+    (tmp_path / "gold.json").write_text(json.dumps({"1 1": {"g1": {"text": "x"}}}))
+    line = {"topic_turn_id": "1_1", "covered": [], "uncovered": [], "recall": 0}
+    (tmp_path / "coverage_r.jsonl").write_text(json.dumps(line) + "\n")
+    argv = ["nuggets", "--input-format", "cone-rag", "--gold", str(tmp_path / "gold.json"),
+            "--ntr", str(tmp_path / "coverage_r.jsonl")]  # fmt: skip
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and '"turn id" must not contain' in err and '"1 1"' in err

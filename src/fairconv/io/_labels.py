@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from .._validation import (
+    Where,
     check_id,
     fail,
     fail_type,
@@ -414,7 +415,7 @@ def _read_labels(path) -> MatchLabels:
         _refuse_unknown_and_reserved([r for _, r in block], block, name)
 
     def count(_, block) -> None:
-        wheres = [f"{name}:{line}" for line, _ in block]
+        wheres = [Where(name, line) for line, _ in block]
         columns.add(list(map(itemgetter(1), block)), wheres)
         sources.extend(wheres)
 

@@ -48,7 +48,7 @@ from ._json import (
     one_way_of_naming_runs,
     read_json,
 )
-from ._text import source_name
+from ._text import RESERVED_TOPIC, source_name
 
 __all__ = [
     "NuggetizerAssignments",
@@ -482,12 +482,25 @@ def _object(value, where: str, what: str) -> dict:
     return value
 
 
+def _turn(turn, where, field: str = "turn id") -> str:
+    """A turn id (a row of the table): an id by the rule of every reader, but not ``all``."""
+    check_id(turn, field, where)
+    if turn == RESERVED_TOPIC:
+        raise file_error(
+            where,
+            f'the {field} "all" is the name of the mean rows in fairconv\'s output; '
+            "rename the turn",
+        )
+    return turn
+
+
 def _gold(path) -> dict[str, list[str]]:
     """Map each turn id to its gold nugget ids, in file order."""
     file = Where(source_name(path))
     data = _object(read_json(path), file, "the gold nuggets file")
     gold = {}
     for turn, nuggets in data.items():  # one per turn
+        _turn(turn, Where(file, None, "a key of the gold nuggets file"))
         where = Where(file, None, f'turn "{turn}"')
         _object(nuggets, where, "the turn's gold nuggets")
         for gid in compress(nuggets, _not(nuggets.values(), dict)):
@@ -503,6 +516,7 @@ def _response_nuggets(path, gold) -> list[tuple[str, str, int]]:
     data = _object(read_json(path), file, "the response nuggets file")
     out = []
     for turn, runs in data.items():  # one per turn
+        _turn(turn, Where(file, None, "a key of the response nuggets file"))
         where = Where(file, None, f'turn "{turn}"')
         _object(runs, where, "the turn's runs")
         if turn not in gold:
@@ -552,6 +566,7 @@ def _ntn(path, gold, entries) -> dict[tuple[str, str], tuple[int, int]]:
         for run, turns in data[field].items():
             _object(turns, Where(file, None, f'"{field}" of run "{run}"'), "the run's turns")
             for turn, ids in turns.items():
+                _turn(turn, Where(file, None, f'"{field}" of run "{run}"'))
                 where = Where(file, None, f'"{field}", run "{run}", turn "{turn}"')
                 if (run, turn) not in matched:
                     raise file_error(
@@ -619,7 +634,7 @@ def _ntr(paths, gold) -> list[tuple[str, str, int, int]]:
             for key in fields[:4]:
                 if key not in rec:
                     raise file_error(where, f'a coverage line needs "{key}"')
-            turn = check_id(rec["topic_turn_id"], "topic_turn_id", where)
+            turn = _turn(rec["topic_turn_id"], where, "topic_turn_id")
             if not gold.get(turn):
                 raise file_error(
                     where,
