@@ -763,3 +763,38 @@ def test_the_error_of_inputs_converted_on_threads_is_the_first_in_input_order(
         runs = {k: good_runs["r1"] if isinstance(v, str) else v for k, v in runs.items()}
     with pytest.raises((ValueError, TypeError), match=message):
         gfr.evaluate(qrels, runs, [], n_jobs=n_jobs)
+
+
+class RanxLike:
+    """A stand-in for ranx's ``Qrels`` and ``Run`` (ranx, which needs numba, is not
+    installed for the tests): what fairconv reads of them, ``to_dict()`` and ``name``."""
+
+    def __init__(self, data, name=None):
+        self._data, self.name = data, name
+
+    def to_dict(self):
+        return self._data
+
+
+def test_ranx_qrels_and_runs_are_taken_wherever_dicts_are():
+    qrels = {"T1": {"a": 2, "b": 0}, "T2": {"a": 1}}
+    run = {"T1": {"a": 0.5, "b": 0.9}, "T2": {"a": 0.3}}
+    assert as_qrels(RanxLike(qrels)).levels.tolist() == as_qrels(qrels).levels.tolist()
+    got = as_run(RanxLike(run, name="bm25"))
+    assert got.name == "bm25" and got.scores.tolist() == as_run(run).scores.tolist()
+    assert as_run(RanxLike(run)).name == "run"
+    assert as_run(RanxLike(run, name="bm25"), name="mine").name == "mine"
+    assert [r.name for r in as_runs(RanxLike(run, name="a"))] == ["a"]
+    assert [r.name for r in as_runs([RanxLike(run, name="a"), RanxLike(run, name="b")])] == [
+        "a",
+        "b",
+    ]
+    assert [r.name for r in as_runs({"x": RanxLike(run, name="a")})] == ["x"]
+    p = fairweb1_pilot()
+    origin = [a for a in p.attributes if a.attribute.name == "M-ORIGIN"]
+    pilot_run = {"P002": {"tt0088763": 9.0, "tt0111161": 8.5}}
+    table = gfr.evaluate(RanxLike({"P002": {"tt0088763": 2}}), [RanxLike(pilot_run, name="r")],
+                         origin, cutoffs=[10])  # fmt: skip
+    assert table.runs == ("r",)
+    with pytest.raises(ValueError, match="run name"):
+        as_run(RanxLike(run, name="a b"))

@@ -101,6 +101,21 @@ def _is_frame(obj) -> bool:
     return hasattr(obj, "columns") and hasattr(obj, "itertuples")
 
 
+def _is_ranx(obj) -> bool:
+    """A ranx ``Qrels`` or ``Run`` (duck-typed: ranx is no dependency of fairconv).
+
+    It gives its ``{query_id: {doc_id: value}}`` dict by ``to_dict()`` and has a
+    ``name``; a DataFrame or a Series, which have both, is not one.
+    """
+    return (
+        hasattr(obj, "to_dict")
+        and hasattr(obj, "name")
+        and not _is_frame(obj)
+        and not _is_series(obj)
+        and not isinstance(obj, (Qrels, Run))
+    )
+
+
 def _is_series(obj) -> bool:
     return hasattr(obj, "dtype") and hasattr(obj, "iloc") and not hasattr(obj, "columns")
 
@@ -682,7 +697,7 @@ def as_qrels(qrels, /) -> Qrels:
 
     Parameters
     ----------
-    qrels : Qrels, path, file object, DataFrame, dict or iterable of records
+    qrels : Qrels, path, file object, DataFrame, dict, ranx Qrels or iterable of records
         A DataFrame has a query id column (``query_id``, ``qid`` or ``q_id``), a doc id
         column (``doc_id`` or ``docno``) and a relevance column (``relevance``,
         ``label``, ``rel`` or ``score``); a dict maps query ids to ``{doc_id: level}``;
@@ -710,6 +725,8 @@ def as_qrels(qrels, /) -> Qrels:
     """
     if isinstance(qrels, Qrels):
         return qrels
+    if _is_ranx(qrels):
+        qrels = qrels.to_dict()
     if _is_path(qrels):
         return read_qrels(qrels)
     what = f"qrels {_kind(qrels)}"
@@ -812,13 +829,14 @@ def as_run(run, /, *, name: str | None = None) -> Run:
 
     Parameters
     ----------
-    run : Run, path, file object, DataFrame, dict or iterable of records
+    run : Run, path, file object, DataFrame, dict, ranx Run or iterable of records
         A DataFrame has a query id column (``query_id``, ``qid`` or ``q_id``), a doc id
         column (``doc_id`` or ``docno``) and a ``score`` column; a ``rank`` column is
         ignored; an optional ``sample`` column gives each row's sample id
         (:attr:`Run.samples`; without it every row is in the sample ``Q0``). A dict maps
         query ids to ``{doc_id: score}`` (pytrec_eval's shape); records (named tuples,
-        objects or dicts) have those fields (``sample`` in every record or in none).
+        objects or dicts) have those fields (``sample`` in every record or in none). A ranx
+        ``Run`` is read by its ``to_dict()`` and named by its ``name``.
     name : str, optional
         The run's name; files keep the tag they have, a DataFrame with a run column
         takes its value, other inputs are named ``run``.
@@ -845,6 +863,9 @@ def as_run(run, /, *, name: str | None = None) -> Run:
     """
     if isinstance(run, Run):
         return run
+    if _is_ranx(run):
+        name = run.name if name is None and run.name is not None else name
+        run = run.to_dict()
     tag = None if name is None else _run_name(name, "run")
     if _is_path(run):
         return read_run(run, name=tag)
@@ -916,6 +937,8 @@ def _run_jobs(runs) -> list[partial[list[Run]]]:
     The checks of the collection itself (its kind, the mapping's keys) are made here;
     each job converts one input and gives its runs.
     """
+    if _is_ranx(runs):
+        return [partial(_listed_run, runs)]
     if isinstance(runs, Mapping):
         if _single_run_dict(runs):
             raise ValueError(
