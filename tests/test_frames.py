@@ -798,3 +798,32 @@ def test_ranx_qrels_and_runs_are_taken_wherever_dicts_are():
     assert table.runs == ("r",)
     with pytest.raises(ValueError, match="run name"):
         as_run(RanxLike(run, name="a b"))
+
+
+@pytest.mark.parametrize(
+    "vector", [[1, 0], (1, 0), np.array([1, 0]), np.array([1.0, 0.0]), (np.int64(1), np.int64(0))]
+)
+@pytest.mark.parametrize("level", [2, np.int64(2), np.int32(2), np.uint8(2)])
+def test_answers_take_the_vectors_and_levels_memberships_take(vector, level):
+    """Tuples and arrays of numbers, numpy integer levels: as JSON's lists and ints."""
+    from fairconv import AttributeSet
+    from fairconv.io import as_answers
+
+    sets = [AttributeSet("A", [0.5, 0.5], "nominal")]
+    entities = [{"level": level, "groups": {"A": vector}}]
+    frame = pd.DataFrame({"topic": ["T1"], "run": ["r"], "entities": [entities]})
+    for answers in (frame, [{"topic": "T1", "run": "r", "entities": entities}]):
+        assert as_answers(answers, sets).distributions["A"].tolist() == [[1.0, 0.0]]
+
+
+def test_a_vector_of_another_length_is_named_as_given():
+    from fairconv import AttributeSet
+    from fairconv.io import as_answers
+
+    sets = [AttributeSet("A", [0.5, 0.5], "nominal")]
+    entities = [{"level": 1, "groups": {"A": np.array([0, 0, 1])}}]
+    frame = pd.DataFrame({"topic": ["T1"], "entities": [entities]})
+    with pytest.raises(
+        ValueError, match=r'"groups"."A" must be an array of 2 numbers .*got \[0, 0, 1\]'
+    ):
+        as_answers(frame, sets)

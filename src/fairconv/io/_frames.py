@@ -1228,13 +1228,61 @@ def answer_records(answers, name: str = "answers") -> Iterable[tuple[str, object
             if runs is not None:
                 rec["run"] = _answer_id(runs[i], "run", where)
             is_array = isinstance(entity_list, np.ndarray)
-            rec["entities"] = list(entity_list) if is_array else entity_list
+            rec["entities"] = _plain_entities(list(entity_list) if is_array else entity_list)
             records.append((where, rec))
         return records
     if isinstance(answers, Iterable) and not isinstance(answers, (str, bytes, Mapping)):
-        return ((f"answers records:{i}", rec) for i, rec in enumerate(answers, start=1))
+        return (
+            (f"answers records:{i}", _plain_answer(rec)) for i, rec in enumerate(answers, start=1)
+        )
     raise fail_type(
         name,
         "be Answers, a path, a file object, a DataFrame or an iterable of answer records (dicts)",
         kind_of(answers),
     )
+
+
+def _plain_number(x):
+    """A numpy integer or float as the Python number it holds (a bool stays a bool)."""
+    return x.item() if isinstance(x, (np.integer, np.floating)) else x
+
+
+def _plain_vector(vector):
+    """A membership vector given as a tuple or a 1-d array, as the list JSON would hold.
+
+    As :func:`as_memberships` takes them: a sequence of numbers, numpy's included. A
+    mapping, a set or anything else is left as it is, for the rule to refuse by name.
+    """
+    if isinstance(vector, np.ndarray) and vector.ndim == 1:
+        return vector.tolist()
+    if isinstance(vector, (list, tuple)):
+        return list(map(_plain_number, vector))
+    return vector
+
+
+def _plain_entities(entities):
+    """Entities given in memory as JSON would hold them.
+
+    Numpy integer levels as ints, membership vectors as lists; anything else as it is,
+    for the rules to name.
+    """
+    if not isinstance(entities, list):
+        return entities
+    out = []
+    for e in entities:  # one per entity of an answer
+        if isinstance(e, Mapping):
+            e = dict(e)
+            if isinstance(e.get("level"), np.integer):
+                e["level"] = int(e["level"])
+            if isinstance(e.get("groups"), Mapping):
+                e["groups"] = {k: _plain_vector(v) for k, v in e["groups"].items()}
+        out.append(e)
+    return out
+
+
+def _plain_answer(rec):
+    """An answer record given in memory, its entities (or nuggets) as JSON would hold them."""
+    if not isinstance(rec, Mapping):
+        return rec
+    key = "entities" if "entities" in rec else "nuggets"
+    return {**rec, key: _plain_entities(rec[key])} if key in rec else rec
