@@ -827,3 +827,15 @@ def test_a_vector_of_another_length_is_named_as_given():
         ValueError, match=r'"groups"."A" must be an array of 2 numbers .*got \[0, 0, 1\]'
     ):
         as_answers(frame, sets)
+
+
+@pytest.mark.parametrize("value", [np.float64("nan"), np.float32("nan"), float("nan")])
+def test_values_are_named_as_the_user_wrote_them(value):
+    """``nan``, never ``np.float64(nan)`` (numpy 2's repr of its scalars)."""
+    frame = pd.DataFrame({"query_id": ["T1", "T2"], "doc_id": ["a", "b"],
+                          "score": pd.Series([1.0, value], dtype=object)})  # fmt: skip
+    with pytest.raises(ValueError, match=r"the score must be a finite number, got nan$"):
+        as_run(frame)
+    ids = frame.assign(score=1.0, query_id=pd.Series(["T1", value], dtype=object))
+    with pytest.raises(ValueError, match=r"the query id is missing \(nan\)$"):
+        as_run(ids)

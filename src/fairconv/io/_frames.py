@@ -179,6 +179,11 @@ def _own_index(frame):
 
 
 # --------------------------------------------------------------------------- one value
+def _shown(value) -> str:
+    """A value as the user wrote it, for messages: ``nan``, never ``np.float64(nan)``."""
+    return reprlib.repr(value.item() if isinstance(value, np.generic) else value)
+
+
 def _token(value, field: str, where: str, *, first: bool = False) -> str:
     """An id as the text of its file format, or a ValueError naming the row.
 
@@ -190,11 +195,11 @@ def _token(value, field: str, where: str, *, first: bool = False) -> str:
     """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (str, int, np.integer)):
         if _is_missing(value):
-            raise file_error(where, f"the {field} is missing ({value!r})")
+            raise file_error(where, f"the {field} is missing ({_shown(value)})")
         raise file_error(
             where,
             f"the {field} must be a string or an integer, got "
-            f"{type(value).__name__} {reprlib.repr(value)}",
+            f"{type(value).__name__} {_shown(value)}",
         )
     text = str(value)
     fault = id_fault(text)
@@ -228,8 +233,8 @@ def _number(value, field: str, where: str, *, integer: bool = False) -> float | 
         value, (int, float, np.integer, np.floating)
     ):
         if _is_missing(value) and value is not None:
-            raise file_error(where, f"the {field} is missing ({value!r})")
-        raise file_error(where, f"the {field} must be a number, got {reprlib.repr(value)}")
+            raise file_error(where, f"the {field} is missing ({_shown(value)})")
+        raise file_error(where, f"the {field} must be a number, got {_shown(value)}")
     if integer and isinstance(value, (int, np.integer)):
         return int(value)
     try:
@@ -237,9 +242,9 @@ def _number(value, field: str, where: str, *, integer: bool = False) -> float | 
     except OverflowError:  # an int beyond the doubles
         x = math.inf
     if integer and not x.is_integer():  # nor are NaN and the infinities
-        raise file_error(where, f"the {field} must be an integer, got {reprlib.repr(value)}")
+        raise file_error(where, f"the {field} must be an integer, got {_shown(value)}")
     if not math.isfinite(x):
-        raise file_error(where, f"the {field} must be a finite number, got {reprlib.repr(value)}")
+        raise file_error(where, f"the {field} must be a finite number, got {_shown(value)}")
     return int(x) if integer else x
 
 
