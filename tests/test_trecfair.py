@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import trecfair_oracle as oracle
 from fairconv import trecfair as tf
+from fairconv._core import _trecfair as _core_trecfair
 from fairconv._validation import FairconvWarning
 
 SEEDS = st.integers(0, 2**32 - 1)
@@ -308,7 +309,7 @@ def test_sparse_products_work_in_blocks(monkeypatch):
     case = oracle.random_case(rng, task=1, edition=2022, explicit=True, m=3, n_topics=6)
     arr = oracle.case_arrays(case)
     whole = _score(case, arr)
-    monkeypatch.setattr(tf, "_BLOCK", 1)
+    monkeypatch.setattr(_core_trecfair, "CELL_BLOCK", 1)
     one_by_one = _score(case, arr)
     for name in whole:
         np.testing.assert_allclose(one_by_one[name], whole[name], rtol=1e-14)
@@ -348,7 +349,8 @@ def _t2(**over):
         (
             {"lengths": np.array([3])},
             ValueError,
-            r"'lengths' parameter of trecfair.task1 must be in \[0, 2\]",
+            r"'lengths' parameter of trecfair.task1 must hold integers in 0\.\.2\. Got 3 at index "
+            r"\(0,\)",
         ),
         ({"target_len": 1}, ValueError, "at most the target length 1. Got 2"),
         ({"n_relevant": np.array([0])}, ValueError, "needs a relevant page"),
@@ -398,7 +400,7 @@ def test_unknown_rows_and_padding_are_neither_checked_nor_used():
     ("over", "match"),
     [
         ({"known": np.array([[[False, True]]])}, "every retrieved relevant page"),
-        ({"lengths": np.array([[3]])}, r"must be in \[0, 2\]"),
+        ({"lengths": np.array([[3]])}, r"must hold integers in 0\.\.2\. Got 3 at index \(0, 0\)"),
         ({"relevant": np.array([True, False])}, "a ranking and a rank axis"),
         ({"targets": np.array([[[0.5, 0.5]]])}, "broadcasts"),
     ],

@@ -1,13 +1,14 @@
 """Readers of the TREC Fair Ranking files (2021 and 2022), by the text and JSON rules.
 
 - runs of Task 1 (``topic page``, the organisers' ``id page_id`` header, or TREC run
-  lines) and Task 2 (``topic seq_no page``): :func:`read_fair_run`;
+  lines) and Task 2 (``topic seq_no page``): :func:`read_run`;
 - relevant pages: the organisers' topic files (JSON Lines with ``id`` and
-  ``rel_docs``) or TREC qrels: :func:`read_fair_qrels`;
+  ``rel_docs``) or TREC qrels: :func:`read_qrels`;
 - alignment tables, one per fairness dimension (tab- or comma-separated, a header of
   category names): :func:`read_alignment`;
-- the organisers' per-page metadata files of 2021 and 2022, giving every dimension and
-  the work levels: :func:`read_metadata`;
+- the organisers' per-page metadata files of 2021 and 2022, as records with the JSON
+  field rules: :func:`read_page_records` (:func:`fairconv.trecfair.read_metadata`
+  derives the dimensions and work levels from them, as the organisers did);
 - targets in long (one row per topic and cell) or wide (one dimension) form:
   :func:`read_target_table`;
 - background distributions (files or presets): :func:`read_background`;
@@ -24,9 +25,7 @@ from __future__ import annotations
 
 import math
 import os
-import re
 from dataclasses import dataclass, field
-from functools import partial
 from itertools import chain
 
 import numpy as np
@@ -76,11 +75,12 @@ __all__ = [
     "Background",
     "BACKGROUND_PRESETS",
     "WORK_LEVELS",
+    "PageRecords",
     "is_unknown",
-    "read_fair_run",
-    "read_fair_qrels",
+    "read_run",
+    "read_qrels",
     "read_alignment",
-    "read_metadata",
+    "read_page_records",
     "read_target_table",
     "read_background",
     "read_work",
@@ -335,7 +335,7 @@ def _numbers(rows: Rows, columns, what: str, label: str) -> np.ndarray:
     return values
 
 
-def _repeated(keys: np.ndarray) -> int:
+def repeated_at(keys: np.ndarray) -> int:
     """The first index whose key appeared before, or -1."""
     if len(keys) == 0:
         return -1
@@ -351,7 +351,8 @@ def _first_index(keys: np.ndarray, i: int) -> int:
 # --------------------------------------------------------------------------- runs
 
 
-def read_fair_run(path, /, *, task: int, name: str | None = None) -> FairRun:
+@public
+def read_run(path, /, *, task: int, name: str | None = None) -> FairRun:
     """Read a TREC Fair run of Task 1 or Task 2, lines in file order.
 
     Task 1: ``topic page`` (the organisers' files: tab-separated with a first line
@@ -363,6 +364,32 @@ def read_fair_run(path, /, *, task: int, name: str | None = None) -> FairRun:
     The run's name is ``name``, else the TREC tag, else the file's name without a
     trailing ``.gz``. A topic's lines (Task 2: a ranking's lines) must be contiguous
     and a page may appear once per ranking; errors name the file and line.
+
+    Parameters
+    ----------
+    path : path or file object
+        The run file (``.gz`` read too).
+    task : {1, 2}
+        Task 1 (one ranking per topic) or Task 2 (sequences of rankings).
+    name : str, optional
+        The run's name.
+
+    Returns
+    -------
+    FairRun
+        Its lines in file order.
+
+    Raises
+    ------
+    FileFormatError
+        Naming the file and line (docs/trecfair.md, section 9, Runs).
+
+    Examples
+    --------
+    >>> from fairconv import datasets, trecfair
+    >>> run = trecfair.read_run(datasets.path("trecfair", "t1-relfirst"), task=1)
+    >>> run.name, run.topics
+    ('t1-relfirst', ('101', '102', '103'))
     """
     task = check_int_choice(task, "task", TASKS)
     if name is not None:
@@ -437,7 +464,7 @@ def _contiguous(path, lines, codes, what, label) -> None:
     change = np.ones(n, dtype=bool)
     np.not_equal(codes[1:], codes[:-1], out=change[1:])
     heads = np.flatnonzero(change)
-    again = _repeated(codes[heads])
+    again = repeated_at(codes[heads])
     if again >= 0:
         i = int(heads[again])
         raise FileFormatError(
@@ -449,7 +476,8 @@ def _contiguous(path, lines, codes, what, label) -> None:
 
 
 # --------------------------------------------------------------------------- qrels
-def read_fair_qrels(path, /) -> FairQrels:
+@public
+def read_qrels(path, /) -> FairQrels:
     """Read the relevant pages: the organisers' topic file or TREC qrels.
 
     JSON Lines (the first non-blank character is ``{``): one object per topic with
@@ -457,6 +485,28 @@ def read_fair_qrels(path, /) -> FairQrels:
     strings); other fields are ignored and a page repeated in ``rel_docs`` counts once.
     Otherwise TREC qrels ``topic iter page level`` (level > 0 relevant). A topic twice,
     a missing or mistyped field and a pair judged twice are errors.
+
+    Parameters
+    ----------
+    path : path or file object
+        The qrels file (``.gz`` read too).
+
+    Returns
+    -------
+    FairQrels
+        Every topic of the file (one without a relevant page included) and its
+        relevant pages.
+
+    Raises
+    ------
+    FileFormatError
+        Naming the file and line (or JSON field).
+
+    Examples
+    --------
+    >>> from fairconv import datasets, trecfair
+    >>> trecfair.read_qrels(datasets.path("trecfair", "trec_fair_eval_reldocs.jsonl")).topics
+    ('101', '102', '103')
     """
     data = checked_bytes(path)
     if data.lstrip()[:1] != b"{":
@@ -595,26 +645,30 @@ def _categories(names, path, line) -> tuple:
 
 
 # --------------------------------------------------------------------------- metadata
-_OCEANIA = ("Australia and New Zealand", "Melanesia", "Micronesia", "Polynesia")
-_GENDER_WORDS = re.compile(r"(?:tran|ci)sgender\s+((?:fe)?male)")
-DIMENSIONS_2022 = ("sub-geo", "src-geo", "gender", "occ", "alpha", "age", "pop", "langs")
-DIMENSIONS_2021 = ("geography", "gender")
-_ONE_HOT_2022 = {
-    "alpha": "first_letter_category",
-    "age": "creation_date_category",
-    "pop": "relative_pageviews_category",
-    "langs": "num_sitelinks_category",
-}
+class PageRecords:
+    """The organisers' per-page metadata records, with the JSON rules of their fields.
 
+    One JSON object per line (``trec_2022_articles_discrete[_assessed].json.gz``,
+    ``trec_metadata[_eval].json.gz``), each with a ``page_id``; a page listed again is
+    ignored (the first listing wins). Read with :func:`read_page_records`;
+    :func:`fairconv.trecfair.read_metadata` derives the dimensions from them.
 
-class _Records:
-    """The metadata records (first listing of a page wins), with their lines."""
+    Attributes
+    ----------
+    name : str
+        The file, for messages.
+    pages : ndarray of bytes, shape (P,)
+        The pages, in the order of their first listing.
+    records : list of dict
+        Their records.
+    lines : ndarray of int, shape (P,)
+        The line of each record.
+    """
 
     def __init__(self, path):
         self.name = source_name(path)
-        found = iter_jsonl(path)
         lines, recs = [], []
-        for line, rec in found:
+        for line, rec in iter_jsonl(path):
             if type(rec) is not dict:
                 raise FileFormatError(
                     self.name, line, f"a page must be a JSON object, got {json_repr(rec)}"
@@ -660,233 +714,16 @@ class _Records:
         return np.repeat(np.arange(len(lists)), counts), items
 
     def error(self, i: int, message: str) -> ValueError:
-        return FileFormatError(self.name, int(self.lines[i]), f"{message}")
+        """The error of ``message`` at record ``i`` (its file and line)."""
+        return FileFormatError(self.name, int(self.lines[i]), message)
 
 
 _MISSING = object()
 
 
-def _one_per(rec, items, cats, n_pages, key, recs: _Records, *, twice="listed twice"):
-    """A 0/1 matrix (pages, categories); an item twice for one page is an error."""
-    code = {c: i for i, c in enumerate(cats)}
-    col = np.fromiter(map(code.__getitem__, items), np.int64, len(items))
-    again = _repeated(rec * len(cats) + col)
-    if again >= 0:
-        raise recs.error(int(rec[again]), f'"{key}" has {items[again]!r} {twice}')
-    out = np.zeros((n_pages, len(cats)))
-    out[rec, col] = 1.0
-    return out
-
-
-def _normalised(rows: np.ndarray) -> np.ndarray:
-    return rows / rows.sum(axis=1, keepdims=True)
-
-
-def _with_unknown(rows: np.ndarray, unknown: np.ndarray) -> np.ndarray:
-    rows = rows.copy()
-    rows[unknown, 0] = 1.0
-    return rows
-
-
-def _gender_values(items: list, other: str, allowed: tuple) -> list:
-    """The organisers' reduction of gender labels (spec 9)."""
-    joined = "\x1f".join(items)
-    reduced = _GENDER_WORDS.sub(r"\1", joined).split("\x1f") if items else []
-    if len(reduced) != len(items):  # a label held the separator
-        reduced = [_GENDER_WORDS.sub(r"\1", v) for v in items]
-    keep = set(allowed)
-    return [v if v in keep else other for v in reduced]
-
-
-@public
-def read_metadata(path, /, *, edition: int, dimensions=None):
-    """Dimensions and work levels from the organisers' per-page metadata file.
-
-    2022 (``trec_2022_articles_discrete[_assessed].json.gz``): ``sub-geo``,
-    ``src-geo``, ``gender``, ``occ``, ``alpha``, ``age``, ``pop``, ``langs`` and the
-    work level ``qual_cat``. 2021 (``trec_metadata[_eval].json.gz``): ``geography``,
-    ``gender`` (evaluation data only) and ``quality_score_disc``. The derivation is the
-    organisers' (docs/trecfair.md); a page listed again is ignored (first wins).
-
-    Parameters
-    ----------
-    path : path or file object
-    edition : {2022, 2021}
-    dimensions : sequence of str, optional
-        The dimensions to build, in this order (default: all, in the official order;
-        2021 without ``gender`` when no record has the field).
-
-    Returns
-    -------
-    (list of Dimension, WorkLevels)
-
-    Examples
-    --------
-    >>> from fairconv import datasets, trecfair
-    >>> path = datasets.path("trecfair", "trec_2022_articles_discrete.jsonl")
-    >>> dimensions, work = trecfair.read_metadata(path, edition=2022)
-    >>> [d.name for d in dimensions]
-    ['sub-geo', 'src-geo', 'gender', 'occ', 'alpha', 'age', 'pop', 'langs']
-    >>> dimensions[2].categories
-    ('@UNKNOWN', 'female', 'male', 'NB')
-    """
-    edition = check_int_choice(edition, "edition", EDITIONS)
-    recs = _Records(path)
-    official = DIMENSIONS_2022 if edition == 2022 else DIMENSIONS_2021
-    if dimensions is None:
-        names = list(official)
-        if edition == 2021 and not any("gender" in r for r in recs.records):
-            names = ["geography"]
-    else:
-        names = list(dimensions)
-        bad = [d for d in names if d not in official]
-        if bad or len(set(names)) != len(names) or not names:
-            raise fail(
-                "dimensions", f"name distinct dimensions among {', '.join(official)}", repr(names)
-            )
-    builders = _BUILD_2022 if edition == 2022 else _BUILD_2021
-    built = []
-    keep = np.ones(len(recs.pages), dtype=bool)
-    for d in names:
-        cats, rows, listed = builders[d](recs)
-        keep &= listed
-        built.append((d, cats, rows))
-    out = [Dimension(d, cats, recs.pages[keep], rows[keep], recs.name) for d, cats, rows in built]
-    level_key = "qual_cat" if edition == 2022 else "quality_score_disc"
-    levels = recs.values(
-        level_key, (str,), "a work level (Stub, Start, C, B, GA, FA)", nullable=True
-    )
-    code = {w: i for i, w in enumerate(WORK_LEVELS)}
-    code[None] = -1  # type: ignore[index]
-    stray = [i for i, v in enumerate(levels) if v not in code]
-    if stray:
-        raise recs.error(
-            stray[0],
-            f'"{level_key}" must be one of {", ".join(WORK_LEVELS)}, '
-            f"got {json_repr(levels[stray[0]])}",
-        )
-    work = WorkLevels(
-        recs.name, recs.pages, np.fromiter(map(code.__getitem__, levels), np.int64, len(levels))
-    )
-    return out, work
-
-
-def _regions(recs: _Records, key: str):
-    """sub-geo: 1 per listed region, Oceania's subregions summed, unknown if none, normalised."""
-    lists = recs.values(key, (list,), "an array of region names")
-    rec, items = recs.flat(lists, key)
-    raw = sorted(set(items))
-    rows = _one_per(rec, items, raw, len(lists), key, recs)
-    return _fold(raw, rows, np.asarray([len(x) == 0 for x in lists], dtype=bool))
-
-
-def _fold(raw, rows, unknown):
-    names = [("Oceania" if c in _OCEANIA else c) for c in raw if c not in ("@UNKNOWN",)]
-    cats = ["@UNKNOWN"] + sorted(set(names))
-    col = {c: i for i, c in enumerate(cats)}
-    out = np.zeros((rows.shape[0], len(cats)))
-    for j, c in enumerate(raw):  # a loop over categories, not pages
-        target = 0 if c == "@UNKNOWN" else col["Oceania" if c in _OCEANIA else c]
-        out[:, target] += rows[:, j]
-    out = _with_unknown(out, unknown | ~(out.sum(axis=1) > 0))
-    return tuple(cats), _normalised(out), np.ones(rows.shape[0], bool)
-
-
-def _sources(recs: _Records):
-    """src-geo: the shares by region (``UNK`` unknown), Oceania summed, normalised."""
-    key = "source_subcont_regions"
-    objs = recs.values(key, (dict,), "an object of region shares")
-    counts = np.fromiter(map(len, objs), np.int64, len(objs))
-    regions = list(chain.from_iterable(o.keys() for o in objs))
-    shares = list(chain.from_iterable(o.values() for o in objs))
-    if not set(map(type, shares)) <= {int, float}:
-        k = next(i for i, v in enumerate(shares) if type(v) not in (int, float))
-        at = int(np.searchsorted(np.cumsum(counts), k, side="right"))
-        raise recs.error(at, f'"{key}"."{regions[k]}" must be a number, got {json_repr(shares[k])}')
-    vals = np.asarray(shares, dtype=np.float64)
-    bad = ~(np.isfinite(vals) & (vals >= 0))
-    if bad.any():
-        k = int(np.argmax(bad))
-        at = int(np.searchsorted(np.cumsum(counts), k, side="right"))
-        raise recs.error(
-            at, f'"{key}"."{regions[k]}" must be a finite number >= 0, got {shares[k]!r}'
-        )
-    names = ["@UNKNOWN" if r == "UNK" else r for r in regions]
-    raw = sorted(set(names))
-    col = {c: i for i, c in enumerate(raw)}
-    rows = np.zeros((len(objs), len(raw)))
-    rec = np.repeat(np.arange(len(objs)), counts)
-    np.add.at(rows, (rec, np.fromiter(map(col.__getitem__, names), np.int64, len(names))), vals)
-    return _fold(raw, rows, ~(rows.sum(axis=1) > 0))
-
-
-def _gender(recs: _Records, *, edition: int):
-    key = "gender"
-    if edition == 2022:
-        cats, other = ("@UNKNOWN", "female", "male", "NB"), "NB"
-    else:
-        cats, other = ("unknown", "female", "male", "third"), "third"
-    lists = recs.values(key, (list,), "an array of gender labels")
-    rec, items = recs.flat(lists, key)
-    listed = np.ones(len(lists), dtype=bool)
-    if edition == 2021:  # one erroneous value the organisers dropped
-        drop = np.asarray([v == "Taira no Kiyomori" for v in items], dtype=bool)
-        if drop.any():
-            had = np.bincount(rec, minlength=len(lists)) > 0
-            rec = rec[~drop]
-            items = [v for v, d in zip(items, drop.tolist(), strict=True) if not d]
-            listed = ~had | (np.bincount(rec, minlength=len(lists)) > 0)
-    values = _gender_values(items, other, cats)
-    code = {c: i for i, c in enumerate(cats)}
-    col = np.fromiter(map(code.__getitem__, values), np.int64, len(values))
-    rows = np.zeros((len(lists), len(cats)))
-    rows[rec, col] = 1.0  # repeats count once
-    rows[~(rows.sum(axis=1) > 0), 0] = 1.0
-    return cats, rows, listed
-
-
-def _occupations(recs: _Records):
-    key = "occupations"
-    lists = recs.values(key, (list,), "an array of occupations")
-    rec, items = recs.flat(lists, key)
-    raw = sorted(set(items) - {"@UNKNOWN"})
-    cats = ["@UNKNOWN"] + raw
-    rows = _one_per(rec, items, cats, len(lists), key, recs)
-    rows[~(rows.sum(axis=1) > 0), 0] = 1.0
-    return tuple(cats), _normalised(rows), np.ones(len(lists), bool)
-
-
-def _one_hot(recs: _Records, *, key: str):
-    values = recs.values(key, (str,), "a string", nullable=True)
-    cats = sorted(set(values) - {None})
-    code = {c: i for i, c in enumerate(cats)}
-    rows = np.zeros((len(values), max(len(cats), 1)))
-    given = np.asarray([v is not None for v in values], dtype=bool)
-    col = np.fromiter((code[v] for v in values if v is not None), np.int64, int(given.sum()))
-    rows[np.flatnonzero(given), col] = 1.0
-    if not cats:
-        raise FileFormatError(recs.name, None, f'"{key}" is null for every page (no category)')
-    return tuple(cats), rows, np.ones(len(values), bool)
-
-
-def _geography(recs: _Records):
-    key = "geographic_locations"
-    lists = recs.values(key, (list,), "an array of continents")
-    rec, items = recs.flat(lists, key)
-    cats = ["Unknown"] + sorted(set(items) - {"Unknown"})
-    rows = _one_per(rec, items, cats, len(lists), key, recs)
-    rows[~(rows.sum(axis=1) > 0), 0] = 1.0
-    return tuple(cats), rows, np.ones(len(lists), bool)
-
-
-_BUILD_2022: dict = {
-    "sub-geo": lambda r: _regions(r, "page_subcont_regions"),
-    "src-geo": _sources,
-    "gender": lambda r: _gender(r, edition=2022),
-    "occ": _occupations,
-    **{d: partial(_one_hot, key=k) for d, k in _ONE_HOT_2022.items()},
-}
-_BUILD_2021: dict = {"geography": _geography, "gender": lambda r: _gender(r, edition=2021)}
+def read_page_records(path, /) -> PageRecords:
+    """The records of the organisers' per-page metadata file (:class:`PageRecords`)."""
+    return PageRecords(path)
 
 
 # --------------------------------------------------------------------------- targets
@@ -975,7 +812,7 @@ def read_target_table(path, dimensions, /) -> TargetTable:
         values = wide.reshape(-1)
         base = np.arange(1, len(rows) + 1) if rows.line_numbers is None else rows.line_numbers
         lines = np.repeat(base, len(given))
-        again = _repeated(tid0)
+        again = repeated_at(tid0)
         if again >= 0:
             raise FileFormatError(
                 t.path, int(base[again]), f"topic {topics[tid0[again]]!r} is listed twice"
@@ -988,7 +825,7 @@ def read_target_table(path, dimensions, /) -> TargetTable:
             f"dimensions' category counts) are more than {_KEY_LIMIT} cells to index",
         )
     keys = tid.astype(np.int64) * n_cells + cell
-    again = _repeated(keys)
+    again = repeated_at(keys)
     if again >= 0:
         raise FileFormatError(
             t.path,
@@ -1086,7 +923,7 @@ def read_background(source, /) -> Background:
     cats = [_text(c) for c in rows.column(0)]
     weights = _numbers(rows, [1], "background", "weight")[:, 0]
     arr = np.asarray(cats, dtype=object)
-    again = _repeated(np.asarray(cats))
+    again = repeated_at(np.asarray(cats))
     if again >= 0:
         raise FileFormatError(t.path, rows.line(again), f"category {arr[again]!r} is listed twice")
     if not weights.sum() > 0:
@@ -1142,7 +979,7 @@ def read_work(path, /) -> WorkLevels:
             rows.line(i),
             f"a work level must be one of {', '.join(WORK_LEVELS)}; found {_text(raw[i])!r}",
         )
-    again = _repeated(pages)
+    again = repeated_at(pages)
     if again >= 0:
         raise FileFormatError(
             t.path, rows.line(again), f"page {decoded(pages[again])!r} is listed twice"

@@ -1,0 +1,437 @@
+"""``evaluate``: TREC Fair runs scored per topic, in three steps.
+
+1. :func:`prepare`: the inputs checked and converted once, and each run cut as the
+   edition's evaluation cut it (the lines it keeps);
+2. :func:`targets_for`: the targets of the topics scored, read or built;
+3. :func:`score`: each run scored, its pages flat (no padding), into one table.
+
+The command line runs the same steps (and writes the targets of step 2 when asked).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import _core
+from .._accel import KeyTable
+from .._validation import (
+    check_int_choice,
+    check_names,
+    fail,
+    fail_params,
+    notice,
+    public,
+)
+from ..io import _trecfair as _io
+from ..results import ScoreTable
+from . import _inputs
+from ._measures import (
+    MEASURES,
+    check_target_len,
+    measure_names,
+    score_task1,
+    score_task2,
+)
+from ._targets import TopicTargets, build, read_targets
+
+_DEFAULT_DEPTH = {(1, 2021): 20, (2, 2021): 6}
+_DEFAULT_SEQUENCES = {(2, 2021): 25}
+
+
+@dataclass
+class Plan:
+    """The checked inputs of an evaluation, and the lines each run keeps."""
+
+    task: int
+    edition: int
+    dims: list
+    universe: _inputs.Universe
+    qrels: _io.FairQrels
+    runs: list
+    kept: list  # per run: (indices of the lines kept, position of every line in its list)
+    topics: list  # the topics scored: those of the kept lines, sorted
+    N: int
+
+
+@public
+def evaluate(
+    qrels,
+    runs,
+    dimensions,
+    /,
+    *,
+    task: int,
+    edition: int = 2022,
+    targets=None,
+    backgrounds=None,
+    work=None,
+    target_len: int | None = None,
+    depth: int | None = None,
+    sequences: int | None = None,
+    topics=None,
+):
+    r"""Score TREC Fair runs per topic, as the track's official evaluation does.
+
+    Task 1: ``nDCG``, ``AWRF[SET]`` and ``nDCG*AWRF[SET]`` (:func:`task1`); Task 2:
+    ``EE-L[SET]``, ``EE-D[SET]``, ``EE-R[SET]`` (:func:`task2`); SET the dimension
+    names joined by ``,``. Targets are read (``targets``) or built from the relevant
+    pages (:func:`build_targets`).
+
+    Parameters
+    ----------
+    qrels : FairQrels or path
+        Relevant pages (:func:`read_qrels`: the organisers' topic JSON Lines or TREC qrels).
+    runs : FairRun, path, or sequence of them
+        Runs of the task (:func:`read_run`); lines in file order are the rankings.
+    dimensions : sequence of Dimension
+        The alignment tables, intersected in this order (:func:`read_alignment`,
+        :func:`read_metadata`). They must list the same pages.
+    task : {1, 2}
+    edition : {2022, 2021}
+        Picks the defaults of ``target_len``, ``depth``, ``sequences`` and the edition's
+        rules (spec section 7).
+    targets : TopicTargets or path, optional
+        Explicit targets (:func:`read_targets`); default: built.
+    backgrounds : mapping of str to (preset name, path or Background), optional
+        Background distributions of built targets, per dimension name.
+    work : WorkLevels or path, optional
+        Work levels for built Task 2 targets (the metadata's, from :func:`read_metadata`).
+    target_len : int, optional
+        N: 500 / 1000 (Task 1, 2022 / 2021), 20 / 50 (Task 2).
+    depth : int, optional
+        Lines kept per topic (Task 1) or ranking (Task 2); None: the edition's (2021:
+        20 and 6), 0: all.
+    sequences : int, optional
+        Task 2 rankings kept: those with ``seq_no <= sequences``; None: the edition's
+        (2021: 25), 0: all.
+    topics : sequence of str, optional
+        Score only these topics.
+
+    Returns
+    -------
+    ScoreTable
+        One row per run and topic the run has (after the cuts and ``topics``).
+        ``nDCG``, ``AWRF``, ``nDCG*AWRF`` and ``EE-R`` are higher-is-better; ``EE-L``
+        and ``EE-D`` lower-is-better. NaN where undefined (left out of the mean).
+
+    Raises
+    ------
+    ValueError
+        Naming the run file and topic (or the file and line): a ranking longer than N,
+        a topic without a target or relevant page, an unlisted relevant page in 2022
+        Task 2, tables that disagree on their pages, bad inputs of every reader.
+
+    Warns
+    -----
+    FairconvWarning
+        For what the official evaluation does that users may not expect: the 2021 cuts
+        when they drop lines, pages no table lists (2022 Task 1), undefined AWRF,
+        multi-hot rows, undefined targets.
+
+    See Also
+    --------
+    build_targets : the targets built here, alone.
+    task1, task2 : the measures on arrays.
+
+    Notes
+    -----
+    Spec ``trecfair.md`` sections 3-7; the organisers' ``Task1Evaluation.py`` and
+    ``Task2Evaluation.py`` (2021, 2022).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from fairconv import datasets, trecfair
+    >>> d = datasets.path("trecfair")
+    >>> dims, _ = trecfair.read_metadata(
+    ...     d / "trec_2022_articles_discrete.jsonl", edition=2022, dimensions=["sub-geo"]
+    ... )
+    >>> qrels = trecfair.read_qrels(d / "trec_fair_eval_reldocs.jsonl")
+    >>> with warnings.catch_warnings(record=True) as notices:
+    ...     warnings.simplefilter("always")
+    ...     table = trecfair.evaluate(
+    ...         qrels, [d / "t1-relfirst"], dims, task=1,
+    ...         backgrounds={"sub-geo": "trec2022-world-pop"},
+    ...     )
+    >>> print(notices[0].message)  # doctest: +ELLIPSIS
+    run 't1-relfirst': 1 of 91 ranked pages are in no alignment table; ...
+    >>> table.measures
+    ('nDCG', 'AWRF[sub-geo]', 'nDCG*AWRF[sub-geo]')
+    """
+    plan = prepare(
+        qrels,
+        runs,
+        dimensions,
+        task=task,
+        edition=edition,
+        target_len=target_len,
+        depth=depth,
+        sequences=sequences,
+        topics=topics,
+    )
+    used = targets_for(plan, targets=targets, backgrounds=backgrounds, work=work)
+    return score(plan, used, explicit=targets is not None)
+
+
+# --------------------------------------------------------------------------- 1. prepare
+def prepare(
+    qrels, runs, dimensions, *, task, edition, target_len, depth, sequences, topics
+) -> Plan:
+    """Check and convert the inputs; cut each run as the edition's evaluation did."""
+    task = check_int_choice(task, "task", _io.TASKS)
+    edition = check_int_choice(edition, "edition", _io.EDITIONS)
+    dims = _inputs.dimension_list(dimensions)
+    q = _inputs.as_qrels(qrels)
+    run_list = _inputs.as_runs(runs, task)
+    N = check_target_len(target_len, task, edition)
+    depth_given = depth is not None
+    depth = _cut(depth, "depth", _DEFAULT_DEPTH.get((task, edition)))
+    if task == 1 and sequences is not None:
+        raise fail("sequences", "be None for Task 1 (it cuts Task 2 rankings)", f"{sequences!r}")
+    seq_given = sequences is not None
+    sequences = _cut(sequences, "sequences", _DEFAULT_SEQUENCES.get((task, edition)))
+    wanted = None
+    if topics is not None:
+        wanted = set(check_names(topics, "topics", "topic ids"))
+    universe = _inputs.Universe(dims)
+    if edition == 2021:
+        _inputs.require_unknown(dims)
+    _inputs.multi_hot_notice(dims, universe)
+
+    kept = []
+    cut_lines = 0
+    for run in run_list:
+        keep = np.ones(len(run.pages), dtype=bool)
+        if wanted is not None:
+            keep &= np.asarray([t in wanted for t in run.topics], dtype=bool)[run.topic_ids]
+        if task == 1:
+            pos = _core.positions_in_blocks(run.topic_ids)
+        else:
+            if sequences is not None:
+                keep &= run.seq <= sequences
+            pos = _core.positions_in_blocks(run.topic_ids, run.seq)
+        if depth is not None:
+            inside = pos < depth
+            cut_lines += int((keep & ~inside).sum())
+            keep &= inside
+        kept.append((np.flatnonzero(keep), pos))
+    found: set = set()
+    for run, (lines, _) in zip(run_list, kept, strict=True):
+        found.update(run.topics[t] for t in np.unique(run.topic_ids[lines]).tolist())
+    if cut_lines and not depth_given:
+        what = (
+            "the first 20 lines of each topic"
+            if task == 1
+            else ("the first 6 lines of each ranking (a 'top 5' on a counter from 0)")
+        )
+        notice(
+            f"edition 2021 scores {what}, as its official evaluation did; {cut_lines} "
+            "line(s) were left out (depth=0 keeps them)"
+        )
+    if task == 2 and sequences is not None and not seq_given:
+        dropped = sum(int((r.seq > sequences).sum()) for r in run_list)
+        if dropped:
+            notice(
+                f"edition 2021 scores the rankings with seq_no <= {sequences}, as its "
+                f"official evaluation did; {dropped} line(s) of later rankings were left out "
+                "(sequences=0 keeps them)"
+            )
+    return Plan(task, edition, dims, universe, q, run_list, kept, sorted(found), N)
+
+
+def _cut(value, name, default):
+    """A cut option: None means the edition's default; 0 means none."""
+    if value is None:
+        value = default
+    elif isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+        raise fail(name, "be an integer >= 0 (0: no cut) or None", f"{value!r}")
+    return None if not value else int(value)
+
+
+# --------------------------------------------------------------------------- 2. targets
+def targets_for(plan: Plan, *, targets, backgrounds, work) -> TopicTargets:
+    """The targets of the topics scored: read (``targets``) or built."""
+    names = tuple(d.name for d in plan.dims)
+    if targets is None:
+        q = plan.qrels
+        counts = np.bincount(q.topic_ids, minlength=len(q.topics))
+        with_pages = {t for t, c in zip(q.topics, counts.tolist(), strict=True) if c > 0}
+        wanted = [t for t in plan.topics if t in with_pages]  # the others: an error in score
+        return build(
+            q,
+            plan.dims,
+            plan.universe,
+            wanted,
+            task=plan.task,
+            edition=plan.edition,
+            backgrounds=backgrounds,
+            work=_inputs.as_work(work),
+        )
+    if backgrounds is not None or work is not None:
+        raise fail_params(
+            ("backgrounds", "work", "targets"),
+            "not be given together: 'backgrounds' and 'work' build the targets that "
+            "'targets' gives",
+            "'targets' with " + ("'backgrounds'" if backgrounds is not None else "'work'"),
+        )
+    tt = targets if isinstance(targets, TopicTargets) else read_targets(targets, plan.dims)
+    if tt.dimensions != names or tt.categories != tuple(d.categories for d in plan.dims):
+        raise ValueError(
+            f"The targets ({tt.source}) are over the dimensions {list(tt.dimensions)} "
+            f"with other categories or order than the evaluation's {list(names)}."
+        )
+    if plan.edition == 2021 and plan.task == 1 and len(tt.topics):
+        at_u = tt.targets._at(np.arange(len(tt.topics)), np.zeros(len(tt.topics), np.int64))
+        if (at_u != 0).any():
+            i = int(np.argmax(at_u != 0))
+            raise ValueError(
+                f"{tt.source}: the target of topic {tt.topics[i]!r} puts "
+                f"{float(at_u[i]):.10g} on the all-unknown cell; 2021 Task 1 removes that "
+                "cell, so it must be 0 (or absent)"
+            )
+    return tt
+
+
+# --------------------------------------------------------------------------- 3. score
+def score(plan: Plan, tt: TopicTargets, *, explicit: bool) -> ScoreTable:
+    """Each run's kept lines scored per topic, flat, into one table."""
+    q = plan.qrels
+    task, edition = plan.task, plan.edition
+    t_index = {t: i for i, t in enumerate(tt.topics)}
+    q_index = {t: i for i, t in enumerate(q.topics)}
+    n_rel_q = np.bincount(q.topic_ids, minlength=len(q.topics))
+    names = tuple(d.name for d in plan.dims)
+    measures = measure_names(names, task=task)
+    col_of = {t: i for i, t in enumerate(plan.topics)}
+    values = np.zeros((len(plan.topics), len(plan.runs), 3))
+    present = np.zeros(values.shape, dtype=bool)
+    need_rel = not (edition == 2021 and task == 2 and explicit)
+    sizes = plan.universe.sizes
+
+    for r, (run, (lines, pos)) in enumerate(zip(plan.runs, plan.kept, strict=True)):
+        if len(lines) == 0:
+            continue
+        tid = run.topic_ids[lines]
+        present_t = np.unique(tid)
+        slot = np.full(len(run.topics), -1, dtype=np.int64)
+        slot[present_t] = np.arange(len(present_t))
+        tnames = [run.topics[t] for t in present_t.tolist()]
+        tix = np.empty(len(tnames), dtype=np.int64)
+        nrel = np.zeros(len(tnames), dtype=np.int64)
+        for k, t in enumerate(tnames):  # per topic, not per line
+            if t not in t_index:
+                how = (
+                    f"the targets ({tt.source})"
+                    if explicit
+                    else (f"the qrels ({q.source}), so its target cannot be built")
+                )
+                raise ValueError(
+                    f"{run.source}: topic {t!r} of run {run.name!r} has no target in {how}; "
+                    "leave it out with topics="
+                )
+            tix[k] = t_index[t]
+            nrel[k] = n_rel_q[q_index[t]] if t in q_index else 0
+            if need_rel and nrel[k] == 0:
+                raise ValueError(
+                    f"{run.source}: topic {t!r} of run {run.name!r} has no relevant page in "
+                    f"the qrels ({q.source}); leave it out with topics="
+                )
+        ts = slot[tid]
+        order = np.argsort(ts, kind="stable")  # a topic's lines together, in file order
+        lines, ts = lines[order], ts[order]
+        tid = tid[order]
+        q_of = np.asarray([q_index.get(t, -1) for t in run.topics], dtype=np.int64)
+        pages = run.pages[lines]
+        rel = _pairs(q_of[tid], pages, q)
+        upos, known = plan.universe.lookup(pages)
+        T = len(tnames)
+        rank = pos[lines]
+        if task == 1:
+            n = np.bincount(ts, minlength=T)
+            over = np.flatnonzero(n > plan.N)
+            if len(over):
+                k = int(over[0])
+                raise ValueError(
+                    f"{run.source}: topic {tnames[k]!r} of run {run.name!r} ranks {int(n[k])} "
+                    f"pages, more than the target length {plan.N} (target_len)"
+                )
+            out, overflow = score_task1(
+                T,
+                ts[rel],
+                rank[rel],
+                ts[known],
+                rank[known],
+                plan.universe.take(upos[known]),
+                sizes,
+                np.maximum(nrel, 1),
+                tt.targets,
+                tix,
+                edition=edition,
+                N=plan.N,
+            )
+            overflows = [(measures[1], overflow)]  # AWRF, and with it the product
+            if edition == 2022 and not known.all():
+                notice(
+                    f"run {run.name!r}: {int((~known).sum())} of {len(known)} ranked pages are "
+                    "in no alignment table; edition 2022 gives them no exposure (their "
+                    "attention is lost)"
+                )
+            nan = [tnames[k] for k in np.flatnonzero(np.isnan(out["AWRF"]) & ~overflow).tolist()]
+            if nan:
+                notice(
+                    f"run {run.name!r}: AWRF is undefined (NaN) on topic(s) "
+                    f"{', '.join(map(repr, nan[:10]))}{' ...' if len(nan) > 10 else ''}: no "
+                    "ranked page with alignment, or an undefined target"
+                )
+        else:
+            heads = _core.block_starts(ts, run.seq[lines])
+            if edition == 2022:
+                stray = np.flatnonzero(rel & ~known)
+                if len(stray):
+                    i = int(stray[0])
+                    raise ValueError(
+                        f"{run.source}:{int(run.lines[lines[i]])}: relevant page "
+                        f"{pages[i].decode('utf-8')!r} is in no alignment table; 2022 Task 2 "
+                        "looks up every retrieved relevant page"
+                    )
+            counts = rel if edition == 2022 else known
+            out, over_each = score_task2(
+                T,
+                ts[counts],
+                rank[counts],
+                np.bincount(ts[heads], minlength=T),
+                plan.universe.take(upos[counts]),
+                sizes,
+                tt.targets,
+                tix,
+                N=plan.N,
+            )
+            overflows = list(zip(measures, over_each, strict=True))
+        for measure, over_m in overflows:
+            if over_m.any():
+                notice(
+                    f"run {run.name!r}: {measure} is NaN on topic(s) "
+                    f"{', '.join(repr(tnames[k]) for k in np.flatnonzero(over_m)[:10].tolist())}"
+                    ": its sums overflow float64 (alignment or target values too large)"
+                )
+        cols = np.asarray([col_of[t] for t in tnames], dtype=np.int64)
+        for m, key in enumerate(MEASURES[task]):
+            values[cols, r, m] = out[key]
+        present[cols, r] = True
+    return ScoreTable(
+        topics=tuple(plan.topics),
+        runs=tuple(run.name for run in plan.runs),
+        measures=measures,
+        values=values,
+        present=present,
+    )
+
+
+def _pairs(topic_ids: np.ndarray, pages: np.ndarray, q: _io.FairQrels):
+    """Whether each (topic index of the qrels, page) is relevant; -1: a topic it lacks."""
+    if len(q.pages) == 0 or len(pages) == 0:
+        return np.zeros(len(pages), bool)
+    table = KeyTable(q.topic_ids, q.pages)
+    return table.find(np.where(topic_ids < 0, len(q.topics), topic_ids), pages) >= 0
