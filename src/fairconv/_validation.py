@@ -136,7 +136,7 @@ def deprecated(message: str) -> None:
 def _warn_at_user(message: str, category: type[Warning]) -> None:
     site = _SITE.get()
     if site is None:
-        frame: FrameType | None = sys._getframe(2)
+        frame: FrameType | None = sys._getframe(2)  # the caller of notice or deprecated
         level = 1
         while frame is not None and frame.f_globals.get("__name__", "").startswith("fairconv"):
             frame, level = frame.f_back, level + 1
@@ -392,11 +392,6 @@ def _integer_rule(what: str, low: int | None, high: int | None) -> str:
     if high is not None:
         return f"{what} <= {high}"
     return what
-
-
-def check_positive_int(value, name: str, *, minimum: int = 1) -> int:
-    """An integer >= ``minimum`` (default 1)."""
-    return check_int(value, name, minimum=minimum)
 
 
 def check_real(
