@@ -136,11 +136,12 @@ def deprecated(message: str) -> None:
 def _warn_at_user(message: str, category: type[Warning]) -> None:
     site = _SITE.get()
     if site is None:
-        frame: FrameType | None = sys._getframe(2)  # the caller of notice or deprecated
-        level = 1
+        # stack levels: 1 is this function, 2 notice or deprecated, 3 their caller
+        frame: FrameType | None = sys._getframe(2)
+        level = 3
         while frame is not None and frame.f_globals.get("__name__", "").startswith("fairconv"):
             frame, level = frame.f_back, level + 1
-        warnings.warn(message, category, stacklevel=level + 1)
+        warnings.warn(message, category, stacklevel=level)
         return
     filename, lineno, module_globals = site
     warnings.warn_explicit(
