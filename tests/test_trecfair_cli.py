@@ -23,7 +23,10 @@ BG22 = ["--background", "sub-geo", "trec2022-world-pop", "--background", "src-ge
 
 
 def run(capsys, *args):
-    code = main([str(a) for a in args])
+    try:
+        code = main([str(a) for a in args])
+    except SystemExit as exc:  # the parser's own errors
+        code = exc.code
     out, err = capsys.readouterr()
     return code, out, err
 
@@ -134,7 +137,7 @@ def test_write_targets_alone_and_never_over_an_input(capsys, tmp_path):
         ),
         (
             ["--task", "1", "--qrels", QRELS, "--metadata", META22, "--depth", "-1", *T1],
-            "--depth must be an integer >= 0",
+            "argument --depth: takes K (an integer >= 1), 'edition' or 'none'; got '-1'",
         ),
         (
             ["--task", "2", "--qrels", QRELS, "--metadata", META22, *T1],
@@ -185,3 +188,24 @@ def test_compare_discpower_and_agree_read_its_output(capsys, tmp_path):
     code, out, err = run(capsys, "agree", "-m", "nDCG", "-m", "nDCG*AWRF[gender,occ]", scores)
     assert code == 0, err
     assert "nDCG*AWRF[gender,occ]" in out
+
+
+def test_depth_and_sequences_take_edition_none_or_a_number(capsys):
+    """None means no cut (spelt 'none'); 'edition', the default, the edition's own cut."""
+    base = ["trecfair", "--task", "2", "--edition", "2021", "--qrels", QRELS, "--metadata",
+            META21, "--background", "geography", "trec2021-geography", "--summary", T2]  # fmt: skip
+    code, default, err = run(capsys, *base)
+    assert code == 0 and "first 6 lines of each ranking" in err
+    code, edition, _ = run(capsys, *base, "--depth", "edition", "--sequences", "edition")
+    assert code == 0 and edition == default
+    code, cut, err = run(capsys, *base, "--depth", "6", "--sequences", "25")
+    assert code == 0 and cut == default and "first 6 lines" not in err
+    code, whole, err = run(capsys, *base, "--depth", "none", "--sequences", "none")
+    assert code == 0 and whole != default and "left out" not in err
+    code, zeros, err = run(capsys, *base, "--depth", "0", "--sequences", "0")
+    assert code == 0 and zeros == whole
+    assert "warning: --depth 0 for no cut is deprecated" in err and "write --depth none" in err
+    assert "warning: --sequences 0 for no cut is deprecated" in err
+    for bad in ("-1", "all", "2.5"):
+        code, _, err = run(capsys, *base, "--depth", bad)
+        assert code == 2 and "argument --depth: takes K" in err and len(err.splitlines()) == 1

@@ -79,9 +79,9 @@ def _write_case(case, d, *, sep=",", rng=None):
                     order = [int(x) for x in rng.permutation(len(rankings))]
                 for s in order:
                     f.writelines(f"{i + 1}\t{seqs[s]}\t{p}\n" for p in rankings[s])
-    kw = {"task": case["task"], "edition": case["edition"], "depth": 0}
+    kw = {"task": case["task"], "edition": case["edition"], "depth": None}
     if case["task"] == 2:
-        kw["sequences"] = 0
+        kw["sequences"] = None
     if case["topics"][0]["target"] is not None:
         path = d / "targets.tsv"
         rows = ["\t".join(["topic_id", *names, "target"])]
@@ -263,13 +263,14 @@ def test_2021_task1_scores_the_first_20_lines_against_an_ideal_over_1000(tmp_pat
     qrels, run, dims = _tiny(tmp_path, task=1, rows=rows, relevant=list(range(1, 31)))
     with pytest.warns(FairconvWarning, match="first 20 lines.*10 line"):
         cut = tf.evaluate(qrels, run, dims, task=1, edition=2021)
-    full = _quiet_evaluate(qrels, run, dims, task=1, edition=2021, depth=0)
+    full = _quiet_evaluate(qrels, run, dims, task=1, edition=2021, depth=None)
     twenty = _quiet_evaluate(qrels, run, dims, task=1, edition=2021, depth=20)
+    named = _quiet_evaluate(qrels, run, dims, task=1, edition=2021, depth="edition")
     dcg20 = sum(oracle.delta(k) for k in range(1, 21))
     idcg = sum(oracle.delta(k) for k in range(1, 31))
     assert cut.value("r", "7", "nDCG") == pytest.approx(dcg20 / idcg, rel=1e-12)
     assert full.value("r", "7", "nDCG") == pytest.approx(1.0, rel=1e-12)
-    assert twenty.values.tolist() == cut.values.tolist()
+    assert twenty.values.tolist() == cut.values.tolist() == named.values.tolist()
 
 
 def test_2021_task2_keeps_six_lines_of_the_first_25_rankings(tmp_path):
@@ -296,6 +297,29 @@ def test_2021_task2_keeps_six_lines_of_the_first_25_rankings(tmp_path):
     assert cut.value("r", "7", "EE-R[geography]") == pytest.approx(eps @ star, rel=1e-12)
     assert cut.value("r", "7", "EE-L[geography]") == pytest.approx(
         ((eps - star) ** 2).sum(), rel=1e-12
+    )
+
+
+def test_none_means_no_cut_and_0_is_deprecated_for_one_release(tmp_path):
+    """House rule: None means no cut; "edition" (the default) the edition's own cut."""
+    rows = [f"7 {s} {p}" for s in range(1, 31) for p in range(1, 9)]
+    qrels, run, dims = _tiny(tmp_path, task=2, rows=rows)
+    targets = tmp_path / "t.tsv"
+    targets.write_text("topic_id\tUnknown\tA\tB\n7\t0\t0.5\t0.5\n")
+    kw = {"task": 2, "edition": 2021, "targets": targets}
+    whole = tf.evaluate(qrels, run, dims, depth=None, sequences=None, **kw)  # no notice
+    deprecation = r"(depth|sequences)=0 for no cut is deprecated"
+    with pytest.warns(DeprecationWarning, match=deprecation) as caught:
+        zeros = tf.evaluate(qrels, run, dims, depth=0, sequences=0, **kw)
+    assert {w.filename for w in caught} == {__file__}  # the user's line
+    assert sorted(str(w.message)[:6] for w in caught) == ["depth=", "sequen"]
+    assert zeros.values.tolist() == whole.values.tolist()
+    edition = _quiet_evaluate(qrels, run, dims, **kw)
+    assert edition.values.tolist() != whole.values.tolist()  # 6 lines of 25 rankings
+    # 2022's own cut is none: its default keeps every line
+    uncut = tf.evaluate(qrels, run, dims, task=2, targets=targets, depth=None, sequences=None)
+    assert tf.evaluate(qrels, run, dims, task=2, targets=targets).values.tolist() == (
+        uncut.values.tolist()
     )
 
 
@@ -742,8 +766,10 @@ EVALUATE_ERRORS = [
         r"run2:3: relevant page '2' is in no alignment table",
     ),
     ({}, {"task": 2}, r"'work' parameter .* be given to build Task 2 targets"),
-    ({}, {"depth": -1}, r"'depth' parameter .* integer >= 0"),
-    ({}, {"sequences": 3}, r"'sequences' parameter .* None for Task 1"),
+    ({}, {"depth": -1}, r"'depth' parameter .* be None \(no cut\), 'edition' or an integer >= 1"),
+    ({}, {"depth": "all"}, r"'depth' parameter .* Got 'all' instead"),
+    ({}, {"depth": 2.0}, r"'depth' parameter .* Got 2\.0 instead"),
+    ({}, {"sequences": 3}, r"'sequences' parameter .* 'edition' or None for Task 1"),
     ({}, {"targets": "T", "work": "W"}, r"must not be given together.*Got 'targets' with 'work'"),
 ]
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import argparse
+
+from .._validation import notice
 from ._common import add_table_output, emit
 from ._outputs import UsageError
 
@@ -53,16 +56,19 @@ def add_commands(sub) -> None:
     p.add_argument("--target-len", type=int, metavar="N", help="N (default by edition and task)")
     p.add_argument(
         "--depth",
-        type=int,
-        metavar="K",
-        help="lines kept per topic (Task 1) or ranking (Task 2); 0: all (default: 2021 "
-        "keeps 20 and 6, 2022 all)",
+        type=_cut,
+        default="edition",
+        metavar="K|edition|none",
+        help="lines kept per topic (Task 1) or ranking (Task 2): K lines, 'none' for all, "
+        "or 'edition' (default): the edition's own cut (2021 keeps 20 and 6, 2022 all)",
     )
     p.add_argument(
         "--sequences",
-        type=int,
-        metavar="S",
-        help="Task 2: keep rankings with seq_no <= S; 0: all (default: 2021 25, 2022 all)",
+        type=_cut,
+        default="edition",
+        metavar="S|edition|none",
+        help="Task 2: keep the rankings with seq_no <= S, 'none' for all, or 'edition' "
+        "(default): the edition's own cut (2021 keeps 25, 2022 all)",
     )
     p.add_argument("--topics", help="score only the topics of this file (one id per line)")
     p.add_argument(
@@ -71,6 +77,21 @@ def add_commands(sub) -> None:
     add_table_output(p, "nDCG, AWRF[gender], nDCG*AWRF[gender]")
     p.add_argument("runs", nargs="*", metavar="RUN", help="run files of the task")
     p.set_defaults(func=_cmd_trecfair)
+
+
+def _cut(text: str):
+    """A cut as the command line spells it: K, 'edition' or 'none' (0: none, deprecated)."""
+    if text in ("edition", "none"):
+        return None if text == "none" else text
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(
+            f"takes K (an integer >= 1), 'edition' or 'none'; got {text!r}"
+        )
+    return value
 
 
 def _cmd_trecfair(args) -> int:
@@ -87,11 +108,15 @@ def _cmd_trecfair(args) -> int:
         raise UsageError("--dimensions selects from --metadata; give --metadata FILE")
     if args.targets and (args.background or args.work):
         raise UsageError("--background and --work build targets; they cannot go with --targets")
-    for option in ("target_len", "depth", "sequences"):
-        value = getattr(args, option)
-        low = 1 if option == "target_len" else 0
-        if value is not None and value < low:
-            raise UsageError(f"--{option.replace('_', '-')} must be an integer >= {low}")
+    if args.target_len is not None and args.target_len < 1:
+        raise UsageError("--target-len must be an integer >= 1")
+    for option in ("depth", "sequences"):
+        if getattr(args, option) == 0:
+            notice(
+                f"--{option} 0 for no cut is deprecated and will be refused in the next "
+                f"release; write --{option} none"
+            )
+            setattr(args, option, None)
     work = None
     if args.metadata:
         names = None if not args.dimensions else args.dimensions.split(",")

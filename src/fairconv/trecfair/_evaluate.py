@@ -17,6 +17,7 @@ import numpy as np
 from .. import _core
 from .._accel import KeyTable
 from .._validation import (
+    check_cut,
     check_int_choice,
     check_names,
     fail,
@@ -36,8 +37,10 @@ from ._measures import (
 )
 from ._targets import TopicTargets, build, read_targets
 
-_DEFAULT_DEPTH = {(1, 2021): 20, (2, 2021): 6}
-_DEFAULT_SEQUENCES = {(2, 2021): 25}
+_EDITION_DEPTH = {(1, 2021): 20, (2, 2021): 6}
+"""The edition's cut of the lines kept per topic (Task 1) or ranking (Task 2)."""
+_EDITION_SEQUENCES = {(2, 2021): 25}
+"""The edition's cut of the rankings kept (those with seq_no <= it)."""
 
 
 @dataclass
@@ -68,8 +71,8 @@ def evaluate(
     backgrounds=None,
     work=None,
     target_len: int | None = None,
-    depth: int | None = None,
-    sequences: int | None = None,
+    depth: int | str | None = "edition",
+    sequences: int | str | None = "edition",
     topics=None,
 ):
     r"""Score TREC Fair runs per topic, as the track's official evaluation does.
@@ -100,12 +103,15 @@ def evaluate(
         Work levels for built Task 2 targets (the metadata's, from :func:`read_metadata`).
     target_len : int, optional
         N: 500 / 1000 (Task 1, 2022 / 2021), 20 / 50 (Task 2).
-    depth : int, optional
-        Lines kept per topic (Task 1) or ranking (Task 2); None: the edition's (2021:
-        20 and 6), 0: all.
-    sequences : int, optional
-        Task 2 rankings kept: those with ``seq_no <= sequences``; None: the edition's
-        (2021: 25), 0: all.
+    depth : int, "edition" or None
+        Lines kept per topic (Task 1) or ranking (Task 2): ``"edition"`` (default) the
+        edition's own cut (2021: the first 20 lines of a topic in Task 1, the first 6 of
+        a ranking in Task 2; 2022: none), None no cut, an integer >= 1 that many lines.
+        (0 for no cut is deprecated: pass None.)
+    sequences : int, "edition" or None
+        Task 2 rankings kept: those with ``seq_no <= sequences``; ``"edition"``
+        (default) the edition's (2021: 25; 2022: all), None all. Task 1 has no
+        rankings to cut: ``"edition"`` or None.
     topics : sequence of str, optional
         Score only these topics.
 
@@ -186,12 +192,19 @@ def prepare(
     q = _inputs.as_qrels(qrels)
     run_list = _inputs.as_runs(runs, task)
     N = check_target_len(target_len, task, edition)
-    depth_given = depth is not None
-    depth = _cut(depth, "depth", _DEFAULT_DEPTH.get((task, edition)))
-    if task == 1 and sequences is not None:
-        raise fail("sequences", "be None for Task 1 (it cuts Task 2 rankings)", f"{sequences!r}")
-    seq_given = sequences is not None
-    sequences = _cut(sequences, "sequences", _DEFAULT_SEQUENCES.get((task, edition)))
+    depth = check_cut(depth, "depth", words=("edition",))
+    sequences = check_cut(sequences, "sequences", words=("edition",))
+    if task == 1 and sequences not in ("edition", None):
+        raise fail(
+            "sequences",
+            "be 'edition' or None for Task 1 (it cuts Task 2 rankings)",
+            repr(sequences),
+        )
+    by_edition = depth == "edition", sequences == "edition"
+    if depth == "edition":
+        depth = _EDITION_DEPTH.get((task, edition))
+    if sequences == "edition":
+        sequences = _EDITION_SEQUENCES.get((task, edition))
     wanted = None
     if topics is not None:
         wanted = set(check_names(topics, "topics", "topic ids"))
@@ -220,7 +233,7 @@ def prepare(
     found: set = set()
     for run, (lines, _) in zip(run_list, kept, strict=True):
         found.update(run.topics[t] for t in np.unique(run.topic_ids[lines]).tolist())
-    if cut_lines and not depth_given:
+    if cut_lines and by_edition[0]:
         what = (
             "the first 20 lines of each topic"
             if task == 1
@@ -228,26 +241,17 @@ def prepare(
         )
         notice(
             f"edition 2021 scores {what}, as its official evaluation did; {cut_lines} "
-            "line(s) were left out (depth=0 keeps them)"
+            "line(s) were left out (depth=None keeps them)"
         )
-    if task == 2 and sequences is not None and not seq_given:
+    if task == 2 and sequences is not None and by_edition[1]:
         dropped = sum(int((r.seq > sequences).sum()) for r in run_list)
         if dropped:
             notice(
                 f"edition 2021 scores the rankings with seq_no <= {sequences}, as its "
                 f"official evaluation did; {dropped} line(s) of later rankings were left out "
-                "(sequences=0 keeps them)"
+                "(sequences=None keeps them)"
             )
     return Plan(task, edition, dims, universe, q, run_list, kept, sorted(found), N)
-
-
-def _cut(value, name, default):
-    """A cut option: None means the edition's default; 0 means none."""
-    if value is None:
-        value = default
-    elif isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
-        raise fail(name, "be an integer >= 0 (0: no cut) or None", f"{value!r}")
-    return None if not value else int(value)
 
 
 # --------------------------------------------------------------------------- 2. targets
