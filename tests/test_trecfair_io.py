@@ -242,6 +242,39 @@ def test_several_runs_make_one_table_and_means_leave_nan_out(tmp_path):
             assert table.value(name, "all", measure) == pytest.approx(vals.mean(), rel=1e-15)
 
 
+def test_a_run_lacking_topics_others_have_gets_the_notice_of_every_family(tmp_path):
+    """Spec 5: no row there (the official evaluation leaves it out), said once per run."""
+    rng = np.random.default_rng(7)
+    case = oracle.random_case(rng, task=1, edition=2022, explicit=True, m=2, n_topics=4)
+    for t in case["topics"]:
+        t["ranking"] = t["ranking"] or [0]
+    qrels, run, dims, kw = _write_case(case, tmp_path)
+    other = tmp_path / "other"
+    other.write_text("1 0\n1 1\n3 2\n")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        table = tf.evaluate(qrels, [run, other], dims, **kw)
+    said = [str(w.message) for w in caught if "topics scored" in str(w.message)]
+    assert said == [
+        "run 'other' has no ranking for 2 of the 4 topics scored (2, 4): they are left out "
+        "(no row), as the official evaluation leaves them out"
+    ]
+    assert table.notices["topics_scored"] == 4
+    assert table.notices["topics_missing"] == {"run.tsv": 0, "other": 2}
+    assert not table.present[[1, 3], 1].any()
+
+
+@pytest.mark.parametrize("task", [1, 2])
+def test_the_table_knows_which_way_each_measure_points(tmp_path, task):
+    """EE-L and EE-D are lower-is-better; nDCG, AWRF, their product and EE-R higher."""
+    rng = np.random.default_rng(task)
+    case = oracle.random_case(rng, task=task, edition=2022, explicit=True, n_topics=3)
+    qrels, run, dims, kw = _write_case(case, tmp_path)
+    table = _quiet_evaluate(qrels, [run], dims, **kw)
+    want = {1: ["higher"] * 3, 2: ["lower", "lower", "higher"]}[task]
+    assert [table.directions[m] for m in table.measures] == want
+
+
 # --------------------------------------------------------------------------- cuts (spec 3, 4, 7)
 def _tiny(tmp_path, *, task, rows, relevant=(1,), edition=2021):
     align = tmp_path / "geo.tsv"

@@ -26,7 +26,7 @@ from .._validation import (
     public,
 )
 from ..io import _trecfair as _io
-from ..results import ScoreTable
+from ..results import ScoreTable, notice_missing_topics
 from . import _inputs
 from ._measures import (
     MEASURES,
@@ -118,9 +118,12 @@ def evaluate(
     Returns
     -------
     ScoreTable
-        One row per run and topic the run has (after the cuts and ``topics``).
-        ``nDCG``, ``AWRF``, ``nDCG*AWRF`` and ``EE-R`` are higher-is-better; ``EE-L``
-        and ``EE-D`` lower-is-better. NaN where undefined (left out of the mean).
+        One row per run and topic the run has (after the cuts and ``topics``): a topic
+        that a run lacks and another run has is left out for it, as the official
+        evaluation leaves it out (with a notice; ``notices["topics_missing"]`` counts
+        them per run). ``nDCG``, ``AWRF``, ``nDCG*AWRF`` and ``EE-R`` are
+        higher-is-better; ``EE-L`` and ``EE-D`` lower-is-better (the table's
+        ``directions``). NaN where undefined (left out of the mean).
 
     Raises
     ------
@@ -133,8 +136,9 @@ def evaluate(
     -----
     FairconvWarning
         For what the official evaluation does that users may not expect: the 2021 cuts
-        when they drop lines, pages no table lists (2022 Task 1), undefined AWRF,
-        multi-hot rows, undefined targets.
+        when they drop lines, a run lacking topics that others have, pages no table
+        lists (2022 Task 1), undefined AWRF, multi-hot rows, undefined targets, sums past
+        float64.
 
     See Also
     --------
@@ -310,7 +314,21 @@ def score(plan: Plan, tt: TopicTargets, *, explicit: bool) -> ScoreTable:
     measures = measure_names(names, task=task)
     col_of = {t: i for i, t in enumerate(plan.topics)}
     values = np.zeros((len(plan.topics), len(plan.runs), 3))
-    present = np.zeros(values.shape, dtype=bool)
+    present = np.zeros((len(plan.topics), len(plan.runs)), dtype=bool)
+    for r, (run, (lines, _)) in enumerate(zip(plan.runs, plan.kept, strict=True)):
+        has = [col_of[run.topics[t]] for t in np.unique(run.topic_ids[lines]).tolist()]
+        present[has, r] = True
+    run_names = tuple(run.name for run in plan.runs)
+    notices = {
+        "topics_scored": len(plan.topics),
+        "topics_missing": notice_missing_topics(
+            plan.topics,
+            run_names,
+            ~present,
+            item="ranking",
+            action="they are left out (no row), as the official evaluation leaves them out",
+        ),
+    }
     need_rel = not (edition == 2021 and task == 2 and explicit)
     sizes = plan.universe.sizes
 
@@ -423,13 +441,11 @@ def score(plan: Plan, tt: TopicTargets, *, explicit: bool) -> ScoreTable:
         cols = np.asarray([col_of[t] for t in tnames], dtype=np.int64)
         for m, key in enumerate(MEASURES[task]):
             values[cols, r, m] = out[key]
-        present[cols, r] = True
-    return ScoreTable(
-        topics=tuple(plan.topics),
-        runs=tuple(run.name for run in plan.runs),
-        measures=measures,
-        values=values,
-        present=present,
+    return ScoreTable.from_columns(
+        plan.topics,
+        run_names,
+        [(name, values[:, :, m], present) for m, name in enumerate(measures)],
+        notices=notices,
     )
 
 
