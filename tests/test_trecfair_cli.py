@@ -209,3 +209,115 @@ def test_depth_and_sequences_take_edition_none_or_a_number(capsys):
     for bad in ("-1", "all", "2.5"):
         code, _, err = run(capsys, *base, "--depth", bad)
         assert code == 2 and "argument --depth: takes K" in err and len(err.splitlines()) == 1
+
+
+def _args_of(d, kw, written_runs):
+    """The command line of a case written by test_trecfair_io._write_case."""
+    argv = ["trecfair", "--task", kw["task"], "--edition", kw["edition"], "--qrels", d / "qrels"]
+    argv = [str(a) for a in argv]
+    argv[-1] = str(d / "qrels.jsonl")
+    for align in sorted(d.glob("page-*-align.csv")):
+        argv += ["--dimension", align.name[len("page-") : -len("-align.csv")], str(align)]
+    argv += ["--depth", "none"] + (["--sequences", "none"] if kw["task"] == 2 else [])
+    if "targets" in kw:
+        argv += ["--targets", str(kw["targets"])]
+    for name, bg in (kw.get("backgrounds") or {}).items():
+        argv += ["--background", name, str(bg)]
+    if "work" in kw:
+        argv += ["--work", str(kw["work"])]
+    return argv + [str(r) for r in written_runs]
+
+
+@pytest.mark.parametrize("explicit", [False, True])
+@pytest.mark.parametrize(("task", "edition"), [(1, 2022), (1, 2021), (2, 2022), (2, 2021)])
+def test_write_targets_changes_nothing_and_reads_back(capsys, tmp_path, task, edition, explicit):
+    """An output option never changes what is computed, and fairconv reads what it
+    writes: the scores with --write-targets are those without, and the targets written
+    give the same scores with --targets (undefined targets, written nan, included; the
+    values are the same to the last bit, their sums taken over the cells as read rather
+    than in the built targets' factored form: within 1e-12)."""
+    import trecfair_oracle as oracle
+    from test_trecfair_io import _visible_levels, _write_case
+
+    rng = np.random.default_rng([task, edition, explicit])
+    checked = 0
+    for k in range(6):
+        case = _visible_levels(
+            oracle.random_case(rng, task=task, edition=edition, explicit=explicit)
+        )
+        if not any(t.get("ranking") or any(t.get("rankings", [])) for t in case["topics"]):
+            continue
+        d = tmp_path / str(k)
+        d.mkdir()
+        _, run_file, _, kw = _write_case(case, d)
+        argv = _args_of(d, kw, [run_file])
+        code, plain, err = run(capsys, *argv)
+        if code != 0:  # a case the evaluation refuses is refused alike with the option
+            assert run(capsys, *argv, "--write-targets", d / "w.tsv")[:2] == (code, plain)
+            continue
+        written = d / "targets-written.tsv"
+        code, with_option, err2 = run(capsys, *argv, "--write-targets", written)
+        assert code == 0 and with_option == plain and err2 == err
+        reread = [a for a in argv if a != str(run_file)]
+        for option in ("--background", "--work", "--targets"):  # built, or read: the same
+            while option in reread:
+                i = reread.index(option)
+                del reread[i : i + (3 if option == "--background" else 2)]
+        code, again, err3 = run(capsys, *reread, "--targets", written, run_file)
+        assert code == 0, err3
+        got, want = _rows(again), _rows(plain)
+        assert [r[:3] for r in got] == [r[:3] for r in want]
+        np.testing.assert_allclose(
+            [float(r[3]) for r in got], [float(r[3]) for r in want], rtol=1e-12, atol=1e-15
+        )
+        checked += 1
+    assert checked >= 3
+
+
+def test_undefined_targets_are_written_nan_and_read_back(capsys, tmp_path):
+    """2021 Task 1: a topic whose relevant pages are all fully unknown has an undefined
+    target; --write-targets keeps the run valid and writes it as one nan row, which
+    --targets reads, with --topics leaving it out too."""
+    align = tmp_path / "geo.tsv"
+    align.write_text("page_id\tUnknown\tA\tB\n1\t0\t1\t0\n2\t0\t0\t1\n9\t1\t0\t0\n")
+    qrels = tmp_path / "q.jsonl"
+    qrels.write_text('{"id": 7, "rel_docs": [1]}\n{"id": 8, "rel_docs": [9]}\n')
+    run_file = tmp_path / "r"
+    run_file.write_text("7 1\n7 2\n8 9\n8 1\n")
+    base = ["trecfair", "--task", "1", "--edition", "2021", "--qrels", qrels,
+            "--dimension", "geography", align]  # fmt: skip
+    code, plain, err = run(capsys, *base, run_file)
+    assert code == 0 and "topic(s) '8' give the target no mass" in err
+    assert [r[3] for r in _rows(plain) if r[1] == "8" and r[2].startswith("AWRF")] == ["NaN"]
+    written = tmp_path / "t.tsv"
+    code, out, _ = run(capsys, *base, "--write-targets", written, run_file)
+    assert code == 0 and out == plain
+    assert written.read_text().splitlines()[-1] == "8\tUnknown\tnan"
+    code, out, err = run(capsys, *base, "--targets", written, run_file)
+    assert code == 0 and out == plain and "targets of topic(s) '8' are nan (undefined)" in err
+    topics = tmp_path / "topics.txt"
+    topics.write_text("7\n")
+    code, out, _ = run(capsys, *base, "--targets", written, "--topics", topics, run_file)
+    assert code == 0 and {r[1] for r in _rows(out)} == {"7", "all"}
+
+
+@pytest.mark.parametrize(
+    ("dimension", "message"),
+    [
+        (["--dimension", "geo", "G", "--dimension", "geo", "G"], "--dimension geo is given twice"),
+        (
+            ["--dimension", "geo graphy", "G"],
+            "--dimension NAME ALIGNMENT: NAME must be a non-empty dimension name without "
+            "whitespace, brackets or commas; got 'geo graphy'",
+        ),
+        (["--dimension", "a[1]", "G"], "NAME must be a non-empty dimension name"),
+    ],
+)
+def test_dimension_errors_name_the_option_typed(capsys, tmp_path, dimension, message):
+    align = tmp_path / "geo.tsv"
+    align.write_text("page_id\tUnknown\tA\n1\t0\t1\n")
+    argv = ["trecfair", "--task", "1", "--qrels", QRELS]
+    argv += [str(align) if a == "G" else a for a in dimension] + [T1[0]]
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and len(err.splitlines()) == 1
+    assert err.startswith("fairconv trecfair: error: ") and message in err

@@ -486,6 +486,48 @@ def test_written_targets_read_back_the_same(tmp_path):
     assert np.array_equal(explicit.values, rebuilt.values, equal_nan=True)
 
 
+def test_targets_are_written_by_the_output_rule_of_every_writer(tmp_path, monkeypatch):
+    """Never over a file unasked; a writer failing part-way leaves the old file whole."""
+    paths = _files(tmp_path)
+    built = tf.build_targets(paths["qrels"], _dims(paths), task=1)
+    out = tmp_path / "targets.tsv"
+    built.to_tsv(out)
+    first = out.read_text()
+    with pytest.raises(FileExistsError, match=r"'out' parameter of trecfair.TopicTargets.to_tsv"):
+        built.to_tsv(out)
+    built.to_tsv(out, overwrite=True)
+    assert out.read_text() == first
+
+    def half_then_fail(self, f):
+        f.write("topic_id\td\ttarget\n1\tx\t")
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(tf.TopicTargets, "_write", half_then_fail)
+    with pytest.raises(OSError, match="No space left"):
+        built.to_tsv(out, overwrite=True)
+    assert out.read_text() == first
+    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".")]  # no temporary
+
+
+def test_undefined_targets_round_trip_as_nan(tmp_path):
+    """fairconv reads what it writes: a 2021 Task 1 topic with only fully unknown
+    relevant pages has an undefined target, written as one nan row, read back so."""
+    paths = _files(
+        tmp_path,
+        align="page_id\tUnknown\tx\ty\n1\t0\t1\t0\n2\t0\t0\t1\n3\t1\t0\t0\n",
+    )
+    dims = _dims(paths)
+    with pytest.warns(FairconvWarning, match=r"topic\(s\) '2' give the target no mass"):
+        built = tf.build_targets(paths["qrels"], dims, task=1, edition=2021)
+    out = tmp_path / "written.tsv"
+    built.to_tsv(out)
+    assert out.read_text().splitlines()[-1] == "2\tUnknown\tnan"
+    with pytest.warns(FairconvWarning, match=r"written.tsv: the targets of topic\(s\) '2' are nan"):
+        back = tf.read_targets(out, dims)
+    assert back.targets.defined.tolist() == built.targets.defined.tolist() == [True, False]
+    assert np.array_equal(back.toarray(), built.toarray(), equal_nan=True)
+
+
 def test_trec_forms_of_runs_and_qrels(tmp_path):
     """Spec 9: TREC run lines in file order, TREC qrels with level > 0; spec 2: rank 2."""
     align = tmp_path / "a.tsv"
@@ -715,6 +757,12 @@ TARGET_ERRORS = [
     ),
     ("topic_id\td\ttarget\n1\tx\t-1\n", r"targets:2: the target value .* >= 0"),
     ("topic_id\td\ttarget\n1\tx\t0\n", r"targets: the targets of topic '1' sum to 0"),
+    (
+        "topic_id\td\ttarget\n1\tx\tnan\n1\ty\t0.5\n",
+        r"targets:3: topic '1' has a target value here and nan \(an undefined target\) on line 2",
+    ),
+    ("topic_id\tx\ty\n1\tnan\t1\n", r"targets:2: topic '1' has a target value here and nan"),
+    ("topic_id\td\ttarget\n1\tx\tinf\n", r"targets:2: the target value .* finite number"),
     (
         "topic_id\tx\tq\n1\t1\t0\n",
         r"targets:1: the header's categories must be those of dimension 'd'",

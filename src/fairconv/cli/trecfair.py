@@ -96,6 +96,7 @@ def _cut(text: str):
 
 def _cmd_trecfair(args) -> int:
     from .. import trecfair as tf
+    from ..trecfair._evaluate import prepare, score, targets_for
 
     args.task, args.edition = int(args.task), int(args.edition)
     if args.write_targets:  # refused before any work if it clashes with an input or -o
@@ -122,7 +123,7 @@ def _cmd_trecfair(args) -> int:
         names = None if not args.dimensions else args.dimensions.split(",")
         dims, work = tf.read_metadata(args.metadata, edition=args.edition, dimensions=names)
     else:
-        dims = [tf.read_alignment(name, path) for name, path in args.dimension]
+        dims = [tf.read_alignment(name, path) for name, path in _dimensions(args.dimension)]
     if args.work:
         work = tf.read_work(args.work)
     backgrounds: dict | None = None
@@ -139,10 +140,11 @@ def _cmd_trecfair(args) -> int:
         topics = list(read_topics(args.topics))
     qrels = tf.read_qrels(args.qrels)
     runs = [tf.read_run(path, task=args.task) for path in args.runs]
-    targets = args.targets
-    if args.write_targets:
-        if targets is not None:
-            used = tf.read_targets(targets, dims)
+    if args.targets or args.task == 1:
+        work = None  # the metadata's work levels build Task 2 targets only
+    if not runs:  # --write-targets alone: the targets of the qrels' topics (or --topics)
+        if args.targets:
+            used = tf.read_targets(args.targets, dims)
         else:
             used = tf.build_targets(
                 qrels,
@@ -150,26 +152,41 @@ def _cmd_trecfair(args) -> int:
                 task=args.task,
                 edition=args.edition,
                 backgrounds=backgrounds,
-                work=work if args.task == 2 else None,
+                work=work,
                 topics=topics,
             )
         args.outputs.write(args.write_targets, used.to_tsv)
-        if not runs:
-            return 0
-        targets, backgrounds, work = used, None, None
-    table = tf.evaluate(
+        return 0
+    # evaluate's own steps, with the targets they use written in between: an output
+    # option never changes what is computed
+    plan = prepare(
         qrels,
         runs,
         dims,
         task=args.task,
         edition=args.edition,
-        targets=targets,
-        backgrounds=backgrounds,
-        work=work if (args.task == 2 and targets is None) else None,
         target_len=args.target_len,
         depth=args.depth,
         sequences=args.sequences,
         topics=topics,
     )
-    emit(args, table, measures=args.measure)
+    used = targets_for(plan, targets=args.targets, backgrounds=backgrounds, work=work)
+    if args.write_targets:
+        args.outputs.write(args.write_targets, used.to_tsv)
+    emit(args, score(plan, used, explicit=args.targets is not None), measures=args.measure)
     return 0
+
+
+def _dimensions(given: list) -> list:
+    """The --dimension NAME ALIGNMENT pairs, each NAME a dimension name, given once."""
+    from ..io._trecfair import dimension_name_fault
+
+    seen: set = set()
+    for name, _ in given:
+        fault = dimension_name_fault(name)
+        if fault:
+            raise UsageError(f"--dimension NAME ALIGNMENT: NAME must {fault}; got {name!r}")
+        if name in seen:
+            raise UsageError(f"--dimension {name} is given twice")
+        seen.add(name)
+    return given

@@ -218,6 +218,8 @@ class TargetTable:
     """Targets as a file gives them: non-zero values at (topic, cell) keys, sorted.
 
     ``keys = topic index * n_cells + cell`` with cells row-major over ``categories``.
+    A topic whose target is undefined (written ``nan``) has no key and is True in
+    ``undefined``.
     """
 
     source: str
@@ -227,6 +229,7 @@ class TargetTable:
     keys: np.ndarray = field(repr=False)
     values: np.ndarray = field(repr=False)
     lines: np.ndarray = field(repr=False)  # the line of each key's value
+    undefined: np.ndarray = field(repr=False)  # (topics,) bool
 
 
 @dataclass(frozen=True, eq=False)
@@ -311,11 +314,22 @@ def _text(token: bytes) -> str:
     return bytes(token).replace(bytes([_SPACE]), b" ").decode("utf-8")
 
 
-def _numbers(rows: Rows, columns, what: str, label: str) -> np.ndarray:
-    """Columns as finite non-negative numbers; ``True``/``False`` read as 1 and 0."""
-    for c in columns:  # pandas writes one-hot tables as True/False: same-length numbers
+_SAME_LENGTH = ((b"True", b"1.00"), (b"False", b"0.000"))
+"""pandas writes one-hot tables as True/False: read as numbers of the same length."""
+_NAN_WORDS = ((b"nan", b"0.0"), (b"NaN", b"0.0"), (b"NAN", b"0.0"))
+"""How an undefined value is written (``repr(float('nan'))`` gives ``nan``)."""
+
+
+def _numbers(rows: Rows, columns, what: str, label: str, *, nan: bool = False) -> np.ndarray:
+    """Columns as finite non-negative numbers; ``True``/``False`` read as 1 and 0.
+
+    With ``nan``, the word ``nan`` (``NaN``, ``NAN``) is read as NaN: an undefined value.
+    """
+    undefined = np.zeros((len(rows), len(columns)), dtype=bool)
+    words = _SAME_LENGTH + (_NAN_WORDS if nan else ())
+    for k, c in enumerate(columns):
         s, e = rows.starts[:, c], rows.ends[:, c]
-        for word, same in ((b"True", b"1.00"), (b"False", b"0.000")):
+        for word, same in words:
             cand = np.flatnonzero(e - s == len(word))
             if len(cand) == 0:
                 continue
@@ -323,6 +337,7 @@ def _numbers(rows: Rows, columns, what: str, label: str) -> np.ndarray:
             if len(hit):
                 at = s[hit][:, None] + np.arange(len(word))
                 rows.buf[at] = np.frombuffer(same, dtype=np.uint8)
+                undefined[hit, k] |= (word, same) in _NAN_WORDS
     values = floats(rows, list(columns), what, label)
     neg = values < 0
     if neg.any():
@@ -332,6 +347,7 @@ def _numbers(rows: Rows, columns, what: str, label: str) -> np.ndarray:
             rows.line(i),
             f"the {label} of a {what} line must be >= 0; found {values[i][neg[i]][0]:g}",
         )
+    values[undefined] = np.nan
     return values
 
 
@@ -574,6 +590,16 @@ def _json_ids(values: list, field_name: str, where: str) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------- alignment
+_DIMENSION_NAME = "be a non-empty dimension name without whitespace, brackets or commas"
+
+
+def dimension_name_fault(name: str) -> str | None:
+    """The rule a dimension name breaks, or None: it names the measures (``AWRF[a,b]``)."""
+    if id_fault(name) is not None or any(ch in name for ch in "[],"):
+        return _DIMENSION_NAME
+    return None
+
+
 @public
 def read_alignment(name: str, path, /) -> Dimension:
     r"""Read one dimension's alignment table.
@@ -594,12 +620,8 @@ def read_alignment(name: str, path, /) -> Dimension:
     >>> trecfair.read_alignment("gender", table).categories
     ('Unknown', 'female', 'male')
     """
-    if not isinstance(name, str) or id_fault(name) is not None or any(ch in name for ch in "[],"):
-        raise fail(
-            "name",
-            "be a non-empty dimension name without whitespace, brackets or commas",
-            repr(name),
-        )
+    if not isinstance(name, str) or dimension_name_fault(name):
+        raise fail("name", _DIMENSION_NAME, repr(name))
     t = _separated(path, "alignment")
     first = t.header[0] if t.header else ""
     if first not in ("page_id", "page", ""):
@@ -733,8 +755,10 @@ def read_target_table(path, dimensions, /) -> TargetTable:
     Long form: a header ``topic_id``, the dimension names (any order), ``target``; one
     row per topic and cell; cells not listed are 0. Wide form (one dimension): a header
     ``topic_id`` then categories, one row per topic (the unknown column may be left
-    out: 0). Errors: a header naming other dimensions or categories, an unknown
-    category, a cell twice, a negative value, a topic summing to 0.
+    out: 0). A topic whose target is undefined has ``nan`` as its value (on each of
+    its rows; :meth:`fairconv.trecfair.TopicTargets.to_tsv` writes one). Errors: a
+    header naming other dimensions or categories, an unknown category, a cell twice, a
+    negative value, a topic summing to 0, a topic mixing ``nan`` and numbers.
     """
     dims = list(dimensions)
     t = _separated(path, "target")
@@ -760,7 +784,7 @@ def read_target_table(path, dimensions, /) -> TargetTable:
                 f"has {', '.join(names)}",
             )
         topics, tid = topic_codes(_id_column(rows, 0, "topic id"))
-        values = _numbers(rows, [len(header) - 1], "target", "target value")[:, 0]
+        values = _numbers(rows, [len(header) - 1], "target", "target value", nan=True)[:, 0]
         cell = np.zeros(len(rows), dtype=np.int64)
         for j, dname in enumerate(names):
             c = 1 + given.index(dname)
@@ -805,7 +829,7 @@ def read_target_table(path, dimensions, /) -> TargetTable:
                 ),
             )
         topics, tid0 = topic_codes(_id_column(rows, 0, "topic id"))
-        wide = _numbers(rows, range(1, len(header)), "target", "target value")
+        wide = _numbers(rows, range(1, len(header)), "target", "target value", nan=True)
         col = np.asarray([order.index(c) for c in given])
         tid = np.repeat(tid0, len(given))
         cell = np.tile(col, len(rows))
@@ -833,16 +857,35 @@ def read_target_table(path, dimensions, /) -> TargetTable:
             f"the cell of topic {topics[tid[again]]!r} is listed twice (first on line "
             f"{int(lines[_first_index(keys, again)])})",
         )
-    total = np.bincount(tid, weights=values, minlength=len(topics))
-    zero = np.flatnonzero(~(total > 0))
+    nan = np.isnan(values)
+    undefined = np.bincount(tid, weights=nan, minlength=len(topics)) > 0
+    mixed = np.flatnonzero(undefined[tid] & ~nan)
+    if len(mixed):
+        i = int(mixed[0])
+        raise FileFormatError(
+            t.path,
+            int(lines[i]),
+            f"topic {topics[tid[i]]!r} has a target value here and nan (an undefined "
+            f"target) on line {int(lines[np.argmax(nan & (tid == tid[i]))])}: an undefined "
+            "target is nan alone",
+        )
+    total = np.bincount(tid, weights=np.where(nan, 0.0, values), minlength=len(topics))
+    zero = np.flatnonzero(~(total > 0) & ~undefined)
     if len(zero):
         raise FileFormatError(
             t.path, None, f"the targets of topic {topics[int(zero[0])]!r} sum to 0"
         )
-    nz = values != 0
+    nz = (values != 0) & ~nan
     order_ = np.argsort(keys[nz], kind="stable")
     return TargetTable(
-        t.path, topics, names, cats, keys[nz][order_], values[nz][order_], lines[nz][order_]
+        t.path,
+        topics,
+        names,
+        cats,
+        keys[nz][order_],
+        values[nz][order_],
+        lines[nz][order_],
+        undefined,
     )
 
 

@@ -292,8 +292,9 @@ def targets_for(plan: Plan, *, targets, backgrounds, work) -> TopicTargets:
         )
     if plan.edition == 2021 and plan.task == 1 and len(tt.topics):
         at_u = tt.targets._at(np.arange(len(tt.topics)), np.zeros(len(tt.topics), np.int64))
-        if (at_u != 0).any():
-            i = int(np.argmax(at_u != 0))
+        put = (at_u != 0) & tt.targets.defined.reshape(-1)  # an undefined target is NaN
+        if put.any():
+            i = int(np.argmax(put))
             raise ValueError(
                 f"{tt.source}: the target of topic {tt.topics[i]!r} puts "
                 f"{float(at_u[i]):.10g} on the all-unknown cell; 2021 Task 1 removes that "

@@ -15,6 +15,7 @@ import numpy as np
 
 from .. import _core
 from .._accel import KeyTable
+from .._files import write_output
 from .._validation import (
     SUM_TOLERANCE,
     as_float_array,
@@ -143,15 +144,22 @@ class _Dense:
         return self.flat[topics, cells]
 
 
-def sparse_targets(n_topics, sizes, keys, values) -> Targets:
-    """Explicit targets given as sorted non-zero (topic * n_cells + cell) keys."""
+def sparse_targets(n_topics, sizes, keys, values, undefined=None) -> Targets:
+    """Explicit targets given as sorted non-zero (topic * n_cells + cell) keys.
+
+    ``undefined`` (topics,) marks the topics whose target is undefined (NaN).
+    """
+    f = np.ones((n_topics, 1))
+    g = np.zeros((n_topics, 1))
+    if undefined is not None:
+        f[undefined] = g[undefined] = np.nan
     return Targets(
         (n_topics,),
         tuple(sizes),
         np.asarray(keys, dtype=np.int64),
         np.asarray(values, dtype=np.float64),
-        np.ones((n_topics, 1)),
-        np.zeros((n_topics, 1)),
+        f,
+        g,
         np.zeros(0, dtype=np.int64),
         np.zeros(0),
         (),
@@ -496,11 +504,26 @@ class TopicTargets:
         return self.targets.toarray()
 
     @public
-    def to_tsv(self, out, /) -> None:
+    def to_tsv(self, out, /, *, overwrite: bool = False) -> None:
         r"""Write the long form: ``topic_id``, the dimension names, ``target``; non-zero cells.
 
-        ``out`` is a path or a text file. Every cell of the intersection is visited, a
-        chunk at a time: with many dimensions the file is as large as the intersection.
+        What :func:`read_targets` reads back: an undefined target (NaN) is one row of
+        its topic, at the first cell, with the value ``nan``. Every cell of the
+        intersection is visited, a chunk at a time: with many dimensions the file is as
+        large as the intersection.
+
+        Parameters
+        ----------
+        out : path or text file
+            Where to write: a path (a new file, written under a temporary name and put
+            in place when whole) or an open text file.
+        overwrite : bool
+            Replace a file that is already at ``out``; by default that is an error.
+
+        Raises
+        ------
+        FileExistsError
+            ``out`` names a file that exists and ``overwrite`` is False.
 
         Examples
         --------
@@ -515,23 +538,23 @@ class TopicTargets:
         >>> [line.split() for line in out.getvalue().splitlines()]
         [['topic_id', 'gender', 'target'], ['101', 'female', '1.0']]
         """
-        if hasattr(out, "write"):
-            self._write(out)
-        else:
-            with open(out, "w", encoding="utf-8", newline="\n") as f:
-                self._write(f)
+        write_output(out, self._write, overwrite=overwrite)
 
     def _write(self, f) -> None:
         sizes = self.targets.cell_shape
         n_cells = math.prod(sizes)
         f.write("\t".join(("topic_id", *self.dimensions, "target")) + "\n")
         names = [np.asarray(c, dtype=object) for c in self.categories]
+        defined = self.targets.defined.reshape(-1)
         step = 1 << 20
         for t, topic in enumerate(self.topics):
+            if not defined[t]:  # one row says it: the value nan
+                f.write("\t".join((topic, *(c[0] for c in self.categories), "nan")) + "\n")
+                continue
             for lo in range(0, n_cells, step):
                 cells = np.arange(lo, min(lo + step, n_cells), dtype=np.int64)
                 v = self.targets._at(np.full(cells.shape, t, dtype=np.int64), cells)
-                keep = v != 0  # NaN (undefined) is kept and written as nan
+                keep = v != 0
                 cells, v = cells[keep], v[keep]
                 coords = np.unravel_index(cells, sizes)
                 cols = [names[j][coords[j]] for j in range(len(sizes))]
@@ -563,7 +586,8 @@ def read_targets(path, dimensions, /) -> TopicTargets:
     ------
     ValueError
         Naming file and line: other dimensions or categories, a cell twice, a negative
-        value, a topic summing to 0.
+        value, a topic summing to 0, a topic mixing ``nan`` (an undefined target, as
+        :meth:`TopicTargets.to_tsv` writes it) and numbers.
 
     Examples
     --------
@@ -579,11 +603,16 @@ def read_targets(path, dimensions, /) -> TopicTargets:
     dims = _inputs.dimension_list(dimensions)
     table = _io.read_target_table(path, dims)
     sizes = [len(c) for c in table.categories]
+    if table.undefined.any():
+        notice(
+            f"{table.source}: the targets of topic(s) {_some(table.topics, table.undefined)} "
+            "are nan (undefined), as is every measure that uses them"
+        )
     return TopicTargets(
         table.topics,
         table.dimensions,
         table.categories,
-        sparse_targets(len(table.topics), sizes, table.keys, table.values),
+        sparse_targets(len(table.topics), sizes, table.keys, table.values, table.undefined),
         table.source,
     )
 
