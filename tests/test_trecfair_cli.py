@@ -321,3 +321,22 @@ def test_dimension_errors_name_the_option_typed(capsys, tmp_path, dimension, mes
     code, _, err = run(capsys, *argv)
     assert code == 2 and len(err.splitlines()) == 1
     assert err.startswith("fairconv trecfair: error: ") and message in err
+
+
+def test_topics_that_no_run_has_are_refused_as_compare_refuses_them(capsys, tmp_path):
+    """A file of typos gave a header and exit 0: now one line naming them, status 2."""
+    typos = tmp_path / "topics.txt"
+    typos.write_text("1O1\n102\n")
+    base = ["trecfair", "--task", "1", "--qrels", QRELS, "--metadata", META22, "--dimensions",
+            "gender", "--topics", typos]  # fmt: skip
+    code, out, err = run(capsys, *base, *T1)
+    assert code == 2 and out == ""
+    assert err == (
+        "fairconv trecfair: error: --topics must list topics of the runs. Got '1O1' instead.\n"
+    )
+    code, _, err = run(capsys, *base, "--write-targets", tmp_path / "t.tsv")
+    assert code == 2 and "--topics must list topics of the qrels with relevant pages" in err
+    assert not (tmp_path / "t.tsv").exists()
+    typos.write_text("102\n")
+    code, out, _ = run(capsys, *base, *T1)
+    assert code == 0 and {r[1] for r in _rows(out)} == {"102", "all"}

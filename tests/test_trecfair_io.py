@@ -364,6 +364,64 @@ def test_topics_restrict_the_rows(tmp_path):
     assert table.topics == ("8",)
 
 
+_IDS = st.text(st.sampled_from("ab7Z0-_.é"), min_size=1, max_size=3).filter(lambda t: t != "id")
+
+
+@settings(max_examples=30, deadline=None)
+@given(runs_have=st.sets(_IDS, min_size=1, max_size=5), asked=st.lists(_IDS, max_size=6))
+def test_topics_are_topics_of_the_runs_each_once(runs_have, asked):
+    """A typo in ``topics`` is refused naming it (as compare's --topics), never dropped;
+    a topic asked twice too; else exactly the topics asked are scored."""
+    with tempfile.TemporaryDirectory() as d:
+        d = Path(d)
+        have = sorted(runs_have)
+        align = d / "a.tsv"
+        align.write_text("page_id\t@UNKNOWN\tA\n1\t0\t1\n")
+        qrels = d / "q.jsonl"
+        qrels.write_text("".join(json.dumps({"id": t, "rel_docs": [1]}) + "\n" for t in have))
+        run = d / "r"
+        run.write_text("".join(f"{t}\t1\n" for t in have))
+        dims = [tf.read_alignment("geo", align)]
+        if len(set(asked)) < len(asked):
+            with pytest.raises(ValueError, match=r"'topics' .* list each topic once"):
+                tf.evaluate(qrels, run, dims, task=1, topics=asked)
+            return
+        unknown = [t for t in asked if t not in runs_have]
+        if unknown:
+            with pytest.raises(ValueError, match=r"'topics' parameter .* must list topics of "):
+                tf.evaluate(qrels, run, dims, task=1, topics=asked)
+            return
+        table = tf.evaluate(qrels, run, dims, task=1, topics=asked)
+        assert set(table.topics) == set(asked)
+
+
+def test_topics_name_the_ids_no_run_has_and_take_no_string(tmp_path):
+    rows = ["7 1", "7 2", "8 1"]
+    qrels, run, dims = _tiny(tmp_path, task=1, rows=rows)
+    with pytest.raises(ValueError, match=r"must list topics of the runs\. Got '70', '9' instead"):
+        tf.evaluate(qrels, run, dims, task=1, topics=["7", "70", "9"])
+    with pytest.raises(TypeError, match=r"'topics' .* sequence of topic ids\. Got a str"):
+        tf.evaluate(qrels, run, dims, task=1, topics="7")
+
+
+@pytest.mark.parametrize(
+    ("topics", "error", "match"),
+    [
+        ("101", TypeError, r"'topics' parameter of trecfair.build_targets must be a sequence "),
+        (["1", "1"], ValueError, r"'topics' parameter .* list each topic once\. Got '1' twice"),
+        (["1", "5"], ValueError, r"list topics of the qrels with relevant pages\. Got '5'"),
+        ([1], TypeError, r"'topics' .* hold topic ids as str"),
+    ],
+)
+def test_build_targets_names_topics_that_are_not_topics_of_the_qrels(
+    tmp_path, topics, error, match
+):
+    paths = _files(tmp_path)
+    with pytest.raises(error, match=match):
+        tf.build_targets(paths["qrels"], _dims(paths), task=1, topics=topics)
+    assert tf.build_targets(paths["qrels"], _dims(paths), task=1, topics=["2"]).topics == ("2",)
+
+
 # --------------------------------------------------------------------------- readers
 def test_metadata_2022_follows_the_organisers_derivation(tmp_path):
     """Spec 9, the organisers' per-page file (2022): each dimension's derivation."""

@@ -19,7 +19,6 @@ from .._accel import KeyTable
 from .._validation import (
     check_cut,
     check_int_choice,
-    check_names,
     fail,
     fail_params,
     notice,
@@ -113,7 +112,8 @@ def evaluate(
         (default) the edition's (2021: 25; 2022: all), None all. Task 1 has no
         rankings to cut: ``"edition"`` or None.
     topics : sequence of str, optional
-        Score only these topics.
+        Score only these topics (each once, each a topic of some run: an id no run has
+        is an error, never a topic silently left out).
 
     Returns
     -------
@@ -211,7 +211,7 @@ def prepare(
         sequences = _EDITION_SEQUENCES.get((task, edition))
     wanted = None
     if topics is not None:
-        wanted = set(check_names(topics, "topics", "topic ids"))
+        wanted = set(_inputs.topics_of(topics, {t for r in run_list for t in r.topics}, "runs"))
     universe = _inputs.Universe(dims)
     if edition == 2021:
         _inputs.require_unknown(dims)

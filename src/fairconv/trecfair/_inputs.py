@@ -15,6 +15,8 @@ from .. import _core
 from .._accel import KeyTable
 from .._validation import (
     check_mapping,
+    check_names,
+    check_once,
     check_sequence_of,
     check_unique_names,
     fail,
@@ -23,6 +25,7 @@ from .._validation import (
     notice,
 )
 from ..io import _trecfair as _io
+from ..results import few
 
 
 def dimension_list(dimensions) -> list:
@@ -162,6 +165,19 @@ def backgrounds_for(backgrounds, dims) -> list:
         pos = {c: i for i, c in enumerate(bg.categories)}
         out[names.index(key)] = w[[pos[c] for c in known]]
     return out
+
+
+def topics_of(topics, known, where: str) -> list[str]:
+    """``topics`` as given: topic ids, each once, each one of ``known`` (of the ``where``).
+
+    A typo is an error, never a topic silently left out (as ``compare --topics``).
+    """
+    topics = check_names(topics, "topics", "topic ids")
+    check_once(topics, "topics", what="topic")
+    unknown = [t for t in topics if t not in known]
+    if unknown:
+        raise fail("topics", f"list topics of the {where}", few([repr(t) for t in unknown]))
+    return topics
 
 
 def as_qrels(qrels) -> _io.FairQrels:

@@ -651,7 +651,8 @@ def build_targets(
     work : WorkLevels or path
         Work levels of the relevant pages; required for Task 2.
     topics : sequence of str, optional
-        Build only these topics (default: every topic with a relevant page).
+        Build only these topics, each once, each a topic of the qrels with a relevant
+        page (default: every topic with a relevant page).
 
     Returns
     -------
@@ -663,7 +664,8 @@ def build_targets(
     ------
     ValueError
         For a relevant page the tables do not list (2022), a relevant page without a
-        work level (2022 Task 2), backgrounds that do not match their dimensions.
+        work level (2022 Task 2), backgrounds that do not match their dimensions, or
+        ``topics`` that are not topics of the qrels with relevant pages.
 
     Examples
     --------
@@ -685,8 +687,7 @@ def build_targets(
     counts = np.bincount(q.topic_ids, minlength=len(q.topics))
     wanted = [t for t, c in zip(q.topics, counts.tolist(), strict=True) if c > 0]
     if topics is not None:
-        have = set(wanted)
-        wanted = [t for t in topics if t in have]
+        wanted = _inputs.topics_of(topics, set(wanted), "qrels with relevant pages")
     return build(
         q, dims, universe, wanted, task=task, edition=edition, backgrounds=backgrounds, work=work
     )
