@@ -926,6 +926,48 @@ def test_evaluate_errors_name_what_and_where(tmp_path, texts, kw, match):
             _ev(paths, **kw)
 
 
+@pytest.mark.parametrize(
+    ("kw", "error", "match"),
+    [
+        (
+            {"qrels": "FRAME"},
+            TypeError,
+            r"The 'qrels' parameter of trecfair.evaluate must be a FairQrels \(read_qrels\), a "
+            r"path or an open file\. Got a DataFrame \(TREC Fair inputs are read from files",
+        ),
+        ({"qrels": 5}, TypeError, r"'qrels' parameter .* Got an int instead"),
+        ({"task": 2, "work": 5}, TypeError, r"'work' parameter .* be WorkLevels .* Got an int"),
+        ({"targets": 5}, TypeError, r"'targets' parameter .* be TopicTargets .* Got an int"),
+        ({"runs": [5]}, TypeError, r"'runs' parameter .* hold runs: FairRun .* Got an int"),
+        (
+            {"backgrounds": {"d": 5}},
+            TypeError,
+            r"'backgrounds' parameter of trecfair.evaluate must map each dimension name to a "
+            r"preset name, a Background, a path or an open file\. Got an int for 'd' instead",
+        ),
+        (
+            {"backgrounds": {"d": "trec2022-gendr"}},
+            ValueError,
+            r"'backgrounds' .* Got 'trec2022-gendr' for 'd', neither a preset nor a file\. "
+            r"Did you mean 'trec2022-gender'\?",
+        ),
+    ],
+)
+def test_evaluate_names_the_parameter_the_user_wrote(tmp_path, kw, error, match):
+    """Not the readers' own 'path' and 'source': evaluate has no such parameter."""
+    import pandas as pd
+
+    paths = _files(tmp_path)
+    args = {"qrels": paths["qrels"], "runs": paths["run"], "task": 1, **kw}
+    if args["qrels"] == "FRAME":
+        args["qrels"] = pd.DataFrame({"id": [1], "rel_docs": [[1]]})
+    if args["task"] == 2:
+        args["runs"] = paths["run2"]
+    qrels, runs = args.pop("qrels"), args.pop("runs")
+    with pytest.raises(error, match=match):
+        tf.evaluate(qrels, runs, _dims(paths), **args)
+
+
 def test_tables_that_disagree_on_their_pages_are_refused(tmp_path):
     paths = _files(tmp_path)
     other = tmp_path / "other.tsv"

@@ -7,7 +7,9 @@ names the parameter the user wrote.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
+from functools import partial
 
 import numpy as np
 
@@ -19,6 +21,7 @@ from .._validation import (
     check_once,
     check_sequence_of,
     check_unique_names,
+    did_you_mean,
     fail,
     fail_type,
     kind_of,
@@ -142,7 +145,23 @@ def backgrounds_for(backgrounds, dims) -> list:
                 "name only dimensions with an unknown category (first)",
                 f"{key!r}, whose first category is {d.categories[0]!r}",
             )
-        bg = value if isinstance(value, _io.Background) else _io.read_background(value)
+        if isinstance(value, str) and not (
+            value in _io.BACKGROUND_PRESETS or os.path.exists(value)
+        ):
+            hint = did_you_mean(value, list(_io.BACKGROUND_PRESETS))
+            raise fail(
+                "backgrounds",
+                "map each dimension name to a preset name, a path, an open file or a Background",
+                f"{value!r} for {key!r}, neither a preset nor a file.{hint or ''}",
+            )
+        bg = _given(
+            value,
+            "backgrounds",
+            _io.Background,
+            _io.read_background,
+            "map each dimension name to a preset name, a Background",
+            key=key,
+        )
         known = list(d.categories[1:])
         missing = [c for c in known if c not in bg.categories]
         extra = [c for c in bg.categories if c not in known]
@@ -180,18 +199,44 @@ def topics_of(topics, known, where: str) -> list[str]:
     return topics
 
 
+def _given(value, param: str, cls: type, reader, what: str, *, key: str = ""):
+    """``value`` as the user gave it for ``param``: a ``cls``, or a file for ``reader``.
+
+    Anything else is a TypeError naming ``param`` (not the reader's own parameter).
+    """
+    if isinstance(value, cls):
+        return value
+    if not (hasattr(value, "read") or isinstance(value, (str, bytes, os.PathLike))):
+        got = kind_of(value) + (f" for {key!r}" if key else "")
+        if hasattr(value, "columns"):  # a DataFrame
+            got += " (TREC Fair inputs are read from files: write the frame to one)"
+        raise fail_type(param, f"{what}, a path or an open file", got)
+    return reader(value)
+
+
 def as_qrels(qrels) -> _io.FairQrels:
     """Qrels as given: a FairQrels, or a file to read."""
-    if isinstance(qrels, _io.FairQrels):
-        return qrels
-    return _io.read_qrels(qrels)
+    return _given(qrels, "qrels", _io.FairQrels, _io.read_qrels, "be a FairQrels (read_qrels)")
 
 
 def as_work(work):
     """Work levels as given: None, WorkLevels, or a file to read."""
-    if work is None or isinstance(work, _io.WorkLevels):
-        return work
-    return _io.read_work(work)
+    if work is None:
+        return None
+    return _given(work, "work", _io.WorkLevels, _io.read_work, "be WorkLevels (read_work)")
+
+
+def as_targets(targets, dims):
+    """Targets as given: TopicTargets, or a file to read onto ``dims``."""
+    from ._targets import TopicTargets, read_targets
+
+    return _given(
+        targets,
+        "targets",
+        TopicTargets,
+        lambda path: read_targets(path, dims),
+        "be TopicTargets (read_targets)",
+    )
 
 
 def as_runs(runs, task) -> list:
@@ -206,7 +251,8 @@ def as_runs(runs, task) -> list:
         raise fail_type(
             "runs", "be a run (path or FairRun) or a non-empty sequence of them", kind_of(runs)
         )
-    out = [r if isinstance(r, _io.FairRun) else _io.read_run(r, task=task) for r in runs]
+    read = partial(_io.read_run, task=task)
+    out = [_given(r, "runs", _io.FairRun, read, "hold runs: FairRun (read_run)") for r in runs]
     for r in out:
         if r.task != task:
             raise ValueError(f"{r.source}: a Task {r.task} run given to a Task {task} evaluation")
