@@ -948,8 +948,8 @@ def test_evaluate_errors_name_what_and_where(tmp_path, texts, kw, match):
         (
             {"backgrounds": {"d": "trec2022-gendr"}},
             ValueError,
-            r"'backgrounds' .* Got 'trec2022-gendr' for 'd', neither a preset nor a file\. "
-            r"Did you mean 'trec2022-gender'\?",
+            r"'backgrounds' .* Got 'trec2022-gendr' for 'd' \(neither a preset nor a file\) "
+            r"instead\. Did you mean 'trec2022-gender'\?$",
         ),
     ],
 )

@@ -145,15 +145,15 @@ def backgrounds_for(backgrounds, dims) -> list:
                 "name only dimensions with an unknown category (first)",
                 f"{key!r}, whose first category is {d.categories[0]!r}",
             )
-        if isinstance(value, str) and not (
-            value in _io.BACKGROUND_PRESETS or os.path.exists(value)
-        ):
-            hint = did_you_mean(value, list(_io.BACKGROUND_PRESETS))
-            raise fail(
+        named = isinstance(value, str) and value not in _io.BACKGROUND_PRESETS
+        if named and not os.path.exists(value):
+            close = did_you_mean(value, list(_io.BACKGROUND_PRESETS))
+            error = fail(
                 "backgrounds",
                 "map each dimension name to a preset name, a path, an open file or a Background",
-                f"{value!r} for {key!r}, neither a preset nor a file.{hint or ''}",
+                f"{value!r} for {key!r} (neither a preset nor a file)",
             )
+            raise ValueError(f"{error}{close}")
         bg = _given(
             value,
             "backgrounds",
