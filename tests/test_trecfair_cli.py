@@ -353,3 +353,15 @@ def test_a_misspelt_background_preset_is_named_with_its_option(capsys):
         "Got 'trec2022-gendr' for 'gender' (neither a preset nor a file) instead. "
         "Did you mean 'trec2022-gender'?"
     )
+
+
+def test_a_trec_run_out_of_rank_order_is_said_on_the_command_line(capsys, tmp_path):
+    run_file = tmp_path / "trec.run"
+    run_file.write_text("101 Q0 1 1 1.0 tag\n101 Q0 2 2 2.0 tag\n")
+    code, out, err = run(capsys, "trecfair", "--task", "1", "--qrels", QRELS, "--metadata", META22,
+                         "--dimensions", "gender", run_file)  # fmt: skip
+    assert code == 0 and out.startswith("run\ttopic\tmeasure\tvalue\n")
+    assert (
+        f"fairconv trecfair: warning: {run_file}: line 2 of topic '101' scores higher than the "
+        "line before it, but lines are ranked in file order (the organisers' rule)"
+    ) in err

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 import trecfair_oracle as oracle
 from fairconv import trecfair as tf
 from fairconv._validation import FairconvWarning
+from fairconv.io import FileFormatError
 
 WORK = ["Stub", "Start", "C", "B", "GA", "FA"]
 
@@ -603,6 +604,33 @@ def test_trec_forms_of_runs_and_qrels(tmp_path):
     assert table.value("mytag", "T1", "nDCG") == pytest.approx(1.0)  # rank 2 weighs 1 too
 
 
+def test_a_trec_run_out_of_rank_order_gets_the_notice_of_the_ranked_list_files(tmp_path):
+    """Decision of issue 33: file order, with the notice when a score rises, worded as
+    gfr's notice on the same file (its hint aside: trecfair has no score order)."""
+    from fairconv import gfr
+    from fairconv import io as fio
+
+    run = tmp_path / "trec.run"
+    run.write_text("T1 Q0 d1 1 1.0 tag\nT1 Q0 d2 2 2.0 tag\nT2 Q0 d3 1 9 tag\n")
+    with pytest.warns(FairconvWarning, match=r"line 2 of topic 'T1' scores higher") as fair:
+        tf.read_run(run, task=1)
+    assert {w.filename for w in fair} == {__file__}
+    qrels = tmp_path / "q"
+    qrels.write_text("T1 0 d1 1\n")
+    with warnings.catch_warnings(record=True) as ranked:
+        warnings.simplefilter("always")
+        gfr.evaluate(fio.read_qrels(qrels), [fio.read_run(run)], [])
+    (theirs,) = [str(w.message) for w in ranked if "scores higher" in str(w.message)]
+    cut = "(the organisers' rule)"
+    assert str(fair[0].message).split(cut)[0] == theirs.split(cut)[0]
+    align = tmp_path / "a.tsv"
+    align.write_text("page_id\t@UNKNOWN\tx\nd1\t0\t1\nd2\t0\t1\nd3\t1\t0\n")
+    dims = [tf.read_alignment("d", align)]
+    with pytest.warns(FairconvWarning, match=r"trec.run: line 2 of topic 'T1' scores higher"):
+        table = tf.evaluate(qrels, run, dims, task=1, topics=["T1"])
+    assert table.value("tag", "T1", "nDCG") == pytest.approx(1.0)  # d1 first: file order
+
+
 # --------------------------------------------------------------------------- bad input
 ALIGN = "page_id\t@UNKNOWN\tx\ty\n1\t0\t1\t0\n2\t0\t0\t1\n3\t1\t0\t0\n"
 
@@ -659,6 +687,30 @@ READER_ERRORS = [
     ),
     ("run", "\n# nothing\n", lambda p: tf.read_run(p["run"], task=1), r"run: the file is empty"),
     ("run", "id\tpage_id\n", lambda p: tf.read_run(p["run"], task=1), r"run: the file is empty"),
+    (
+        "run",
+        "id\tpage_id\n1\t1\n1\t2\nid\tpage_id\n2\t3\n",
+        lambda p: tf.read_run(p["run"], task=1),
+        r"run:4: a header line \('id page_id'\) after the first line: two runs joined",
+    ),
+    (
+        "run2",
+        "1\t1\t1\nid\tseq_no\tpage_id\n1\t2\t2\n",
+        lambda p: tf.read_run(p["run2"], task=2),
+        r"run2:2: a header line \('id seq_no page_id'\) after the first line",
+    ),
+    (
+        "run",
+        "1 Q0 a 1 2.5 t\n1 Q0 b two 1.5 t\n",
+        lambda p: tf.read_run(p["run"], task=1),
+        r"run:2: a rank \(4th column\) must be an integer >= 0; found 'two'",
+    ),
+    (
+        "run",
+        "1 Q0 a 1 2.5 t\n1 Q0 b 2 inf t\n",
+        lambda p: tf.read_run(p["run"], task=1),
+        r"run:2: the score \(5th column\) of a run line must be a finite number",
+    ),
     # qrels (spec 9, Qrels)
     ("qrels", '{"rel_docs": [1]}\n', lambda p: tf.read_qrels(p["qrels"]), r'qrels:1: "id" must be'),
     (
@@ -752,7 +804,44 @@ READER_ERRORS = [
         lambda p: tf.read_alignment("d", p["align"]),
         r"align:1: the header must start with 'page_id'",
     ),
+    (
+        "align",
+        "page_id,x,y\n1,1, 0\n",
+        lambda p: tf.read_alignment("d", p["align"]),
+        r"align:2: field 3 of this alignment line, ' 0', has a space next to its comma",
+    ),
+    (
+        "align",
+        "page_id\tx\ty\n1 \t1\t0\n",
+        lambda p: tf.read_alignment("d", p["align"]),
+        r"align:2: field 1 of this alignment line, '1 ', has a space next to its tab",
+    ),
+    (
+        "align",
+        "page_id,x\n1,0. 5\n",
+        lambda p: tf.read_alignment("d", p["align"]),
+        r"align:2: the value of a table line must be a finite number; found '0\. 5'",
+    ),
     # work levels and backgrounds (spec 9)
+    (
+        "work",
+        "page_id,level\n1, Stub\n",
+        lambda p: tf.read_work(p["work"]),
+        r"work:2: field 2 of this work level line, ' Stub', has a space next to its comma",
+    ),
+    (
+        "bg",
+        "female\t0.5\nmale\t0.5\n",
+        lambda p: tf.read_background(p["bg"]),
+        r"bg:1: the first line must be the header, the names of the columns \(e\.g\. "
+        r"'category<TAB>weight'\); found 'female 0\.5', a category and its weight",
+    ),
+    (
+        "bg",
+        "category,weight\nfemale ,1\n",
+        lambda p: tf.read_background(p["bg"]),
+        r"bg:2: field 1 of this background line, 'female ', has a space next to its comma",
+    ),
     (
         "work",
         "page_id\tlevel\n1\tGood\n",
@@ -793,6 +882,52 @@ def test_reader_errors_name_file_and_line(tmp_path, key, text, call, match):
         call(paths)
 
 
+_SEPARATED = {
+    "alignment": (lambda p: tf.read_alignment("d", p), ["page_id", "Unknown", "x y"]),
+    "background": (tf.read_background, ["category", "weight"]),
+    "work": (tf.read_work, ["page_id", "level"]),
+}
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    kind=st.sampled_from(sorted(_SEPARATED)),
+    sep=st.sampled_from([",", "\t"]),
+    data=st.data(),
+)
+def test_a_space_around_a_field_is_named_never_the_readers_marker(kind, sep, data):
+    """Spaces inside a field are kept (category names hold them); next to a separator
+    or at a line's end they are an error naming the file, line and field, and the
+    reader's own marker (byte 0xFF) never shows."""
+    read, header = _SEPARATED[kind]
+    rows = {
+        "alignment": [["p1", "0", "1"], ["p2", "1", "0"], ["p3", "0.5", "0.5"]],
+        "background": [["x y", "1"], ["z", "3"]],
+        "work": [["p1", "Stub"], ["p2", "FA"], ["p3", "C"]],
+    }[kind]
+    line = data.draw(st.integers(0, len(rows) - 1))
+    field = data.draw(st.integers(0, len(rows[line]) - 1))
+    where = data.draw(st.sampled_from(["start", "end", "none"]))
+    spaced = [list(r) for r in rows]
+    if where == "start":
+        spaced[line][field] = " " + spaced[line][field]
+    elif where == "end":
+        spaced[line][field] += " "
+    text = "\n".join(sep.join(r) for r in [header, *spaced]) + "\n"
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / f"{kind}.txt"
+        path.write_text(text)
+        if where == "none":
+            read(path)
+            return
+        with pytest.raises(FileFormatError) as info:
+            read(path)
+    message = str(info.value)
+    assert info.value.line == line + 2 and info.value.path == str(path)
+    assert f"field {field + 1} of this" in message and "has a space next to its" in message
+    assert "0xff" not in message and "codec" not in message and "\xff" not in message
+
+
 def _dims(paths):
     return [tf.read_alignment("d", paths["align"])]
 
@@ -821,6 +956,7 @@ TARGET_ERRORS = [
     ),
     ("topic_id\tx\ty\n1\tnan\t1\n", r"targets:2: topic '1' has a target value here and nan"),
     ("topic_id\td\ttarget\n1\tx\tinf\n", r"targets:2: the target value .* finite number"),
+    ("topic_id,d,target\n1,x,1 \n", r"targets:2: field 3 of this target line, '1 ', has a space"),
     (
         "topic_id\tx\tq\n1\t1\t0\n",
         r"targets:1: the header's categories must be those of dimension 'd'",

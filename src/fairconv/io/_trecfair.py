@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from dataclasses import dataclass, field
 from itertools import chain
 
@@ -41,15 +42,18 @@ from .._validation import (
     file_error,
     first_bad_id,
     id_fault,
+    notice,
     public,
 )
 from ._json import iter_jsonl, json_repr
 from ._tables import read_qrels as _read_trec_qrels
 from ._text import (
     INTEGER,
+    RANK,
     FileFormatError,
     Rows,
     checked_bytes,
+    decimal,
     decoded,
     floats,
     integers,
@@ -88,6 +92,8 @@ __all__ = [
 
 WORK_LEVELS = ("Stub", "Start", "C", "B", "GA", "FA")
 _SPACE = 0xFF  # a space inside a separated field, while the body is tokenised
+_BLANK = re.compile(rb"(?m)^[\xff \t\r]+$")
+"""A line of spaces (marked), tabs and carriage returns only, once the body is marked."""
 
 
 _KEY_LIMIT = np.iinfo(np.int64).max
@@ -281,6 +287,8 @@ def _separated(path, what: str, ncols=None) -> _Table:
     header = [f.strip() for f in decoded(raw).split(sep.decode() if sep else None)]
     if sep is not None:
         data = data.translate(bytes.maketrans(b" " + sep, bytes([_SPACE]) + b" "))
+        # a line of nothing but spaces is blank, as in every text input
+        data = _BLANK.sub(lambda m: b" " * len(m.group()), data)
     body = bytearray(data)
     body[start:end] = b" " * (end - start)  # the body keeps its line numbers
     buf = _accel.padded(bytes(body))
@@ -295,7 +303,28 @@ def _separated(path, what: str, ncols=None) -> _Table:
             f"expected {shaped.width} fields in this {what} line (as its header has), "
             f"found {shaped.found}",
         )
-    return _Table(name, header, line, Rows(name, buf, *shaped))
+    rows = Rows(name, buf, *shaped)
+    if sep is not None:
+        _refuse_spaces_around(rows, what, "tab" if sep == b"\t" else "comma")
+    return _Table(name, header, line, rows)
+
+
+def _refuse_spaces_around(rows: Rows, what: str, sep: str) -> None:
+    """A field of a separated table that starts or ends with a space: an error naming it.
+
+    Spaces inside a field are kept (category names hold them); around it they would
+    make another id or category than the one meant.
+    """
+    edge = (rows.buf[rows.starts] == _SPACE) | (rows.buf[rows.ends - 1] == _SPACE)
+    if edge.any():
+        i, c = (int(x) for x in np.argwhere(edge)[0])
+        raise FileFormatError(
+            rows.path,
+            rows.line(i),
+            f"field {c + 1} of this {what} line, {_text(rows.token(i, c))!r}, has a space "
+            f"next to its {sep}: the fields of a {sep}-separated file hold no space around "
+            "them",
+        )
 
 
 def _id_column(rows: Rows, c: int, what: str) -> np.ndarray:
@@ -325,6 +354,16 @@ def _numbers(rows: Rows, columns, what: str, label: str, *, nan: bool = False) -
 
     With ``nan``, the word ``nan`` (``NaN``, ``NAN``) is read as NaN: an undefined value.
     """
+    for c in columns:  # a space inside: no number (and not the reader's marker shown)
+        col = rows.strings(c)
+        spaced = np.flatnonzero(np.char.find(col, bytes([_SPACE])) >= 0)
+        if len(spaced):
+            i = int(spaced[0])
+            raise FileFormatError(
+                rows.path,
+                rows.line(i),
+                f"the {label} of a {what} line must be a finite number; found {_text(col[i])!r}",
+            )
     undefined = np.zeros((len(rows), len(columns)), dtype=bool)
     words = _SAME_LENGTH + (_NAN_WORDS if nan else ())
     for k, c in enumerate(columns):
@@ -372,10 +411,12 @@ def read_run(path, /, *, task: int, name: str | None = None) -> FairRun:
     """Read a TREC Fair run of Task 1 or Task 2, lines in file order.
 
     Task 1: ``topic page`` (the organisers' files: tab-separated with a first line
-    ``id page_id``), or TREC run lines ``topic Q0 page rank score tag`` (the rank and
-    score are not read: file order is the ranking). Task 2: ``topic seq_no page``
-    (header ``id seq_no page_id``), ``seq_no`` an integer. A first line whose first
-    field is ``id`` is a header.
+    ``id page_id``), or TREC run lines ``topic Q0 page rank score tag`` (ranked in file
+    order, as the ranked-list families' run files: the rank must be an integer and the
+    score a number, and a :class:`~fairconv.FairconvWarning` says when a score rises
+    within a topic). Task 2: ``topic seq_no page`` (header ``id seq_no page_id``),
+    ``seq_no`` an integer. A first line whose first field is ``id`` is a header; the
+    header again on a later line (two runs joined into one file) is an error.
 
     The run's name is ``name``, else the TREC tag, else the file's name without a
     trailing ``.gz``. A topic's lines (Task 2: a ranking's lines) must be contiguous
@@ -428,6 +469,22 @@ def read_run(path, /, *, task: int, name: str | None = None) -> FairRun:
         lines = lines[1:]
         if len(rows) == 0:
             raise FileFormatError(rows.path, None, "the file is empty (no run rows)")
+    if width in _HEADERS:  # a header again: two runs joined into one file (cat)
+        words = _HEADERS[width]
+        again = np.ones(len(rows), dtype=bool)
+        for c, word in enumerate(words):
+            again &= rows.strings(c) == word
+        if again.any():
+            i = int(np.argmax(again))
+            raise FileFormatError(
+                rows.path,
+                int(lines[i]),
+                f"a header line ({' '.join(w.decode() for w in words)!r}) after the first "
+                "line: two runs joined into one file? give each run its own file",
+            )
+    if width == 6:  # a TREC run: ranked in file order, the notice when a score rises
+        integers(rows, 3, RANK, "a rank (4th column) must be an integer >= 0")
+        _rising_scores(rows, lines, floats(rows, [4], "run", "score (5th column)")[:, 0])
     page_col = {2: 1, 3: 2, 6: 2}[width]
     seq = (
         integers(rows, 1, INTEGER, "a seq_no (2nd field) must be an integer") if task == 2 else None
@@ -472,6 +529,26 @@ def read_run(path, /, *, task: int, name: str | None = None) -> FairRun:
             f"{int(lines[first[i]])})",
         )
     return FairRun(name, path_name, task, topics, ids, pages, seq, lines)
+
+
+_HEADERS = {2: (b"id", b"page_id"), 3: (b"id", b"seq_no", b"page_id")}
+"""The organisers' run headers, by the number of fields."""
+
+
+def _rising_scores(rows: Rows, lines: np.ndarray, scores: np.ndarray) -> None:
+    """The notice of a TREC run whose score rises within a topic: it is ranked by lines.
+
+    The same rule and wording as the ranked-list families' runs read from files.
+    """
+    topic = rows.strings(0)
+    rising = (topic[1:] == topic[:-1]) & (scores[1:] > scores[:-1])
+    if rising.any():
+        i = int(np.argmax(rising)) + 1
+        notice(
+            f"{rows.path}: line {int(lines[i])} of topic {decoded(topic[i])!r} scores higher "
+            "than the line before it, but lines are ranked in file order (the organisers' "
+            "rule); sort the run by score to rank by score as trec_eval does"
+        )
 
 
 def _contiguous(path, lines, codes, what, label) -> None:
@@ -942,10 +1019,11 @@ BACKGROUND_PRESETS = {
 def read_background(source, /) -> Background:
     """A background distribution: a preset name or a table ``category weight``.
 
-    The table has a header line and rows of a category and a weight (tab- or
-    comma-separated; category names may hold spaces there); weights are divided by
-    their sum. Presets: :data:`BACKGROUND_PRESETS`. Errors: a category twice, a
-    negative weight, all weights 0.
+    The table has a header line (the names of its two columns) and rows of a category
+    and a weight (tab- or comma-separated; category names may hold spaces there);
+    weights are divided by their sum. Presets: :data:`BACKGROUND_PRESETS`. Errors: no
+    header (a first line of a category and a number), a category twice, a negative
+    weight, all weights 0.
 
     Examples
     --------
@@ -960,6 +1038,14 @@ def read_background(source, /) -> Background:
         return Background(source, tuple(names), weights / weights.sum())
     source_name(source, "source")  # a path or an open file, beyond the presets
     t = _separated(source, "background", ncols=2)
+    if len(t.header) == 2 and decimal(t.header[1].encode()) is not None:
+        raise FileFormatError(
+            t.path,
+            t.header_line,
+            f"the first line must be the header, the names of the columns (e.g. "
+            f"'category<TAB>weight'); found {' '.join(t.header)!r}, a category and its "
+            "weight: add the header",
+        )
     if t.rows is None:
         raise FileFormatError(t.path, None, "the background lists no category")
     rows = t.rows
