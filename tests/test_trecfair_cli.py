@@ -365,3 +365,41 @@ def test_a_trec_run_out_of_rank_order_is_said_on_the_command_line(capsys, tmp_pa
         f"fairconv trecfair: warning: {run_file}: line 2 of topic '101' scores higher than the "
         "line before it, but lines are ranked in file order (the organisers' rule)"
     ) in err
+
+
+@pytest.mark.parametrize(
+    ("files", "message"),
+    [
+        (
+            {"run": "id\tpage_id\n101\t1\nid\tpage_id\n102\t2\n"},
+            "run:3: a header line ('id page_id') after the first line: two runs joined",
+        ),
+        (
+            {"align": "page_id,Unknown,female,male\n1, 0,1,0\n"},
+            "align:2: field 2 of this alignment line, ' 0', has a space next to its comma",
+        ),
+        (
+            {"bg": "female\t0.5\nmale\t0.5\n"},
+            "bg:1: the first line must be the header, the names of the columns",
+        ),
+        (
+            {"run": "101 Q0 1 one 2.5 t\n"},
+            "run:1: a rank (4th column) must be an integer >= 0; found 'one'",
+        ),
+    ],
+)
+def test_bad_tables_are_named_by_file_and_line(capsys, tmp_path, files, message):
+    texts = {
+        "run": "101\t1\n",
+        "align": "page_id,Unknown,female,male\n1,0,1,0\n2,0,0,1\n",
+        "bg": "category,weight\nfemale,1\nmale,1\n",
+        **files,
+    }
+    for name, text in texts.items():
+        (tmp_path / name).write_text(text)
+    code, out, err = run(capsys, "trecfair", "--task", "1", "--qrels", QRELS, "--dimension",
+                         "gender", tmp_path / "align", "--background", "gender", tmp_path / "bg",
+                         tmp_path / "run")  # fmt: skip
+    (error,) = [line for line in err.splitlines() if ": warning: " not in line]
+    assert code == 2 and out == ""
+    assert error.startswith(f"fairconv trecfair: error: {tmp_path}/{message}"), error
