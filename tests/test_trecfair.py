@@ -303,6 +303,45 @@ def test_undefined_target_is_nan_with_a_warning():
     assert np.isnan(out["AWRF"][0]) and np.isnan(out["nDCG*AWRF"][0]) and out["nDCG"][0] == 0.5
 
 
+@given(
+    seed=SEEDS,
+    config=st.sampled_from(CONFIGS),
+    explicit=st.booleans(),
+    exponent=st.integers(100, 307),
+)
+def test_large_alignment_values_give_nan_with_a_notice_never_inf_or_a_numpy_warning(
+    seed, config, explicit, exponent
+):
+    """Issue 33's decision: where the arithmetic overflows the value is NaN with a
+    notice naming it, never inf, and numpy gives no RuntimeWarning. Below overflow the
+    measures of renormalised quantities (AWRF, built targets) do not depend on the
+    scale of the alignment rows."""
+    task, edition = config
+    rng = np.random.default_rng(seed)
+    case = oracle.random_case(rng, task=task, edition=edition, explicit=explicit)
+    arr = oracle.case_arrays(case)
+    base = _score(case, arr)
+    scale = 10.0**exponent
+    arr["alignments"] = [a * scale for a in arr["alignments"]]
+    arr["build"]["alignments"] = [a * scale for a in arr["build"]["alignments"]]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        got = _score(case, arr, _targets(case, arr, quiet=False))
+    assert not [w for w in caught if not issubclass(w.category, FairconvWarning)]
+    said = " | ".join(str(w.message) for w in caught)
+    for name, values in got.items():
+        assert not np.isinf(values).any(), name
+        for i in np.flatnonzero(np.isnan(values) & ~np.isnan(base[name])).tolist():
+            # NaN from overflow: said for this measure and index, or for the target
+            assert f"{name.split('*')[-1]} is NaN at index" in said or (
+                f"({i},)" in said and "sums beyond float64" in said
+            ), (name, i, said)
+    if task == 1:
+        both = ~np.isnan(got["AWRF"]) & ~np.isnan(base["AWRF"])
+        np.testing.assert_allclose(got["AWRF"][both], base["AWRF"][both], rtol=1e-9)
+        assert np.array_equal(got["nDCG"], base["nDCG"])
+
+
 def test_sparse_products_work_in_blocks(monkeypatch):
     """Topics are processed in blocks of bounded size; the values do not depend on it."""
     rng = np.random.default_rng(11)

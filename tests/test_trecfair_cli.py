@@ -403,3 +403,25 @@ def test_bad_tables_are_named_by_file_and_line(capsys, tmp_path, files, message)
     (error,) = [line for line in err.splitlines() if ": warning: " not in line]
     assert code == 2 and out == ""
     assert error.startswith(f"fairconv trecfair: error: {tmp_path}/{message}"), error
+
+
+def test_large_alignment_values_are_nan_with_a_notice_never_inf(capsys, tmp_path):
+    """Sums past float64: NaN with a warning line naming run, measure and topic; no
+    numpy RuntimeWarning, no inf, exit 0 (issue 33's decision)."""
+    align = tmp_path / "geo.tsv"
+    align.write_text("page_id\tUnknown\tA\tB\n1\t0\t1e300\t0\n2\t0\t0\t1\n3\t0\t1\t1\n")
+    qrels = tmp_path / "q.jsonl"
+    qrels.write_text('{"id": 7, "rel_docs": [1, 2]}\n{"id": 8, "rel_docs": [2, 3]}\n')
+    run_file = tmp_path / "r"
+    run_file.write_text("7 1 1\n7 1 2\n8 1 2\n8 1 3\n")
+    targets = tmp_path / "t.tsv"
+    targets.write_text("topic_id\tgeo\ttarget\n7\tA\t0.5\n7\tB\t0.5\n8\tA\t1\n")
+    code, out, err = run(capsys, "trecfair", "--task", "2", "--qrels", qrels, "--dimension",
+                         "geo", align, "--targets", targets, run_file)  # fmt: skip
+    assert code == 0 and "RuntimeWarning" not in err and "inf" not in out.lower()
+    rows = {(r[1], r[2]): r[3] for r in _rows(out)}
+    assert rows[("7", "EE-D[geo]")] == "NaN" and rows[("8", "EE-D[geo]")] != "NaN"
+    assert (
+        "warning: run 'r': EE-D[geo] is NaN on topic(s) '7': its sums overflow float64 "
+        "(alignment or target values too large)"
+    ) in err

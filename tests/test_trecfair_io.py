@@ -110,8 +110,10 @@ def _write_case(case, d, *, sep=",", rng=None):
             for t in case["topics"]:
                 levels.update(t["levels"])
             path = d / "work.tsv"
+            # a page no topic has is listed too: when no relevant page has a level (2021
+            # tolerates that), the file still lists a page, as a work file must
             path.write_text(
-                "page_id\tlevel\n"
+                "page_id\tlevel\nno-such-page\tStub\n"
                 + "".join(f"{p}\t{WORK[levels[p]]}\n" for p in pages if levels.get(p, -1) >= 0)
             )
             kw["work"] = path

@@ -75,9 +75,11 @@ from ._trecfair import (
     lookup,
     mix_backgrounds,
     positions_in_blocks,
+    scaled_rows,
     sparse_js,
     sparse_rows,
     split_cells,
+    sum_to_one,
     take_rows,
     trec_fair_discount,
     trec_fair_ndcg,
@@ -146,4 +148,6 @@ __all__ = [
     "factored_sums",
     "block_starts",
     "positions_in_blocks",
+    "scaled_rows",
+    "sum_to_one",
 ]

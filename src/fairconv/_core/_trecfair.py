@@ -77,6 +77,29 @@ def work_level_weights(group: np.ndarray, level: np.ndarray, n_groups: int) -> n
     return (cum[before + n] - cum[before]) / n
 
 
+# --------------------------------------------------------------------------- rows
+def scaled_rows(rows: np.ndarray) -> np.ndarray:
+    """Rows whose sum overflows float64 divided by their largest entry.
+
+    ``rows`` (n, G) of finite numbers >= 0; the other rows stay as given, to the bit.
+    """
+    with np.errstate(over="ignore"):
+        big = ~np.isfinite(rows.sum(axis=1))
+    if big.any():
+        rows = rows.copy()
+        rows[big] /= rows[big].max(axis=1, keepdims=True)
+    return rows
+
+
+def sum_to_one(rows: np.ndarray) -> np.ndarray:
+    """Rows divided by their sum, which never overflows (:func:`scaled_rows` first).
+
+    ``rows`` (n, G) of finite numbers >= 0, each with a positive entry.
+    """
+    rows = scaled_rows(rows)
+    return rows / rows.sum(axis=1, keepdims=True)
+
+
 # --------------------------------------------------------------------------- nDCG
 def trec_fair_ndcg(
     group: np.ndarray, rank: np.ndarray, n_relevant: np.ndarray, N: int
@@ -492,9 +515,13 @@ def factored_sums(t: Factored, n_topics: int):
         ft = t.f[t_of, a_of] * t.tvals
         mu_sum = np.bincount(mu_t, weights=t.mu_vals, minlength=n_topics)
         mu_sq = np.bincount(mu_t, weights=t.mu_vals * t.mu_vals, minlength=n_topics)
-        total = np.bincount(t_of, weights=ft, minlength=n_topics) + t.g.sum(axis=1) * mu_sum
-        sumsq = (
-            np.bincount(t_of, weights=ft * ft, minlength=n_topics) + (t.g * t.g).sum(axis=1) * mu_sq
+        g_sum, g_sq = t.g.sum(axis=1), (t.g * t.g).sum(axis=1)
+        # the mu part only where g is not 0: a sum past float64 stays inf, not 0 * inf
+        total = np.bincount(t_of, weights=ft, minlength=n_topics) + np.where(
+            g_sum != 0, g_sum * mu_sum, 0.0
+        )
+        sumsq = np.bincount(t_of, weights=ft * ft, minlength=n_topics) + np.where(
+            g_sq != 0, g_sq * mu_sq, 0.0
         )
     return total, sumsq
 

@@ -31,7 +31,7 @@ from itertools import chain
 
 import numpy as np
 
-from .. import _accel
+from .. import _accel, _core
 from .._accel import first_occurrences
 from .._validation import (
     _INT_LIMIT,
@@ -1035,7 +1035,7 @@ def read_background(source, /) -> Background:
     if isinstance(source, str) and source in BACKGROUND_PRESETS:
         names, w = zip(*BACKGROUND_PRESETS[source], strict=True)
         weights = np.asarray(w, dtype=np.float64)
-        return Background(source, tuple(names), weights / weights.sum())
+        return Background(source, tuple(names), _core.sum_to_one(weights[None, :])[0])
     source_name(source, "source")  # a path or an open file, beyond the presets
     t = _separated(source, "background", ncols=2)
     if len(t.header) == 2 and decimal(t.header[1].encode()) is not None:
@@ -1055,9 +1055,9 @@ def read_background(source, /) -> Background:
     again = repeated_at(np.asarray(cats))
     if again >= 0:
         raise FileFormatError(t.path, rows.line(again), f"category {arr[again]!r} is listed twice")
-    if not weights.sum() > 0:
+    if not weights.max(initial=0.0) > 0:
         raise FileFormatError(t.path, None, "the weights sum to 0")
-    return Background(t.path, tuple(cats), weights / weights.sum())
+    return Background(t.path, tuple(cats), _core.sum_to_one(weights[None, :])[0])
 
 
 # --------------------------------------------------------------------------- work levels

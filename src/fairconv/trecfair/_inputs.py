@@ -111,7 +111,9 @@ def require_unknown(dims) -> None:
 def multi_hot_notice(dims, universe: Universe) -> None:
     """A notice per dimension whose rows sum to more than 1 (used as given)."""
     for d, rows in zip(dims, universe.rows, strict=True):
-        if rows.size and (rows.sum(axis=1) > 1 + 1e-9).any():
+        with np.errstate(over="ignore"):  # a sum past float64 is more than 1 too
+            over = rows.size and (rows.sum(axis=1) > 1 + 1e-9).any()
+        if over:
             notice(
                 f"some rows of dimension {d.name!r} sum to more than 1 (multi-hot, as in the "
                 "organisers' 2022 gender file); they are used as given: such a page weighs "
@@ -175,12 +177,12 @@ def backgrounds_for(backgrounds, dims) -> list:
                 + ("a category twice" if not (missing or extra) else "")
             )
         w = np.asarray(bg.weights, dtype=np.float64)
-        if not (np.isfinite(w) & (w >= 0)).all() or not w.sum() > 0:
+        if not (np.isfinite(w) & (w >= 0)).all() or not w.max(initial=0.0) > 0:
             raise ValueError(
                 f"The background of dimension {key!r} ({bg.source}) must hold finite weights "
                 ">= 0 with a positive sum."
             )
-        w = w / w.sum()
+        w = _core.sum_to_one(w[None, :])[0]
         pos = {c: i for i, c in enumerate(bg.categories)}
         out[names.index(key)] = w[[pos[c] for c in known]]
     return out

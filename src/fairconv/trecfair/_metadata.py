@@ -14,6 +14,7 @@ from itertools import chain
 
 import numpy as np
 
+from .. import _core
 from .._validation import FileFormatError, check_int_choice, fail, json_repr, public
 from ..io._trecfair import (
     EDITIONS,
@@ -125,7 +126,7 @@ def _one_per(rec, items, cats, n_pages, key, recs: PageRecords, *, twice="listed
 
 
 def _normalised(rows: np.ndarray) -> np.ndarray:
-    return rows / rows.sum(axis=1, keepdims=True)
+    return _core.sum_to_one(rows)
 
 
 def _with_unknown(rows: np.ndarray, unknown: np.ndarray) -> np.ndarray:
@@ -190,6 +191,7 @@ def _sources(recs: PageRecords):
     rows = np.zeros((len(objs), len(raw)))
     rec = np.repeat(np.arange(len(objs)), counts)
     np.add.at(rows, (rec, np.fromiter(map(col.__getitem__, names), np.int64, len(names))), vals)
+    rows = _core.scaled_rows(rows)  # shares summing past float64: scaled before folding
     return _fold(raw, rows, ~(rows.sum(axis=1) > 0))
 
 
