@@ -425,3 +425,48 @@ def test_large_alignment_values_are_nan_with_a_notice_never_inf(capsys, tmp_path
         "warning: run 'r': EE-D[geo] is NaN on topic(s) '7': its sums overflow float64 "
         "(alignment or target values too large)"
     ) in err
+
+
+def _bad_invocations(tmp_path):
+    """Bad trecfair command lines, each with what its message must name."""
+    f = {
+        "align": "page_id\tUnknown\tA\tB\n1\t0\t1\t0\n",
+        "multi": "page_id\tA\tB\n1\t1\t0\n",
+        "targets": "topic_id\tgeo\ttarget\n101\tA\t-1\n",
+        "other_targets": "topic_id\tsex\ttarget\n101\tA\t1\n",
+        "bg": "category\tweight\nA\t1\nC\t1\n",
+        "work": "page_id\tlevel\n1\tGood\n",
+        "topics": "999\n",
+    }
+    for name, text in f.items():
+        (tmp_path / name).write_text(text)
+    p = {k: str(tmp_path / k) for k in f}
+    base = ["trecfair", "--task", "1", "--qrels", QRELS]
+    geo = ["--dimension", "geo", p["align"]]
+    return [
+        (base + geo + ["--targets", p["targets"], T1[0]], "must be >= 0"),
+        (base + geo + ["--targets", p["other_targets"], T1[0]], "the header names"),
+        (base + geo + ["--background", "geo", p["bg"], T1[0]], "background of dimension 'geo'"),
+        (base + ["--dimension", "geo", p["multi"], "--background", "geo", p["bg"], T1[0]],
+         "--background must name only dimensions with an unknown category"),
+        (base + geo + ["--topics", p["topics"], T1[0]], "--topics must list topics"),
+        (base + geo + ["--target-len", "0", T1[0]], "--target-len"),
+        (["trecfair", "--task", "2", "--qrels", QRELS, *geo, "--work", p["work"], T2],
+         "a work level must be one of"),
+        (["trecfair", "--task", "1", "--sequences", "3", "--qrels", QRELS, *geo, T1[0]],
+         "--sequences must be 'edition' or None for Task 1"),
+        (base + ["--metadata", META22, "--dimensions", "gender,sex", T1[0]], "--dimensions"),
+        (base + geo + ["--dimension", "geo2", str(DATA / "t1-mixed"), T1[0]], "t1-mixed"),
+    ]  # fmt: skip
+
+
+def test_bad_invocations_are_one_line_in_the_commands_terms(capsys, tmp_path):
+    """Every message names the option or file the user wrote: no 'A value given', no
+    Python parameter, one line, status 2."""
+    for argv, names in _bad_invocations(tmp_path):
+        code, out, err = run(capsys, *argv)
+        errors = [line for line in err.splitlines() if ": warning: " not in line]
+        assert code == 2 and out == "" and len(errors) == 1, (argv, err)
+        assert errors[0].startswith("fairconv trecfair: error: "), errors[0]
+        assert names in errors[0], (names, errors[0])
+        assert "A value given" not in errors[0] and "parameter" not in errors[0], errors[0]
