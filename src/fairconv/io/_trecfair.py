@@ -118,7 +118,7 @@ def is_unknown(category: str) -> bool:
 class Dimension:
     r"""One fairness dimension: its categories and the alignment row of every page.
 
-    Attributes
+    Parameters
     ----------
     name : str
         The dimension's name (``geography``, ``gender``, ``sub-geo``...).
@@ -159,6 +159,24 @@ class FairRun:
 
     ``topics[topic_ids[i]]``, ``pages[i]`` and (Task 2) ``seq[i]`` of line ``lines[i]``.
 
+    Parameters
+    ----------
+    name : str
+        The run's name.
+    source : str
+        Where it came from (for messages).
+    task : {1, 2}
+    topics : tuple of str
+        Its topics.
+    topic_ids : ndarray of int, shape (n,)
+        The topic of each line (an index into ``topics``).
+    pages : ndarray of bytes, shape (n,)
+        The page of each line.
+    seq : ndarray of int, shape (n,), or None
+        The ``seq_no`` of each line (Task 2).
+    lines : ndarray of int, shape (n,)
+        The file line of each line.
+
     Examples
     --------
     >>> from fairconv import trecfair
@@ -182,7 +200,16 @@ class FairRun:
 class FairQrels:
     """Relevant pages (binary relevance): ``pages[i]`` of topic ``topics[topic_ids[i]]``.
 
-    ``topics`` lists every topic of the file, a topic without a relevant page included.
+    Parameters
+    ----------
+    source : str
+        Where they came from (for messages).
+    topics : tuple of str
+        Every topic of the file, a topic without a relevant page included.
+    topic_ids : ndarray of int, shape (n,)
+        The topic of each relevant page (an index into ``topics``).
+    pages : ndarray of bytes, shape (n,)
+        The relevant pages.
 
     Examples
     --------
@@ -202,6 +229,15 @@ class FairQrels:
 @dataclass(frozen=True, eq=False)
 class WorkLevels:
     """Work level codes (0..5 = Stub..FA; -1 none) of pages.
+
+    Parameters
+    ----------
+    source : str
+        Where they came from (for messages).
+    pages : ndarray of bytes, shape (n,)
+        The pages.
+    levels : ndarray of int, shape (n,)
+        The level code of each page.
 
     Examples
     --------
@@ -241,6 +277,15 @@ class TargetTable:
 @dataclass(frozen=True, eq=False)
 class Background:
     """A background distribution over categories (weights divided by their sum).
+
+    Parameters
+    ----------
+    source : str
+        A preset's name or the file (for messages).
+    categories : tuple of str
+        The categories it weighs.
+    weights : ndarray of float64, shape (len(categories),)
+        Their weights (a distribution when read; divided by their sum when used).
 
     Examples
     --------
@@ -687,7 +732,25 @@ def read_alignment(name: str, path, /) -> Dimension:
     commas); ``True``/``False`` read as 1/0. An unknown category (``@UNKNOWN``,
     ``Unknown``, ``unknown``) must be first. Errors: no or a repeated category, an
     unknown category not first, a page twice, a wrong field count, a negative or
-    non-finite value.
+    non-finite value, a space next to a separator.
+
+    Parameters
+    ----------
+    name : str
+        The dimension's name (no whitespace, brackets or commas: it names measures,
+        ``AWRF[geography,gender]``).
+    path : path or file object
+        The table (``.gz`` read too).
+
+    Returns
+    -------
+    Dimension
+        Its categories in the header's order and a row per page, as given.
+
+    Raises
+    ------
+    FileFormatError
+        Naming the file and line.
 
     Examples
     --------
@@ -1025,6 +1088,21 @@ def read_background(source, /) -> Background:
     header (a first line of a category and a number), a category twice, a negative
     weight, all weights 0.
 
+    Parameters
+    ----------
+    source : str, path or file object
+        A preset's name (:data:`BACKGROUND_PRESETS`) or a table.
+
+    Returns
+    -------
+    Background
+        Weights summing to 1.
+
+    Raises
+    ------
+    FileFormatError
+        Naming the file and line.
+
     Examples
     --------
     >>> from fairconv import trecfair
@@ -1071,6 +1149,21 @@ def read_work(path, /) -> WorkLevels:
     A comma-separated file whose header names ``page_id`` and ``quality`` (the
     organisers' ``page-quality.csv.gz``) is read by those columns. Errors: another
     level, a page twice.
+
+    Parameters
+    ----------
+    path : path or file object
+        The table (``.gz`` read too).
+
+    Returns
+    -------
+    WorkLevels
+        The level code of each page listed.
+
+    Raises
+    ------
+    FileFormatError
+        Naming the file and line.
 
     Examples
     --------

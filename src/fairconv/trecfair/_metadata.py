@@ -60,7 +60,10 @@ def read_metadata(path, /, *, edition: int, dimensions=None):
 
     Returns
     -------
-    (list of Dimension, WorkLevels)
+    dimensions : list of Dimension
+        In the order asked (default: the official order); they list the same pages.
+    work : WorkLevels
+        The work level of every page (-1 where the record has none).
 
     Examples
     --------

@@ -46,7 +46,22 @@ class Targets:
     with ``T`` the (sparse) relevant-set distribution, ``a`` the cell's part over the
     dimensions with a background, ``r`` over the others, ``mu`` the marginal of ``T``
     over ``r`` and ``f``, ``g`` the background mixing (spec section 6). Nothing of the
-    size of the intersection is stored; :meth:`toarray` materialises it.
+    size of the intersection is stored; :meth:`toarray` materialises it. Built by
+    :func:`targets_from_alignments` and :func:`build_targets`, read by
+    :func:`read_targets`.
+
+    Parameters
+    ----------
+    batch_shape, cell_shape : tuple of int
+        As the attributes.
+    keys, tvals : ndarray
+        The non-zero ``T``: sorted keys ``topic * n_cells + cell`` and their values.
+    f, g : ndarray, shape (topics, A)
+        The mixing of each topic and background cell ``a``; NaN rows: undefined.
+    mu_keys, mu_vals : ndarray
+        The non-zero ``mu``: sorted keys ``topic * R + r`` and their values.
+    bg : tuple of int
+        The dimensions with a background.
 
     Attributes
     ----------
@@ -117,6 +132,11 @@ class Targets:
     @public
     def toarray(self) -> np.ndarray:
         """The dense targets, shape ``batch_shape + cell_shape`` (NaN where undefined).
+
+        Returns
+        -------
+        ndarray of float64, shape batch_shape + cell_shape
+            As large as the intersection.
 
         Examples
         --------
@@ -449,7 +469,7 @@ def targets_of_pages(batch, sizes, group, weights, rows, norm, *, task, edition,
 class TopicTargets:
     r"""Targets by topic id over the intersection of named dimensions.
 
-    Attributes
+    Parameters
     ----------
     topics : tuple of str
     dimensions : tuple of str
@@ -490,6 +510,11 @@ class TopicTargets:
     @public
     def toarray(self) -> np.ndarray:
         r"""Dense targets, shape (topics, G_1, ..., G_m).
+
+        Returns
+        -------
+        ndarray of float64, shape (topics, G_1, ..., G_m)
+            NaN rows for undefined targets; as large as the intersection.
 
         Examples
         --------
@@ -581,6 +606,8 @@ def read_targets(path, dimensions, /) -> TopicTargets:
     Returns
     -------
     TopicTargets
+        Their source is the file; a topic written ``nan`` is undefined (a notice says
+        which).
 
     Raises
     ------
