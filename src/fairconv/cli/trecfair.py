@@ -56,7 +56,7 @@ def add_commands(sub) -> None:
     p.add_argument("--target-len", type=int, metavar="N", help="N (default by edition and task)")
     p.add_argument(
         "--depth",
-        type=_cut,
+        type=_cut_option,
         default="edition",
         metavar="K|edition|none",
         help="lines kept per topic (Task 1) or ranking (Task 2): K lines, 'none' for all, "
@@ -64,7 +64,7 @@ def add_commands(sub) -> None:
     )
     p.add_argument(
         "--sequences",
-        type=_cut,
+        type=_cut_option,
         default="edition",
         metavar="S|edition|none",
         help="Task 2: keep the rankings with seq_no <= S, 'none' for all, or 'edition' "
@@ -79,7 +79,7 @@ def add_commands(sub) -> None:
     p.set_defaults(func=_cmd_trecfair)
 
 
-def _cut(text: str):
+def _cut_option(text: str):
     """A cut as the command line spells it: K, 'edition' or 'none' (0: none, deprecated)."""
     if text in ("edition", "none"):
         return None if text == "none" else text
@@ -98,50 +98,10 @@ def _cmd_trecfair(args) -> int:
     from .. import trecfair as tf
     from ..trecfair._evaluate import prepare, score, targets_for
 
-    args.task, args.edition = int(args.task), int(args.edition)
-    if args.write_targets:  # refused before any work if it clashes with an input or -o
-        args.outputs.claim(args.write_targets)
-    if not args.runs and not args.write_targets:
-        raise UsageError("give at least one RUN (or --write-targets FILE to build targets only)")
-    if bool(args.dimension) == bool(args.metadata):
-        raise UsageError("give either --dimension NAME ALIGNMENT (repeatable) or --metadata FILE")
-    if args.dimensions and not args.metadata:
-        raise UsageError("--dimensions selects from --metadata; give --metadata FILE")
-    if args.targets and (args.background or args.work):
-        raise UsageError("--background and --work build targets; they cannot go with --targets")
-    if args.target_len is not None and args.target_len < 1:
-        raise UsageError("--target-len must be an integer >= 1")
-    for option in ("depth", "sequences"):
-        if getattr(args, option) == 0:
-            notice(
-                f"--{option} 0 for no cut is deprecated and will be refused in the next "
-                f"release; write --{option} none"
-            )
-            setattr(args, option, None)
-    work = None
-    if args.metadata:
-        names = None if not args.dimensions else args.dimensions.split(",")
-        dims, work = tf.read_metadata(args.metadata, edition=args.edition, dimensions=names)
-    else:
-        dims = [tf.read_alignment(name, path) for name, path in _dimensions(args.dimension)]
-    if args.work:
-        work = tf.read_work(args.work)
-    backgrounds: dict | None = None
-    if args.background:
-        backgrounds = {}
-        for name, source in args.background:
-            if name in backgrounds:
-                raise UsageError(f"--background {name} is given twice")
-            backgrounds[name] = source
-    topics = None
-    if args.topics:
-        from ..io import read_topics
-
-        topics = list(read_topics(args.topics))
+    _check_options(args)
+    dims, work, backgrounds, topics = _inputs(args)
     qrels = tf.read_qrels(args.qrels)
     runs = [tf.read_run(path, task=args.task) for path in args.runs]
-    if args.targets or args.task == 1:
-        work = None  # the metadata's work levels build Task 2 targets only
     if not runs:  # --write-targets alone: the targets of the qrels' topics (or --topics)
         if args.targets:
             used = tf.read_targets(args.targets, dims)
@@ -175,6 +135,59 @@ def _cmd_trecfair(args) -> int:
         args.outputs.write(args.write_targets, used.to_tsv)
     emit(args, score(plan, used, explicit=args.targets is not None), measures=args.measure)
     return 0
+
+
+def _check_options(args) -> None:
+    """The options that go (or not) together, checked before any file is read."""
+    args.task, args.edition = int(args.task), int(args.edition)
+    if args.write_targets:  # refused before any work if it clashes with an input or -o
+        args.outputs.claim(args.write_targets)
+    if not args.runs and not args.write_targets:
+        raise UsageError("give at least one RUN (or --write-targets FILE to build targets only)")
+    if bool(args.dimension) == bool(args.metadata):
+        raise UsageError("give either --dimension NAME ALIGNMENT (repeatable) or --metadata FILE")
+    if args.dimensions and not args.metadata:
+        raise UsageError("--dimensions selects from --metadata; give --metadata FILE")
+    if args.targets and (args.background or args.work):
+        raise UsageError("--background and --work build targets; they cannot go with --targets")
+    if args.target_len is not None and args.target_len < 1:
+        raise UsageError("--target-len must be an integer >= 1")
+    for option in ("depth", "sequences"):
+        if getattr(args, option) == 0:
+            notice(
+                f"--{option} 0 for no cut is deprecated and will be refused in the next "
+                f"release; write --{option} none"
+            )
+            setattr(args, option, None)
+
+
+def _inputs(args):
+    """The dimensions, work levels, backgrounds and topics the options name."""
+    from .. import trecfair as tf
+
+    work = None
+    if args.metadata:
+        names = None if not args.dimensions else args.dimensions.split(",")
+        dims, work = tf.read_metadata(args.metadata, edition=args.edition, dimensions=names)
+    else:
+        dims = [tf.read_alignment(name, path) for name, path in _dimensions(args.dimension)]
+    if args.work:
+        work = tf.read_work(args.work)
+    if args.targets or args.task == 1:
+        work = None  # the metadata's work levels build Task 2 targets only
+    backgrounds: dict | None = None
+    if args.background:
+        backgrounds = {}
+        for name, source in args.background:
+            if name in backgrounds:
+                raise UsageError(f"--background {name} is given twice")
+            backgrounds[name] = source
+    topics = None
+    if args.topics:
+        from ..io import read_topics
+
+        topics = list(read_topics(args.topics))
+    return dims, work, backgrounds, topics
 
 
 def _dimensions(given: list) -> list:

@@ -204,11 +204,6 @@ def prepare(
             "be 'edition' or None for Task 1 (it cuts Task 2 rankings)",
             repr(sequences),
         )
-    by_edition = depth == "edition", sequences == "edition"
-    if depth == "edition":
-        depth = _EDITION_DEPTH.get((task, edition))
-    if sequences == "edition":
-        sequences = _EDITION_SEQUENCES.get((task, edition))
     wanted = None
     if topics is not None:
         wanted = set(_inputs.topics_of(topics, {t for r in run_list for t in r.topics}, "runs"))
@@ -216,46 +211,58 @@ def prepare(
     if edition == 2021:
         _inputs.require_unknown(dims)
     _inputs.multi_hot_notice(dims, universe)
+    kept = _cut(run_list, task, edition, depth, sequences, wanted)
+    found: set = set()
+    for run, (lines, _) in zip(run_list, kept, strict=True):
+        found.update(run.topics[t] for t in np.unique(run.topic_ids[lines]).tolist())
+    return Plan(task, edition, dims, universe, q, run_list, kept, sorted(found), N)
 
+
+def _cut(runs, task, edition, depth, sequences, wanted) -> list:
+    """Per run, the lines kept (indices) and every line's position in its list.
+
+    ``depth`` and ``sequences`` are checked: None (no cut), "edition" (the edition's
+    own cut, with a notice saying how many lines it leaves out) or an integer.
+    """
+    by_edition = depth == "edition", sequences == "edition"
+    if by_edition[0]:
+        depth = _EDITION_DEPTH.get((task, edition))
+    if by_edition[1]:
+        sequences = _EDITION_SEQUENCES.get((task, edition))
     kept = []
-    cut_lines = 0
-    for run in run_list:
+    cut_lines = dropped = 0
+    for run in runs:
         keep = np.ones(len(run.pages), dtype=bool)
         if wanted is not None:
             keep &= np.asarray([t in wanted for t in run.topics], dtype=bool)[run.topic_ids]
         if task == 1:
             pos = _core.positions_in_blocks(run.topic_ids)
         else:
-            if sequences is not None:
-                keep &= run.seq <= sequences
             pos = _core.positions_in_blocks(run.topic_ids, run.seq)
+            if sequences is not None:
+                dropped += int((run.seq > sequences).sum())
+                keep &= run.seq <= sequences
         if depth is not None:
-            inside = pos < depth
-            cut_lines += int((keep & ~inside).sum())
-            keep &= inside
+            cut_lines += int((keep & (pos >= depth)).sum())
+            keep &= pos < depth
         kept.append((np.flatnonzero(keep), pos))
-    found: set = set()
-    for run, (lines, _) in zip(run_list, kept, strict=True):
-        found.update(run.topics[t] for t in np.unique(run.topic_ids[lines]).tolist())
     if cut_lines and by_edition[0]:
         what = (
             "the first 20 lines of each topic"
             if task == 1
-            else ("the first 6 lines of each ranking (a 'top 5' on a counter from 0)")
+            else "the first 6 lines of each ranking (a 'top 5' on a counter from 0)"
         )
         notice(
             f"edition 2021 scores {what}, as its official evaluation did; {cut_lines} "
             "line(s) were left out (depth=None keeps them)"
         )
-    if task == 2 and sequences is not None and by_edition[1]:
-        dropped = sum(int((r.seq > sequences).sum()) for r in run_list)
-        if dropped:
-            notice(
-                f"edition 2021 scores the rankings with seq_no <= {sequences}, as its "
-                f"official evaluation did; {dropped} line(s) of later rankings were left out "
-                "(sequences=None keeps them)"
-            )
-    return Plan(task, edition, dims, universe, q, run_list, kept, sorted(found), N)
+    if dropped and by_edition[1]:
+        notice(
+            f"edition 2021 scores the rankings with seq_no <= {sequences}, as its "
+            f"official evaluation did; {dropped} line(s) of later rankings were left out "
+            "(sequences=None keeps them)"
+        )
+    return kept
 
 
 # --------------------------------------------------------------------------- 2. targets
@@ -306,15 +313,9 @@ def targets_for(plan: Plan, *, targets, backgrounds, work) -> TopicTargets:
 # --------------------------------------------------------------------------- 3. score
 def score(plan: Plan, tt: TopicTargets, *, explicit: bool) -> ScoreTable:
     """Each run's kept lines scored per topic, flat, into one table."""
-    q = plan.qrels
-    task, edition = plan.task, plan.edition
-    t_index = {t: i for i, t in enumerate(tt.topics)}
-    q_index = {t: i for i, t in enumerate(q.topics)}
-    n_rel_q = np.bincount(q.topic_ids, minlength=len(q.topics))
-    names = tuple(d.name for d in plan.dims)
-    measures = measure_names(names, task=task)
+    measures = measure_names([d.name for d in plan.dims], task=plan.task)
     col_of = {t: i for i, t in enumerate(plan.topics)}
-    values = np.zeros((len(plan.topics), len(plan.runs), 3))
+    values = np.zeros((len(plan.topics), len(plan.runs), len(measures)))
     present = np.zeros((len(plan.topics), len(plan.runs)), dtype=bool)
     for r, (run, (lines, _)) in enumerate(zip(plan.runs, plan.kept, strict=True)):
         has = [col_of[run.topics[t]] for t in np.unique(run.topic_ids[lines]).tolist()]
@@ -330,117 +331,12 @@ def score(plan: Plan, tt: TopicTargets, *, explicit: bool) -> ScoreTable:
             action="they are left out (no row), as the official evaluation leaves them out",
         ),
     }
-    need_rel = not (edition == 2021 and task == 2 and explicit)
-    sizes = plan.universe.sizes
-
     for r, (run, (lines, pos)) in enumerate(zip(plan.runs, plan.kept, strict=True)):
         if len(lines) == 0:
             continue
-        tid = run.topic_ids[lines]
-        present_t = np.unique(tid)
-        slot = np.full(len(run.topics), -1, dtype=np.int64)
-        slot[present_t] = np.arange(len(present_t))
-        tnames = [run.topics[t] for t in present_t.tolist()]
-        tix = np.empty(len(tnames), dtype=np.int64)
-        nrel = np.zeros(len(tnames), dtype=np.int64)
-        for k, t in enumerate(tnames):  # per topic, not per line
-            if t not in t_index:
-                how = (
-                    f"the targets ({tt.source})"
-                    if explicit
-                    else (f"the qrels ({q.source}), so its target cannot be built")
-                )
-                raise ValueError(
-                    f"{run.source}: topic {t!r} of run {run.name!r} has no target in {how}; "
-                    "leave it out with topics="
-                )
-            tix[k] = t_index[t]
-            nrel[k] = n_rel_q[q_index[t]] if t in q_index else 0
-            if need_rel and nrel[k] == 0:
-                raise ValueError(
-                    f"{run.source}: topic {t!r} of run {run.name!r} has no relevant page in "
-                    f"the qrels ({q.source}); leave it out with topics="
-                )
-        ts = slot[tid]
-        order = np.argsort(ts, kind="stable")  # a topic's lines together, in file order
-        lines, ts = lines[order], ts[order]
-        tid = tid[order]
-        q_of = np.asarray([q_index.get(t, -1) for t in run.topics], dtype=np.int64)
-        pages = run.pages[lines]
-        rel = _pairs(q_of[tid], pages, q)
-        upos, known = plan.universe.lookup(pages)
-        T = len(tnames)
-        rank = pos[lines]
-        if task == 1:
-            n = np.bincount(ts, minlength=T)
-            over = np.flatnonzero(n > plan.N)
-            if len(over):
-                k = int(over[0])
-                raise ValueError(
-                    f"{run.source}: topic {tnames[k]!r} of run {run.name!r} ranks {int(n[k])} "
-                    f"pages, more than the target length {plan.N} (target_len)"
-                )
-            out, overflow = score_task1(
-                T,
-                ts[rel],
-                rank[rel],
-                ts[known],
-                rank[known],
-                plan.universe.take(upos[known]),
-                sizes,
-                np.maximum(nrel, 1),
-                tt.targets,
-                tix,
-                edition=edition,
-                N=plan.N,
-            )
-            overflows = [(measures[1], overflow)]  # AWRF, and with it the product
-            if edition == 2022 and not known.all():
-                notice(
-                    f"run {run.name!r}: {int((~known).sum())} of {len(known)} ranked pages are "
-                    "in no alignment table; edition 2022 gives them no exposure (their "
-                    "attention is lost)"
-                )
-            nan = [tnames[k] for k in np.flatnonzero(np.isnan(out["AWRF"]) & ~overflow).tolist()]
-            if nan:
-                notice(
-                    f"run {run.name!r}: AWRF is undefined (NaN) on topic(s) "
-                    f"{', '.join(map(repr, nan[:10]))}{' ...' if len(nan) > 10 else ''}: no "
-                    "ranked page with alignment, or an undefined target"
-                )
-        else:
-            heads = _core.block_starts(ts, run.seq[lines])
-            if edition == 2022:
-                stray = np.flatnonzero(rel & ~known)
-                if len(stray):
-                    i = int(stray[0])
-                    raise ValueError(
-                        f"{run.source}:{int(run.lines[lines[i]])}: relevant page "
-                        f"{pages[i].decode('utf-8')!r} is in no alignment table; 2022 Task 2 "
-                        "looks up every retrieved relevant page"
-                    )
-            counts = rel if edition == 2022 else known
-            out, over_each = score_task2(
-                T,
-                ts[counts],
-                rank[counts],
-                np.bincount(ts[heads], minlength=T),
-                plan.universe.take(upos[counts]),
-                sizes,
-                tt.targets,
-                tix,
-                N=plan.N,
-            )
-            overflows = list(zip(measures, over_each, strict=True))
-        for measure, over_m in overflows:
-            if over_m.any():
-                notice(
-                    f"run {run.name!r}: {measure} is NaN on topic(s) "
-                    f"{', '.join(repr(tnames[k]) for k in np.flatnonzero(over_m)[:10].tolist())}"
-                    ": its sums overflow float64 (alignment or target values too large)"
-                )
-        cols = np.asarray([col_of[t] for t in tnames], dtype=np.int64)
-        for m, key in enumerate(MEASURES[task]):
+        topics, out = _score_run(plan, tt, run, lines, pos, measures, explicit=explicit)
+        cols = np.asarray([col_of[t] for t in topics], dtype=np.int64)
+        for m, key in enumerate(MEASURES[plan.task]):
             values[cols, r, m] = out[key]
     return ScoreTable.from_columns(
         plan.topics,
@@ -448,6 +344,152 @@ def score(plan: Plan, tt: TopicTargets, *, explicit: bool) -> ScoreTable:
         [(name, values[:, :, m], present) for m, name in enumerate(measures)],
         notices=notices,
     )
+
+
+class _Lines:
+    """A run's kept lines, joined with the targets, the qrels and the alignment tables.
+
+    A topic's lines come together, in file order.
+    """
+
+    def __init__(self, plan: Plan, tt: TopicTargets, run, lines, pos, *, explicit: bool):
+        q = plan.qrels
+        tid = run.topic_ids[lines]
+        codes = np.unique(tid)
+        self.topics = [run.topics[t] for t in codes.tolist()]
+        self.target, n_rel = _topic_rows(plan, tt, run, self.topics, explicit=explicit)
+        self.n_relevant = np.maximum(n_rel, 1)
+        slot = np.full(len(run.topics), -1, dtype=np.int64)
+        slot[codes] = np.arange(len(codes))
+        order = np.argsort(slot[tid], kind="stable")
+        self.lines = lines[order]
+        self.group = slot[tid[order]]
+        self.rank = pos[self.lines]
+        q_index = {t: i for i, t in enumerate(q.topics)}
+        q_of = np.asarray([q_index.get(t, -1) for t in run.topics], dtype=np.int64)
+        self.pages = run.pages[self.lines]
+        self.relevant = _pairs(q_of[run.topic_ids[self.lines]], self.pages, q)
+        self.row, self.known = plan.universe.lookup(self.pages)
+
+
+def _topic_rows(plan: Plan, tt: TopicTargets, run, topics, *, explicit: bool):
+    """Each topic's target (an index into ``tt``) and its count of relevant pages.
+
+    A topic without a target, or without a relevant page where one is needed, is an
+    error naming the run file and the topic.
+    """
+    q = plan.qrels
+    t_index = {t: i for i, t in enumerate(tt.topics)}
+    q_index = {t: i for i, t in enumerate(q.topics)}
+    n_rel_q = np.bincount(q.topic_ids, minlength=len(q.topics))
+    need_rel = not (plan.edition == 2021 and plan.task == 2 and explicit)
+    target = np.empty(len(topics), dtype=np.int64)
+    n_rel = np.zeros(len(topics), dtype=np.int64)
+    for k, t in enumerate(topics):  # per topic, not per line
+        if t not in t_index:
+            how = (
+                f"the targets ({tt.source})"
+                if explicit
+                else f"the qrels ({q.source}), so its target cannot be built"
+            )
+            raise ValueError(
+                f"{run.source}: topic {t!r} of run {run.name!r} has no target in {how}; "
+                "leave it out with topics="
+            )
+        target[k] = t_index[t]
+        n_rel[k] = n_rel_q[q_index[t]] if t in q_index else 0
+        if need_rel and n_rel[k] == 0:
+            raise ValueError(
+                f"{run.source}: topic {t!r} of run {run.name!r} has no relevant page in the "
+                f"qrels ({q.source}); leave it out with topics="
+            )
+    return target, n_rel
+
+
+def _score_run(plan: Plan, tt: TopicTargets, run, lines, pos, measures, *, explicit: bool):
+    """One run's topics and measures (each (topics,)), with the run's notices."""
+    x = _Lines(plan, tt, run, lines, pos, explicit=explicit)
+    if plan.task == 1:
+        out, overflows = _task1_run(plan, tt, run, x, measures)
+    else:
+        out, overflows = _task2_run(plan, tt, run, x, measures)
+    for measure, over in overflows:
+        if over.any():
+            shown = ", ".join(repr(x.topics[k]) for k in np.flatnonzero(over)[:10].tolist())
+            notice(
+                f"run {run.name!r}: {measure} is NaN on topic(s) {shown}: its sums overflow "
+                "float64 (alignment or target values too large)"
+            )
+    return x.topics, out
+
+
+def _task1_run(plan: Plan, tt: TopicTargets, run, x: _Lines, measures):
+    """Task 1 of one run's lines: nDCG, AWRF, their product; the run's notices."""
+    T = len(x.topics)
+    n = np.bincount(x.group, minlength=T)
+    over = np.flatnonzero(n > plan.N)
+    if len(over):
+        k = int(over[0])
+        raise ValueError(
+            f"{run.source}: topic {x.topics[k]!r} of run {run.name!r} ranks {int(n[k])} "
+            f"pages, more than the target length {plan.N} (target_len)"
+        )
+    known, rel = x.known, x.relevant
+    out, overflow = score_task1(
+        T,
+        x.group[rel],
+        x.rank[rel],
+        x.group[known],
+        x.rank[known],
+        plan.universe.take(x.row[known]),
+        plan.universe.sizes,
+        x.n_relevant,
+        tt.targets,
+        x.target,
+        edition=plan.edition,
+        N=plan.N,
+    )
+    if plan.edition == 2022 and not known.all():
+        notice(
+            f"run {run.name!r}: {int((~known).sum())} of {len(known)} ranked pages are in "
+            "no alignment table; edition 2022 gives them no exposure (their attention is "
+            "lost)"
+        )
+    nan = [x.topics[k] for k in np.flatnonzero(np.isnan(out["AWRF"]) & ~overflow).tolist()]
+    if nan:
+        notice(
+            f"run {run.name!r}: AWRF is undefined (NaN) on topic(s) "
+            f"{', '.join(map(repr, nan[:10]))}{' ...' if len(nan) > 10 else ''}: no ranked "
+            "page with alignment, or an undefined target"
+        )
+    return out, [(measures[1], overflow)]  # AWRF, and with it the product
+
+
+def _task2_run(plan: Plan, tt: TopicTargets, run, x: _Lines, measures):
+    """Task 2 of one run's lines: EE-L, EE-D, EE-R."""
+    if plan.edition == 2022:
+        stray = np.flatnonzero(x.relevant & ~x.known)
+        if len(stray):
+            i = int(stray[0])
+            raise ValueError(
+                f"{run.source}:{int(run.lines[x.lines[i]])}: relevant page "
+                f"{x.pages[i].decode('utf-8')!r} is in no alignment table; 2022 Task 2 "
+                "looks up every retrieved relevant page"
+            )
+    counts = x.relevant if plan.edition == 2022 else x.known
+    heads = _core.block_starts(x.group, run.seq[x.lines])  # a ranking's lines are together
+    out, over = score_task2(
+        len(x.topics),
+        x.group[counts],
+        x.rank[counts],
+        np.bincount(x.group[heads], minlength=len(x.topics)),
+        plan.universe.take(x.row[counts]),
+        plan.universe.sizes,
+        tt.targets,
+        x.target,
+        N=plan.N,
+    )
+    return out, list(zip(measures, over, strict=True))
 
 
 def _pairs(topic_ids: np.ndarray, pages: np.ndarray, q: _io.FairQrels):

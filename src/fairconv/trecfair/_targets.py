@@ -750,25 +750,7 @@ def build(q, dims, universe, wanted, *, task, edition, backgrounds, work) -> Top
         raise too_many_cells("dimensions", len(tsel), universe.sizes)
     nt = len(tsel)
     if task == 2:
-        if work is None:
-            raise fail("work", "be given to build Task 2 targets (work levels)", "None")
-        lev = _levels_of(work, pages)
-        missing = lev < 0
-        if missing.any():
-            i = int(np.argmax(missing))
-            if edition == 2022:
-                raise ValueError(
-                    f"{work.source}: relevant page {pages[i].decode('utf-8')!r} of topic "
-                    f"{wanted[t_of[i]]!r} has no work level; 2022 Task 2 targets need one for "
-                    "every relevant page"
-                )
-            notice(
-                f"{int(missing.sum())} relevant page(s) have no work level "
-                f"(first {pages[i].decode('utf-8')!r} of topic {wanted[t_of[i]]!r}); the 2021 "
-                "targets leave them out, as the official code does"
-            )
-        w = np.zeros(len(pages))
-        w[~missing] = _core.work_level_weights(t_of[~missing], lev[~missing], nt)
+        w = _work_weights(work, pages, t_of, wanted, edition)
     else:
         w = np.ones(len(pages))
     use = np.flatnonzero(known & (w > 0))
@@ -802,6 +784,33 @@ def build(q, dims, universe, wanted, *, task, edition, backgrounds, work) -> Top
                 "target exposure"
             )
     return TopicTargets(wanted, names, cats, built)
+
+
+def _work_weights(work, pages, t_of, wanted, edition) -> np.ndarray:
+    """Task 2 weights of the relevant pages (``t_of`` their topic) from their work levels.
+
+    A page without a level: an error in 2022, left out with a notice in 2021.
+    """
+    if work is None:
+        raise fail("work", "be given to build Task 2 targets (work levels)", "None")
+    lev = _levels_of(work, pages)
+    missing = lev < 0
+    if missing.any():
+        i = int(np.argmax(missing))
+        if edition == 2022:
+            raise ValueError(
+                f"{work.source}: relevant page {pages[i].decode('utf-8')!r} of topic "
+                f"{wanted[t_of[i]]!r} has no work level; 2022 Task 2 targets need one for "
+                "every relevant page"
+            )
+        notice(
+            f"{int(missing.sum())} relevant page(s) have no work level "
+            f"(first {pages[i].decode('utf-8')!r} of topic {wanted[t_of[i]]!r}); the 2021 "
+            "targets leave them out, as the official code does"
+        )
+    w = np.zeros(len(pages))
+    w[~missing] = _core.work_level_weights(t_of[~missing], lev[~missing], len(wanted))
+    return w
 
 
 def _some(topics, mask: np.ndarray) -> str:
