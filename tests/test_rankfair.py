@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import rankfair_frt as frt
 import rankfair_oracle as oracle
 from fairconv import rankfair as rf
 
@@ -145,6 +146,41 @@ def test_rrd_scores_an_all_protected_prefix_as_none_protected():
     raw = rf.yang(soft, pop, lengths=10, population_lengths=20, measure="rRD", normalize=False)
     P = sum(pop)
     assert float(raw) == pytest.approx(P / (20 - P) / math.log2(11), rel=1e-12)
+
+
+# --------------------------------------------------------------------------- recorded FRT
+FRT = json.loads((REFERENCE / "fairranktune.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("case", FRT["cases"], ids=[f"case{i}" for i in range(len(FRT["cases"]))])
+def test_fairranktunes_recorded_values(case):
+    """FairRankTune 0.0.7's outputs on random inputs (recorded by
+    tests_extra/record_fairranktune.py): every value it defines is equal within 1e-9
+    relative (the spec's "equal"); where it returns inf or nan, raises, or computes a
+    number from an undefined group value, the value here is NaN (docs/rankfair.md,
+    sections 3.2 and 10)."""
+    for result in case["results"]:
+        got = frt.reproduce(case, result)
+        if frt.frt_defines(result):
+            want = frt.number(result["value"])
+            assert got == pytest.approx(want, rel=1e-9, abs=frt.tolerance(result)), result
+        else:
+            assert math.isnan(got), (result, got)
+
+
+def test_the_recorded_table_covers_the_edges():
+    """The table holds the cases section 13 lists: cut rankings, a group absent from the
+    ranking, a population of one group, undefined values, ARP's crash."""
+    results = [r for c in FRT["cases"] for r in c["results"]]
+    assert len(results) > 2000
+    assert any(not c["full"] for c in FRT["cases"])
+    assert any(len(set(c["groups"].values())) == 1 for c in FRT["cases"])
+    assert any(
+        len({c["groups"][d] for d in c["ranking"]}) < len(set(c["groups"].values()))
+        for c in FRT["cases"]
+    )
+    assert sum(not frt.frt_defines(r) for r in results) > 50
+    assert any("error" in r for r in results)
 
 
 # --------------------------------------------------------------------------- random inputs
