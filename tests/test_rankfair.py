@@ -808,6 +808,45 @@ def test_undefined_values_are_nan_never_inf():
     assert all(math.isnan(v) for v in ee.values())
 
 
+def test_empty_batches_and_rankings_of_no_position():
+    """A batch of no topic gives empty arrays; rankings padded to 0 positions give the
+    values of empty rankings."""
+    for batch in ((0,), (2,)):
+        m, u = np.zeros(batch + (0, 2)), np.zeros(batch + (0,))
+        for statistic in rf.STATISTICS:
+            v = rf.group_values(m, [1, 1], u, lengths=0, statistic=statistic)
+            assert v.shape == batch + (2,)
+            if statistic in ("EXPU", "EXPRU", "ERBR"):
+                assert np.isnan(v).all()  # U_g = 0
+            else:
+                assert (v == 0).all()
+        assert rf.arp(np.zeros(batch + (0,), int), lengths=0, n_groups=2).shape == batch + (2,)
+        assert np.isnan(rf.ndkl(m, [0.5, 0.5], lengths=0)).all()
+        for normalize in (True, False):
+            y = rf.yang(
+                u,
+                np.zeros(batch + (3,)),
+                lengths=0,
+                population_lengths=0,
+                measure="rKL",
+                normalize=normalize,
+            )
+            assert y.shape == batch and np.isnan(y).all()
+        assert np.isnan(rf.fair(u, 0.5, lengths=0)).all()
+        assert (rf.iaa(u, lengths=0) == 0).all() and rf.iaa(u, lengths=0).shape == batch
+        for groups in (None, np.zeros(batch + (4, 2))):
+            ee = rf.expected_exposure(
+                np.zeros(batch + (1, 0), int),
+                np.zeros(batch + (4,), int),
+                n_samples=1,
+                lengths=0,
+                memberships=groups,
+            )
+            assert all(v.shape == batch and np.isnan(v).all() for v in ee.values())
+    for word in rf.METAS:
+        assert rf.meta(np.zeros((0, 2)), present=np.zeros((0, 2), bool), meta=word).shape == (0,)
+
+
 def test_a_quotient_beyond_the_float_range_is_nan_not_inf():
     """A soft membership of 1e-320 on the group's one relevant doc: E/U overflows."""
     m = [[1.0, 0.0], [1e-320, 1.0]]

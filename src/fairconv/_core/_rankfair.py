@@ -404,10 +404,11 @@ def run_exposure(
     relevant docs strictly above: e = p^i (RBP) or p^i (1 - u)^r (gERR); 0 where a
     doc is not ranked. Each term is divided by S before it is added, as expeval does.
     """
-    rows, _, depth = doc_index.shape
+    rows, samples, depth = doc_index.shape
     width = relevant.shape[1]
     slot = np.where(inside, doc_index, 0)
-    hit = np.take_along_axis(relevant, slot.reshape(rows, -1), axis=1).reshape(slot.shape)
+    flat = slot.reshape(rows, samples * depth)
+    hit = np.take_along_axis(relevant, flat, axis=1).reshape(slot.shape)
     hit &= inside
     rank = np.arange(depth, dtype=np.float64)
     e = np.broadcast_to(np.power(patience, rank), slot.shape)
@@ -474,8 +475,9 @@ def expected_exposure(
         stop,
     )
     star = target_exposure(lev, in_target, model, patience, stop)
-    memb = None if memberships is None else memberships.reshape((rows, width, -1))
-    out = expected_exposure_metrics(eps, star, in_target, memb)
+    if memberships is not None:
+        memberships = memberships.reshape((rows, width, memberships.shape[-1]))
+    out = expected_exposure_metrics(eps, star, in_target, memberships)
     undefined = ~in_target.any(axis=-1) | (n_samples.reshape(rows) == 0)
     loss, disparity, relevance = (np.where(undefined, np.nan, v).reshape(lead) for v in out)
     return loss, disparity, relevance

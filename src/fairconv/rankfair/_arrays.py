@@ -826,7 +826,7 @@ def _check_once_per_sample(idx: np.ndarray, inside: np.ndarray, width: int) -> N
     """No slot twice in one sample (a doc is ranked once per ranking)."""
     rows = int(np.prod(idx.shape[:-1], dtype=np.int64))
     flat = idx.reshape(rows, idx.shape[-1])
-    live = inside.reshape(rows, -1)
+    live = inside.reshape(rows, idx.shape[-1])
     key = (np.arange(rows)[:, None] * width + np.where(live, flat, 0))[live]
     order = np.sort(key)
     twice = order[1:] == order[:-1]
