@@ -452,6 +452,20 @@ def test_fair_matches_the_oracle(seed):
             _close(got[b], want)
 
 
+def test_fair_is_the_mean_of_scipys_binomial_cdf_over_the_prefixes():
+    """Raj and Ekstrand's avg_prefix (BoiseState rank-fairness-metrics, zehlike.py):
+    ``binom.cdf(cumsum(protected), rank, p).mean()`` with scipy's binomial CDF."""
+    from scipy.stats import binom
+
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        n = int(rng.integers(1, 80))
+        protected = (rng.random(n) < rng.random()).astype(int)
+        p = float(rng.random())
+        want = binom.cdf(np.cumsum(protected), np.arange(1, n + 1), p).mean()
+        assert float(rf.fair(protected, p, lengths=n)) == pytest.approx(want, rel=1e-12)
+
+
 @pytest.mark.parametrize("seed", SEEDS)
 def test_iaa_matches_the_oracle(seed):
     rng = np.random.default_rng(seed)
