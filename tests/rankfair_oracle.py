@@ -146,26 +146,28 @@ def _kl_bits(p, q):
 def yang_raw(mass, P, N, measure, step=10, discount="code"):
     """Unnormalised rND/rKL/rRD of one ranking; NaN where undefined.
 
-    The protected masses are summed exactly (fractions): the top N of a ranking of
-    the whole population holds exactly P, as it must.
+    The protected masses are summed exactly (fractions): the top N of a ranking of the
+    whole population holds exactly P, as it must. Each f(i) is then computed in float
+    from x_i and P as FairRank writes it.
     """
     n = len(mass)
-    P = Fraction(P)
     if not 0 < P < N or n < step:
         return NAN
+    P = float(P)
     raw, x = 0.0, Fraction(0)
     for i in range(1, n + 1):
         x += Fraction(mass[i - 1])
         if i % step:
             continue
+        xi = float(x)
         if measure == "rND":
-            f = float(abs(x / i - P / N))
+            f = abs(xi / i - P / N)
         elif measure == "rKL":
-            f = _kl_bits(float(x / i), float(P / N))
+            f = _kl_bits(xi / i, P / N)
         else:
             R = P / (N - P)
-            c = 0 if abs(i - x) <= Fraction(1e-9) else x / (i - x)
-            f = float(abs(min(R, c) - R))
+            c = 0.0 if abs(i - x) <= Fraction(1e-9) else xi / (i - xi)
+            f = abs(min(R, c) - R)
         delta = math.log2(i + 1) if discount == "code" else math.log2(i)
         raw += f / delta
     return raw
