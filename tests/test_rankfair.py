@@ -944,7 +944,12 @@ BAD = [
     (lambda: rf.group_values([[0.5, 0.4]], [1, 1], None, lengths=1, statistic="EXP"),
      "'memberships' parameter of rankfair.group_values must sum to 1"),
     (lambda: rf.group_values([[1, 0]], [1, -1], None, lengths=1, statistic="EXP"),
-     "'sizes' parameter of rankfair.group_values must hold numbers in [0, "),
+     "'sizes' parameter of rankfair.group_values must hold finite numbers >= 0. Got -1.0 at "
+     "index (1,) instead."),
+    (lambda: rf.group_values([[1, 0]], [1, 1], None, lengths=1, statistic="EXP",
+                             population_utility=[np.inf, 0]),
+     "'population_utility' parameter of rankfair.group_values must hold finite numbers >= 0. "
+     "Got inf at index (0,) instead."),
     (lambda: rf.group_values([[1, 0]], [1, 1], [1.5], lengths=1, statistic="EXPU"),
      "'relevance' parameter of rankfair.group_values must hold numbers in [0, 1] within the "
      "lengths. Got 1.5 at index (0,) instead."),

@@ -963,23 +963,23 @@ def check_lengths(lengths, shape: tuple, name: str, *, limit: int) -> np.ndarray
     return arr
 
 
-def check_values(x, name: str, *, low: float, high: float, inside=None) -> np.ndarray:
-    """Finite numbers in [low, high] where ``inside`` is True (everywhere when None).
+def check_values(x, name: str, *, low: float, high: float | None = None, inside=None) -> np.ndarray:
+    """Finite numbers in [low, high] (``high`` None: >= low) where ``inside`` is True.
 
-    Returned as a float64 array, whatever the other positions hold (padding is neither
-    checked nor changed: the caller ignores it). The message names the first value
-    outside, as written (``nan``, ``1.5``), and its index.
+    ``inside`` None checks every position. Returned as a float64 array, whatever the
+    other positions hold (padding is neither checked nor changed: the caller ignores
+    it). The message names the first value outside, as written (``nan``, ``1.5``), and
+    its index.
     """
     arr = as_float_array(x, name)
-    ok = (arr >= low) & (arr <= high)  # False for NaN
+    ok = (arr >= low) & ((arr <= high) if high is not None else np.isfinite(arr))
     if inside is not None:
         ok |= ~inside
     if not ok.all():
         first = tuple(np.argwhere(~ok)[0])
         where = " within the lengths" if inside is not None else ""
-        raise fail(
-            name,
-            f"hold numbers in [{low:g}, {high:g}]{where}",
-            f"{float(arr[first])!r}{_index(first)}",
+        rule = (
+            f"numbers in [{low:g}, {high:g}]" if high is not None else f"finite numbers >= {low:g}"
         )
+        raise fail(name, f"hold {rule}{where}", f"{float(arr[first])!r}{_index(first)}")
     return arr

@@ -74,7 +74,7 @@ def _memberships(x, name: str, inside: np.ndarray) -> np.ndarray:
 def _non_negative(x, shape: tuple, name: str, what: str) -> np.ndarray:
     """Finite numbers >= 0, broadcast to ``shape``."""
     arr = check_shape(as_float_array(x, name), shape, name, what)
-    return check_values(arr, name, low=0.0, high=np.finfo(np.float64).max)
+    return check_values(arr, name, low=0.0)
 
 
 def _open_unit(value, name: str) -> float:
