@@ -182,8 +182,12 @@ def group_values(
     needs = statistic in ("EXPU", "EXPRU", "ERBR")
     u = None
     if relevance is not None:
-        u = check_shape(as_float_array(relevance, "relevance"), batch + (depth,), "relevance",
-                        "the relevance of each ranked doc")  # fmt: skip
+        u = check_shape(
+            as_float_array(relevance, "relevance"),
+            batch + (depth,),
+            "relevance",
+            "the relevance of each ranked doc",
+        )
         u = check_values(u, "relevance", low=0.0, high=1.0, inside=inside)
     elif needs:
         raise fail("relevance", f"be given for {statistic} (it divides by utility)", "None")
@@ -245,6 +249,8 @@ def meta(values, /, *, present, meta: str) -> np.ndarray:
 
     LTwo is the Euclidean norm (FairRankTune's table says squared) and Variance
     divides by G' (its documentation says G' - 1): both as its code computes them.
+    A deviation V_g - V-bar is computed as (1/G') sum_h (V_g - V_h), so that equal
+    values give exactly 0 (and ratios exactly 1) where a rounded mean would not.
     Where a value is undefined FairRankTune returns inf, nan or a finite number
     computed from them (MinMaxRatio 0.0); here it is NaN.
 
@@ -415,8 +421,12 @@ def ndkl(memberships, target, /, *, lengths, epsilon: float = 1e-7) -> np.ndarra
     batch, depth, g = x.shape[:-2], x.shape[-2], x.shape[-1]
     inside = _inside(lengths, batch, depth)
     x = _memberships(x, "memberships", inside)
-    q = check_shape(check_distributions(target, "target"), batch + (g,), "target",
-                    "one distribution over the G groups per ranking")  # fmt: skip
+    q = check_shape(
+        check_distributions(target, "target"),
+        batch + (g,),
+        "target",
+        "one distribution over the G groups per ranking",
+    )
     epsilon = check_real(epsilon, "epsilon", low=0.0)
     return _core.ndkl(x, q, inside, epsilon)
 
@@ -523,8 +533,7 @@ def yang(
     width = pop.shape[-1]
     n = check_lengths(lengths, batch, "lengths", limit=depth)
     size = check_lengths(population_lengths, batch, "population_lengths", limit=width)
-    pop = check_shape(pop, batch + (width,), "population_mass",
-                      "one population per ranking")  # fmt: skip
+    pop = check_shape(pop, batch + (width,), "population_mass", "one population per ranking")
     inside = _core.length_mask(n, depth)
     x = check_values(x, "protected_mass", low=0.0, high=1.0, inside=inside)
     pop = check_values(
