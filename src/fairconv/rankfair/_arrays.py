@@ -501,7 +501,7 @@ def yang(
         \left(\tfrac{P}{N}, 1 - \tfrac{P}{N}\right)\right),\quad
         value = \frac{raw(L)}{\max(raw(L_{desc}), raw(L_{asc}))}
 
-    c_i = x_i / (i - x_i), and 0 for an all-protected prefix (|i - x_i| <= 1e-9), as
+    c_i = x_i / (i - x_i), and 0 for an all-protected prefix (abs(i - x_i) <= 1e-9), as
     FairRank's code (so only under-representation counts). rKL is the exact KL
     divergence with 0 log 0 = 0 (FairRank replaces a share of 0 or 1 by 0.001). Z is
     the paper's "highest possible value": for hard memberships the maximum of rND and
