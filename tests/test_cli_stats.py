@@ -50,7 +50,8 @@ def test_compare_latex_and_plot(capsys, book, tmp_path):
               "--format", "latex", "--plot", tmp_path / "m.png", book)  # fmt: skip
     assert "\\begin{tabular}" in out and "\\toprule" in out and "holm" in out
     assert "X & Y & 0.0750 & [0.0008, 0.1492] & 0.143" in out  # 3 x 0.048 (Holm, 3 pairs)
-    assert "\\caption{nDCG@5 over 20 topics: paired t-test" in out and "d_z" in out
+    assert "\\caption{nDCG@5 (higher is better) over 20 topics: paired t-test" in out
+    assert "d_z" in out
     assert (tmp_path / "m.png").read_bytes().startswith(b"\x89PNG")
 
 
@@ -117,7 +118,10 @@ def test_compare_reads_ir_measures_output_and_agrees_with_the_api(capsys):
     out = run(capsys, "compare", "-m", "nDCG@10", "--test", "paired-t", *IRM)
     comments = [line for line in out.splitlines() if line.startswith("#")]
     lines = out.splitlines()[len(comments) :]
-    assert comments[:2] == ["# measure: nDCG@10", "# test: paired-t (paired t-test)"]
+    assert comments[:2] == [
+        "# measure: nDCG@10 (higher is better)",
+        "# test: paired-t (paired t-test)",
+    ]
     assert "# alpha: 0.05; correction: none; topics: 4" in comments
     assert lines[0] == "run\tmean"
     assert lines[3] == "a\tb\tdifference\tci_low\tci_high\tpvalue\teffect_size\tsignificant"
@@ -301,3 +305,54 @@ def test_scores_beyond_the_float_range_are_one_line_errors(tmp_path, fmt):
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and proc.stdout == ""
     assert "SCORES must hold scores" in proc.stderr and "finite float" in proc.stderr
     assert "Warning" not in proc.stderr
+
+
+def test_compare_against_a_baseline_in_every_format(capsys, book):
+    from fairconv import stats
+
+    api = stats.compare(sakai_book().table, "nDCG@5", test="paired-t", baseline=["Z"],
+                        correction="holm")  # fmt: skip
+    data = json.loads(run(capsys, "compare", "-m", "nDCG@5", "--test", "paired-t", "--baseline",
+                          "Z", "--correction", "holm", "--format", "json", book))  # fmt: skip
+    assert data == json.loads(json.dumps(api.to_dict()))
+    assert data["baseline"] == ["Z"] and [(p["a"], p["b"]) for p in data["pairs"]] == [
+        ("X", "Z"), ("Y", "Z")
+    ]  # fmt: skip
+    tsv = run(capsys, "compare", "-m", "nDCG@5", "--test", "paired-t", "--baseline", "Z", book)
+    assert "# pairs: each run against the baseline(s) Z\n" in tsv
+    latex = run(capsys, "compare", "-m", "nDCG@5", "--test", "paired-t", "--baseline", "Z",
+                "--correction", "holm", "--format", "latex", book)  # fmt: skip
+    assert latex == api.to_latex() and "Run & Baseline & Difference" in latex
+    markdown = run(capsys, "compare", "-m", "nDCG@5", "--test", "paired-t", "--baseline", "Z",
+                   "--correction", "holm", "--format", "markdown", book)  # fmt: skip
+    assert markdown == api.to_markdown() and "| X | Z | 0.1000 |" in markdown
+
+
+def test_lower_is_better_orders_the_runs_and_says_so(capsys, book):
+    data = json.loads(run(capsys, "compare", "-m", "nDCG@5", "--lower-is-better", "nDCG@5",
+                          "--test", "tukey", "--format", "json", book))  # fmt: skip
+    assert data["direction"] == "lower" and [r["name"] for r in data["runs"]] == ["Z", "Y", "X"]
+    tsv = run(capsys, "compare", "-m", "nDCG@5", "--lower-is-better", "nDCG@5", book)
+    assert tsv.startswith("# measure: nDCG@5 (lower is better)\n")
+    out = run(capsys, "discpower", "-m", "nDCG@5", "--lower-is-better", "nDCG@5", book)
+    assert "# nDCG@5 (lower is better): 20 topics;" in out
+    data = json.loads(run(capsys, "discpower", "-m", "nDCG@5", "--format", "json", book))
+    assert data["nDCG@5"]["direction"] == "higher"
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("--lower-is-better", "P@10"), "--lower-is-better names 'P@10', which is not a measure"),
+        (("--lower-is-better", "nDCG@5", "--lower-is-better", "nDCG@5"), "'nDCG@5' twice"),
+        (("--baseline", "W"), "--baseline must name runs of the scores (X, Y, Z). Got 'W'"),
+        (("--baseline", "X", "--baseline", "X"), "--baseline must list each run once"),
+    ],
+)
+def test_direction_and_baseline_errors_are_one_line(book, args, message):
+    proc = subprocess.run(
+        [sys.executable, "-m", "fairconv", "compare", "-m", "nDCG@5", *args, str(book)],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
+    assert message in proc.stderr and "Traceback" not in proc.stderr
