@@ -1064,3 +1064,45 @@ def test_a_string_is_not_a_sequence_of_names():
             stats.compare(BOOK.scores, "m", **kw)
     with pytest.raises(TypeError, match="'runs' parameter of stats.compare"):
         stats.compare(BOOK.table, "nDCG@5", runs="XYZ")
+
+
+# --------------------------------------------------------------------------- notebook display
+def _cells(page: str, column: str) -> list[str]:
+    """The cells of a column of the first HTML table of a page."""
+    import re
+
+    table = re.search(r"<table>(.*?)</table>", page).group(1)
+    heads = re.findall(r"<th>(.*?)</th>", table)
+    rows = re.findall(r"<tr>(.*?)</tr>", table.split("</thead>")[1])
+    return [re.findall(r"<td>(.*?)</td>", row)[heads.index(column)] for row in rows]
+
+
+def test_a_notebook_shows_p_as_a_table_prints_it():
+    x = np.array([[0.9, 0.1], [0.8, 0.2], [0.85, 0.15], [0.95, 0.1], [0.9, 0.12]] * 3)
+    t = stats.paired_t_test(x[:, 0], x[:, 1])
+    assert t.pvalue < 0.001 and _cells(t._repr_html_(), "pvalue") == ["&lt;0.001"]
+    assert "pvalue=&lt;0.001" in t._repr_html_()  # the caption too
+    c = stats.compare(BOOK.table, "nDCG@5", test="tukey")
+    assert _cells(c._repr_html_().split("<b>Pairs</b>")[1], "pvalue") == [
+        f"{p['pvalue']:#.3g}" for p in c.pairs
+    ]
+    assert _cells(c._repr_html_().split("<b>Pairs</b>")[1], "difference") == [
+        f"{p['difference']:.4f}" for p in c.pairs
+    ]
+
+
+@pytest.mark.parametrize("test", ["randomised-tukey", "randomisation", "bootstrap"])
+def test_a_notebook_leaves_out_the_intervals_a_test_does_not_give(test):
+    c = stats.compare(BOOK.table, "nDCG@5", test=test, n_resamples=200)
+    page = c._repr_html_()
+    pairs = page.split("<b>Pairs</b>")[1]
+    assert "<th>ci_low</th>" not in pairs and "<th>pvalue</th>" in pairs
+    name = {"randomised-tukey": "randomised Tukey HSD", "randomisation":
+            "sign-flip randomisation test", "bootstrap": "paired bootstrap test"}[test]  # fmt: skip
+    assert f"<p>ci_low, ci_high left out: the {name} gives no such interval</p>" in pairs
+    runs = page.split("<b>Pairs</b>")[0]
+    assert ("<th>ci_low</th>" in runs) == (test == "randomised-tukey")  # the ANOVA's
+    # the data keep every column
+    assert {"ci_low", "ci_high"} <= set(c.to_frame().columns)
+    record = stats.randomised_tukey_hsd(BOOK.scores, n_resamples=100)
+    assert "left out" not in record._repr_html_()  # it has no interval columns at all
