@@ -356,3 +356,98 @@ def test_direction_and_baseline_errors_are_one_line(book, args, message):
     )  # fmt: skip
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
     assert message in proc.stderr and "Traceback" not in proc.stderr
+
+
+# --------------------------------------------------------------------------- report
+def _pilot_scores(tmp_path):
+    from fairconv import gfr
+
+    p = fairweb1_pilot()
+    f = tmp_path / "pilot.tsv"
+    table = gfr.evaluate(p.qrels, p.runs, p.attributes, measures=["GFR@10", "ERR@10"])
+    with open(f, "w") as out:
+        table.to_tsv(out)
+    return f, table
+
+
+@pytest.mark.parametrize("fmt", ["tsv", "json", "latex", "markdown"])
+@pytest.mark.parametrize(
+    "options", [(), ("--test", "paired-t", "--baseline", "Anserini-qld", "--details", "cells")]
+)
+def test_report_prints_the_report_of_the_api(capsys, tmp_path, fmt, options):
+    from fairconv import stats
+    from fairconv.stats._report import _tsv
+
+    f, table = _pilot_scores(tmp_path)
+    out = run(capsys, "report", "-m", "GFR@10", "-m", "ERR@10", *options, "--format", fmt, f)
+    kw = {} if not options else dict(test="paired-t", baseline=["Anserini-qld"], details="cells")
+    api = stats.report(table, ["GFR@10", "ERR@10"], **kw)
+    expected = {"tsv": _tsv(api), "latex": api.to_latex(), "markdown": api.to_markdown(),
+                "json": json.dumps(api.to_dict(), indent=1) + "\n"}[fmt]  # fmt: skip
+    assert out == expected
+    if fmt == "tsv":
+        assert out.startswith("# report: 3 runs x 2 measures\n# Means over 4 topics.\n")
+        rows = [line.split("\t") for line in out.splitlines() if not line.startswith("#")]
+        assert rows[0] == ["measure", "direction", "n_topics", "run", "letter", "mean", "marks",
+                           "best"]  # fmt: skip
+        assert float(rows[1][5]) == api.means[0, 0]  # unrounded
+
+
+def _trec_eval_file(path, run, table, r):
+    lines = [f"{m}\t{t}\t{float(table.values[i, r, k])!r}" for k, m in enumerate(table.measures)
+             for i, t in enumerate(table.topics)]  # fmt: skip
+    path.write_text("\n".join(lines + [f"runid\tall\t{run}"]) + "\n")
+
+
+def _ir_measures_file(path, table, r):
+    lines = [f"{t}\t{m}\t{float(table.values[i, r, k])!r}" for k, m in enumerate(table.measures)
+             for i, t in enumerate(table.topics)]  # fmt: skip
+    path.write_text("\n".join(lines) + "\n")
+
+
+def _ranx_file(path, table, r):
+    data = {m: {t: float(table.values[i, r, k]) for i, t in enumerate(table.topics)}
+            for k, m in enumerate(table.measures)}  # fmt: skip
+    path.write_text(json.dumps(data))
+
+
+@pytest.mark.parametrize("fmt", ["tsv", "json", "latex"])
+def test_the_same_report_from_three_tools_files_as_from_one_table(capsys, tmp_path, fmt):
+    import numpy as np
+
+    from fairconv.results import ScoreTable
+
+    rng = np.random.default_rng(11)
+    v = rng.random((9, 3, 2)) + np.array([0.4, 0.0, 0.2])[None, :, None]
+    table = ScoreTable(topics=tuple(f"t{i}" for i in range(9)), runs=("bm25", "qld", "dense"),
+                       measures=("ndcg_cut_10", "P_10"), values=v,
+                       present=np.ones(v.shape, bool))  # fmt: skip
+    one = tmp_path / "all.tsv"
+    with open(one, "w") as out:
+        table.to_tsv(out)
+    _trec_eval_file(tmp_path / "bm25.trec", "bm25", table, 0)
+    _ir_measures_file(tmp_path / "qld.irm", table, 1)
+    _ranx_file(tmp_path / "dense.json", table, 2)
+    sources = [f"bm25={tmp_path / 'bm25.trec'}", f"qld={tmp_path / 'qld.irm'}",
+               f"dense={tmp_path / 'dense.json'}"]  # fmt: skip
+    args = ["report", "-m", "ndcg_cut_10", "-m", "P_10", "--test", "paired-t", "--format", fmt]
+    from_tools = run(capsys, *args, *sources)
+    assert from_tools == run(capsys, *args, one)
+    assert ("a & bm25 & \\textbf{" in from_tools) == (fmt == "latex")
+
+
+def test_report_lower_is_better_and_errors(capsys, tmp_path, book):
+    out = run(capsys, "report", "-m", "nDCG@5", "--lower-is-better", "nDCG@5", "--test",
+              "paired-t", "--format", "markdown", book)  # fmt: skip
+    assert out.splitlines()[0] == "|  | Run | nDCG@5 ↓ |"
+    assert "| c | Z | **0.2450** |" in out and "↓: lower is better." in out
+    for args, message in [
+        (("-m", "nDCG@5", "-m", "nDCG@5"), "'nDCG@5' twice"),
+        (("-m", "P@5"), "--measure must name measures of the files (nDCG@5). Got 'P@5'"),
+        (("-m", "nDCG@5", "--details", "cells", "--test", "paired-t"), "--details must be"),
+        (("-m", "nDCG@5", "--baseline", "W"), "--baseline must name runs"),
+    ]:
+        proc = subprocess.run([sys.executable, "-m", "fairconv", "report", *args, str(book)],
+                              capture_output=True, text=True)  # fmt: skip
+        assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
+        assert message in proc.stderr and "Traceback" not in proc.stderr, proc.stderr

@@ -1,4 +1,4 @@
-"""``fairconv compare`` and ``fairconv discpower``: the commands of :mod:`fairconv.stats`."""
+"""``fairconv compare``, ``report`` and ``discpower``: the commands of :mod:`fairconv.stats`."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from ._common import add_lower_is_better, lower_is_better, save_figure, score_so
 
 def add_commands(sub) -> None:
     """Add this module's subcommands to the ``fairconv`` parser."""
-    from ..stats import CORRECTIONS, TESTS
+    from ..stats import CORRECTIONS, DETAILS, TESTS
 
     c = sub.add_parser(
         "compare",
@@ -46,6 +46,55 @@ def add_commands(sub) -> None:
     c.add_argument("--plot", metavar="FILE", help="write the system means with their CIs")
     c.add_argument("-o", "--output", help="write to this file instead of stdout")
     c.set_defaults(func=_cmd_compare)
+
+    r = sub.add_parser(
+        "report",
+        help="a paper's results table: runs x measures, each mean marked where runs differ "
+        "significantly",
+        description="One row per run, one column per measure, each cell the run's mean, "
+        "marked where the run differs significantly: with the letters of the runs it is "
+        "better than (every pair, the default), or with a triangle up (better) or down "
+        "(worse) against each --baseline. Each measure is tested as compare tests it, "
+        "with the same options; its direction decides which run is better and which mean "
+        "is the best (bold).",
+    )
+    _add_score_inputs(r)
+    r.add_argument(
+        "-m",
+        "--measure",
+        action="append",
+        required=True,
+        metavar="MEASURE",
+        help="a measure, by its printed name: one column each, in the order given (repeat)",
+    )
+    _add_test_options(r, TESTS)
+    r.add_argument(
+        "--correction",
+        default="none",
+        choices=list(CORRECTIONS),
+        help="p-value correction for the pairwise tests, over the pairs of each measure",
+    )
+    _add_baseline(r)
+    _add_nan_policy(r)
+    r.add_argument(
+        "--details",
+        default="none",
+        choices=list(DETAILS),
+        help="cells: effect sizes and intervals in the cells; table: every pair tested in "
+        "a second table (default: none)",
+    )
+    r.add_argument(
+        "--decimals", type=int, default=4, help="decimals of the means in latex and markdown (4)"
+    )
+    r.add_argument(
+        "--format",
+        default="tsv",
+        choices=["tsv", "json", "latex", "markdown"],
+        help="tsv (default) and json: every digit of the means and p-values; latex "
+        "(booktabs) and markdown: the table for a paper, its caption stating the test",
+    )
+    r.add_argument("-o", "--output", help="write to this file instead of stdout")
+    r.set_defaults(func=_cmd_report)
 
     d = sub.add_parser(
         "discpower",
@@ -178,6 +227,39 @@ def _comparison_text(c, fmt: str) -> str:
     from ..stats._writers import comparison_tsv
 
     return comparison_tsv(c)
+
+
+def _cmd_report(args) -> int:
+    from .. import stats
+    from .._validation import calling, check_once
+
+    with calling("fairconv report"):
+        check_once(args.measure, "-m")
+    table = _read(args, args.measure)
+    result = stats.report(
+        table,
+        args.measure,
+        baseline=args.baseline,
+        test=args.test,
+        n_resamples=args.n_resamples,
+        seed=args.seed,
+        alpha=args.alpha,
+        correction=args.correction,
+        nan_policy=args.nan_policy,
+        details=args.details,
+    )
+    if args.format == "json":
+        text = json.dumps(result.to_dict(), indent=1, allow_nan=False) + "\n"
+    elif args.format == "latex":
+        text = result.to_latex(decimals=args.decimals)
+    elif args.format == "markdown":
+        text = result.to_markdown(decimals=args.decimals)
+    else:
+        from ..stats._report import _tsv
+
+        text = _tsv(result)
+    write(args, args.output, lambda f: f.write(text))
+    return 0
 
 
 def _cmd_discpower(args) -> int:

@@ -80,13 +80,16 @@ _LATEX = {
     "<": r"\textless{}",
     ">": r"\textgreater{}",
     "|": r"\textbar{}",
-    # ligatures of the text fonts: -- and --- are dashes, `` and '' quotes, !` and ?`
-    # inverted marks; a name keeps its characters
+    # a row or a cell may start with a name: \\ would read [ as its option
+    "[": "{[}",
+    "]": "{]}",
+    # ligatures of the text fonts (-- and --- are dashes, `` and '' quotes, !` and ?`
+    # inverted marks): a name keeps its characters
     "-": "-{}",
     "'": "'{}",
-    "`": "`{}",
+    "`": "{`}",
 }
-_LATEX_SPECIAL = re.compile("|".join(map(re.escape, _LATEX)))
+_LATEX_SPECIAL = re.compile(r"[\\{}$&%#_~^<>|`\[\]]|-(?=-)|'(?=')")
 
 
 def latex_text(text: str) -> str:
@@ -95,7 +98,7 @@ def latex_text(text: str) -> str:
     Examples
     --------
     >>> print(latex_text("run_1 & 50% {x} $5 #2 a--b"))
-    run\_1 \& 50\% \{x\} \$5 \#2 a-{}-{}b
+    run\_1 \& 50\% \{x\} \$5 \#2 a-{}-b
     >>> print(latex_text("~a^b \\ c"))
     \textasciitilde{}a\textasciicircum{}b \textbackslash{} c
     """
