@@ -196,7 +196,9 @@ def test_a_measure_on_too_few_topics_is_reported_without_a_test():
     on_one = table.values[table.present[:, :, table.measures.index("GF-JSD@10[M-ORIGIN]")].all(
         axis=1), :, table.measures.index("GF-JSD@10[M-ORIGIN]")]  # fmt: skip
     np.testing.assert_array_equal(r.means[:, 1], on_one[0])
-    assert "Not tested (the test needs 2 topics): GF-JSD@10{[}M-ORIGIN{]} (1 topic)" in r.to_latex()
+    latex = r.to_latex()
+    assert "the measure: 4 (GFR@10 and ERR@10), 1 (GF-JSD@10{[}M-ORIGIN{]})." in latex
+    assert "Not tested: the measures on fewer than 2 topics" in latex
     assert r.to_dict()["measures"][1]["tested"] is False
 
 
@@ -278,6 +280,20 @@ def test_markdown_text_escapes_what_means_something(name):
     assert not re.search(r"(?<!\\)[`*_\[\]<>|~&$^]", escaped.replace("\\\\", ""))
 
 
+def _balanced(latex: str) -> bool:
+    """Braces balanced, an escaped character (\\{, \\\\) counting as none."""
+    depth, i = 0, 0
+    while i < len(latex):
+        if latex[i] == "\\":
+            i += 2
+            continue
+        depth += {"{": 1, "}": -1}.get(latex[i], 0)
+        if depth < 0:
+            return False
+        i += 1
+    return depth == 0
+
+
 def _hostile_table():
     runs = tuple(HOSTILE)
     shift = np.where(np.arange(len(runs)) == 0, 0.6, 0.0)
@@ -312,9 +328,12 @@ def test_latex_of_hostile_names_is_a_valid_booktabs_table(options):
             assert "^" not in bare.split(" (")[0]
     header = latex.split("\\toprule\n", 1)[1].split(" \\\\\n", 1)[0].split(" & ")
     assert header[0] == "& Run"  # the letters' column has no header
+    nested = r"\\begin\{tabular\}\[b\]\{@\{\}r@\{\}\}(.*)\\\\(.*)\\end\{tabular\}"
+    shown = [re.sub(nested, r"\1\2", h) for h in header[1:]]  # a set under its measure
+    assert "\\begin{tabular}[b]" in header[2]  # EE-D[g&h] on two lines
     assert [_unescaped(h.replace("$\\downarrow$", "").replace("$^{\\circ}$", ""))
-            for h in header[1:]] == list(table.measures)  # fmt: skip
-    assert latex.count("{") == latex.count("}") + latex.count("\\{") - latex.count("\\}")
+            for h in shown] == list(table.measures)  # fmt: skip
+    assert _balanced(latex)
     assert "\\toprule" in latex and "\\bottomrule" in latex and "\\hline" not in latex
 
 

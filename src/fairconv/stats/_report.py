@@ -536,8 +536,11 @@ def _caption(r: Report, style: _Style) -> list[str]:
     if len(set(r.n_topics)) == 1:
         topics = f"Means over {r.n_topics[0]} topics"
     else:
-        each = "; ".join(f"{name(m)}: {n}" for m, n in zip(r.measures, r.n_topics, strict=True))
-        topics = f"Means over the topics where every run has the measure ({each})"
+        groups: dict[int, list[str]] = {}
+        for m, n in zip(r.measures, r.n_topics, strict=True):
+            groups.setdefault(n, []).append(name(m))
+        each = ", ".join(f"{n} ({_listed(ms)})" for n, ms in groups.items())
+        topics = f"Means over the topics where every run has the measure: {each}"
     dropped = [f"{name(m)}: {n}" for m, n in zip(r.measures, r.n_dropped, strict=True) if n]
     if dropped:
         topics += f" (left out for undefined values: {'; '.join(dropped)})"
@@ -565,15 +568,11 @@ def _caption(r: Report, style: _Style) -> list[str]:
     sentences.append(test + ".")
     if r.baseline is not None and r.test not in PAIRED_TESTS:
         sentences.append(f"The {TEST_NAMES[r.test]} p-values are those of its family of all pairs.")
-    untested = [
-        f"{name(m)} ({n} topic{'s' if n != 1 else ''})"
-        for m, n, c in zip(r.measures, r.n_topics, r.comparisons, strict=True)
-        if c is None
-    ]
-    if untested:
+    if any(c is None for c in r.comparisons):
         need = 4 if r.test == "bootstrap" else 2
         sentences.append(
-            f"Not tested (the test needs {need} topics): {_listed(untested)}; no mark there."
+            f"Not tested: the measures on fewer than {need} topics (the test's minimum); "
+            "they carry no mark."
         )
     # the marks
     if any(c.direction != "undirected" for c in tested):
@@ -705,9 +704,24 @@ def _latex_mark(mark: str) -> str:
     return "".join(out)
 
 
+def _latex_measure(name: str) -> str:
+    """A measure's name as a column header: ``GF-JSD@10[M-ORIGIN]`` on two lines.
+
+    The attribute set goes under the measure (a nested tabular, no package needed), so
+    that a table of one measure per attribute set stays narrow.
+    """
+    base, bracket, rest = name.partition("[")
+    if not bracket or not base or not rest.endswith("]"):
+        return latex_text(name)
+    return (
+        f"\\begin{{tabular}}[b]{{@{{}}r@{{}}}}{latex_text(base)}\\\\"
+        f"{latex_text(bracket + rest)}\\end{{tabular}}"
+    )
+
+
 def _latex(r: Report, decimals: int) -> str:
     caption = " ".join(_caption(r, _LATEX))
-    head = [_header(r, i, latex_text, _latex_symbol) for i in range(len(r.measures))]
+    head = [_header(r, i, _latex_measure, _latex_symbol) for i in range(len(r.measures))]
     lettered = any(r.letters)
     out = ["\\begin{table}[t]\n\\centering\n", f"\\caption{{{caption}}}\n"]
     spec = ("l" if lettered else "") + "l" + "r" * len(r.measures)
