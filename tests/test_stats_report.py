@@ -7,7 +7,7 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fairconv import FairconvWarning, gfr, stats
@@ -418,3 +418,40 @@ def test_the_report_of_tables_from_files_says_which_topics_it_compared(tmp_path)
         same = stats.report(t, ["P@10"], test="paired-t", topics=list(t.topics[:10]))
     assert [list(x) for x in same.marks] == [list(x) for x in r.marks]
     np.testing.assert_array_equal(same.means, r.means)
+
+
+@settings(max_examples=40)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n_runs=st.integers(2, 6),
+    n_topics=st.integers(3, 8),
+    test=st.sampled_from(["paired-t", "tukey"]),
+    directions=st.lists(
+        st.sampled_from(["higher", "lower", "undirected"]), min_size=2, max_size=2
+    ),  # fmt: skip
+    n_baselines=st.integers(0, 2),
+)
+def test_the_marks_and_the_best_are_the_oracle_s_on_any_table(
+    seed, n_runs, n_topics, test, directions, n_baselines
+):
+    rng = np.random.default_rng(seed)
+    runs = tuple(f"r{i}" for i in range(n_runs))
+    # scores on a grid of tenths with shifts: ties, exact equal means and clear differences
+    v = rng.integers(0, 10, (n_topics, n_runs, 2)) / 10 + rng.integers(0, 3, (1, n_runs, 1)) / 2
+    table = ScoreTable(topics=tuple(f"q{i}" for i in range(n_topics)), runs=runs,
+                       measures=("A", "B"), values=v, present=np.ones(v.shape, bool),
+                       directions=dict(zip(("A", "B"), directions, strict=True)))  # fmt: skip
+    baseline = list(rng.permutation(runs)[: min(n_baselines, n_runs)]) or None
+    try:
+        r = stats.report(table, ["A", "B"], test=test, baseline=baseline)
+    except ValueError as exc:  # a test undefined on these scores (s_d or V_E of 0)
+        assert "measure 'A'" in str(exc) or "measure 'B'" in str(exc)
+        return
+    marks, best = _oracle(table, ["A", "B"], baseline=baseline, test=test)
+    assert [list(row) for row in r.marks] == marks
+    np.testing.assert_array_equal(r.best, best)
+    # the bold of the LaTeX is the best, cell by cell
+    body = r.to_latex().split("\\midrule\n")[1].split("\\bottomrule")[0].splitlines()
+    for k, row in enumerate(body):
+        cells = row.removesuffix(" \\\\").split(" & ")[-2:]
+        assert ["\\textbf{" in cell for cell in cells] == best[k].tolist()

@@ -644,42 +644,39 @@ def _pair_interval(test: str, level: str) -> str:
 
 
 # --------------------------------------------------------------------------- cells
-def _pair(c: Comparison, run: str, other: str) -> dict | None:
-    """The pair (run, other) of a comparison, oriented run - other (None if not tested)."""
-    cols = c.pairs.columns()
-    for k, (a, b) in enumerate(zip(cols["a"].tolist(), cols["b"].tolist(), strict=True)):
-        if (a, b) in ((run, other), (other, run)):
-            flip = -1.0 if a == other else 1.0
-            low, high = float(cols["ci_low"][k]), float(cols["ci_high"][k])
-            return {
-                "effect_size": flip * float(cols["effect_size"][k]),
-                "ci_low": low if flip > 0 else -high,
-                "ci_high": high if flip > 0 else -low,
-            }
-    return None
-
-
-def _detail(r: Report, k: int, i: int, decimals: int) -> str:
-    """What ``details='cells'`` adds to the cell of run k, measure i ('' for none)."""
+def _details(r: Report, decimals: int) -> list[list[str]]:
+    """What ``details='cells'`` adds to each cell, [run][measure] ('' for none)."""
+    out = [["" for _ in r.measures] for _ in r.runs]
     if r.details != "cells":
-        return ""
-    c = r.comparisons[i]
-    run = r.runs[k]
-    if c is None:
-        return ""
-    if r.baseline is None:
-        s = next(s for s in c.runs if s["name"] == run)
-        return interval(s["ci_low"], s["ci_high"], decimals)
-    parts = []
-    for letter, b in zip(LETTERS, r.baseline, strict=False):
-        p = None if b == run else _pair(c, run, b)
-        if p is None:
+        return out
+    with_ci = r.test in ("tukey", "paired-t")
+    for i, c in enumerate(r.comparisons):
+        if c is None:
             continue
-        text = fixed(p["effect_size"], 2)
-        if r.test in ("tukey", "paired-t"):
-            text += f" {interval(p['ci_low'], p['ci_high'], decimals)}"
-        parts.append(f"{letter}: {text}" if len(r.baseline) > 1 else text)
-    return f"({'; '.join(parts)})" if parts else ""
+        if r.baseline is None:  # each run's own interval
+            at = {s["name"]: s for s in c.runs}
+            for k, run in enumerate(r.runs):
+                out[k][i] = interval(at[run]["ci_low"], at[run]["ci_high"], decimals)
+            continue
+        cols = c.pairs.columns()
+        # each tested pair, oriented run - baseline either way round
+        found: dict[tuple[str, str], tuple[float, float, float]] = {}
+        for a, b, es, low, high in zip(
+            *(cols[key].tolist() for key in ("a", "b", "effect_size", "ci_low", "ci_high")),
+            strict=True,
+        ):
+            found[a, b] = (es, low, high)
+            found[b, a] = (-es, -high, -low)
+        for k, run in enumerate(r.runs):
+            parts = []
+            for letter, b in zip(LETTERS, r.baseline, strict=False):
+                if b == run:
+                    continue
+                es, low, high = found[run, b]
+                text = fixed(es, 2) + (f" {interval(low, high, decimals)}" if with_ci else "")
+                parts.append(f"{letter}: {text}" if len(r.baseline) > 1 else text)
+            out[k][i] = f"({'; '.join(parts)})" if parts else ""
+    return out
 
 
 def _header(r: Report, i: int, name, symbol) -> str:
@@ -728,6 +725,7 @@ def _latex(r: Report, decimals: int) -> str:
     out.append(f"\\begin{{tabular}}{{{spec}}}\n\\toprule\n")
     out.append(("& " if lettered else "") + "Run & " + " & ".join(head) + " \\\\\n\\midrule\n")
     widest = [max((row[i] for row in r.marks), key=len) for i in range(len(r.measures))]
+    details = _details(r, decimals)
     for k, run in enumerate(r.runs):
         cells = []
         for i in range(len(r.measures)):
@@ -737,8 +735,7 @@ def _latex(r: Report, decimals: int) -> str:
                 if r.marks[k][i]:
                     cell += f"\\rlap{{$^{{{_latex_mark(r.marks[k][i])}}}$}}"
                 cell += f"\\hphantom{{$^{{{_latex_mark(widest[i])}}}$}}"
-            detail = _detail(r, k, i, decimals)
-            cells.append(cell + (f" {detail}" if detail else ""))
+            cells.append(cell + (f" {details[k][i]}" if details[k][i] else ""))
         letter = f"{r.letters[k]} & " if lettered else ""
         out.append(f"{letter}{latex_text(run)} & {' & '.join(cells)} \\\\\n")
     out.append("\\bottomrule\n\\end{tabular}\n")
@@ -777,12 +774,12 @@ def _latex_pairs(r: Report, decimals: int) -> str:
 
 
 # --------------------------------------------------------------------------- Markdown, HTML
-def _cell_text(r: Report, k: int, i: int, decimals: int, bold, sup) -> str:
+def _cell_text(r: Report, k: int, i: int, decimals: int, detail: str, bold, sup) -> str:
+    """A cell as Markdown or HTML writes it: the mean (bold where best), marks, details."""
     value = fixed(r.means[k, i], decimals)
     text = bold(value) if r.best[k, i] else value
     if r.marks[k][i]:
         text += sup(r.marks[k][i])
-    detail = _detail(r, k, i, decimals)
     return text + (f" {detail}" if detail else "")
 
 
@@ -791,9 +788,12 @@ def _markdown(r: Report, decimals: int) -> str:
     head = [_header(r, i, markdown_text, lambda s: f" {s}") for i in range(len(r.measures))]
     out = [("|  | " if lettered else "| ") + "Run | " + " | ".join(head) + " |\n"]
     out.append(("| :-- " if lettered else "") + "| :-- |" + " --: |" * len(r.measures) + "\n")
+    details = _details(r, decimals)
     for k, run in enumerate(r.runs):
-        cells = [_cell_text(r, k, i, decimals, lambda v: f"**{v}**", lambda m: f"<sup>{m}</sup>")
-                 for i in range(len(r.measures))]  # fmt: skip
+        cells = [
+            _cell_text(r, k, i, decimals, details[k][i], "**{}**".format, "<sup>{}</sup>".format)
+            for i in range(len(r.measures))
+        ]
         letter = f"| {r.letters[k]} " if lettered else ""
         out.append(f"{letter}| {markdown_text(run)} | {' | '.join(cells)} |\n")
     if r.details == "table":
@@ -820,12 +820,19 @@ def _html(r: Report) -> str:
         f"<th>{_header(r, i, html.escape, lambda s: ' ' + s)}</th>" for i in range(len(r.measures))
     )
     rows = []
+    details = _details(r, 4)
     for k in range(shown):
         cells = "".join(
             "<td>"
             + _cell_text(
-                r, k, i, 4, lambda v: f"<b>{v}</b>", lambda m: f"<sup>{html.escape(m)}</sup>"
-            )
+                r,
+                k,
+                i,
+                4,
+                html.escape(details[k][i]),
+                lambda v: f"<b>{v}</b>",
+                lambda m: f"<sup>{html.escape(m)}</sup>",
+            )  # fmt: skip
             + "</td>"
             for i in range(len(r.measures))
         )
