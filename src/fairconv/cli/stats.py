@@ -16,8 +16,9 @@ def add_commands(sub) -> None:
         "compare",
         help="significance tests, effect sizes and CIs of systems on one measure",
         description="Compare the systems of per-topic score files on one measure: the systems "
-        "by mean with their two-way ANOVA CIs, then every pair with its difference, p-value, "
-        "effect size and significance.",
+        "best first by the measure's direction (the lowest mean first when lower is better), "
+        "with their two-way ANOVA CIs, then every pair (or every pair with a --baseline) with "
+        "its difference, p-value, effect size and significance.",
     )
     _add_score_inputs(c)
     c.add_argument(

@@ -97,9 +97,8 @@ class Report(Record):
     topics where every run has measure i (``n_dropped[i]`` more left out for undefined
     values). A measure on fewer topics than the test needs (2; 4 for the bootstrap)
     has its means and no test: its comparison is None. ``details`` says what the
-    tables add:
-    ``'cells'`` (effect sizes and intervals in the cells), ``'table'`` (a second
-    table of every pair tested) or ``'none'``.
+    tables add: ``'cells'`` (effect sizes and intervals in the cells), ``'table'`` (a
+    second table of every pair tested) or ``'none'``.
 
     Examples
     --------
