@@ -22,6 +22,7 @@ import sys
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from types import FrameType
 from typing import Any, TypeVar
 
 import numpy as np
@@ -122,7 +123,8 @@ def notice(message: str) -> None:
     """
     site = _SITE.get()
     if site is None:
-        frame, level = sys._getframe(1), 1
+        frame: FrameType | None = sys._getframe(1)
+        level = 1
         while frame is not None and frame.f_globals.get("__name__", "").startswith("fairconv"):
             frame, level = frame.f_back, level + 1
         warnings.warn(message, FairconvWarning, stacklevel=level)
@@ -338,11 +340,6 @@ def _integer_rule(what: str, low: int | None, high: int | None) -> str:
     if high is not None:
         return f"{what} <= {high}"
     return what
-
-
-def check_positive_int(value, name: str, *, minimum: int = 1) -> int:
-    """An integer >= ``minimum`` (default 1)."""
-    return check_int(value, name, minimum=minimum)
 
 
 def check_real(
