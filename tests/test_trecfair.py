@@ -394,7 +394,7 @@ def _t2(**over):
         ({"target_len": 1}, ValueError, "at most the target length 1. Got 2"),
         ({"n_relevant": np.array([0])}, ValueError, "needs a relevant page"),
         ({"relevant": np.array([[1, 0]])}, TypeError, "array of booleans"),
-        ({"known": np.array([[True]])}, ValueError, r"'known' .* shape \(1, 2\)"),
+        ({"known": np.array([[True] * 3])}, ValueError, r"'known' .* to \(1, 2\) .* \(1, 3\)"),
         ({"alignments": [np.array([[[0.0, -1.0], [1.0, 0.0]]])]}, ValueError, "non-negative"),
         ({"alignments": [np.array([[[0.0, np.nan], [1.0, 0.0]]])]}, ValueError, "finite"),
         ({"alignments": np.zeros((1, 2, 2))}, TypeError, "sequence with one entry per dimension"),

@@ -56,11 +56,12 @@ def test_a_cut_of_0_is_none_with_a_deprecation_warning():
         assert check_cut(0, "depth", words=("edition",)) is None
 
 
-def test_check_shape_and_at_first():
+def test_check_shape_exact_and_at_first():
     arr = np.zeros((2, 3))
-    assert check_shape(arr, (2, 3), "x") is arr
+    assert check_shape(arr, (2, 3), "x", "one per page", exact=True) is arr
     with calling("f"), pytest.raises(ValueError, match=r"have shape \(3,\) \(one per page\)"):
-        check_shape(arr, (3,), "x", "one per page")
+        check_shape(np.zeros(1), (3,), "x", "one per page", exact=True)  # not broadcast
+    assert check_shape(np.zeros(1), (3,), "x", "one per page").shape == (3,)
     mask = np.zeros((2, 3), dtype=bool)
     mask[1, 2] = True
     assert at_first(mask) == " at index (1, 2)"

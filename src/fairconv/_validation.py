@@ -151,7 +151,6 @@ def _warn_at_user(message: str, category: type[Warning]) -> None:
         lineno,
         module=module_globals.get("__name__", "__main__"),
         registry=module_globals.setdefault("__warningregistry__", {}),
-        module_globals=module_globals,
     )
 
 
@@ -281,14 +280,6 @@ def _index(idx) -> str:
 def at_first(mask: np.ndarray) -> str:
     """Where the first True of ``mask`` is, for a message: `` at index (0, 3)``."""
     return _index(np.argwhere(mask)[0])
-
-
-def check_shape(arr: np.ndarray, shape, name: str, what: str = "") -> np.ndarray:
-    """``arr`` must have exactly ``shape``; ``what`` says why (``one length per list``)."""
-    if arr.shape != tuple(shape):
-        why = f" ({what})" if what else ""
-        raise fail(name, f"have shape {tuple(shape)}{why}", f"shape {arr.shape}")
-    return arr
 
 
 def first_bad_distribution(rows: np.ndarray) -> int:
@@ -976,4 +967,68 @@ def check_bool_array(x, name: str) -> np.ndarray:
         ) from None
     if arr.dtype != np.bool_:
         raise fail_type(name, "be an array of booleans", f"an array of dtype {arr.dtype}")
+    return arr
+
+
+def check_flag(value, name: str) -> bool:
+    """True or False (a bool or a numpy bool, not a number); returned as ``bool``."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise fail(name, "be True or False", _short(repr(value)))
+    return bool(value)
+
+
+def check_shape(
+    arr: np.ndarray, shape: tuple, name: str, what: str, *, exact: bool = False
+) -> np.ndarray:
+    """``arr`` broadcast to ``shape`` (a view); ``what`` says what the shape holds.
+
+    The message prints both shapes: "must have a shape broadcastable to (2, 3) (one
+    value per ranking). Got shape (4,) instead." With ``exact``, ``arr`` must have
+    ``shape`` itself (one weight per category: a single weight spread over them would
+    pass for a distribution).
+    """
+    if exact:
+        if arr.shape != tuple(shape):
+            raise fail(name, f"have shape {tuple(shape)} ({what})", f"shape {arr.shape}")
+        return arr
+    try:
+        return np.broadcast_to(arr, shape)
+    except ValueError:
+        raise fail(
+            name, f"have a shape broadcastable to {tuple(shape)} ({what})", f"shape {arr.shape}"
+        ) from None
+
+
+def check_lengths(lengths, shape: tuple, name: str, *, limit: int) -> np.ndarray:
+    """One integer length in 0..``limit`` per padded list (``shape``, broadcast); int64.
+
+    The lengths of padded arrays: positions at or beyond a list's length are padding.
+    """
+    arr = check_shape(check_int_array(lengths, name), shape, name, "one length per list")
+    bad = (arr < 0) | (arr > limit)
+    if bad.any():
+        first = tuple(np.argwhere(bad)[0])
+        raise fail(name, f"hold integers in 0..{limit}", f"{int(arr[first])}{_index(first)}")
+    return arr
+
+
+def check_values(x, name: str, *, low: float, high: float | None = None, inside=None) -> np.ndarray:
+    """Finite numbers in [low, high] (``high`` None: >= low) where ``inside`` is True.
+
+    ``inside`` None checks every position. Returned as a float64 array, whatever the
+    other positions hold (padding is neither checked nor changed: the caller ignores
+    it). The message names the first value outside, as written (``nan``, ``1.5``), and
+    its index.
+    """
+    arr = as_float_array(x, name)
+    ok = (arr >= low) & ((arr <= high) if high is not None else np.isfinite(arr))
+    if inside is not None:
+        ok |= ~inside
+    if not ok.all():
+        first = tuple(np.argwhere(~ok)[0])
+        where = " within the lengths" if inside is not None else ""
+        rule = (
+            f"numbers in [{low:g}, {high:g}]" if high is not None else f"finite numbers >= {low:g}"
+        )
+        raise fail(name, f"hold {rule}{where}", f"{float(arr[first])!r}{_index(first)}")
     return arr

@@ -1,8 +1,8 @@
 """The checks of the array-level functions (padded arrays, batch axes leading).
 
 Each uses the shared rules of :mod:`fairconv._validation`; what is particular to TREC
-Fair is only the layout: one alignment array per dimension, lengths per list, and the
-rows that count taken out of the padding as sparse rows for :mod:`fairconv._core`.
+Fair is only the layout: one alignment array per dimension, and the rows that count
+taken out of the padding as sparse rows for :mod:`fairconv._core`.
 """
 
 from __future__ import annotations
@@ -10,13 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _core
-from .._validation import (
-    as_float_array,
-    check_int_array,
-    check_one_per,
-    check_shape,
-    fail,
-)
+from .._validation import as_float_array, check_one_per, fail
 
 
 def check_alignments(alignments, lead, name: str) -> list[np.ndarray]:
@@ -37,12 +31,6 @@ def check_alignments(alignments, lead, name: str) -> list[np.ndarray]:
             raise fail(f"{name}[{j}]", "have at least one category", f"shape {arr.shape}")
         out.append(arr)
     return out
-
-
-def check_lengths(lengths, shape, limit: int, name: str) -> np.ndarray:
-    """One length per list, each in 0..``limit``."""
-    arr = check_int_array(lengths, name, low=0, high=limit)
-    return check_shape(arr, shape, name, "one length per list")
 
 
 def counted_rows(alignments, picked: np.ndarray, name: str) -> list:

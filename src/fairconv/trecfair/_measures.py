@@ -20,6 +20,7 @@ from .._validation import (
     check_int,
     check_int_array,
     check_int_choice,
+    check_lengths,
     check_shape,
     fail,
     notice,
@@ -27,7 +28,7 @@ from .._validation import (
 )
 from ..io import _trecfair as _io
 from ..results import MeasureName
-from ._arrays import check_alignments, check_lengths, counted_rows
+from ._arrays import check_alignments, counted_rows
 from ._targets import Targets, _Dense
 
 DEFAULT_LEN = {(1, 2022): 500, (1, 2021): 1000, (2, 2022): 20, (2, 2021): 50}
@@ -232,7 +233,7 @@ def _ranked(relevant, alignments, known, lengths, edition, target_len, *, task):
         check_bool_array(known, "known"), rel.shape, "known", "the shape of 'relevant'"
     )
     rows = check_alignments(alignments, rel.shape, "alignments")
-    n = check_lengths(lengths, rel.shape[:-1], rel.shape[-1], "lengths")
+    n = check_lengths(lengths, rel.shape[:-1], "lengths", limit=rel.shape[-1])
     return edition, rel, kn, rows, n, check_target_len(target_len, task, edition)
 
 

@@ -24,6 +24,7 @@ from .._validation import (
     check_distributions,
     check_int_array,
     check_int_choice,
+    check_lengths,
     check_one_per,
     check_shape,
     fail,
@@ -32,7 +33,7 @@ from .._validation import (
 )
 from ..io import _trecfair as _io
 from . import _inputs
-from ._arrays import check_alignments, check_lengths, counted_rows
+from ._arrays import check_alignments, counted_rows
 
 
 class Targets:
@@ -244,7 +245,7 @@ def page_weights(levels, /, *, lengths, edition: int = 2022) -> np.ndarray:
     lev = check_int_array(levels, "levels")
     if lev.ndim < 1:
         raise fail("levels", "have a page axis", f"shape {lev.shape}")
-    n = check_lengths(lengths, lev.shape[:-1], lev.shape[-1], "lengths")
+    n = check_lengths(lengths, lev.shape[:-1], "lengths", limit=lev.shape[-1])
     return _padded_weights(lev, n, edition)
 
 
@@ -357,14 +358,14 @@ def targets_from_alignments(
     nt = math.prod(batch)
     if not _io.cells_fit(nt, sizes):
         raise too_many_cells("alignments", nt, sizes)
-    n = check_lengths(lengths, batch, R, "lengths")
+    n = check_lengths(lengths, batch, "lengths", limit=R)
     if (n == 0).any():
         raise fail(
             "lengths", "be at least 1 (a topic needs a relevant page)", f"0{at_first(n == 0)}"
         )
     mask = np.arange(R) < n[..., None]
     kn = np.ones(lead, bool) if known is None else check_bool_array(known, "known")
-    check_shape(kn, lead, "known", "one flag per relevant page")
+    kn = check_shape(kn, lead, "known", "one flag per relevant page")
     if edition == 2022 and (mask & ~kn).any():
         raise fail(
             "known", "be True for every relevant page (2022)", f"False{at_first(mask & ~kn)}"
@@ -423,9 +424,8 @@ def _check_backgrounds(backgrounds, sizes) -> dict[int, np.ndarray]:
         if b is None:
             continue
         name = f"backgrounds[{j}]"
-        arr = check_shape(
-            as_float_array(b, name), (sizes[j] - 1,), name, "one weight per known category"
-        )
+        arr = as_float_array(b, name)
+        check_shape(arr, (sizes[j] - 1,), name, "one weight per known category", exact=True)
         out[j] = check_distributions(arr, name, min_groups=1)
     return out
 
