@@ -34,7 +34,7 @@ from ._measures import (
     score_task1,
     score_task2,
 )
-from ._targets import TopicTargets, build
+from ._targets import TopicTargets, as_targets, build
 
 _EDITION_DEPTH = {(1, 2021): 20, (2, 2021): 6}
 """The edition's cut of the lines kept per topic (Task 1) or ranking (Task 2)."""
@@ -291,7 +291,7 @@ def targets_for(plan: Plan, *, targets, backgrounds, work) -> TopicTargets:
             "'targets' gives",
             "'targets' with " + ("'backgrounds'" if backgrounds is not None else "'work'"),
         )
-    tt = _inputs.as_targets(targets, plan.dims)
+    tt = as_targets(targets, plan.dims)
     if tt.dimensions != names or tt.categories != tuple(d.categories for d in plan.dims):
         raise ValueError(
             f"The targets ({tt.source}) are over the dimensions {list(tt.dimensions)} "

@@ -156,7 +156,7 @@ def backgrounds_for(backgrounds, dims) -> list:
                 f"{value!r} for {key!r} (neither a preset nor a file)",
             )
             raise ValueError(f"{error}{close}")
-        bg = _given(
+        bg = given(
             value,
             "backgrounds",
             _io.Background,
@@ -201,7 +201,7 @@ def topics_of(topics, known, where: str) -> list[str]:
     return topics
 
 
-def _given(value, param: str, cls: type, reader, what: str, *, key: str = ""):
+def given(value, param: str, cls: type, reader, what: str, *, key: str = ""):
     """``value`` as the user gave it for ``param``: a ``cls``, or a file for ``reader``.
 
     Anything else is a TypeError naming ``param`` (not the reader's own parameter).
@@ -218,27 +218,14 @@ def _given(value, param: str, cls: type, reader, what: str, *, key: str = ""):
 
 def as_qrels(qrels) -> _io.FairQrels:
     """Qrels as given: a FairQrels, or a file to read."""
-    return _given(qrels, "qrels", _io.FairQrels, _io.read_qrels, "be a FairQrels (read_qrels)")
+    return given(qrels, "qrels", _io.FairQrels, _io.read_qrels, "be a FairQrels (read_qrels)")
 
 
 def as_work(work):
     """Work levels as given: None, WorkLevels, or a file to read."""
     if work is None:
         return None
-    return _given(work, "work", _io.WorkLevels, _io.read_work, "be WorkLevels (read_work)")
-
-
-def as_targets(targets, dims):
-    """Targets as given: TopicTargets, or a file to read onto ``dims``."""
-    from ._targets import TopicTargets, read_targets
-
-    return _given(
-        targets,
-        "targets",
-        TopicTargets,
-        lambda path: read_targets(path, dims),
-        "be TopicTargets (read_targets)",
-    )
+    return given(work, "work", _io.WorkLevels, _io.read_work, "be WorkLevels (read_work)")
 
 
 def as_runs(runs, task) -> list:
@@ -254,7 +241,7 @@ def as_runs(runs, task) -> list:
             "runs", "be a run (path or FairRun) or a non-empty sequence of them", kind_of(runs)
         )
     read = partial(_io.read_run, task=task)
-    out = [_given(r, "runs", _io.FairRun, read, "hold runs: FairRun (read_run)") for r in runs]
+    out = [given(r, "runs", _io.FairRun, read, "hold runs: FairRun (read_run)") for r in runs]
     for r in out:
         if r.task != task:
             raise ValueError(f"{r.source}: a Task {r.task} run given to a Task {task} evaluation")

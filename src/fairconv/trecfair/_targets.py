@@ -644,6 +644,17 @@ def read_targets(path, dimensions, /) -> TopicTargets:
     )
 
 
+def as_targets(targets, dims) -> TopicTargets:
+    """Targets as given: TopicTargets, or a file to read onto ``dims``."""
+    return _inputs.given(
+        targets,
+        "targets",
+        TopicTargets,
+        lambda path: read_targets(path, dims),
+        "be TopicTargets (read_targets)",
+    )
+
+
 @public
 def build_targets(
     qrels,
