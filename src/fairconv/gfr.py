@@ -49,6 +49,7 @@ from .io._tables import Qrels, Run
 from .rankings import (
     AttributeData,
     Column,
+    RankedFamily,
     RankedLists,
     cutoffs_for,
     evaluate_lists,
@@ -453,10 +454,8 @@ def evaluate(
     )
 
 
-class _GFRFamily:
+class _GFRFamily(RankedFamily):
     """GFR's measures and kernel on the ranked-list route (:func:`evaluate_lists`)."""
-
-    item = "ranked list"
 
     def __init__(self, cut, prob, phi, utility, weights):
         self.cut, self.prob, self.phi, self.utility = cut, prob, phi, utility
@@ -472,9 +471,6 @@ class _GFRFamily:
 
     def check(self, qrels: Qrels, attributes) -> None:
         qrels.check_gains(len(self.prob) - 1)
-
-    def attach(self, lists: RankedLists) -> None:
-        pass
 
     def jobs(self, lists: RankedLists, wanted: frozenset) -> list:
         n_t = len(lists.topics)

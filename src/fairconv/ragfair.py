@@ -58,6 +58,7 @@ from .io._tables import Qrels, Run
 from .rankings import (
     AttributeData,
     Column,
+    RankedFamily,
     RankedLists,
     cutoffs_for,
     evaluate_lists,
@@ -526,10 +527,8 @@ def evaluate(
     )
 
 
-class _RAGFamily:
+class _RAGFamily(RankedFamily):
     """RIGF's measures and kernel on the ranked-list route (:func:`evaluate_lists`)."""
-
-    item = "ranked list"
 
     def __init__(self, cut, prob, weights, answers):
         self.cut, self.prob, self.weights, self.answers = cut, prob, weights, answers
@@ -599,9 +598,6 @@ class _RAGFamily:
 
     def finish(self, values: dict, covered: np.ndarray, wanted: frozenset):
         return _overall(values, self.sets, self.cut, self.w, covered[:, :, None], wanted)
-
-    def notices(self, lists: RankedLists, wanted: frozenset) -> dict:
-        return {}
 
 
 def _answer_runs(answers: _answers.Answers, names: Sequence[str]) -> np.ndarray:

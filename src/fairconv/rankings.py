@@ -17,7 +17,6 @@ import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Protocol
 
 import numpy as np
 
@@ -545,44 +544,55 @@ class Column:
     needs: tuple[MeasureName, ...] = ()
 
 
-class RankedFamily(Protocol):
+class RankedFamily:
     """What a ranked-list family brings to :func:`evaluate_lists`: its measures and kernel.
 
-    The family is built with its options checked; the route converts and checks the
-    inputs, joins them (:func:`prepare`), gives the notices, scores blocks of topics on
-    the caller's threads and builds the table.
+    A family subclasses this, is built with its own options checked, and gives its
+    measures (:meth:`columns`) and its kernel (:meth:`jobs`, :meth:`score`, and
+    :meth:`finish` for measures computed from others). The route converts and checks the
+    inputs, joins them (:meth:`join`: :func:`prepare` by default), gives the notices,
+    scores the jobs on the caller's threads and builds the table. The other methods have
+    defaults that do nothing.
     """
 
-    item: str
-    """What a run can lack for a topic, for the missing-topic notice ("ranked list")."""
+    item = "ranked list"
+    """What a run can lack for a topic, for the missing-topic notice."""
+    action = "they score 0 there"
+    """What the family does where a run lacks a topic, for the same notice."""
 
     def columns(self, sets: Sequence[AttributeSet]) -> list[Column]:
         """Every measure the family gives for these attribute sets, in output order."""
-        ...
+        raise NotImplementedError
 
     def check(self, qrels: Qrels, attributes: Sequence[AttributeData]) -> None:
         """Check the inputs against the options (e.g. the qrels' levels and the gains)."""
-        ...
+
+    def join(self, qrels, runs, attributes, options: JoinOptions, threads: int) -> RankedLists:
+        """Join the runs with the qrels and memberships (:func:`prepare`'s join)."""
+        return _join(qrels, runs, attributes, options, threads)
+
+    def missing(self, lists: RankedLists) -> np.ndarray:
+        """(topics, runs): where a run lacks a topic that is scored."""
+        return lists.lengths == 0
 
     def attach(self, lists: RankedLists) -> None:
         """Join what the family scores beside the lists (ragfair's answers)."""
-        ...
 
     def jobs(self, lists: RankedLists, wanted: frozenset) -> list:
         """The units of work: e.g. (attribute set or None, block of topic indices)."""
-        ...
+        raise NotImplementedError
 
     def score(self, lists: RankedLists, job, wanted: frozenset):
         """``(topic indices, [(measure, values (topics, runs)), ...])`` of one job."""
-        ...
+        raise NotImplementedError
 
-    def finish(self, values: dict, covered: np.ndarray, wanted: frozenset):
+    def finish(self, values: dict, covered: np.ndarray, wanted: frozenset) -> list:
         """``[(measure, values (T, R)), ...]`` computed from the others (GFR)."""
-        ...
+        return []
 
     def notices(self, lists: RankedLists, wanted: frozenset) -> dict:
         """The family's own notices (given) and their counts (returned)."""
-        ...
+        return {}
 
 
 def _wanted(columns: list[Column], measures) -> tuple[list[Column], frozenset]:
@@ -711,7 +721,7 @@ def evaluate_lists(
     asked, wanted = _wanted(family.columns(sets), measures)
     family.check(qrels, attributes)
     if lists is None:
-        lists = _join(qrels, runs, attributes, join, threads)
+        lists = family.join(qrels, runs, attributes, join, threads)
     check_shared_topics(qrels, runs)
     n_t, n_r = len(lists.topics), len(lists.runs)
     covered = np.zeros((len(attributes), n_t), dtype=bool)

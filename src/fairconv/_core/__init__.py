@@ -6,8 +6,9 @@ these functions. Conventions: float64 arrays; the group axis is last; batch axes
 segment start offsets.
 
 One module per kind of arithmetic: the divergences, ragged arrays, means, ranked lists
-(GFR, RAG), conversations (GFRC, GFRC2), nuggets and the TREC Fair measures. Callers
-use the names re-exported here (``_core.jsd``, ``_core.err_decay``).
+(GFR, RAG), conversations (GFRC, GFRC2), nuggets, the TREC Fair measures and the
+classic fair-ranking measures (rankfair). Callers use the names re-exported here
+(``_core.jsd``, ``_core.err_decay``).
 """
 
 from ._arrays import (
@@ -63,12 +64,40 @@ from ._ranked import (
     stop_probabilities,
     utility_at_cutoffs,
 )
+from ._rankfair import (
+    METAS,
+    STATISTICS,
+    YANG,
+    expected_exposure,
+    fair_prefix,
+    group_statistic,
+    inequity_of_attention,
+    meta_metric,
+    ndkl,
+    pair_representation,
+    yang,
+)
 from ._trecfair import (
+    Factored,
+    SparseRows,
+    block_starts,
     expected_exposure_loss,
+    exposure_blocks,
     exposure_sums,
+    factored_sums,
+    factored_values,
+    lookup,
+    mix_backgrounds,
+    positions_in_blocks,
+    scaled_rows,
     sparse_js,
+    sparse_rows,
+    split_cells,
+    sum_to_one,
+    take_rows,
     trec_fair_discount,
     trec_fair_ndcg,
+    without_unknown_cell,
     work_level_weights,
 )
 
@@ -117,7 +146,33 @@ __all__ = [
     "trec_fair_discount",
     "work_level_weights",
     "trec_fair_ndcg",
+    "SparseRows",
+    "sparse_rows",
+    "take_rows",
+    "exposure_blocks",
+    "without_unknown_cell",
     "sparse_js",
     "exposure_sums",
     "expected_exposure_loss",
+    "lookup",
+    "split_cells",
+    "mix_backgrounds",
+    "Factored",
+    "factored_values",
+    "factored_sums",
+    "block_starts",
+    "positions_in_blocks",
+    "scaled_rows",
+    "sum_to_one",
+    "STATISTICS",
+    "METAS",
+    "YANG",
+    "group_statistic",
+    "meta_metric",
+    "pair_representation",
+    "ndkl",
+    "yang",
+    "fair_prefix",
+    "inequity_of_attention",
+    "expected_exposure",
 ]
