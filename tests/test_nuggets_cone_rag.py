@@ -329,7 +329,7 @@ def test_turn_ids_follow_the_id_rule_wherever_they_are(tmp_path_factory, place, 
     """A turn id is a row of the table: the id rule of every reader holds for the keys of
     the gold and response files as for coverage lines, and 'all' (the mean rows) is
     refused with a message that says so."""
-    from fairconv._validation import id_fault
+    from fairconv._validation import id_fault, json_repr
 
     d = tmp_path_factory.mktemp("ids")
     good = "1_1"
@@ -352,7 +352,7 @@ def test_turn_ids_follow_the_id_rule_wherever_they_are(tmp_path_factory, place, 
             assert "is the name of the mean rows in fairconv's output; rename the turn" in message
         else:
             assert '"turn id" must' in message or '"topic_turn_id" must' in message
-            assert json.dumps(turn) in message
+            assert json_repr(turn) in message  # as messages write values
         where = {"gold": "gold.json", "response": "resp.json", "coverage": "coverage_runA.jsonl:1"}
         assert message.startswith(str(d / where[place])), message
     else:
