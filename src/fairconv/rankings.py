@@ -102,6 +102,21 @@ def _by_score(run: Run, keep: np.ndarray, tid: np.ndarray) -> np.ndarray:
     return idx
 
 
+def notice_rising(run: Run, j: int) -> None:
+    """The notice of a run ranked in its file's order whose score rises at line ``j``.
+
+    The ranked-list families rank a file's lines in file order (the organisers' rule),
+    whatever their scores say; a score that rises within a ranking suggests the file
+    meant trec_eval's order.
+    """
+    notice(
+        f"{run.source}: line {run.line(j)} of topic "
+        f"{run.topics[run.topic_ids[j]]!r} scores higher than the line before it, "
+        "but lines are ranked in file order (the organisers' rule); pass "
+        "order='score' (--order score) to rank by score as trec_eval does"
+    )
+
+
 def _rank_lines(
     run: Run,
     t_index: dict,
@@ -124,13 +139,7 @@ def _rank_lines(
         idx = keep[np.argsort(tid[keep], kind="stable")]
         rising = (tid[idx[1:]] == tid[idx[:-1]]) & (run.scores[idx[1:]] > run.scores[idx[:-1]])
         if rising.any() and run.order == "file":  # a file's order; row order was asked for
-            j = int(idx[1:][np.argmax(rising)])
-            notice(
-                f"{run.source}: line {run.line(j)} of topic "
-                f"{run.topics[run.topic_ids[j]]!r} scores higher than the line before it, "
-                "but lines are ranked in file order (the organisers' rule); pass "
-                "order='score' (--order score) to rank by score as trec_eval does"
-            )
+            notice_rising(run, int(idx[1:][np.argmax(rising)]))
     else:  # trec_eval: score descending, ties broken by doc id descending
         idx = _by_score(run, keep, tid)
     tid = tid[idx]
@@ -559,6 +568,9 @@ class RankedFamily:
     """What a run can lack for a topic, for the missing-topic notice."""
     action = "they score 0 there"
     """What the family does where a run lacks a topic, for the same notice."""
+    scores_missing = True
+    """A run lacking a topic scores there (0, as the organisers' tools), or has no cell
+    there (False: its rows are left out)."""
 
     def columns(self, sets: Sequence[AttributeSet]) -> list[Column]:
         """Every measure the family gives for these attribute sets, in output order."""
@@ -709,7 +721,9 @@ def evaluate_lists(
     -------
     ScoreTable
         Topics: those of the qrels and of the membership files, sorted. A run without a
-        list for a topic scores 0 there (with the notice), as the organisers' tool.
+        list for a topic scores 0 there (with the notice), as the organisers' tool; in a
+        family whose missing topics have no cell (``scores_missing`` False: trecfair)
+        it has no cell there.
     """
     threads = resolve_n_jobs(n_jobs)
     join = JoinOptions() if join is None else join
@@ -727,14 +741,11 @@ def evaluate_lists(
     covered = np.zeros((len(attributes), n_t), dtype=bool)
     for m, cov in enumerate(lists.covered):
         covered[m, cov] = True
+    missing = family.missing(lists)
     notices = {
         "topics_scored": n_t,
         "topics_missing": notice_missing_topics(
-            lists.topics,
-            lists.runs,
-            lists.lengths == 0,
-            item=family.item,
-            action="they score 0 there",
+            lists.topics, lists.runs, missing, item=family.item, action=family.action
         ),
     }
     notices.update(family.notices(lists, wanted))
@@ -749,7 +760,10 @@ def evaluate_lists(
     values.update(family.finish(values, covered, wanted))
 
     def where(column: Column):
-        return None if not column.sets else covered[list(column.sets)].any(axis=0)
+        on = None if not column.sets else covered[list(column.sets)].any(axis=0)
+        if family.scores_missing:
+            return on
+        return ~missing if on is None else on[:, None] & ~missing
 
     return ScoreTable.from_columns(
         lists.topics,
