@@ -40,6 +40,7 @@ from .._validation import (
     Where,
     caller,
     check_choice,
+    check_mapping,
     check_once,
     fail,
     fail_params,
@@ -48,7 +49,7 @@ from .._validation import (
     id_fault,
     public,
 )
-from ..results import ScoreTable
+from ..results import DIRECTIONS, ScoreTable, direction_of, few, unknown_measure
 from ._text import (
     ALL_DECIMALS,
     FileFormatError,
@@ -82,6 +83,7 @@ class _Part:
     value: np.ndarray
     lines: np.ndarray | None  # file line of each row; None: JSON or items
     item: str = "line"
+    layout: str = "fairconv"  # the tool that wrote it: its measures' directions (_directions)
 
     def where(self, i: int) -> str:
         """Where row ``i`` is: ``file:line``, or the JSON field / item."""
@@ -269,7 +271,17 @@ def _text_part(path, fmt: str | None, name: str | None) -> _Part:
     lines = index + 1 if rows.line_numbers is None else rows.line_numbers[index]
     rows.release()
     return _Part(
-        source, runs, [named] * len(runs), topics, measures, run, topic, measure, values, lines
+        source,
+        runs,
+        [named] * len(runs),
+        topics,
+        measures,
+        run,
+        topic,
+        measure,
+        values,
+        lines,
+        layout=fmt,
     )
 
 
@@ -356,6 +368,7 @@ def _ranx_part(path, name: str | None) -> _Part:
         np.concatenate(values),
         None,
         "field",
+        "ranx",
     )
 
 
@@ -401,7 +414,54 @@ def _sources(paths) -> list[tuple[str | None, object]]:
     return out
 
 
-def _table(parts: list[_Part], measures, topics) -> ScoreTable:
+def _directions(parts: list[_Part], names: list[str], chosen: list[str], given) -> dict[str, str]:
+    """The direction of each ``chosen`` measure: as ``given``, else by its files' tool.
+
+    ``given`` may name any measure of the files (``names``).
+    A measure of fairconv's TSV takes fairconv's direction (:func:`direction_of`);
+    another tool's measure is higher-is-better. A measure that the two rules point
+    different ways (``EE-D`` in a fairconv TSV and in a trec_eval file) must be given.
+    """
+    if given is not None:
+        given = check_mapping(given, "directions", "measure names", "directions")
+        unknown = [m for m in given if m not in set(names)]
+        if unknown:
+            raise fail(
+                "directions",
+                f"name measures of the files ({few(names, 10)})",
+                unknown_measure(unknown[0], names),
+            )
+        for m, d in given.items():
+            if d not in DIRECTIONS:
+                raise fail(
+                    "directions",
+                    f"give each measure one of {', '.join(DIRECTIONS)}",
+                    f"{d!r} for {m!r}",
+                )
+    else:
+        given = {}
+    out: dict[str, str] = {}
+    source: dict[str, str] = {}
+    wanted = set(chosen)
+    for part in parts:
+        for m in part.measures:
+            if m in given or m not in wanted:
+                continue
+            d = direction_of(m) if part.layout == "fairconv" else "higher"
+            if m in out and out[m] != d:
+                raise fail_params(
+                    "directions",
+                    "say which way a measure points when its files disagree",
+                    f"{m!r}, {out[m]}-is-better in {source[m]} and {d}-is-better in {part.source}",
+                    hint="a measure of fairconv's TSV takes fairconv's direction, another "
+                    f"tool's measure is higher-is-better; give directions={{{m!r}: ...}}",
+                )
+            out.setdefault(m, d)
+            source.setdefault(m, part.source)
+    return {m: given.get(m) or out[m] for m in chosen}
+
+
+def _table(parts: list[_Part], measures, topics, directions=None) -> ScoreTable:
     """The parts joined by run, topic and measure; the same cell twice is an error."""
     run_index: dict[str, int] = {}
     owner: dict[str, tuple[bool, str]] = {}
@@ -469,6 +529,7 @@ def _table(parts: list[_Part], measures, topics) -> ScoreTable:
                 ", ".join(map(repr, unknown)) or "none",
             )
     chosen_m = names if measures is None else list(measures)
+    pointing = _directions(parts, names, chosen_m, directions)
     if topics is not None:
         if isinstance(topics, (str, bytes)) or not isinstance(topics, Sequence):
             raise fail_type("topics", "be a sequence of topic ids", type(topics).__name__)
@@ -504,6 +565,7 @@ def _table(parts: list[_Part], measures, topics) -> ScoreTable:
         values=values,
         present=present,
         notices=notices,
+        directions=pointing,
     )
 
 
@@ -591,6 +653,7 @@ def read_scores(
     measures: Sequence[str] | None = None,
     topics: Sequence[str] | None = None,
     input_format: str | None = None,
+    directions: Mapping[str, str] | None = None,
 ) -> ScoreTable:
     r"""Read per-topic score files of fairconv, trec_eval, ir_measures or ranx.
 
@@ -610,6 +673,13 @@ def read_scores(
         Keep only these topics (all by default); a topic no file has is an error.
     input_format : {'fairconv', 'trec_eval', 'ir_measures', 'ranx'}, optional
         The layout of every file; detected per file when not given.
+    directions : mapping of str to {'higher', 'lower', 'undirected'}, optional
+        Which way measures point, by name as the files print them (any measure of the
+        files, kept or not), e.g. ``{"ndcg_loss": "lower"}``; the analyses rank runs by
+        it (:attr:`ScoreTable.directions`). A measure not named takes the direction of
+        the tool that wrote its file: fairconv's own for a fairconv TSV
+        (:func:`~fairconv.results.direction_of`: ``EE-D`` is lower-is-better), higher
+        is better for a trec_eval, ir_measures or ranx file, which do not say.
 
     Returns
     -------
@@ -624,7 +694,9 @@ def read_scores(
         file, a value that is not a finite number (``NaN`` excepted), a row of the
         wrong width, two ``runid`` rows in one trec_eval file, the same run, topic and
         measure twice (both places named), a run named by its file's name in two
-        files, a topic ``all`` in a ranx file.
+        files, a topic ``all`` in a ranx file; ``directions`` naming a measure the files
+        lack or a direction not in :data:`~fairconv.results.DIRECTIONS`, or missing for
+        a measure that a fairconv TSV and another tool's file point different ways.
 
     Warns
     -----
@@ -638,15 +710,22 @@ def read_scores(
     >>> t = read_scores([io.StringIO("\n".join(rows))], input_format="trec_eval")
     >>> t.runs, t.topics, t.means()["bm25"]["P_5"]
     (('bm25',), ('q1', 'q2'), 0.5)
+    >>> rows = ["q1 judged_loss 0.4", "q2 judged_loss 0.2"]
+    >>> t = read_scores({"bm25": io.StringIO("\n".join(rows))}, input_format="ir_measures",
+    ...                 directions={"judged_loss": "lower"})
+    >>> dict(t.directions)
+    {'judged_loss': 'lower'}
     """
     if input_format is not None:
         input_format = check_choice(input_format, "input_format", SCORE_FORMATS)
     parts = [_part(path, input_format, name) for name, path in _sources(paths)]
-    return _table(parts, measures, topics)
+    return _table(parts, measures, topics, directions)
 
 
 @public
-def from_ir_measures(metrics, /, *, name: str | None = None) -> ScoreTable:
+def from_ir_measures(
+    metrics, /, *, name: str | None = None, directions: Mapping[str, str] | None = None
+) -> ScoreTable:
     """A ScoreTable of ``ir_measures.iter_calc`` results (one run, or ``{run: results}``).
 
     Parameters
@@ -656,6 +735,10 @@ def from_ir_measures(metrics, /, *, name: str | None = None) -> ScoreTable:
         ``query_id``, ``measure`` and ``value``. A mapping gives several runs by name.
     name : str, optional
         The run's name, for one iterable (required then).
+    directions : mapping of str to {'higher', 'lower', 'undirected'}, optional
+        Which way measures point, by name as ir_measures prints them; a measure not
+        named is higher-is-better (ir_measures does not say), as in
+        :func:`read_scores`.
 
     Returns
     -------
@@ -665,8 +748,9 @@ def from_ir_measures(metrics, /, *, name: str | None = None) -> ScoreTable:
     Raises
     ------
     ValueError
-        No name for one run, a query id ``all``, a value that is not a number, or the
-        same run, query and measure twice (both items named).
+        No name for one run, a query id ``all``, a value that is not a number, the
+        same run, query and measure twice (both items named), or ``directions`` naming
+        a measure the results lack.
 
     Examples
     --------
@@ -741,6 +825,7 @@ def from_ir_measures(metrics, /, *, name: str | None = None) -> ScoreTable:
                 np.asarray(raw, dtype=float),
                 None,
                 "item",
+                "ir_measures",
             )
         )
-    return _table(parts, None, None)
+    return _table(parts, None, None, directions)
