@@ -21,14 +21,20 @@ import numpy as np
 from . import _accel, _core
 from ._files import write_output
 from ._validation import (
+    _short,
     caller,
     check_mapping,
     check_names,
+    check_once,
     check_sequence_of,
     did_you_mean,
     fail,
     fail_params,
     fail_type,
+    first_bad_id,
+    first_repeat,
+    id_fault,
+    kind_of,
     notice,
     public,
 )
@@ -541,7 +547,21 @@ class ScoreTable:
     @public
     def __post_init__(self) -> None:
         for name in ("topics", "runs", "measures"):
-            object.__setattr__(self, name, tuple(getattr(self, name)))
+            given = tuple(getattr(self, name))
+            names = as_names(given, name)
+            repeat = None if len(set(names)) == len(names) else first_repeat(names)
+            if repeat is not None:
+                i, j = repeat
+                raise _fault(name, "hold distinct names", _same_name(given[i], given[j]))
+            bad = first_bad_id(names)
+            if bad >= 0:
+                raise _fault(
+                    name,
+                    f"hold names that the score readers read back (each must "
+                    f"{id_fault(names[bad])})",
+                    f"{names[bad]!r} at position {bad}",
+                )
+            object.__setattr__(self, name, tuple(names))
         if "all" in self.topics:
             raise fail_params(
                 "topics",
@@ -559,14 +579,41 @@ class ScoreTable:
                 )
         if self.present.dtype != bool:
             raise fail_type("present", "be a boolean array", f"dtype {self.present.dtype}")
+        if self.values.dtype.kind not in "biuf":
+            raise fail_type("values", "be an array of real numbers", f"dtype {self.values.dtype}")
         if self.overall is not None and np.shape(self.overall) != shape[1:]:
             raise fail(
                 "overall",
                 f"be an array of shape (runs, measures) = {shape[1:]}",
                 f"{np.shape(self.overall)}",
             )
+        self._refuse_infinite()
         object.__setattr__(self, "notices", MappingProxyType(dict(self.notices)))
         object.__setattr__(self, "directions", _directions(self.measures, self.directions))
+
+    def _refuse_infinite(self) -> None:
+        """No value is infinite: a score is a finite number, or NaN where undefined."""
+        rule = "hold finite numbers, or NaN where a value is undefined"
+        infinite = np.isinf(self.values)
+        infinite &= self.present
+        if infinite.any():
+            t, r, m = np.argwhere(infinite)[0]
+            raise _fault(
+                "values",
+                rule,
+                f"{float(self.values[t, r, m])!r} for run {self.runs[r]!r}, topic "
+                f"{self.topics[t]!r} and measure {self.measures[m]!r}",
+            )
+        if self.overall is not None:
+            overall = np.asarray(self.overall, dtype=float)
+            if np.isinf(overall).any():
+                r, m = np.argwhere(np.isinf(overall))[0]
+                raise _fault(
+                    "overall",
+                    rule,
+                    f"{float(overall[r, m])!r} for run {self.runs[r]!r} and measure "
+                    f"{self.measures[m]!r}",
+                )
 
     @classmethod
     @public
@@ -596,6 +643,7 @@ class ScoreTable:
         >>> table.runs, table.topics, table.value("qld", "q2", "P@5")
         (('bm25', 'qld'), ('q1', 'q2'), 0.0)
         """
+        runs, topics = as_names(runs, "runs"), as_names(topics, "topics")
         run_names = tuple(dict.fromkeys(runs))
         topic_names = tuple(sorted(set(topics)))
         r_index = {r: i for i, r in enumerate(run_names)}
@@ -756,6 +804,11 @@ class ScoreTable:
             For an unknown measure; the message lists the valid ones.
         """
         names = [measure] if isinstance(measure, str) else list(measure)
+        repeat = first_repeat(names)
+        if repeat is not None:
+            raise ValueError(
+                f"table[...] names the measure {names[repeat[1]]!r} twice; name each once"
+            )
         cols = [self._index("measure", m) for m in names]
         return self._replace(
             measures=tuple(names),
@@ -770,6 +823,23 @@ class ScoreTable:
     ) -> ScoreTable:
         """The table restricted to some runs and/or topics (in the order given).
 
+        Parameters
+        ----------
+        runs, topics : sequence of str, optional
+            The runs and topics to keep, each once; all when None.
+
+        Returns
+        -------
+        ScoreTable
+
+        Raises
+        ------
+        KeyError
+            An unknown run or topic (the message lists the valid names).
+        ValueError
+            A run or topic named twice (it would count twice in every mean and test),
+            or topics of a table whose ``all`` values are pooled.
+
         Examples
         --------
         >>> import numpy as np
@@ -778,6 +848,10 @@ class ScoreTable:
         >>> table.select(runs=["b"]).runs
         ('b',)
         """
+        for name, given in (("runs", runs), ("topics", topics)):
+            if given is not None:
+                check_names(given, name, name[:-1] + " names")
+                check_once(given, name, what=name[:-1])
         r = list(range(len(self.runs))) if runs is None else [self._index("run", x) for x in runs]
         t = (
             list(range(len(self.topics)))
@@ -1204,6 +1278,66 @@ class ScoreTable:
         starts = np.stack((prefixes[1][t], base[1] + measures[1][m], base[2] + at), axis=1)
         lengths = np.stack((prefixes[2][t], measures[2][m], size), axis=1)
         return str(_accel.lines(b"".join(parts), starts, lengths).data, "utf-8", "surrogatepass")
+
+
+def as_names(items: Sequence, param: str, *, fault=None) -> list[str]:
+    """Run, topic or measure names as str: integers (numpy's, from a DataFrame) by str().
+
+    A str (numpy's included) and a :class:`MeasureName` are taken as their text. Two
+    different items that become the same name (``1`` and ``"1"``) are an error naming
+    both; anything else (a float, bytes, None, a bool) is a TypeError. ``fault(rule,
+    got, error)`` builds the error (by default the table's, :func:`_fault`, for
+    ``param``).
+    """
+    if fault is None:
+        fault = partial(_fault, param)
+    items = list(items)
+    kinds = set(map(type, items))
+    if kinds <= {str}:
+        return items
+    for kind in kinds:
+        if issubclass(kind, (bool, np.bool_)) or not issubclass(
+            kind, (str, int, np.integer, MeasureName)
+        ):
+            i = next(i for i, x in enumerate(items) if type(x) is kind)
+            raise fault(
+                "hold names as str (integers are converted with str())",
+                f"{kind_of(items[i])} at position {i}: {_short(repr(items[i]))}",
+                TypeError,
+            )
+    distinct = list(dict.fromkeys(items))
+    names = list(map(str, distinct))
+    if len(set(names)) < len(names):
+        first: dict[str, Any] = {}
+        for item, name in zip(distinct, names, strict=True):
+            if name in first:
+                raise fault("hold distinct names", _same_name(first[name], item), ValueError)
+            first[name] = item
+    return list(map(str, items))
+
+
+def _fault(param: str, rule: str, got: str, error: type[Exception] = ValueError) -> Exception:
+    """A rule a table's field breaks, said to whoever built the table.
+
+    To a user building it (``ScoreTable(...)``, its methods), the template of every
+    parameter (:func:`~fairconv._validation.fail`); inside another call (a family's
+    ``evaluate``), as the table that call builds from the user's inputs.
+    """
+    if caller().startswith("results.ScoreTable"):
+        return fail_type(param, rule, got) if error is TypeError else fail(param, rule, got)
+    return error(f"{caller()}: the {param} of the score table it builds must {rule}; got {got}")
+
+
+def _shown(item) -> str:
+    """A name as the user wrote it: ``'q1'`` for a str, ``1`` for an integer."""
+    return repr(str(item)) if isinstance(item, str) else str(item)
+
+
+def _same_name(a, b) -> str:
+    """Two items given for one name, for a message."""
+    if type(a) is type(b) or (isinstance(a, str) and isinstance(b, str)):
+        return f"{_shown(a)} twice"
+    return f"{_shown(a)} and {_shown(b)}, both {str(a)!r} as names"
 
 
 def _rebuilt(fields: dict[str, Any]) -> ScoreTable:

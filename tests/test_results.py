@@ -1,0 +1,250 @@
+"""ScoreTable's own rules: names, values, selections and writes (fairconv.results).
+
+Each rule a table holds is checked where it is built, so that every output of a table
+(repr, HTML, TSV, JSON, DataFrame) can be written and every file written read back.
+"""
+
+import io
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fairconv._validation import id_fault
+from fairconv.io import read_scores
+from fairconv.results import ScoreTable
+
+
+def table(topics=("q1", "q2"), runs=("A",), measures=("M",), values=None, present=None):
+    shape = (len(topics), len(runs), len(measures))
+    values = np.arange(np.prod(shape), dtype=float).reshape(shape) if values is None else values
+    return ScoreTable(
+        topics=topics,
+        runs=runs,
+        measures=measures,
+        values=np.asarray(values, dtype=float),
+        present=np.ones(shape, bool) if present is None else present,
+    )
+
+
+# ------------------------------------------------------------------ names
+def test_integer_names_from_a_dataframe_are_converted_with_str():
+    t = table(topics=np.array([101, 7]), runs=[np.int64(3)])
+    assert t.topics == ("101", "7") and t.runs == ("3",)
+    assert all(type(x) is str for x in (*t.topics, *t.runs))
+    # every output works: repr, HTML, TSV, JSON, and the TSV reads back
+    assert "runs: 3;" in repr(t) and "<th>3</th>" in t._repr_html_()
+    out = io.StringIO()
+    t.to_tsv(out)
+    assert out.getvalue().splitlines()[1] == "3\t101\tM\t0.0"
+    assert json.loads(json.dumps(t.to_dict()))["3"]["7"] == {"M": 1.0}
+    out.seek(0)
+    assert read_scores(out).value("3", "7", "M") == 1.0
+
+
+def test_numpy_strings_become_str():
+    t = table(topics=np.array(["q1", "q2"]), runs=np.array(["A"]))
+    assert type(t.topics[0]) is str and type(t.runs[0]) is str
+
+
+@pytest.mark.parametrize(
+    "kw, match",
+    [
+        ({"runs": [1, "1"]}, r"'runs' parameter .* distinct names. Got 1 and '1', both '1'"),
+        ({"topics": [np.int64(5), "5"]}, r"'topics' .* Got 5 and '5', both '5'"),
+        ({"topics": ["q1", "q1"]}, r"'topics' parameter of results.ScoreTable must hold distinct "
+         r"names. Got 'q1' twice instead"),
+        ({"measures": ["M", "N", "M"]}, r"'measures' .* Got 'M' twice"),
+    ],
+)  # fmt: skip
+def test_two_inputs_for_one_name_are_an_error_naming_both(kw, match):
+    args = {"topics": ("q1", "q2"), "runs": ("A",), "measures": ("M",), **kw}
+    args["runs"] = list(args["runs"])
+    with pytest.raises(ValueError, match=match):
+        table(**args)
+
+
+def test_from_items_refuses_two_inputs_that_become_one_name():
+    values = np.array([[0.5], [0.25]])
+    with pytest.raises(ValueError, match=r"'runs' .* Got 1 and '1', both '1' as names"):
+        ScoreTable.from_items([1, "1"], ["q1", "q1"], ["M"], values)
+    t = ScoreTable.from_items(np.array([1, 2]), np.array([10, 9]), ["M"], values)
+    assert t.runs == ("1", "2") and t.topics == ("10", "9")
+
+
+@pytest.mark.parametrize("name", [1.0, b"q1", None, True, np.float64(2.0)])
+def test_names_that_are_neither_str_nor_integers_are_refused(name):
+    with pytest.raises(TypeError, match=r"'topics' parameter .* hold names as str .* position 1"):
+        table(topics=["q1", name])
+
+
+@pytest.mark.parametrize(
+    "kw, rule, got",
+    [
+        ({"runs": [""]}, "be a non-empty string", "'' at position 0"),
+        ({"topics": ["q1", "q 2"]}, "not contain whitespace", "'q 2' at position 1"),
+        ({"measures": ["M\t"]}, "not contain whitespace", r"'M\\t'"),
+        ({"runs": ["\ufeffA"]}, "not contain a byte-order mark", r"'\\ufeffA'"),
+    ],
+)
+def test_names_the_readers_would_refuse_are_refused(kw, rule, got):
+    """A run named '' was written to TSV and could not be read back."""
+    with pytest.raises(ValueError, match=rf"must hold names that the score readers read back "
+                       rf"\(each must {rule}.*\). Got {got}"):  # fmt: skip
+        table(**kw)
+
+
+ID = st.text(st.characters(blacklist_characters="#"), min_size=1, max_size=10)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(ID, min_size=1, max_size=4, unique=True), st.sampled_from(["runs", "topics"]))
+def test_a_table_takes_exactly_the_names_that_read_back(names, kind):
+    """Ids are taken and read back from the TSV; any other name is refused when built."""
+    names = [n for n in names if n != "all"] or ["x"]
+    kw = {kind: names}
+    if any(id_fault(n) is not None for n in names):
+        with pytest.raises(ValueError, match="must hold names that the score readers read back"):
+            table(**kw)
+        return
+    t = table(**kw)
+    out = io.StringIO()
+    t.to_tsv(out)
+    out.seek(0)
+    back = read_scores(out)
+    assert set(getattr(back, kind)) == set(names)
+
+
+# ------------------------------------------------------------------ values
+@pytest.mark.parametrize("value", [np.inf, -np.inf])
+def test_an_infinite_value_is_refused_naming_run_topic_and_measure(value):
+    values = np.zeros((2, 2, 2))
+    values[1, 0, 1] = value
+    text = "inf" if value > 0 else "-inf"
+    with pytest.raises(ValueError, match=rf"'values' parameter of results.ScoreTable must hold "
+                       rf"finite numbers, or NaN where a value is undefined. Got {text} for run "
+                       r"'A', topic 'q2' and measure 'N' instead"):  # fmt: skip
+        table(runs=("A", "B"), measures=("M", "N"), values=values)
+
+
+def test_nan_stays_and_a_cell_that_does_not_exist_is_not_looked_at():
+    values = np.array([[[np.nan]], [[np.inf]]])
+    t = table(values=values, present=np.array([[[True]], [[False]]]))
+    assert np.isnan(t.value("A", "q1", "M"))
+    out = io.StringIO()
+    t.to_json(out)  # never stops half-way
+    assert json.loads(out.getvalue()) == {"A": {"q1": {"M": None}, "all": {"M": None}}}
+
+
+def test_infinite_pooled_values_and_values_that_are_not_numbers_are_refused():
+    with pytest.raises(ValueError, match=r"'overall' .* Got inf for run 'A' and measure 'M'"):
+        ScoreTable(topics=("q1",), runs=("A",), measures=("M",), values=np.zeros((1, 1, 1)),
+                   present=np.ones((1, 1, 1), bool), overall=np.array([[np.inf]]))  # fmt: skip
+    with pytest.raises(TypeError, match=r"'values' .* real numbers. Got dtype object"):
+        ScoreTable(topics=("q1",), runs=("A",), measures=("M",), present=np.ones((1, 1, 1), bool),
+                   values=np.array([[["0.5"]]], dtype=object))  # fmt: skip
+
+
+def test_the_command_line_refuses_an_infinite_score_in_one_line(tmp_path):
+    (tmp_path / "s.tsv").write_text("run\ttopic\tmeasure\tvalue\nA\tq1\tM\tinf\nB\tq1\tM\t1\n")
+    proc = subprocess.run([sys.executable, "-m", "fairconv", "compare", "-m", "M", "s.tsv"],
+                          capture_output=True, text=True, cwd=tmp_path)  # fmt: skip
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+    assert "s.tsv:2: the value of a score line must be a finite number or NaN" in proc.stderr
+
+
+# ------------------------------------------------------------------ selections
+@pytest.mark.parametrize(
+    "kw, match",
+    [
+        ({"topics": ["q1", "q1", "q2"]}, r"'topics' parameter of results.ScoreTable.select must "
+         r"list each topic once. Got 'q1' twice"),
+        ({"runs": ["A", "A"]}, r"'runs' parameter of results.ScoreTable.select must list each "
+         r"run once. Got 'A' twice"),
+    ],
+)  # fmt: skip
+def test_select_refuses_a_name_given_twice(kw, match):
+    """The mean moved and compare counted 3 topics."""
+    t = table(runs=("A", "B"))
+    with pytest.raises(ValueError, match=match):
+        t.select(**kw)
+    with pytest.raises(TypeError, match=r"'topics' .* hold topic names as str"):
+        t.select(topics=[1])
+    assert t.select(topics=["q2", "q1"], runs=["B"]).topics == ("q2", "q1")
+
+
+def test_a_measure_taken_twice_is_refused():
+    t = table(measures=("M", "N"))
+    with pytest.raises(ValueError, match=r"names the measure 'M' twice"):
+        t[["M", "N", "M"]]
+
+
+def test_compare_counts_each_topic_once_on_the_command_line(tmp_path):
+    rows = [f"{r}\tq{i}\tM\t{v}" for r, vs in (("A", (1, 2, 3)), ("B", (0, 1, 1)))
+            for i, v in enumerate(vs, 1)]  # fmt: skip
+    (tmp_path / "s.tsv").write_text("run\ttopic\tmeasure\tvalue\n" + "\n".join(rows) + "\n")
+    (tmp_path / "t").write_text("q1\nq1\nq2\n")
+    proc = subprocess.run([sys.executable, "-m", "fairconv", "compare", "-m", "M", "--topics",
+                           "t", "s.tsv"], capture_output=True, text=True, cwd=tmp_path)  # fmt: skip
+    assert proc.returncode == 2 and "t:2: topic 'q1' is listed twice" in proc.stderr
+
+
+# ------------------------------------------------------------------ writes
+FULL_DISK = """
+import resource, signal, sys
+import numpy as np
+from fairconv.results import ScoreTable
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG
+shape = (2000, 3, 4)
+table = ScoreTable(topics=[f"q{{i}}" for i in range(shape[0])], runs=["A", "B", "C"],
+                   measures=["M1", "M2", "M3", "M4"], values=np.full(shape, 0.123456789),
+                   present=np.ones(shape, bool))
+resource.setrlimit(resource.RLIMIT_FSIZE, (100_000, 100_000))
+try:
+    table.{writer}(sys.argv[1], overwrite=True)
+except OSError as exc:
+    print(exc.errno, exc.filename)
+"""
+
+
+@pytest.mark.parametrize("writer", ["to_tsv", "to_json"])
+def test_a_write_that_fails_part_way_keeps_the_old_file_and_leaves_nothing(tmp_path, writer):
+    """A full disk (here: a file-size limit) part-way through a write over a file."""
+    out = tmp_path / "scores.out"
+    out.write_text("the old scores\n")
+    code = textwrap.dedent(FULL_DISK).format(writer=writer)
+    proc = subprocess.run([sys.executable, "-c", code, str(out)], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    errno, filename = proc.stdout.split()
+    assert int(errno) == 27 and filename == str(out)  # EFBIG, named by the user's path
+    assert out.read_text() == "the old scores\n"
+    assert os.listdir(tmp_path) == ["scores.out"]
+
+
+def test_the_command_line_keeps_the_old_output_when_the_disk_fills(tmp_path):
+    from fairconv.datasets import path
+
+    p = path("fairweb1-pilot")
+    out = tmp_path / "gfr.tsv"
+    out.write_text("the old scores\n")
+    code = (
+        "import resource, signal, sys\n"
+        "from fairconv.cli import main\n"
+        "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
+        "resource.setrlimit(resource.RLIMIT_FSIZE, (2000, 2000))\n"
+        "sys.exit(main(sys.argv[1:]))\n"
+    )
+    argv = ["gfr", "--qrels", str(p / "fairweb1pilot.qrels"), "-o", str(out), "--attribute",
+            "M-ORIGIN", str(p / "fairweb1pilot.M-ORIGIN.gmemb"), str(p / "M-ORIGIN.golddistr"),
+            "nominal", *map(str, sorted((p / "runs").iterdir()))]  # fmt: skip
+    proc = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True)
+    errors = [line for line in proc.stderr.splitlines() if ": error: " in line]
+    assert proc.returncode == 2 and errors == [f"fairconv gfr: error: {out}: File too large"]
+    assert out.read_text() == "the old scores\n"
+    assert os.listdir(tmp_path) == ["gfr.tsv"]
