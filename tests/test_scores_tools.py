@@ -325,20 +325,25 @@ def test_a_run_named_inside_or_by_the_caller_spans_files(tmp_path, pilot_table):
     run = pilot_table.runs[0]
     rows = [f"ndcg_cut_10\t{t}\t0.{i + 1}" for i, t in enumerate(pilot_table.topics)]
     (tmp_path / "x.trec").write_text("\n".join(rows) + "\n")
-    with pytest.warns(FairconvWarning, match="ndcg_cut_10: 4 of 4 topic"):
+    with pytest.warns(FairconvWarning) as notices:
         t = read_scores([gfr_file, {run: tmp_path / "x.trec"}])
+    assert "x.trec: read as trec_eval -q rows (measure topic value), a guess" in str(
+        notices[0].message
+    )
+    assert "ndcg_cut_10: 4 of 4 topic" in str(notices[1].message) and len(notices) == 2
     assert t.runs == pilot_table.runs
     assert t.value(run, pilot_table.topics[1], "ndcg_cut_10") == 0.2
     assert t.value(run, "P002", "GFR@10") == pilot_table.value(run, "P002", "GFR@10")
     # a name from a file's base name is never merged
     (tmp_path / run).write_text("\n".join(rows) + "\n")
     with pytest.raises(ValueError, match="only by its file name, which is never merged"):
-        read_scores([gfr_file, tmp_path / run])
+        with pytest.warns(FairconvWarning, match="a guess"):
+            read_scores([gfr_file, tmp_path / run])
     # the same (run, topic, measure) twice names both places
     with pytest.raises(ValueError, match=r"y.trec:1: a second value for run .* \(first at "
                        r".*x.trec:1\)"):  # fmt: skip
         (tmp_path / "y.trec").write_text("\n".join(rows) + "\n")
-        read_scores({run: [tmp_path / "x.trec", tmp_path / "y.trec"]})
+        read_scores({run: [tmp_path / "x.trec", tmp_path / "y.trec"]}, input_format="trec_eval")
     with pytest.raises(ValueError, match="given to a file of 3 runs"):
         read_scores({"Z": gfr_file})
 
@@ -517,12 +522,13 @@ def test_each_layout_round_trips_by_the_oracle(tmp_path, cells, layout):
 def test_random_bytes_give_a_table_or_an_error_naming_the_file(tmp_path, data, layout):
     f = tmp_path / "fuzz.txt"
     f.write_bytes(data)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         try:
             read_scores(f, input_format=layout)
         except ValueError as exc:
             assert str(exc).startswith(str(f)) or "fuzz.txt" in str(exc)
+    assert all(w.category is FairconvWarning for w in caught)  # notices, never numpy's
 
 
 MUTATIONS = st.sampled_from(["\t", "\n", " ", "all", "runid", "NaN", "1e999", "#", "x", ""])
@@ -534,12 +540,13 @@ def test_broken_score_files_give_a_table_or_an_error_naming_the_file(tmp_path, a
     base = TREC_A + "ndcg\tq3\t0.25\n"
     f = tmp_path / "broken.trec"
     f.write_text(base[:at] + what + base[at + 1 :], encoding="utf-8")
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         try:
             read_scores(f, input_format=fmt)
         except ValueError as exc:
             assert "broken.trec" in str(exc)
+    assert all(w.category is FairconvWarning for w in caught)  # notices, never numpy's
 
 
 def test_a_fifo_score_file_is_read_once(tmp_path):

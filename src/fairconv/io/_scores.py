@@ -27,7 +27,6 @@ from __future__ import annotations
 import io
 import os
 import stat
-import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
@@ -36,7 +35,6 @@ import numpy as np
 
 from .. import _accel
 from .._validation import (
-    FairconvWarning,
     Where,
     caller,
     check_choice,
@@ -46,10 +44,13 @@ from .._validation import (
     fail_params,
     fail_type,
     file_error,
+    first_bad_id,
     id_fault,
+    json_repr,
+    notice,
     public,
 )
-from ..results import DIRECTIONS, ScoreTable, direction_of, few, unknown_measure
+from ..results import DIRECTIONS, ScoreTable, as_names, direction_of, few, unknown_measure
 from ._text import (
     ALL_DECIMALS,
     FileFormatError,
@@ -84,6 +85,7 @@ class _Part:
     lines: np.ndarray | None  # file line of each row; None: JSON or items
     item: str = "line"
     layout: str = "fairconv"  # the tool that wrote it: its measures' directions (_directions)
+    guess: str = ""  # how the layout was guessed from the columns; "" when the file says
 
     def where(self, i: int) -> str:
         """Where row ``i`` is: ``file:line``, or the JSON field / item."""
@@ -148,10 +150,23 @@ def _values(rows, index: np.ndarray, col: int) -> np.ndarray:
     return values
 
 
-def _detect(rows) -> str:
+_ROWS_OF = {
+    "trec_eval": "trec_eval -q rows (measure topic value)",
+    "ir_measures": "ir_measures rows (query_id measure value)",
+}
+
+
+def _detect(rows) -> tuple[str, str]:
+    """The layout of a text score file, and how it was guessed ("" when the file says).
+
+    A fairconv header, a ``runid`` row or an ``all`` topic (trec_eval) and an ``all``
+    query (ir_measures) say which layout a file is; failing them, the column with fewer
+    distinct values is taken for the measures, a guess that the notice and the errors
+    about measures and topics name.
+    """
     first = [rows.token(0, c) for c in range(rows.width)]
     if [f.lower() for f in first] == _HEADER:
-        return "fairconv"
+        return "fairconv", ""
     if rows.width != 3:
         raise FileFormatError(
             rows.path,
@@ -162,14 +177,22 @@ def _detect(rows) -> str:
         )
     first_col, second_col = rows.strings(0), rows.strings(1)
     if (first_col == b"runid").any() or (second_col == b"all").any():
-        return "trec_eval"
+        return "trec_eval", ""
     if (first_col == b"all").any():
-        return "ir_measures"  # its summary rows: all measure value
+        return "ir_measures", ""  # its summary rows: all measure value
     n_first, n_second = len(np.unique(first_col)), len(np.unique(second_col))
-    if n_first < n_second:
-        return "trec_eval"  # measure topic value: fewer measures than topics
-    if n_first > n_second:
-        return "ir_measures"  # query_id measure value
+    if n_first != n_second:
+        fmt = "trec_eval" if n_first < n_second else "ir_measures"  # fewer measures
+        guess = (
+            f"read as {_ROWS_OF[fmt]}, a guess: it has no runid row and no 'all' row, and "
+            f"its first column has {n_first} distinct value(s), its second {n_second}, "
+            "the measures being taken for the fewer"
+        )
+        notice(
+            f"{rows.path}: {guess}; if its columns are the other way round, give "
+            "input_format (--input-format)"
+        )
+        return fmt, guess
     raise FileFormatError(
         rows.path,
         None,
@@ -204,7 +227,7 @@ def _text_part(path, fmt: str | None, name: str | None) -> _Part:
     """The topic rows of a whitespace score file (fairconv TSV, trec_eval, ir_measures)."""
     rows = split_rows(path, None, "score", min_cols=3)
     source = rows.path
-    fmt = _detect(rows) if fmt is None else fmt
+    fmt, guess = _detect(rows) if fmt is None else (fmt, "")
     if fmt == "fairconv":
         if rows.width != 4 or [rows.token(0, c).lower() for c in range(4)] != _HEADER:
             raise FileFormatError(
@@ -239,8 +262,8 @@ def _text_part(path, fmt: str | None, name: str | None) -> _Part:
         keep[runid] = False
         if len(runid):
             run_name = decoded(rows.token(int(runid[0]), 2))
-    if fmt != "fairconv" and run_name is None:
-        run_name, named = os.path.basename(source), False
+    if fmt != "fairconv" and run_name is None and name is None:
+        run_name, named = _named_after_file(source), False
     index = np.flatnonzero(keep)
     if len(index) == 0:
         raise FileFormatError(
@@ -282,22 +305,49 @@ def _text_part(path, fmt: str | None, name: str | None) -> _Part:
         values,
         lines,
         layout=fmt,
+        guess=guess,
     )
 
 
-def _json_number(value, where: str) -> float:
-    if value is None:
-        return np.nan
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise file_error(where, f"a score must be a number or null; found {value!r}")
-    value = float(value)
-    if not np.isfinite(value):
-        raise file_error(where, f"a score must be finite; found {value!r}")
-    return value
+def _json_numbers(values: list, where: Where) -> np.ndarray:
+    """Scores of a ranx file as floats: numbers, ``null`` (undefined) as NaN.
+
+    A list of numbers takes one C-level pass; anything else names the first value that
+    is neither a number nor ``null`` (a string, a bool, a number too large to hold).
+    """
+    kinds = set(map(type, values))
+    if kinds <= {float, int}:
+        return np.fromiter(values, np.float64, len(values))
+    if kinds <= {float, int, type(None)}:
+        cells = np.array(values, dtype=object)
+        cells[cells == None] = np.nan  # noqa: E711 (elementwise)
+        return cells.astype(np.float64)
+    value = next(v for v in values if type(v) not in (float, int, type(None)))
+    shown = repr(value) if isinstance(value, (str, bool)) else json_repr(value)
+    raise file_error(where, f"a score must be a number or null; found {shown}")
+
+
+def _named_after_file(source: str) -> str:
+    """The run of a file that names none: the file's base name, which must be an id."""
+    base = os.path.basename(source)
+    fault = id_fault(base)
+    if fault is not None:
+        raise FileFormatError(
+            source,
+            None,
+            f"the file names no run, and its name {base!r} is no run name (a run name must "
+            f"{fault}); name the run ({{name: path}} in the API, NAME=FILE on the command "
+            "line)",
+        )
+    return base
 
 
 def _ranx_part(path, name: str | None) -> _Part:
-    """The topic rows of a ranx JSON file of per-query scores."""
+    """The topic rows of a ranx JSON file of per-query scores.
+
+    One pass per (run, measure) object: its query ids and scores are taken as lists,
+    checked and coded in C-level passes (no Python loop per query).
+    """
     from ._json import read_json
 
     source = source_name(path)
@@ -322,22 +372,22 @@ def _ranx_part(path, name: str | None) -> _Part:
         by_run = data if name is None else {name: first}
         named = True
     else:
-        by_run = {name if name is not None else os.path.basename(source): data}
+        by_run = {name if name is not None else _named_after_file(source): data}
         named = name is not None
     runs = list(by_run)
-    topics: dict[str, int] = {}
     measures: dict[str, int] = {}
-    run_codes, topic_codes, measure_codes, values = [], [], [], []
+    run_codes, measure_codes, values, keys = [], [], [], []
     for r, (run, per) in enumerate(by_run.items()):
+        if id_fault(run) is not None:
+            raise FileFormatError(source, None, f"field {run!r}: a run name must {id_fault(run)}")
         if not isinstance(per, dict):
             raise FileFormatError(source, None, f"field {run!r}: expected an object")
         for measure, scores in per.items():
+            where = Where(source, None, f"field {run!r}/{measure!r}")
+            if id_fault(measure) is not None:
+                raise file_error(where, f"a measure name must {id_fault(measure)}")
             if not isinstance(scores, dict):
-                raise FileFormatError(
-                    source,
-                    None,
-                    f"field {run!r}/{measure!r}: expected an object {{query_id: value}}",
-                )
+                raise file_error(where, "expected an object {query_id: value}")
             if "all" in scores:
                 raise FileFormatError(
                     source,
@@ -345,25 +395,34 @@ def _ranx_part(path, name: str | None) -> _Part:
                     f"field {run!r}/{measure!r}/'all': the topic id 'all' "
                     "names the mean in every score output; rename the topic",
                 )
+            queries = list(scores)
+            bad = first_bad_id(queries)
+            if bad >= 0:
+                raise FileFormatError(
+                    source,
+                    None,
+                    f"field {run!r}/{measure!r}/{queries[bad]!r}: a query id must "
+                    f"{id_fault(queries[bad])}",
+                )
             m = measures.setdefault(measure, len(measures))
-            where = Where(source, None, f"field {run!r}/{measure!r}")
-            codes = [topics.setdefault(t, len(topics)) for t in scores]
-            topic_codes.append(np.asarray(codes, np.int32))
-            values.append(
-                np.fromiter((_json_number(v, where) for v in scores.values()), float, len(scores))
-            )
+            keys += queries
+            values.append(_json_numbers(list(scores.values()), where))
             run_codes.append(np.full(len(scores), r, np.int32))
             measure_codes.append(np.full(len(scores), m, np.int32))
-    if not values or not sum(map(len, values)):
+    if not keys:
         raise FileFormatError(source, None, "no per-query scores")
+    topics = list(dict.fromkeys(keys))
+    index = dict(zip(topics, range(len(topics)), strict=True))
+    topic = np.fromiter(map(index.__getitem__, keys), np.int32, len(keys))
+    del keys, index
     return _Part(
         source,
         runs,
         [named] * len(runs),
-        list(topics),
+        topics,
         list(measures),
         np.concatenate(run_codes),
-        np.concatenate(topic_codes),
+        topic,
         np.concatenate(measure_codes),
         np.concatenate(values),
         None,
@@ -412,6 +471,28 @@ def _sources(paths) -> list[tuple[str | None, object]]:
     if not out:
         raise fail("paths", "name a file", "none")
     return out
+
+
+def _guesses(parts: list[_Part]) -> str:
+    """For an error about measure or topic names: the files whose layout was guessed."""
+    guessed = [p for p in parts if p.guess]
+    if not guessed:
+        return ""
+    p = guessed[0]
+    more = f" (and {len(guessed) - 1} more file(s))" if len(guessed) > 1 else ""
+    return (
+        f"{p.source} was {p.guess}{more}; if its columns are the other way round, give "
+        "input_format (--input-format)"
+    )
+
+
+def _fault_of(param: str, what: str):
+    """The errors of :func:`~fairconv.results.as_names` for ``what`` in ``param``."""
+
+    def fault(rule: str, got: str, error: type[Exception]) -> Exception:
+        return (fail_type if error is TypeError else fail)(param, f"{rule} ({what})", got)
+
+    return fault
 
 
 def _directions(parts: list[_Part], names: list[str], chosen: list[str], given) -> dict[str, str]:
@@ -523,10 +604,11 @@ def _table(parts: list[_Part], measures, topics, directions=None) -> ScoreTable:
         check_once(measures, "measures")
         unknown = [m for m in measures if m not in m_index]
         if unknown or not list(measures):
-            raise fail(
+            raise fail_params(
                 "measures",
-                f"name measures of the files ({', '.join(names)})",
+                f"name measures of the files ({few(names, 10)})",
                 ", ".join(map(repr, unknown)) or "none",
+                hint=_guesses(parts),
             )
     chosen_m = names if measures is None else list(measures)
     pointing = _directions(parts, names, chosen_m, directions)
@@ -536,11 +618,12 @@ def _table(parts: list[_Part], measures, topics, directions=None) -> ScoreTable:
         check_once(topics, "topics")
         missing = [t for t in topics if t not in t_index]
         if missing:
+            guesses = _guesses(parts)
             raise fail_params(
                 "topics",
                 "name topics of the files",
                 ", ".join(map(repr, missing[:10])),
-                hint="no file has topic(s) by these ids",
+                hint="no file has topic(s) by these ids" + (f"; {guesses}" if guesses else ""),
             )
     chosen_t = all_topics if topics is None else list(topics)
     # old code -> new position (-1: not kept)
@@ -587,12 +670,10 @@ def _warn_partial(present, topics, measures, runs) -> dict:
             for m, n in list(counts.items())[:3]
         )
         more = f" and {len(counts) - 3} more measure(s)" if len(counts) > 3 else ""
-        warnings.warn(
+        notice(
             f"{caller()}: some runs lack a value on topics that others have ({said}{more}; "
             f"first: topic {topics[t]!r} of {measures[i]}, runs {', '.join(lacking)}); "
-            "analyses of all runs use the topics every run has",
-            FairconvWarning,
-            stacklevel=4,
+            "analyses of all runs use the topics every run has"
         )
     return {"topics_missing_by_measure": counts} if counts else {}
 
@@ -694,14 +775,19 @@ def read_scores(
         file, a value that is not a finite number (``NaN`` excepted), a row of the
         wrong width, two ``runid`` rows in one trec_eval file, the same run, topic and
         measure twice (both places named), a run named by its file's name in two
-        files, a topic ``all`` in a ranx file; ``directions`` naming a measure the files
-        lack or a direction not in :data:`~fairconv.results.DIRECTIONS`, or missing for
-        a measure that a fairconv TSV and another tool's file point different ways.
+        files, a topic ``all`` in a ranx file, a ranx id that breaks the id rule (empty,
+        whitespace), a run named after a file whose base name is no id; ``measures`` or
+        ``topics`` the files lack (naming any file whose layout was guessed);
+        ``directions`` naming a measure the files lack or a direction not in
+        :data:`~fairconv.results.DIRECTIONS`, or missing for a measure that a fairconv
+        TSV and another tool's file point different ways.
 
     Warns
     -----
     FairconvWarning
-        When some runs have a measure on topics where other runs lack it.
+        When some runs have a measure on topics where other runs lack it, and for each
+        file whose layout is guessed from its columns (no ``runid`` row, no ``all``
+        row): what it was read as, and that ``input_format`` says otherwise.
 
     Examples
     --------
@@ -764,16 +850,26 @@ def from_ir_measures(
     if isinstance(metrics, Mapping):
         if name is not None:
             raise fail("name", "be None when 'metrics' maps run names to results", repr(name))
-        by_run = dict(metrics)
+        runs = as_names(list(metrics), "metrics", fault=_fault_of("metrics", "run names"))
+        by_run = dict(zip(runs, metrics.values(), strict=True))
     else:
-        if not isinstance(name, str) or not name:
-            raise fail("name", "name the run of the results", repr(name))
+        if not isinstance(name, str) or id_fault(name) is not None:
+            raise fail("name", "name the run of the results (a run name, an id)", repr(name))
         by_run = {name: metrics}
+    for run in by_run:
+        if id_fault(run) is not None:
+            raise fail(
+                "metrics", f"map run names to results (each must {id_fault(run)})", repr(run)
+            )
     parts = []
     for run, results in by_run.items():
         items = list(results)
         try:
-            queries = list(map(str, map(attrgetter("query_id"), items)))
+            queries = as_names(
+                list(map(attrgetter("query_id"), items)),
+                "metrics",
+                fault=_fault_of("metrics", f"query ids of run {run!r}"),
+            )
             names = list(map(str, map(attrgetter("measure"), items)))
             raw = list(map(attrgetter("value"), items))
         except AttributeError:
@@ -791,6 +887,15 @@ def from_ir_measures(
             ) from None
         if not items:
             raise fail("metrics", "hold results for every run", f"run {run!r} without any")
+        for what, ids in (("query ids", queries), ("measure names", list(dict.fromkeys(names)))):
+            bad = first_bad_id(ids)
+            if bad >= 0:
+                raise fail(
+                    "metrics",
+                    f"hold {what} that the score readers read back (each must "
+                    f"{id_fault(ids[bad])})",
+                    f"{ids[bad]!r} in run {run!r}",
+                )
         if "all" in queries:
             raise fail_params(
                 "metrics",
@@ -808,6 +913,14 @@ def from_ir_measures(
             raise fail(
                 "metrics", "hold numbers as values", f"{raw[i]!r} at item {i} of run {run!r}"
             )
+        values = np.asarray(raw, dtype=float)
+        if np.isinf(values).any():
+            i = int(np.argmax(np.isinf(values)))
+            raise fail(
+                "metrics",
+                "hold finite numbers as values (NaN where undefined)",
+                f"{float(values[i])!r} at item {i} of run {run!r}",
+            )
         topics, topic = np.unique(np.array(queries, dtype=object), return_inverse=True)
         measures = list(dict.fromkeys(names))
         m_index = {m: i for i, m in enumerate(measures)}
@@ -815,14 +928,14 @@ def from_ir_measures(
         parts.append(
             _Part(
                 caller(),
-                [str(run)],
+                [run],
                 [True],
                 topics.tolist(),
                 measures,
                 np.zeros(len(items), np.int32),
                 topic.ravel().astype(np.int32),
                 measure,
-                np.asarray(raw, dtype=float),
+                values,
                 None,
                 "item",
                 "ir_measures",
