@@ -29,6 +29,7 @@ import os
 import stat
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import repeat
 from operator import attrgetter
 
 import numpy as np
@@ -101,48 +102,78 @@ class _Part:
         return Where(self.source, None, f"field {run!r}/{m!r}/{t!r}")
 
 
-def _codes(strings: np.ndarray) -> tuple[list[str], np.ndarray]:
-    """(names in order of first appearance, code of each row) of a byte-string column."""
-    unique, first, inverse = np.unique(strings, return_index=True, return_inverse=True)
-    order = np.argsort(first, kind="stable")
-    rank = np.empty(len(order), dtype=np.int32)
-    rank[order] = np.arange(len(order), dtype=np.int32)
-    return [decoded(x) for x in unique[order].tolist()], rank[inverse.ravel()]
+_STEP = 1 << 16  # rows per step of the name coding and of the slow number route
 
 
-_STEP = 1 << 16  # tokens per step of the slow number route: bounded working memory
+def _is(rows, col: int, word: bytes) -> np.ndarray:
+    """Which tokens of column ``col`` are ``word``, read in place (no string per row)."""
+    starts = rows.starts[:, col]
+    same = (rows.ends[:, col] - starts) == len(word)
+    for k, byte in enumerate(word):
+        same &= rows.buf[starts + k] == byte
+    return same
+
+
+def _names(rows, col: int, index: np.ndarray) -> tuple[list[str], np.ndarray]:
+    """Column ``col`` on the rows ``index``: its names (first appearance) and row codes.
+
+    A block of rows at a time: the block's tokens as strings, their distinct values
+    found by one sort and looked up in the names found so far, so that memory holds
+    a block of strings and a code per row, never a string per row.
+    """
+    codes = np.empty(len(index), np.int32)
+    known: dict[bytes, int] = {}
+    for lo in range(0, len(index), _STEP):
+        rows_of = index[lo : lo + _STEP]
+        strings = _accel.strings(rows.buf, rows.starts[rows_of, col], rows.ends[rows_of, col])
+        unique, first, inverse = np.unique(strings, return_index=True, return_inverse=True)
+        in_order = np.argsort(first, kind="stable")
+        names = np.empty(len(unique), dtype=object)
+        names[:] = unique[in_order].tolist()
+        code = np.fromiter(map(known.get, names, repeat(-1)), np.int64, len(names))
+        new = np.flatnonzero(code < 0)
+        code[new] = np.arange(len(known), len(known) + len(new))
+        known.update(zip(names[new].tolist(), code[new].tolist(), strict=True))
+        local = np.empty(len(unique), np.int32)
+        local[in_order] = code
+        codes[lo : lo + len(rows_of)] = local[inverse.ravel()]
+    return list(map(bytes.decode, known)), codes
 
 
 def _values(rows, index: np.ndarray, col: int) -> np.ndarray:
     """Column ``col`` of rows ``index`` as numbers: finite decimals, or ``NaN``/``nan``.
 
-    The fast decimal forms in one pass; the other tokens (exponents, more than 15
-    digits, as ``repr`` writes a double) checked against the rule by one regex pass
-    and parsed by ``float`` in one C-level map, a step of tokens at a time; the first
-    bad token, in file order, names its line.
+    A step of rows at a time (bounded working memory): the fast decimal forms in one
+    pass; the other tokens (exponents, more than 15 digits, as ``repr`` writes a
+    double) checked against the rule by one regex pass and parsed by ``float`` in one
+    C-level map; the first bad token, in file order, names its line.
     """
-    starts, ends = rows.starts[index, col], rows.ends[index, col]
-    values, ok = _accel.decimals(rows.buf, starts, ends)
-    bad = np.flatnonzero(~ok)
-    for at in range(0, len(bad), _STEP):
-        step = bad[at : at + _STEP]
-        tokens = _accel.strings(rows.buf, starts[step], ends[step])
+    values = np.empty(len(index))
+    for lo in range(0, len(index), _STEP):
+        at = index[lo : lo + _STEP]
+        starts, ends = rows.starts[at, col], rows.ends[at, col]
+        step, ok = _accel.decimals(rows.buf, starts, ends)
+        values[lo : lo + len(at)] = step
+        bad = np.flatnonzero(~ok)
+        if len(bad) == 0:
+            continue
+        tokens = _accel.strings(rows.buf, starts[bad], ends[bad])
         nan = (tokens == b"NaN") | (tokens == b"nan")
-        values[step[nan]] = np.nan
-        rest, text = step[~nan], tokens[~nan].tolist()
+        values[lo + bad[nan]] = np.nan
+        rest, text = bad[~nan], tokens[~nan].tolist()
         del tokens
         if not text:
             continue
         if ALL_DECIMALS.fullmatch(b"\n".join(text)):
             parsed = np.fromiter(map(float, text), np.float64, len(text))
             if np.isfinite(parsed).all():
-                values[rest] = parsed
+                values[lo + rest] = parsed
                 continue
         for i, token in zip(rest.tolist(), text, strict=True):
             if decimal(token) is None:
                 raise FileFormatError(
                     rows.path,
-                    rows.line(int(index[i])),
+                    rows.line(int(at[i])),
                     f"the value of a score line must be a finite number or NaN; found "
                     f"{decoded(token)!r}",
                 )
@@ -175,12 +206,12 @@ def _detect(rows) -> tuple[str, str]:
             "value', or rows of 3 columns (trec_eval -q: measure topic value; "
             "ir_measures: query_id measure value)",
         )
-    first_col, second_col = rows.strings(0), rows.strings(1)
-    if (first_col == b"runid").any() or (second_col == b"all").any():
+    if _is(rows, 0, b"runid").any() or _is(rows, 1, b"all").any():
         return "trec_eval", ""
-    if (first_col == b"all").any():
+    if _is(rows, 0, b"all").any():
         return "ir_measures", ""  # its summary rows: all measure value
-    n_first, n_second = len(np.unique(first_col)), len(np.unique(second_col))
+    every = np.arange(len(rows))
+    n_first, n_second = len(_names(rows, 0, every)[0]), len(_names(rows, 1, every)[0])
     if n_first != n_second:
         fmt = "trec_eval" if n_first < n_second else "ir_measures"  # fewer measures
         guess = (
@@ -245,13 +276,11 @@ def _text_part(path, fmt: str | None, name: str | None) -> _Part:
     else:
         columns = {"topic": 0, "measure": 1, "value": 2}
         first = 0
-    measure_col = rows.strings(columns["measure"])
-    topic_col = rows.strings(columns["topic"])
-    keep = topic_col != b"all"
+    keep = ~_is(rows, columns["topic"], b"all")
     keep[:first] = False
     run_name, named = None, True
     if fmt == "trec_eval":
-        runid = np.flatnonzero(measure_col == b"runid")
+        runid = np.flatnonzero(_is(rows, columns["measure"], b"runid"))
         if len(runid) > 1:
             raise FileFormatError(
                 source,
@@ -265,6 +294,7 @@ def _text_part(path, fmt: str | None, name: str | None) -> _Part:
     if fmt != "fairconv" and run_name is None and name is None:
         run_name, named = _named_after_file(source), False
     index = np.flatnonzero(keep)
+    del keep
     if len(index) == 0:
         raise FileFormatError(
             source,
@@ -273,12 +303,10 @@ def _text_part(path, fmt: str | None, name: str | None) -> _Part:
             "ir_measures per query, or fairconv without --summary)",
         )
     values = _values(rows, index, columns["value"])
-    topics, topic = _codes(topic_col[index])
-    del topic_col
-    measures, measure = _codes(measure_col[index])
-    del measure_col
+    topics, topic = _names(rows, columns["topic"], index)
+    measures, measure = _names(rows, columns["measure"], index)
     if fmt == "fairconv":
-        runs, run = _codes(rows.strings(0)[index])
+        runs, run = _names(rows, columns["run"], index)
         if name is not None:
             if len(runs) != 1:
                 raise FileFormatError(
@@ -291,7 +319,8 @@ def _text_part(path, fmt: str | None, name: str | None) -> _Part:
     else:
         runs, run = [str(name if name is not None else run_name)], np.zeros(len(index), np.int32)
         named = named or name is not None
-    lines = index + 1 if rows.line_numbers is None else rows.line_numbers[index]
+    lines = (index + 1 if rows.line_numbers is None else rows.line_numbers[index]).astype(np.int32)
+    del index
     rows.release()
     return _Part(
         source,
@@ -566,32 +595,37 @@ def _table(parts: list[_Part], measures, topics, directions=None) -> ScoreTable:
     t_index = {t: i for i, t in enumerate(all_topics)}
     m_index = {m: i for i, m in enumerate(names)}
     n_r, n_m = len(run_index), len(names)
-    cells = []
-    for p in parts:
-        r = np.array([run_index[x] for x in p.runs], np.int64)[p.run]
-        t = np.array([t_index[x] for x in p.topics], np.int64)[p.topic]
-        m = np.array([m_index[x] for x in p.measures], np.int64)[p.measure]
-        cells.append((t * n_r + r) * n_m + m)
-    cell = np.concatenate(cells)
-    order = np.argsort(cell, kind="stable")
-    same = np.flatnonzero(cell[order][1:] == cell[order][:-1])
-    if len(same):
-        bounds = np.cumsum([0] + [len(c) for c in cells])
 
-        def place(i: int) -> str:
-            k = int(np.searchsorted(bounds, i, side="right") - 1)
-            return parts[k].where(i - int(bounds[k]))
+    def positions(names: list[str], index: dict[str, int]) -> np.ndarray:
+        return np.fromiter(map(index.__getitem__, names), np.int64, len(names))
 
-        a, b = int(order[same[0]]), int(order[same[0] + 1])
-        c = int(cell[a])
-        run = list(run_index)[(c // n_m) % n_r]
-        raise file_error(
-            place(b),
-            f"a second value for run {run!r}, topic {all_topics[c // n_m // n_r]!r} "
-            f"and measure {names[c % n_m]!r} (first at {place(a)})",
-        )
-    del order
-    values_all = np.concatenate([p.value for p in parts])
+    # a part's codes -> positions in the whole, for its topics, runs and measures
+    whole = [
+        (positions(p.topics, t_index), positions(p.runs, run_index), positions(p.measures, m_index))
+        for p in parts
+    ]
+
+    def cells(k: int, lo: int = 0, hi: int | None = None):
+        """(topic, run, measure) of rows ``lo:hi`` of part k, as positions in the whole."""
+        p, (t, r, m) = parts[k], whole[k]
+        return t[p.topic[lo:hi]], r[p.run[lo:hi]], m[p.measure[lo:hi]]
+
+    def steps(p: _Part):
+        return range(0, len(p.value), _STEP)
+
+    # every cell of every file once: a mark per cell of the whole grid, a step at a time
+    seen = np.zeros(len(all_topics) * n_r * n_m, dtype=bool)
+    rows = 0
+    for k, p in enumerate(parts):
+        for lo in steps(p):
+            t, r, m = cells(k, lo, lo + _STEP)
+            seen[(t * n_r + r) * n_m + m] = True
+            rows += len(t)
+    if np.count_nonzero(seen) < rows:
+        del seen
+        every = [cells(k) for k in range(len(parts))]
+        _refuse_repeats(parts, every, all_topics, list(run_index), names)
+    del seen
     if measures is not None:
         if isinstance(measures, (str, bytes)):  # "MN" is one name, not the names M and N
             raise fail_params(
@@ -626,20 +660,22 @@ def _table(parts: list[_Part], measures, topics, directions=None) -> ScoreTable:
                 hint="no file has topic(s) by these ids" + (f"; {guesses}" if guesses else ""),
             )
     chosen_t = all_topics if topics is None else list(topics)
-    # old code -> new position (-1: not kept)
+    # position in the whole -> position in the table (-1: not kept)
     new_t = np.full(len(all_topics), -1, np.int64)
     new_t[[t_index[t] for t in chosen_t]] = np.arange(len(chosen_t))
     new_m = np.full(n_m, -1, np.int64)
     new_m[[m_index[m] for m in chosen_m]] = np.arange(len(chosen_m))
-    t_new, m_new = new_t[cell // n_m // n_r], new_m[cell % n_m]
-    r_new = (cell // n_m) % n_r
-    del cell
-    kept = (t_new >= 0) & (m_new >= 0)
     shape = (len(chosen_t), n_r, len(chosen_m))
     values = np.zeros(shape)
     present = np.zeros(shape, dtype=bool)
-    values[t_new[kept], r_new[kept], m_new[kept]] = values_all[kept]
-    present[t_new[kept], r_new[kept], m_new[kept]] = True
+    for k, p in enumerate(parts):
+        for lo in steps(p):
+            t, r, m = cells(k, lo, lo + _STEP)
+            t, m = new_t[t], new_m[m]
+            kept = (t >= 0) & (m >= 0)
+            t, r, m = t[kept], r[kept], m[kept]
+            values[t, r, m] = p.value[lo : lo + _STEP][kept]
+            present[t, r, m] = True
     notices = _warn_partial(present, chosen_t, chosen_m, list(run_index))
     return ScoreTable(
         topics=tuple(chosen_t),
@@ -649,6 +685,27 @@ def _table(parts: list[_Part], measures, topics, directions=None) -> ScoreTable:
         present=present,
         notices=notices,
         directions=pointing,
+    )
+
+
+def _refuse_repeats(parts: list[_Part], cells: list, topics, runs, measures) -> None:
+    """The error naming the first cell two rows give (both places), in the whole's order."""
+    n_r, n_m = len(runs), len(measures)
+    cell = np.concatenate([(t * n_r + r) * n_m + m for t, r, m in cells])
+    order = np.argsort(cell, kind="stable")
+    same = np.flatnonzero(cell[order][1:] == cell[order][:-1])
+    bounds = np.cumsum([0] + [len(c[0]) for c in cells])
+
+    def place(i: int) -> str:
+        k = int(np.searchsorted(bounds, i, side="right") - 1)
+        return parts[k].where(i - int(bounds[k]))
+
+    a, b = int(order[same[0]]), int(order[same[0] + 1])
+    c = int(cell[a])
+    raise file_error(
+        place(b),
+        f"a second value for run {runs[(c // n_m) % n_r]!r}, topic {topics[c // n_m // n_r]!r} "
+        f"and measure {measures[c % n_m]!r} (first at {place(a)})",
     )
 
 
