@@ -248,3 +248,54 @@ def test_the_command_line_keeps_the_old_output_when_the_disk_fills(tmp_path):
     assert proc.returncode == 2 and errors == [f"fairconv gfr: error: {out}: File too large"]
     assert out.read_text() == "the old scores\n"
     assert os.listdir(tmp_path) == ["gfr.tsv"]
+
+
+def test_to_tsv_n_jobs_is_deprecated_and_changes_nothing():
+    t = table(runs=("A", "B"))
+    plain, threaded = io.StringIO(), io.StringIO()
+    t.to_tsv(plain)
+    with pytest.warns(DeprecationWarning, match=r"to_tsv\(n_jobs=...\) has no effect") as w:
+        t.to_tsv(threaded, n_jobs=2)
+    assert w[0].filename == __file__  # the user's line
+    assert threaded.getvalue() == plain.getvalue()
+
+
+def test_writing_a_table_with_one_long_id_takes_memory_as_its_output_does():
+    """One 8,000-character topic id made a 0.67 MB table take 460 MB to write."""
+    import tracemalloc
+
+    class Count:  # a file that keeps nothing: the writer's own memory is measured
+        size = 0
+
+        def write(self, text):
+            self.size += len(text)
+
+    def written(last_topic):
+        t = table(topics=[f"q{i}" for i in range(3999)] + [last_topic], runs=("A", "B"),
+                  measures=("M1", "M2", "M3"))  # fmt: skip
+        out = Count()
+        tracemalloc.start()
+        try:
+            t.to_tsv(out)
+            return out.size, tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+
+    size, peak = written("q" * 8000)
+    short_size, short_peak = written("q")
+    assert size - short_size == 6 * 7999  # its 6 lines
+    assert peak - short_peak < 3 * (size - short_size)  # not the 12,000 lines 8,000 wide
+
+
+def test_a_table_built_inside_another_call_names_that_call():
+    """A family builds the table from the user's inputs: no 'parameter' it lacks."""
+    from fairconv._validation import public
+
+    @public
+    def evaluate():
+        return table(runs=[""])
+
+    with pytest.raises(ValueError, match=r"evaluate: the runs of the score table it builds must "
+                       r"hold names that the score readers read back \(each must be a non-empty "
+                       r"string\); got '' at position 0$"):  # fmt: skip
+        evaluate()

@@ -9,16 +9,16 @@ the ``all`` mean, and a row ``n[<measure>]`` then says how many topics the mean 
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from itertools import chain, repeat
 from types import MappingProxyType
 from typing import Any
 
 import numpy as np
 
-from . import _accel, _core
+from . import _core
 from ._files import write_output
 from ._validation import (
     _short,
@@ -1193,7 +1193,8 @@ class ScoreTable:
         """Write ``run topic measure value`` rows with a header.
 
         Per-topic rows then ``all`` rows per run; values at full precision (``repr``),
-        NaN as ``NaN``. With ``summary``, the ``all`` rows alone.
+        NaN as ``NaN``. With ``summary``, the ``all`` rows alone. The lines are laid
+        out a block at a time, so that memory follows the block, not the table.
 
         Parameters
         ----------
@@ -1201,20 +1202,23 @@ class ScoreTable:
             Where to write: a path (a new file, written as UTF-8) or an open text file.
         summary : bool
             Only the ``all`` rows.
-        n_jobs : int, optional
-            Threads that lay out the runs' per-topic rows, a few runs at a time: None
-            for ``FAIRCONV_THREADS`` or else every available core, -1 for every core, 1
-            for none. The output is the same.
+        n_jobs : None
+            Deprecated: it has no effect (the rows are written on the calling thread)
+            and goes in the next release.
         overwrite : bool
             Replace a file that is already at ``out``; by default that is an error.
 
         Raises
         ------
         ValueError
-            A run name starting with ``#``: its rows would read back as comment lines;
-            a bad ``n_jobs``.
+            A run name starting with ``#``: its rows would read back as comment lines.
         FileExistsError
             ``out`` names a file that exists and ``overwrite`` is False.
+
+        Warns
+        -----
+        DeprecationWarning
+            When ``n_jobs`` is given.
 
         Examples
         --------
@@ -1227,57 +1231,77 @@ class ScoreTable:
         >>> out.getvalue().splitlines()[1].split()  # bm25, q1, P@5 and 0.5, tab-separated
         ['bm25', 'q1', 'P@5', '0.5']
         """
-        threads = _accel.resolve_n_jobs(n_jobs)
+        if n_jobs is not None:
+            warnings.warn(
+                "ScoreTable.to_tsv(n_jobs=...) has no effect (the rows are written on the "
+                "calling thread) and goes in the next release; leave it out",
+                DeprecationWarning,
+                stacklevel=3,  # the user's line, above the @public wrapper
+            )
         for name in self.runs:
             if name.startswith("#"):
                 raise ValueError(
                     f"the run name {name!r} starts with '#': its TSV rows would read back as "
                     "comment lines; rename the run"
                 )
-        write_output(
-            out, partial(self._write_tsv, summary=summary, threads=threads), overwrite=overwrite
-        )
+        write_output(out, partial(self._write_tsv, summary=summary), overwrite=overwrite)
 
-    def _write_tsv(self, out, *, summary: bool, threads: int) -> None:
+    def _write_tsv(self, out, *, summary: bool) -> None:
+        """The TSV rows of formats.md (Outputs), a run and a block of rows at a time."""
         out.write("run\ttopic\tmeasure\tvalue\n")
         mean, count = self.mean()
-        n_topics = self.present.sum(axis=0)
-        measures = _encoded([f"{x}\t" for x in self.measures])
-        runs = range(len(self.runs))
-        cells = partial(self._cells, measures=measures)
-        with _accel.thread_imap(cells, [] if summary else runs, n_jobs=threads) as texts:
-            for r, text in zip(runs, chain(texts, repeat("")), strict=False):  # "": summary
-                out.write(text)
-                lines = []
-                for i, name in enumerate(self.measures):
-                    if n_topics[r, i] == 0:
-                        continue
-                    value = "NaN" if np.isnan(mean[r, i]) else repr(float(mean[r, i]))
-                    lines.append(f"{self.runs[r]}\tall\t{name}\t{value}\n")
-                    if count[r, i] != n_topics[r, i]:
-                        lines.append(f"{self.runs[r]}\tall\tn[{name}]\t{int(count[r, i])}\n")
-                out.write("".join(lines))
+        n_topics = self.present.sum(axis=0)  # (runs, measures)
+        topics = _objects(self.topics)
+        measures = _objects(self.measures)
+        counts = _objects(map("n[{}]".format, self.measures))
+        for r, run in enumerate(self.runs):
+            if not summary:
+                t, m = np.nonzero(self.present[:, r])
+                for lo in range(0, len(t), TSV_BLOCK):
+                    tb, mb = t[lo : lo + TSV_BLOCK], m[lo : lo + TSV_BLOCK]
+                    out.write(_tsv_lines(run, topics[tb], measures[mb], self.values[tb, r, mb]))
+            # the means, each followed by its count where the mean covers fewer topics
+            m = np.flatnonzero(n_topics[r] > 0)
+            partial_count = count[r, m] != n_topics[r, m]
+            fields = np.stack((measures[m], counts[m]), axis=1).ravel()
+            texts = np.stack(
+                (_value_texts(mean[r, m]), _objects(map(str, count[r, m].tolist()))), axis=1
+            ).ravel()
+            keep = np.stack((np.ones(len(m), bool), partial_count), axis=1).ravel()
+            out.write(_tsv_lines(run, "all", fields[keep], texts[keep]))
 
-    def _cells(self, r: int, *, measures) -> str:
-        """The per-topic TSV lines of run ``r`` (``measures``: :func:`_encoded` names).
 
-        A line is its (run, topic) prefix, its measure and its value: each prefix is
-        encoded once, the values formatted as one text, and the lines cut from them as
-        array work (:func:`fairconv._accel.lines`).
-        """
-        t, m = np.nonzero(self.present[:, r])
-        values = self.values[t, r, m]
-        prefixes = _encoded([f"{self.runs[r]}\t{x}\t" for x in self.topics])
-        nan = np.isnan(values)
-        text, defined_at, defined_size = _accel.repr_text(values[~nan])
-        parts = [prefixes[0], measures[0], text, b"NaN"]
-        base = np.cumsum([0] + [len(p) for p in parts])
-        at = np.full(len(values), base[3] - base[2])  # NaN: the text after the values
-        size = np.full(len(values), 3)
-        at[~nan], size[~nan] = defined_at, defined_size
-        starts = np.stack((prefixes[1][t], base[1] + measures[1][m], base[2] + at), axis=1)
-        lengths = np.stack((prefixes[2][t], measures[2][m], size), axis=1)
-        return str(_accel.lines(b"".join(parts), starts, lengths).data, "utf-8", "surrogatepass")
+TSV_BLOCK = 1 << 16
+"""The most lines :meth:`ScoreTable.to_tsv` lays out at a time."""
+
+
+def _objects(strings) -> np.ndarray:
+    """Strings as a 1-d object array (a ``U`` array would pad each to the longest)."""
+    items = list(strings)
+    out = np.empty(len(items), dtype=object)
+    out[:] = items
+    return out
+
+
+def _value_texts(values: np.ndarray) -> np.ndarray:
+    """Each value as the TSV writes it: ``repr`` (the shortest round trip), NaN as ``NaN``."""
+    texts = _objects(map(repr, values.tolist()))
+    texts[np.isnan(values)] = "NaN"
+    return texts
+
+
+def _tsv_lines(run: str, topics, measures: np.ndarray, values: np.ndarray) -> str:
+    """TSV lines ``run topic measure value``, one per item of ``measures``.
+
+    ``topics`` is one str or an object array as ``measures``; ``values`` are numbers
+    (written by :func:`_value_texts`) or their texts (an object array).
+    """
+    texts = values if values.dtype == object else _value_texts(values)
+    cells = np.empty((len(texts), 8), dtype=object)
+    cells[:, 0], cells[:, 2], cells[:, 4], cells[:, 6] = run, topics, measures, texts
+    cells[:, 1:7:2] = "\t"
+    cells[:, 7] = "\n"
+    return "".join(cells.ravel().tolist())
 
 
 def as_names(items: Sequence, param: str, *, fault=None) -> list[str]:
@@ -1343,17 +1367,6 @@ def _same_name(a, b) -> str:
 def _rebuilt(fields: dict[str, Any]) -> ScoreTable:
     """A pickled ScoreTable, built again from its fields."""
     return ScoreTable(**fields)
-
-
-def _encoded(texts: list[str]) -> tuple[bytes, np.ndarray, np.ndarray]:
-    """Texts as one UTF-8 string, with the start and length (in bytes) of each.
-
-    Lone surrogates pass through, as a text stream such as ``io.StringIO`` takes them.
-    """
-    encoded = [x.encode("utf-8", "surrogatepass") for x in texts]
-    lengths = np.fromiter(map(len, encoded), np.int64, len(encoded))
-    starts = np.cumsum(lengths) - lengths
-    return b"".join(encoded), starts, lengths
 
 
 def _plain(value) -> float | None:
