@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fairconv import FairconvWarning
 from fairconv._validation import id_fault
 from fairconv.io import read_scores
 from fairconv.results import ScoreTable
@@ -299,3 +300,70 @@ def test_a_table_built_inside_another_call_names_that_call():
                        r"hold names that the score readers read back \(each must be a non-empty "
                        r"string\); got '' at position 0$"):  # fmt: skip
         evaluate()
+
+
+# ------------------------------------------------------------------ concat
+def concat_by_loop(*tables):
+    """{(run, topic, measure): value} of tables of different runs, cell by cell."""
+    out = {}
+    for t in tables:
+        for ti, topic in enumerate(t.topics):
+            for ri, run in enumerate(t.runs):
+                for mi, measure in enumerate(t.measures):
+                    if t.present[ti, ri, mi]:
+                        out[run, topic, measure] = float(t.values[ti, ri, mi])
+    return out
+
+
+def cells(t):
+    return concat_by_loop(t)
+
+
+def test_concat_puts_tables_of_different_runs_side_by_side():
+    rng = np.random.default_rng(0)
+    a = table(topics=("q1", "q2", "q3"), runs=("A", "B"), measures=("M", "N"),
+              values=rng.random((3, 2, 2)))  # fmt: skip
+    b = table(
+        topics=("q1", "q2", "q3"), runs=("C",), measures=("N", "M"), values=rng.random((3, 1, 2))
+    )
+    both = ScoreTable.concat(a, b)
+    assert both.runs == ("A", "B", "C") and both.measures == ("M", "N")
+    assert cells(both) == concat_by_loop(a, b)
+    assert both.means()["C"] == b.means()["C"] and dict(both.notices) == {}
+
+
+def test_concat_of_runs_with_other_topics_or_measures_gives_the_notice():
+    """Per-run nDCG tables from different tools: a topic set that differs is said."""
+    a = table(topics=("q1", "q2"), runs=("A",), measures=("M",))
+    b = table(topics=("q2", "q3"), runs=("B",), measures=("M", "N"))
+    with pytest.warns(FairconvWarning, match=r"results.ScoreTable.concat: some runs lack a value "
+                      r"on topics that others have \(M: 2 of 3 topic\(s\), N: 2 of 2"):  # fmt: skip
+        both = ScoreTable.concat(a, b)
+    assert both.topics == ("q1", "q2", "q3")
+    assert both.notices["topics_missing_by_measure"] == {"M": 2, "N": 2}
+    assert cells(both) == concat_by_loop(a, b)
+    assert both.means().to_dict() == {"A": {"M": 0.5}, "B": {"M": 1.0, "N": 2.0}}
+
+
+def test_concat_refuses_a_run_twice_and_a_measure_pointing_two_ways():
+    a = table(runs=("A",))
+    with pytest.raises(ValueError, match=r"'tables' parameter of results.ScoreTable.concat must "
+                       r"hold each run once .* Got run 'A' in table 0 and in table 1"):  # fmt: skip
+        ScoreTable.concat(a, a)
+    lower = ScoreTable(topics=a.topics, runs=("B",), measures=("M",), values=a.values,
+                       present=a.present, directions={"M": "lower"})  # fmt: skip
+    with pytest.raises(ValueError, match=r"one direction. Got 'M', higher in table 0 and lower"):
+        ScoreTable.concat(a, lower)
+    with pytest.raises(TypeError, match=r"'tables' .* ScoreTable objects. Got dict"):
+        ScoreTable.concat(a, {})
+    with pytest.raises(ValueError, match=r"'tables' .* at least 1 item"):
+        ScoreTable.concat()
+    assert dict(ScoreTable.concat(lower).directions) == {"M": "lower"}
+
+
+def test_concat_keeps_pooled_means():
+    a = table(runs=("A",))
+    pooled = ScoreTable(topics=a.topics, runs=("B",), measures=("M",), values=a.values,
+                        present=a.present, overall=np.array([[0.9]]))  # fmt: skip
+    both = ScoreTable.concat(a, pooled)
+    assert both.means().to_dict() == {"A": {"M": 0.5}, "B": {"M": 0.9}}

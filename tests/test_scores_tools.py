@@ -568,3 +568,108 @@ def test_a_fifo_score_file_is_read_once(tmp_path):
     finally:
         writer.join(timeout=10)
     same_cells(cells_of(t), trec_eval_by_loop(TREC_A, "scores.fifo"))
+
+
+# ------------------------------------------------------------------ DataFrames of scores
+def frame_by_loop(frame, name=None):
+    """{(run, topic, measure): value} of a long frame, row by row (formats in read_scores)."""
+    columns = set(frame.columns)
+    run_col = next((c for c in ("run_id", "run", "tag", "name", "system") if c in columns), None)
+    topic_col = next(c for c in ("topic", "query_id", "qid", "q_id") if c in columns)
+    out = {}
+    for _, row in frame.iterrows():
+        topic = str(row[topic_col])
+        if topic == "all":
+            continue
+        run = name if name is not None else str(row[run_col])
+        value = row["value"]
+        out[run, topic, str(row["measure"])] = float("nan") if pd_isna(value) else float(value)
+    return out
+
+
+def pd_isna(value):
+    import pandas as pd
+
+    return bool(pd.isna(value))
+
+
+def test_pyterrier_ir_measures_and_fairconv_frames_by_the_oracle(pilot_table):
+    import pandas as pd
+
+    pyterrier = pd.DataFrame({"name": ["BM25"] * 4 + ["PL2"] * 4,
+                              "qid": ["301", "301", "302", "302"] * 2,
+                              "measure": ["map", "ndcg_cut_10"] * 4,
+                              "value": [0.1, 0.2, 0.3, np.nan, 0.5, 0.6, 0.7, 0.8]})  # fmt: skip
+    t = read_scores(pyterrier)
+    same_cells(cells_of(t), frame_by_loop(pyterrier))
+    assert t.runs == ("BM25", "PL2") and np.isnan(t.value("BM25", "302", "ndcg_cut_10"))
+    results = [Metric(301, "nDCG@10", 0.5), Metric(302, "nDCG@10", 0.25)]
+    irm = pd.DataFrame(results)  # pd.DataFrame(ir_measures.iter_calc(...)): query_id, no run
+    t = read_scores({"bm25": irm})
+    same_cells(cells_of(t), frame_by_loop(irm, "bm25"))
+    back = read_scores(pilot_table.to_frame(all_rows=True))  # the all rows are left out
+    same_cells(cells_of(back), cells_of(pilot_table))
+    assert dict(back.directions) == dict(pilot_table.directions)
+
+
+def test_frames_and_files_in_one_table(tmp_path, pilot_table):
+    import pandas as pd
+
+    gfr_file = tmp_path / "gfr.tsv"
+    pilot_table["GFR@10"].to_tsv(gfr_file)
+    run = pilot_table.runs[0]
+    ndcg = pd.DataFrame({"query_id": list(pilot_table.topics), "measure": "nDCG@10",
+                         "value": np.linspace(0, 1, len(pilot_table.topics))})  # fmt: skip
+    with pytest.warns(FairconvWarning, match="nDCG@10: 4 of 4 topic"):
+        t = read_scores([gfr_file, {run: ndcg}])  # one run over a file and a frame
+    assert t.measures == ("GFR@10", "nDCG@10") and t.runs == pilot_table.runs
+    assert t.value(run, pilot_table.topics[-1], "nDCG@10") == 1.0
+    with pytest.raises(ValueError, match=r"run 'x' \(DataFrame, index 0\): a second value"):
+        read_scores([{"x": ndcg}, {"x": ndcg}])
+
+
+@pytest.mark.parametrize(
+    "columns, index, match",
+    [
+        ({"run": ["a", "a"], "topic": ["q1", "q 2"]}, [7, 9],
+         r"^scores \(DataFrame, index 9\): the topic 'q 2' must be non-empty, without"),
+        ({"run": ["a", ""], "topic": ["q1", "q2"]}, ["x", "y"],
+         r"^scores \(DataFrame, index 'y'\): the run name '' must be non-empty"),
+        ({"run": ["a", None], "topic": ["q1", "q2"]}, None,
+         r"^scores \(DataFrame, index 1\): the run name is missing \(nan\)"),
+        ({"run": ["a", "a"], "topic": ["q1", "q2"], "value": [0.5, np.inf]}, [3, 4],
+         r"^scores \(DataFrame, index 4\): a score must be finite \(NaN where undefined\), "
+         r"got inf$"),
+        ({"run": ["a", "a"], "topic": ["q1", "q2"], "value": [0.5, "high"]}, None,
+         r"^scores \(DataFrame, index 1\): a score must be a number .*got 'high'$"),
+        ({"run": ["a", "a"], "topic": ["q1", "q2"], "measure": ["m", 2.5]}, None,
+         r"^scores \(DataFrame, index 1\): a measure must be named by a string, got 2.5$"),
+        ({"run": ["a", "a"], "topic": ["q1", "q1"]}, [5, 6],
+         r"^scores \(DataFrame, index 6\): a second value for run 'a', topic 'q1' and measure "
+         r"'m' \(first at scores \(DataFrame, index 5\)\)$"),
+        ({"topic": ["q1", "q2"]}, None, r"has no run column .*name its run: \{name: frame\}"),
+        ({"run": ["a", "a"], "qid": ["q1", "q2"], "topic": ["all", "all"]}, None,
+         r"only 'all' rows"),
+    ],
+)  # fmt: skip
+def test_a_frame_s_bad_row_is_named_by_its_index_label(columns, index, match):
+    import pandas as pd
+
+    data = {"measure": ["m", "m"], "value": [0.5, 0.25], **columns}
+    with pytest.raises(ValueError, match=match):
+        read_scores(pd.DataFrame(data, index=index))
+
+
+@settings(max_examples=60, deadline=None)
+@given(cell_sets(), st.sampled_from(["run", "name", None]), st.sampled_from(["topic", "qid"]))
+def test_any_long_frame_reads_as_the_oracle(cells, run_column, topic_column):
+    import pandas as pd
+
+    rows = [(t, m, v) for (t, m), v in cells.items()]
+    data = {topic_column: [r[0] for r in rows], "measure": [r[1] for r in rows],
+            "value": [r[2] for r in rows]}  # fmt: skip
+    if run_column is not None:
+        data[run_column] = "run-x"
+    frame = pd.DataFrame(data)
+    t = read_scores(frame if run_column else {"run-x": frame})
+    same_cells(cells_of(t), frame_by_loop(frame, None if run_column else "run-x"))

@@ -356,6 +356,49 @@ def notice_missing_topics(
     return dict(zip(runs, counts.tolist(), strict=True))
 
 
+def notice_partial_topics(
+    present: np.ndarray, topics: Sequence[str], measures: Sequence[str], runs: Sequence[str], /
+) -> dict[str, Any]:
+    """The one notice of a table whose runs have a measure on different topics.
+
+    Given by the tables gathered from several sources (:func:`fairconv.io.read_scores`,
+    :meth:`ScoreTable.concat`): one :class:`~fairconv.FairconvWarning` when some runs
+    have a measure on topics where other runs lack it, counting the topics per measure.
+
+    Parameters
+    ----------
+    present : ndarray of bool, shape (topics, runs, measures)
+        The cells that exist.
+    topics, runs, measures : sequence of str
+        Their names.
+
+    Returns
+    -------
+    dict
+        For :attr:`ScoreTable.notices`: ``{"topics_missing_by_measure": {measure:
+        topics lacking a value for some run}}`` for each such measure; empty when none.
+    """
+    measures = list(measures)
+    some, every = present.any(axis=1), present.all(axis=1)  # (topics, measures)
+    partial = (some & ~every).sum(axis=0)
+    counts = {m: int(n) for m, n in zip(measures, partial.tolist(), strict=True) if n}
+    if counts:
+        i = measures.index(next(iter(counts)))
+        t = int(np.flatnonzero(some[:, i] & ~every[:, i])[0])
+        lacking = [runs[r] for r in np.flatnonzero(~present[t, :, i])[:3]]
+        said = ", ".join(
+            f"{m}: {n} of {int(some[:, measures.index(m)].sum())} topic(s)"
+            for m, n in list(counts.items())[:3]
+        )
+        more = f" and {len(counts) - 3} more measure(s)" if len(counts) > 3 else ""
+        notice(
+            f"{caller()}: some runs lack a value on topics that others have ({said}{more}; "
+            f"first: topic {topics[t]!r} of {measures[i]}, runs {', '.join(lacking)}); "
+            "analyses of all runs use the topics every run has"
+        )
+    return {"topics_missing_by_measure": counts} if counts else {}
+
+
 def _unknown(kind: str, name, valid: Sequence[str]) -> KeyError:
     return KeyError(f"unknown {kind} {name!r}; valid {kind}s: {', '.join(map(repr, valid))}")
 
@@ -964,6 +1007,10 @@ class ScoreTable:
             When the tables' topics overlap only in part: how many topics each table
             lacks, and the first of them.
 
+        See Also
+        --------
+        concat : tables of other runs.
+
         Examples
         --------
         >>> import numpy as np
@@ -1048,6 +1095,112 @@ class ScoreTable:
             overall=np.hstack(overall) if pooled else None,
             notices=notices,
             directions={m: t.directions[m] for t in tables for m in t.measures},
+        )
+
+    @classmethod
+    @public
+    def concat(cls, *tables: ScoreTable) -> ScoreTable:
+        """Tables of different runs as one table, runs in the order of the tables.
+
+        The way to combine tools' scores of different runs (``join`` adds measures to
+        the same runs). Measures are those of every table, in order of first
+        appearance; topics are the union of the tables' topics (sorted). A run has a
+        measure only where its table has it, so a topic or a measure that some tables
+        lack gives the notice of scores gathered from several sources.
+
+        Parameters
+        ----------
+        *tables : ScoreTable
+            At least one; each run in one table only.
+
+        Returns
+        -------
+        ScoreTable
+            The ``notices`` of every table, and the counts behind the notice.
+
+        Raises
+        ------
+        TypeError
+            Something that is not a ScoreTable.
+        ValueError
+            No table, a run in two tables (both named), or a measure that two tables
+            point different ways (:attr:`directions`).
+
+        Warns
+        -----
+        FairconvWarning
+            When some runs have a measure on topics where other runs lack it.
+
+        See Also
+        --------
+        join : the same runs with other measures.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> topics = ["q1", "q2"]
+        >>> a = ScoreTable.from_items(["bm25"] * 2, topics, ["P@5"], np.array([[0.4], [0.6]]))
+        >>> b = ScoreTable.from_items(["qld"] * 2, topics, ["P@5"], np.array([[0.2], [0.8]]))
+        >>> both = ScoreTable.concat(a, b)
+        >>> both.runs, both.means()["qld"]["P@5"]
+        (('bm25', 'qld'), 0.5)
+        """
+        tables = tuple(check_sequence_of(tables, ScoreTable, "tables", min_len=1))
+        owner: dict[str, int] = {}
+        for i, t in enumerate(tables):
+            for run in t.runs:
+                if run in owner:
+                    raise fail(
+                        "tables",
+                        "hold each run once (join adds measures to the same runs)",
+                        f"run {run!r} in table {owner[run]} and in table {i}",
+                    )
+                owner[run] = i
+        directions: dict[str, tuple[str, int]] = {}
+        for i, t in enumerate(tables):
+            for m, d in t.directions.items():
+                first = directions.setdefault(m, (d, i))
+                if first[0] != d:
+                    raise fail(
+                        "tables",
+                        "give each measure one direction",
+                        f"{m!r}, {first[0]} in table {first[1]} and {d} in table {i}",
+                    )
+        measures = tuple(directions)
+        topics = tuple(sorted(set().union(*(t.topics for t in tables))))
+        t_index = {x: i for i, x in enumerate(topics)}
+        m_index = {x: i for i, x in enumerate(measures)}
+        shape = (len(topics), len(owner), len(measures))
+        values = np.zeros(shape)
+        present = np.zeros(shape, dtype=bool)
+        pooled = any(t.overall is not None for t in tables)
+        overall = np.full(shape[1:], np.nan) if pooled else None
+        notices: dict[str, Any] = {}
+        col = 0
+        for t in tables:
+            at = (
+                np.fromiter(map(t_index.__getitem__, t.topics), np.int64, len(t.topics)),
+                np.arange(col, col + len(t.runs)),
+                np.fromiter(map(m_index.__getitem__, t.measures), np.int64, len(t.measures)),
+            )
+            values[np.ix_(*at)] = t.values
+            present[np.ix_(*at)] = t.present
+            if overall is not None:
+                overall[np.ix_(at[1], at[2])] = t.mean()[0]
+            for key, value in t.notices.items():
+                notices.setdefault(key, value)
+            col += len(t.runs)
+        runs = tuple(owner)
+        notices.update(notice_partial_topics(present, topics, measures, runs))
+        return cls(
+            topics=topics,
+            runs=runs,
+            measures=measures,
+            values=values,
+            present=present,
+            overall=overall,
+            notices=notices,
+            directions={m: d for m, (d, _) in directions.items()},
         )
 
     @public

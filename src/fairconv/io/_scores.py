@@ -12,6 +12,9 @@ Four layouts are read (docs/formats.md, Per-topic score files):
 - ranx per-query scores as JSON: ``{measure: {query_id: value}}`` (a ``Run``'s
   ``scores``; the run is the file's name) or ``{run: {measure: {query_id: value}}}``.
 
+Long DataFrames of scores (run, topic, measure, value, under the column names of
+fairconv, ir_measures and PyTerrier) are read beside the files, by the same rules.
+
 The layout is detected, or forced with ``input_format``. A text file is read as array
 work over its bytes (the tokeniser of every reader), with no Python loop per line. The
 means are always recomputed from the topic rows.
@@ -31,6 +34,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import repeat
 from operator import attrgetter
+from typing import Any
 
 import numpy as np
 
@@ -51,7 +55,27 @@ from .._validation import (
     notice,
     public,
 )
-from ..results import DIRECTIONS, ScoreTable, as_names, direction_of, few, unknown_measure
+from ..results import (
+    DIRECTIONS,
+    ScoreTable,
+    as_names,
+    direction_of,
+    few,
+    notice_partial_topics,
+    unknown_measure,
+)
+from ._frames import (
+    RUN_COLUMNS,
+    _Column,
+    _is_frame,
+    _is_missing,
+    _label,
+    _number_ok,
+    _objects,
+    _Place,
+    _texts,
+    _token,
+)
 from ._text import (
     ALL_DECIMALS,
     FileFormatError,
@@ -87,9 +111,12 @@ class _Part:
     item: str = "line"
     layout: str = "fairconv"  # the tool that wrote it: its measures' directions (_directions)
     guess: str = ""  # how the layout was guessed from the columns; "" when the file says
+    labels: Any = None  # a DataFrame's index label of each row (item "row")
 
     def where(self, i: int) -> str:
-        """Where row ``i`` is: ``file:line``, or the JSON field / item."""
+        """Where row ``i`` is: ``file:line``, the JSON field, the item or the frame's row."""
+        if self.labels is not None:
+            return _frame_row(self.source, self.labels[i])
         if self.lines is not None:
             return Where(self.source, int(self.lines[i]))
         run, m, t = (
@@ -460,7 +487,180 @@ def _ranx_part(path, name: str | None) -> _Part:
     )
 
 
+_FRAME_COLUMNS = {
+    "run": RUN_COLUMNS,
+    "topic": ("topic", "query_id", "qid", "q_id"),
+    "measure": ("measure",),
+    "value": ("value",),
+}
+"""The columns of a long DataFrame of scores, by the names each tool gives them: fairconv
+(``ScoreTable.to_frame``: run, topic), ir_measures (query_id), PyTerrier's
+``Experiment(perquery=True)`` (name, qid)."""
+
+
+def _frame_row(source: str, label) -> str:
+    """A row of a DataFrame as messages name it: by its index label, what ``df.loc`` takes."""
+    return f"{source.removesuffix(' (DataFrame)')} (DataFrame, index {_label(label)!r})"
+
+
+def _frame_field(frame, kind: str, source: str):
+    """The column of ``kind`` (the first of its names present), or None."""
+    taken = [str(c) for c in frame.columns]
+    for name in _FRAME_COLUMNS[kind]:
+        if taken.count(name) > 1:
+            raise ValueError(f"{source} has {taken.count(name)} columns named {name!r}; keep one")
+        if name in taken:
+            return frame.iloc[:, taken.index(name)]
+    if kind == "run":
+        return None
+    raise ValueError(
+        f"{source} needs a {kind} column named one of {', '.join(_FRAME_COLUMNS[kind])}; it "
+        f"has {', '.join(taken)}"
+    )
+
+
+def _frame_names(column, source: str, labels, field: str, rows=None):
+    """A column of ids (str or integers) as (names in order of first appearance, codes).
+
+    ``rows``: the rows kept (all when None). The first row whose id breaks the rule
+    (missing, neither a str nor an integer, the id rule) raises, named by its label.
+    """
+    texts, bad = _texts(_Column(column, _Place(source)))
+    if texts is None:
+        _token(column.iloc[bad], field, _frame_row(source, labels[bad]))
+    if rows is not None:
+        texts = texts[rows]
+    names = list(dict.fromkeys(texts))
+    wrong = first_bad_id(names)
+    if wrong >= 0:
+        at = int(np.argmax(texts == names[wrong]))
+        row = at if rows is None else int(rows[at])
+        _token(names[wrong], field, _frame_row(source, labels[row]))
+    index = dict(zip(names, range(len(names)), strict=True))
+    return names, np.fromiter(map(index.__getitem__, texts), np.int32, len(texts))
+
+
+def _frame_measures(column, source: str, labels) -> tuple[list[str], np.ndarray]:
+    """Measure names: strings, or ir_measures' measures (as ir_measures prints them)."""
+    cells = _objects(column)
+    distinct = list(dict.fromkeys(cells))
+    for value in distinct:
+        if isinstance(value, (bool, np.bool_, float, np.floating)) or _is_missing(value):
+            at = next(i for i, x in enumerate(cells) if x is value or x == value)
+            raise file_error(
+                _frame_row(source, labels[at]),
+                f"a measure must be named by a string, got {value!r}",
+            )
+    text = {value: str(value) for value in distinct}
+    names = list(dict.fromkeys(text.values()))
+    wrong = first_bad_id(names)
+    if wrong >= 0:
+        at = next(i for i, x in enumerate(cells) if text[x] == names[wrong])
+        raise file_error(
+            _frame_row(source, labels[at]),
+            f"the measure {names[wrong]!r} must {id_fault(names[wrong])}",
+        )
+    position = dict(zip(names, range(len(names)), strict=True))
+    index = {value: position[name] for value, name in text.items()}
+    return names, np.fromiter(map(index.__getitem__, cells), np.int32, len(cells))
+
+
+def _frame_values(column, source: str, labels) -> np.ndarray:
+    """Scores as floats: numbers, and NaN (or a missing value) where undefined."""
+    kind = getattr(column.dtype, "kind", "O")
+    if kind in "iuf" and str(column.dtype) != "category":
+        values = column.to_numpy(dtype=np.float64, na_value=np.nan)
+    else:
+        cells = _objects(column)
+        missing = np.asarray(column.isna(), dtype=bool)
+        ok = missing.copy()
+        ok[~missing] = np.fromiter(map(_number_ok, cells[~missing]), bool, int((~missing).sum()))
+        if not ok.all():
+            at = int(np.argmax(~ok))
+            value = cells[at]
+            rule = "finite" if isinstance(value, (float, np.floating)) else "a number"
+            raise file_error(
+                _frame_row(source, labels[at]),
+                f"a score must be {rule} (NaN where undefined), got {_shown(value)}",
+            )
+        cells[missing] = np.nan
+        values = cells.astype(np.float64)
+    infinite = np.isinf(values)
+    if infinite.any():
+        at = int(np.argmax(infinite))
+        raise file_error(
+            _frame_row(source, labels[at]),
+            f"a score must be finite (NaN where undefined), got {_shown(values[at])}",
+        )
+    return values
+
+
+def _shown(value) -> str:
+    """A value as the user wrote it: ``inf``, ``'x'``, never ``np.float64(inf)``."""
+    if isinstance(value, (np.generic,)):
+        value = value.item()
+    return repr(value)
+
+
+def _frame_part(frame, name: str | None) -> _Part:
+    """The topic rows of a long DataFrame of scores (run, topic, measure, value).
+
+    A frame with a run column holds one run per value (named by the caller when it
+    holds one); without one, the caller names its run. Rows of topic ``all`` are means
+    (``to_frame(all_rows=True)``), left out as in the files.
+    """
+    source = "scores (DataFrame)" if name is None else f"run {name!r} (DataFrame)"
+    labels = frame.index
+    run_col = _frame_field(frame, "run", source)
+    topic_col, measure_col, value_col = (
+        _frame_field(frame, k, source) for k in ("topic", "measure", "value")
+    )
+    if len(frame) == 0:
+        raise ValueError(f"{source} has no rows (no scores)")
+    topics_all, topic_all = _frame_names(topic_col, source, labels, "topic")
+    rows = np.flatnonzero(topic_all != topics_all.index("all")) if "all" in topics_all else None
+    if rows is not None and len(rows) == 0:
+        raise ValueError(f"{source} has only 'all' rows (means), no per-topic scores")
+    take = (lambda c: c.iloc[rows]) if rows is not None else (lambda c: c)
+    kept = labels if rows is None else labels[rows]
+    topics, topic = _frame_names(topic_col, source, labels, "topic", rows)
+    measures, measure = _frame_measures(take(measure_col), source, kept)
+    values = _frame_values(take(value_col), source, kept)
+    if run_col is None:
+        if name is None:
+            raise ValueError(
+                f"{source} has no run column ({', '.join(RUN_COLUMNS)}); name its run: "
+                "{name: frame}"
+            )
+        runs, run = [name], np.zeros(len(topic), np.int32)
+    else:
+        runs, run = _frame_names(run_col, source, labels, "run name", rows)
+        if name is not None:
+            if len(runs) != 1:
+                raise ValueError(
+                    f"the name {name!r} is given to a DataFrame of {len(runs)} runs "
+                    f"({few(runs)}); name only frames of one run"
+                )
+            runs = [name]
+    return _Part(
+        source,
+        runs,
+        [True] * len(runs),
+        topics,
+        measures,
+        run,
+        topic,
+        measure,
+        values,
+        None,
+        "row",
+        labels=kept,
+    )
+
+
 def _part(path, fmt: str | None, name: str | None) -> _Part:
+    if _is_frame(path):
+        return _frame_part(path, name)
     if fmt is None and _is_stream(path):  # a FIFO is read once: its bytes serve both looks
         with open(path, "rb") as f:
             data = io.BytesIO(f.read())
@@ -475,10 +675,12 @@ def _sources(paths) -> list[tuple[str | None, object]]:
     """(name or None, path) of every file: paths, files, and ``{name: path(s)}`` mappings."""
     if isinstance(paths, (str, bytes, os.PathLike, Mapping)) or hasattr(paths, "read"):
         paths = [paths]
+    if _is_frame(paths):
+        paths = [paths]
     if not isinstance(paths, Sequence):
         raise fail_type(
             "paths",
-            "be a path, a file, a mapping {name: path} or a sequence of them",
+            "be a path, a file, a DataFrame, a mapping {name: path} or a sequence of them",
             type(paths).__name__,
         )
     out: list[tuple[str | None, object]] = []
@@ -491,11 +693,13 @@ def _sources(paths) -> list[tuple[str | None, object]]:
                     )
                 many = isinstance(value, Sequence) and not isinstance(value, (str, bytes))
                 out += [(name, p) for p in (value if many else [value])]
-        elif isinstance(item, (str, os.PathLike)) or hasattr(item, "read"):
+        elif isinstance(item, (str, os.PathLike)) or hasattr(item, "read") or _is_frame(item):
             out.append((None, item))
         else:
             raise fail_type(
-                "paths", "hold paths, files or mappings {name: path}", type(item).__name__
+                "paths",
+                "hold paths, files, DataFrames or mappings {name: path}",
+                type(item).__name__,
             )
     if not out:
         raise fail("paths", "name a file", "none")
@@ -676,7 +880,7 @@ def _table(parts: list[_Part], measures, topics, directions=None) -> ScoreTable:
             t, r, m = t[kept], r[kept], m[kept]
             values[t, r, m] = p.value[lo : lo + _STEP][kept]
             present[t, r, m] = True
-    notices = _warn_partial(present, chosen_t, chosen_m, list(run_index))
+    notices = notice_partial_topics(present, chosen_t, chosen_m, list(run_index))
     return ScoreTable(
         topics=tuple(chosen_t),
         runs=tuple(run_index),
@@ -707,32 +911,6 @@ def _refuse_repeats(parts: list[_Part], cells: list, topics, runs, measures) -> 
         f"a second value for run {runs[(c // n_m) % n_r]!r}, topic {topics[c // n_m // n_r]!r} "
         f"and measure {measures[c % n_m]!r} (first at {place(a)})",
     )
-
-
-def _warn_partial(present, topics, measures, runs) -> dict:
-    """One notice when some runs have a measure on topics where other runs lack it.
-
-    Returns the counts for :attr:`ScoreTable.notices`: ``{measure: topics lacking a
-    value for some run}`` for each such measure.
-    """
-    some, every = present.any(axis=1), present.all(axis=1)  # (topics, measures)
-    partial = (some & ~every).sum(axis=0)
-    counts = {m: int(n) for m, n in zip(measures, partial.tolist(), strict=True) if n}
-    if counts:
-        i = measures.index(next(iter(counts)))
-        t = int(np.flatnonzero(some[:, i] & ~every[:, i])[0])
-        lacking = [runs[r] for r in np.flatnonzero(~present[t, :, i])[:3]]
-        said = ", ".join(
-            f"{m}: {n} of {int(some[:, measures.index(m)].sum())} topic(s)"
-            for m, n in list(counts.items())[:3]
-        )
-        more = f" and {len(counts) - 3} more measure(s)" if len(counts) > 3 else ""
-        notice(
-            f"{caller()}: some runs lack a value on topics that others have ({said}{more}; "
-            f"first: topic {topics[t]!r} of {measures[i]}, runs {', '.join(lacking)}); "
-            "analyses of all runs use the topics every run has"
-        )
-    return {"topics_missing_by_measure": counts} if counts else {}
 
 
 @public
@@ -797,32 +975,40 @@ def read_scores(
 
     Parameters
     ----------
-    paths : path, file, mapping or sequence of them
-        The files. A mapping ``{name: path}`` (or ``{name: [paths]}``) names the run of
-        each file, as ``NAME=FILE`` does on the command line; a sequence may mix paths
-        and mappings. A run named inside its files (a ``run`` column, a ``runid`` row,
-        a ranx file's run keys) or by a mapping may be spread over several files with
-        different measures. A run named only by its file's base name is never merged
-        with a run of another file.
+    paths : path, file, DataFrame, mapping or sequence of them
+        The files, or long DataFrames of scores: a run column (``run``, ``run_id``,
+        ``tag``, ``name`` or ``system``; optional), a topic column (``topic``,
+        ``query_id``, ``qid`` or ``q_id``), ``measure`` and ``value``, as
+        ``ScoreTable.to_frame()``, ``pandas.DataFrame(ir_measures.iter_calc(...))``
+        and PyTerrier's ``Experiment(..., perquery=True)`` (name, qid, measure,
+        value) give them; integer ids are taken as their digits, a missing or NaN
+        value is undefined, and rows of topic ``all`` (means) are left out. A mapping
+        ``{name: path}`` (or ``{name: [paths]}``) names the run of each file or
+        frame, as ``NAME=FILE`` does on the command line; a sequence may mix them. A
+        run named inside its files (a ``run`` column, a ``runid`` row, a ranx file's
+        run keys) or by a mapping may be spread over several sources with different
+        measures. A run named only by its file's base name is never merged with a run
+        of another file.
     measures : sequence of str, optional
         Keep only these measures; an unknown name is an error listing the valid ones.
         Names are kept as the files print them (``ndcg_cut_20``, ``P_5``).
     topics : sequence of str, optional
         Keep only these topics (all by default); a topic no file has is an error.
     input_format : {'fairconv', 'trec_eval', 'ir_measures', 'ranx'}, optional
-        The layout of every file; detected per file when not given.
+        The layout of every file (not of DataFrames); detected per file when not given.
     directions : mapping of str to {'higher', 'lower', 'undirected'}, optional
         Which way measures point, by name as the files print them (any measure of the
         files, kept or not), e.g. ``{"ndcg_loss": "lower"}``; the analyses rank runs by
         it (:attr:`ScoreTable.directions`). A measure not named takes the direction of
-        the tool that wrote its file: fairconv's own for a fairconv TSV
-        (:func:`~fairconv.results.direction_of`: ``EE-D`` is lower-is-better), higher
-        is better for a trec_eval, ir_measures or ranx file, which do not say.
+        the tool that wrote its file: fairconv's own for a fairconv TSV and a
+        DataFrame (:func:`~fairconv.results.direction_of`: ``EE-D`` is
+        lower-is-better, another tool's name higher-is-better), higher is better for a
+        trec_eval, ir_measures or ranx file, which do not say.
 
     Returns
     -------
     ScoreTable
-        Runs in order of first appearance, topics sorted; a cell exists where a file
+        Runs in order of first appearance, topics sorted; a cell exists where a source
         gives a value (``NaN`` marks an undefined one).
 
     Raises
@@ -837,7 +1023,11 @@ def read_scores(
         ``topics`` the files lack (naming any file whose layout was guessed);
         ``directions`` naming a measure the files lack or a direction not in
         :data:`~fairconv.results.DIRECTIONS`, or missing for a measure that a fairconv
-        TSV and another tool's file point different ways.
+        TSV and another tool's file point different ways. A DataFrame's row is named
+        by its index label (``scores (DataFrame, index 5)``): an id that is missing or
+        breaks the id rule, a value that is not a number or is infinite, a measure
+        not named by a string, a missing column; a frame without a run column and
+        without a name.
 
     Warns
     -----
@@ -858,6 +1048,11 @@ def read_scores(
     ...                 directions={"judged_loss": "lower"})
     >>> dict(t.directions)
     {'judged_loss': 'lower'}
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame({"name": ["bm25", "bm25"], "qid": ["q1", "q2"],
+    ...                       "measure": ["map", "map"], "value": [0.25, 0.75]})
+    >>> read_scores(frame).means()["bm25"]["map"]  # PyTerrier's per-query frame
+    0.5
     """
     if input_format is not None:
         input_format = check_choice(input_format, "input_format", SCORE_FORMATS)
