@@ -40,7 +40,7 @@ def test_integer_names_from_a_dataframe_are_converted_with_str():
     assert t.topics == ("101", "7") and t.runs == ("3",)
     assert all(type(x) is str for x in (*t.topics, *t.runs))
     # every output works: repr, HTML, TSV, JSON, and the TSV reads back
-    assert "runs: 3;" in repr(t) and "<th>3</th>" in t._repr_html_()
+    assert "runs: 3;" in repr(t) and '<th title="3">3</th>' in t._repr_html_()
     out = io.StringIO()
     t.to_tsv(out)
     assert out.getvalue().splitlines()[1] == "3\t101\tM\t0.0"
@@ -367,3 +367,67 @@ def test_concat_keeps_pooled_means():
                         present=a.present, overall=np.array([[0.9]]))  # fmt: skip
     both = ScoreTable.concat(a, pooled)
     assert both.means().to_dict() == {"A": {"M": 0.5}, "B": {"M": 0.9}}
+
+
+# ------------------------------------------------------------------ the notebook table
+def test_a_notebook_shows_the_measures_with_a_cutoff_first(pilot):
+    """gfr.evaluate(..., cutoffs=[5, 10, 20]): GFR@10 was among '16 more measures'."""
+    from fairconv import gfr
+
+    t = gfr.evaluate(pilot.qrels, pilot.runs, pilot.attributes, cutoffs=[5, 10, 20])
+    html = t._repr_html_()
+    heads = [h.split(">", 1)[1].split("<")[0] for h in html.split("<th title=")[1:13]]
+    assert heads == ["ERR@5", "iRBU@5", "GFR@5", "ERR@10", "iRBU@10", "GFR@10", "ERR@20",
+                     "iRBU@20", "GFR@20", "GF-JSD@5[R-HINDEX]", "GF-NMD@5[R-HINDEX]",
+                     "GF-RNOD@5[R-HINDEX]"]  # fmt: skip
+    assert "not shown: 72 more measures" in html
+    # display only: the outputs keep the table's order
+    out = io.StringIO()
+    t.to_tsv(out, summary=True)
+    rows = [line.split("\t")[2] for line in out.getvalue().splitlines()[1:]]
+    assert [m for m in rows if not m.startswith("n[")][: len(t.measures)] == list(t.measures)
+    assert list(t.to_dict()[t.runs[0]]["all"]) == list(t.measures)
+
+
+@pytest.fixture(scope="module")
+def pilot():
+    from fairconv.datasets import fairweb1_pilot
+
+    return fairweb1_pilot()
+
+
+def test_fixed_decimals_settable_and_counts_only_where_they_differ():
+    values = np.array([[[1 / 3, 0.5]], [[2 / 3, np.nan]], [[1.0, np.nan]]])
+    t = table(topics=("q1", "q2", "q3"), measures=("M", "N@5[G]"), values=values)
+    html = t._repr_html_()
+    assert "<td>0.6667</td>" in html and "<td>0.5000</td>" in html  # 4 decimals
+    assert "3 topics (each mean over the 3, or over the n shown)" in html
+    assert "<br><small>n=1</small>" in html  # N@5[G]: every run over 1 topic, said once
+    assert "(n=" not in html
+    three = t.display(decimals=1)._repr_html_()
+    assert "<td>0.7</td>" in three and "<td>0.5</td>" in three
+    assert "<td>1</td>" in t.display(decimals=0)._repr_html_()
+    assert "0.667" in t.means().display(decimals=3)._repr_html_()
+    for bad in (-1, 18, 2.5, True):
+        with pytest.raises(ValueError, match=r"'decimals' parameter of results.ScoreTable.display "
+                           r"must be an integer in 0..17"):  # fmt: skip
+            t.display(decimals=bad)
+    assert (
+        repr(t.display()) == "Shown(ScoreTable, means over topics: 1 run x 2 measures, 4 decimals)"
+    )
+
+
+def test_a_cell_whose_count_differs_from_its_column_s_says_it():
+    values = np.array([[[0.5], [0.5]], [[0.5], [np.nan]]])  # run B: 1 of 2 topics defined
+    html = table(runs=("A", "B"), values=values)._repr_html_()
+    assert html.count("(n=1)") == 1 and "<td>0.5000 <small>(n=1)</small></td>" in html
+
+
+def test_long_set_lists_are_shortened_with_the_whole_name_in_a_tooltip():
+    name = "EE-D[geography,gender,language,age]"
+    long_run = "a-run-name-much-longer-than-a-column-needs"
+    t = ScoreTable(topics=("q1",), runs=(long_run,), measures=(name,), values=np.ones((1, 1, 1)),
+                   present=np.ones((1, 1, 1), bool))  # fmt: skip
+    html = t._repr_html_()
+    assert f'<th title="{name} (lower is better)">EE-D[geography,gender,…]</th>' in html
+    assert f'<th title="{long_run}">a-run-name-much-longer-…</th>' in html

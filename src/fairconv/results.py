@@ -23,6 +23,7 @@ from ._files import write_output
 from ._validation import (
     _short,
     caller,
+    check_int,
     check_mapping,
     check_names,
     check_once,
@@ -405,8 +406,12 @@ def _unknown(kind: str, name, valid: Sequence[str]) -> KeyError:
 
 REPR_LIMIT = 500
 """The most characters ``repr`` of a table (or of its means) prints."""
-HTML_LIMIT = 20
-"""The most runs, and the most measures, the HTML table of a notebook shows."""
+HTML_RUNS = 20
+"""The most runs the HTML table of a notebook shows (rows)."""
+HTML_MEASURES = 12
+"""The most measures the HTML table of a notebook shows (columns: about a notebook's width)."""
+DECIMALS = 4
+"""The decimals of the means a notebook shows (:meth:`ScoreTable.display` sets others)."""
 
 
 def _clip(name: str, room: int = 24) -> str:
@@ -505,37 +510,146 @@ class ScoreMeans(Mapping):
         return text if len(text) <= REPR_LIMIT else text[: REPR_LIMIT - 2] + "…)"
 
     def _repr_html_(self) -> str:
-        return _html(self._table, self._mean, self._count, "Means over topics")
+        return self.display()._repr_html_()
+
+    @public
+    def display(self, *, decimals: int = DECIMALS) -> Shown:
+        """The means as a notebook shows them, with ``decimals`` decimals.
+
+        As :meth:`ScoreTable.display`.
+
+        Parameters
+        ----------
+        decimals : int
+            Decimals of every mean, 0 to 17 (4 by default).
+
+        Returns
+        -------
+        Shown
+            What a notebook shows as the table (its ``_repr_html_``).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> table = ScoreTable.from_items(["bm25"], ["q1"], ["P@5"], np.array([[2 / 3]]))
+        >>> "0.667" in table.means().display(decimals=3)._repr_html_()
+        True
+        """
+        decimals = check_int(decimals, "decimals", minimum=0, maximum=17)
+        return Shown(self._table, self._mean, self._count, "Means over topics", decimals)
 
 
-def _html(table: ScoreTable, mean: np.ndarray, count: np.ndarray, title: str) -> str:
-    """A compact HTML table: means by run x measure, the topic count of each cell."""
-    from html import escape
+class Shown:
+    """A score table's means as a notebook shows them (:meth:`ScoreTable.display`).
 
-    runs, measures = table.runs[:HTML_LIMIT], table.measures[:HTML_LIMIT]
-    head = "".join(f"<th>{escape(m)}</th>" for m in measures)
-    rows = []
-    for r, run in enumerate(runs):
-        cells = "".join(
-            f"<td>{_number(mean[r, i])} <small>(n={int(count[r, i])})</small></td>"
-            for i in range(len(measures))
+    The measures with a cutoff come first (those of all attribute sets before those
+    of one set), full depth last; each mean has fixed decimals; a count of topics is
+    shown only where it differs from the table's (said once, in the caption): in a
+    column's header when every run shown has it, else in the cell; long names are
+    shortened, the whole name in a tooltip. At most :data:`HTML_RUNS` runs and
+    :data:`HTML_MEASURES` measures are shown, the caption saying how many are left out.
+    Display only: the TSV, JSON and other outputs keep the table's order and precision.
+    """
+
+    def __init__(self, table, mean, count, title: str, decimals: int):
+        self._table, self._mean, self._count = table, mean, count
+        self._title, self._decimals = title, decimals
+
+    def __repr__(self) -> str:
+        t = self._table
+        return (
+            f"Shown({self._title}: {_count(len(t.runs), 'run')} x "
+            f"{_count(len(t.measures), 'measure')}, {self._decimals} decimals)"
         )
-        rows.append(f"<tr><th>{escape(run)}</th>{cells}</tr>")
-    left = []
-    if len(table.runs) > HTML_LIMIT:
-        left.append(f"{len(table.runs) - HTML_LIMIT} more runs")
-    if len(table.measures) > HTML_LIMIT:
-        left.append(f"{len(table.measures) - HTML_LIMIT} more measures")
-    note = f"; not shown: {' and '.join(left)}" if left else ""
-    caption = (
-        f"{escape(title)}: {_count(len(table.runs), 'run')}, "
-        f"{_count(len(table.topics), 'topic')}, {_count(len(table.measures), 'measure')} "
-        f"(n: topics with a defined value){escape(note)}"
-    )
-    return (
-        f"<table><caption>{caption}</caption><thead><tr><th>run</th>{head}</tr></thead>"
-        f"<tbody>{''.join(rows)}</tbody></table>"
-    )
+
+    def _repr_html_(self) -> str:
+        from html import escape
+
+        t, decimals = self._table, self._decimals
+        order = shown_order(t.measures)
+        runs, columns = range(min(len(t.runs), HTML_RUNS)), order[:HTML_MEASURES]
+        topics = len(t.topics)
+        heads, counts = [], []
+        for i in columns:
+            column = self._count[: len(runs), i]
+            shared = len(column) > 0 and bool((column == column[0]).all())
+            usual = int(column[0]) if shared else topics  # the column's count, said once
+            counts.append(usual)
+            name = t.measures[i]
+            tip = name + _POINTING[t.directions[name]]
+            note = "" if usual == topics else f"<br><small>n={usual}</small>"
+            heads.append(f'<th title="{escape(tip)}">{escape(_short_measure(name))}{note}</th>')
+        rows = []
+        for r in runs:
+            cells = []
+            for k, i in enumerate(columns):
+                n = int(self._count[r, i])
+                note = "" if n == counts[k] else f" <small>(n={n})</small>"
+                cells.append(f"<td>{_fixed(self._mean[r, i], decimals)}{note}</td>")
+            run = t.runs[r]
+            rows.append(
+                f'<tr><th title="{escape(run)}">{escape(_clip(run))}</th>{"".join(cells)}</tr>'
+            )
+        left = []
+        if len(t.runs) > HTML_RUNS:
+            left.append(f"{len(t.runs) - HTML_RUNS} more runs")
+        if len(t.measures) > HTML_MEASURES:
+            hidden = [t.measures[i] for i in order[HTML_MEASURES:]]
+            left.append(f"{len(hidden)} more measures ({_listed(hidden, 60)})")
+        note = (
+            f"; not shown: {' and '.join(left)} (select with table[...] or select())"
+            if left
+            else ""
+        )
+        caption = (
+            f"{self._title}: {_count(len(t.runs), 'run')}, {_count(topics, 'topic')} "
+            f"(each mean over the {topics}, or over the n shown), "
+            f"{_count(len(t.measures), 'measure')}{note}"
+        )
+        return (
+            f"<table><caption>{escape(caption)}</caption><thead><tr><th>run</th>"
+            f"{''.join(heads)}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+        )
+
+
+_POINTING = {"higher": "", "lower": " (lower is better)", "undirected": " (neither way is better)"}
+"""A measure's direction in its header's tooltip (higher-is-better goes without saying)."""
+
+
+def shown_order(measures: Sequence[str]) -> list[int]:
+    """The positions of ``measures`` in the order a notebook shows them.
+
+    Measures with a cutoff first (those of all attribute sets, then those of one),
+    full depth last, each group in the table's order; a name that is not fairconv's
+    (``ndcg_cut_10``) counts as one with a cutoff, of all sets.
+    """
+
+    def key(i: int):
+        try:
+            name = MeasureName.parse(measures[i])
+        except ValueError:
+            return (0, 0, i)
+        return (name.cutoff is None, name.attribute is not None, i)
+
+    return sorted(range(len(measures)), key=key)
+
+
+def _short_measure(name: str, room: int = 24) -> str:
+    """A measure name for a header: a long attribute-set list cut (``EE-D[geo,gen…]``)."""
+    try:
+        parsed = MeasureName.parse(name)
+    except ValueError:
+        return _clip(name, room)
+    if parsed.attribute is None or len(name) <= room:
+        return _clip(name, room)
+    head = str(MeasureName(parsed.base, parsed.cutoff))
+    keep = max(4, room - len(head) - 2)
+    return f"{head}[{_clip(parsed.attribute, keep)}]"
+
+
+def _fixed(value: float, decimals: int) -> str:
+    """A mean with fixed decimals; ``NaN`` where undefined."""
+    return "NaN" if np.isnan(value) else f"{value:.{decimals}f}"
 
 
 @dataclass(frozen=True, eq=False, kw_only=True)
@@ -970,8 +1084,49 @@ class ScoreTable:
         return text if len(text) <= REPR_LIMIT else text[: REPR_LIMIT - 2] + "…)"
 
     def _repr_html_(self) -> str:
+        return self.display()._repr_html_()
+
+    @public
+    def display(self, *, decimals: int = DECIMALS) -> Shown:
+        """The table as a notebook shows it: means by run and measure, fixed decimals.
+
+        A notebook shows a table this way with 4 decimals; ``table.display(decimals=3)``
+        shows it with 3. The measures with a cutoff come first (those of all
+        attribute sets before those of one set), full depth last; a count of topics
+        (n) is shown only where it differs from the table's, said once in the caption
+        (in a column's header when its every run has it); long attribute-set lists
+        are shortened, the whole name (and a lower-is-better direction) in a
+        tooltip. At most :data:`HTML_RUNS` runs and :data:`HTML_MEASURES` measures,
+        the caption naming those left out. Display only: :meth:`to_tsv`,
+        :meth:`to_json` and the other outputs keep the table's order and precision.
+
+        Parameters
+        ----------
+        decimals : int
+            Decimals of every mean, 0 to 17 (4 by default).
+
+        Returns
+        -------
+        Shown
+            What a notebook shows as the table (its ``_repr_html_``).
+
+        Raises
+        ------
+        ValueError
+            ``decimals`` that is not an integer from 0 to 17.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> values = np.array([[1 / 3, 0.5], [2 / 3, 0.25]])
+        >>> table = ScoreTable.from_items(["bm25", "bm25"], ["q1", "q2"], ["ERR", "ERR@10"], values)
+        >>> html = table.display(decimals=3)._repr_html_()
+        >>> html.index("ERR@10") < html.index(">ERR<"), "0.500" in html  # cutoff first
+        (True, True)
+        """
+        decimals = check_int(decimals, "decimals", minimum=0, maximum=17)
         mean, count = self.mean()
-        return _html(self, mean, count, "ScoreTable, means over topics")
+        return Shown(self, mean, count, "ScoreTable, means over topics", decimals)
 
     @public
     def join(self, *others: ScoreTable) -> ScoreTable:
@@ -1251,6 +1406,11 @@ class ScoreTable:
         all_rows : bool
             Add each run's ``all`` values (topic ``"all"``) after its topics, as the TSV
             output does (NaN where the mean is undefined).
+
+        See Also
+        --------
+        fairconv.io.read_scores : reads a long frame back (and the frames of
+            ir_measures and PyTerrier), the ``all`` rows left out.
 
         Examples
         --------
