@@ -431,3 +431,41 @@ def test_long_set_lists_are_shortened_with_the_whole_name_in_a_tooltip():
     html = t._repr_html_()
     assert f'<th title="{name} (lower is better)">EE-D[geography,gender,…]</th>' in html
     assert f'<th title="{long_run}">a-run-name-much-longer-…</th>' in html
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 12) | st.sampled_from(["0", "1", "7", "q", "12"]), min_size=1,
+                max_size=6, unique_by=lambda x: (type(x), x)))  # fmt: skip
+def test_names_become_str_and_two_inputs_of_one_name_are_refused(names):
+    """numpy integers from a DataFrame and strings: converted, never merged."""
+    mixed = [np.int64(x) if isinstance(x, int) else x for x in names]
+    texts = [str(x) for x in names]
+    if len(set(texts)) < len(texts):
+        with pytest.raises(ValueError, match=r"must hold distinct names. Got .* and .*, both"):
+            table(topics=mixed)
+    else:
+        assert table(topics=mixed).topics == tuple(texts)
+
+
+def test_the_command_line_asks_a_name_for_a_file_named_as_no_run_is(tmp_path):
+    """A run named '' or 'my run' could be written but not read back."""
+    (tmp_path / "my run.trec").write_text("m\tq1\t0.4\nm\tq2\t0.6\nm\tall\t0.5\n")
+    (tmp_path / "b.trec").write_text("m\tq1\t0.1\nm\tq2\t0.2\nm\tall\t0.15\n")
+    argv = [sys.executable, "-m", "fairconv", "compare", "-m", "m", "--test", "tukey"]
+    proc = subprocess.run([*argv, "my run.trec", "b.trec"], capture_output=True, text=True,
+                          cwd=tmp_path)  # fmt: skip
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+    assert "my run.trec: the file names no run, and its name 'my run.trec' is no run name" in (
+        proc.stderr
+    )
+    proc = subprocess.run([*argv, "mine=my run.trec", "b.trec"], capture_output=True, text=True,
+                          cwd=tmp_path)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_the_command_line_refuses_a_ranx_id_by_the_id_rule(tmp_path):
+    (tmp_path / "a.json").write_text('{"A": {"m": {"q1": 0.5, "q 2": 0.25}}}')
+    proc = subprocess.run([sys.executable, "-m", "fairconv", "compare", "-m", "m", "a.json"],
+                          capture_output=True, text=True, cwd=tmp_path)  # fmt: skip
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+    assert "a.json: field 'A'/'m'/'q 2': a query id must not contain whitespace" in proc.stderr

@@ -498,3 +498,25 @@ def test_ir_measures_results_follow_the_id_and_name_rules():
         from_ir_measures([Metric("q1", "P@5", 0.1), Metric("q2", "P@5", -np.inf)], name="r")
     t = from_ir_measures({np.int64(7): [Metric(np.int64(3), "P@5", 0.5)]})
     assert t.runs == ("7",) and t.topics == ("3",)
+
+
+def test_reading_a_fairconv_tsv_holds_a_code_per_row_not_a_string(tmp_path):
+    """compare on a 7 MB TSV peaked at 16x the file; the reader's arrays follow the rows."""
+    import tracemalloc
+
+    rng = np.random.default_rng(0)
+    f = tmp_path / "s.tsv"
+    rows = [f"r{r}\tq{t}\tm{m}\t{rng.random():.4f}\n" for r in range(20) for t in range(2000)
+            for m in range(8)]  # fmt: skip
+    f.write_text("run\ttopic\tmeasure\tvalue\n" + "".join(rows))
+    size = f.stat().st_size
+    tracemalloc.start()
+    try:
+        t = read_scores(f, measures=["m1"])
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert t.values.shape == (2000, 20, 1)
+    # the tokeniser's bounds are allocated at 4x the file (pages it never reaches are
+    # not memory), the bytes 1x; with a string per row the reading took 11.2x
+    assert peak < 8 * size, peak / size
