@@ -443,8 +443,19 @@ def read_run(path, run_name=None):
         _integer(name, number, tokens[3], RANK, message)
     scores = [_number(name, n, t[4], "run", "score (5th column)") for n, t in rows]
     topics, ids = _topics([t[0] for _, t in rows])
+    samples, sample_ids = _topics([t[1] for _, t in rows])  # column 2: the sample id
     tag = run_name or rows[0][1][5].decode()
-    return Run(name, topics, ids, _docs(rows, 2), tag, np.array(scores), _lines(rows))
+    return Run(
+        name,
+        topics,
+        ids,
+        _docs(rows, 2),
+        tag,
+        np.array(scores),
+        _lines(rows),
+        samples=samples,
+        sample_ids=sample_ids,
+    )
 
 
 # --------------------------------------------------------------------------- core arithmetic

@@ -125,7 +125,7 @@ GMEMB = st.tuples(
 ).map(lambda t: [t[0], t[1], *t[2]])
 RUN = st.tuples(
     TOPICS,
-    st.sampled_from([b"Q0", b"0"]),
+    st.sampled_from([b"Q0", b"Q0", b"0", b"1", b"#s", b"s\xc3\xa9"]),  # the sample id
     DOCS,
     st.sampled_from([b"1", b"2", b"0", b"-1", b"1.0", b"9" * 18, b"9" * 19, b"007"]),
     NUMBERS,

@@ -213,6 +213,76 @@ def test_runs_from_frames_dicts_and_records_rank_as_the_oracle(tmp_path, rows, d
 
 @SETTINGS
 @given(
+    rows=run_rows(),
+    dtype=st.sampled_from(DTYPES),
+    data=st.data(),
+)
+def test_sample_ids_of_frames_records_and_files_are_the_oracles(tmp_path, rows, dtype, data):
+    """The sample id of every line, kept as topics are: names in order of first
+    appearance and a code per line, from a ``sample`` column, a record field or column
+    2 of a TREC run line."""
+    samples = data.draw(st.lists(IDS, min_size=len(rows), max_size=len(rows)))
+    keys = [(s, t, d) for s, (t, d, _) in zip(samples, rows, strict=True)]
+    names, codes, _ = oracle_keyed(keys)
+    frame = pd.DataFrame(
+        {
+            "query_id": id_column([t for t, _, _ in rows], dtype),
+            "doc_id": id_column([d for _, d, _ in rows], dtype),
+            "score": [s for *_, s in rows],
+            "sample": id_column(samples, dtype),
+        }
+    )
+    records = [
+        {"query_id": t, "doc_id": d, "score": s, "sample": k}
+        for (t, d, s), k in zip(rows, samples, strict=True)
+    ]
+    f = tmp_path / "run"
+    f.write_text(
+        file_text(
+            (t, k, d, i, repr(s), "r")
+            for i, ((t, d, s), k) in enumerate(zip(rows, samples, strict=True))
+        ),
+        encoding="utf-8",
+    )
+    for run in (as_run(frame), as_run(records), read_run(f), as_runs(frame.assign(run="r"))[0]):
+        assert run.samples == names
+        assert run.sample_ids.tolist() == codes
+
+
+def test_a_run_without_sample_ids_has_every_line_in_the_sample_q0():
+    frame = pd.DataFrame({"query_id": ["T1", "T1", "T2"], "doc_id": ["a", "b", "a"],
+                          "score": [1.0, 2.0, 3.0]})  # fmt: skip
+    for run in (as_run(frame), as_run({"T1": {"a": 1.0}}), as_run(frame.to_dict("records"))):
+        assert run.samples == ("Q0",)
+        assert run.sample_ids.tolist() == [0] * len(run.docs)
+        assert not run.sample_ids.flags.writeable  # a view of one 0: no memory per line
+    several = as_run(frame.assign(sample=["s1", "s1", "s2"]))
+    assert several.samples == ("s1", "s2") and several.sample_ids.tolist() == [0, 0, 1]
+
+
+@pytest.mark.parametrize(
+    "records, message",
+    [
+        ([{"sample": "s"}, {}], "run 'run' (records):2: the record has no field sample, which "
+         "record 1 has: give it in every record or in none"),
+        ([{}, {}, {"sample": "s"}], "run 'run' (records):3: the record has a field sample, which "
+         "record 1 lacks"),
+        ([{"sample": "s"}, {"sample": "a b"}], "run 'run' (records):2: the sample id 'a b' must "
+         "be non-empty, without whitespace"),
+        ([{"sample": None}], "run 'run' (records):1: the sample id is missing (None)"),
+        ([{"sample": 1.5}], "run 'run' (records):1: the sample id must be a string or an "
+         "integer, got float 1.5"),
+    ],
+)  # fmt: skip
+def test_sample_ids_follow_the_id_rule_in_every_record_or_none(records, message):
+    base = [{"query_id": "T1", "doc_id": f"d{i}", "score": 1.0} for i in range(len(records))]
+    with pytest.raises(ValueError) as info:
+        as_run([{**b, **r} for b, r in zip(base, records, strict=True)])
+    assert str(info.value).startswith(message)
+
+
+@SETTINGS
+@given(
     rows=qrels_rows(),
     groups=st.integers(2, 4),
     dtype=st.sampled_from(["float64", "Float64", "object"]),

@@ -815,3 +815,35 @@ def test_pieces_end_where_topics_end():
         assert all(lo < hi and (lo == 0 or ids[lo] != ids[lo - 1]) for lo, hi in pieces)
     assert rankings._pieces(table, 2) == [(0, 5), (5, 10)]
     assert rankings._pieces(types.SimpleNamespace(docs=[], topic_ids=ids[:0]), 3) == [(0, 0)]
+
+
+def test_only_the_measures_asked_for_are_computed(monkeypatch):
+    """measures= computes what it names and what those need (GFR: the utility and each
+    set's own divergence), nothing else."""
+    from fairconv import _core
+
+    calls = []
+    gf = _core.gf_at_cutoffs
+
+    def spy(decay, membership, target, divergences, cutoffs):
+        calls.append(tuple(divergences))
+        return gf(decay, membership, target, divergences, cutoffs)
+
+    monkeypatch.setattr(_core, "gf_at_cutoffs", spy)
+    p = fairweb1_pilot()
+    origin = [a for a in p.attributes if a.attribute.name == "M-ORIGIN"]
+    with pytest.warns(FairconvWarning, match="GFR is ERR alone on 3 of the 4 topics"):
+        full = gfr.evaluate(p.qrels, p.runs, origin, cutoffs=[10])
+    assert calls and set(calls) == {("JSD", "NMD", "RNOD")}
+    calls.clear()
+    table = gfr.evaluate(p.qrels, p.runs, origin, measures=["GF-NMD@10[M-ORIGIN]"])
+    assert table.measures == ("GF-NMD@10[M-ORIGIN]",)
+    assert set(calls) == {("NMD",)}
+    calls.clear()
+    gfr.evaluate(p.qrels, p.runs, origin, measures=["ERR@10"])
+    assert calls == []
+    calls.clear()
+    with pytest.warns(FairconvWarning, match="GFR is ERR alone"):
+        table = gfr.evaluate(p.qrels, p.runs, origin, measures=["GFR@10", "ERR"])
+    assert set(calls) == {("JSD",)}  # M-ORIGIN is nominal: GFR takes its JSD
+    np.testing.assert_array_equal(table.values, full[["GFR@10", "ERR"]].values)

@@ -23,7 +23,7 @@ SUBCOMMANDS = {f"fairconv.cli.{m}" for m in ("demo", "gfr", "conversations", "ra
                                             "nuggets", "stats", "agreement")}  # fmt: skip
 ANALYSES = ("fairconv.stats", "fairconv.agreement")
 FAMILIES = ("fairconv.gfr", "fairconv.gfrc", "fairconv.gfrc2", "fairconv.ragfair",
-            "fairconv.nuggets", "fairconv.divergences")  # fmt: skip
+            "fairconv.nuggets", "fairconv.divergences", "fairconv.rankfair")  # fmt: skip
 
 
 def _modules() -> dict[str, tuple[pathlib.Path, bool]]:

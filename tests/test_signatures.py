@@ -14,6 +14,7 @@ import pytest
 MODULES = [
     "divergences", "gfr", "gfrc", "gfrc2", "ragfair", "nuggets", "results", "conversation",
     "rankings", "entities", "datasets", "plots", "io", "stats", "agreement", "trecfair",
+    "rankfair",
 ]  # fmt: skip
 if importlib.util.find_spec("ir_measures") is not None:  # the module of the extra
     MODULES.append("ir_measures")

@@ -12,7 +12,6 @@ import pytest
 from fairconv import FairconvWarning, gfr, ragfair
 from fairconv.datasets import fairweb1_pilot, path
 from fairconv.io import read_answers, read_run
-from fairconv.rankings import prepare
 
 PILOT = path("fairweb1-pilot")
 QRELS = PILOT / "fairweb1pilot.qrels"
@@ -104,19 +103,6 @@ def test_topic_coverage_counts_on_the_table(tmp_path):
         "topics_missing": dict.fromkeys(table.runs[:-1], 0),
         "topics_without_fairness": 0,
     }
-
-
-def test_topic_coverage_counts():
-    from fairconv.gfr import coverage_notices
-
-    p = fairweb1_pilot()
-    origin = [a for a in p.attributes if a.attribute.name == "M-ORIGIN"]
-    lists = prepare(p.qrels, p.runs, origin)
-    with pytest.warns(FairconvWarning):
-        counts = coverage_notices(p.qrels, p.runs, lists, "ERR")
-    assert counts["topics_scored"] == 4
-    assert counts["topics_without_fairness"] == 3
-    assert set(counts["topics_missing"].values()) == {0}
 
 
 def test_topic_coverage_in_ragfair(tmp_path):

@@ -11,6 +11,9 @@ gfrc, gfrc2
     conversations.
 ragfair
     RIGF and ADsim: the group fairness gap from retrieval to generation.
+rankfair
+    The classic fair-ranking measures (FairRankTune's exposure family and
+    meta-metrics, NDKL, IAA, rND/rKL/rRD, FA*IR's prefix score, expected exposure).
 nuggets
     Nugget recall and precision from match labels.
 stats, agreement
@@ -45,6 +48,7 @@ MODULES = (
     "nuggets",
     "plots",
     "ragfair",
+    "rankfair",
     "rankings",
     "results",
     "stats",

@@ -125,7 +125,7 @@ def _place(tmp: str, real: str, overwrite: bool) -> None:
     _remove(tmp)
 
 
-def _exists(param: str, given: str) -> FileExistsError:
+def _exists(param: str, given: str) -> Exception:
     return fail_params(
         param,
         "name a file that does not exist yet",

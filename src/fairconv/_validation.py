@@ -22,6 +22,7 @@ import sys
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from types import FrameType
 from typing import Any, TypeVar
 
 import numpy as np
@@ -122,7 +123,8 @@ def notice(message: str) -> None:
     """
     site = _SITE.get()
     if site is None:
-        frame, level = sys._getframe(1), 1
+        frame: FrameType | None = sys._getframe(1)
+        level = 1
         while frame is not None and frame.f_globals.get("__name__", "").startswith("fairconv"):
             frame, level = frame.f_back, level + 1
         warnings.warn(message, FairconvWarning, stacklevel=level)
@@ -135,7 +137,6 @@ def notice(message: str) -> None:
         lineno,
         module=module_globals.get("__name__", "__main__"),
         registry=module_globals.setdefault("__warningregistry__", {}),
-        module_globals=module_globals,
     )
 
 
@@ -338,11 +339,6 @@ def _integer_rule(what: str, low: int | None, high: int | None) -> str:
     if high is not None:
         return f"{what} <= {high}"
     return what
-
-
-def check_positive_int(value, name: str, *, minimum: int = 1) -> int:
-    """An integer >= ``minimum`` (default 1)."""
-    return check_int(value, name, minimum=minimum)
 
 
 def check_real(
@@ -926,4 +922,60 @@ def check_bool_array(x, name: str) -> np.ndarray:
         ) from None
     if arr.dtype != np.bool_:
         raise fail_type(name, "be an array of booleans", f"an array of dtype {arr.dtype}")
+    return arr
+
+
+def check_flag(value, name: str) -> bool:
+    """True or False (a bool or a numpy bool, not a number); returned as ``bool``."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise fail(name, "be True or False", _short(repr(value)))
+    return bool(value)
+
+
+def check_shape(arr: np.ndarray, shape: tuple, name: str, what: str) -> np.ndarray:
+    """``arr`` broadcast to ``shape`` (a view); ``what`` says what the shape holds.
+
+    The message prints both shapes: "must have a shape broadcastable to (2, 3) (one
+    value per ranking). Got shape (4,) instead."
+    """
+    try:
+        return np.broadcast_to(arr, shape)
+    except ValueError:
+        raise fail(
+            name, f"have a shape broadcastable to {tuple(shape)} ({what})", f"shape {arr.shape}"
+        ) from None
+
+
+def check_lengths(lengths, shape: tuple, name: str, *, limit: int) -> np.ndarray:
+    """One integer length in 0..``limit`` per padded list (``shape``, broadcast); int64.
+
+    The lengths of padded arrays: positions at or beyond a list's length are padding.
+    """
+    arr = check_shape(check_int_array(lengths, name), shape, name, "one length per list")
+    bad = (arr < 0) | (arr > limit)
+    if bad.any():
+        first = tuple(np.argwhere(bad)[0])
+        raise fail(name, f"hold integers in 0..{limit}", f"{int(arr[first])}{_index(first)}")
+    return arr
+
+
+def check_values(x, name: str, *, low: float, high: float | None = None, inside=None) -> np.ndarray:
+    """Finite numbers in [low, high] (``high`` None: >= low) where ``inside`` is True.
+
+    ``inside`` None checks every position. Returned as a float64 array, whatever the
+    other positions hold (padding is neither checked nor changed: the caller ignores
+    it). The message names the first value outside, as written (``nan``, ``1.5``), and
+    its index.
+    """
+    arr = as_float_array(x, name)
+    ok = (arr >= low) & ((arr <= high) if high is not None else np.isfinite(arr))
+    if inside is not None:
+        ok |= ~inside
+    if not ok.all():
+        first = tuple(np.argwhere(~ok)[0])
+        where = " within the lengths" if inside is not None else ""
+        rule = (
+            f"numbers in [{low:g}, {high:g}]" if high is not None else f"finite numbers >= {low:g}"
+        )
+        raise fail(name, f"hold {rule}{where}", f"{float(arr[first])!r}{_index(first)}")
     return arr

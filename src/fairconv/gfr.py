@@ -29,7 +29,6 @@ from collections.abc import Sequence
 import numpy as np
 
 from . import _core
-from ._accel import resolve_n_jobs, thread_map
 from ._validation import (
     as_float_array,
     check_choice,
@@ -46,10 +45,17 @@ from ._validation import (
     public,
 )
 from .divergences import DIVERGENCE_NAMES, AttributeSet
-from .io._frames import as_inputs
 from .io._tables import Qrels, Run
-from .rankings import AttributeData, RankedLists, join_options, prepare
-from .results import MeasureName, ScoreTable, cutoffs_of, pick
+from .rankings import (
+    AttributeData,
+    Column,
+    RankedFamily,
+    RankedLists,
+    cutoffs_for,
+    evaluate_lists,
+    join_options,
+)
+from .results import MeasureName, ScoreTable, few
 
 __all__ = [
     "gfr",
@@ -123,16 +129,30 @@ def measure_names(
     >>> measure_names(["M-RATINGS"], cutoffs=[10])[:6]
     ['ERR', 'iRBU', 'GF-JSD[M-RATINGS]', 'GF-NMD[M-RATINGS]', 'GF-RNOD[M-RATINGS]', 'GFR']
     """
-    names = []
-    for k in [None, *sorted(set(cutoffs))]:
-        names += [str(MeasureName("ERR", k)), str(MeasureName("iRBU", k))]
-        names += [
-            str(MeasureName(MeasureName.join("GF", d), k, n))
-            for n in set_names
+    cut = [None, *sorted(set(cutoffs))]
+    return [str(c.name) for c in _columns(cut, "ERR", set_names)]
+
+
+def _columns(cut, utility: str, set_names: Sequence[str], divergences=None) -> list[Column]:
+    """GFR's measures in output order: per depth ERR, iRBU, each set's GF, GFR.
+
+    ``divergences`` gives each set's own (GFR's part); None: not known (names only).
+    """
+    out = []
+    for k in cut:
+        out += [Column(MeasureName("ERR", k)), Column(MeasureName("iRBU", k))]
+        out += [
+            Column(_gf_name(d, k, n), sets=(m,))
+            for m, n in enumerate(set_names)
             for d in DIVERGENCE_NAMES
         ]
-        names.append(str(MeasureName("GFR", k)))
-    return names
+        parts: tuple[MeasureName, ...] = ()
+        if divergences is not None:
+            parts = (MeasureName(utility, k),) + tuple(
+                _gf_name(d, k, n) for n, d in zip(set_names, divergences, strict=True)
+            )
+        out.append(Column(MeasureName("GFR", k), needs=parts))
+    return out
 
 
 def _options(cutoffs, gains, phi, utility):
@@ -149,21 +169,22 @@ def _weights(weights, n_sets):
     return check_weights(weights, n_sets + 1, "weights")
 
 
-def _combine_gfr(out: dict, cut, utility, sets: Sequence[AttributeSet], w, covered=None):
-    """Add ``GFR@k`` to ``out``: the utility and each set's GF with its own divergence.
+def _combine_gfr(values: dict, cut, utility, sets: Sequence[AttributeSet], w, covered=None):
+    """``[(GFR@k, values)]``: the utility and each set's GF with its own divergence.
 
-    ``covered`` (sets, ...) says where each set covers; None means everywhere.
+    ``values`` holds the parts by MeasureName; ``covered`` (sets, ...) says where each set
+    covers (None: everywhere), each set's weight renormalised away where it does not.
     """
+    out = []
     for k in cut:
-        parts = [out[str(MeasureName(utility, k))]]
-        parts += [
-            out[str(MeasureName(MeasureName.join("GF", a.divergence), k, a.name))] for a in sets
-        ]
+        parts = [values[MeasureName(utility, k)]]
+        parts += [values[_gf_name(a.divergence, k, a.name)] for a in sets]
         stack = np.stack(np.broadcast_arrays(*parts))
         cov = None
         if covered is not None:
             cov = np.concatenate([np.ones((1,) + covered.shape[1:], bool), covered])
-        out[str(MeasureName("GFR", k))] = _core.combine(stack, w, cov)
+        out.append((MeasureName("GFR", k), _core.combine(stack, w, cov)))
+    return out
 
 
 # --------------------------------------------------------------------------- arrays
@@ -252,14 +273,14 @@ def gfr(
     lev, arrays = _padded(levels, memberships, sets, lengths, len(prob) - 1)
     w = _weights(weights, len(sets))
     decay = _core.err_decay(prob[lev])
-    out = {}
-    for (name, k), v in _core.utility_at_cutoffs(decay, cut, phi).items():
-        out[str(MeasureName(name, k))] = v
+    values = {
+        MeasureName(u, k): v for (u, k), v in _core.utility_at_cutoffs(decay, cut, phi).items()
+    }
     for x, a in zip(arrays, sets, strict=True):
         for (d, k), v in _core.gf_at_cutoffs(decay, x, a.target, DIVERGENCE_NAMES, cut).items():
-            out[str(MeasureName(MeasureName.join("GF", d), k, a.name))] = v
-    _combine_gfr(out, cut, utility, sets, w)
-    return {n: out[n] for n in measure_names([a.name for a in sets], cutoffs=cut[1:])}
+            values[_gf_name(d, k, a.name)] = v
+    values.update(_combine_gfr(values, cut, utility, sets, w))
+    return {str(c.name): values[c.name] for c in _columns(cut, utility, [a.name for a in sets])}
 
 
 def _padded(levels, memberships, sets: Sequence[AttributeSet], lengths, lmax: int):
@@ -424,171 +445,81 @@ def evaluate(
     >>> round(table.value("Anserini-bm25", "P002", "GFR@10"), 4)
     0.5998
     """
-    threads = resolve_n_jobs(n_jobs)
-    qrels, runs = as_inputs(qrels, runs, n_jobs=threads)
-    runs = check_sequence_of(runs, Run, "runs", min_len=1)
-    order, duplicates, nonrelevant_membership = join_options(
-        order, duplicates, nonrelevant_membership
-    )
-    cutoffs = _cutoffs(cutoffs, measures, DEFAULT_CUTOFFS)
+    cutoffs = cutoffs_for(cutoffs, measures, DEFAULT_CUTOFFS)
     cut, prob, phi, utility = _options(cutoffs, gains, phi, utility)
-    lmax = len(prob) - 1
-    qrels.check_gains(lmax)
-    attributes = check_sequence_of(attributes, AttributeData, "attributes")
-    set_names = [a.attribute.name for a in attributes]
-    check_unique_names(set_names, "attributes")
-    w = _weights(weights, len(attributes))
-    if lists is None:
-        lists = prepare(
-            qrels,
-            runs,
-            attributes,
-            order=order,
-            duplicates=duplicates,
-            nonrelevant_membership=nonrelevant_membership,
-            n_jobs=threads,
-        )
-    topics, n_t, n_r = lists.topics, len(lists.topics), len(lists.runs)
-    gfr_asked = measures is None or any(str(m).startswith("GFR") for m in measures)
-    notices = coverage_notices(qrels, runs, lists, utility if gfr_asked else None)
-
-    names = measure_names(set_names, cutoffs=cut[1:])
-    m_index = {m: i for i, m in enumerate(names)}
-    present = np.zeros((len(names), n_t), dtype=bool)
-    out: dict[str, np.ndarray] = {}
-    for name in ("ERR", "iRBU"):
-        for k in cut:
-            out[str(MeasureName(name, k))] = np.zeros((n_t, n_r))
-            present[m_index[str(MeasureName(name, k))]] = True
-    # (attribute set or None for the utilities, block of topics of bounded padded size):
-    # scored on a few threads
-    work: list = [(None, tt) for tt in lists.blocks(np.arange(n_t))]
-    covered = np.zeros((len(attributes), n_t), dtype=bool)
-    for m, data in enumerate(attributes):
-        a = data.attribute
-        cov = lists.covered[m]
-        covered[m, cov] = True
-        for d, k in ((d, k) for d in DIVERGENCE_NAMES for k in cut):
-            col = str(MeasureName(MeasureName.join("GF", d), k, a.name))
-            out[col] = np.zeros((n_t, n_r))
-            present[m_index[col], cov] = True
-        work += [(m, tt) for tt in lists.blocks(cov, width=a.n_groups)]
-
-    def score(m, tt):
-        decay = _core.err_decay(prob[lists.padded_levels(tt)])
-        if m is None:
-            return _core.utility_at_cutoffs(decay, cut, phi)
-        target = attributes[m].attribute.target
-        return _core.gf_at_cutoffs(
-            decay, lists.padded_memberships(m, tt), target, DIVERGENCE_NAMES, cut
-        )
-
-    scored = thread_map(lambda job: score(*job), work, n_jobs=threads)
-    for (m, tt), values in zip(work, scored, strict=True):
-        for (d, k), v in values.items():
-            if m is None:  # d is ERR or iRBU
-                out[str(MeasureName(d, k))][tt] = v
-            else:
-                out[str(MeasureName(MeasureName.join("GF", d), k, attributes[m].attribute.name))][
-                    tt
-                ] = v
-    _combine_gfr(out, cut, utility, [a.attribute for a in attributes], w, covered[:, :, None])
-    for k in cut:
-        present[m_index[str(MeasureName("GFR", k))]] = True
-    values = np.zeros((n_t, n_r, len(names)))
-    for name, v in out.items():
-        values[:, :, m_index[name]] = v
-    table_present = np.broadcast_to(present.T[:, None, :], (n_t, n_r, len(names)))
-    table = ScoreTable(
-        topics=tuple(topics),
-        runs=lists.runs,
-        measures=tuple(names),
-        values=values,
-        present=table_present.copy(),
-        notices=notices,
+    family = _GFRFamily(cut, prob, phi, utility, weights)
+    join = join_options(order, duplicates, nonrelevant_membership)
+    return evaluate_lists(
+        qrels, runs, attributes, family, measures=measures, join=join, lists=lists, n_jobs=n_jobs
     )
-    return pick(table, measures)
 
 
-def _few(ids, limit: int = 5) -> str:
-    """The first ``limit`` ids, and how many more."""
-    shown = ", ".join(map(str, ids[:limit]))
-    return shown + (f" and {len(ids) - limit} more" if len(ids) > limit else "")
+class _GFRFamily(RankedFamily):
+    """GFR's measures and kernel on the ranked-list route (:func:`evaluate_lists`)."""
 
+    def __init__(self, cut, prob, phi, utility, weights):
+        self.cut, self.prob, self.phi, self.utility = cut, prob, phi, utility
+        self.weights = weights
+        self.sets: list[AttributeSet] = []
 
-def check_shared_topics(qrels: Qrels, runs: Sequence[Run], names) -> None:
-    """A run that shares no topic with the qrels is an error naming a few ids of each."""
-    judged = set(qrels.topics)
-    for name, run in zip(names, runs, strict=True):
-        if judged.isdisjoint(run.topics):
-            raise fail(
-                "runs",
-                "hold runs that share topics with the qrels (are they of one track?)",
-                f"run {name!r} with topics {_few(run.topics)} against the qrels' topics "
-                f"{_few(qrels.topics)}",
+    def columns(self, sets: Sequence[AttributeSet]) -> list[Column]:
+        self.sets = list(sets)
+        self.w = _weights(self.weights, len(sets))  # one per set: checked once sets are known
+        return _columns(
+            self.cut, self.utility, [a.name for a in sets], [a.divergence for a in sets]
+        )
+
+    def check(self, qrels: Qrels, attributes) -> None:
+        qrels.check_gains(len(self.prob) - 1)
+
+    def jobs(self, lists: RankedLists, wanted: frozenset) -> list:
+        n_t = len(lists.topics)
+        work: list = []
+        if any(MeasureName(u, k) in wanted for u in ("ERR", "iRBU") for k in self.cut):
+            work += [(None, tt) for tt in lists.blocks(np.arange(n_t))]
+        for m, a in enumerate(self.sets):
+            if any(_gf_name(d, k, a.name) in wanted for d in DIVERGENCE_NAMES for k in self.cut):
+                work += [(m, tt) for tt in lists.blocks(lists.covered[m], width=a.n_groups)]
+        return work
+
+    def score(self, lists: RankedLists, job, wanted: frozenset):
+        m, tt = job
+        decay = _core.err_decay(self.prob[lists.padded_levels(tt)])
+        if m is None:
+            names = [
+                u for u in ("ERR", "iRBU") if any(MeasureName(u, k) in wanted for k in self.cut)
+            ]
+            values = _core.utility_at_cutoffs(decay, self.cut, self.phi, names)
+            return tt, [(MeasureName(u, k), v) for (u, k), v in values.items()]
+        a = self.sets[m]
+        divs = [
+            d for d in DIVERGENCE_NAMES if any(_gf_name(d, k, a.name) in wanted for k in self.cut)
+        ]
+        values = _core.gf_at_cutoffs(
+            decay, lists.padded_memberships(m, tt), a.target, divs, self.cut
+        )
+        return tt, [(_gf_name(d, k, a.name), v) for (d, k), v in values.items()]
+
+    def finish(self, values: dict, covered: np.ndarray, wanted: frozenset):
+        cut = [k for k in self.cut if MeasureName("GFR", k) in wanted]
+        return _combine_gfr(values, cut, self.utility, self.sets, self.w, covered[:, :, None])
+
+    def notices(self, lists: RankedLists, wanted: frozenset) -> dict:
+        uncovered = np.ones(len(lists.topics), dtype=bool)
+        for cov in lists.covered:
+            uncovered[cov] = False
+        n = int(uncovered.sum())
+        if n and any(MeasureName("GFR", k) in wanted for k in self.cut):
+            alone = np.asarray(lists.topics)[uncovered].tolist()
+            which = (
+                "no attribute set is given"
+                if not lists.covered
+                else f"no attribute set covers them ({few(alone)})"
             )
+            notice(f"GFR is {self.utility} alone on {n} of the {len(lists.topics)} topics: {which}")
+        return {"topics_without_fairness": n}
 
 
-def coverage_notices(qrels: Qrels, runs: Sequence[Run], lists: RankedLists, utility):
-    """Check and report which topics the scores cover; return the counts.
-
-    A run that shares no topic with the qrels is an error naming the run and a few
-    ids of each side (its scores would all be 0, a mistake rather than a result). A
-    notice (:class:`~fairconv.FairconvWarning`) reports a run without a ranked list
-    for some of the topics scored (they score 0), and the topics on which GFR is the
-    utility alone because no attribute set covers them.
-
-    Returns
-    -------
-    dict
-        ``topics_scored`` (the number of topics), ``topics_missing`` (run name -> the
-        number of topics without a list) and ``topics_without_fairness`` (the number of
-        topics no attribute set covers).
-    """
-    check_shared_topics(qrels, runs, lists.runs)
-    topics = np.asarray(lists.topics, dtype=object)
-    n_t = len(topics)
-    missing = lists.lengths == 0  # (topics, runs)
-    for r in np.flatnonzero(missing.any(axis=0)):
-        gone = topics[missing[:, r]]
-        notice(
-            f"run {lists.runs[r]!r} has no ranked list for {len(gone)} of the {n_t} topics "
-            f"scored ({_few(list(gone))}): they score 0 there"
-        )
-    uncovered = np.ones(n_t, dtype=bool)
-    for cov in lists.covered:
-        uncovered[cov] = False
-    if uncovered.any() and utility is not None:
-        which = (
-            "no attribute set is given"
-            if not lists.covered
-            else f"no attribute set covers them ({_few(list(topics[uncovered]))})"
-        )
-        notice(f"GFR is {utility} alone on {int(uncovered.sum())} of the {n_t} topics: {which}")
-    return {
-        "topics_scored": n_t,
-        "topics_missing": dict(zip(lists.runs, missing.sum(axis=0).tolist(), strict=True)),
-        "topics_without_fairness": int(uncovered.sum()),
-    }
-
-
-def _cutoffs(cutoffs, measures, default):
-    """The cutoffs given, or those the measure names ask for, or the default.
-
-    Cutoffs and measures together must agree: every depth a measure name asks for is
-    one of the cutoffs.
-    """
-    if measures is None:
-        return default if cutoffs is None else cutoffs
-    asked = cutoffs_of(measures)
-    if cutoffs is None:
-        return asked
-    given = check_cutoffs(cutoffs, "cutoffs")
-    lacking = [k for k in asked if k not in given]
-    if lacking:
-        raise fail(
-            "cutoffs",
-            f"include the depths the measures ask for ({', '.join(map(str, asked))})",
-            f"{', '.join(map(str, given)) or 'no cutoff'}, without {lacking[0]}",
-        )
-    return given
+def _gf_name(divergence: str | None, cutoff, attribute: str) -> MeasureName:
+    """``GF-JSD@10[M-ORIGIN]``."""
+    return MeasureName(MeasureName.join("GF", divergence), cutoff, attribute)

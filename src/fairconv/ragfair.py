@@ -37,7 +37,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _core
-from ._accel import resolve_n_jobs
 from ._validation import (
     SUM_TOLERANCE,
     as_float_array,
@@ -54,13 +53,21 @@ from ._validation import (
 )
 from .conversation import _NUGGET_FIELDS, _RECORD_FIELDS
 from .divergences import AttributeSet, resolve_divergence
-from .gfr import _cutoffs, _padded, _stop, check_shared_topics
-from .io._frames import answer_records, as_inputs
+from .gfr import _padded, _stop
+from .io._frames import answer_records
 from .io._json import json_groups, json_ints, json_item_error, json_str
 from .io._tables import Qrels, Run
 from .io._text import RESERVED_TOPIC, RESERVED_TOPIC_RULE
-from .rankings import AttributeData, join_options, prepare
-from .results import MeasureName, ScoreTable, pick
+from .rankings import (
+    AttributeData,
+    Column,
+    RankedFamily,
+    RankedLists,
+    cutoffs_for,
+    evaluate_lists,
+    join_options,
+)
+from .results import MeasureName, ScoreTable
 
 __all__ = [
     "ragfair",
@@ -270,17 +277,62 @@ def attention_distribution(levels, memberships, /, *, cutoff: int | None = None)
 
 
 # --------------------------------------------------------------------------- scoring
-def _per_set(decay, level, memb, d_a, a: AttributeSet, cut) -> dict:
-    """GF-Re, RIGF and ADsim at each depth, and GF-Gen, for one attribute set."""
-    re_all = _core.gf_at_cutoffs(decay, memb, a.target, [a.divergence], cut)
-    gen = _core.gf_gen(d_a, a.target, a.divergence)
-    out = {str(MeasureName("GF-Gen", None, a.name)): gen}
+def _per_set(decay, level, memb, d_a, a: AttributeSet, cut, wanted=None) -> list:
+    """``[(measure, values)]``: GF-Gen, and GF-Re, RIGF and ADsim at each depth, of one set.
+
+    Only the measures in ``wanted`` (all when None) and those they need are computed.
+    """
+
+    def asked(base, k=None):
+        return wanted is None or MeasureName(base, k, a.name) in wanted
+
+    out = []
+    gen = _core.gf_gen(d_a, a.target, a.divergence) if asked("GF-Gen") else None
+    if gen is not None:
+        out.append((MeasureName("GF-Gen", None, a.name), gen))
+    depths = [k for k in cut if asked("GF-Re", k)]
+    re_all = _core.gf_at_cutoffs(decay, memb, a.target, [a.divergence], depths)
     for k in cut:
-        re_ = re_all[(a.divergence, k)]
-        out[str(MeasureName("GF-Re", k, a.name))] = re_
-        out[str(MeasureName("RIGF", k, a.name))] = _core.rigf(gen, re_)
-        d_l = _core.attention(level, memb, k)
-        out[str(MeasureName("ADsim", k, a.name))] = _core.adsim(d_l, d_a, a.divergence)
+        if k in depths:
+            re_ = re_all[(a.divergence, k)]
+            out.append((MeasureName("GF-Re", k, a.name), re_))
+            if asked("RIGF", k):
+                assert gen is not None  # RIGF needs GF-Gen: asked with it
+                out.append((MeasureName("RIGF", k, a.name), _core.rigf(gen, re_)))
+        if asked("ADsim", k):
+            d_l = _core.attention(level, memb, k)
+            out.append((MeasureName("ADsim", k, a.name), _core.adsim(d_l, d_a, a.divergence)))
+    return out
+
+
+def _set_columns(cut, name: str, m: int = 0) -> list[Column]:
+    """The measures of one attribute set (its ``m``-th): GF-Gen, then per depth the rest."""
+    gen = MeasureName("GF-Gen", None, name)
+    out = [Column(gen, sets=(m,))]
+    for k in cut:
+        re_ = MeasureName("GF-Re", k, name)
+        out += [
+            Column(re_, sets=(m,)),
+            Column(MeasureName("RIGF", k, name), sets=(m,), needs=(gen, re_)),
+            Column(MeasureName("ADsim", k, name), sets=(m,)),
+        ]
+    return out
+
+
+def _columns(cut, set_names: Sequence[str]) -> list[Column]:
+    """Every measure of :func:`ragfair` and :func:`evaluate`, in output order."""
+    out = [c for m, n in enumerate(set_names) for c in _set_columns(cut, n, m)]
+    every = tuple(range(len(set_names)))
+    gen = MeasureName("GF-Gen")
+    out.append(
+        Column(gen, sets=every, needs=tuple(MeasureName("GF-Gen", None, n) for n in set_names))
+    )
+    for k in cut:
+        re_ = MeasureName("GF-Re", k)
+        out += [
+            Column(re_, sets=every, needs=tuple(MeasureName("GF-Re", k, n) for n in set_names)),
+            Column(MeasureName("RIGF", k), sets=every, needs=(gen, re_)),
+        ]
     return out
 
 
@@ -294,31 +346,32 @@ def measure_names(set_names: Sequence[str], cutoffs: Sequence[int] = ()) -> list
     >>> measure_names(["ORIGIN"], [10])[7:]
     ['GF-Gen', 'GF-Re', 'RIGF', 'GF-Re@10', 'RIGF@10']
     """
-    cut = [None, *sorted(set(cutoffs))]
-    names = []
-    for n in set_names:
-        names.append(str(MeasureName("GF-Gen", None, n)))
-        for k in cut:
-            names += [str(MeasureName(b, k, n)) for b in ("GF-Re", "RIGF", "ADsim")]
-    names.append("GF-Gen")
-    for k in cut:
-        names += [str(MeasureName("GF-Re", k)), str(MeasureName("RIGF", k))]
-    return names
+    return [str(c.name) for c in _columns([None, *sorted(set(cutoffs))], set_names)]
 
 
-def _overall(out: dict, sets, cut, w, covered=None) -> None:
-    """Add the weighted overall GF-Gen, GF-Re@k and RIGF@k (Eqs. 4, 6, 7)."""
+def _overall(values: dict, sets, cut, w, covered=None, wanted=None) -> list:
+    """``[(measure, values)]``: the weighted overall GF-Gen, GF-Re@k, RIGF@k (Eqs. 4, 6, 7)."""
 
     def stack(base, k):
-        parts = [out[str(MeasureName(base, k, a.name))] for a in sets]
+        parts = [values[MeasureName(base, k, a.name)] for a in sets]
         return np.stack(np.broadcast_arrays(*parts))
 
-    gen = _core.combine(stack("GF-Gen", None), w, covered)
-    out["GF-Gen"] = gen
+    def asked(name):
+        return wanted is None or name in wanted
+
+    out = []
+    gen = None
+    if asked(MeasureName("GF-Gen")):
+        gen = _core.combine(stack("GF-Gen", None), w, covered)
+        out.append((MeasureName("GF-Gen"), gen))
     for k in cut:
-        re_ = _core.combine(stack("GF-Re", k), w, covered)
-        out[str(MeasureName("GF-Re", k))] = re_
-        out[str(MeasureName("RIGF", k))] = _core.rigf(gen, re_)
+        if asked(MeasureName("GF-Re", k)):
+            re_ = _core.combine(stack("GF-Re", k), w, covered)
+            out.append((MeasureName("GF-Re", k), re_))
+            if asked(MeasureName("RIGF", k)):
+                assert gen is not None  # RIGF needs GF-Gen: asked with it
+                out.append((MeasureName("RIGF", k), _core.rigf(gen, re_)))
+    return out
 
 
 @public
@@ -390,7 +443,7 @@ def ragfair(
     lev, arrays = _padded(levels, memberships, sets, lengths, len(prob) - 1)
     decay = _core.err_decay(prob[lev])
     w = _set_weights(weights, len(sets))
-    out: dict = {}
+    values: dict = {}
     for m, (a, x, d_a) in enumerate(zip(sets, arrays, answers, strict=True)):
         da = check_distributions(d_a, f"answer_distributions[{m}]", allow_nan_rows=True)
         if da.shape != lev.shape[:-1] + (a.n_groups,):
@@ -399,9 +452,9 @@ def ragfair(
                 f"have shape {lev.shape[:-1] + (a.n_groups,)}",
                 f"shape {da.shape}",
             )
-        out.update(_per_set(decay, lev, x, da, a, cut))
-    _overall(out, sets, cut, w)
-    return {n: out[n] for n in measure_names([a.name for a in sets], depths)}
+        values.update(_per_set(decay, lev, x, da, a, cut))
+    values.update(_overall(values, sets, cut, w))
+    return {str(c.name): values[c.name] for c in _columns(cut, [a.name for a in sets])}
 
 
 def _set_weights(weights, n_sets):
@@ -616,96 +669,86 @@ def evaluate(
     >>> sorted(t.measures)[:3]
     ['ADsim@10[M-ORIGIN]', 'ADsim@10[M-RATINGS]', 'ADsim[M-ORIGIN]']
     """
-    threads = resolve_n_jobs(n_jobs)
-    qrels, runs = as_inputs(qrels, runs, n_jobs=threads)
-    runs = check_sequence_of(runs, Run, "runs", min_len=1)
-    order, duplicates, nonrelevant_membership = join_options(
-        order, duplicates, nonrelevant_membership
+    depths = check_cutoffs(cutoffs_for(cutoffs, measures, ()), "cutoffs")
+    family = _RAGFamily([None, *depths], _stop(gains), weights, answers)
+    join = join_options(order, duplicates, nonrelevant_membership)
+    return evaluate_lists(
+        qrels, runs, attributes, family, measures=measures, join=join, n_jobs=n_jobs
     )
-    attributes = check_sequence_of(attributes, AttributeData, "attributes", min_len=1)
-    check_unique_names([a.attribute.name for a in attributes], "attributes")
-    if not isinstance(answers, Answers):  # a file, a DataFrame or records
-        answers = answers_from_records(answer_records(answers), [a.attribute for a in attributes])
-    lacking_sets = [
-        a.attribute.name for a in attributes if a.attribute.name not in answers.distributions
-    ]
-    if lacking_sets:
-        raise fail(
-            "answers",
-            "give each answer a distribution for every attribute set scored (read them "
-            "with the same attribute sets)",
-            f"answers without the attribute set {lacking_sets[0]!r}",
-        )
-    depths = check_cutoffs(_cutoffs(cutoffs, measures, ()), "cutoffs")
-    cut: list[int | None] = [None, *depths]
-    w = _set_weights(weights, len(attributes))
-    prob = _stop(gains)
-    qrels.check_gains(len(prob) - 1)
-    lists = prepare(
-        qrels,
-        runs,
-        attributes,
-        order=order,
-        duplicates=duplicates,
-        nonrelevant_membership=nonrelevant_membership,
-        n_jobs=threads,
-    )
-    check_shared_topics(qrels, runs, lists.runs)
-    topics = lists.topics
-    t_index = {t: i for i, t in enumerate(topics)}
-    r_of = _answer_runs(answers, lists.runs)
-    t_of = np.array([t_index.get(t, -1) for t in answers.topics], dtype=np.int64)
-    lacking = (t_of < 0) | (lists.lengths[np.maximum(t_of, 0), r_of] == 0)
-    if lacking.any():
-        i = int(np.argmax(lacking))
-        raise file_error(
-            answers.sources[i],
-            f"the answer names topic {answers.topics[i]!r}, "
-            f"which run {lists.runs[r_of[i]]!r} has no ranked list for",
-        )
-    cell = r_of * len(topics) + t_of
-    if len(np.unique(cell)) != len(cell):
-        dup = int(np.flatnonzero(np.bincount(cell) > 1)[0])
-        where = [answers.sources[i] for i in np.flatnonzero(cell == dup)]
-        raise ValueError(
-            f"two answers for run {lists.runs[dup // len(topics)]!r} and topic "
-            f"{topics[dup % len(topics)]!r} ({where[0]} and {where[1]})"
-        )
-    n_r, n_t = len(lists.runs), len(topics)
-    sets = [a.attribute for a in attributes]
-    names = measure_names([a.name for a in sets], depths)
-    out: dict = {}
-    covered = np.zeros((len(sets), n_t), dtype=bool)
-    for m, a in enumerate(sets):
-        cov = lists.covered[m]
-        covered[m, cov] = True
-        # d_A of each (topic, run): NaN (no relevant entity) where no answer gives one
-        answer_of = np.full((n_t, n_r), -1, dtype=np.int64)
-        answer_of[t_of, r_of] = np.arange(len(t_of))
-        d_all = np.vstack([answers.distributions[a.name], np.full((1, a.n_groups), np.nan)])
-        for tt in lists.blocks(cov, width=a.n_groups):  # blocks of bounded padded size
-            level = lists.padded_levels(tt)
-            decay = _core.err_decay(prob[level])
-            d_a = d_all[answer_of[tt]]  # -1 reads the NaN row
-            part = _per_set(decay, level, lists.padded_memberships(m, tt), d_a, a, cut)
-            for name, v in part.items():
-                out.setdefault(name, np.zeros((n_t, n_r)))[tt] = v
-    _overall(out, sets, cut, w, covered[:, :, None])
-    col = {n: i for i, n in enumerate(names)}
-    values = np.zeros((n_t, n_r, len(names)))
-    present = np.zeros(values.shape, dtype=bool)
-    any_set = covered.any(axis=0)
-    for name, v in out.items():
-        values[:, :, col[name]] = v
-        group = MeasureName.parse(name).attribute
-        if group is None:
-            present[any_set, :, col[name]] = True
-        else:
-            present[covered[[a.name for a in sets].index(group)], :, col[name]] = True
-    table = ScoreTable(
-        topics=topics, runs=lists.runs, measures=tuple(names), values=values, present=present
-    )
-    return pick(table, measures)
+
+
+class _RAGFamily(RankedFamily):
+    """RIGF's measures and kernel on the ranked-list route (:func:`evaluate_lists`)."""
+
+    def __init__(self, cut, prob, weights, answers):
+        self.cut, self.prob, self.weights, self.answers = cut, prob, weights, answers
+        self.sets: list[AttributeSet] = []
+
+    def columns(self, sets: Sequence[AttributeSet]) -> list[Column]:
+        self.sets = list(sets)
+        if not sets:
+            raise fail("attributes", "hold at least one attribute set", "none")
+        self.w = _set_weights(self.weights, len(sets))
+        return _columns(self.cut, [a.name for a in sets])
+
+    def check(self, qrels: Qrels, attributes) -> None:
+        qrels.check_gains(len(self.prob) - 1)
+        if not isinstance(self.answers, Answers):  # a file, a DataFrame or records
+            self.answers = answers_from_records(answer_records(self.answers), self.sets)
+        lacking = [a.name for a in self.sets if a.name not in self.answers.distributions]
+        if lacking:
+            raise fail(
+                "answers",
+                "give each answer a distribution for every attribute set scored (read them "
+                "with the same attribute sets)",
+                f"answers without the attribute set {lacking[0]!r}",
+            )
+
+    def attach(self, lists: RankedLists) -> None:
+        """Each (topic, run)'s answer: its row of the distributions, -1 where none."""
+        answers, topics = self.answers, lists.topics
+        t_index = {t: i for i, t in enumerate(topics)}
+        r_of = _answer_runs(answers, lists.runs)
+        t_of = np.array([t_index.get(t, -1) for t in answers.topics], dtype=np.int64)
+        lacking = (t_of < 0) | (lists.lengths[np.maximum(t_of, 0), r_of] == 0)
+        if lacking.any():
+            i = int(np.argmax(lacking))
+            raise file_error(
+                answers.sources[i],
+                f"the answer names topic {answers.topics[i]!r}, "
+                f"which run {lists.runs[r_of[i]]!r} has no ranked list for",
+            )
+        cell = r_of * len(topics) + t_of
+        if len(np.unique(cell)) != len(cell):
+            dup = int(np.flatnonzero(np.bincount(cell) > 1)[0])
+            where = [answers.sources[i] for i in np.flatnonzero(cell == dup)]
+            raise ValueError(
+                f"two answers for run {lists.runs[dup // len(topics)]!r} and topic "
+                f"{topics[dup % len(topics)]!r} ({where[0]} and {where[1]})"
+            )
+        self.answer_of = np.full((len(topics), len(lists.runs)), -1, dtype=np.int64)
+        self.answer_of[t_of, r_of] = np.arange(len(t_of))
+
+    def jobs(self, lists: RankedLists, wanted: frozenset) -> list:
+        return [
+            (m, tt)
+            for m, a in enumerate(self.sets)
+            if any(c.name in wanted for c in _set_columns(self.cut, a.name))
+            for tt in lists.blocks(lists.covered[m], width=a.n_groups)
+        ]
+
+    def score(self, lists: RankedLists, job, wanted: frozenset):
+        m, tt = job
+        a = self.sets[m]
+        level = lists.padded_levels(tt)
+        decay = _core.err_decay(self.prob[level])
+        d_all = np.vstack([self.answers.distributions[a.name], np.full((1, a.n_groups), np.nan)])
+        d_a = d_all[self.answer_of[tt]]  # -1 (no answer) reads the NaN row: no relevant entity
+        memberships = lists.padded_memberships(m, tt)
+        return tt, _per_set(decay, level, memberships, d_a, a, self.cut, wanted)
+
+    def finish(self, values: dict, covered: np.ndarray, wanted: frozenset):
+        return _overall(values, self.sets, self.cut, self.w, covered[:, :, None], wanted)
 
 
 def _answer_runs(answers: Answers, names: Sequence[str]) -> np.ndarray:

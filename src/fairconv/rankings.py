@@ -1,9 +1,14 @@
-"""Ranked lists joined with qrels and group memberships: the data layer of GFR and RIGF.
+"""The ranked-list front end: runs joined with qrels and memberships, and one route.
 
 :func:`prepare` reads nothing itself: it joins runs (:class:`~fairconv.io.Run`) with
 qrels and the membership files of the attribute sets (:class:`AttributeData`) into
-:class:`RankedLists`, arrays over (topics, runs, ranks) that :mod:`fairconv.gfr` and
-:mod:`fairconv.ragfair` score. :func:`load_attribute` reads one attribute set.
+:class:`RankedLists`, arrays over (topics, runs, ranks) that the ranked-list families
+score. :func:`load_attribute` reads one attribute set.
+
+Every ranked-list family (:mod:`fairconv.gfr`, :mod:`fairconv.ragfair`, ...) evaluates
+through one route, ``evaluate_lists``: convert the inputs, check each option once, join,
+give the notices, score blocks of topics, build the table. A family brings its measures
+(``Column``) and its kernel (a ``RankedFamily``), nothing else.
 """
 
 from __future__ import annotations
@@ -19,15 +24,28 @@ from ._accel import KeyTable, argsort, first_occurrences, key_hashes, resolve_n_
 from ._validation import (
     LEVEL_DTYPE,
     check_choice,
+    check_cutoffs,
     check_instance,
+    check_names,
+    check_once,
     check_sequence_of,
+    check_unique_names,
+    fail,
     notice,
     public,
 )
 from .divergences import AttributeSet
-from .io._frames import RUN_COLUMNS, as_memberships
+from .io._frames import RUN_COLUMNS, as_inputs, as_memberships
 from .io._tables import GroupMemberships, Qrels, Run, read_golddistr
 from .io._text import FileFormatError
+from .results import (
+    MeasureName,
+    ScoreTable,
+    cutoffs_of,
+    few,
+    notice_missing_topics,
+    unknown_measure,
+)
 
 __all__ = ["AttributeData", "RankedLists", "load_attribute", "prepare", "run_names"]
 
@@ -244,7 +262,11 @@ def run_names(runs: Sequence[Run], /) -> tuple[str, ...]:
     >>> run_names(fairweb1_pilot().runs)
     ('Anserini-bm25', 'Anserini-qld', 'Anserini-qljm')
     """
-    runs = check_sequence_of(runs, Run, "runs", min_len=1)
+    return _distinct_names(check_sequence_of(runs, Run, "runs", min_len=1))
+
+
+def _distinct_names(runs: Sequence[Run]) -> tuple[str, ...]:
+    """:func:`run_names` of runs checked already."""
     seen: dict[str, Run] = {}
     for r in runs:
         if r.name in seen:
@@ -408,9 +430,18 @@ class RankedLists:
         return out
 
 
-def join_options(order, duplicates, nonrelevant_membership) -> tuple[str | None, str, str]:
-    """:func:`prepare`'s options, checked; errors name ``func``, the function called."""
-    return (
+@dataclass(frozen=True)
+class JoinOptions:
+    """How runs are joined with qrels and memberships (:func:`prepare`'s options), checked."""
+
+    order: str | None = None
+    duplicates: str = "error"
+    nonrelevant_membership: str = "uniform"
+
+
+def join_options(order, duplicates, nonrelevant_membership) -> JoinOptions:
+    """:func:`prepare`'s options, checked once; errors name the public function called."""
+    return JoinOptions(
         None if order is None else check_choice(order, "order", ("file", "score")),
         check_choice(duplicates, "duplicates", ("error", "first")),
         check_choice(nonrelevant_membership, "nonrelevant_membership", ("uniform", "listed")),
@@ -471,12 +502,25 @@ def prepare(
     >>> lists.topics, lists.lengths.shape
     (('P001', 'P002', 'P003', 'P004'), (4, 3))
     """
-    order, duplicates, listed_rule = join_options(order, duplicates, nonrelevant_membership)
+    options = join_options(order, duplicates, nonrelevant_membership)
     threads = resolve_n_jobs(n_jobs)
     check_instance(qrels, Qrels, "qrels", what="a Qrels (fairconv.io.read_qrels)")
     runs = check_sequence_of(runs, Run, "runs", min_len=1)
     attributes = check_sequence_of(attributes, AttributeData, "attributes")
-    names = run_names(runs)
+    return _join(qrels, runs, attributes, options, threads)
+
+
+def _join(
+    qrels: Qrels,
+    runs: list[Run],
+    attributes: list[AttributeData],
+    options: JoinOptions,
+    threads: int,
+) -> RankedLists:
+    """:func:`prepare` on inputs and options checked already."""
+    order, duplicates = options.order, options.duplicates
+    listed_rule = options.nonrelevant_membership
+    names = _distinct_names(runs)
     topics = sorted(set(qrels.topics).union(*(a.memberships.topics for a in attributes)))
     t_index = {t: i for i, t in enumerate(topics)}
     judged = qrels.key_table  # keys by the qrels' topic ids
@@ -563,3 +607,233 @@ def prepare(
         covered.append(np.array(sorted(t_index[t] for t in data.memberships.topics), np.int64))
     tables = [data.memberships.matrix for data in attributes]
     return RankedLists(tuple(topics), names, lengths, offsets, level, covered, tables, row_arrays)
+
+
+# --------------------------------------------------------------------------- the route
+@dataclass(frozen=True)
+class Column:
+    """One measure a ranked-list family can give.
+
+    ``sets`` says where it exists: on every topic (empty), or on the topics that one of
+    these attribute sets covers. ``needs`` lists the measures it is computed from
+    (GFR from ERR and each set's GF), computed whenever it is asked for.
+    """
+
+    name: MeasureName
+    sets: tuple[int, ...] = ()
+    needs: tuple[MeasureName, ...] = ()
+
+
+class RankedFamily:
+    """What a ranked-list family brings to :func:`evaluate_lists`: its measures and kernel.
+
+    A family subclasses this, is built with its own options checked, and gives its
+    measures (:meth:`columns`) and its kernel (:meth:`jobs`, :meth:`score`, and
+    :meth:`finish` for measures computed from others). The route converts and checks the
+    inputs, joins them (:meth:`join`: :func:`prepare` by default), gives the notices,
+    scores the jobs on the caller's threads and builds the table. The other methods have
+    defaults that do nothing.
+    """
+
+    item = "ranked list"
+    """What a run can lack for a topic, for the missing-topic notice."""
+    action = "they score 0 there"
+    """What the family does where a run lacks a topic, for the same notice."""
+
+    def columns(self, sets: Sequence[AttributeSet]) -> list[Column]:
+        """Every measure the family gives for these attribute sets, in output order."""
+        raise NotImplementedError
+
+    def check(self, qrels: Qrels, attributes: Sequence[AttributeData]) -> None:
+        """Check the inputs against the options (e.g. the qrels' levels and the gains)."""
+
+    def join(self, qrels, runs, attributes, options: JoinOptions, threads: int) -> RankedLists:
+        """Join the runs with the qrels and memberships (:func:`prepare`'s join)."""
+        return _join(qrels, runs, attributes, options, threads)
+
+    def missing(self, lists: RankedLists) -> np.ndarray:
+        """(topics, runs): where a run lacks a topic that is scored."""
+        return lists.lengths == 0
+
+    def attach(self, lists: RankedLists) -> None:
+        """Join what the family scores beside the lists (ragfair's answers)."""
+
+    def jobs(self, lists: RankedLists, wanted: frozenset) -> list:
+        """The units of work: e.g. (attribute set or None, block of topic indices)."""
+        raise NotImplementedError
+
+    def score(self, lists: RankedLists, job, wanted: frozenset):
+        """``(topic indices, [(measure, values (topics, runs)), ...])`` of one job."""
+        raise NotImplementedError
+
+    def finish(self, values: dict, covered: np.ndarray, wanted: frozenset) -> list:
+        """``[(measure, values (T, R)), ...]`` computed from the others (GFR)."""
+        return []
+
+    def notices(self, lists: RankedLists, wanted: frozenset) -> dict:
+        """The family's own notices (given) and their counts (returned)."""
+        return {}
+
+
+def _wanted(columns: list[Column], measures) -> tuple[list[Column], frozenset]:
+    """The columns asked for, in the order asked, and every measure they need."""
+    if measures is None:
+        asked = columns
+    else:
+        by_name = {str(c.name): c for c in columns}
+        names = check_names(measures, "measures", "measure names")
+        unknown = [m for m in names if m not in by_name]
+        if unknown or not names:
+            raise fail(
+                "measures",
+                f"name measures it computes ({', '.join(by_name)})",
+                ", ".join(unknown_measure(m, list(by_name)) for m in unknown) or "none",
+            )
+        check_once(names, "measures", what="measure")
+        asked = [by_name[m] for m in names]
+    needs = {c.name: c.needs for c in columns}
+    wanted: set[MeasureName] = set()
+    todo = [c.name for c in asked]
+    while todo:
+        name = todo.pop()
+        if name not in wanted:
+            wanted.add(name)
+            todo.extend(needs[name])
+    return asked, frozenset(wanted)
+
+
+def check_shared_topics(qrels: Qrels, runs: Sequence[Run]) -> None:
+    """A run that shares no topic with the qrels is an error naming a few ids of each.
+
+    Its scores would all be 0: a mistake (runs of another track) rather than a result.
+    """
+    judged = set(qrels.topics)
+    for run in runs:
+        if judged.isdisjoint(run.topics):
+            raise fail(
+                "runs",
+                "hold runs that share topics with the qrels (are they of one track?)",
+                f"run {run.name!r} with topics {few(run.topics)} against the qrels' topics "
+                f"{few(qrels.topics)}",
+            )
+
+
+def cutoffs_for(cutoffs, measures, default):
+    """The cutoffs given, or those the measure names ask for, or the default.
+
+    Cutoffs and measures together must agree: every depth a measure name asks for is
+    one of the cutoffs.
+    """
+    if measures is None:
+        return default if cutoffs is None else cutoffs
+    asked = cutoffs_of(measures)
+    if cutoffs is None:
+        return asked
+    given = check_cutoffs(cutoffs, "cutoffs")
+    lacking = [k for k in asked if k not in given]
+    if lacking:
+        raise fail(
+            "cutoffs",
+            f"include the depths the measures ask for ({', '.join(map(str, asked))})",
+            f"{', '.join(map(str, given)) or 'no cutoff'}, without {lacking[0]}",
+        )
+    return given
+
+
+def evaluate_lists(
+    qrels,
+    runs,
+    attributes,
+    family: RankedFamily,
+    /,
+    *,
+    measures: Sequence[str] | None = None,
+    join: JoinOptions | None = None,
+    lists: RankedLists | None = None,
+    n_jobs: int | None = None,
+) -> ScoreTable:
+    """The one evaluation route of the ranked-list families (gfr, ragfair, ...).
+
+    1. convert the inputs (:func:`fairconv.io.as_inputs`: files, DataFrames, dicts);
+    2. check each option once (the family is built with its own, ``join`` with the
+       join's);
+    3. join the runs with the qrels and memberships (:func:`prepare`);
+    4. give the notices: a run lacking topics that are scored (one notice per run,
+       :func:`fairconv.results.notice_missing_topics`), then the family's own;
+    5. score blocks of topics of bounded size on ``n_jobs`` threads, only the measures
+       asked for and those they need;
+    6. build the table (:meth:`fairconv.results.ScoreTable.from_columns`).
+
+    Parameters
+    ----------
+    qrels : Qrels, path, DataFrame, dict or records
+        Any input of :func:`fairconv.io.as_qrels`.
+    runs : run(s) or mapping of name to run
+        Any input of :func:`fairconv.io.as_runs`; their names must be distinct.
+    attributes : sequence of AttributeData
+        The attribute sets with their memberships.
+    family : RankedFamily
+        The family's measures and kernel, built with its checked options.
+    measures : sequence of str, optional
+        Only these measures, in this order (all the family gives when None); an unknown
+        name is an error listing the valid ones.
+    join : JoinOptions, optional
+        The join's options (:func:`join_options`); default ``JoinOptions()``.
+    lists : RankedLists, optional
+        The join of these inputs, when the caller has made it already.
+    n_jobs : int, optional
+        Threads that convert, join and score: None for ``FAIRCONV_THREADS`` or else
+        every available core, -1 for every core, 1 for none. The scores are the same.
+
+    Returns
+    -------
+    ScoreTable
+        Topics: those of the qrels and of the membership files, sorted. A run without a
+        list for a topic scores 0 there (with the notice), as the organisers' tool.
+    """
+    threads = resolve_n_jobs(n_jobs)
+    join = JoinOptions() if join is None else join
+    qrels, runs = as_inputs(qrels, runs, n_jobs=threads)
+    runs = check_sequence_of(runs, Run, "runs", min_len=1)
+    attributes = check_sequence_of(attributes, AttributeData, "attributes")
+    check_unique_names([a.attribute.name for a in attributes], "attributes")
+    sets = [a.attribute for a in attributes]
+    asked, wanted = _wanted(family.columns(sets), measures)
+    family.check(qrels, attributes)
+    if lists is None:
+        lists = family.join(qrels, runs, attributes, join, threads)
+    check_shared_topics(qrels, runs)
+    n_t, n_r = len(lists.topics), len(lists.runs)
+    covered = np.zeros((len(attributes), n_t), dtype=bool)
+    for m, cov in enumerate(lists.covered):
+        covered[m, cov] = True
+    notices = {
+        "topics_scored": n_t,
+        "topics_missing": notice_missing_topics(
+            lists.topics,
+            lists.runs,
+            lists.lengths == 0,
+            item=family.item,
+            action="they score 0 there",
+        ),
+    }
+    notices.update(family.notices(lists, wanted))
+    family.attach(lists)
+    jobs = family.jobs(lists, wanted)
+    values: dict[MeasureName, np.ndarray] = {}
+    for rows, parts in thread_map(
+        lambda job: family.score(lists, job, wanted), jobs, n_jobs=threads
+    ):
+        for name, v in parts:
+            values.setdefault(name, np.zeros((n_t, n_r)))[rows] = v
+    values.update(family.finish(values, covered, wanted))
+
+    def where(column: Column):
+        return None if not column.sets else covered[list(column.sets)].any(axis=0)
+
+    return ScoreTable.from_columns(
+        lists.topics,
+        lists.runs,
+        [(c.name, values[c.name], where(c)) for c in asked],
+        notices=notices,
+    )

@@ -348,7 +348,7 @@ def notice_missing_topics(
     """
     ids = np.asarray(topics, dtype=object)
     counts = missing.sum(axis=0)
-    for r in np.flatnonzero(counts):
+    for r in np.flatnonzero(counts).tolist():
         gone = list(ids[missing[:, r]])
         notice(
             f"run {runs[r]!r} has no {item} for {len(gone)} of the {len(topics)} topics "
@@ -699,7 +699,7 @@ class ScoreTable:
     present: np.ndarray
     overall: np.ndarray | None = None
     notices: Mapping[str, Any] = field(default_factory=dict)
-    directions: Mapping[str, str] | None = None
+    directions: Mapping[str, str] = field(default_factory=dict)
 
     @public
     def __post_init__(self) -> None:
@@ -889,7 +889,7 @@ class ScoreTable:
             values=values,
             present=present,
             notices={} if notices is None else notices,
-            directions=directions,
+            directions={} if directions is None else directions,
         )
 
     def __reduce__(self):
@@ -905,7 +905,7 @@ class ScoreTable:
             present=self.present,
             overall=self.overall,
             notices=dict(self.notices),
-            directions=dict(self.directions or {}),
+            directions=dict(self.directions),
         )
 
     def _replace(self, **changes) -> ScoreTable:

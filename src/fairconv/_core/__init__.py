@@ -6,8 +6,9 @@ these functions. Conventions: float64 arrays; the group axis is last; batch axes
 segment start offsets.
 
 One module per kind of arithmetic: the divergences, ragged arrays, means, ranked lists
-(GFR, RAG), conversations (GFRC, GFRC2), nuggets and the TREC Fair measures. Callers
-use the names re-exported here (``_core.jsd``, ``_core.err_decay``).
+(GFR, RAG), conversations (GFRC, GFRC2), nuggets, the TREC Fair measures and the
+classic fair-ranking measures (rankfair). Callers use the names re-exported here
+(``_core.jsd``, ``_core.err_decay``).
 """
 
 from ._arrays import (
@@ -62,6 +63,19 @@ from ._ranked import (
     rigf,
     stop_probabilities,
     utility_at_cutoffs,
+)
+from ._rankfair import (
+    METAS,
+    STATISTICS,
+    YANG,
+    expected_exposure,
+    fair_prefix,
+    group_statistic,
+    inequity_of_attention,
+    meta_metric,
+    ndkl,
+    pair_representation,
+    yang,
 )
 from ._trecfair import (
     expected_exposure_loss,
@@ -120,4 +134,15 @@ __all__ = [
     "sparse_js",
     "exposure_sums",
     "expected_exposure_loss",
+    "STATISTICS",
+    "METAS",
+    "YANG",
+    "group_statistic",
+    "meta_metric",
+    "pair_representation",
+    "ndkl",
+    "yang",
+    "fair_prefix",
+    "inequity_of_attention",
+    "expected_exposure",
 ]

@@ -42,14 +42,16 @@ def at_cutoffs(per_rank: np.ndarray, cutoffs) -> dict:
     return out
 
 
-def utility_at_cutoffs(decay: np.ndarray, cutoffs, phi: float) -> dict:
+def utility_at_cutoffs(decay: np.ndarray, cutoffs, phi: float, names=("ERR", "iRBU")) -> dict:
     """ERR (utility 1/k) and iRBU (utility phi^k) summed with the decay; no checks.
 
-    Returns {("ERR" | "iRBU", cutoff): array (...)}; cutoff None is full depth.
+    Returns {("ERR" | "iRBU", cutoff): array (...)} for the utilities in ``names``;
+    cutoff None is full depth.
     """
     ranks = np.arange(1, decay.shape[-1] + 1, dtype=np.float64)
     out = {}
-    for name, per_rank in (("ERR", decay / ranks), ("iRBU", decay * phi**ranks)):
+    for name in names:
+        per_rank = decay / ranks if name == "ERR" else decay * phi**ranks
         for k, v in at_cutoffs(per_rank, cutoffs).items():
             out[(name, k)] = v
     return out

@@ -28,7 +28,9 @@ Rank order: a file keeps its order (the organisers' rule); a run from a DataFram
 dict or records is ranked by score, ties by doc id descending (trec_eval's rule, which
 ir_measures and pytrec_eval follow; a ``rank`` column is ignored, as they ignore it),
 unless the caller asks for ``order='file'`` (row order). A DataFrame with a run column
-(``run_id``, ``run``, ``tag``, ``name`` or ``system``) holds one run per value.
+(``run_id``, ``run``, ``tag``, ``name`` or ``system``) holds one run per value. A run's
+optional ``sample`` column (a record's ``sample`` field) gives each row's sample id,
+column 2 of a TREC run line.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ import math
 import os
 import reprlib
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from itertools import chain
@@ -71,7 +73,7 @@ from ._tables import (
     read_qrels,
     read_run,
 )
-from ._text import FileFormatError, source_name, topic_codes
+from ._text import FileFormatError, one_sample, sample_codes, source_name, topic_codes
 
 __all__ = ["as_qrels", "as_run", "as_runs", "as_memberships", "RUN_COLUMNS"]
 
@@ -81,6 +83,7 @@ _COLUMNS = {
     "relevance": ("relevance", "label", "rel", "score"),
     "score": ("score",),
     "run": ("run_id", "run", "tag", "name", "system"),
+    "sample": ("sample",),
 }
 RUN_COLUMNS = _COLUMNS["run"]
 """The columns that name a DataFrame's runs: a frame with one holds one run per value."""
@@ -534,6 +537,38 @@ def _dict_columns(obj: Mapping, what: str) -> list:
     ]
 
 
+def _has_field(names: Sequence[str]):
+    """A test of whether a record (named tuple, object or dict) has one of ``names``."""
+
+    def has(rec) -> bool:
+        return any(hasattr(rec, n) for n in names) or (
+            isinstance(rec, Mapping) and any(n in rec for n in names)
+        )
+
+    return has
+
+
+def _optional_column(records: Sequence, kind: str, what: str) -> list | None:
+    """The column of an optional field that every record has, or none does (None).
+
+    A record that differs from the first (it lacks the field the first has, or has the
+    one the first lacks) is an error naming it.
+    """
+    names = _COLUMNS[kind]
+    has = np.fromiter(map(_has_field(names), records), bool, len(records))
+    if not has.any():
+        return None
+    if not has.all():
+        i = _first(has != has[0])
+        field = " or ".join(names)
+        if has[0]:
+            message = f"the record has no field {field}, which record 1 has"
+        else:
+            message = f"the record has a field {field}, which record 1 lacks"
+        raise FileFormatError(what, i + 1, f"{message}: give it in every record or in none")
+    return _record_columns(records, [kind], what)[0]
+
+
 def _record_columns(obj: Iterable, kinds: Sequence[str], what: str) -> list:
     """The columns of records (named tuples, objects with attributes, or dicts)."""
     records = obj if isinstance(obj, Sequence) else list(obj)
@@ -584,18 +619,25 @@ def _kind(obj) -> str:
     return "records"
 
 
-def _columns(obj, kinds: Sequence[str], what: str, param: str) -> tuple[list, _Place]:
+def _columns(
+    obj, kinds: Sequence[str], what: str, param: str, optional: Sequence[str] = ()
+) -> tuple[list, _Place]:
     """The columns of ``kinds`` of a DataFrame, a dict of dicts or records.
 
     ``what`` names the input in messages about its rows, ``param`` the parameter that
-    gave it (for an object of another kind).
+    gave it (for an object of another kind). Each kind of ``optional`` adds its column,
+    or None where the input has none (a dict never has one).
     """
     if _is_frame(obj):
-        return [_needed(obj, k, what) for k in kinds], _Place(what, _own_index(obj))
+        needed = [_needed(obj, k, what) for k in kinds]
+        extra = [_frame_column(obj, k, what)[0] for k in optional]
+        return needed + extra, _Place(what, _own_index(obj))
     if isinstance(obj, Mapping):
-        return _dict_columns(obj, what), _Place(what)
+        return _dict_columns(obj, what) + [None] * len(optional), _Place(what)
     if isinstance(obj, Iterable) and not isinstance(obj, (str, bytes)):
-        return _record_columns(obj, kinds, what), _Place(what)
+        records = obj if isinstance(obj, Sequence) else list(obj)
+        extra = [_optional_column(records, k, what) for k in optional]
+        return _record_columns(records, kinds, what) + extra, _Place(what)
     raise fail_type(
         param,
         "be a path, a file object, a DataFrame, a {query_id: {doc_id: value}} dict or an "
@@ -689,14 +731,33 @@ def _run_name(value, where: str) -> str:
 
 
 def _one_run(cols, place: _Place, name: str) -> Run:
-    topic, doc, score = (_Column(c, place) for c in cols)
+    """A run from its topic, doc, score and sample (or None) columns."""
+    topic, doc, score = (_Column(c, place) for c in cols[:3])
     if not len(topic):
         raise _empty(place, "ranked docs")
-    names, ids, docs, (scores,) = _keyed(
-        topic, doc, [(score, _numbers, lambda v, w: _number(v, "score", w))]
+    checks: list[tuple[_Column, Callable, Callable]] = [
+        (score, _numbers, lambda v, w: _number(v, "score", w))
+    ]
+    if cols[3] is not None:  # the sample ids, checked before the scores (a TREC line's order)
+        sample = _Column(cols[3], place)
+        checks.insert(0, (sample, partial(_ids, runs=True), lambda v, w: _token(v, "sample id", w)))
+    names, ids, docs, arrays = _keyed(topic, doc, checks)
+    scores = arrays[-1]
+    samples, sample_ids = (
+        sample_codes(arrays[0]) if len(arrays) > 1 else one_sample(b"Q0", len(scores))
     )
     return Run(
-        place.name, names, ids, docs, name, scores, place.lines(), index=place.index, order="score"
+        place.name,
+        names,
+        ids,
+        docs,
+        name,
+        scores,
+        place.lines(),
+        index=place.index,
+        order="score",
+        samples=samples,
+        sample_ids=sample_ids,
     )
 
 
@@ -705,6 +766,7 @@ def _frame_runs(frame, name: str | None) -> list[Run]:
     probe = f"run {name!r} (DataFrame)" if name is not None else "run DataFrame"
     column, label = _frame_column(frame, "run", probe)
     cols = [_needed(frame, k, probe) for k in ("topic", "doc", "score")]
+    cols.append(_frame_column(frame, "sample", probe)[0])
     index = _own_index(frame)
     if column is None:
         tag = "run" if name is None else name
@@ -735,7 +797,7 @@ def _frame_runs(frame, name: str | None) -> list[Run]:
     for k, tag in enumerate(names.tolist()):
         rows = rows_of[bounds[k] : bounds[k + 1]]
         run_name = tag if name is None else name
-        sub = [_take(c, rows) for c in cols]
+        sub = [None if c is None else _take(c, rows) for c in cols]
         runs.append(_one_run(sub, _Place(f"run {run_name!r} (DataFrame)", index, rows), run_name))
     return runs
 
@@ -754,8 +816,10 @@ def as_run(run, /, *, name: str | None = None) -> Run:
     run : Run, path, file object, DataFrame, dict or iterable of records
         A DataFrame has a query id column (``query_id``, ``qid`` or ``q_id``), a doc id
         column (``doc_id`` or ``docno``) and a ``score`` column; a ``rank`` column is
-        ignored. A dict maps query ids to ``{doc_id: score}`` (pytrec_eval's shape);
-        records (named tuples, objects or dicts) have those fields.
+        ignored; an optional ``sample`` column gives each row's sample id
+        (:attr:`Run.samples`; without it every row is in the sample ``Q0``). A dict maps
+        query ids to ``{doc_id: score}`` (pytrec_eval's shape); records (named tuples,
+        objects or dicts) have those fields (``sample`` in every record or in none).
     name : str, optional
         The run's name; files keep the tag they have, a DataFrame with a run column
         takes its value, other inputs are named ``run``.
@@ -796,7 +860,7 @@ def as_run(run, /, *, name: str | None = None) -> Run:
         return runs[0]
     tag = "run" if tag is None else tag
     where = f"run {tag!r} ({_kind(run)})"
-    cols, place = _columns(run, ("topic", "doc", "score"), where, "run")
+    cols, place = _columns(run, ("topic", "doc", "score"), where, "run", optional=("sample",))
     return _one_run(cols, place, tag)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import cast
 
 import numpy as np
 
@@ -25,7 +26,9 @@ from ._text import (
     decoded,
     floats,
     integers,
+    one_sample,
     refuse_reserved_topic,
+    sample_codes,
     split_rows,
     topic_codes,
 )
@@ -337,12 +340,21 @@ class Run(_Keyed):
     file's line order, the organisers' rule) or ``'score'`` (an in-memory run, ranked
     as trec_eval ranks it).
 
+    Every line has a sample id, a string kept as topics are: ``samples[sample_ids[i]]``
+    is line i's. It is column 2 of a TREC run line (usually ``Q0``; TREC Fair's
+    ``seq_no``), or an in-memory run's ``sample`` column; a run without one has every
+    line in the sample ``Q0``. Several samples of a topic are several rankings of it
+    (expected exposure, TREC Fair Task 2). ``sample_ids`` is read-only: where every line
+    has one sample, it is a view of a single 0.
+
     Examples
     --------
     >>> import io
     >>> run = read_run(io.StringIO("T1 Q0 d1 1 2.5 bm25\nT1 Q0 d2 2 1.5 bm25\n"))
     >>> run.name, run.topics, run.scores.tolist(), run.order
     ('bm25', ('T1',), [2.5, 1.5], 'file')
+    >>> run.samples, run.sample_ids.tolist()
+    (('Q0',), [0, 0])
     """
 
     name: str
@@ -350,6 +362,14 @@ class Run(_Keyed):
     lines: np.ndarray | None = field(repr=False)  # None: line i + 1
     index: object = field(default=None, repr=False)  # a DataFrame's own index labels
     order: str = "file"
+    samples: tuple = ("Q0",)  # names, in order of first appearance
+    # the code of each line's sample; None (when built): every line in samples[0]
+    sample_ids: np.ndarray = field(default=cast(np.ndarray, None), repr=False)
+
+    def __post_init__(self):
+        if self.sample_ids is None:
+            ids = np.broadcast_to(np.int64(0), (len(self.docs),))
+            object.__setattr__(self, "sample_ids", ids)
 
     def __len__(self):
         return len(self.docs)
@@ -372,8 +392,9 @@ def read_run(path, /, *, name: str | None = None) -> Run:
     """Read a TREC run ``topic Q0 doc rank score tag``.
 
     The run's name (:attr:`Run.name`) is ``name`` when given, else the tag (6th
-    column) of the first line. Rank order is decided when the run is evaluated (file
-    order by default, or trec_eval's score order).
+    column) of the first line. Column 2 is each line's sample id
+    (:attr:`Run.samples`, :attr:`Run.sample_ids`). Rank order is decided when the run
+    is evaluated (file order by default, or trec_eval's score order).
 
     Examples
     --------
@@ -389,6 +410,18 @@ def read_run(path, /, *, name: str | None = None) -> Run:
     names, ids = topic_codes(rows.strings(0))
     refuse_reserved_topic(rows, names, ids)
     docs = rows.strings(2)
+    same = rows.same_token(1)  # usually Q0 on every line
+    samples, sample_ids = (
+        sample_codes(rows.strings(1)) if same is None else one_sample(same, len(rows))
+    )
     return Run(
-        rows.path, names, ids, docs, name or decoded(rows.token(0, 5)), values, rows.line_numbers
+        rows.path,
+        names,
+        ids,
+        docs,
+        name or decoded(rows.token(0, 5)),
+        values,
+        rows.line_numbers,
+        samples=samples,
+        sample_ids=sample_ids,
     )

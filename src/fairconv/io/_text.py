@@ -65,6 +65,20 @@ class Rows:
     def token(self, row: int, c: int) -> bytes:
         return self.buf[self.starts[row, c] : self.ends[row, c]].tobytes()
 
+    def same_token(self, c: int) -> bytes | None:
+        """Column c's token when every row holds the same one, else None.
+
+        Array work a byte of that token at a time, with no array of strings.
+        """
+        starts, ends = self.starts[:, c], self.ends[:, c]
+        first = self.token(0, c)
+        if not bool((ends - starts == len(first)).all()):
+            return None
+        for k, byte in enumerate(first):
+            if not bool((self.buf[starts + k] == byte).all()):
+                return None
+        return first
+
     def column(self, c: int) -> list[bytes]:
         """Column c as a list of bytes."""
         return self.strings(c).tolist()
@@ -353,6 +367,26 @@ def topic_codes(topics: np.ndarray):
     rank[order] = np.arange(len(order))
     ids = rank[inverse.ravel()][np.cumsum(change) - 1]
     return tuple(decoded(t) for t in unique[order]), ids
+
+
+def one_sample(name: bytes, n: int):
+    """The sample codes of ``n`` rows of one sample id: its name, a view of a single 0.
+
+    Most runs hold one sample id (``Q0`` on every line): its codes take no memory.
+    """
+    return (decoded(name),), np.broadcast_to(np.int64(0), (n,))
+
+
+def sample_codes(samples: np.ndarray):
+    """(names in order of first appearance, code of each row), as :func:`topic_codes`.
+
+    For the sample ids of a run (column 2 of a TREC run line); one id on every row
+    gives :func:`one_sample`'s codes.
+    """
+    n = len(samples)
+    if n and bool((samples[1:] == samples[0]).all()):
+        return one_sample(samples[0], n)
+    return topic_codes(samples)
 
 
 RESERVED_TOPIC = "all"
