@@ -380,7 +380,8 @@ def notice_partial_topics(
         topics lacking a value for some run}}`` for each such measure; empty when none.
     """
     measures = list(measures)
-    some, every = present.any(axis=1), present.all(axis=1)  # (topics, measures)
+    some = np.asarray(present.any(axis=1))  # (topics, measures)
+    every = np.asarray(present.all(axis=1))
     partial = (some & ~every).sum(axis=0)
     counts = {m: int(n) for m, n in zip(measures, partial.tolist(), strict=True) if n}
     if counts:

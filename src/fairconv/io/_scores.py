@@ -528,6 +528,7 @@ def _frame_names(column, source: str, labels, field: str, rows=None):
     texts, bad = _texts(_Column(column, _Place(source)))
     if texts is None:
         _token(column.iloc[bad], field, _frame_row(source, labels[bad]))
+        raise AssertionError("unreachable")  # pragma: no cover (_token raises there)
     if rows is not None:
         texts = texts[rows]
     names = list(dict.fromkeys(texts))
