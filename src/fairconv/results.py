@@ -1561,31 +1561,35 @@ class ScoreTable:
         write_output(out, partial(self._write_tsv, summary=summary), overwrite=overwrite)
 
     def _write_tsv(self, out, *, summary: bool) -> None:
-        """The TSV rows of formats.md (Outputs), a run and a block of rows at a time."""
+        """The TSV rows of formats.md (Outputs), a run and a block of rows at a time.
+
+        Each field is a str made once with the tab after it (a topic, a measure), or
+        once per line (a value with its line end); a line is four references to them.
+        """
         out.write("run\ttopic\tmeasure\tvalue\n")
         mean, count = self.mean()
         n_topics = self.present.sum(axis=0)  # (runs, measures)
-        topics = _objects(self.topics)
-        measures = _objects(self.measures)
-        counts = _objects(map("n[{}]".format, self.measures))
+        topics = _objects(map("{}\t".format, self.topics))
+        measures = _objects(map("{}\t".format, self.measures))
+        counts = _objects(map("n[{}]\t".format, self.measures))
         for r, run in enumerate(self.runs):
             if not summary:
                 t, m = np.nonzero(self.present[:, r])
                 for lo in range(0, len(t), TSV_BLOCK):
                     tb, mb = t[lo : lo + TSV_BLOCK], m[lo : lo + TSV_BLOCK]
-                    out.write(_tsv_lines(run, topics[tb], measures[mb], self.values[tb, r, mb]))
+                    values = _value_ends(self.values[tb, r, mb])
+                    out.write(_tsv_lines(f"{run}\t", topics[tb], measures[mb], values))
             # the means, each followed by its count where the mean covers fewer topics
             m = np.flatnonzero(n_topics[r] > 0)
             partial_count = count[r, m] != n_topics[r, m]
             fields = np.stack((measures[m], counts[m]), axis=1).ravel()
-            texts = np.stack(
-                (_value_texts(mean[r, m]), _objects(map(str, count[r, m].tolist()))), axis=1
-            ).ravel()
+            ends = _objects(map("{}\n".format, count[r, m].tolist()))
+            texts = np.stack((_value_ends(mean[r, m]), ends), axis=1).ravel()
             keep = np.stack((np.ones(len(m), bool), partial_count), axis=1).ravel()
-            out.write(_tsv_lines(run, "all", fields[keep], texts[keep]))
+            out.write(_tsv_lines(f"{run}\t", "all\t", fields[keep], texts[keep]))
 
 
-TSV_BLOCK = 1 << 16
+TSV_BLOCK = 1 << 14
 """The most lines :meth:`ScoreTable.to_tsv` lays out at a time."""
 
 
@@ -1597,24 +1601,21 @@ def _objects(strings) -> np.ndarray:
     return out
 
 
-def _value_texts(values: np.ndarray) -> np.ndarray:
-    """Each value as the TSV writes it: ``repr`` (the shortest round trip), NaN as ``NaN``."""
-    texts = _objects(map(repr, values.tolist()))
-    texts[np.isnan(values)] = "NaN"
+def _value_ends(values: np.ndarray) -> np.ndarray:
+    """Each value and its line end: ``repr`` (the shortest round trip), NaN as ``NaN``."""
+    texts = _objects(map("{!r}\n".format, values.tolist()))
+    texts[np.isnan(values)] = "NaN\n"
     return texts
 
 
-def _tsv_lines(run: str, topics, measures: np.ndarray, values: np.ndarray) -> str:
-    """TSV lines ``run topic measure value``, one per item of ``measures``.
+def _tsv_lines(run: str, topics, measures: np.ndarray, ends: np.ndarray) -> str:
+    """TSV lines, one per item of ``measures``: run, topic, measure and value fields.
 
-    ``topics`` is one str or an object array as ``measures``; ``values`` are numbers
-    (written by :func:`_value_texts`) or their texts (an object array).
+    ``run`` and ``topics`` (one str, or an object array as ``measures``) and
+    ``measures`` carry their tab; ``ends`` are the values with their line end.
     """
-    texts = values if values.dtype == object else _value_texts(values)
-    cells = np.empty((len(texts), 8), dtype=object)
-    cells[:, 0], cells[:, 2], cells[:, 4], cells[:, 6] = run, topics, measures, texts
-    cells[:, 1:7:2] = "\t"
-    cells[:, 7] = "\n"
+    cells = np.empty((len(ends), 4), dtype=object)
+    cells[:, 0], cells[:, 1], cells[:, 2], cells[:, 3] = run, topics, measures, ends
     return "".join(cells.ravel().tolist())
 
 
