@@ -253,7 +253,7 @@ def test_row_names_are_one_to_one_with_the_pairs(pairs):
 
 
 def test_the_same_pair_twice_in_one_run_is_still_an_error():
-    with pytest.raises(ValueError, match=r"run '' has two entries for topic 'T_1'"):
+    with pytest.raises(ValueError, match=r"run 'run' has two entries for topic 'T_1'"):
         nuggets.evaluate(nuggets.labels_from_records([GOOD, GOOD]))
 
 

@@ -175,6 +175,11 @@ _BLOCK = 1 << 14
 """Records checked and counted at a time: the sets built for them stay few."""
 
 
+IN_MEMORY_RUN = "run"
+"""The run of label records given in memory that name none (a file's are its name); a
+run named "" could be written to a TSV but not read back."""
+
+
 @public
 def labels_from_records(
     records: Sequence[dict[str, Any]], /, *, sources: Sequence[str] | None = None
@@ -188,8 +193,9 @@ def labels_from_records(
         (non-empty strings without whitespace); ``gold`` and ``extracted``, arrays of
         distinct nugget ids; optional ``ntn``, an array of ``[extracted, gold]`` pairs
         judged as entailing; optional ``ntr``, an array of distinct gold ids the whole
-        response entails. A missing ``run`` is the empty string; any other field is
-        refused.
+        response entails. A record without ``run`` belongs to the run named ``run``
+        (:data:`IN_MEMORY_RUN`), as an in-memory run without a name; any other field
+        is refused.
     sources : sequence of str, length n, optional
         Where each record came from, for error messages (default ``record 1``, ...).
 
@@ -230,7 +236,7 @@ def labels_from_records(
         where_of = tuple(sources)
         if len(where_of) != len(records):
             raise fail("sources", f"hold one place per record ({len(records)})", f"{len(where_of)}")
-    columns = _LabelColumns()
+    columns = _LabelColumns(missing_run=IN_MEMORY_RUN)
     rest = iter(records)
     for lo in range(0, len(records), _BLOCK):
         columns.add(list(islice(rest, _BLOCK)), where_of[lo : lo + _BLOCK])
@@ -319,7 +325,7 @@ def _label_columns(records: list, missing_run: str | None):
         named.append(missing_run)
     if not _valid_ids(named):
         return None
-    fill = {None: "", _ABSENT: "" if missing_run is None else missing_run}
+    fill = dict.fromkeys((None, _ABSENT), "" if missing_run is None else missing_run)
     runs = list(map(fill.get, runs, runs))
     gold = _lists(records, "gold", _ABSENT)
     extracted = _lists(records, "extracted", _ABSENT)
