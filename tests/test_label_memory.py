@@ -60,8 +60,12 @@ def _one_edit(a: str, b: str) -> bool:
     return any(long[:k] + long[k + 1 :] == short for k in range(len(long)))
 
 
-def oracle_labels(records, sources, missing_run=None):
-    """(runs, topics, turns, counts) by a plain loop over the records, one rule at a time."""
+def oracle_labels(records, sources, missing_run="run"):
+    """(runs, topics, turns, counts) by a plain loop over the records, one rule at a time.
+
+    A record without a run (or with a null one) is of ``missing_run``: the file's name,
+    or ``run`` for records given in memory.
+    """
     runs, topics, turns, counts = [], [], [], []
     for rec, where in zip(records, sources, strict=True):
         if not isinstance(rec, dict):
@@ -75,8 +79,8 @@ def oracle_labels(records, sources, missing_run=None):
                 raise ValueError(f'{where}: a label record needs "{key}"')
         topics.append(_oracle_id(rec["topic"], "topic", where))
         turns.append(_oracle_id(rec["turn"], "turn", where))
-        run = rec.get("run", missing_run)
-        runs.append("" if run is None else _oracle_id(run, "run", where))
+        run = rec.get("run")
+        runs.append(_oracle_id(missing_run if run is None else run, "run", where))
         gold = set(_oracle_ids(rec["gold"], "gold", where))
         extracted = set(_oracle_ids(rec["extracted"], "extracted", where))
         pairs = rec.get("ntn", [])
