@@ -8,8 +8,7 @@
   :func:`argsort`.
 - The optional orjson of the ``fast`` extra, off with ``FAIRCONV_PURE=1``
   (:mod:`._orjson`): :func:`json_decoder`, giving what the standard route gives.
-- Threads and the cycle collector's pause (:mod:`._threads`): :func:`resolve_n_jobs`,
-  :func:`thread_map`, :func:`paused_gc`.
+- Threads (:mod:`._threads`): :func:`resolve_n_jobs`, :func:`thread_map`.
 
 Nothing here changes the process for longer than a call: no allocator setting, no
 collector threshold, no thread left running.
@@ -29,7 +28,7 @@ from ._bytes import (
 )
 from ._keys import KeyTable, argsort, first_occurrences, key_hashes, string_hashes
 from ._orjson import json_decoder
-from ._threads import available_cores, paused_gc, resolve_n_jobs, thread_map
+from ._threads import available_cores, resolve_n_jobs, thread_map
 
 __all__ = [
     "PAD",
@@ -43,7 +42,6 @@ __all__ = [
     "json_decoder",
     "key_hashes",
     "padded",
-    "paused_gc",
     "read_padded",
     "resolve_n_jobs",
     "size",

@@ -16,8 +16,6 @@ data, so that any token can be read as a fixed-width field without bounds checks
   doubles, so the one division gives the correctly rounded value, the double that
   ``float()`` gives. Tokens outside that form are flagged for the caller's per-token
   rule, the one grammar of the readers' numbers.
-- :func:`lines` lays out text lines from strings cut out of one buffer (the TSV
-  writer's core).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Independent pieces of array work on a few threads, and the cycle collector's pause.
+"""Independent pieces of array work on a few threads.
 
 numpy releases the GIL inside its loops, so reading several files, joining several
 runs or scoring several blocks of topics overlap on the machine's cores. Results come
@@ -18,13 +18,10 @@ from __future__ import annotations
 
 import contextvars
 import functools
-import gc
 import os
 import re
-import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -121,32 +118,3 @@ def _in_context(func: Callable[..., Any]) -> Callable[..., Any]:
     task: a context is entered by one thread at a time.
     """
     return functools.partial(contextvars.copy_context().run, func)
-
-
-_GC_LOCK = threading.Lock()
-_GC_PAUSES = [0, False]  # pauses in progress; whether the collector was on before the first
-
-
-@contextmanager
-def paused_gc() -> Iterator[None]:
-    """Pause Python's cycle collector for the block, restoring it on leaving, errors included.
-
-    For readers that build millions of objects holding no reference cycles (decoded
-    JSON): each collection would walk every object built so far, and without the pause
-    the collections cost more than the decoding itself. Nested and concurrent pauses
-    restore the collector when the last one ends, to the state it had before the first
-    (a collector that was off stays off). Thresholds and frozen objects are never
-    touched.
-    """
-    with _GC_LOCK:
-        if _GC_PAUSES[0] == 0:
-            _GC_PAUSES[1] = gc.isenabled()
-            gc.disable()
-        _GC_PAUSES[0] += 1
-    try:
-        yield
-    finally:
-        with _GC_LOCK:
-            _GC_PAUSES[0] -= 1
-            if _GC_PAUSES[0] == 0 and _GC_PAUSES[1]:
-                gc.enable()
