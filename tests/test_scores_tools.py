@@ -650,6 +650,10 @@ def test_frames_and_files_in_one_table(tmp_path, pilot_table):
          r"^scores \(DataFrame, index 6\): a second value for run 'a', topic 'q1' and measure "
          r"'m' \(first at scores \(DataFrame, index 5\)\)$"),
         ({"topic": ["q1", "q2"]}, None, r"has no run column .*name its run: \{name: frame\}"),
+        ({"run": ["a", "a"], "topic": [1, "1"], "measure": ["m", "n"]}, [4, 5],
+         r"^scores \(DataFrame, index 5\): the topic '1' and the topic 1 at index 4 are "
+         r"different values of one id '1'; give every topic as a str, or every one as an "
+         r"integer$"),
         ({"run": ["a", "a"], "qid": ["q1", "q2"], "topic": ["all", "all"]}, None,
          r"only 'all' rows"),
     ],
@@ -660,6 +664,18 @@ def test_a_frame_s_bad_row_is_named_by_its_index_label(columns, index, match):
     data = {"measure": ["m", "m"], "value": [0.5, 0.25], **columns}
     with pytest.raises(ValueError, match=match):
         read_scores(pd.DataFrame(data, index=index))
+
+
+def test_a_frame_of_python_objects_reads_as_one_of_numbers():
+    """Integer ids as their digits, None and NaN as undefined, whatever the dtype."""
+    import pandas as pd
+
+    frame = pd.DataFrame({"run": ["a", "a", "a"], "topic": [np.int64(1), 2, 3],
+                          "measure": ["m", "m", "m"], "value": [0.5, None, np.nan]},
+                         dtype=object)  # fmt: skip
+    t = read_scores(frame)
+    assert t.topics == ("1", "2", "3") and t.means()["a"]["m"] == 0.5
+    assert np.isnan(t.values[1:, 0, 0]).all() and t.present.all()
 
 
 @settings(max_examples=60, deadline=None)

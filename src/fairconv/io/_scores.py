@@ -529,6 +529,7 @@ def _frame_names(column, source: str, labels, field: str, rows=None):
     if texts is None:
         _token(column.iloc[bad], field, _frame_row(source, labels[bad]))
         raise AssertionError("unreachable")  # pragma: no cover (_token raises there)
+    _refuse_merged_ids(column, texts, source, labels, field)
     if rows is not None:
         texts = texts[rows]
     names = list(dict.fromkeys(texts))
@@ -539,6 +540,31 @@ def _frame_names(column, source: str, labels, field: str, rows=None):
         _token(names[wrong], field, _frame_row(source, labels[row]))
     index = dict(zip(names, range(len(names)), strict=True))
     return names, np.fromiter(map(index.__getitem__, texts), np.int32, len(texts))
+
+
+def _refuse_merged_ids(column, texts: np.ndarray, source: str, labels, field: str) -> None:
+    """Refuse two different ids of a column that read as one (``1`` and ``"1"``).
+
+    The error names both rows: such ids are never merged into one.
+    """
+    if getattr(column.dtype, "kind", "O") != "O":
+        return
+    cells = _objects(column)
+    if len(set(map(type, cells))) < 2:
+        return
+    distinct = dict.fromkeys(cells)
+    if len(set(map(str, distinct))) == len(distinct):
+        return
+    first: dict[str, int] = {}
+    for i, text in enumerate(texts.tolist()):  # an error's rows: a plain search
+        j = first.setdefault(text, i)
+        if type(cells[j]) is not type(cells[i]) and cells[j] != cells[i]:
+            raise file_error(
+                _frame_row(source, labels[i]),
+                f"the {field} {cells[i]!r} and the {field} {cells[j]!r} at index "
+                f"{_label(labels[j])!r} are different values of one id {text!r}; give "
+                f"every {field} as a str, or every one as an integer",
+            )
 
 
 def _frame_measures(column, source: str, labels) -> tuple[list[str], np.ndarray]:
@@ -572,7 +598,7 @@ def _frame_values(column, source: str, labels) -> np.ndarray:
     if kind in "iuf" and str(column.dtype) != "category":
         values = column.to_numpy(dtype=np.float64, na_value=np.nan)
     else:
-        cells = _objects(column)
+        cells = np.array(_objects(column), dtype=object)  # a copy: NaN goes where missing
         missing = np.asarray(column.isna(), dtype=bool)
         ok = missing.copy()
         ok[~missing] = np.fromiter(map(_number_ok, cells[~missing]), bool, int((~missing).sum()))
