@@ -765,8 +765,8 @@ def _join(
             for row_of, found in zip(row_arrays, got.rows[1:], strict=True):
                 row_of[pos] = found
             if several and got.sample is not None:
-                sample[pos] = got.sample  # type: ignore[index]
-                same_doc[pos] = pos[got.same_doc]  # type: ignore[index]
+                sample[pos] = got.sample
+                same_doc[pos] = pos[got.same_doc]
             return
         for row_of, (row_of_judged, *_) in zip(row_arrays, per_set, strict=True):
             row_of[pos] = row_of_judged[rows]
@@ -1048,7 +1048,7 @@ def evaluate_lists(
     def topics_of(column: Column) -> np.ndarray:
         """(T,): the topics where a measure exists, whatever the runs hold."""
         on = np.ones(n_t, dtype=bool) if not column.sets else covered[list(column.sets)].any(0)
-        return on & in_qrels if column.judged else on
+        return np.asarray(on & in_qrels if column.judged else on)
 
     scored = np.zeros(n_t, dtype=bool)
     for c in asked:
