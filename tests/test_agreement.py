@@ -819,3 +819,88 @@ def test_sequence_parameters_and_plain_values_in_messages():
         ag.rbo(np.array(["a", "a"]), ["b"])
     with pytest.raises(ValueError, match=r"Got 7 twice instead\.$"):
         ag.rbo(np.array([7, 7]), [1])
+
+
+# --------------------------------------------------------------------------- agree
+def _scores_table(values, measures, runs=None, directions=None):
+    """A ScoreTable of values (topics, runs, measures)."""
+    from fairconv.results import ScoreTable
+
+    v = np.asarray(values, dtype=float)
+    runs = runs or tuple(f"r{i}" for i in range(v.shape[1]))
+    return ScoreTable(topics=tuple(f"q{i}" for i in range(v.shape[0])), runs=runs,
+                      measures=tuple(measures), values=v, present=np.ones(v.shape, bool),
+                      directions=directions)  # fmt: skip
+
+
+def test_agree_ranks_each_measure_by_its_direction():
+    """A lower-is-better and a higher-is-better measure that rank the runs alike: tau +1."""
+    rng = np.random.default_rng(4)
+    good = rng.random((6, 7))  # (topics, runs): higher is better
+    v = np.stack([good, 1 - good, 1 - good / 2], axis=2)  # nDCG, EE-D, cost (lower by word)
+    table = _scores_table(v, ["nDCG@10", "EE-D[g]", "cost"], directions={"cost": "lower"})
+    r = ag.agree(table, ["nDCG@10", "EE-D[g]", "cost"])
+    assert r.directions == ("higher", "lower", "lower")
+    by = {(p["a"], p["b"]): p for p in r.pairs}
+    assert by["nDCG@10", "EE-D[g]"]["tau_b"] == 1.0  # today's bug gave -1
+    assert by["nDCG@10", "EE-D[g]"]["spearman"] == 1.0 and by["nDCG@10", "EE-D[g]"]["tau_ap"] == 1.0
+    assert by["nDCG@10", "cost"]["tau_b"] == 1.0
+    # the coefficients are those of the array functions on the means so oriented
+    means = v.mean(axis=0).T
+    np.testing.assert_allclose(r.means, means, rtol=1e-15)
+    tau = ag.kendall_tau(means[0], -means[1])
+    assert by["nDCG@10", "EE-D[g]"]["tau_b_pvalue"] == pytest.approx(tau.pvalue, rel=1e-12)
+    # a measure lower-is-better by the table's word: reversed, it disagrees fully
+    flipped = _scores_table(v, ["nDCG@10", "EE-D[g]", "cost"], directions={"EE-D[g]": "higher"})
+    assert ag.agree(flipped, ["nDCG@10", "EE-D[g]"]).pairs[0]["tau_b"] == -1.0
+
+
+def test_agree_refuses_an_undirected_measure_naming_it():
+    v = np.random.default_rng(1).random((4, 3, 2))
+    table = _scores_table(v, ["nDCG", "ARP-LTwo[g]"])
+    with pytest.raises(
+        ValueError,
+        match=r"'measures' parameter of agreement.agree .* 'ARP-LTwo\[g\]', which is undirected",
+    ):  # noqa: E501
+        ag.agree(table, ["nDCG", "ARP-LTwo[g]"])
+
+
+def test_agree_gives_nan_with_a_notice_where_a_ranking_is_constant():
+    from fairconv import FairconvWarning
+
+    v = np.random.default_rng(2).random((4, 3, 2))
+    v[:, :, 1] = 0.5
+    with pytest.warns(FairconvWarning, match="B: every run has the same mean \\(0.5\\)"):
+        r = ag.agree(_scores_table(v, ["A", "B"]), ["A", "B"])
+    assert math.isnan(r.pairs[0]["tau_b"]) and math.isnan(r.pairs[0]["tau_b_pvalue"])
+
+
+@pytest.mark.parametrize(
+    "measures, error, match",
+    [
+        (["A"], ValueError, "at least two measures"),
+        (["A", "A"], ValueError, "each measure once"),
+        (["A", "C"], ValueError, r"measures of the table \(A, B\)"),
+        ("AB", TypeError, "'measures' parameter of agreement.agree"),
+    ],
+)
+def test_agree_bad_measures(measures, error, match):
+    table = _scores_table(np.random.default_rng(0).random((3, 3, 2)), ["A", "B"])
+    with pytest.raises(error, match=match):
+        ag.agree(table, measures)
+
+
+def test_agree_needs_a_topic_every_run_has():
+    from fairconv.results import ScoreTable
+
+    v = np.random.default_rng(0).random((2, 2, 2))
+    present = np.ones(v.shape, bool)
+    present[0, 0, 1] = present[1, 1, 1] = False
+    table = ScoreTable(topics=("q0", "q1"), runs=("a", "b"), measures=("A", "B"), values=v,
+                       present=present)  # fmt: skip
+    with pytest.raises(ValueError, match="some topic has for every run .* Got 'B'"):
+        ag.agree(table, ["A", "B"])
+    with pytest.raises(
+        TypeError, match="'table' parameter of agreement.agree must be a ScoreTable"
+    ):
+        ag.agree(v, ["A", "B"])

@@ -271,3 +271,39 @@ def test_agree_prints_exactly_1_for_the_same_ranking(tmp_path, capsys):
     assert main(["agree", "-m", "A", "-m", "B", path]) == 0
     row = _tsv_pairs(capsys.readouterr().out)
     assert row == [["A", "B", "1.0", repr(1 / 3), "1.0", "1.0", "3", "1", "1"]]
+
+
+def test_agree_ranks_a_lower_is_better_measure_lowest_first(tmp_path, capsys):
+    """EE-D and nDCG that rank the runs alike: tau +1 (it was -1), by the API and the CLI."""
+    good = _values(6, 1)[0]
+    path = _score_file(tmp_path, "s.tsv", [good, 1 - good], ["nDCG@10", "EE-D[g]"])
+    assert main(["agree", "-m", "nDCG@10", "-m", "EE-D[g]", "--format", "json", path]) == 0
+    pair = json.loads(capsys.readouterr().out)["pairs"][0]
+    assert (pair["tau_b"], pair["tau_ap"], pair["spearman"]) == (1.0, 1.0, 1.0)
+    # another tool's measure is higher-is-better unless the user says otherwise
+    other = _score_file(tmp_path, "t.tsv", [good, 1 - good], ["ndcg_cut_10", "loss"])
+    assert main(["agree", "-m", "ndcg_cut_10", "-m", "loss", other]) == 0
+    assert _tsv_pairs(capsys.readouterr().out)[0][2] == "-1.0"
+    args = ["agree", "-m", "ndcg_cut_10", "-m", "loss", "--lower-is-better", "loss"]
+    fig = tmp_path / "fig.png"
+    assert main([*args, "--plot", str(fig), other]) == 0
+    assert _tsv_pairs(capsys.readouterr().out)[0][2] == "1.0"
+    assert fig.stat().st_size > 0
+
+
+def test_agree_between_two_files_ranks_by_direction(tmp_path, capsys):
+    good = _values(8, 1)
+    a = _score_file(tmp_path, "a.tsv", 1 - good, ["loss"])
+    b = _score_file(tmp_path, "b.tsv", 1 - good * 0.9, ["loss"])
+    args = ["agree", "-m", "loss", "--between", "--format", "json"]
+    assert main([*args, "--lower-is-better", "loss", a, b]) == 0
+    assert json.loads(capsys.readouterr().out)["pairs"][0]["tau_b"] == 1.0
+
+
+def test_agree_refuses_an_undirected_measure_in_one_line(tmp_path):
+    path = _score_file(tmp_path, "s.tsv", _values(9, 2), ["nDCG@10", "ARP-LTwo[g]"])
+    message = _agree_error("-m", "nDCG@10", "-m", "ARP-LTwo[g]", path)
+    assert "'ARP-LTwo[g]', which is undirected" in message
+    assert "--lower-is-better names 'x'" in _agree_error(
+        "-m", "nDCG@10", "-m", "ARP-LTwo[g]", "--lower-is-better", "x", path
+    )

@@ -50,7 +50,8 @@ def test_compare_latex_and_plot(capsys, book, tmp_path):
               "--format", "latex", "--plot", tmp_path / "m.png", book)  # fmt: skip
     assert "\\begin{tabular}" in out and "\\toprule" in out and "holm" in out
     assert "X & Y & 0.0750 & [0.0008, 0.1492] & 0.143" in out  # 3 x 0.048 (Holm, 3 pairs)
-    assert "\\caption{nDCG@5 over 20 topics: paired t-test" in out and "d_z" in out
+    assert "\\caption{nDCG@5 (higher is better) over 20 topics: paired t-test" in out
+    assert "d_z" in out
     assert (tmp_path / "m.png").read_bytes().startswith(b"\x89PNG")
 
 
@@ -117,7 +118,10 @@ def test_compare_reads_ir_measures_output_and_agrees_with_the_api(capsys):
     out = run(capsys, "compare", "-m", "nDCG@10", "--test", "paired-t", *IRM)
     comments = [line for line in out.splitlines() if line.startswith("#")]
     lines = out.splitlines()[len(comments) :]
-    assert comments[:2] == ["# measure: nDCG@10", "# test: paired-t (paired t-test)"]
+    assert comments[:2] == [
+        "# measure: nDCG@10 (higher is better)",
+        "# test: paired-t (paired t-test)",
+    ]
     assert "# alpha: 0.05; correction: none; topics: 4" in comments
     assert lines[0] == "run\tmean"
     assert lines[3] == "a\tb\tdifference\tci_low\tci_high\tpvalue\teffect_size\tsignificant"
@@ -301,3 +305,149 @@ def test_scores_beyond_the_float_range_are_one_line_errors(tmp_path, fmt):
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and proc.stdout == ""
     assert "SCORES must hold scores" in proc.stderr and "finite float" in proc.stderr
     assert "Warning" not in proc.stderr
+
+
+def test_compare_against_a_baseline_in_every_format(capsys, book):
+    from fairconv import stats
+
+    api = stats.compare(sakai_book().table, "nDCG@5", test="paired-t", baseline=["Z"],
+                        correction="holm")  # fmt: skip
+    data = json.loads(run(capsys, "compare", "-m", "nDCG@5", "--test", "paired-t", "--baseline",
+                          "Z", "--correction", "holm", "--format", "json", book))  # fmt: skip
+    assert data == json.loads(json.dumps(api.to_dict()))
+    assert data["baseline"] == ["Z"] and [(p["a"], p["b"]) for p in data["pairs"]] == [
+        ("X", "Z"), ("Y", "Z")
+    ]  # fmt: skip
+    tsv = run(capsys, "compare", "-m", "nDCG@5", "--test", "paired-t", "--baseline", "Z", book)
+    assert "# pairs: each run against the baseline(s) Z\n" in tsv
+    latex = run(capsys, "compare", "-m", "nDCG@5", "--test", "paired-t", "--baseline", "Z",
+                "--correction", "holm", "--format", "latex", book)  # fmt: skip
+    assert latex == api.to_latex() and "Run & Baseline & Difference" in latex
+    markdown = run(capsys, "compare", "-m", "nDCG@5", "--test", "paired-t", "--baseline", "Z",
+                   "--correction", "holm", "--format", "markdown", book)  # fmt: skip
+    assert markdown == api.to_markdown() and "| X | Z | 0.1000 |" in markdown
+
+
+def test_lower_is_better_orders_the_runs_and_says_so(capsys, book):
+    data = json.loads(run(capsys, "compare", "-m", "nDCG@5", "--lower-is-better", "nDCG@5",
+                          "--test", "tukey", "--format", "json", book))  # fmt: skip
+    assert data["direction"] == "lower" and [r["name"] for r in data["runs"]] == ["Z", "Y", "X"]
+    tsv = run(capsys, "compare", "-m", "nDCG@5", "--lower-is-better", "nDCG@5", book)
+    assert tsv.startswith("# measure: nDCG@5 (lower is better)\n")
+    out = run(capsys, "discpower", "-m", "nDCG@5", "--lower-is-better", "nDCG@5", book)
+    assert "# nDCG@5 (lower is better): 20 topics;" in out
+    data = json.loads(run(capsys, "discpower", "-m", "nDCG@5", "--format", "json", book))
+    assert data["nDCG@5"]["direction"] == "higher"
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("--lower-is-better", "P@10"), "--lower-is-better names 'P@10', which is not a measure"),
+        (("--lower-is-better", "nDCG@5", "--lower-is-better", "nDCG@5"), "'nDCG@5' twice"),
+        (("--baseline", "W"), "--baseline must name runs of the scores (X, Y, Z). Got 'W'"),
+        (("--baseline", "X", "--baseline", "X"), "--baseline must list each run once"),
+    ],
+)
+def test_direction_and_baseline_errors_are_one_line(book, args, message):
+    proc = subprocess.run(
+        [sys.executable, "-m", "fairconv", "compare", "-m", "nDCG@5", *args, str(book)],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
+    assert message in proc.stderr and "Traceback" not in proc.stderr
+
+
+# --------------------------------------------------------------------------- report
+def _pilot_scores(tmp_path):
+    from fairconv import gfr
+
+    p = fairweb1_pilot()
+    f = tmp_path / "pilot.tsv"
+    table = gfr.evaluate(p.qrels, p.runs, p.attributes, measures=["GFR@10", "ERR@10"])
+    with open(f, "w") as out:
+        table.to_tsv(out)
+    return f, table
+
+
+@pytest.mark.parametrize("fmt", ["tsv", "json", "latex", "markdown"])
+@pytest.mark.parametrize(
+    "options", [(), ("--test", "paired-t", "--baseline", "Anserini-qld", "--details", "cells")]
+)
+def test_report_prints_the_report_of_the_api(capsys, tmp_path, fmt, options):
+    from fairconv import stats
+    from fairconv.stats._report import _tsv
+
+    f, table = _pilot_scores(tmp_path)
+    out = run(capsys, "report", "-m", "GFR@10", "-m", "ERR@10", *options, "--format", fmt, f)
+    kw = {} if not options else dict(test="paired-t", baseline=["Anserini-qld"], details="cells")
+    api = stats.report(table, ["GFR@10", "ERR@10"], **kw)
+    expected = {"tsv": _tsv(api), "latex": api.to_latex(), "markdown": api.to_markdown(),
+                "json": json.dumps(api.to_dict(), indent=1) + "\n"}[fmt]  # fmt: skip
+    assert out == expected
+    if fmt == "tsv":
+        assert out.startswith("# report: 3 runs x 2 measures\n# Means over 4 topics.\n")
+        rows = [line.split("\t") for line in out.splitlines() if not line.startswith("#")]
+        assert rows[0] == ["measure", "direction", "n_topics", "run", "letter", "mean", "marks",
+                           "best"]  # fmt: skip
+        assert float(rows[1][5]) == api.means[0, 0]  # unrounded
+
+
+def _trec_eval_file(path, run, table, r):
+    lines = [f"{m}\t{t}\t{float(table.values[i, r, k])!r}" for k, m in enumerate(table.measures)
+             for i, t in enumerate(table.topics)]  # fmt: skip
+    path.write_text("\n".join(lines + [f"runid\tall\t{run}"]) + "\n")
+
+
+def _ir_measures_file(path, table, r):
+    lines = [f"{t}\t{m}\t{float(table.values[i, r, k])!r}" for k, m in enumerate(table.measures)
+             for i, t in enumerate(table.topics)]  # fmt: skip
+    path.write_text("\n".join(lines) + "\n")
+
+
+def _ranx_file(path, table, r):
+    data = {m: {t: float(table.values[i, r, k]) for i, t in enumerate(table.topics)}
+            for k, m in enumerate(table.measures)}  # fmt: skip
+    path.write_text(json.dumps(data))
+
+
+@pytest.mark.parametrize("fmt", ["tsv", "json", "latex"])
+def test_the_same_report_from_three_tools_files_as_from_one_table(capsys, tmp_path, fmt):
+    import numpy as np
+
+    from fairconv.results import ScoreTable
+
+    rng = np.random.default_rng(11)
+    v = rng.random((9, 3, 2)) + np.array([0.4, 0.0, 0.2])[None, :, None]
+    table = ScoreTable(topics=tuple(f"t{i}" for i in range(9)), runs=("bm25", "qld", "dense"),
+                       measures=("ndcg_cut_10", "P_10"), values=v,
+                       present=np.ones(v.shape, bool))  # fmt: skip
+    one = tmp_path / "all.tsv"
+    with open(one, "w") as out:
+        table.to_tsv(out)
+    _trec_eval_file(tmp_path / "bm25.trec", "bm25", table, 0)
+    _ir_measures_file(tmp_path / "qld.irm", table, 1)
+    _ranx_file(tmp_path / "dense.json", table, 2)
+    sources = [f"bm25={tmp_path / 'bm25.trec'}", f"qld={tmp_path / 'qld.irm'}",
+               f"dense={tmp_path / 'dense.json'}"]  # fmt: skip
+    args = ["report", "-m", "ndcg_cut_10", "-m", "P_10", "--test", "paired-t", "--format", fmt]
+    from_tools = run(capsys, *args, *sources)
+    assert from_tools == run(capsys, *args, one)
+    assert ("a & bm25 & \\textbf{" in from_tools) == (fmt == "latex")
+
+
+def test_report_lower_is_better_and_errors(capsys, tmp_path, book):
+    out = run(capsys, "report", "-m", "nDCG@5", "--lower-is-better", "nDCG@5", "--test",
+              "paired-t", "--format", "markdown", book)  # fmt: skip
+    assert out.splitlines()[0] == "|  | Run | nDCG@5 ↓ |"
+    assert "| c | Z | **0.2450** |" in out and "↓: lower is better." in out
+    for args, message in [
+        (("-m", "nDCG@5", "-m", "nDCG@5"), "'nDCG@5' twice"),
+        (("-m", "P@5"), "--measure must name measures of the files (nDCG@5). Got 'P@5'"),
+        (("-m", "nDCG@5", "--details", "cells", "--test", "paired-t"), "--details must be"),
+        (("-m", "nDCG@5", "--baseline", "W"), "--baseline must name runs"),
+    ]:
+        proc = subprocess.run([sys.executable, "-m", "fairconv", "report", *args, str(book)],
+                              capture_output=True, text=True)  # fmt: skip
+        assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
+        assert message in proc.stderr and "Traceback" not in proc.stderr, proc.stderr

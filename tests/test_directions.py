@@ -102,3 +102,22 @@ def test_a_notice_points_at_the_line_that_called_fairconv(n_jobs):
     notices = [w for w in caught if issubclass(w.category, FairconvWarning)]
     assert notices
     assert {w.filename for w in notices} == {__file__}
+
+
+@pytest.mark.parametrize("how", ["-c", "stdin"])
+def test_a_notice_reaches_a_caller_without_a_source_file(how):
+    """Code run by ``python -c`` or from stdin has no file: the notice still prints."""
+    import subprocess
+    import sys
+
+    code = (
+        "from fairconv import gfr\n"
+        "from fairconv.datasets import fairweb1_pilot\n"
+        "p = fairweb1_pilot()\n"
+        "gfr.evaluate(p.qrels, p.runs[:1], [])\n"
+    )
+    argv = [sys.executable, "-c", code] if how == "-c" else [sys.executable, "-"]
+    proc = subprocess.run(argv, input=None if how == "-c" else code, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert "FairconvWarning: GFR is ERR alone on 4 of the 4 topics" in proc.stderr
+    assert ":4: " in proc.stderr  # the caller's line

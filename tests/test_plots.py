@@ -214,3 +214,80 @@ def test_r_vs_gf_with_many_runs_uses_a_legend_and_labels_never_overlap():
     assert len(boxes) == 3
     assert not any(a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[i + 1 :])
     plt.close(fig)
+
+
+# --------------------------------------------------------------------------- directions, legends
+def _legend_clear_of_the_data(fig):
+    """Every legend lies inside the figure and over no axes' data area."""
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    legends = [ax.get_legend() for ax in fig.axes if ax.get_legend()] + list(fig.legends)
+    assert legends
+    frame = fig.bbox
+    for legend in legends:
+        box = legend.get_window_extent(renderer)
+        assert box.x0 >= frame.x0 - 1 and box.x1 <= frame.x1 + 1, (box, frame)
+        assert box.y0 >= frame.y0 - 1 and box.y1 <= frame.y1 + 1, (box, frame)
+        for ax in fig.axes:
+            if ax.get_visible():
+                assert not box.overlaps(ax.get_window_extent(renderer)), (box, ax.bbox)
+
+
+def test_the_legends_sit_outside_the_data():
+    from fairconv import stats
+    from fairconv.datasets import sakai_book
+
+    batch = load_case("r112").conversations
+    _legend_clear_of_the_data(gfrc2_clusters(batch, gfrc2.clusters(batch)))
+    _legend_clear_of_the_data(gfrc2_clusters(batch, gfrc2.clusters(batch), conversations=[0]))
+    grid = _many_conversations(6, 3)
+    _legend_clear_of_the_data(gfrc2_clusters(grid, gfrc2.clusters(grid), by="topic"))
+    from fairconv.plots import asl_curves
+
+    book = sakai_book()
+    curves = {m: stats.discriminative_power(book.scores * k, test="tukey")
+              for m, k in (("nDCG@5", 1.0), ("a much longer measure name[set]", 0.5))}  # fmt: skip
+    _legend_clear_of_the_data(asl_curves(curves))
+    _legend_clear_of_the_data(r_vs_gf(gfrc.evaluate(_many_conversations(3, 14))))
+
+
+@pytest.mark.parametrize(
+    "measure, directions, order, arrow",
+    [
+        ("nDCG@5", None, ["X", "Y", "Z"], "(better \u2192)"),
+        ("EE-D[g]", None, ["Z", "Y", "X"], "(\u2190 better)"),
+        ("LTwo", {"LTwo": "undirected"}, ["X", "Y", "Z"], None),
+    ],
+)
+def test_system_means_put_the_best_on_top_and_point_to_it(measure, directions, order, arrow):
+    from fairconv import stats
+    from fairconv.datasets import sakai_book
+    from fairconv.plots import system_means
+
+    book = sakai_book().table
+    table = ScoreTable(topics=book.topics, runs=book.runs, measures=(measure,),
+                       values=book.values, present=book.present,
+                       directions=directions)  # fmt: skip
+    fig = system_means(stats.compare(table, measure, test="tukey"))
+    assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == order
+    label = fig.axes[0].get_xlabel()
+    if arrow is None:
+        assert "better" not in label  # no run is better on an undirected measure
+    else:
+        assert label.endswith(arrow)
+
+
+def test_run_scatter_points_each_axis_to_its_better_end():
+    from fairconv.plots import run_scatter
+
+    fig = run_scatter(["a", "b"], [0.1, 0.2], [0.3, 0.1], x_label="nDCG", y_label="EE-D",
+                      directions=("higher", "lower"))  # fmt: skip
+    ax = fig.axes[0]
+    assert ax.get_xlabel() == "nDCG (better \u2192)" and ax.get_ylabel() == "EE-D (\u2193 better)"
+    plain = run_scatter(["a", "b"], [0.1, 0.2], [0.3, 0.1], x_label="x", y_label="y",
+                        directions=("undirected", "higher"))  # fmt: skip
+    assert plain.axes[0].get_xlabel() == "x" and plain.axes[0].get_ylabel() == "y (better \u2191)"
+    with pytest.raises(ValueError, match="'directions' parameter of plots.run_scatter"):
+        run_scatter(["a"], [0.1], [0.2], x_label="x", y_label="y", directions=("up", "higher"))
+    with pytest.raises(ValueError, match="'directions' parameter of plots.run_scatter .* pair"):
+        run_scatter(["a"], [0.1], [0.2], x_label="x", y_label="y", directions="higher")

@@ -148,7 +148,7 @@ def test_compare_topics_file_with_a_comment(tmp_path):
         capture_output=True, text=True, cwd=tmp_path,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.startswith("# measure: m\n# test: randomised-tukey")
+    assert proc.stdout.startswith("# measure: m (higher is better)\n# test: randomised-tukey")
     assert "; topics: 2\n" in proc.stdout
 
 

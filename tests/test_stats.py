@@ -575,6 +575,115 @@ def test_compare_corrects_the_pairwise_family():
     np.testing.assert_array_equal(holm.result.pvalue, raw.result.pvalue)  # uncorrected
 
 
+def _book_as(measure, *, directions=None, scale=1.0):
+    """The book's table under another measure name (and direction), scores scaled."""
+    return ScoreTable(
+        topics=BOOK.table.topics,
+        runs=BOOK.table.runs,
+        measures=(measure,),
+        values=BOOK.table.values * scale,
+        present=BOOK.table.present,
+        directions=directions,
+    )
+
+
+@pytest.mark.parametrize("test", stats.TESTS)
+def test_compare_lists_runs_best_first_by_the_measure_direction(test):
+    higher = stats.compare(_book_as("nDCG@5"), "nDCG@5", test=test, n_resamples=500)
+    lower = stats.compare(_book_as("EE-D[g]"), "EE-D[g]", test=test, n_resamples=500)
+    undirected = _book_as("LTwo", directions={"LTwo": "undirected"})
+    neither = stats.compare(undirected, "LTwo", test=test, n_resamples=500)
+    assert (higher.direction, lower.direction, neither.direction) == (
+        "higher", "lower", "undirected"
+    )  # fmt: skip
+    assert [s["name"] for s in higher.runs] == ["X", "Y", "Z"]
+    assert [s["name"] for s in lower.runs] == ["Z", "Y", "X"]  # the lowest mean is best
+    assert [s["name"] for s in neither.runs] == ["X", "Y", "Z"]  # by mean, none better
+    assert [(p["a"], p["b"]) for p in lower.pairs] == [("Z", "Y"), ("Z", "X"), ("Y", "X")]
+    # the same tests, whichever way the measure points: p of each pair by its names
+    by_pair = {frozenset((p["a"], p["b"])): p for p in higher.pairs}
+    for p in lower.pairs:
+        same = by_pair[frozenset((p["a"], p["b"]))]
+        assert p["pvalue"] == same["pvalue"]
+        assert p["difference"] == -same["difference"]
+    an_array = stats.compare(BOOK.scores, "EE-D[g]", test=test, runs=list("XYZ"), n_resamples=500)
+    assert an_array.direction == "lower" and [s["name"] for s in an_array.runs] == ["Z", "Y", "X"]
+
+
+def test_compare_against_a_baseline_tests_only_its_pairs():
+    full = stats.compare(BOOK.table, "nDCG@5", test="paired-t")
+    against = stats.compare(BOOK.table, "nDCG@5", test="paired-t", baseline="Z")
+    assert against.baseline == ("Z",)
+    assert [(p["a"], p["b"]) for p in against.pairs] == [("X", "Z"), ("Y", "Z")]
+    for p in against.pairs:  # each the paired t-test of the run against the baseline
+        t = stats.paired_t_test(BOOK.table.values[:, "XYZ".index(p["a"]), 0], Z)
+        assert p["pvalue"] == pytest.approx(t.pvalue, rel=1e-12)
+        assert p["difference"] == pytest.approx(t.mean_difference, rel=1e-12)
+        assert p["ci_low"] == pytest.approx(t.ci_low, rel=1e-12)
+        assert p["effect_size"] == pytest.approx(t.effect_size, rel=1e-12)
+    by_pair = {(p["a"], p["b"]): p["pvalue"] for p in full.pairs}
+    assert [p["pvalue"] for p in against.pairs] == [by_pair["X", "Z"], by_pair["Y", "Z"]]
+    # the pair not tested has no p in the test's record
+    assert (
+        np.isnan(against.result.pvalue[0, 1]) and against.result.pvalue[0, 2] == by_pair["X", "Z"]
+    )
+
+
+@pytest.mark.parametrize("correction", ["bonferroni", "holm", "bh"])
+@pytest.mark.parametrize("test", ["paired-t", "randomisation", "bootstrap"])
+def test_a_correction_runs_over_the_pairs_with_a_baseline(test, correction):
+    """The baseline mode equals the tests of each run against each baseline, corrected."""
+    x = np.random.default_rng(7).random((12, 5))
+    runs = ["r0", "r1", "r2", "r3", "r4"]
+    base = ["r3", "r1"]
+    c = stats.compare(x, "m", test=test, runs=runs, baseline=base, correction=correction,
+                      n_resamples=400, seed=5)  # fmt: skip
+    pairs = [(r, b) for b in base for r in sorted(runs, key=lambda r: -x[:, runs.index(r)].mean())
+             if r != b and (r, b) != ("r3", "r1")]  # fmt: skip
+    assert sorted((p["a"], p["b"]) for p in c.pairs) == sorted(pairs)
+    assert len(c.pairs) == 7  # 4 + 3: the pair of the two baselines once
+    one = {"paired-t": stats.paired_t_test, "randomisation": stats.randomisation_test,
+           "bootstrap": stats.bootstrap_test}[test]  # fmt: skip
+    options = {} if test == "paired-t" else {"n_resamples": 400, "seed": 5}
+    raw = []
+    for p in c.pairs:
+        # the test of two runs, on the runs in the order of their names (the trials' order)
+        a, b = sorted((p["a"], p["b"]))
+        raw.append(one(x[:, runs.index(a)], x[:, runs.index(b)], **options).pvalue)
+    expected = stats.adjust_pvalues(raw, correction=correction)
+    assert [p["pvalue"] for p in c.pairs] == pytest.approx(expected.tolist(), rel=1e-12)
+    assert [p["significant"] for p in c.pairs] == (expected < 0.05).tolist()
+
+
+@pytest.mark.parametrize("test", ["tukey", "randomised-tukey"])
+def test_a_tukey_test_keeps_its_family_of_all_pairs_with_a_baseline(test):
+    x = np.random.default_rng(3).random((8, 4))
+    runs = ["a", "b", "c", "d"]
+    full = stats.compare(x, "m", test=test, runs=runs, n_resamples=300)
+    against = stats.compare(x, "m", test=test, runs=runs, baseline=["c"], n_resamples=300)
+    by_pair = {frozenset((p["a"], p["b"])): p for p in full.pairs}
+    assert len(against.pairs) == 3 and {p["b"] for p in against.pairs} == {"c"}
+    for p in against.pairs:
+        same = by_pair[frozenset((p["a"], p["b"]))]
+        assert p["pvalue"] == same["pvalue"]
+        assert abs(p["difference"]) == abs(same["difference"])
+
+
+@pytest.mark.parametrize(
+    "baseline, error, match",
+    [
+        ("W", ValueError, r"'baseline' parameter of stats.compare must name runs .*'W'"),
+        (["X", "X"], ValueError, "'baseline' parameter .* 'X'"),
+        ([], ValueError, "'baseline' parameter .* at least one run"),
+        ([1], TypeError, "'baseline' parameter"),
+        (3, TypeError, "'baseline' parameter"),
+    ],
+)
+def test_a_bad_baseline_is_refused(baseline, error, match):
+    with pytest.raises(error, match=match):
+        stats.compare(BOOK.table, "nDCG@5", baseline=baseline)
+
+
 def test_nan_policy_on_tables_and_arrays():
     v = BOOK.table.values.copy()
     v[4, 1, 0] = np.nan
@@ -955,3 +1064,45 @@ def test_a_string_is_not_a_sequence_of_names():
             stats.compare(BOOK.scores, "m", **kw)
     with pytest.raises(TypeError, match="'runs' parameter of stats.compare"):
         stats.compare(BOOK.table, "nDCG@5", runs="XYZ")
+
+
+# --------------------------------------------------------------------------- notebook display
+def _cells(page: str, column: str) -> list[str]:
+    """The cells of a column of the first HTML table of a page."""
+    import re
+
+    table = re.search(r"<table>(.*?)</table>", page).group(1)
+    heads = re.findall(r"<th>(.*?)</th>", table)
+    rows = re.findall(r"<tr>(.*?)</tr>", table.split("</thead>")[1])
+    return [re.findall(r"<td>(.*?)</td>", row)[heads.index(column)] for row in rows]
+
+
+def test_a_notebook_shows_p_as_a_table_prints_it():
+    x = np.array([[0.9, 0.1], [0.8, 0.2], [0.85, 0.15], [0.95, 0.1], [0.9, 0.12]] * 3)
+    t = stats.paired_t_test(x[:, 0], x[:, 1])
+    assert t.pvalue < 0.001 and _cells(t._repr_html_(), "pvalue") == ["&lt;0.001"]
+    assert "pvalue=&lt;0.001" in t._repr_html_()  # the caption too
+    c = stats.compare(BOOK.table, "nDCG@5", test="tukey")
+    assert _cells(c._repr_html_().split("<b>Pairs</b>")[1], "pvalue") == [
+        f"{p['pvalue']:#.3g}" for p in c.pairs
+    ]
+    assert _cells(c._repr_html_().split("<b>Pairs</b>")[1], "difference") == [
+        f"{p['difference']:.4f}" for p in c.pairs
+    ]
+
+
+@pytest.mark.parametrize("test", ["randomised-tukey", "randomisation", "bootstrap"])
+def test_a_notebook_leaves_out_the_intervals_a_test_does_not_give(test):
+    c = stats.compare(BOOK.table, "nDCG@5", test=test, n_resamples=200)
+    page = c._repr_html_()
+    pairs = page.split("<b>Pairs</b>")[1]
+    assert "<th>ci_low</th>" not in pairs and "<th>pvalue</th>" in pairs
+    name = {"randomised-tukey": "randomised Tukey HSD", "randomisation":
+            "sign-flip randomisation test", "bootstrap": "paired bootstrap test"}[test]  # fmt: skip
+    assert f"<p>ci_low, ci_high left out: the {name} gives no such interval</p>" in pairs
+    runs = page.split("<b>Pairs</b>")[0]
+    assert ("<th>ci_low</th>" in runs) == (test == "randomised-tukey")  # the ANOVA's
+    # the data keep every column
+    assert {"ci_low", "ci_high"} <= set(c.to_frame().columns)
+    record = stats.randomised_tukey_hsd(BOOK.scores, n_resamples=100)
+    assert "left out" not in record._repr_html_()  # it has no interval columns at all

@@ -137,7 +137,6 @@ def notice(message: str) -> None:
         lineno,
         module=module_globals.get("__name__", "__main__"),
         registry=module_globals.setdefault("__warningregistry__", {}),
-        module_globals=module_globals,
     )
 
 

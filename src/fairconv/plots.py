@@ -13,20 +13,19 @@ Each returns a matplotlib Figure; ``fig.savefig(path)`` writes it.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ._validation import (
-    FairconvWarning,
     caller,
     check_choice,
     check_instance,
     check_int,
     check_names,
     fail,
+    notice,
     public,
 )
 
@@ -71,13 +70,11 @@ class _Shown:
         if self.missing:
             chars = list(self.missing)
             shown = ", ".join(repr(c) for c in chars[:5]) + (" ..." if len(chars) > 5 else "")
-            warnings.warn(
+            notice(
                 f"{caller()}: the plot font has no glyph for {len(chars)} character(s) of the "
                 f"names shown ({shown}, in {next(iter(self.missing.values()))!r}): the "
                 "figure writes them as code points (<U+...>); name a font that has them "
-                "in matplotlib.rcParams['font.family'] to see them",
-                FairconvWarning,
-                stacklevel=3,
+                "in matplotlib.rcParams['font.family'] to see them"
             )
 
 
@@ -352,13 +349,27 @@ def gfrc2_clusters(
         ax.set_ylim(0, 1)
         ax.grid(alpha=0.3)
     axes[0][0].set_ylabel("score")
-    axes[0][-1].legend(fontsize=7, loc="lower right")
+    # beside the last panel, never over the data
+    axes[0][-1].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0), frameon=False)
     fig.tight_layout()
     shown.notice()
     return fig
 
 
 _MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*", "<", ">", "h", "p"]
+
+_BETTER = {
+    ("x", "higher"): " (better \u2192)",
+    ("x", "lower"): " (\u2190 better)",
+    ("y", "higher"): " (better \u2191)",
+    ("y", "lower"): " (\u2193 better)",
+}
+"""The "better" arrow an axis label ends with, by the axis and the measure's direction
+(an undirected measure gets none: no value is better)."""
+
+
+def _better(axis: str, direction: str | None) -> str:
+    return _BETTER.get((axis, direction or ""), "")
 
 
 def _integer_ticks(ax) -> None:
@@ -565,6 +576,7 @@ def run_scatter(
     x_label: str,
     y_label: str,
     title: str | None = None,
+    directions: tuple[str, str] | None = None,
 ) -> Figure:
     """One labelled point per run: measure A (x) against measure B (y).
 
@@ -581,6 +593,10 @@ def run_scatter(
         Axis labels (the measure names).
     title : str, optional
         E.g. the rank correlations of the two measures.
+    directions : (str, str), optional
+        The two measures' directions (``'higher'``, ``'lower'`` or ``'undirected'``):
+        each axis label then ends with an arrow to the better end ("better →"); none
+        for an undirected measure, or when not given.
 
     Returns
     -------
@@ -589,7 +605,8 @@ def run_scatter(
     Raises
     ------
     ValueError
-        Lengths that differ from the number of runs, or non-finite scores.
+        Lengths that differ from the number of runs, non-finite scores, or directions
+        that are not two of the three.
 
     Examples
     --------
@@ -600,6 +617,14 @@ def run_scatter(
     >>> fig.axes[0].get_xlabel(), fig.axes[0].get_ylabel()
     ('ERR@10', 'GFR@10')
     """
+    from .results import DIRECTIONS
+
+    if directions is not None:
+        if isinstance(directions, str) or len(directions) != 2:
+            raise fail("directions", "be a pair (x's, y's)", repr(directions))
+        for d in directions:
+            check_choice(d, "directions", DIRECTIONS)
+    dx, dy = directions if directions is not None else (None, None)
     names = [str(r) for r in runs]
     xs = np.asarray(x, dtype=float)
     ys = np.asarray(y, dtype=float)
@@ -615,8 +640,8 @@ def run_scatter(
     ax.margins(0.1)  # room for the labels of the outermost runs
     for name, a, b in zip(names, xs, ys, strict=True):
         ax.annotate(shown(name), (a, b), fontsize=7, xytext=(3, 3), textcoords="offset points")
-    ax.set_xlabel(shown(x_label))
-    ax.set_ylabel(shown(y_label))
+    ax.set_xlabel(shown(x_label) + _better("x", dx))
+    ax.set_ylabel(shown(y_label) + _better("y", dy))
     if title:
         ax.set_title(shown(title), fontsize=10)
     ax.grid(alpha=0.3)
@@ -637,8 +662,10 @@ def system_means(comparison: Any, /) -> Figure:
     Returns
     -------
     matplotlib.figure.Figure
-        One point per system with its two-way ANOVA CI (higher is better), systems in
-        decreasing order of their mean.
+        One point per system with its two-way ANOVA CI, the best on top (the order of
+        :attr:`Comparison.runs`: by the measure's direction); the x label ends with an
+        arrow to the better end ("better →", "← better"), none for an undirected
+        measure.
 
     Raises
     ------
@@ -672,8 +699,11 @@ def system_means(comparison: Any, /) -> Figure:
     err = [mean - low, high - mean] if np.isfinite(low).all() else None
     ax.errorbar(mean, y, xerr=err, fmt="o", capsize=3)
     ax.set_yticks(y, [shown(s["name"]) for s in systems], fontsize=8 if n <= 30 else 6)
-    ax.invert_yaxis()  # the best system on top
-    ax.set_xlabel(f"mean {shown(comparison.measure)} over {comparison.n_topics} topics")
+    ax.invert_yaxis()  # the first (best) system on top
+    ax.set_xlabel(
+        f"mean {shown(comparison.measure)} over {comparison.n_topics} topics"
+        + _better("x", comparison.direction)
+    )
     if np.isfinite(low).all():
         title = f"{100 * (1 - comparison.alpha):g}% intervals, conditional on these topics"
     else:
@@ -738,7 +768,9 @@ def asl_curves(results: dict) -> Figure:
 
     # pair ranks 1, 2, ...: integer ticks even for a single pair
     ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=5, min_n_ticks=1))
-    ax.legend(fontsize=7)
+    # below the axes, never over the curves
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.2), frameon=False,
+              ncols=min(3, len(results)))  # fmt: skip
     ax.grid(alpha=0.3)
     fig.tight_layout()
     shown.notice()

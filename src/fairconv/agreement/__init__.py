@@ -4,17 +4,21 @@ Rank correlations between the scores two measures (or two nugget sets, or two
 assessors) give the same systems: Kendall's tau (:func:`kendall_tau`), Spearman's rho
 (:func:`spearman`), Pearson's r (:func:`pearson`), the AP correlation tau_ap
 (:func:`tau_ap`), every pair of measures at once (:func:`correlation_matrix`), and
-rank-biased overlap of two rankings of ids (:func:`rbo`). Agreement between assessors
+rank-biased overlap of two rankings of ids (:func:`rbo`); the rankings of the runs of
+a score table by several measures compared (:func:`agree`). Agreement between assessors
 on a label matrix of shape (items, raters), NaN (or None) where a rater gave no label:
 :func:`accuracy`, :func:`cohen_kappa`, :func:`fleiss_kappa`,
 :func:`krippendorff_alpha` and :func:`majority_vote`; :func:`read_label_file` reads
 ``item rater label`` rows into such a matrix.
 
-Scores are higher-is-better: a system with a higher score is ranked above one with a
-lower score. Every coefficient is returned in a frozen record whose value is
-``statistic`` (as in scipy's results). A coefficient that is undefined on the input
-(a constant score vector for tau-b, rho, r and tau_ap-b; a single label for kappa
-and alpha) raises a ``ValueError``; nothing is returned as NaN.
+The array functions take higher-is-better scores: a system with a higher score is
+ranked above one with a lower score. :func:`agree` ranks by each measure's direction
+(a lower-is-better measure's lowest mean first) and refuses an undirected measure.
+Every coefficient is returned in a frozen record whose value is ``statistic`` (as in
+scipy's results). A coefficient that is undefined on the input (a constant score
+vector for tau-b, rho, r and tau_ap-b; a single label for kappa and alpha) raises a
+``ValueError``; nothing is returned as NaN, except by :func:`agree`, which gives NaN
+with a notice for a measure that ranks every run alike.
 
 Labels
 ------
@@ -54,8 +58,16 @@ from ._labels import (
     majority_vote,
     read_label_file,
 )
+from ._rankings import agree
 from ._rbo import rbo
-from ._results import AgreementResult, CorrelationMatrix, CorrelationResult, MajorityVote, RBOResult
+from ._results import (
+    AgreementResult,
+    CorrelationMatrix,
+    CorrelationResult,
+    MajorityVote,
+    RankingAgreement,
+    RBOResult,
+)
 
 __all__ = [
     "CorrelationResult",
@@ -63,12 +75,14 @@ __all__ = [
     "RBOResult",
     "AgreementResult",
     "MajorityVote",
+    "RankingAgreement",
     "LabelMatrix",
     "kendall_tau",
     "spearman",
     "pearson",
     "tau_ap",
     "correlation_matrix",
+    "agree",
     "rbo",
     "accuracy",
     "cohen_kappa",

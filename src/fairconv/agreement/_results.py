@@ -239,3 +239,49 @@ def _plain_label(v):
 
 def _is_missing(v) -> bool:
     return v is None or (isinstance(v, float) and v != v)
+
+
+@record(eq=False)
+class RankingAgreement(Record):
+    """How alike several measures rank the same runs: one row per pair of measures.
+
+    Attributes
+    ----------
+    measures, directions : tuple of str
+        The measures and their directions (``'higher'`` or ``'lower'``): each ranks
+        the runs best first by its direction.
+    runs : tuple of str
+    means : ndarray, shape (measures, runs)
+        Each run's mean of each measure, over the topics where every run has it.
+    n_topics : tuple of int
+        Those topics' number, per measure.
+    pairs : tuple of dict
+        Per pair of measures (a, b) in the order given: ``tau_b`` with its two-sided
+        ``tau_b_pvalue`` (scipy's), ``tau_ap`` (tau_ap-b, symmetric), ``spearman``,
+        ``n_systems`` and ``n_topics`` ([a's, b's]); NaN where undefined (a measure
+        with the same mean for every run).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from fairconv import agreement
+    >>> from fairconv.results import ScoreTable
+    >>> v = np.array([[[0.5, 0.1]], [[0.4, 0.2]], [[0.2, 0.3]]]).transpose(1, 0, 2)
+    >>> table = ScoreTable(topics=("q1",), runs=("a", "b", "c"), measures=("nDCG", "EE-D"),
+    ...                    values=v, present=np.ones(v.shape, bool))
+    >>> r = agreement.agree(table, ["nDCG", "EE-D"])
+    >>> r.directions, r.pairs[0]["tau_b"]
+    (('higher', 'lower'), 1.0)
+    """
+
+    measures: tuple[str, ...]
+    directions: tuple[str, ...]
+    runs: tuple[str, ...]
+    means: np.ndarray = field(repr=False)
+    n_topics: tuple[int, ...]
+    pairs: tuple[dict, ...] = field(repr=False)
+
+    def _table(self):
+        """One row per pair of measures."""
+        keys = ("a", "b", "tau_b", "tau_b_pvalue", "tau_ap", "spearman", "n_systems")
+        return {k: [p[k] for p in self.pairs] for k in keys}

@@ -19,11 +19,13 @@ from ._outputs import UsageError
 __all__ = [
     "Parser",
     "UsageError",
+    "add_lower_is_better",
     "add_ranked_inputs",
     "add_table_output",
     "emit",
     "float_list",
     "int_list",
+    "lower_is_better",
     "ranked_inputs",
     "save_figure",
     "score_sources",
@@ -108,6 +110,42 @@ def score_sources(texts) -> list:
         else:
             out.append({name: path})
     return out
+
+
+def add_lower_is_better(parser) -> None:
+    """``--lower-is-better MEASURE`` (repeatable), for the commands that read scores."""
+    parser.add_argument(
+        "--lower-is-better",
+        action="append",
+        default=[],
+        metavar="MEASURE",
+        help="a measure of the score files for which a lower value is better (repeat for "
+        "several); on top of the directions fairconv knows (EE-D, EE-L, ...): another "
+        "tool's measure is higher-is-better unless named here",
+    )
+
+
+def lower_is_better(table, args, measures):
+    """The table read, with the measures of ``--lower-is-better`` lower-is-better.
+
+    Each one must be among ``measures`` (those the command analyses), named once.
+    """
+    from .._validation import calling, check_once
+
+    named = list(args.lower_is_better)
+    with calling(f"fairconv {args.command}"):
+        check_once(named, "--lower-is-better", what="measure")
+    unknown = [m for m in named if m not in measures]
+    if unknown:
+        raise UsageError(
+            f"--lower-is-better names {unknown[0]!r}, which is not a measure the command "
+            f"reads (-m {' -m '.join(measures)})"
+        )
+    if not named:
+        return table
+    directions = dict(table.directions)
+    directions.update(dict.fromkeys(named, "lower"))
+    return table._replace(directions=directions)
 
 
 # --------------------------------------------------------------------------- ranked inputs

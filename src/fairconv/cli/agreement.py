@@ -6,7 +6,7 @@ import json
 import os
 import sys
 
-from ._common import save_figure, score_sources, write
+from ._common import add_lower_is_better, lower_is_better, save_figure, score_sources, write
 
 
 # --------------------------------------------------------------------------- labels
@@ -129,102 +129,6 @@ def _json_label(label):
 
 
 # --------------------------------------------------------------------------- agree
-def _system_means(table, measure: str, source: str):
-    """Mean of ``measure`` per run over the topics where every run has a value.
-
-    The means come from correctly rounded sums (:func:`fairconv._core.fsum_means`):
-    runs whose sums are equal on paper tie, whatever the order of their values, and
-    finite scores near 1.8e308 do not overflow.
-    """
-    import numpy as np
-
-    from .._core import fsum_means
-
-    if measure not in table.measures:
-        have = ", ".join(table.measures) or "none"
-        raise ValueError(f"{source} has no measure {measure!r} (it has {have})")
-    m = table.measures.index(measure)
-    values = table.values[:, :, m]
-    defined = table.present[:, :, m] & ~np.isnan(values)
-    topics = defined.all(axis=1)
-    if not topics.any():
-        raise ValueError(
-            f"{source}: no topic has {measure} for every run; the system means need "
-            "topics that all runs were scored on"
-        )
-    return fsum_means(values[topics]), int(topics.sum())
-
-
-def _pairs(names, means, n_topics):
-    """tau-b (with its p), tau_ap-b and rho for every pair of rows of ``means``.
-
-    A coefficient that is undefined for a pair (every run has the same mean under one
-    of the two measures) is NaN, with a notice on stderr.
-    """
-    import numpy as np
-    import scipy.stats
-
-    from .. import agreement
-
-    constant = (means == means[:, :1]).all(axis=1)
-    for i in np.flatnonzero(constant):
-        print(
-            f"fairconv agree: {names[i]}: every run has the same mean ({float(means[i, 0])!r}): "
-            "tau-b, tau_ap-b and rho with it are undefined (NaN)",
-            file=sys.stderr,
-        )
-    ok = ~constant
-    full = {}
-    for method in ("tau_b", "tau_ap_b", "spearman"):
-        matrix = np.full((len(names), len(names)), np.nan)
-        if ok.sum() >= 1:
-            kept = agreement.correlation_matrix(means[ok], method=method).statistic
-            matrix[np.ix_(ok, ok)] = kept
-        full[method] = matrix
-    out = []
-    for a in range(len(names)):
-        for b in range(a + 1, len(names)):
-            pvalue = float("nan")
-            if ok[a] and ok[b]:
-                # exact for small n without ties (scipy's "auto"): a perfect tau over 3
-                # runs has p = 1/3
-                pvalue = float(scipy.stats.kendalltau(means[a], means[b]).pvalue)
-            out.append(
-                {
-                    "a": names[a],
-                    "b": names[b],
-                    "tau_b": float(full["tau_b"][a, b]),
-                    "tau_b_pvalue": pvalue,
-                    "tau_ap": float(full["tau_ap_b"][a, b]),
-                    "spearman": float(full["spearman"][a, b]),
-                    "n_systems": int(means.shape[1]),
-                    "n_topics": [n_topics[a], n_topics[b]],
-                }
-            )
-    return out
-
-
-_LATEX = str.maketrans(
-    {
-        "\\": r"\textbackslash{}",
-        "_": r"\_",
-        "&": r"\&",
-        "%": r"\%",
-        "#": r"\#",
-        "$": r"\$",
-        "{": r"\{",
-        "}": r"\}",
-        "~": r"\textasciitilde{}",
-        "^": r"\textasciicircum{}",
-    }
-)
-
-
-def _latex_name(text: str) -> str:
-    """A measure or file name as LaTeX text (special characters escaped in one pass)."""
-    return text.translate(_LATEX)
-
-
 TAU_AP = (
     "tau_ap-b (Urbano and Marrero, ICTIR 2017): the symmetric AP correlation with ties, "
     "the mean of tau_ap taking each ranking as the truth"
@@ -242,6 +146,8 @@ def _topics_text(pairs) -> str:
 
 def _write_pairs(pairs, fmt: str, out) -> None:
     import json
+
+    from ..stats._writers import latex_text
 
     def num(v: float) -> str:
         return "NaN" if v != v else repr(v)
@@ -269,7 +175,7 @@ def _write_pairs(pairs, fmt: str, out) -> None:
         out.write("A & B & $\\tau_b$ & $p$ & $\\tau_{ap}$-b & $\\rho$ & runs \\\\\n\\hline\n")
         for p in pairs:
             out.write(
-                f"{_latex_name(p['a'])} & {_latex_name(p['b'])} & {tex(p['tau_b'])} & "
+                f"{latex_text(p['a'])} & {latex_text(p['b'])} & {tex(p['tau_b'])} & "
                 f"{tex(p['tau_b_pvalue'])} & {tex(p['tau_ap'])} & {tex(p['spearman'])} & "
                 f"{p['n_systems']} \\\\\n"
             )
@@ -296,7 +202,9 @@ def _same_file(a: str, b: str) -> bool:
 def _cmd_agree(args) -> int:
     import numpy as np
 
+    from .. import agreement
     from .._validation import calling, check_once
+    from ..agreement._rankings import oriented, ranking_pairs, run_means
     from ..io import read_scores, read_topics
 
     with calling("fairconv agree"):
@@ -315,7 +223,11 @@ def _cmd_agree(args) -> int:
                 f"--between compares two score files; both are {args.scores[0]} ({args.scores[1]})"
             )
         tables = [
-            read_scores([p], measures=measures, topics=topics, input_format=fmt)
+            lower_is_better(
+                read_scores([p], measures=measures, topics=topics, input_format=fmt),
+                args,
+                measures,
+            )
             for p in args.scores
         ]
         runs = [r for r in tables[0].runs if r in set(tables[1].runs)]
@@ -333,31 +245,42 @@ def _cmd_agree(args) -> int:
         pairs = []
         shown = []
         for m in measures:
-            rows = [_system_means(t, m, p) for t, p in zip(tables, args.scores, strict=True)]
+            rows = [run_means(t, m) for t in tables]
+            for path, (_, n) in zip(args.scores, rows, strict=True):
+                if n == 0:
+                    raise ValueError(
+                        f"{path}: no topic has {m} for every run; the run means need topics "
+                        "that all runs were scored on"
+                    )
             names = [f"{p}:{m}" for p in args.scores]
+            directions = [t.directions[m] for t in tables]
             means = np.stack([r[0] for r in rows])
-            pairs += _pairs(names, means, [r[1] for r in rows])
-            shown.append((names, means))
+            with calling("fairconv agree"):
+                pairs += ranking_pairs(
+                    names, oriented(means, directions, names), [r[1] for r in rows]
+                )
+            shown.append((names, means, directions))
     else:
         if len(measures) < 2:
             raise ValueError("give at least two measures (-m A -m B), or --between with two files")
         table = read_scores(
             score_sources(args.scores), measures=measures, topics=topics, input_format=fmt
         )
-        source = ", ".join(args.scores)
-        rows = [_system_means(table, m, source) for m in measures]
-        means = np.stack([r[0] for r in rows])
-        runs = list(table.runs)
-        pairs = _pairs(measures, means, [r[1] for r in rows])
-        shown = [(measures, means)]
+        result = agreement.agree(lower_is_better(table, args, measures), measures)
+        runs = list(result.runs)
+        pairs = list(result.pairs)
+        shown = [(measures, result.means, list(result.directions))]
     if args.plot:
         from ..plots import run_scatter
 
-        names, means = shown[0]
+        names, means, directions = shown[0]
         p = pairs[0]
         title = f"Kendall's tau-b = {p['tau_b']:.3f}, Spearman's rho = {p['spearman']:.3f}"
         title = title.replace("nan", "undefined")
-        fig = run_scatter(runs, means[0], means[1], x_label=names[0], y_label=names[1], title=title)
+        fig = run_scatter(
+            runs, means[0], means[1], x_label=names[0], y_label=names[1], title=title,
+            directions=(directions[0], directions[1]),
+        )  # fmt: skip
         save_figure(args, fig, args.plot)
     write(args, args.output, lambda out: _write_pairs(pairs, args.format, out))
     return 0
@@ -370,8 +293,10 @@ def add_commands(sub) -> None:
         "agree",
         help="rank correlations of the system rankings two or more measures give "
         "(Kendall's tau-b, tau_ap-b, Spearman's rho)",
-        description="Rank the runs by their mean score on each measure and compare the "
-        "rankings for every pair of measures: Kendall's tau-b, tau_ap-b (Urbano and "
+        description="Rank the runs by their mean score on each measure, best first by the "
+        "measure's direction (EE-D: the lowest first; --lower-is-better for another tool's "
+        "measure; an undirected measure is refused), and compare the rankings for every "
+        "pair of measures: Kendall's tau-b, tau_ap-b (Urbano and "
         "Marrero's symmetric AP correlation with ties) and Spearman's rho. A run's mean "
         "for a measure is taken over the topics where every run has that measure (a "
         "topic where some run lacks it, or has NaN, is left out for all runs). With "
@@ -414,6 +339,7 @@ def add_commands(sub) -> None:
         "first pair; plot extra)",
     )
     agr.add_argument("-o", "--output", help="write to this file instead of stdout")
+    add_lower_is_better(agr)
     agr.add_argument(
         "scores",
         nargs="+",

@@ -57,6 +57,7 @@ from ._anova import anova2, randomised_tukey_hsd, tukey_hsd
 from ._compare import EFFECT_SIZES, TESTS, compare, discriminative_power, scores_of
 from ._corrections import CORRECTIONS, adjust_pvalues
 from ._pairs import bootstrap_test, paired_t_test, randomisation_test
+from ._report import DETAILS, Report, report
 from ._results import (
     Anova2Result,
     BootstrapTestResult,
@@ -74,6 +75,7 @@ __all__ = [
     "TESTS",
     "EFFECT_SIZES",
     "CORRECTIONS",
+    "DETAILS",
     "paired_t_test",
     "randomisation_test",
     "bootstrap_test",
@@ -83,6 +85,7 @@ __all__ = [
     "discriminative_power",
     "adjust_pvalues",
     "compare",
+    "report",
     "scores_of",
     "PairwiseTestsResult",
     "PairedTTestResult",
@@ -94,4 +97,5 @@ __all__ = [
     "DiscriminativePowerResult",
     "Comparison",
     "Pairs",
+    "Report",
 ]

@@ -24,7 +24,7 @@ from .._validation import (
     fail_params,
     public,
 )
-from ..results import ScoreTable
+from ..results import ScoreTable, direction_of, few
 from ._anova import _anova2, _randomised_tukey, _tukey
 from ._common import (
     MIN_TOPICS,
@@ -72,11 +72,14 @@ def _pairwise(
     names: tuple[str, ...] | None = None,
     chunk=None,
     params: tuple[str, ...] = ("table",),
+    pairs: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> TukeyHSDResult | RandomisedTukeyHSDResult | PairwiseTestsResult:
     """The test's record for every pair of columns of x (named ``names``).
 
     Errors name the function called (``caller()``) and ``params``, the parameters that
-    hold the scores.
+    hold the scores. ``pairs`` (j, k) with j < k limits a test of two runs to those
+    pairs (the others are NaN in its matrices); a Tukey test always takes every pair,
+    its family.
     """
     _check_topics(x.shape[0], MIN_TOPICS.get(test, 2), test, params)
     names = tuple(str(i) for i in range(x.shape[1])) if names is None else names
@@ -84,17 +87,20 @@ def _pairwise(
         return _tukey(x, alpha, params, names)
     if test == "randomised-tukey":
         return _randomised_tukey(x, n_resamples, rng, chunk, params, names)
-    return _paired(x, test, n_resamples, rng, alpha, names, chunk, params)
+    return _paired(x, test, n_resamples, rng, alpha, names, chunk, params, pairs)
 
 
-def _paired(x, test, n_resamples, rng, alpha, names, chunk, params) -> PairwiseTestsResult:
-    """A test of two runs on every pair, a block of pairs at a time (bounded memory).
+def _paired(
+    x, test, n_resamples, rng, alpha, names, chunk, params, pairs=None
+) -> PairwiseTestsResult:
+    """A test of two runs on every pair (or on ``pairs``), a block of pairs at a time.
 
     Every block sees the same trials: the random stream is rewound to its start for
-    each block, so that a pair's p does not depend on the blocks or on the other runs.
+    each block, so that a pair's p does not depend on the blocks or on the other runs
+    (nor on the other pairs tested). Memory is bounded by the block.
     """
     n, m = x.shape
-    j, k = np.triu_indices(m, 1)
+    j, k = np.triu_indices(m, 1) if pairs is None else pairs
     pv = np.empty(len(j))
     effect = np.empty(len(j))
     low = np.full(len(j), np.nan)
@@ -142,8 +148,11 @@ def _paired(x, test, n_resamples, rng, alpha, names, chunk, params) -> PairwiseT
         pv[start:stop] = _p_values(counts, trials, exact)
     if test == "paired-t":
         trials = 0
-    p = np.ones((m, m))
-    es = np.zeros((m, m))
+    # pairs not tested (another run than a baseline's) have no p and no effect size
+    p = np.full((m, m), 1.0 if pairs is None else np.nan)
+    es = np.full((m, m), 0.0 if pairs is None else np.nan)
+    np.fill_diagonal(p, 1.0)
+    np.fill_diagonal(es, 0.0)
     lo_m = np.full((m, m), np.nan)
     hi_m = np.full((m, m), np.nan)
     p[j, k] = p[k, j] = pv
@@ -371,6 +380,7 @@ def compare(
     topics: Sequence[str] | None = None,
     correction: str = "none",
     runs: Sequence[str] | None = None,
+    baseline: str | Sequence[str] | None = None,
 ) -> Comparison:
     """Compare runs on one measure over topics, as a paper's results table does.
 
@@ -396,39 +406,53 @@ def compare(
     topics : sequence of str, optional
         Only these topics of the table (a table only).
     correction : {'none', 'bonferroni', 'holm', 'bh'}
-        For the pairwise tests; the Tukey tests already control the familywise error
-        and refuse one.
+        For the pairwise tests, over the pairs tested; the Tukey tests already control
+        the familywise error and refuse one.
     runs : sequence of str, optional
         Names of an array's columns (default ``"0"``, ``"1"``, ...; a table has its
         run names). A string is not a sequence of names here: a TypeError.
+    baseline : str or sequence of str, optional
+        One run, or several: only the pairs of a baseline with another run are tested
+        and listed, each as (run, baseline), baselines in the order given. A test of
+        two runs is made on those pairs only and a correction runs over them; a Tukey
+        test keeps its family of all pairs (its p-values are those of all pairs).
 
     Returns
     -------
     Comparison
-        The runs by mean (with their two-way ANOVA intervals for the Tukey tests),
-        and every pair in that order with ``difference`` = mean(a) - mean(b), the
-        interval of the difference that matches the test, ``pvalue``,
-        ``effect_size`` (d_z = mean(d) / s_d for the pairwise tests, ES_E for the
-        Tukey tests) and ``significant``; the test's B, seed and p rule.
+        The runs best first by the measure's direction (with their two-way ANOVA
+        intervals for the Tukey tests), and every pair tested with ``difference`` =
+        mean(a) - mean(b), the interval of the difference that matches the test,
+        ``pvalue``, ``effect_size`` (d_z = mean(d) / s_d for the pairwise tests, ES_E
+        for the Tukey tests) and ``significant``; the test's B, seed and p rule.
 
     Raises
     ------
     ValueError
-        For the errors of the tests, an unknown measure or topic, fewer topics than
-        the test needs (2; 4 for the bootstrap) where the measure exists for every
-        run, or a correction with a Tukey test.
+        For the errors of the tests, an unknown measure, topic or baseline, fewer
+        topics than the test needs (2; 4 for the bootstrap) where the measure exists
+        for every run, or a correction with a Tukey test.
     TypeError
-        If ``measure`` is not a str, or ``topics`` or ``runs`` is a string, or a name
-        in ``runs`` is not a str.
+        If ``measure`` is not a str, or ``topics``, ``runs`` or ``baseline`` is not a
+        str or a sequence of them as documented.
+
+    See Also
+    --------
+    report : several measures in one table, marked where runs differ.
+    discriminative_power : the p-values of every pair as an ASL curve.
 
     Notes
     -----
     A table's topics are those where the measure exists for every run; with
     ``nan_policy='omit'`` those where a run's value is undefined are left out too.
-    The trials of the randomised tests are drawn with the runs in the order of their
-    names and the topics in the order of their ids, so that a seed gives the same p
-    whatever the order of the files, the runs or the topics. Run means are ranked by
-    correctly rounded sums: means equal on paper tie.
+    The measure's direction (``ScoreTable.directions``; for an array, that of its name,
+    :func:`fairconv.results.direction_of`) orders the runs: highest mean first when
+    higher is better, lowest first when lower is better, highest first for an
+    undirected measure, where no run is better. The trials of the randomised tests are
+    drawn with the runs in the order of their names and the topics in the order of
+    their ids, so that a seed gives the same p whatever the order of the files, the
+    runs or the topics. Run means are ranked by correctly rounded sums: means equal on
+    paper tie, and are ordered by name.
 
     Examples
     --------
@@ -436,22 +460,15 @@ def compare(
     >>> c = compare(sakai_book().table, "nDCG@5", test="tukey")
     >>> [(p["a"], p["b"], round(p["pvalue"], 3)) for p in c.pairs][:1]
     [('X', 'Y', 0.257)]
+    >>> c = compare(sakai_book().table, "nDCG@5", test="paired-t", baseline="Z")
+    >>> [(p["a"], p["b"], round(p["pvalue"], 3)) for p in c.pairs]
+    [('X', 'Z', 0.123), ('Y', 'Z', 0.522)]
     >>> c = compare([[0.5, 0.4], [0.7, 0.5], [0.3, 0.3]], "P@10", test="paired-t",
     ...             runs=["bm25", "qld"])
     >>> c.pairs[0]["a"], round(c.pairs[0]["pvalue"], 3)
     ('bm25', 0.225)
     """
-    test = check_choice(test, "test", TESTS)
-    correction = check_choice(correction, "correction", CORRECTIONS)
-    if test in ("tukey", "randomised-tukey") and correction != "none":
-        raise fail_params(
-            ("test", "correction"),
-            f"not add a correction to {test}, which already controls the familywise error",
-            f"{correction!r}",
-            hint="use a pairwise test, or no correction",
-        )
-    alpha = _alpha(alpha)
-    n_resamples = check_int(n_resamples, "n_resamples", minimum=1)
+    test, correction, alpha, n_resamples = _test_options(test, correction, alpha, n_resamples)
     check_instance(measure, str, "measure")
     topic_ids = None
     if isinstance(table, ScoreTable):
@@ -460,8 +477,11 @@ def compare(
             raise fail("runs", "be None for a ScoreTable (its runs name them)", "names")
         x, topic_ids, dropped = _scores_of(table, measure, nan_policy, topics)
         names = tuple(table.runs)
+        direction = direction_in(table, measure)
     else:
         x, names, dropped = _array_scores(table, nan_policy, topics, runs)
+        direction = direction_of(measure)
+    baselines = _baselines(baseline, names)
     if x.shape[0] < 2:
         raise ValueError(
             f"{measure} exists for every run on {x.shape[0]} topic(s): a comparison "
@@ -472,28 +492,35 @@ def compare(
     if rows is not None:
         x = x[rows]
     means = _core.fsum_means(x)
-    # highest mean first; means equal on paper (exact sums) by name
-    order = np.array(sorted(range(len(names)), key=lambda i: (-means[i], names[i])), dtype=np.int64)
+    # best first by the direction; means equal on paper (exact sums) by name
+    sign = 1.0 if direction == "lower" else -1.0
+    order = np.array(
+        sorted(range(len(names)), key=lambda i: (sign * means[i], names[i])), dtype=np.int64
+    )
     shown = tuple(names[i] for i in order)
+    at = np.argsort(canon)[order]  # position in the canonical order of each shown run
+    j, k = _listed_pairs(shown, baselines)
+    pairs = None
+    if baselines is not None and test not in ("tukey", "randomised-tukey"):
+        a, b = at[j], at[k]  # only these pairs are tested, in the canonical orientation
+        pairs = (np.minimum(a, b), np.maximum(a, b))
     result = _pairwise(
         x[:, canon], test, n_resamples, _rng(seed), alpha,
-        tuple(names[i] for i in canon),
+        tuple(names[i] for i in canon), pairs=pairs,
     )  # fmt: skip
-    # the test ran on the runs by name; show them by mean
-    at = np.argsort(canon)[order]
+    # the test ran on the runs by name; show them best first
     result = _reorder(result, at, shown)
     x = x[:, order]
     tukey = test in ("tukey", "randomised-tukey")
     # the randomisation test stays defined where V_E is 0; the ANOVA intervals do not
     try:
-        a = _anova2(x, alpha, ("table",), undefined_ok=not tukey, runs=shown)
+        a_result = _anova2(x, alpha, ("table",), undefined_ok=not tukey, runs=shown)
     except ValueError:
         if tukey:
             raise
-        a = None  # beyond the float range: the pairwise tests are scaled per pair
+        a_result = None  # beyond the float range: the pairwise tests are scaled per pair
     nan = np.full(x.shape[1], np.nan)
-    low, high = (a.ci_low, a.ci_high) if tukey and a is not None else (nan, nan)
-    j, k = np.triu_indices(x.shape[1], 1)
+    low, high = (a_result.ci_low, a_result.ci_high) if tukey and a_result else (nan, nan)
     pv = adjust_pvalues(result.pvalue[j, k], correction=correction)
     listed = tuple(
         {"name": r, "mean": float(means[order[i]]), "ci_low": float(low[i]),
@@ -509,11 +536,79 @@ def compare(
         "effect_size": result.effect_size[j, k],
     }
     return Comparison(
-        measure, test, x.shape[0], dropped, alpha, correction,
-        int(getattr(result, "n_resamples", 0)), bool(getattr(result, "exact", False)),
-        _seed_shown(seed), EFFECT_SIZES[test], listed, Pairs(shown, j, k, columns, alpha),
-        result, a,
-    )  # fmt: skip
+        measure=measure,
+        direction=direction,
+        test=test,
+        n_topics=x.shape[0],
+        n_dropped=dropped,
+        alpha=alpha,
+        correction=correction,
+        baseline=baselines,
+        n_resamples=int(getattr(result, "n_resamples", 0)),
+        exact=bool(getattr(result, "exact", False)),
+        seed=_seed_shown(seed),
+        effect_size_name=EFFECT_SIZES[test],
+        runs=listed,
+        pairs=Pairs(shown, j, k, columns, alpha),
+        result=result,
+        anova=a_result,
+    )
+
+
+def direction_in(table: ScoreTable, measure: str) -> str:
+    """The direction of a measure of a table (:attr:`ScoreTable.directions`)."""
+    return (table.directions or {}).get(measure) or direction_of(measure)
+
+
+def _test_options(test, correction, alpha, n_resamples) -> tuple[str, str, float, int]:
+    """The options of a comparison checked: a Tukey test takes no correction."""
+    test = check_choice(test, "test", TESTS)
+    correction = check_choice(correction, "correction", CORRECTIONS)
+    if test in ("tukey", "randomised-tukey") and correction != "none":
+        raise fail_params(
+            ("test", "correction"),
+            f"not add a correction to {test}, which already controls the familywise error",
+            f"{correction!r}",
+            hint="use a pairwise test, or no correction",
+        )
+    return test, correction, _alpha(alpha), check_int(n_resamples, "n_resamples", minimum=1)
+
+
+def _baselines(baseline, names: tuple[str, ...]) -> tuple[str, ...] | None:
+    """``baseline`` checked: None, or runs of ``names`` (a str is one run), each once."""
+    if baseline is None:
+        return None
+    chosen = [baseline] if isinstance(baseline, str) else check_names(baseline, "baseline", "runs")
+    if not chosen:
+        raise fail("baseline", "name at least one run (or be None for every pair)", "none")
+    check_once(chosen, "baseline", what="run")
+    unknown = [b for b in chosen if b not in names]
+    if unknown:
+        raise fail(
+            "baseline", f"name runs of the scores ({few(names)})", few([repr(u) for u in unknown])
+        )
+    return tuple(chosen)
+
+
+def _listed_pairs(shown: tuple[str, ...], baselines) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs a comparison lists, (j, k) indices into ``shown`` (best first).
+
+    Every pair j < k; or, against baselines, (run, baseline) for each baseline in the
+    order given and each other run best first, a pair of two baselines once (under the
+    first of them).
+    """
+    m = len(shown)
+    if baselines is None:
+        return np.triu_indices(m, 1)
+    index = {name: i for i, name in enumerate(shown)}
+    base = np.array([index[b] for b in baselines], dtype=np.int64)
+    rank = np.full(m, len(base))  # a run's place among the baselines (len: none)
+    rank[base] = np.arange(len(base))
+    j = np.tile(np.arange(m), len(base))
+    k = np.repeat(base, m)
+    # under the l-th baseline, every run but itself and the baselines before it
+    keep = rank[j] > np.repeat(np.arange(len(base)), m)
+    return j[keep], k[keep]
 
 
 def _array_scores(scores, nan_policy, topics, runs):

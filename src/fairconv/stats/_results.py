@@ -7,8 +7,10 @@ from dataclasses import field
 
 import numpy as np
 
-from .._records import Record, html_table, plain, record
+from .._records import Record, _short, html_table, plain, record
 from .._validation import public
+from ._writers import DIRECTION_TEXT as _DIRECTION
+from ._writers import TEST_NAMES, comparison_latex, comparison_markdown, fixed, html_text, p_text
 
 P_VALUE_RULE = {
     True: "exact (count / N over every permutation)",
@@ -16,9 +18,69 @@ P_VALUE_RULE = {
 }
 """How a randomised test's p was computed, by its ``exact`` flag."""
 
+P_COLUMNS = frozenset({"pvalue", "asl", "p_systems", "p_topics"})
+"""The fields and columns that hold p-values: a notebook shows them as ``<0.001`` or
+with 3 significant digits."""
+
+DECIMALS = 4
+"""Decimals of the other numbers a notebook shows (the records keep every digit)."""
+
+
+def shown_columns(table, why_empty) -> tuple[dict, list[str]]:
+    """A record's table as a notebook shows it, and the lines saying what it left out.
+
+    p-values as ``<0.001`` or 3 significant digits, other floats with 4 decimals;
+    a float column that is NaN in every row (an interval the test does not give) is
+    left out, with a line saying why (``why_empty(column)``).
+    """
+    out: dict = {}
+    empty: list[str] = []
+    for name, column in table.items():
+        values = list(column.tolist() if isinstance(column, np.ndarray) else column)
+        numbers = [v for v in values if isinstance(v, float) and not isinstance(v, bool)]
+        if values and len(numbers) == len(values) and all(v != v for v in numbers):
+            empty.append(name)
+            continue
+        if name in P_COLUMNS:
+            out[name] = [p_text(v) if isinstance(v, float) else v for v in values]
+        else:
+            out[name] = [fixed(v, DECIMALS) if isinstance(v, float) else v for v in values]
+    notes: dict[str, list[str]] = {}
+    for name in empty:
+        notes.setdefault(why_empty(name), []).append(name)
+    return out, [f"{', '.join(names)} left out: {why}" for why, names in notes.items()]
+
+
+def shown_html(table, title: str, caption: str, why_empty) -> str:
+    """:func:`fairconv._records.html_table` of the table :func:`shown_columns` gives."""
+    shown, notes = shown_columns(table, why_empty)
+    return html_table(shown, title, caption) + "".join(f"<p>{html_text(n)}</p>" for n in notes)
+
+
+def _field_text(name: str, value) -> str:
+    """A field as a caption shows it: a p-value by :func:`p_text`, others by ``_short``."""
+    return p_text(value) if name in P_COLUMNS and isinstance(value, float) else _short(value)
+
+
+class _Shown(Record):
+    """The notebook display of the statistics' records: p-values and NaN columns."""
+
+    def _why_empty(self, column: str) -> str:
+        """Why a column of the record's table is NaN in every row."""
+        return "undefined (NaN) in every row"
+
+    def _repr_html_(self) -> str:
+        scalars = [
+            f"{name}={_field_text(name, value)}"
+            for name, value in self._summary()
+            if not isinstance(value, (np.ndarray, list, tuple, Sequence)) or isinstance(value, str)
+        ]
+        caption = ", ".join(scalars[:12]) + (", ..." if len(scalars) > 12 else "")
+        return shown_html(self._table(), type(self).__name__, caption, self._why_empty)
+
 
 @record
-class PairedTTestResult(Record):
+class PairedTTestResult(_Shown):
     """Paired t-test of x - y: t, df, p, mean difference, its CI and d_z.
 
     ``effect_size`` is d_z = mean(d) / s_d; ``ci_low`` and ``ci_high`` bound the
@@ -46,7 +108,7 @@ class PairedTTestResult(Record):
 
 
 @record
-class RandomisationTestResult(Record):
+class RandomisationTestResult(_Shown):
     """Sign-flip randomisation test of the mean difference.
 
     ``pvalue`` is count / 2^n when ``exact`` (every sign vector enumerated), else the
@@ -70,7 +132,7 @@ class RandomisationTestResult(Record):
 
 
 @record
-class BootstrapTestResult(Record):
+class BootstrapTestResult(_Shown):
     """Paired bootstrap test (Sakai, SIGIR 2006): t of the differences and its ASL.
 
     ``pvalue`` is the Monte Carlo (count + 1) / (B + 1).
@@ -96,7 +158,7 @@ def _names(runs: Sequence[str] | None, m: int) -> tuple[str, ...]:
 
 
 @record(eq=False)
-class Anova2Result(Record):
+class Anova2Result(_Shown):
     """Two-way ANOVA without replication (runs x topics), with per-run intervals.
 
     ``ci_low``/``ci_high`` bound each run's mean by ``mean +- t(1 - alpha/2; phi_E)
@@ -144,7 +206,7 @@ class Anova2Result(Record):
         }
 
 
-class _PairMatrices(Record):
+class _PairMatrices(_Shown):
     """Records of (m, m) matrices: the table has one row per pair j < k, by run name."""
 
     runs: tuple[str, ...]
@@ -238,9 +300,14 @@ class PairwiseTestsResult(_PairMatrices):
     n_resamples: int
     runs: tuple[str, ...] = ()
 
+    def _why_empty(self, column: str) -> str:
+        if column in ("ci_low", "ci_high"):
+            return f"the {TEST_NAMES[self.test]} gives no interval of a difference"
+        return super()._why_empty(column)
+
 
 @record(eq=False)
-class DiscriminativePowerResult(Record):
+class DiscriminativePowerResult(_Shown):
     """The ASL curve of a measure: the sorted p-values of all run pairs.
 
     ``pairs`` hold (j, k) indices into ``runs``, in increasing order of ASL.
@@ -372,14 +439,18 @@ class Pairs(Sequence):
 
 
 @record(eq=False)
-class Comparison(Record):
+class Comparison(_Shown):
     """Runs compared on one measure: what ``fairconv compare`` prints.
 
-    ``runs`` are ordered by mean (highest first; means that are equal on paper, by
-    exact sums, tie and are ordered by name), each a dict with ``name``, ``mean``,
-    ``ci_low`` and ``ci_high``: for the Tukey tests the two-way ANOVA interval of the
-    mean, conditional on these topics; NaN for the pairwise tests, to which it does
-    not belong. ``pairs`` list every pair in that order (:class:`Pairs`), with
+    ``direction`` is the measure's (``'higher'``, ``'lower'`` or ``'undirected'``).
+    ``runs`` are ordered best first by it (the highest mean first, or the lowest when
+    lower is better; the highest first for an undirected measure, where no run is
+    better; means that are equal on paper, by exact sums, tie and are ordered by
+    name), each a dict with ``name``, ``mean``, ``ci_low`` and ``ci_high``: for the
+    Tukey tests the two-way ANOVA interval of the mean, conditional on these topics;
+    NaN for the pairwise tests, to which it does not belong. ``pairs`` list every pair
+    in that order (:class:`Pairs`), or, against a ``baseline`` (the runs named, in
+    the order given), each (run, baseline) pair, with
     ``difference = mean(a) - mean(b)``, the interval of the difference that matches
     the test (``ci_low``/``ci_high``: the paired-t CI for ``paired-t``, Tukey's
     simultaneous CI for ``tukey``, NaN for the randomised tests), ``pvalue`` (corrected
@@ -404,11 +475,13 @@ class Comparison(Record):
     """
 
     measure: str
+    direction: str
     test: str
     n_topics: int
     n_dropped: int
     alpha: float
     correction: str
+    baseline: tuple[str, ...] | None
     n_resamples: int
     exact: bool
     seed: int | None
@@ -452,12 +525,76 @@ class Comparison(Record):
         """The pairs, one row each, by run name."""
         return self.pairs.columns()
 
+    def _why_empty(self, column: str) -> str:
+        if column in ("ci_low", "ci_high"):
+            return f"the {TEST_NAMES[self.test]} gives no such interval"
+        return super()._why_empty(column)
+
     def _repr_html_(self) -> str:
-        """The runs by mean, then the pairs (each at most 20 rows)."""
+        """The runs best first, then the pairs (each at most 20 rows).
+
+        p-values show as ``<0.001`` or with 3 significant digits; interval columns the
+        test does not give are left out, with a line saying so.
+        """
         runs = {k: [r[k] for r in self.runs] for k in ("name", "mean", "ci_low", "ci_high")}
+        against = "" if self.baseline is None else f", against {', '.join(self.baseline)}"
         caption = (
-            f"of {len(self.runs)} runs on {self.measure}: {self.test}, {self.n_topics} "
-            f"topics, alpha {self.alpha:g}, correction {self.correction}, effect size "
-            f"{self.effect_size_name}, p {self.p_value_rule}"
+            f"of {len(self.runs)} runs on {self.measure} ({_DIRECTION[self.direction]}): "
+            f"{self.test}, {self.n_topics} topics, alpha {self.alpha:g}, correction "
+            f"{self.correction}{against}, effect size {self.effect_size_name}, p "
+            f"{self.p_value_rule}"
         )
-        return html_table(runs, "Comparison", caption) + html_table(self._table(), "Pairs")
+        return shown_html(runs, "Comparison", caption, self._why_empty) + shown_html(
+            self._table(), "Pairs", "", self._why_empty
+        )
+
+    @public
+    def to_latex(self) -> str:
+        r"""The comparison as a LaTeX table: what ``fairconv compare --format latex`` prints.
+
+        Returns
+        -------
+        str
+            A ``table`` float with two booktabs tabulars (the runs best first, then the
+            pairs) and a caption stating the measure and its direction, the test, how
+            the p-values were made (B and the seed, or the exact enumeration), alpha,
+            the correction, the number of topics and the effect size. Names are
+            escaped; p below 0.001 prints as <0.001. Needs ``\usepackage{booktabs}``.
+
+        See Also
+        --------
+        to_markdown : the same as Markdown.
+
+        Examples
+        --------
+        >>> from fairconv import stats
+        >>> from fairconv.datasets import sakai_book
+        >>> c = stats.compare(sakai_book().table, "nDCG@5", test="tukey")
+        >>> print(c.to_latex().splitlines()[1])
+        \centering
+        """
+        return comparison_latex(self)
+
+    @public
+    def to_markdown(self) -> str:
+        """The comparison as Markdown: ``fairconv compare --format markdown``.
+
+        Returns
+        -------
+        str
+            The caption as a paragraph, then the runs and the pairs as two tables
+            (GitHub's tables; names escaped).
+
+        See Also
+        --------
+        to_latex : the same as LaTeX.
+
+        Examples
+        --------
+        >>> from fairconv import stats
+        >>> from fairconv.datasets import sakai_book
+        >>> c = stats.compare(sakai_book().table, "nDCG@5", test="tukey")
+        >>> print(c.to_markdown().splitlines()[2])
+        | Run | Mean | Interval |
+        """
+        return comparison_markdown(self)
