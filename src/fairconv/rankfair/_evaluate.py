@@ -147,13 +147,43 @@ def _expand(measures, cutoffs, catalog_names: set, set_names) -> list[str]:
         depths = [name.cutoff] if name.cutoff is not None else [None, *cutoffs]
         for k in depths:
             exact = MeasureName(name.base, k, name.attribute)
-            if str(exact) in catalog_names or name.attribute is not None:
+            if str(exact) in catalog_names:
                 out.append(str(exact))
                 continue
+            if name.attribute is not None:
+                raise _unknown(given, name, set_names)
             each = [str(MeasureName(name.base, k, s)) for s in set_names]
             hits = [n for n in each if n in catalog_names]
-            out += hits if hits else [str(exact)]  # unknown: the route names it
+            if not hits:
+                raise _unknown(given, name, set_names)
+            out += hits
     return out
+
+
+def _unknown(given: str, name: MeasureName, set_names) -> ValueError:
+    """A name that is not rankfair's, said by the word that is wrong (section 9)."""
+    words = name.base.split("-")
+    if len(words) == 2 and words[0] in EXPOSURE and words[1] not in _core.METAS:
+        kind, word, valid = "meta-metric", words[1], _core.METAS
+    elif len(words) == 2 and words[1] in _core.METAS:
+        kind, word, valid = "statistic", words[0], EXPOSURE
+    elif name.base in _set_bases() and name.attribute not in set_names:
+        kind, word, valid = "attribute set", str(name.attribute), tuple(set_names)
+    else:
+        return fail_params(
+            "measures",
+            "hold rankfair's measure names",
+            repr(given),
+            hint="rankfair's measures are STAT-META with STAT in "
+            f"{', '.join(EXPOSURE)} and META in {', '.join(_core.METAS)}, then "
+            f"{', '.join(PREFIX)}, IAA and {', '.join(EE)}, with [SET] for a set's "
+            "(rankfair.measure_names lists them)",
+        )
+    return fail(
+        "measures",
+        f"use a known {kind} ({', '.join(valid)})",
+        f"{given!r}, whose {kind} {word!r} is unknown",
+    )
 
 
 # --------------------------------------------------------------------------- options
