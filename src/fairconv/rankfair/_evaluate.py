@@ -130,11 +130,12 @@ def _defaults(cut, set_names, protected, hard, judged: bool) -> list[str]:
     return out
 
 
-def _expand(measures, cutoffs, catalog_names: set, set_names) -> list[str]:
+def _expand(measures, cutoffs, catalog_names: set, set_names, protected) -> list[str]:
     """The names asked for (section 9).
 
     Each named without a depth is also given at every cutoff, and one named without a
-    set that is not itself a measure is given for every set.
+    set that is not itself a measure is given for every set (rND, rKL, rRD and FAIR
+    for every set that has a protected group, when some set has one).
     """
     out = []
     for given in measures:
@@ -154,6 +155,9 @@ def _expand(measures, cutoffs, catalog_names: set, set_names) -> list[str]:
                 raise _unknown(given, name, set_names)
             each = [str(MeasureName(name.base, k, s)) for s in set_names]
             hits = [n for n in each if n in catalog_names]
+            if name.base in PROTECTED and any(p is not None for p in protected):
+                # the sets that have a protected group (the others would be an error)
+                hits = [n for n, p in zip(each, protected, strict=True) if p is not None]
             if not hits:
                 raise _unknown(given, name, set_names)
             out += hits
@@ -459,7 +463,7 @@ def evaluate(
     if measures is None:
         chosen = _defaults([None, *given_cutoffs], set_names, protected_of, hard, judged)
     else:
-        chosen = _expand(measures, given_cutoffs, names, set_names)
+        chosen = _expand(measures, given_cutoffs, names, set_names, protected_of)
     for name in chosen:
         if name not in names:
             continue  # the route lists the valid ones
