@@ -446,3 +446,40 @@ def test_ranking_the_protected_group_first_or_last_bounds_rnd_and_rkl():
     best = table.values[0, [0, 1], :].max(axis=0)
     assert np.allclose(best, 1.0)
     assert (table.values[0, 2, :] < best).all()
+
+
+# --------------------------------------------------------------------------- directions
+def _pack_table(measures):
+    from fairconv.datasets import rankfair_pack
+
+    p = rankfair_pack()
+    return rankfair.evaluate(p.qrels, p.runs[:3], p.memberships, measures=measures)
+
+
+def test_agree_refuses_an_undirected_ltwo_naming_it():
+    from fairconv import agreement
+
+    table = _pack_table(["EXP-LTwo[gender]", "EXP-MinMaxRatio[gender]", "NDKL[gender]"])
+    with pytest.raises(ValueError, match=r"'EXP-LTwo\[gender\]', which is undirected"):
+        agreement.agree(table, ["EXP-LTwo[gender]", "NDKL[gender]"])
+    result = agreement.agree(table, ["EXP-MinMaxRatio[gender]", "NDKL[gender]"])
+    assert result.pairs[0]["tau_b"] == 1.0  # a higher and a lower-is-better measure agree
+
+
+def test_compare_and_report_mark_no_better_run_for_an_undirected_ltwo():
+    from fairconv import stats
+
+    table = _pack_table(["EXP-LTwo[gender]", "EXP-MinMaxRatio[gender]"])
+    assert stats.compare(table, "EXP-LTwo[gender]", test="paired-t").direction == "undirected"
+    report = stats.report(table, ["EXP-LTwo[gender]", "EXP-MinMaxRatio[gender]"], test="paired-t")
+    assert report.directions == ("undirected", "higher")
+    assert not report.best[:, 0].any() and report.best[:, 1].any()
+    assert all(marks[0] == "" for marks in report.marks)
+
+
+def test_rrd_with_a_protected_majority_gives_values_with_a_notice():
+    pool = {f"d{i}": [1, 0] if i < 30 else [0, 1] for i in range(40)}
+    runs = {"r": {"T": {f"d{i}": float(i) for i in range(40)}}}
+    with pytest.warns(FairconvWarning, match=r"majority of the population on 1 of its 1 topics"):
+        table = rankfair.evaluate(None, runs, {"g": {"T": pool}}, measures=["rRD"], protected=1)
+    assert np.isfinite(table.values).all()

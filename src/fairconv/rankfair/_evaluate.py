@@ -658,8 +658,24 @@ class _RankFamily(RankedFamily):
             self.pop.append((sizes, utility, count, order, start))
             if self._name(m) in wanted_sets:
                 self._check_rows(lists, m)
+                self._majority(lists, m, sizes, count)
         self._rank_in_sample(lists)
         self._judged_slots(lists)
+
+    def _majority(self, lists: RankedLists, m: int, sizes, count) -> None:
+        """rRD is meant for a minority protected group: a notice where it is not (4.2)."""
+        pi, name = self.protected[m], self._name(m)
+        if pi is None or not any(n.base == "rRD" and n.attribute == name for n in self.wanted):
+            return
+        cov = lists.covered[m]
+        over = cov[sizes[cov, pi] > count[cov] / 2]
+        if len(over):
+            topics = [lists.topics[t] for t in over.tolist()]
+            notice(
+                f"attribute set {name!r}: the protected group is the majority of the "
+                f"population on {len(topics)} of its {len(cov)} topics ({few(topics)}): rRD "
+                "is meant for a minority protected group, and can exceed 1 there"
+            )
 
     def _check_rows(self, lists: RankedLists, m: int) -> None:
         """ARP and FAIR need one-hot rows of ranked docs; EE's target docs must be listed."""
