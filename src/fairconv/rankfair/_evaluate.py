@@ -663,7 +663,7 @@ class _RankFamily(RankedFamily):
         self._judged_slots(lists)
 
     def _majority(self, lists: RankedLists, m: int, sizes, count) -> None:
-        """rRD is meant for a minority protected group: a notice where it is not (4.2)."""
+        """RRD is meant for a minority protected group: a notice where it is not (4.2)."""
         pi, name = self.protected[m], self._name(m)
         if pi is None or not any(n.base == "rRD" and n.attribute == name for n in self.wanted):
             return
