@@ -293,6 +293,7 @@ def yang(
     step: int,
     discount: str,
     normalize: bool,
+    population_ids: np.ndarray | None = None,
 ) -> np.ndarray:
     r"""rND, rKL or rRD of (..., K) rankings, normalised by the exact Z (section 4.2).
 
@@ -301,29 +302,41 @@ def yang(
 
     L_desc and L_asc are the population sorted by protected mass, descending and
     ascending, cut at the ranking's length n (:func:`yang_raw`). Z is computed once per
-    distinct (population as a multiset, n): rows sharing one share its computation.
-    P is the sum of the population's sorted protected masses, for the ranking and its
-    Z alike. NaN where raw is, and where Z is 0.
+    distinct (population, n): rows sharing one share its computation. The populations
+    are one per ranking (``population_mass`` (..., N_max), ``population_lengths``
+    (...)), told apart by their sorted masses; or, with ``population_ids`` (...), the
+    rows of ``population_mass`` (P, N_max) and ``population_lengths`` (P,) that each
+    ranking's id names (the rankings of one topic's runs). P is the sum of the
+    population's sorted protected masses, for the ranking and its Z alike. NaN where
+    raw is, and where Z is 0.
     """
-    lead, width = population_mass.shape[:-1], population_mass.shape[-1]
+    lead, depth = mass.shape[:-1], mass.shape[-1]
+    width = population_mass.shape[-1]
     rows = int(np.prod(lead, dtype=np.int64))
-    size = population_lengths.reshape(rows)
     n = lengths.reshape(rows)
+    pops = population_mass.reshape(-1, width)
+    size = population_lengths.reshape(-1)
     real = np.arange(width) < size[:, None]
-    ascending = np.sort(np.where(real, population_mass.reshape(rows, width), np.inf), axis=-1)
+    ascending = np.sort(np.where(real, pops, np.inf), axis=-1)
     ascending[~real] = 0.0
+    if population_ids is None:  # rows of equal populations (as multisets) share one
+        keys = np.concatenate([size[:, None], ascending], axis=1, dtype=np.float64)
+        _, first_pop, pid = np.unique(keys, axis=0, return_index=True, return_inverse=True)
+        ascending, size, real = ascending[first_pop], size[first_pop], real[first_pop]
+        pid = pid.reshape(-1)
+    else:
+        pid = population_ids.reshape(rows)
     protected = ascending.sum(axis=-1)
-    depth = mass.shape[-1]
-    raw = yang_raw(mass.reshape(rows, depth), n, protected, size, measure, step, discount)
+    raw = yang_raw(mass.reshape(rows, depth), n, protected[pid], size[pid], measure, step, discount)
     if not normalize:
         return raw.reshape(lead)
-    keys = np.concatenate([size[:, None], n[:, None], ascending], axis=1, dtype=np.float64)
-    _, first, inverse = np.unique(keys, axis=0, return_index=True, return_inverse=True)
-    asc, u_size, u_n = ascending[first], size[first], n[first]
-    u_real = real[first]
+    key = pid.astype(np.int64) * (depth + 1) + n
+    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    u_pop, u_n = pid[first], n[first]
+    asc, u_size, u_real = ascending[u_pop], size[u_pop], real[u_pop]
     descending = np.where(u_real, -np.sort(np.where(u_real, -asc, np.inf), axis=-1), 0.0)
     cut = np.arange(width) < u_n[:, None]
-    args = (u_n, protected[first], u_size, measure, step, discount)
+    args = (u_n, protected[u_pop], u_size, measure, step, discount)
     z = np.maximum(
         yang_raw(np.where(cut, descending, 0.0), *args),
         yang_raw(np.where(cut, asc, 0.0), *args),
@@ -458,6 +471,27 @@ def expected_exposure(
     with ``complete``); levels are min(l, 1) with ``binarize``. NaN for a topic without
     a target doc or without a sample.
     """
+    args = (model, patience, stop, complete, binarize)
+    return expected_exposures(doc_index, levels, inside, n_samples, [memberships], *args)[0]
+
+
+def expected_exposures(
+    doc_index: np.ndarray,
+    levels: np.ndarray,
+    inside: np.ndarray,
+    n_samples: np.ndarray,
+    memberships: list,
+    model: str,
+    patience: float,
+    stop: float,
+    complete: bool,
+    binarize: bool,
+) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """:func:`expected_exposure` per doc or per group of several attribute sets at once.
+
+    ``memberships`` lists None (per doc) or (..., D, G) arrays; the run and target
+    exposures are computed once for all of them. Returns one triple per entry.
+    """
     lead, width = levels.shape[:-1], levels.shape[-1]
     rows = int(np.prod(lead, dtype=np.int64))
     lev = levels.reshape(rows, width)
@@ -475,9 +509,12 @@ def expected_exposure(
         stop,
     )
     star = target_exposure(lev, in_target, model, patience, stop)
-    if memberships is not None:
-        memberships = memberships.reshape((rows, width, memberships.shape[-1]))
-    out = expected_exposure_metrics(eps, star, in_target, memberships)
     undefined = ~in_target.any(axis=-1) | (n_samples.reshape(rows) == 0)
-    loss, disparity, relevance = (np.where(undefined, np.nan, v).reshape(lead) for v in out)
-    return loss, disparity, relevance
+    out = []
+    for m in memberships:
+        if m is not None:
+            m = m.reshape((rows, width, m.shape[-1]))
+        values = expected_exposure_metrics(eps, star, in_target, m)
+        loss, disparity, relevance = (np.where(undefined, np.nan, v).reshape(lead) for v in values)
+        out.append((loss, disparity, relevance))
+    return out

@@ -686,7 +686,9 @@ class _RankFamily(RankedFamily):
         hard_only = sorted(b for b in bases if b == "FAIR" or b.startswith("ARP-"))
         if hard_only:
             rows = lists.rows[m]
-            ranked = np.unique(rows[rows >= 0])
+            mark = np.zeros(len(gm.matrix), dtype=bool)
+            mark[rows[rows >= 0]] = True
+            ranked = np.flatnonzero(mark)
             soft = ranked[~_one_hot_rows(gm.matrix[ranked])]
             if len(soft):
                 i = int(soft.min())
@@ -746,14 +748,22 @@ class _RankFamily(RankedFamily):
         self.judged = (order, start, count, slot)
 
     def jobs(self, lists: RankedLists, wanted: frozenset) -> list:
+        """The blocks of topics to score, per set and per doc.
+
+        Per set, blocks of its topics (all but EE); per-doc measures and every set's
+        expected exposure in blocks of the qrels' topics (their run and target
+        exposures computed once for all sets).
+        """
         work: list = []
         for m, a in enumerate(self.attributes):
-            if any(n.attribute == self._name(m) for n in wanted):
+            name = self._name(m)
+            if any(n.attribute == name and not n.base.startswith("EE-") for n in wanted):
                 g = a.memberships.n_groups
                 work += [(m, tt) for tt in lists.blocks(lists.covered[m], width=g)]
-        if any(n.attribute is None for n in wanted):
+        if any(n.attribute is None or n.base.startswith("EE-") for n in wanted):
             judged = np.flatnonzero(self._in_qrels(lists))
-            work += [(None, tt) for tt in lists.blocks(judged)]
+            width = max([a.memberships.n_groups for a in self.attributes] + [1])
+            work += [(None, tt) for tt in lists.blocks(judged, width=width)]
         return work
 
     def _in_qrels(self, lists: RankedLists) -> np.ndarray:
@@ -763,15 +773,16 @@ class _RankFamily(RankedFamily):
     def score(self, lists: RankedLists, job, wanted: frozenset):
         m, tt = job
         idx, inside = lists._index(tt)
-        names = [n for n in wanted if n.attribute == (None if m is None else self._name(m))]
         out: list = []
         if m is None:
             u = np.where(inside, self.u_entry[idx] if len(self.u_entry) else 0.0, 0.0)
-            for n in names:
+            for n in wanted:
                 if n.base == "IAA":
                     out.append((n, _core.inequity_of_attention(u, _cut(inside, n.cutoff))))
-            out += self._expected_exposure(lists, tt, idx, inside, None, names)
+            ee = [n for n in wanted if n.base.startswith("EE-")]
+            out += self._expected_exposure(lists, tt, idx, inside, ee)
             return tt, out
+        names = [n for n in wanted if n.attribute == self._name(m)]
         keep = inside & (lists.rows[m][idx] >= 0) if len(lists.level) else inside
         idx, inside = _compact(idx, keep)
         rows = lists.rows[m][idx] if len(lists.level) else np.zeros(idx.shape, np.int64)
@@ -801,8 +812,6 @@ class _RankFamily(RankedFamily):
                 continue
             v = _core.group_statistic(x, n_g, u, live, stat, opts.decay, opts.attention, pop_u)
             out.append((n, _core.meta_metric(v, np.broadcast_to(present, v.shape), meta)))
-        full, everywhere = lists._index(tt)  # expected exposure drops no doc (section 6)
-        out += self._expected_exposure(lists, tt, full, everywhere, m, names)
         return tt, out
 
     def _prefix(self, m, tt, base, x, live, n_g, count) -> np.ndarray:
@@ -832,17 +841,18 @@ class _RankFamily(RankedFamily):
         rows = order[np.minimum(start[tt][:, None] + j, max(len(order) - 1, 0))]
         matrix = self.attributes[m].memberships.matrix
         pop = np.where(inside_pop, matrix[rows, pi] if len(order) else 0.0, 0.0)
-        runs = mass.shape[1]
-        pop = np.broadcast_to(pop[:, None, :], (len(tt), runs, width))
         n = live.sum(axis=-1)
+        topic = np.broadcast_to(np.arange(len(tt))[:, None], n.shape)  # the runs share it
         return _core.yang(
-            mass, n, pop, np.broadcast_to(size[:, None], n.shape), base, opts.step,
-            opts.discount, True,
-        )  # fmt: skip
+            mass, n, pop, size, base, opts.step, opts.discount, True, population_ids=topic
+        )
 
-    def _expected_exposure(self, lists, tt, idx, inside, m, names) -> list:
-        """EE-L/D/R per doc (m None) or per group of set m, per model and depth."""
-        wanted = [n for n in names if n.base.startswith("EE-")]
+    def _expected_exposure(self, lists, tt, idx, inside, wanted) -> list:
+        """EE-L/D/R per doc and per group of each set, per model and depth.
+
+        Expected exposure drops no doc (section 6): a target doc a set does not list
+        carries exposure to no group (its row is zeros).
+        """
         if not wanted:
             return []
         detail = lists.detail
@@ -887,13 +897,17 @@ class _RankFamily(RankedFamily):
         lengths = np.zeros((b, runs, s_max), dtype=np.int64)
         np.add.at(lengths, (bi, ri, sample[bi, ri, ki]), 1)
         n_samples = detail.n_samples[tt]
-        memb = None
-        if m is not None:
+        groups: dict = {}  # the set of each attribute: its memberships of the doc slots
+        for name in dict.fromkeys(n.attribute for n in wanted):
+            if name is None:
+                groups[None] = None
+                continue
+            m = [a.attribute.name for a in self.attributes].index(name)
             matrix = self.attributes[m].memberships.matrix
             g_rows = detail.judged_rows[m][q_rows] if len(order) else np.full(q_rows.shape, -1)
             listed = is_judged & (g_rows >= 0)
             memb = np.where(listed[..., None], matrix.take(np.maximum(g_rows, 0), axis=0), 0.0)
-            memb = np.broadcast_to(memb[:, None], (b, runs, width, matrix.shape[1]))
+            groups[name] = np.broadcast_to(memb[:, None], (b, runs, width, matrix.shape[1]))
         out = []
         for k in sorted({n.cutoff for n in wanted}, key=lambda c: -1 if c is None else c):
             n_k = lengths if k is None else np.minimum(lengths, k)
@@ -902,12 +916,17 @@ class _RankFamily(RankedFamily):
                 asked = [n for n in wanted if n.cutoff == k and n.base.endswith(model)]
                 if not asked:
                     continue
-                loss, disparity, rel = _core.expected_exposure(
-                    doc_index, levels, live, n_samples, memb, MODELS[model], opts.patience,
-                    opts.stop, opts.complete, opts.binarize,
+                sets = list(dict.fromkeys(n.attribute for n in asked))
+                triples = _core.expected_exposures(
+                    doc_index, levels, live, n_samples, [groups[a] for a in sets],
+                    MODELS[model], opts.patience, opts.stop, opts.complete, opts.binarize,
                 )  # fmt: skip
-                value = {"L": loss, "D": disparity, "R": rel}
-                out += [(n, value[n.base.split("-")[1]]) for n in asked]
+                value = {
+                    (a, x): v
+                    for a, triple in zip(sets, triples, strict=True)
+                    for x, v in zip("LDR", triple, strict=True)
+                }
+                out += [(n, value[n.attribute, n.base.split("-")[1]]) for n in asked]
         return out
 
 
