@@ -5,10 +5,14 @@ qrels and the membership files of the attribute sets (:class:`AttributeData`) in
 :class:`RankedLists`, arrays over (topics, runs, ranks) that the ranked-list families
 score. :func:`load_attribute` reads one attribute set.
 
-Every ranked-list family (:mod:`fairconv.gfr`, :mod:`fairconv.ragfair`, ...) evaluates
-through one route, ``evaluate_lists``: convert the inputs, check each option once, join,
-give the notices, score blocks of topics, build the table. A family brings its measures
-(``Column``) and its kernel (a ``RankedFamily``), nothing else.
+Every ranked-list family (:mod:`fairconv.gfr`, :mod:`fairconv.ragfair`,
+:mod:`fairconv.rankfair`) evaluates through one route, ``evaluate_lists``: convert the
+inputs, check each option once, join, give the notices, score blocks of topics, build
+the table. A family brings its measures (``Column``) and its kernel (a
+``RankedFamily``), nothing else. The join either gives each ranked doc the membership of
+its judgment (GF's rule) or, with ``lookup='ranked'`` (rankfair), looks every ranked doc
+up in each set's memberships (the unlisted rule), makes each (topic, sample) of a run a
+ranking of its own and keeps the populations beside the lists (:class:`RankingDetail`).
 """
 
 from __future__ import annotations
@@ -1000,8 +1004,8 @@ def evaluate_lists(
 
     Parameters
     ----------
-    qrels : Qrels, path, DataFrame, dict or records
-        Any input of :func:`fairconv.io.as_qrels`.
+    qrels : Qrels, path, DataFrame, dict, records or None
+        Any input of :func:`fairconv.io.as_qrels` (None: no judgments).
     runs : run(s) or mapping of name to run
         Any input of :func:`fairconv.io.as_runs`; their names must be distinct.
     attributes : sequence of AttributeData
@@ -1023,7 +1027,11 @@ def evaluate_lists(
     -------
     ScoreTable
         Topics: those of the qrels and of the membership files, sorted. A run without a
-        list for a topic scores 0 there (with the notice), as the organisers' tool.
+        list for a topic scores 0 there (with the notice), as the organisers' tool; in a
+        family whose missing topics have no cell (``scores_missing`` False: rankfair)
+        it has no cell there. A measure of relevance (``Column.judged``) exists on the
+        qrels' topics only. ``qrels`` may be None for a family whose measures do not
+        use relevance.
     """
     threads = resolve_n_jobs(n_jobs)
     join = JoinOptions() if join is None else join
