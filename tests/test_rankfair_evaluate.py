@@ -483,3 +483,58 @@ def test_rrd_with_a_protected_majority_gives_values_with_a_notice():
     with pytest.warns(FairconvWarning, match=r"majority of the population on 1 of its 1 topics"):
         table = rankfair.evaluate(None, runs, {"g": {"T": pool}}, measures=["rRD"], protected=1)
     assert np.isfinite(table.values).all()
+
+
+@pytest.mark.parametrize(
+    "name,groups,runs,options,pattern",
+    [
+        (  # the population holds one group: P = N
+            "rND",
+            {"g": {"T1": {"a": [1, 0], "b": [1, 0]}}},
+            {"r": {"T1": {"a": 2.0, "b": 1.0}}},
+            {"protected": 1, "step": 1},
+            r"none or all of the population",
+        ),
+        (  # every ranked doc dropped: an empty ranking
+            "FAIR",
+            {"g": {"T1": {"a": [1, 0], "b": [0, 1]}}},
+            {"r": {"T1": {"z": 2.0}}},
+            {"protected": 1, "unlisted": "drop"},
+            r"FAIR\[g\] is undefined .*the ranking is empty",
+        ),
+        (  # every group's exposure is 0 in an empty ranking: max V = 0
+            "ATT-MinMaxRatio",
+            {"g": {"T1": {"a": [1, 0], "b": [0, 1]}}},
+            {"r": {"T1": {"z": 2.0}}},
+            {"unlisted": "drop"},
+            r"every group's value is 0",
+        ),
+    ],
+)
+def test_more_undefined_cases_are_nan_with_a_notice(name, groups, runs, options, pattern):
+    with pytest.warns(FairconvWarning) as caught:
+        table = rankfair.evaluate(None, runs, groups, measures=[name], **options)
+    assert np.isnan(table.values).all()
+    assert any(re.search(pattern, str(w.message)) for w in caught), [str(w.message) for w in caught]
+
+
+def test_a_run_equal_to_its_target_has_zero_loss():
+    qrels = {"T": {"a": 3, "b": 2, "c": 1, "d": 0}}
+    runs = {"r": {"T": {"a": 4.0, "b": 3.0, "c": 2.0}}}
+    groups = {"g": {"T": {d: [1, 0] if d in "ac" else [0, 1] for d in "abcd"}}}
+    names = ["EE-L-gERR", "EE-L-RBP", "EE-L-gERR[g]", "EE-L-RBP[g]"]
+    table = rankfair.evaluate(qrels, runs, groups, measures=names, patience=0.7, stop=0.2)
+    assert np.abs(table.values).max() < 1e-15
+
+
+def test_equal_groups_are_at_their_fair_values():
+    groups = {"g": {"T": {d: [0.5, 0.5] for d in "abcd"}}}
+    runs = {"r": {"T": {"a": 4.0, "b": 3.0, "c": 2.0}}}
+    names = [f"{s}-{m}" for s in ("EXP", "ATT", "ERBE", "ERBP") for m in METAS]
+    table = rankfair.evaluate(None, runs, groups, measures=names)
+    fair = {"MinMaxRatio": 1.0, "MaxMinRatio": 1.0, "MaxMinDiff": 0.0, "MaxAbsDiff": 0.0,
+            "MeanAbsDev": 0.0, "Variance": 0.0}  # fmt: skip
+    for j, name in enumerate(table.measures):
+        meta = name.split("[")[0].split("-")[1]
+        if meta in fair:
+            assert table.values[0, 0, j] == fair[meta], name
