@@ -104,7 +104,8 @@ def group_statistic(
     else:
         w = rbp_weights(depth, decay)
     weight = np.broadcast_to(w, inside.shape)
-    utility = _group_sums(u, m) if population_utility is None else population_utility
+    if statistic in ("EXPU", "EXPRU", "ERBR"):
+        utility = _group_sums(u, m) if population_utility is None else population_utility
     if statistic in ("EXP", "ATT"):
         return quotient(_group_sums(weight, m), sizes)
     if statistic == "EXPU":
@@ -351,16 +352,26 @@ def fair_prefix(protected: np.ndarray, p: np.ndarray, inside: np.ndarray) -> np.
         FAIR = \frac{1}{n} \sum_{k=1}^{n} F(x_k; k, p)
 
     F the binomial CDF and x_k the protected docs in the top k. NaN for an empty
-    ranking.
+    ranking. F is evaluated once per distinct (p, k, x_k) of the real positions: the
+    rankings of a topic's runs, and topics of one share, repeat most of them.
     """
     from scipy.special import bdtr  # scipy loads on first use (importing fairconv is quick)
 
     depth = protected.shape[-1]
-    x = np.cumsum(np.where(inside, protected, 0), axis=-1)
-    trials = np.arange(1, depth + 1, dtype=np.int64)
-    cdf = bdtr(x.astype(np.float64), trials, np.asarray(p, np.float64)[..., None])
+    x = np.cumsum(np.where(inside, protected, 0), axis=-1).astype(np.int64)
+    rate = np.broadcast_to(np.asarray(p, np.float64), x.shape[:-1])
+    rates, rate_id = np.unique(rate, return_inverse=True)
+    trials = np.broadcast_to(np.arange(depth, dtype=np.int64), x.shape)  # k - 1
+    key = (rate_id.reshape(x.shape[:-1])[..., None] * depth + trials) * (depth + 1) + x
+    distinct, where = np.unique(key[inside], return_inverse=True)
+    x_u = distinct % (depth + 1)
+    k_u = distinct // (depth + 1) % depth + 1
+    cdf = np.zeros(x.shape)
+    cdf[inside] = bdtr(x_u.astype(np.float64), k_u, rates[distinct // (depth + 1) // depth])[
+        where.reshape(-1)
+    ]
     n = inside.sum(axis=-1)
-    return quotient(np.where(inside, cdf, 0.0).sum(axis=-1), n)
+    return quotient(cdf.sum(axis=-1), n)
 
 
 # --------------------------------------------------------------------------- section 5

@@ -643,17 +643,16 @@ class _RankFamily(RankedFamily):
             gm = data.memberships
             topic = detail.population_topics[m]
             g = gm.n_groups
-            sizes = np.stack(
-                [np.bincount(topic, weights=gm.matrix[:, k], minlength=n_t) for k in range(g)],
-                axis=-1,
-            )
+            cell = (topic[:, None] * g + np.arange(g)).ravel()  # (topic, group) of each entry
+            sizes = np.bincount(cell, weights=gm.matrix.ravel(), minlength=n_t * g)
+            sizes = sizes.reshape(n_t, g)
             u = self.u_of_judgment[detail.population_judgments[m]]
-            utility = np.stack(
-                [np.bincount(topic, weights=gm.matrix[:, k] * u, minlength=n_t) for k in range(g)],
-                axis=-1,
-            )
+            weighted = (gm.matrix * u[:, None]).ravel()
+            utility = np.bincount(cell, weights=weighted, minlength=n_t * g).reshape(n_t, g)
             count = np.bincount(topic, minlength=n_t)
-            order = np.argsort(topic, kind="stable")
+            yang = any(n.attribute == self._name(m) and n.base in _core.YANG for n in self.wanted)
+            # the rows of each topic's population, for rND/rKL/rRD's normaliser
+            order = np.argsort(topic, kind="stable") if yang else None
             start = np.concatenate(([0], np.cumsum(count)))
             self.pop.append((sizes, utility, count, order, start))
             if self._name(m) in wanted_sets:
@@ -795,6 +794,7 @@ class _RankFamily(RankedFamily):
         present = n_g > 0
         pop_u = utility[tt][:, None, :] if self.opts.group_utility == "population" else None
         opts = self.opts
+        per_group: dict = {}
         for n in names:
             base, k = n.base, n.cutoff
             if base.startswith("EE-"):
@@ -810,7 +810,11 @@ class _RankFamily(RankedFamily):
                 ranked = np.stack([((groups == j) & live).any(-1) for j in range(g)], axis=-1)
                 out.append((n, _core.meta_metric(v, ranked, meta)))
                 continue
-            v = _core.group_statistic(x, n_g, u, live, stat, opts.decay, opts.attention, pop_u)
+            if (stat, k) not in per_group:  # one statistic serves its seven meta-metrics
+                per_group[stat, k] = _core.group_statistic(
+                    x, n_g, u, live, stat, opts.decay, opts.attention, pop_u
+                )
+            v = per_group[stat, k]
             out.append((n, _core.meta_metric(v, np.broadcast_to(present, v.shape), meta)))
         return tt, out
 
