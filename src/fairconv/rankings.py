@@ -1051,7 +1051,8 @@ def evaluate_lists(
     covered = np.zeros((len(attributes), n_t), dtype=bool)
     for m, cov in enumerate(lists.covered):
         covered[m, cov] = True
-    in_qrels = np.isin(np.asarray(lists.topics, dtype=object), np.asarray(qrels.topics, object))
+    judged_topics = set(qrels.topics)
+    in_qrels = np.fromiter((t in judged_topics for t in lists.topics), bool, n_t)
 
     def topics_of(column: Column) -> np.ndarray:
         """(T,): the topics where a measure exists, whatever the runs hold."""

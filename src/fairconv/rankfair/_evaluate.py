@@ -642,13 +642,11 @@ class _RankFamily(RankedFamily):
         for m, data in enumerate(self.attributes):
             gm = data.memberships
             topic = detail.population_topics[m]
-            g = gm.n_groups
-            cell = (topic[:, None] * g + np.arange(g)).ravel()  # (topic, group) of each entry
-            sizes = np.bincount(cell, weights=gm.matrix.ravel(), minlength=n_t * g)
-            sizes = sizes.reshape(n_t, g)
-            u = self.u_of_judgment[detail.population_judgments[m]]
-            weighted = (gm.matrix * u[:, None]).ravel()
-            utility = np.bincount(cell, weights=weighted, minlength=n_t * g).reshape(n_t, g)
+            sizes = _topic_sums(gm.matrix, topic, n_t)
+            utility = None
+            if opts.group_utility == "population":
+                u = self.u_of_judgment[detail.population_judgments[m]]
+                utility = _topic_sums(gm.matrix * u[:, None], topic, n_t)
             count = np.bincount(topic, minlength=n_t)
             yang = any(n.attribute == self._name(m) and n.base in _core.YANG for n in self.wanted)
             # the rows of each topic's population, for rND/rKL/rRD's normaliser
@@ -766,7 +764,8 @@ class _RankFamily(RankedFamily):
         return work
 
     def _in_qrels(self, lists: RankedLists) -> np.ndarray:
-        return np.isin(np.asarray(lists.topics, object), np.asarray(self.qrels.topics, object))
+        judged = set(self.qrels.topics)
+        return np.fromiter((t in judged for t in lists.topics), bool, len(lists.topics))
 
     # ----------------------------------------------------------------- scoring
     def score(self, lists: RankedLists, job, wanted: frozenset):
@@ -932,6 +931,20 @@ class _RankFamily(RankedFamily):
                 }
                 out += [(n, value[n.attribute, n.base.split("-")[1]]) for n in asked]
         return out
+
+
+def _topic_sums(rows: np.ndarray, topic: np.ndarray, n_topics: int) -> np.ndarray:
+    """(topics, G): the sums of (n, G) rows by their topic.
+
+    A membership file lists a topic's docs in one stretch, as a rule: each stretch is
+    summed in place (``np.add.reduceat``), then the stretches by topic.
+    """
+    out = np.zeros((n_topics, rows.shape[1]))
+    if len(rows) == 0:
+        return out
+    heads = np.flatnonzero(np.concatenate(([True], topic[1:] != topic[:-1])))
+    np.add.at(out, topic[heads], np.add.reduceat(rows, heads, axis=0))
+    return out
 
 
 def _cut(inside: np.ndarray, k: int | None) -> np.ndarray:
