@@ -32,11 +32,11 @@ from .._validation import (
     public,
 )
 from ..divergences import AttributeSet
+from ..io._attributes import AttributeData
 from ..io._frames import as_memberships
 from ..io._tables import Qrels, read_golddistr
 from ..io._text import FileFormatError
 from ..rankings import (
-    AttributeData,
     Column,
     JoinOptions,
     RankedFamily,
