@@ -316,7 +316,9 @@ class TrecFairFamily(RankedFamily):
         return [Column(name) for name in self.names]
 
     # ----------------------------------------------------------------------- the join
-    def join(self, qrels, runs, attributes, options: JoinOptions, threads: int) -> RankedLists:
+    def join(
+        self, qrels, runs, attributes, options: JoinOptions, threads: int, wanted: frozenset
+    ) -> RankedLists:
         """The kept lines of every run, flat in (topic, run, rank) order, with targets.
 
         The entries of ``lists`` are the lines the edition's evaluation scores, their
@@ -326,15 +328,15 @@ class TrecFairFamily(RankedFamily):
         """
         names = run_names(runs)
         seqs = [self._seq_of(run) for run in runs]
-        wanted = None
+        chosen = None
         if self.topics is not None:
             have = {t for run in runs for t in run.topics}
-            wanted = set(_inputs.topics_of(self.topics, have, "runs"))
+            chosen = set(_inputs.topics_of(self.topics, have, "runs"))
         self.universe = universe = _inputs.Universe(self.dims)
         if self.edition == 2021:
             _inputs.require_unknown(self.dims)
         _inputs.multi_hot_notice(self.dims, universe)
-        ranked = self._cut(runs, seqs, wanted, options.order)
+        ranked = self._cut(runs, seqs, chosen, options.order)
         found: set = set()
         for run, (lines, _, _) in zip(runs, ranked, strict=True):
             found.update(run.topics[t] for t in np.unique(run.topic_ids[lines]).tolist())
