@@ -181,6 +181,148 @@ def test_evaluate_from_files_agrees_with_the_oracle(tmp_path, task, edition, exp
     assert checked > 30
 
 
+def _frames(qrels_path, run_path, task):
+    """The qrels and run of a written case as DataFrames, rows in the file's order.
+
+    The run's scores fall within each ranking (so score order is file order), Task 2's
+    ``seq_no`` in a ``sample`` column; a topic without a relevant page is a row of
+    level 0 (a frame lists only topics that have rows).
+    """
+    import pandas as pd
+
+    q = tf.read_qrels(qrels_path)
+    counts = np.bincount(q.topic_ids, minlength=len(q.topics))
+    bare = [t for t, c in zip(q.topics, counts.tolist(), strict=True) if c == 0]
+    qrels = pd.DataFrame(
+        {
+            "query_id": [q.topics[t] for t in q.topic_ids.tolist()] + bare,
+            "doc_id": q.docs.astype(str).tolist() + ["no-such-page"] * len(bare),
+            "relevance": q.levels.tolist() + [0] * len(bare),
+        },
+        index=[f"q{i}" for i in range(len(q.docs) + len(bare))],
+    )
+    r = tf.read_run(run_path, task=task)
+    columns = {
+        "query_id": [r.topics[t] for t in r.topic_ids.tolist()],
+        "doc_id": r.docs.astype(str).tolist(),
+        "score": -np.arange(len(r), dtype=float),
+    }
+    if task == 2:
+        columns["sample"] = [r.samples[s] for s in r.sample_ids.tolist()]
+    return qrels, pd.DataFrame(columns), r
+
+
+def _same_table(got, want):
+    assert got.topics == want.topics and got.measures == want.measures
+    assert np.array_equal(got.present, want.present)
+    assert np.array_equal(got.values, want.values, equal_nan=True)
+    assert dict(got.notices) == dict(want.notices)
+
+
+@pytest.mark.parametrize("explicit", [True, False])
+@pytest.mark.parametrize("edition", [2022, 2021])
+@pytest.mark.parametrize("task", [1, 2])
+def test_runs_and_qrels_in_memory_give_the_numbers_of_the_files(tmp_path, task, edition, explicit):
+    """Issue 32: a TREC Fair run is a Run, its qrels Qrels; DataFrames, dicts, records
+    and io objects give the same table as the track's files (values, cells, notices)."""
+    rng = np.random.default_rng(7000 + 100 * task + edition + explicit)
+    compared = 0
+    for k in range(8):
+        case = _visible_levels(
+            oracle.random_case(rng, task=task, edition=edition, explicit=explicit)
+        )
+        if not any(t.get("ranking") or any(t.get("rankings", [])) for t in case["topics"]):
+            continue
+        d = tmp_path / str(k)
+        d.mkdir()
+        qrels, run, dims, kw = _write_case(case, d, rng=rng if k % 2 else None)
+        want = _quiet_evaluate(qrels, [run], dims, **kw)
+        q_frame, r_frame, r = _frames(qrels, run, task)
+        name = "run.tsv"
+        _same_table(_quiet_evaluate(q_frame, {name: r_frame}, dims, **kw), want)
+        # rows in file order whatever their scores say: order='file'
+        flat = r_frame.assign(score=0.0)
+        _same_table(_quiet_evaluate(q_frame, {name: flat}, dims, order="file", **kw), want)
+        # records, and io's own objects made from them
+        records = r_frame.to_dict("records")
+        _same_table(_quiet_evaluate(q_frame.to_dict("records"), {name: records}, dims, **kw), want)
+        objects = fio.as_qrels(q_frame), fio.as_run(r_frame, name=name)
+        _same_table(_quiet_evaluate(*objects, dims, **kw), want)
+        # the run read by the track's reader is a Run; the topic file's qrels a Qrels
+        assert isinstance(r, Run) and r.order == "file" and np.isnan(r.scores).all()
+        assert isinstance(tf.read_qrels(qrels), Qrels)
+        if task == 1:  # dicts: {topic: {page: level}}, {topic: {page: score}}
+            q_dict: dict = {}
+            for row in q_frame.itertuples():
+                q_dict.setdefault(row.query_id, {})[row.doc_id] = row.relevance
+            r_dict: dict = {}
+            for row in r_frame.itertuples():
+                r_dict.setdefault(row.query_id, {})[row.doc_id] = row.score
+            _same_table(_quiet_evaluate(q_dict, {name: r_dict}, dims, **kw), want)
+        compared += 1
+    assert compared >= 4
+
+
+def test_a_task2_frame_names_its_rankings_by_integer_seq_numbers(tmp_path):
+    """A Task 2 run's rankings are its samples, named by their seq_no: a sample that is
+    not an integer, or one integer spelled twice, is an error naming the row."""
+    import pandas as pd
+
+    dims, q, kw = _memory_case(tmp_path)
+    frame = pd.DataFrame(
+        {"query_id": ["1", "1"], "doc_id": ["1", "2"], "score": [2.0, 1.0], "sample": ["a", "a"]},
+        index=[10, 11],
+    )
+    with pytest.raises(FileFormatError, match=r"index 10.*seq_no, an integer.*found 'a'"):
+        _quiet_evaluate(q, {"r": frame}, dims, task=2, **kw)
+    frame["sample"] = ["1", "01"]
+    with pytest.raises(FileFormatError, match=r"index 11.*the seq_no '01' is the seq_no '1'"):
+        _quiet_evaluate(q, {"r": frame}, dims, task=2, **kw)
+    frame["sample"] = ["1", "2"]  # two rankings of one page each
+    table = _quiet_evaluate(q, {"r": frame}, dims, task=2, **kw)
+    assert table.topics == ("1",) and table.runs == ("r",)
+
+
+def test_a_task1_frame_with_two_samples_of_a_topic_is_refused(tmp_path):
+    import pandas as pd
+
+    dims, q, _ = _memory_case(tmp_path)
+    frame = pd.DataFrame(
+        {"query_id": ["1", "1"], "doc_id": ["1", "2"], "score": [2.0, 1.0], "sample": ["1", "2"]},
+        index=["x", "y"],
+    )
+    with pytest.raises(FileFormatError, match=r"index 'y'.*Task 1 scores one ranking per topic"):
+        _quiet_evaluate(q, {"r": frame}, dims, task=1)
+
+
+def test_a_run_without_scores_is_ranked_in_file_order_only(tmp_path):
+    dims, q, _ = _memory_case(tmp_path)
+    run = tmp_path / "t1"
+    run.write_text("id\tpage_id\n1\t1\n1\t2\n")
+    with pytest.raises(ValueError, match=r"run 't1' has no scores .* pass order='file'"):
+        _quiet_evaluate(q, run, dims, task=1, order="score")
+    assert _quiet_evaluate(q, run, dims, task=1, order="file").runs == ("t1",)
+
+
+def _memory_case(tmp_path):
+    """One dimension over pages 1-3, qrels of topic 1 (page 1 relevant) as a frame."""
+    import pandas as pd
+
+    align = tmp_path / "a.tsv"
+    align.write_text("page_id\t@UNKNOWN\tx\n1\t0\t1\n2\t1\t0\n3\t0\t1\n")
+    work = tmp_path / "work.tsv"
+    work.write_text("page_id\tlevel\n1\tStub\n2\tFA\n3\tC\n")
+    q = pd.DataFrame({"query_id": ["1"], "doc_id": ["1"], "relevance": [1]})
+    return [tf.read_alignment("d", align)], q, {"work": work}
+
+
+def test_the_old_names_of_run_and_qrels_warn_and_are_io_s(tmp_path):
+    with pytest.warns(DeprecationWarning, match=r"trecfair.FairRun has moved to fairconv.io.Run"):
+        assert tf.FairRun is Run
+    with pytest.warns(DeprecationWarning, match=r"FairQrels has moved to fairconv.io.Qrels"):
+        assert tf.FairQrels is Qrels
+
+
 def _renamed(case):
     """The case with every page id renamed (a text id, no longer an integer)."""
     name = {p: f"page-{p}" for t in case["topics"] for p in t["relevant"]}
