@@ -248,6 +248,16 @@ def test_runs_and_qrels_in_memory_give_the_numbers_of_the_files(tmp_path, task, 
         _same_table(_quiet_evaluate(q_frame.to_dict("records"), {name: records}, dims, **kw), want)
         objects = fio.as_qrels(q_frame), fio.as_run(r_frame, name=name)
         _same_table(_quiet_evaluate(*objects, dims, **kw), want)
+        if not explicit:  # the targets built from a frame are those of the topic file
+            opts = {"task": task, "edition": edition}
+            opts.update((k, kw[k]) for k in ("backgrounds", "work") if k in kw)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", FairconvWarning)
+                topics = list(want.topics)
+                built = tf.build_targets(q_frame, dims, topics=topics, **opts)
+                filed = tf.build_targets(qrels, dims, topics=topics, **opts)
+            assert built.topics == filed.topics
+            assert np.array_equal(built.toarray(), filed.toarray(), equal_nan=True)
         # the run read by the track's reader is a Run; the topic file's qrels a Qrels
         assert isinstance(r, Run) and r.order == "file" and np.isnan(r.scores).all()
         assert isinstance(tf.read_qrels(qrels), Qrels)
