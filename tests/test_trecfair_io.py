@@ -1367,3 +1367,21 @@ def test_the_metadata_reader_takes_the_edition_as_the_integer_2021_or_2022(tmp_p
     )
     with pytest.raises(ValueError, match=message):
         tf.read_metadata(path, edition=edition)
+
+
+def test_2021_task2_with_targets_scores_topics_the_qrels_lack(tmp_path):
+    """2021 Task 2 with explicit targets uses no relevance: a run whose topics the qrels
+    lack is scored (the route's shared-topic rule is the family's own check here)."""
+    align = tmp_path / "a.tsv"
+    align.write_text("page_id\tUnknown\tx\n1\t0\t1\n2\t1\t0\n")
+    run = tmp_path / "run"
+    run.write_text("id\tseq_no\tpage_id\n5\t1\t1\n5\t1\t2\n")
+    qrels = tmp_path / "q.jsonl"
+    qrels.write_text('{"id": 9, "rel_docs": [1]}\n')
+    targets = tmp_path / "t.tsv"
+    targets.write_text("topic_id\td\ttarget\n5\tx\t1\n")
+    dims = [tf.read_alignment("d", align)]
+    table = _quiet_evaluate(qrels, run, dims, task=2, edition=2021, targets=targets)
+    assert table.topics == ("5",) and table.value("run", "5", "EE-D[d]") == pytest.approx(2.0)
+    with pytest.raises(ValueError, match=r"topic '5' of run 'run' has no relevant page"):
+        _quiet_evaluate(qrels, run, dims, task=2, edition=2022, targets=targets)

@@ -800,6 +800,9 @@ class RankedFamily:
     scores_missing = True
     """A run lacking a topic scores there (0, as the organisers' tools), or has no cell
     there (False: its rows are left out)."""
+    shared_topics = True
+    """A run sharing no topic with the qrels is an error (:func:`check_shared_topics`);
+    False where the family's join checks the topics it needs judged itself."""
 
     def columns(self, sets: Sequence[AttributeSet]) -> list[Column]:
         """Every measure the family gives for these attribute sets, in output order."""
@@ -974,7 +977,7 @@ def evaluate_lists(
     family.check(qrels, attributes)
     if lists is None:
         lists = family.join(qrels, runs, attributes, join, threads, wanted)
-    if judged:
+    if judged and family.shared_topics:
         check_shared_topics(qrels, runs)
     n_t, n_r = len(lists.topics), len(lists.runs)
     covered = np.zeros((len(attributes), n_t), dtype=bool)

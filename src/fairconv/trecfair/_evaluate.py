@@ -269,6 +269,7 @@ class TrecFairFamily(RankedFamily):
     item = "ranking"
     action = "they are left out (no row), as the official evaluation leaves them out"
     scores_missing = False
+    shared_topics = False  # the join names a topic without relevant pages, where needed
 
     def __init__(
         self,
