@@ -250,6 +250,17 @@ def evaluate_with(qrels, runs, family: TrecFairFamily, *, order, n_jobs) -> Scor
     return evaluate_lists(qrels, runs, [], family, join=join, n_jobs=n_jobs)
 
 
+def _in_order(run: Run, order: str | None) -> bool:
+    """Whether ``run`` is ranked in its lines' order; a run without scores must be."""
+    in_order = order == "file" or (order is None and run.order == "file")
+    if not in_order and len(run) and np.isnan(run.scores).any():
+        raise ValueError(
+            f"{run.source}: run {run.name!r} has no scores (the track's 'topic page' "
+            "lines): it is ranked in file order only; pass order='file' (--order file)"
+        )
+    return in_order
+
+
 def _cut_of(value, name: str, edition_cut: int | None):
     """(the cut, whether it is the edition's): ``value`` checked, "edition" resolved."""
     value = check_cut(value, name, words=("edition",))
@@ -328,6 +339,8 @@ class TrecFairFamily(RankedFamily):
         table), each (topic, run)'s number of rankings and each topic's target.
         """
         names = run_names(runs)
+        for run in runs:
+            _in_order(run, options.order)  # a run that cannot be ranked so: before notices
         seqs = [self._seq_of(run) for run in runs]
         chosen = None
         if self.topics is not None:
@@ -432,13 +445,7 @@ class TrecFairFamily(RankedFamily):
         kept = []
         cut_lines = dropped = 0
         for run, seq in zip(runs, seqs, strict=True):
-            in_order = order == "file" or (order is None and run.order == "file")
-            if not in_order and len(run) and np.isnan(run.scores).any():
-                raise ValueError(
-                    f"{run.source}: run {run.name!r} has no scores (the track's "
-                    f"'topic page' lines): it is ranked in file order only; pass "
-                    "order='file' (--order file)"
-                )
+            in_order = _in_order(run, order)
             _io.check_rankings(run, task=self.task, in_order=in_order)
             code = run.topic_ids
             if self.task == 2 and len(run.samples) > 1:
