@@ -459,17 +459,26 @@ def test_every_page_is_in_the_site_and_the_readme():
 
 
 def test_the_site_builds_offline_from_the_docstrings():
-    """conf.py: myst for the pages, autosummary and numpydoc for the reference; no
-    intersphinx (no network); the generated pages and the build are ignored by git."""
+    """conf.py: myst-nb for the pages and notebooks, autosummary and numpydoc for the
+    reference, a theme with a sidebar and search; no intersphinx (no network); the
+    generated pages and the build are ignored by git. CI executes the notebooks once,
+    into the gallery, before it builds the site with warnings as errors."""
     conf = (ROOT / "docs" / "conf.py").read_text(encoding="utf-8")
-    for extension in ("myst_parser", "numpydoc", "sphinx.ext.autosummary"):
+    for extension in ("myst_nb", "numpydoc", "sphinx.ext.autosummary", "sphinx_design"):
         assert f'"{extension}"' in conf
+    assert 'html_theme = "pydata_sphinx_theme"' in conf
+    assert 'nb_execution_mode = "off"' in conf
     assert "sphinx.ext.intersphinx" not in conf
     ignored = (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()
     assert {"docs/_build/", "docs/generated/"} <= set(ignored)
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    assert "sphinx-build -W --keep-going -q -b html docs docs/_build/html" in ci
-    assert ".venv/bin/python tests/notebooks.py" in ci
+    notebooks = ci.index(".venv/bin/python tests/notebooks.py --out docs/generated/gallery\n")
+    build = ci.index("sphinx-build -W --keep-going -q -b html docs docs/_build/html\n")
+    assert ci.index("rm -rf docs/_build docs/generated\n") < notebooks < build
+    assert ci.count("tests/notebooks.py") == 1  # executed once
+    extra = re.search(r"^docs = \[(.*?)^\]", (ROOT / "pyproject.toml").read_text(), re.M | re.S)
+    for package in ("myst-nb", "pydata-sphinx-theme", "sphinx-design", "nbclient"):
+        assert f'"{package}>=' in extra.group(1), package
 
 
 # --------------------------------------------------------------------------- docstrings
@@ -589,3 +598,99 @@ def test_links_between_pages_resolve():
             assert linked.exists(), f"{page.name}: no page {target}"
             if anchor:
                 assert anchor in anchors(linked), f"{page.name}: no section {target}#{anchor}"
+
+
+# --------------------------------------------------------------------------- the gallery
+def _conf(monkeypatch, gallery: Path):
+    """docs/conf.py as a module, its gallery folder moved to ``gallery``."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("docs_conf", ROOT / "docs" / "conf.py")
+    conf = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(conf)
+    monkeypatch.setattr(conf, "GALLERY", gallery)
+    return conf
+
+
+def test_the_gallery_has_a_card_and_a_page_per_notebook(monkeypatch, tmp_path):
+    """Each examples/*.ipynb: a page (the notebook as saved, executed), a card with its
+    title, first sentence and last figure as the thumbnail, linking to the page."""
+    conf = _conf(monkeypatch, tmp_path)
+    conf.gallery(None)
+    cards = (tmp_path / "cards.txt").read_text(encoding="utf-8")
+    assert cards.startswith("````{grid}") and cards.count("```{grid-item-card}") == len(NOTEBOOKS)
+    for notebook in NOTEBOOKS:
+        saved = json.loads(notebook.read_text(encoding="utf-8"))
+        assert json.loads((tmp_path / notebook.name).read_text(encoding="utf-8")) == saved
+        title = "".join(saved["cells"][0]["source"]).splitlines()[0].lstrip("# ")
+        card = cards[cards.index(f"```{{grid-item-card}} {title}\n") :].split("\n```\n")[0]
+        assert f":link: generated/gallery/{notebook.stem}\n" in card
+        assert f":img-top: /generated/gallery/{notebook.stem}.png\n" in card
+        assert (tmp_path / f"{notebook.stem}.png").read_bytes().startswith(b"\x89PNG")
+        sentence = card.rstrip().splitlines()[-1]
+        assert sentence.endswith(".") and ". " not in sentence[:-1], sentence
+
+
+def test_the_gallery_shows_the_executed_copies_of_the_same_code(monkeypatch, tmp_path):
+    """tests/notebooks.py --out leaves executed copies: shown when they hold the code of
+    examples/, replaced by the saved notebook when the code has changed since."""
+    conf = _conf(monkeypatch, tmp_path)
+    notebook = NOTEBOOKS[0]
+    fresh = json.loads(notebook.read_text(encoding="utf-8"))
+    code = [c for c in fresh["cells"] if c["cell_type"] == "code"]
+    code[0]["outputs"] = [{"output_type": "stream", "name": "stdout", "text": "fresh run\n"}]
+    (tmp_path / notebook.name).write_text(json.dumps(fresh), encoding="utf-8")
+    conf.gallery(None)
+    assert "fresh run" in (tmp_path / notebook.name).read_text(encoding="utf-8")
+    code[0]["source"] = "print('older code')"
+    (tmp_path / notebook.name).write_text(json.dumps(fresh), encoding="utf-8")
+    conf.gallery(None)
+    shown = (tmp_path / notebook.name).read_text(encoding="utf-8")
+    assert json.loads(shown) == json.loads(notebook.read_text(encoding="utf-8"))
+
+
+def test_the_notebook_runner_keeps_executed_copies_where_asked(tmp_path, monkeypatch):
+    """--out DIR: the executed notebook goes to DIR, the one given is left unchanged.
+    (nbformat and the kernel are stood in for: the docs extra is not installed here.)"""
+    import types
+
+    import notebooks
+
+    source = tmp_path / "small.ipynb"
+    cells = [
+        {"cell_type": "markdown", "source": "# Small\n\nA notebook."},
+        {"cell_type": "code", "source": "1 + 1", "outputs": [], "execution_count": None},
+    ]
+    source.write_text(json.dumps({"cells": cells}), encoding="utf-8")
+    before = source.read_bytes()
+
+    def execute(path, *, timeout=600):
+        executed = json.loads(Path(path).read_text(encoding="utf-8"))
+        result = {"output_type": "execute_result", "data": {"text/plain": "2"}}
+        executed["cells"][1].update(execution_count=1, outputs=[result])
+        return executed
+
+    fake = types.SimpleNamespace(
+        read=lambda path, as_version: json.loads(Path(path).read_text(encoding="utf-8")),
+        write=lambda nb, path: Path(path).write_text(json.dumps(nb), encoding="utf-8"),
+    )
+    errors = types.SimpleNamespace(CellExecutionError=RuntimeError)
+    monkeypatch.setitem(sys.modules, "nbformat", fake)
+    monkeypatch.setitem(sys.modules, "nbclient", types.SimpleNamespace(exceptions=errors))
+    monkeypatch.setitem(sys.modules, "nbclient.exceptions", errors)
+    monkeypatch.setattr(notebooks, "execute", execute)
+    out = tmp_path / "gallery"
+    # the notebook was saved without its outputs: that is reported, the fresh run is kept
+    assert notebooks.main([str(source), "--out", str(out)]) == 1
+    assert source.read_bytes() == before
+    copy = json.loads((out / "small.ipynb").read_text(encoding="utf-8"))
+    assert copy["cells"][1]["outputs"][0]["data"] == {"text/plain": "2"}
+
+    # a cell that raises: reported, and no copy
+    def raises(path, *, timeout=600):
+        raise RuntimeError("a cell raised")
+
+    monkeypatch.setattr(notebooks, "execute", raises)
+    (out / "small.ipynb").unlink()
+    assert notebooks.main([str(source), "--out", str(out)]) == 1
+    assert not (out / "small.ipynb").exists()
