@@ -258,6 +258,64 @@ def test_shell_examples_run_from_the_installed_package(page, block, tmp_path):
     assert proc.stdout.strip() or list(tmp_path.iterdir())
 
 
+def _console_sessions():
+    """Per page, the commands of its ```console blocks and the output each shows.
+
+    A ``$ `` line is a command (a line ending in ``\\`` continues on the next); the lines
+    after it, to the next command or the end of the block, are what it prints on
+    stdout. ```sh blocks (installing, cloning) are shown and not run.
+    """
+    for page in PAGES:
+        session = []
+        text = page.read_text(encoding="utf-8")
+        for block in re.findall(r"^```console\n(.*?)^```", text, re.M | re.S):
+            continued = False
+            for line in block.splitlines():
+                if continued:
+                    session[-1][0] += "\n" + line
+                elif line.startswith("$ "):
+                    session.append([line[2:], []])
+                else:
+                    session[-1][1].append(line)
+                continued = line.endswith("\\")
+        if session:
+            yield page.name, [(command, "\n".join(out)) for command, out in session]
+
+
+def test_the_newcomer_pages_have_console_sessions():
+    assert {"quickstart.md"} <= {name for name, _ in _console_sessions()}
+
+
+@pytest.mark.parametrize("page, session", list(_console_sessions()), ids=lambda x: str(x)[:20])
+def test_console_sessions_print_what_the_pages_show(page, session, tmp_path):
+    """The commands of a page run one after the other in one shell, in an empty folder
+    with the installed package, and each prints what the page shows (doctest's rules:
+    ``...`` stands for any text, runs of whitespace are one space)."""
+    import doctest
+
+    marker = "@@ next command @@"
+    script = "".join(f"echo '{marker}'\n{command}\n" for command, _ in session)
+    assert not REPO_PATH.search(script), script
+    bin_dir = Path(sys.executable).parent
+    env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "MPLBACKEND": "Agg", "FAIRCONV_THREADS": "1"}
+    env["HOME"] = str(tmp_path)
+    proc = subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", script],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+    )
+    assert proc.returncode == 0, proc.stderr
+    printed = proc.stdout.split(marker + "\n")[1:]
+    assert len(printed) == len(session)
+    checker = doctest.OutputChecker()
+    flags = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+    for (command, want), got in zip(session, printed, strict=True):
+        want = want.strip() + "\n" if want.strip() else ""
+        assert checker.check_output(want, got, flags), f"{page}: $ {command}\n{got}"
+
+
 # --------------------------------------------------------------------------- notebooks
 def test_there_are_example_notebooks_of_the_pilot_and_the_conversations():
     names = {p.name for p in NOTEBOOKS}
