@@ -505,15 +505,43 @@ def test_api_md_lists_every_public_name_with_its_signature():
 
 
 # --------------------------------------------------------------------------- the site
+def _toctree_entries(page: Path) -> list[str]:
+    text = page.read_text(encoding="utf-8")
+    entries = []
+    for block in re.findall(r"^```\{toctree\}\n(.*?)^```", text, flags=re.M | re.S):
+        entries += [line for line in block.splitlines() if line and not line.startswith(":")]
+    return entries
+
+
 def test_every_page_is_in_the_site_and_the_readme():
+    """Each page is in one toctree (the landing page's, under a caption, or the guides'),
+    so the sidebar shows it once; the README links every page but the reference."""
     pages = {p.stem for p in (ROOT / "docs").glob("*.md")} - {"index"}
-    index = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
-    (toctree,) = re.findall(r"^```\{toctree\}\n(.*?)^```", index, flags=re.M | re.S)
-    entries = [line for line in toctree.splitlines() if line and not line.startswith(":")]
+    entries = [e for page in (ROOT / "docs").glob("*.md") for e in _toctree_entries(page)]
+    entries = [e for e in entries if not e.startswith("generated/")]  # the gallery's
     assert sorted(entries) == sorted(pages)
+    index = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+    captions = re.findall(r"^```\{toctree\}\n(?::hidden:\n)?:caption: (.+)$", index, re.M)
+    assert captions[0] == "Getting started" and len(captions) >= 4
+    assert _toctree_entries(ROOT / "docs" / "guides.md") == [
+        "guide-fairweb", "guide-trecfair", "guide-rag", "guide-conversations",
+    ]  # fmt: skip
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    linked = set(re.findall(r"\]\(docs/(\w+)\.md\)", readme)) - {"index"}
+    linked = set(re.findall(r"\]\(docs/([\w-]+)\.md\)", readme)) - {"index"}
     assert linked == pages - {"reference"}
+
+
+def test_the_landing_page_says_where_to_start():
+    """What fairconv is and who it is for, then links to the quick start, the guides,
+    the gallery and the reference, before any other section."""
+    index = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+    start = index.split("\n## Where to start\n", 1)[1].split("\n## ", 1)[0]
+    for page in ("quickstart", "guides", "gallery", "reference", *(
+        f"guide-{task}" for task in ("fairweb", "trecfair", "rag", "conversations")
+    )):  # fmt: skip
+        assert f"]({page}.md)" in start, page
+    intro = index.split("\n## ", 1)[0]
+    assert "researchers" in intro and "organisers" in intro
 
 
 def test_the_site_builds_offline_from_the_docstrings():
