@@ -780,3 +780,150 @@ def test_the_notebook_runner_keeps_executed_copies_where_asked(tmp_path, monkeyp
     (out / "small.ipynb").unlink()
     assert notebooks.main([str(source), "--out", str(out)]) == 1
     assert not (out / "small.ipynb").exists()
+
+
+# --------------------------------------------------------------------------- usage lines
+def _usage_tokens(line: str) -> list[str]:
+    """Words (a quoted string is one), brackets, parentheses and ``...``."""
+    pattern = r"'[^']*'|\"[^\"]*\"|\[|\]|\(|\)|\.\.\.(?=[\s\]\)]|$)|[^\s\[\]()]+"
+    return re.findall(pattern, line)
+
+
+def _arity(action: argparse.Action) -> tuple[int, bool]:
+    """(the values an option takes at least, whether it takes more)."""
+    nargs = action.nargs
+    if nargs is None:
+        return (0, False) if isinstance(action, argparse._CountAction) else (1, False)
+    if isinstance(nargs, int):
+        return nargs, False
+    return {"?": (0, False), "+": (1, True), "*": (0, True)}.get(nargs, (0, True))
+
+
+def _repeatable(parser: argparse.ArgumentParser, action: argparse.Action) -> bool:
+    """Whether giving the option twice keeps both values (append, count, or an action of
+    fairconv's own that adds to a list): the action is called twice and looked at."""
+    import copy
+
+    if isinstance(action, argparse._CountAction):
+        return True
+    n = action.nargs if isinstance(action.nargs, int) else None
+    first, second = (["nominal"] * n, ["ordinal"] * n) if n else ("nominal", "ordinal")
+    namespace = argparse.Namespace(**{action.dest: copy.copy(action.default)})
+    action(parser, namespace, first, action.option_strings[-1])
+    action(parser, namespace, second, action.option_strings[-1])
+    kept = getattr(namespace, action.dest)
+    return isinstance(kept, list) and first in kept and second in kept
+
+
+def usage_faults(line: str) -> list[str]:
+    """What a ``fairconv COMMAND ...`` line says that the command's parser (the one its
+    ``--help`` prints) does not do: an option it lacks; an option followed by fewer
+    values than it takes, or by ``...`` (more values) when it takes a fixed number; an
+    option shown as repeated (``--opt ...``, ``[--opt X]...``) that keeps only its last
+    value; ``a|b|c`` that are not exactly its choices; a required option left out or in
+    brackets."""
+    words = line.split()
+    if len(words) < 2 or words[1].startswith("-"):
+        return []
+    parser = _subcommands().get(words[1])
+    if parser is None:
+        return [f"no command {words[1]!r}"]
+    options = {o: a for a in parser._actions for o in a.option_strings}
+    faults, shown, depth = [], {}, 0
+    tokens = _usage_tokens(line)[2:]
+    groups = []  # the options inside each open bracket
+    for i, token in enumerate(tokens):
+        if token == "[":
+            depth += 1
+            groups.append([])
+        elif token == "]":
+            depth -= 1
+            inside = groups.pop()
+            if tokens[i + 1 : i + 2] == ["..."]:  # [--opt X]... : the group repeats
+                faults += [f"{o} is shown repeated but keeps one value" for o in inside
+                           if not _repeatable(parser, options[o])]  # fmt: skip
+            if groups:
+                groups[-1] += inside
+        elif token.startswith("-") and token != "-" and not token.startswith("-$"):
+            option = token.split("=")[0]
+            if option not in options:
+                faults.append(f"no option {option}")
+                continue
+            action = options[option]
+            shown[option] = min(shown.get(option, depth), depth)
+            if groups:
+                groups[-1].append(option)
+            rest = tokens[i + 1 :]
+            if rest[:1] == ["..."]:  # --opt ... : the option again
+                if not _repeatable(parser, action):
+                    faults.append(f"{option} is shown repeated but keeps one value")
+                continue
+            least, more = _arity(action)
+            values = [] if "=" not in token else [token.split("=", 1)[1]]
+            for word in rest:
+                if len(values) >= least or word in ("[", "]", "(", ")", "...", "|"):
+                    break
+                if word.startswith("-") and word != "-":
+                    break
+                values.append(word)
+            if len(values) < least:
+                faults.append(f"{option} takes {least} value(s), shown with {len(values)}")
+            after = rest[len(values) - ("=" in token) :][:1]
+            if after == ["..."] and not more:
+                faults.append(f"{option} takes {least} value(s), shown with more (...)")
+            for value in values:
+                alternatives = value.strip("'\"").split("|")
+                if len(alternatives) > 1 and action.choices is not None:
+                    if set(alternatives) != {str(c) for c in action.choices}:
+                        faults.append(
+                            f"{option} shows {'|'.join(alternatives)}, its choices are "
+                            + "|".join(str(c) for c in action.choices)
+                        )
+    for action in parser._actions:
+        if action.required and action.option_strings:
+            if not any(shown.get(o) == 0 for o in action.option_strings):
+                faults.append(f"the required {action.option_strings[-1]} is not shown as such")
+    return faults
+
+
+def _readme_usage_lines() -> list[str]:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("\n## Command line\n", 1)[1].split("\n## ", 1)[0]
+    return _command_lines(section)
+
+
+def test_the_readme_usage_lines_are_each_commands_help():
+    lines = _readme_usage_lines()
+    assert {line.split()[1] for line in lines} - {"--version"} == set(_subcommands())
+    faults = {line: usage_faults(line) for line in lines}
+    assert not {line: f for line, f in faults.items() if f}
+
+
+@pytest.mark.parametrize("page, line", list(_quoted_commands()), ids=lambda x: str(x)[:60])
+def test_every_quoted_command_line_matches_its_help(page, line):
+    assert usage_faults(line) == [], f"{page}: {line}"
+
+
+@pytest.mark.parametrize(
+    "line, fault",
+    [
+        ("fairconv nuggets --input-format cone-rag --gold G [--ntr A.jsonl ...]",
+         "--ntr takes 1 value(s), shown with more (...)"),
+        ("fairconv gfr --qrels Q [--format tsv|nev] RUN",
+         "--format shows tsv|nev, its choices are tsv|json|nev"),
+        ("fairconv gfr --qrels Q --attribute NAME GMEMB TARGET RUN",
+         None),  # a positional after it counts as its fourth value: no fault
+        ("fairconv gfr --qrels Q --attribute NAME GMEMB [--phi 0.99] RUN",
+         "--attribute takes 4 value(s), shown with 2"),
+        ("fairconv gfr [--qrels Q] RUN", "the required --qrels is not shown as such"),
+        ("fairconv gfr --qrels Q [--phi P]... RUN",
+         "--phi is shown repeated but keeps one value"),
+        ("fairconv gfr --qrels Q --phi ... RUN", "--phi is shown repeated but keeps one value"),
+        ("fairconv gfr --qrels Q --bogus RUN", "no option --bogus"),
+        ("fairconv gfr --qrels Q --attribute A B C D [--attribute ...] RUN", None),
+        ("fairconv report -m A -m B [--baseline RUN]... S", None),
+        ("fairconv compare -m 'GF-JSD@10[M-ORIGIN]' S", None),
+    ],
+)  # fmt: skip
+def test_the_usage_check_finds_each_kind_of_slip(line, fault):
+    assert usage_faults(line) == ([] if fault is None else [fault])
