@@ -911,8 +911,6 @@ def test_every_quoted_command_line_matches_its_help(page, line):
          "--ntr takes 1 value(s), shown with more (...)"),
         ("fairconv gfr --qrels Q [--format tsv|nev] RUN",
          "--format shows tsv|nev, its choices are tsv|json|nev"),
-        ("fairconv gfr --qrels Q --attribute NAME GMEMB TARGET RUN",
-         None),  # a positional after it counts as its fourth value: no fault
         ("fairconv gfr --qrels Q --attribute NAME GMEMB [--phi 0.99] RUN",
          "--attribute takes 4 value(s), shown with 2"),
         ("fairconv gfr [--qrels Q] RUN", "the required --qrels is not shown as such"),
