@@ -11,20 +11,29 @@
 - Then the plain Task 1 loop on a few topics (dense 26.5-million-cell vectors per topic,
   spec sections 3 and 6), extrapolated to 50 topics, and the largest difference to
   ``evaluate``.
+- ``--memory``: the peak memory of ``fairconv trecfair --task 2`` in a fresh process,
+  above an idle ``fairconv --help``, on a run file of 50 topics x 100 rankings x 20
+  pages (sub-geo x gender, explicit targets), and on the same file with one more
+  ranking of 1,000 pages. Memory must follow the input: the one long ranking adds 1%
+  to the file, and should add about as much to the peak, not pad every ranking of the
+  run to its length.
 
 Alignment rows are shaped like the organisers' (unknown-heavy geography, gender and
 occupations, multi-hot gender, fractional source shares, one-hot internal attributes).
 
-    python benchmarks/bench_trecfair.py [--loop-topics 2]
+    python benchmarks/bench_trecfair.py [--loop-topics 2] [--memory]
 """
 
 import argparse
 import math
+import os
 import resource
+import tempfile
 import time
 import warnings
 
 import numpy as np
+from _memory import peak
 from scipy.special import rel_entr
 
 from fairconv import trecfair as tf
@@ -261,10 +270,72 @@ def task1_loop_topic(t, dims, qrels, run, bg, rel, rankings):
     return 1 - 0.5 * (rel_entr(p, m).sum() + rel_entr(q, m).sum())
 
 
+MEMORY = """
+import contextlib, os
+from fairconv.cli import main
+with open(os.devnull, "w") as out, contextlib.redirect_stdout(out):
+    assert main(["trecfair", "--task", "2", "--qrels", f"{path}/qrels.jsonl",
+                 "--dimension", "sub-geo", f"{path}/sub-geo.tsv",
+                 "--dimension", "gender", f"{path}/gender.tsv",
+                 "--targets", f"{path}/targets.tsv", "--summary", f"{path}/{kind}"]) == 0
+"""
+
+
+def write_memory_files(folder):
+    """The tables, qrels, targets and the two Task 2 runs of ``--memory``."""
+    which = (0, 2)
+    qrels, run, dims, targets, *_ = task2_inputs(which=which)
+    for d in dims:
+        with open(os.path.join(folder, f"{d.name}.tsv"), "w") as f:
+            f.write("\t".join(("page_id", *d.categories)) + "\n")
+            f.writelines(
+                p.decode() + "\t" + "\t".join(map(repr, row.tolist())) + "\n"
+                for p, row in zip(d.pages, d.rows, strict=True)
+            )
+    with open(os.path.join(folder, "qrels.jsonl"), "w") as f:
+        for t, topic in enumerate(qrels.topics):
+            pages = qrels.pages[qrels.topic_ids == t]
+            f.write(f'{{"id": {topic}, "rel_docs": [{", ".join(p.decode() for p in pages)}]}}\n')
+    targets.to_tsv(os.path.join(folder, "targets.tsv"))
+    lines = [
+        f"{run.topics[t]}\t{s}\t{p.decode()}\n"
+        for t, s, p in zip(run.topic_ids.tolist(), run.seq.tolist(), run.pages, strict=True)
+    ]
+    extra = PAGES[rng.choice(N_PAGES, size=1000, replace=False)]
+    long = lines[:2000] + [f"{run.topics[0]}\t100\t{p.decode()}\n" for p in extra]
+    for kind, rows in (("t2-short", lines), ("t2-long", long + lines[2000:])):
+        with open(os.path.join(folder, kind), "w") as f:
+            f.write("id\tseq_no\tpage_id\n")
+            f.writelines(rows)
+
+
+def bench_memory():
+    with tempfile.TemporaryDirectory() as folder:
+        write_memory_files(folder)
+        idle = min(peak(MEMORY, "--help") for _ in range(2))
+        print(f"idle 'fairconv --help': {idle / 2**20:.1f} MB peak RSS")
+        print(f"{'run':<10}{'file MB':>9}{'peak MB':>9}{'above idle MB':>15}")
+        above = {}
+        for kind in ("t2-short", "t2-long"):
+            size = os.path.getsize(os.path.join(folder, kind))
+            top = min(peak(MEMORY, folder, kind) for _ in range(2))
+            above[kind] = top - idle
+            print(f"{kind:<10}{size / 2**20:9.1f}{top / 2**20:9.1f}{above[kind] / 2**20:15.1f}")
+        grew = above["t2-long"] / above["t2-short"]
+        print(
+            f"one 1,000-page ranking (1% more lines) multiplies the peak above idle by "
+            f"{grew:.2f}; goal <= 1.1: {'ok' if grew <= 1.1 else 'MISSED'}"
+        )
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--loop-topics", type=int, default=2, help="Task 1 loop topics (0: none)")
+    parser.add_argument("--memory", action="store_true", help="only the memory of one long ranking")
     args = parser.parse_args()
+    if args.memory:
+        bench_memory()
+        return
     dt1, peak, table, inputs = bench_task1()
     ok1 = dt1 < 30 and peak < 2048
     print(

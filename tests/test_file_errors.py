@@ -8,6 +8,7 @@ say the same.
 import json
 import pickle
 
+import numpy as np
 import pytest
 
 from fairconv import nuggets, trecfair
@@ -29,6 +30,7 @@ from fairconv.io import (
 )
 
 HEAD = "run\ttopic\tmeasure\tvalue\n"
+_GENDER = trecfair.Dimension("gender", ("Unknown", "f", "m"), np.array([b"1"]), np.eye(1, 3))
 SETS = [AttributeSet("P", [0.5, 0.5], "nominal")]
 NUGGET = {"start": 2, "end": 2, "level": 1, "groups": {"P": [1, 0]}}
 CONV = {"topic": "T1", "run": "r", "text": "U:q S:a b", "nuggets": [NUGGET]}
@@ -110,6 +112,34 @@ CASES = [
         "page_id\tUnknown\tfemale\n1\t0\t1\n2\t1\n",
         3,
     ),
+    # the TREC Fair tables: alignment, metadata, background, targets, work, runs, qrels
+    (lambda p: trecfair.read_alignment("gender", p), "al.csv", "page_id,Unknown\n1, 0\n", 2),
+    (lambda p: trecfair.read_alignment("gender", p), "al.csv", "page_id,Unknown\n1,-1\n", 2),
+    (lambda p: trecfair.read_alignment("gender", p), "al.csv", "id,Unknown\n1,1\n", 1),
+    (
+        lambda p: trecfair.read_metadata(p, edition=2021),
+        "meta.jsonl",
+        _lines({"page_id": 1, "quality_score_disc": "C", "geographic_locations": []}, {}),
+        2,
+    ),
+    (trecfair.read_background, "bg.tsv", "female\t0.5\nmale\t0.5\n", 1),
+    (trecfair.read_background, "bg.csv", "category,weight\nfemale,0.5\nmale ,0.5\n", 3),
+    (trecfair.read_background, "bg.csv", "category,weight\nfemale,0.5\nmale,-1\n", 3),
+    (lambda p: trecfair.read_targets(p, [_GENDER]), "t.tsv", "topic_id\tgender\ttarget\n", None),
+    (lambda p: trecfair.read_targets(p, [_GENDER]), "t.tsv", "topic\tgender\ttarget\n1\tm\t1\n", 1),
+    (
+        lambda p: trecfair.read_targets(p, [_GENDER]),
+        "t.tsv",
+        "topic_id\tgender\ttarget\n1\tm\tnan\n1\tf\t1\n",
+        3,
+    ),
+    (lambda p: trecfair.read_targets(p, [_GENDER]), "t.tsv", "topic_id\tf\tm\n1\t0.5\t0.5 \n", 2),
+    (trecfair.read_work, "w.tsv", "page_id\tlevel\n1\tStub\n2\tGreat\n", 3),
+    (trecfair.read_work, "w.csv", "page_id,level\n1,Stub\n2 ,C\n", 3),
+    (lambda p: trecfair.read_run(p, task=1), "fr.txt", "id\tpage_id\n1\t5\nid\tpage_id\n", 3),
+    (lambda p: trecfair.read_run(p, task=1), "fr.txt", "1 Q0 5 1 2.5 r\n1 Q0 6 x 1.5 r\n", 2),
+    (lambda p: trecfair.read_run(p, task=2), "fr.txt", "1 1 5\n1 two 6\n", 2),
+    (trecfair.read_qrels, "fq.txt", "1 0 a 1\n1 0 b high\n", 2),
 ]
 
 

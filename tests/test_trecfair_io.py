@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 import trecfair_oracle as oracle
 from fairconv import trecfair as tf
 from fairconv._validation import FairconvWarning
+from fairconv.io import FileFormatError
 
 WORK = ["Stub", "Start", "C", "B", "GA", "FA"]
 
@@ -79,9 +80,9 @@ def _write_case(case, d, *, sep=",", rng=None):
                     order = [int(x) for x in rng.permutation(len(rankings))]
                 for s in order:
                     f.writelines(f"{i + 1}\t{seqs[s]}\t{p}\n" for p in rankings[s])
-    kw = {"task": case["task"], "edition": case["edition"], "depth": 0}
+    kw = {"task": case["task"], "edition": case["edition"], "depth": None}
     if case["task"] == 2:
-        kw["sequences"] = 0
+        kw["sequences"] = None
     if case["topics"][0]["target"] is not None:
         path = d / "targets.tsv"
         rows = ["\t".join(["topic_id", *names, "target"])]
@@ -109,8 +110,10 @@ def _write_case(case, d, *, sep=",", rng=None):
             for t in case["topics"]:
                 levels.update(t["levels"])
             path = d / "work.tsv"
+            # a page no topic has is listed too: when no relevant page has a level (2021
+            # tolerates that), the file still lists a page, as a work file must
             path.write_text(
-                "page_id\tlevel\n"
+                "page_id\tlevel\nno-such-page\tStub\n"
                 + "".join(f"{p}\t{WORK[levels[p]]}\n" for p in pages if levels.get(p, -1) >= 0)
             )
             kw["work"] = path
@@ -242,6 +245,39 @@ def test_several_runs_make_one_table_and_means_leave_nan_out(tmp_path):
             assert table.value(name, "all", measure) == pytest.approx(vals.mean(), rel=1e-15)
 
 
+def test_a_run_lacking_topics_others_have_gets_the_notice_of_every_family(tmp_path):
+    """Spec 5: no row there (the official evaluation leaves it out), said once per run."""
+    rng = np.random.default_rng(7)
+    case = oracle.random_case(rng, task=1, edition=2022, explicit=True, m=2, n_topics=4)
+    for t in case["topics"]:
+        t["ranking"] = t["ranking"] or [0]
+    qrels, run, dims, kw = _write_case(case, tmp_path)
+    other = tmp_path / "other"
+    other.write_text("1 0\n1 1\n3 2\n")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        table = tf.evaluate(qrels, [run, other], dims, **kw)
+    said = [str(w.message) for w in caught if "topics scored" in str(w.message)]
+    assert said == [
+        "run 'other' has no ranking for 2 of the 4 topics scored (2, 4): they are left out "
+        "(no row), as the official evaluation leaves them out"
+    ]
+    assert table.notices["topics_scored"] == 4
+    assert table.notices["topics_missing"] == {"run.tsv": 0, "other": 2}
+    assert not table.present[[1, 3], 1].any()
+
+
+@pytest.mark.parametrize("task", [1, 2])
+def test_the_table_knows_which_way_each_measure_points(tmp_path, task):
+    """EE-L and EE-D are lower-is-better; nDCG, AWRF, their product and EE-R higher."""
+    rng = np.random.default_rng(task)
+    case = oracle.random_case(rng, task=task, edition=2022, explicit=True, n_topics=3)
+    qrels, run, dims, kw = _write_case(case, tmp_path)
+    table = _quiet_evaluate(qrels, [run], dims, **kw)
+    want = {1: ["higher"] * 3, 2: ["lower", "lower", "higher"]}[task]
+    assert [table.directions[m] for m in table.measures] == want
+
+
 # --------------------------------------------------------------------------- cuts (spec 3, 4, 7)
 def _tiny(tmp_path, *, task, rows, relevant=(1,), edition=2021):
     align = tmp_path / "geo.tsv"
@@ -263,13 +299,14 @@ def test_2021_task1_scores_the_first_20_lines_against_an_ideal_over_1000(tmp_pat
     qrels, run, dims = _tiny(tmp_path, task=1, rows=rows, relevant=list(range(1, 31)))
     with pytest.warns(FairconvWarning, match="first 20 lines.*10 line"):
         cut = tf.evaluate(qrels, run, dims, task=1, edition=2021)
-    full = _quiet_evaluate(qrels, run, dims, task=1, edition=2021, depth=0)
+    full = _quiet_evaluate(qrels, run, dims, task=1, edition=2021, depth=None)
     twenty = _quiet_evaluate(qrels, run, dims, task=1, edition=2021, depth=20)
+    named = _quiet_evaluate(qrels, run, dims, task=1, edition=2021, depth="edition")
     dcg20 = sum(oracle.delta(k) for k in range(1, 21))
     idcg = sum(oracle.delta(k) for k in range(1, 31))
     assert cut.value("r", "7", "nDCG") == pytest.approx(dcg20 / idcg, rel=1e-12)
     assert full.value("r", "7", "nDCG") == pytest.approx(1.0, rel=1e-12)
-    assert twenty.values.tolist() == cut.values.tolist()
+    assert twenty.values.tolist() == cut.values.tolist() == named.values.tolist()
 
 
 def test_2021_task2_keeps_six_lines_of_the_first_25_rankings(tmp_path):
@@ -299,12 +336,93 @@ def test_2021_task2_keeps_six_lines_of_the_first_25_rankings(tmp_path):
     )
 
 
+def test_none_means_no_cut_and_0_is_deprecated_for_one_release(tmp_path):
+    """House rule: None means no cut; "edition" (the default) the edition's own cut."""
+    rows = [f"7 {s} {p}" for s in range(1, 31) for p in range(1, 9)]
+    qrels, run, dims = _tiny(tmp_path, task=2, rows=rows)
+    targets = tmp_path / "t.tsv"
+    targets.write_text("topic_id\tUnknown\tA\tB\n7\t0\t0.5\t0.5\n")
+    kw = {"task": 2, "edition": 2021, "targets": targets}
+    whole = tf.evaluate(qrels, run, dims, depth=None, sequences=None, **kw)  # no notice
+    deprecation = r"(depth|sequences)=0 for no cut is deprecated"
+    with pytest.warns(DeprecationWarning, match=deprecation) as caught:
+        zeros = tf.evaluate(qrels, run, dims, depth=0, sequences=0, **kw)
+    assert {w.filename for w in caught} == {__file__}  # the user's line
+    assert sorted(str(w.message)[:6] for w in caught) == ["depth=", "sequen"]
+    assert zeros.values.tolist() == whole.values.tolist()
+    edition = _quiet_evaluate(qrels, run, dims, **kw)
+    assert edition.values.tolist() != whole.values.tolist()  # 6 lines of 25 rankings
+    # 2022's own cut is none: its default keeps every line
+    uncut = tf.evaluate(qrels, run, dims, task=2, targets=targets, depth=None, sequences=None)
+    assert tf.evaluate(qrels, run, dims, task=2, targets=targets).values.tolist() == (
+        uncut.values.tolist()
+    )
+
+
 def test_topics_restrict_the_rows(tmp_path):
     rows = ["7 1", "7 2", "8 1"]
     qrels, run, dims = _tiny(tmp_path, task=1, rows=rows)
     qrels.write_text('{"id": 7, "rel_docs": [1]}\n{"id": 8, "rel_docs": [2]}\n')
     table = _quiet_evaluate(qrels, run, dims, task=1, edition=2022, topics=["8"])
     assert table.topics == ("8",)
+
+
+_IDS = st.text(st.sampled_from("ab7Z0-_.é"), min_size=1, max_size=3).filter(lambda t: t != "id")
+
+
+@settings(max_examples=30, deadline=None)
+@given(runs_have=st.sets(_IDS, min_size=1, max_size=5), asked=st.lists(_IDS, max_size=6))
+def test_topics_are_topics_of_the_runs_each_once(runs_have, asked):
+    """A typo in ``topics`` is refused naming it (as compare's --topics), never dropped;
+    a topic asked twice too; else exactly the topics asked are scored."""
+    with tempfile.TemporaryDirectory() as d:
+        d = Path(d)
+        have = sorted(runs_have)
+        align = d / "a.tsv"
+        align.write_text("page_id\t@UNKNOWN\tA\n1\t0\t1\n")
+        qrels = d / "q.jsonl"
+        qrels.write_text("".join(json.dumps({"id": t, "rel_docs": [1]}) + "\n" for t in have))
+        run = d / "r"
+        run.write_text("".join(f"{t}\t1\n" for t in have))
+        dims = [tf.read_alignment("geo", align)]
+        if len(set(asked)) < len(asked):
+            with pytest.raises(ValueError, match=r"'topics' .* list each topic once"):
+                tf.evaluate(qrels, run, dims, task=1, topics=asked)
+            return
+        unknown = [t for t in asked if t not in runs_have]
+        if unknown:
+            with pytest.raises(ValueError, match=r"'topics' parameter .* must list topics of "):
+                tf.evaluate(qrels, run, dims, task=1, topics=asked)
+            return
+        table = tf.evaluate(qrels, run, dims, task=1, topics=asked)
+        assert set(table.topics) == set(asked)
+
+
+def test_topics_name_the_ids_no_run_has_and_take_no_string(tmp_path):
+    rows = ["7 1", "7 2", "8 1"]
+    qrels, run, dims = _tiny(tmp_path, task=1, rows=rows)
+    with pytest.raises(ValueError, match=r"must list topics of the runs\. Got '70', '9' instead"):
+        tf.evaluate(qrels, run, dims, task=1, topics=["7", "70", "9"])
+    with pytest.raises(TypeError, match=r"'topics' .* sequence of topic ids\. Got a str"):
+        tf.evaluate(qrels, run, dims, task=1, topics="7")
+
+
+@pytest.mark.parametrize(
+    ("topics", "error", "match"),
+    [
+        ("101", TypeError, r"'topics' parameter of trecfair.build_targets must be a sequence "),
+        (["1", "1"], ValueError, r"'topics' parameter .* list each topic once\. Got '1' twice"),
+        (["1", "5"], ValueError, r"list topics of the qrels with relevant pages\. Got '5'"),
+        ([1], TypeError, r"'topics' .* hold topic ids as str"),
+    ],
+)
+def test_build_targets_names_topics_that_are_not_topics_of_the_qrels(
+    tmp_path, topics, error, match
+):
+    paths = _files(tmp_path)
+    with pytest.raises(error, match=match):
+        tf.build_targets(paths["qrels"], _dims(paths), task=1, topics=topics)
+    assert tf.build_targets(paths["qrels"], _dims(paths), task=1, topics=["2"]).topics == ("2",)
 
 
 # --------------------------------------------------------------------------- readers
@@ -429,6 +547,48 @@ def test_written_targets_read_back_the_same(tmp_path):
     assert np.array_equal(explicit.values, rebuilt.values, equal_nan=True)
 
 
+def test_targets_are_written_by_the_output_rule_of_every_writer(tmp_path, monkeypatch):
+    """Never over a file unasked; a writer failing part-way leaves the old file whole."""
+    paths = _files(tmp_path)
+    built = tf.build_targets(paths["qrels"], _dims(paths), task=1)
+    out = tmp_path / "targets.tsv"
+    built.to_tsv(out)
+    first = out.read_text()
+    with pytest.raises(FileExistsError, match=r"'out' parameter of trecfair.TopicTargets.to_tsv"):
+        built.to_tsv(out)
+    built.to_tsv(out, overwrite=True)
+    assert out.read_text() == first
+
+    def half_then_fail(self, f):
+        f.write("topic_id\td\ttarget\n1\tx\t")
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(tf.TopicTargets, "_write", half_then_fail)
+    with pytest.raises(OSError, match="No space left"):
+        built.to_tsv(out, overwrite=True)
+    assert out.read_text() == first
+    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".")]  # no temporary
+
+
+def test_undefined_targets_round_trip_as_nan(tmp_path):
+    """fairconv reads what it writes: a 2021 Task 1 topic with only fully unknown
+    relevant pages has an undefined target, written as one nan row, read back so."""
+    paths = _files(
+        tmp_path,
+        align="page_id\tUnknown\tx\ty\n1\t0\t1\t0\n2\t0\t0\t1\n3\t1\t0\t0\n",
+    )
+    dims = _dims(paths)
+    with pytest.warns(FairconvWarning, match=r"topic\(s\) '2' give the target no mass"):
+        built = tf.build_targets(paths["qrels"], dims, task=1, edition=2021)
+    out = tmp_path / "written.tsv"
+    built.to_tsv(out)
+    assert out.read_text().splitlines()[-1] == "2\tUnknown\tnan"
+    with pytest.warns(FairconvWarning, match=r"written.tsv: the targets of topic\(s\) '2' are nan"):
+        back = tf.read_targets(out, dims)
+    assert back.targets.defined.tolist() == built.targets.defined.tolist() == [True, False]
+    assert np.array_equal(back.toarray(), built.toarray(), equal_nan=True)
+
+
 def test_trec_forms_of_runs_and_qrels(tmp_path):
     """Spec 9: TREC run lines in file order, TREC qrels with level > 0; spec 2: rank 2."""
     align = tmp_path / "a.tsv"
@@ -444,6 +604,33 @@ def test_trec_forms_of_runs_and_qrels(tmp_path):
     assert r.name == "mytag"
     table = _quiet_evaluate(q, r, dims, task=1)
     assert table.value("mytag", "T1", "nDCG") == pytest.approx(1.0)  # rank 2 weighs 1 too
+
+
+def test_a_trec_run_out_of_rank_order_gets_the_notice_of_the_ranked_list_files(tmp_path):
+    """Decision of issue 33: file order, with the notice when a score rises, worded as
+    gfr's notice on the same file (its hint aside: trecfair has no score order)."""
+    from fairconv import gfr
+    from fairconv import io as fio
+
+    run = tmp_path / "trec.run"
+    run.write_text("T1 Q0 d1 1 1.0 tag\nT1 Q0 d2 2 2.0 tag\nT2 Q0 d3 1 9 tag\n")
+    with pytest.warns(FairconvWarning, match=r"line 2 of topic 'T1' scores higher") as fair:
+        tf.read_run(run, task=1)
+    assert {w.filename for w in fair} == {__file__}
+    qrels = tmp_path / "q"
+    qrels.write_text("T1 0 d1 1\n")
+    with warnings.catch_warnings(record=True) as ranked:
+        warnings.simplefilter("always")
+        gfr.evaluate(fio.read_qrels(qrels), [fio.read_run(run)], [])
+    (theirs,) = [str(w.message) for w in ranked if "scores higher" in str(w.message)]
+    cut = "(the organisers' rule)"
+    assert str(fair[0].message).split(cut)[0] == theirs.split(cut)[0]
+    align = tmp_path / "a.tsv"
+    align.write_text("page_id\t@UNKNOWN\tx\nd1\t0\t1\nd2\t0\t1\nd3\t1\t0\n")
+    dims = [tf.read_alignment("d", align)]
+    with pytest.warns(FairconvWarning, match=r"trec.run: line 2 of topic 'T1' scores higher"):
+        table = tf.evaluate(qrels, run, dims, task=1, topics=["T1"])
+    assert table.value("tag", "T1", "nDCG") == pytest.approx(1.0)  # d1 first: file order
 
 
 # --------------------------------------------------------------------------- bad input
@@ -502,6 +689,30 @@ READER_ERRORS = [
     ),
     ("run", "\n# nothing\n", lambda p: tf.read_run(p["run"], task=1), r"run: the file is empty"),
     ("run", "id\tpage_id\n", lambda p: tf.read_run(p["run"], task=1), r"run: the file is empty"),
+    (
+        "run",
+        "id\tpage_id\n1\t1\n1\t2\nid\tpage_id\n2\t3\n",
+        lambda p: tf.read_run(p["run"], task=1),
+        r"run:4: a header line \('id page_id'\) after the first line: two runs joined",
+    ),
+    (
+        "run2",
+        "1\t1\t1\nid\tseq_no\tpage_id\n1\t2\t2\n",
+        lambda p: tf.read_run(p["run2"], task=2),
+        r"run2:2: a header line \('id seq_no page_id'\) after the first line",
+    ),
+    (
+        "run",
+        "1 Q0 a 1 2.5 t\n1 Q0 b two 1.5 t\n",
+        lambda p: tf.read_run(p["run"], task=1),
+        r"run:2: a rank \(4th column\) must be an integer >= 0; found 'two'",
+    ),
+    (
+        "run",
+        "1 Q0 a 1 2.5 t\n1 Q0 b 2 inf t\n",
+        lambda p: tf.read_run(p["run"], task=1),
+        r"run:2: the score \(5th column\) of a run line must be a finite number",
+    ),
     # qrels (spec 9, Qrels)
     ("qrels", '{"rel_docs": [1]}\n', lambda p: tf.read_qrels(p["qrels"]), r'qrels:1: "id" must be'),
     (
@@ -595,7 +806,44 @@ READER_ERRORS = [
         lambda p: tf.read_alignment("d", p["align"]),
         r"align:1: the header must start with 'page_id'",
     ),
+    (
+        "align",
+        "page_id,x,y\n1,1, 0\n",
+        lambda p: tf.read_alignment("d", p["align"]),
+        r"align:2: field 3 of this alignment line, ' 0', has a space next to its comma",
+    ),
+    (
+        "align",
+        "page_id\tx\ty\n1 \t1\t0\n",
+        lambda p: tf.read_alignment("d", p["align"]),
+        r"align:2: field 1 of this alignment line, '1 ', has a space next to its tab",
+    ),
+    (
+        "align",
+        "page_id,x\n1,0. 5\n",
+        lambda p: tf.read_alignment("d", p["align"]),
+        r"align:2: the value of a table line must be a finite number; found '0\. 5'",
+    ),
     # work levels and backgrounds (spec 9)
+    (
+        "work",
+        "page_id,level\n1, Stub\n",
+        lambda p: tf.read_work(p["work"]),
+        r"work:2: field 2 of this work level line, ' Stub', has a space next to its comma",
+    ),
+    (
+        "bg",
+        "female\t0.5\nmale\t0.5\n",
+        lambda p: tf.read_background(p["bg"]),
+        r"bg:1: the first line must be the header, the names of the columns \(e\.g\. "
+        r"'category<TAB>weight'\); found 'female 0\.5', a category and its weight",
+    ),
+    (
+        "bg",
+        "category,weight\nfemale ,1\n",
+        lambda p: tf.read_background(p["bg"]),
+        r"bg:2: field 1 of this background line, 'female ', has a space next to its comma",
+    ),
     (
         "work",
         "page_id\tlevel\n1\tGood\n",
@@ -636,6 +884,52 @@ def test_reader_errors_name_file_and_line(tmp_path, key, text, call, match):
         call(paths)
 
 
+_SEPARATED = {
+    "alignment": (lambda p: tf.read_alignment("d", p), ["page_id", "Unknown", "x y"]),
+    "background": (tf.read_background, ["category", "weight"]),
+    "work": (tf.read_work, ["page_id", "level"]),
+}
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    kind=st.sampled_from(sorted(_SEPARATED)),
+    sep=st.sampled_from([",", "\t"]),
+    data=st.data(),
+)
+def test_a_space_around_a_field_is_named_never_the_readers_marker(kind, sep, data):
+    """Spaces inside a field are kept (category names hold them); next to a separator
+    or at a line's end they are an error naming the file, line and field, and the
+    reader's own marker (byte 0xFF) never shows."""
+    read, header = _SEPARATED[kind]
+    rows = {
+        "alignment": [["p1", "0", "1"], ["p2", "1", "0"], ["p3", "0.5", "0.5"]],
+        "background": [["x y", "1"], ["z", "3"]],
+        "work": [["p1", "Stub"], ["p2", "FA"], ["p3", "C"]],
+    }[kind]
+    line = data.draw(st.integers(0, len(rows) - 1))
+    field = data.draw(st.integers(0, len(rows[line]) - 1))
+    where = data.draw(st.sampled_from(["start", "end", "none"]))
+    spaced = [list(r) for r in rows]
+    if where == "start":
+        spaced[line][field] = " " + spaced[line][field]
+    elif where == "end":
+        spaced[line][field] += " "
+    text = "\n".join(sep.join(r) for r in [header, *spaced]) + "\n"
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / f"{kind}.txt"
+        path.write_text(text)
+        if where == "none":
+            read(path)
+            return
+        with pytest.raises(FileFormatError) as info:
+            read(path)
+    message = str(info.value)
+    assert info.value.line == line + 2 and info.value.path == str(path)
+    assert f"field {field + 1} of this" in message and "has a space next to its" in message
+    assert "0xff" not in message and "codec" not in message and "\xff" not in message
+
+
 def _dims(paths):
     return [tf.read_alignment("d", paths["align"])]
 
@@ -658,6 +952,13 @@ TARGET_ERRORS = [
     ),
     ("topic_id\td\ttarget\n1\tx\t-1\n", r"targets:2: the target value .* >= 0"),
     ("topic_id\td\ttarget\n1\tx\t0\n", r"targets: the targets of topic '1' sum to 0"),
+    (
+        "topic_id\td\ttarget\n1\tx\tnan\n1\ty\t0.5\n",
+        r"targets:3: topic '1' has a target value here and nan \(an undefined target\) on line 2",
+    ),
+    ("topic_id\tx\ty\n1\tnan\t1\n", r"targets:2: topic '1' has a target value here and nan"),
+    ("topic_id\td\ttarget\n1\tx\tinf\n", r"targets:2: the target value .* finite number"),
+    ("topic_id,d,target\n1,x,1 \n", r"targets:2: field 3 of this target line, '1 ', has a space"),
     (
         "topic_id\tx\tq\n1\t1\t0\n",
         r"targets:1: the header's categories must be those of dimension 'd'",
@@ -742,8 +1043,10 @@ EVALUATE_ERRORS = [
         r"run2:3: relevant page '2' is in no alignment table",
     ),
     ({}, {"task": 2}, r"'work' parameter .* be given to build Task 2 targets"),
-    ({}, {"depth": -1}, r"'depth' parameter .* integer >= 0"),
-    ({}, {"sequences": 3}, r"'sequences' parameter .* None for Task 1"),
+    ({}, {"depth": -1}, r"'depth' parameter .* be None \(no cut\), 'edition' or an integer >= 1"),
+    ({}, {"depth": "all"}, r"'depth' parameter .* Got 'all' instead"),
+    ({}, {"depth": 2.0}, r"'depth' parameter .* Got 2\.0 instead"),
+    ({}, {"sequences": 3}, r"'sequences' parameter .* 'edition' or None for Task 1"),
     ({}, {"targets": "T", "work": "W"}, r"must not be given together.*Got 'targets' with 'work'"),
 ]
 
@@ -759,6 +1062,48 @@ def test_evaluate_errors_name_what_and_where(tmp_path, texts, kw, match):
         warnings.simplefilter("ignore", FairconvWarning)
         with pytest.raises(ValueError, match=match):
             _ev(paths, **kw)
+
+
+@pytest.mark.parametrize(
+    ("kw", "error", "match"),
+    [
+        (
+            {"qrels": "FRAME"},
+            TypeError,
+            r"The 'qrels' parameter of trecfair.evaluate must be a FairQrels \(read_qrels\), a "
+            r"path or an open file\. Got a DataFrame \(TREC Fair inputs are read from files",
+        ),
+        ({"qrels": 5}, TypeError, r"'qrels' parameter .* Got an int instead"),
+        ({"task": 2, "work": 5}, TypeError, r"'work' parameter .* be WorkLevels .* Got an int"),
+        ({"targets": 5}, TypeError, r"'targets' parameter .* be TopicTargets .* Got an int"),
+        ({"runs": [5]}, TypeError, r"'runs' parameter .* hold runs: FairRun .* Got an int"),
+        (
+            {"backgrounds": {"d": 5}},
+            TypeError,
+            r"'backgrounds' parameter of trecfair.evaluate must map each dimension name to a "
+            r"preset name, a Background, a path or an open file\. Got an int for 'd' instead",
+        ),
+        (
+            {"backgrounds": {"d": "trec2022-gendr"}},
+            ValueError,
+            r"'backgrounds' .* Got 'trec2022-gendr' for 'd' \(neither a preset nor a file\) "
+            r"instead\. Did you mean 'trec2022-gender'\?$",
+        ),
+    ],
+)
+def test_evaluate_names_the_parameter_the_user_wrote(tmp_path, kw, error, match):
+    """Not the readers' own 'path' and 'source': evaluate has no such parameter."""
+    import pandas as pd
+
+    paths = _files(tmp_path)
+    args = {"qrels": paths["qrels"], "runs": paths["run"], "task": 1, **kw}
+    if args["qrels"] == "FRAME":
+        args["qrels"] = pd.DataFrame({"id": [1], "rel_docs": [[1]]})
+    if args["task"] == 2:
+        args["runs"] = paths["run2"]
+    qrels, runs = args.pop("qrels"), args.pop("runs")
+    with pytest.raises(error, match=match):
+        tf.evaluate(qrels, runs, _dims(paths), **args)
 
 
 def test_tables_that_disagree_on_their_pages_are_refused(tmp_path):

@@ -121,18 +121,32 @@ def notice(message: str) -> None:
     the notice comes from: the thread pools of fairconv carry the call's context.
     Outside a public call, the first frame outside fairconv.
     """
+    _warn_at_user(message, FairconvWarning)
+
+
+def deprecated(message: str) -> None:
+    """Give a ``DeprecationWarning``, attributed to the user's line as :func:`notice` does.
+
+    For a spelling that stays accepted for one release (``depth=0`` for "no cut"): the
+    message says what to write instead.
+    """
+    _warn_at_user(message, DeprecationWarning)
+
+
+def _warn_at_user(message: str, category: type[Warning]) -> None:
     site = _SITE.get()
     if site is None:
-        frame: FrameType | None = sys._getframe(1)
-        level = 1
+        # stack levels: 1 is this function, 2 notice or deprecated, 3 their caller
+        frame: FrameType | None = sys._getframe(2)
+        level = 3
         while frame is not None and frame.f_globals.get("__name__", "").startswith("fairconv"):
             frame, level = frame.f_back, level + 1
-        warnings.warn(message, FairconvWarning, stacklevel=level)
+        warnings.warn(message, category, stacklevel=level)
         return
     filename, lineno, module_globals = site
     warnings.warn_explicit(
         message,
-        FairconvWarning,
+        category,
         filename,
         lineno,
         module=module_globals.get("__name__", "__main__"),
@@ -205,18 +219,22 @@ def _numbers(x, name: str) -> np.ndarray:
     return arr
 
 
-def check_distributions(x, name: str, *, allow_nan_rows: bool = False) -> np.ndarray:
+def check_distributions(
+    x, name: str, *, allow_nan_rows: bool = False, min_groups: int = 2
+) -> np.ndarray:
     """Check probability vectors along the last axis; return them as float64.
 
-    Each vector must have at least two groups, finite non-negative entries and sum to 1
+    Each vector must have at least ``min_groups`` groups (two by default: a
+    distribution over one group says nothing), finite non-negative entries and sum to 1
     within :data:`SUM_TOLERANCE`. Nothing is renormalised. With ``allow_nan_rows``, a
     vector that is entirely NaN passes (it marks a missing membership).
     """
     arr = as_float_array(x, name)
     if arr.ndim == 0:
         raise fail(name, "be an array with the groups on its last axis", "a scalar")
-    if arr.shape[-1] < 2:
-        raise fail(name, "have at least 2 groups on its last axis", f"shape {arr.shape}")
+    if arr.shape[-1] < min_groups:
+        groups = f"{min_groups} group" + ("s" if min_groups != 1 else "")
+        raise fail(name, f"have at least {groups} on its last axis", f"shape {arr.shape}")
     work = arr
     if allow_nan_rows:
         nan_rows = np.isnan(arr).all(axis=-1)
@@ -257,6 +275,11 @@ def check_distributions(x, name: str, *, allow_nan_rows: bool = False) -> np.nda
 def _index(idx) -> str:
     idx = tuple(int(i) for i in idx)
     return f" at index {idx}" if idx else ""
+
+
+def at_first(mask: np.ndarray) -> str:
+    """Where the first True of ``mask`` is, for a message: `` at index (0, 3)``."""
+    return _index(np.argwhere(mask)[0])
 
 
 def first_bad_distribution(rows: np.ndarray) -> int:
@@ -312,6 +335,28 @@ def check_int(value, name: str, *, minimum: int | None = None, maximum: int | No
     if not ok:
         rule = "be " + _integer_rule("an integer", minimum, maximum)
         raise fail(name, rule, _short(repr(value)))
+    return int(value)
+
+
+def check_cut(value, name: str, *, words: tuple[str, ...] = ()) -> int | str | None:
+    """A depth to cut lists at: None (no cut), an integer >= 1, or one of ``words``.
+
+    ``words`` name cuts the caller defines (trecfair's ``"edition"``: the edition's own
+    cut). 0 meant "no cut" before None did: it is taken as None for one release, with a
+    ``DeprecationWarning`` saying to write None.
+    """
+    if value is None or (isinstance(value, str) and value in words):
+        return value
+    integer = not isinstance(value, (bool, np.bool_)) and isinstance(value, (int, np.integer))
+    if integer and value == 0:
+        deprecated(
+            f"{name}=0 for no cut is deprecated and will be refused in the next release; "
+            f"pass {name}=None (None means no cut everywhere in fairconv)"
+        )
+        return None
+    if not (integer and value >= 1):
+        spelled = "".join(f", {w!r}" for w in words)
+        raise fail(name, f"be None (no cut){spelled} or an integer >= 1", _short(repr(value)))
     return int(value)
 
 
@@ -932,12 +977,20 @@ def check_flag(value, name: str) -> bool:
     return bool(value)
 
 
-def check_shape(arr: np.ndarray, shape: tuple, name: str, what: str) -> np.ndarray:
+def check_shape(
+    arr: np.ndarray, shape: tuple, name: str, what: str, *, exact: bool = False
+) -> np.ndarray:
     """``arr`` broadcast to ``shape`` (a view); ``what`` says what the shape holds.
 
     The message prints both shapes: "must have a shape broadcastable to (2, 3) (one
-    value per ranking). Got shape (4,) instead."
+    value per ranking). Got shape (4,) instead." With ``exact``, ``arr`` must have
+    ``shape`` itself (one weight per category: a single weight spread over them would
+    pass for a distribution).
     """
+    if exact:
+        if arr.shape != tuple(shape):
+            raise fail(name, f"have shape {tuple(shape)} ({what})", f"shape {arr.shape}")
+        return arr
     try:
         return np.broadcast_to(arr, shape)
     except ValueError:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import argparse
+
+from .._validation import notice
 from ._common import add_table_output, emit
 from ._outputs import UsageError
 
@@ -53,16 +56,19 @@ def add_commands(sub) -> None:
     p.add_argument("--target-len", type=int, metavar="N", help="N (default by edition and task)")
     p.add_argument(
         "--depth",
-        type=int,
-        metavar="K",
-        help="lines kept per topic (Task 1) or ranking (Task 2); 0: all (default: 2021 "
-        "keeps 20 and 6, 2022 all)",
+        type=_cut_option,
+        default="edition",
+        metavar="K|edition|none",
+        help="lines kept per topic (Task 1) or ranking (Task 2): K lines, 'none' for all, "
+        "or 'edition' (default): the edition's own cut (2021 keeps 20 and 6, 2022 all)",
     )
     p.add_argument(
         "--sequences",
-        type=int,
-        metavar="S",
-        help="Task 2: keep rankings with seq_no <= S; 0: all (default: 2021 25, 2022 all)",
+        type=_cut_option,
+        default="edition",
+        metavar="S|edition|none",
+        help="Task 2: keep the rankings with seq_no <= S, 'none' for all, or 'edition' "
+        "(default): the edition's own cut (2021 keeps 25, 2022 all)",
     )
     p.add_argument("--topics", help="score only the topics of this file (one id per line)")
     p.add_argument(
@@ -73,9 +79,66 @@ def add_commands(sub) -> None:
     p.set_defaults(func=_cmd_trecfair)
 
 
+def _cut_option(text: str):
+    """A cut as the command line spells it: K, 'edition' or 'none' (0: none, deprecated)."""
+    if text in ("edition", "none"):
+        return None if text == "none" else text
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(
+            f"takes K (an integer >= 1), 'edition' or 'none'; got {text!r}"
+        )
+    return value
+
+
 def _cmd_trecfair(args) -> int:
     from .. import trecfair as tf
+    from ..trecfair._evaluate import prepare, score, targets_for
 
+    _check_options(args)
+    dims, work, backgrounds, topics = _inputs(args)
+    qrels = tf.read_qrels(args.qrels)
+    runs = [tf.read_run(path, task=args.task) for path in args.runs]
+    if not runs:  # --write-targets alone: the targets of the qrels' topics (or --topics)
+        if args.targets:
+            used = tf.read_targets(args.targets, dims)
+        else:
+            used = tf.build_targets(
+                qrels,
+                dims,
+                task=args.task,
+                edition=args.edition,
+                backgrounds=backgrounds,
+                work=work,
+                topics=topics,
+            )
+        args.outputs.write(args.write_targets, used.to_tsv)
+        return 0
+    # evaluate's own steps, with the targets they use written in between: an output
+    # option never changes what is computed
+    plan = prepare(
+        qrels,
+        runs,
+        dims,
+        task=args.task,
+        edition=args.edition,
+        target_len=args.target_len,
+        depth=args.depth,
+        sequences=args.sequences,
+        topics=topics,
+    )
+    used = targets_for(plan, targets=args.targets, backgrounds=backgrounds, work=work)
+    if args.write_targets:
+        args.outputs.write(args.write_targets, used.to_tsv)
+    emit(args, score(plan, used, explicit=args.targets is not None), measures=args.measure)
+    return 0
+
+
+def _check_options(args) -> None:
+    """The options that go (or not) together, checked before any file is read."""
     args.task, args.edition = int(args.task), int(args.edition)
     if args.write_targets:  # refused before any work if it clashes with an input or -o
         args.outputs.claim(args.write_targets)
@@ -87,19 +150,31 @@ def _cmd_trecfair(args) -> int:
         raise UsageError("--dimensions selects from --metadata; give --metadata FILE")
     if args.targets and (args.background or args.work):
         raise UsageError("--background and --work build targets; they cannot go with --targets")
-    for option in ("target_len", "depth", "sequences"):
-        value = getattr(args, option)
-        low = 1 if option == "target_len" else 0
-        if value is not None and value < low:
-            raise UsageError(f"--{option.replace('_', '-')} must be an integer >= {low}")
+    if args.target_len is not None and args.target_len < 1:
+        raise UsageError("--target-len must be an integer >= 1")
+    for option in ("depth", "sequences"):
+        if getattr(args, option) == 0:
+            notice(
+                f"--{option} 0 for no cut is deprecated and will be refused in the next "
+                f"release; write --{option} none"
+            )
+            setattr(args, option, None)
+
+
+def _inputs(args):
+    """The dimensions, work levels, backgrounds and topics the options name."""
+    from .. import trecfair as tf
+
     work = None
     if args.metadata:
         names = None if not args.dimensions else args.dimensions.split(",")
         dims, work = tf.read_metadata(args.metadata, edition=args.edition, dimensions=names)
     else:
-        dims = [tf.read_alignment(name, path) for name, path in args.dimension]
+        dims = [tf.read_alignment(name, path) for name, path in _dimensions(args.dimension)]
     if args.work:
         work = tf.read_work(args.work)
+    if args.targets or args.task == 1:
+        work = None  # the metadata's work levels build Task 2 targets only
     backgrounds: dict | None = None
     if args.background:
         backgrounds = {}
@@ -112,39 +187,19 @@ def _cmd_trecfair(args) -> int:
         from ..io import read_topics
 
         topics = list(read_topics(args.topics))
-    qrels = tf.read_qrels(args.qrels)
-    runs = [tf.read_run(path, task=args.task) for path in args.runs]
-    targets = args.targets
-    if args.write_targets:
-        if targets is not None:
-            used = tf.read_targets(targets, dims)
-        else:
-            used = tf.build_targets(
-                qrels,
-                dims,
-                task=args.task,
-                edition=args.edition,
-                backgrounds=backgrounds,
-                work=work if args.task == 2 else None,
-                topics=topics,
-            )
-        args.outputs.write(args.write_targets, used.to_tsv)
-        if not runs:
-            return 0
-        targets, backgrounds, work = used, None, None
-    table = tf.evaluate(
-        qrels,
-        runs,
-        dims,
-        task=args.task,
-        edition=args.edition,
-        targets=targets,
-        backgrounds=backgrounds,
-        work=work if (args.task == 2 and targets is None) else None,
-        target_len=args.target_len,
-        depth=args.depth,
-        sequences=args.sequences,
-        topics=topics,
-    )
-    emit(args, table, measures=args.measure)
-    return 0
+    return dims, work, backgrounds, topics
+
+
+def _dimensions(given: list) -> list:
+    """The --dimension NAME ALIGNMENT pairs, each NAME a dimension name, given once."""
+    from ..io._trecfair import dimension_name_fault
+
+    seen: set = set()
+    for name, _ in given:
+        fault = dimension_name_fault(name)
+        if fault:
+            raise UsageError(f"--dimension NAME ALIGNMENT: NAME must {fault}; got {name!r}")
+        if name in seen:
+            raise UsageError(f"--dimension {name} is given twice")
+        seen.add(name)
+    return given

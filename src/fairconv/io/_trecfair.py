@@ -1,13 +1,14 @@
 """Readers of the TREC Fair Ranking files (2021 and 2022), by the text and JSON rules.
 
 - runs of Task 1 (``topic page``, the organisers' ``id page_id`` header, or TREC run
-  lines) and Task 2 (``topic seq_no page``): :func:`read_fair_run`;
+  lines) and Task 2 (``topic seq_no page``): :func:`read_run`;
 - relevant pages: the organisers' topic files (JSON Lines with ``id`` and
-  ``rel_docs``) or TREC qrels: :func:`read_fair_qrels`;
+  ``rel_docs``) or TREC qrels: :func:`read_qrels`;
 - alignment tables, one per fairness dimension (tab- or comma-separated, a header of
   category names): :func:`read_alignment`;
-- the organisers' per-page metadata files of 2021 and 2022, giving every dimension and
-  the work levels: :func:`read_metadata`;
+- the organisers' per-page metadata files of 2021 and 2022, as records with the JSON
+  field rules: :func:`read_page_records` (:func:`fairconv.trecfair.read_metadata`
+  derives the dimensions and work levels from them, as the organisers did);
 - targets in long (one row per topic and cell) or wide (one dimension) form:
   :func:`read_target_table`;
 - background distributions (files or presets): :func:`read_background`;
@@ -26,12 +27,11 @@ import math
 import os
 import re
 from dataclasses import dataclass, field
-from functools import partial
 from itertools import chain
 
 import numpy as np
 
-from .. import _accel
+from .. import _accel, _core
 from .._accel import first_occurrences
 from .._validation import (
     _INT_LIMIT,
@@ -42,15 +42,18 @@ from .._validation import (
     file_error,
     first_bad_id,
     id_fault,
+    notice,
     public,
 )
 from ._json import iter_jsonl, json_repr
 from ._tables import read_qrels as _read_trec_qrels
 from ._text import (
     INTEGER,
+    RANK,
     FileFormatError,
     Rows,
     checked_bytes,
+    decimal,
     decoded,
     floats,
     integers,
@@ -76,11 +79,12 @@ __all__ = [
     "Background",
     "BACKGROUND_PRESETS",
     "WORK_LEVELS",
+    "PageRecords",
     "is_unknown",
-    "read_fair_run",
-    "read_fair_qrels",
+    "read_run",
+    "read_qrels",
     "read_alignment",
-    "read_metadata",
+    "read_page_records",
     "read_target_table",
     "read_background",
     "read_work",
@@ -88,6 +92,8 @@ __all__ = [
 
 WORK_LEVELS = ("Stub", "Start", "C", "B", "GA", "FA")
 _SPACE = 0xFF  # a space inside a separated field, while the body is tokenised
+_BLANK = re.compile(rb"(?m)^[\xff \t\r]+$")
+"""A line of spaces (marked), tabs and carriage returns only, once the body is marked."""
 
 
 _KEY_LIMIT = np.iinfo(np.int64).max
@@ -112,7 +118,7 @@ def is_unknown(category: str) -> bool:
 class Dimension:
     r"""One fairness dimension: its categories and the alignment row of every page.
 
-    Attributes
+    Parameters
     ----------
     name : str
         The dimension's name (``geography``, ``gender``, ``sub-geo``...).
@@ -153,6 +159,24 @@ class FairRun:
 
     ``topics[topic_ids[i]]``, ``pages[i]`` and (Task 2) ``seq[i]`` of line ``lines[i]``.
 
+    Parameters
+    ----------
+    name : str
+        The run's name.
+    source : str
+        Where it came from (for messages).
+    task : {1, 2}
+    topics : tuple of str
+        Its topics.
+    topic_ids : ndarray of int, shape (n,)
+        The topic of each line (an index into ``topics``).
+    pages : ndarray of bytes, shape (n,)
+        The page of each line.
+    seq : ndarray of int, shape (n,), or None
+        The ``seq_no`` of each line (Task 2).
+    lines : ndarray of int, shape (n,)
+        The file line of each line.
+
     Examples
     --------
     >>> from fairconv import trecfair
@@ -176,7 +200,16 @@ class FairRun:
 class FairQrels:
     """Relevant pages (binary relevance): ``pages[i]`` of topic ``topics[topic_ids[i]]``.
 
-    ``topics`` lists every topic of the file, a topic without a relevant page included.
+    Parameters
+    ----------
+    source : str
+        Where they came from (for messages).
+    topics : tuple of str
+        Every topic of the file, a topic without a relevant page included.
+    topic_ids : ndarray of int, shape (n,)
+        The topic of each relevant page (an index into ``topics``).
+    pages : ndarray of bytes, shape (n,)
+        The relevant pages.
 
     Examples
     --------
@@ -196,6 +229,15 @@ class FairQrels:
 @dataclass(frozen=True, eq=False)
 class WorkLevels:
     """Work level codes (0..5 = Stub..FA; -1 none) of pages.
+
+    Parameters
+    ----------
+    source : str
+        Where they came from (for messages).
+    pages : ndarray of bytes, shape (n,)
+        The pages.
+    levels : ndarray of int, shape (n,)
+        The level code of each page.
 
     Examples
     --------
@@ -218,6 +260,8 @@ class TargetTable:
     """Targets as a file gives them: non-zero values at (topic, cell) keys, sorted.
 
     ``keys = topic index * n_cells + cell`` with cells row-major over ``categories``.
+    A topic whose target is undefined (written ``nan``) has no key and is True in
+    ``undefined``.
     """
 
     source: str
@@ -227,11 +271,21 @@ class TargetTable:
     keys: np.ndarray = field(repr=False)
     values: np.ndarray = field(repr=False)
     lines: np.ndarray = field(repr=False)  # the line of each key's value
+    undefined: np.ndarray = field(repr=False)  # (topics,) bool
 
 
 @dataclass(frozen=True, eq=False)
 class Background:
     """A background distribution over categories (weights divided by their sum).
+
+    Parameters
+    ----------
+    source : str
+        A preset's name or the file (for messages).
+    categories : tuple of str
+        The categories it weighs.
+    weights : ndarray of float64, shape (len(categories),)
+        Their weights (a distribution when read; divided by their sum when used).
 
     Examples
     --------
@@ -278,6 +332,8 @@ def _separated(path, what: str, ncols=None) -> _Table:
     header = [f.strip() for f in decoded(raw).split(sep.decode() if sep else None)]
     if sep is not None:
         data = data.translate(bytes.maketrans(b" " + sep, bytes([_SPACE]) + b" "))
+        # a line of nothing but spaces is blank, as in every text input
+        data = _BLANK.sub(lambda m: b" " * len(m.group()), data)
     body = bytearray(data)
     body[start:end] = b" " * (end - start)  # the body keeps its line numbers
     buf = _accel.padded(bytes(body))
@@ -292,7 +348,28 @@ def _separated(path, what: str, ncols=None) -> _Table:
             f"expected {shaped.width} fields in this {what} line (as its header has), "
             f"found {shaped.found}",
         )
-    return _Table(name, header, line, Rows(name, buf, *shaped))
+    rows = Rows(name, buf, *shaped)
+    if sep is not None:
+        _refuse_spaces_around(rows, what, "tab" if sep == b"\t" else "comma")
+    return _Table(name, header, line, rows)
+
+
+def _refuse_spaces_around(rows: Rows, what: str, sep: str) -> None:
+    """A field of a separated table that starts or ends with a space: an error naming it.
+
+    Spaces inside a field are kept (category names hold them); around it they would
+    make another id or category than the one meant.
+    """
+    edge = (rows.buf[rows.starts] == _SPACE) | (rows.buf[rows.ends - 1] == _SPACE)
+    if edge.any():
+        i, c = (int(x) for x in np.argwhere(edge)[0])
+        raise FileFormatError(
+            rows.path,
+            rows.line(i),
+            f"field {c + 1} of this {what} line, {_text(rows.token(i, c))!r}, has a space "
+            f"next to its {sep}: the fields of a {sep}-separated file hold no space around "
+            "them",
+        )
 
 
 def _id_column(rows: Rows, c: int, what: str) -> np.ndarray:
@@ -311,11 +388,32 @@ def _text(token: bytes) -> str:
     return bytes(token).replace(bytes([_SPACE]), b" ").decode("utf-8")
 
 
-def _numbers(rows: Rows, columns, what: str, label: str) -> np.ndarray:
-    """Columns as finite non-negative numbers; ``True``/``False`` read as 1 and 0."""
-    for c in columns:  # pandas writes one-hot tables as True/False: same-length numbers
+_SAME_LENGTH = ((b"True", b"1.00"), (b"False", b"0.000"))
+"""pandas writes one-hot tables as True/False: read as numbers of the same length."""
+_NAN_WORDS = ((b"nan", b"0.0"), (b"NaN", b"0.0"), (b"NAN", b"0.0"))
+"""How an undefined value is written (``repr(float('nan'))`` gives ``nan``)."""
+
+
+def _numbers(rows: Rows, columns, what: str, label: str, *, nan: bool = False) -> np.ndarray:
+    """Columns as finite non-negative numbers; ``True``/``False`` read as 1 and 0.
+
+    With ``nan``, the word ``nan`` (``NaN``, ``NAN``) is read as NaN: an undefined value.
+    """
+    for c in columns:  # a space inside: no number (and not the reader's marker shown)
+        col = rows.strings(c)
+        spaced = np.flatnonzero(np.char.find(col, bytes([_SPACE])) >= 0)
+        if len(spaced):
+            i = int(spaced[0])
+            raise FileFormatError(
+                rows.path,
+                rows.line(i),
+                f"the {label} of a {what} line must be a finite number; found {_text(col[i])!r}",
+            )
+    undefined = np.zeros((len(rows), len(columns)), dtype=bool)
+    words = _SAME_LENGTH + (_NAN_WORDS if nan else ())
+    for k, c in enumerate(columns):
         s, e = rows.starts[:, c], rows.ends[:, c]
-        for word, same in ((b"True", b"1.00"), (b"False", b"0.000")):
+        for word, same in words:
             cand = np.flatnonzero(e - s == len(word))
             if len(cand) == 0:
                 continue
@@ -323,6 +421,7 @@ def _numbers(rows: Rows, columns, what: str, label: str) -> np.ndarray:
             if len(hit):
                 at = s[hit][:, None] + np.arange(len(word))
                 rows.buf[at] = np.frombuffer(same, dtype=np.uint8)
+                undefined[hit, k] |= (word, same) in _NAN_WORDS
     values = floats(rows, list(columns), what, label)
     neg = values < 0
     if neg.any():
@@ -332,10 +431,11 @@ def _numbers(rows: Rows, columns, what: str, label: str) -> np.ndarray:
             rows.line(i),
             f"the {label} of a {what} line must be >= 0; found {values[i][neg[i]][0]:g}",
         )
+    values[undefined] = np.nan
     return values
 
 
-def _repeated(keys: np.ndarray) -> int:
+def repeated_at(keys: np.ndarray) -> int:
     """The first index whose key appeared before, or -1."""
     if len(keys) == 0:
         return -1
@@ -351,18 +451,47 @@ def _first_index(keys: np.ndarray, i: int) -> int:
 # --------------------------------------------------------------------------- runs
 
 
-def read_fair_run(path, /, *, task: int, name: str | None = None) -> FairRun:
+@public
+def read_run(path, /, *, task: int, name: str | None = None) -> FairRun:
     """Read a TREC Fair run of Task 1 or Task 2, lines in file order.
 
     Task 1: ``topic page`` (the organisers' files: tab-separated with a first line
-    ``id page_id``), or TREC run lines ``topic Q0 page rank score tag`` (the rank and
-    score are not read: file order is the ranking). Task 2: ``topic seq_no page``
-    (header ``id seq_no page_id``), ``seq_no`` an integer. A first line whose first
-    field is ``id`` is a header.
+    ``id page_id``), or TREC run lines ``topic Q0 page rank score tag`` (ranked in file
+    order, as the ranked-list families' run files: the rank must be an integer and the
+    score a number, and a :class:`~fairconv.FairconvWarning` says when a score rises
+    within a topic). Task 2: ``topic seq_no page`` (header ``id seq_no page_id``),
+    ``seq_no`` an integer. A first line whose first field is ``id`` is a header; the
+    header again on a later line (two runs joined into one file) is an error.
 
     The run's name is ``name``, else the TREC tag, else the file's name without a
     trailing ``.gz``. A topic's lines (Task 2: a ranking's lines) must be contiguous
     and a page may appear once per ranking; errors name the file and line.
+
+    Parameters
+    ----------
+    path : path or file object
+        The run file (``.gz`` read too).
+    task : {1, 2}
+        Task 1 (one ranking per topic) or Task 2 (sequences of rankings).
+    name : str, optional
+        The run's name.
+
+    Returns
+    -------
+    FairRun
+        Its lines in file order.
+
+    Raises
+    ------
+    FileFormatError
+        Naming the file and line (docs/trecfair.md, section 9, Runs).
+
+    Examples
+    --------
+    >>> from fairconv import datasets, trecfair
+    >>> run = trecfair.read_run(datasets.path("trecfair", "t1-relfirst"), task=1)
+    >>> run.name, run.topics
+    ('t1-relfirst', ('101', '102', '103'))
     """
     task = check_int_choice(task, "task", TASKS)
     if name is not None:
@@ -385,6 +514,22 @@ def read_fair_run(path, /, *, task: int, name: str | None = None) -> FairRun:
         lines = lines[1:]
         if len(rows) == 0:
             raise FileFormatError(rows.path, None, "the file is empty (no run rows)")
+    if width in _HEADERS:  # a header again: two runs joined into one file (cat)
+        words = _HEADERS[width]
+        again = np.ones(len(rows), dtype=bool)
+        for c, word in enumerate(words):
+            again &= rows.strings(c) == word
+        if again.any():
+            i = int(np.argmax(again))
+            raise FileFormatError(
+                rows.path,
+                int(lines[i]),
+                f"a header line ({' '.join(w.decode() for w in words)!r}) after the first "
+                "line: two runs joined into one file? give each run its own file",
+            )
+    if width == 6:  # a TREC run: ranked in file order, the notice when a score rises
+        integers(rows, 3, RANK, "a rank (4th column) must be an integer >= 0")
+        _rising_scores(rows, lines, floats(rows, [4], "run", "score (5th column)")[:, 0])
     page_col = {2: 1, 3: 2, 6: 2}[width]
     seq = (
         integers(rows, 1, INTEGER, "a seq_no (2nd field) must be an integer") if task == 2 else None
@@ -431,13 +576,33 @@ def read_fair_run(path, /, *, task: int, name: str | None = None) -> FairRun:
     return FairRun(name, path_name, task, topics, ids, pages, seq, lines)
 
 
+_HEADERS = {2: (b"id", b"page_id"), 3: (b"id", b"seq_no", b"page_id")}
+"""The organisers' run headers, by the number of fields."""
+
+
+def _rising_scores(rows: Rows, lines: np.ndarray, scores: np.ndarray) -> None:
+    """The notice of a TREC run whose score rises within a topic: it is ranked by lines.
+
+    The same rule and wording as the ranked-list families' runs read from files.
+    """
+    topic = rows.strings(0)
+    rising = (topic[1:] == topic[:-1]) & (scores[1:] > scores[:-1])
+    if rising.any():
+        i = int(np.argmax(rising)) + 1
+        notice(
+            f"{rows.path}: line {int(lines[i])} of topic {decoded(topic[i])!r} scores higher "
+            "than the line before it, but lines are ranked in file order (the organisers' "
+            "rule); sort the run by score to rank by score as trec_eval does"
+        )
+
+
 def _contiguous(path, lines, codes, what, label) -> None:
     """Each code's lines must form one block; else name the line where it comes back."""
     n = len(codes)
     change = np.ones(n, dtype=bool)
     np.not_equal(codes[1:], codes[:-1], out=change[1:])
     heads = np.flatnonzero(change)
-    again = _repeated(codes[heads])
+    again = repeated_at(codes[heads])
     if again >= 0:
         i = int(heads[again])
         raise FileFormatError(
@@ -449,7 +614,8 @@ def _contiguous(path, lines, codes, what, label) -> None:
 
 
 # --------------------------------------------------------------------------- qrels
-def read_fair_qrels(path, /) -> FairQrels:
+@public
+def read_qrels(path, /) -> FairQrels:
     """Read the relevant pages: the organisers' topic file or TREC qrels.
 
     JSON Lines (the first non-blank character is ``{``): one object per topic with
@@ -457,6 +623,28 @@ def read_fair_qrels(path, /) -> FairQrels:
     strings); other fields are ignored and a page repeated in ``rel_docs`` counts once.
     Otherwise TREC qrels ``topic iter page level`` (level > 0 relevant). A topic twice,
     a missing or mistyped field and a pair judged twice are errors.
+
+    Parameters
+    ----------
+    path : path or file object
+        The qrels file (``.gz`` read too).
+
+    Returns
+    -------
+    FairQrels
+        Every topic of the file (one without a relevant page included) and its
+        relevant pages.
+
+    Raises
+    ------
+    FileFormatError
+        Naming the file and line (or JSON field).
+
+    Examples
+    --------
+    >>> from fairconv import datasets, trecfair
+    >>> trecfair.read_qrels(datasets.path("trecfair", "trec_fair_eval_reldocs.jsonl")).topics
+    ('101', '102', '103')
     """
     data = checked_bytes(path)
     if data.lstrip()[:1] != b"{":
@@ -524,6 +712,16 @@ def _json_ids(values: list, field_name: str, where: str) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------- alignment
+_DIMENSION_NAME = "be a non-empty dimension name without whitespace, brackets or commas"
+
+
+def dimension_name_fault(name: str) -> str | None:
+    """The rule a dimension name breaks, or None: it names the measures (``AWRF[a,b]``)."""
+    if id_fault(name) is not None or any(ch in name for ch in "[],"):
+        return _DIMENSION_NAME
+    return None
+
+
 @public
 def read_alignment(name: str, path, /) -> Dimension:
     r"""Read one dimension's alignment table.
@@ -534,7 +732,25 @@ def read_alignment(name: str, path, /) -> Dimension:
     commas); ``True``/``False`` read as 1/0. An unknown category (``@UNKNOWN``,
     ``Unknown``, ``unknown``) must be first. Errors: no or a repeated category, an
     unknown category not first, a page twice, a wrong field count, a negative or
-    non-finite value.
+    non-finite value, a space next to a separator.
+
+    Parameters
+    ----------
+    name : str
+        The dimension's name (no whitespace, brackets or commas: it names measures,
+        ``AWRF[geography,gender]``).
+    path : path or file object
+        The table (``.gz`` read too).
+
+    Returns
+    -------
+    Dimension
+        Its categories in the header's order and a row per page, as given.
+
+    Raises
+    ------
+    FileFormatError
+        Naming the file and line.
 
     Examples
     --------
@@ -544,12 +760,8 @@ def read_alignment(name: str, path, /) -> Dimension:
     >>> trecfair.read_alignment("gender", table).categories
     ('Unknown', 'female', 'male')
     """
-    if not isinstance(name, str) or id_fault(name) is not None or any(ch in name for ch in "[],"):
-        raise fail(
-            "name",
-            "be a non-empty dimension name without whitespace, brackets or commas",
-            repr(name),
-        )
+    if not isinstance(name, str) or dimension_name_fault(name):
+        raise fail("name", _DIMENSION_NAME, repr(name))
     t = _separated(path, "alignment")
     first = t.header[0] if t.header else ""
     if first not in ("page_id", "page", ""):
@@ -595,26 +807,30 @@ def _categories(names, path, line) -> tuple:
 
 
 # --------------------------------------------------------------------------- metadata
-_OCEANIA = ("Australia and New Zealand", "Melanesia", "Micronesia", "Polynesia")
-_GENDER_WORDS = re.compile(r"(?:tran|ci)sgender\s+((?:fe)?male)")
-DIMENSIONS_2022 = ("sub-geo", "src-geo", "gender", "occ", "alpha", "age", "pop", "langs")
-DIMENSIONS_2021 = ("geography", "gender")
-_ONE_HOT_2022 = {
-    "alpha": "first_letter_category",
-    "age": "creation_date_category",
-    "pop": "relative_pageviews_category",
-    "langs": "num_sitelinks_category",
-}
+class PageRecords:
+    """The organisers' per-page metadata records, with the JSON rules of their fields.
 
+    One JSON object per line (``trec_2022_articles_discrete[_assessed].json.gz``,
+    ``trec_metadata[_eval].json.gz``), each with a ``page_id``; a page listed again is
+    ignored (the first listing wins). Read with :func:`read_page_records`;
+    :func:`fairconv.trecfair.read_metadata` derives the dimensions from them.
 
-class _Records:
-    """The metadata records (first listing of a page wins), with their lines."""
+    Attributes
+    ----------
+    name : str
+        The file, for messages.
+    pages : ndarray of bytes, shape (P,)
+        The pages, in the order of their first listing.
+    records : list of dict
+        Their records.
+    lines : ndarray of int, shape (P,)
+        The line of each record.
+    """
 
     def __init__(self, path):
         self.name = source_name(path)
-        found = iter_jsonl(path)
         lines, recs = [], []
-        for line, rec in found:
+        for line, rec in iter_jsonl(path):
             if type(rec) is not dict:
                 raise FileFormatError(
                     self.name, line, f"a page must be a JSON object, got {json_repr(rec)}"
@@ -660,233 +876,16 @@ class _Records:
         return np.repeat(np.arange(len(lists)), counts), items
 
     def error(self, i: int, message: str) -> ValueError:
-        return FileFormatError(self.name, int(self.lines[i]), f"{message}")
+        """The error of ``message`` at record ``i`` (its file and line)."""
+        return FileFormatError(self.name, int(self.lines[i]), message)
 
 
 _MISSING = object()
 
 
-def _one_per(rec, items, cats, n_pages, key, recs: _Records, *, twice="listed twice"):
-    """A 0/1 matrix (pages, categories); an item twice for one page is an error."""
-    code = {c: i for i, c in enumerate(cats)}
-    col = np.fromiter(map(code.__getitem__, items), np.int64, len(items))
-    again = _repeated(rec * len(cats) + col)
-    if again >= 0:
-        raise recs.error(int(rec[again]), f'"{key}" has {items[again]!r} {twice}')
-    out = np.zeros((n_pages, len(cats)))
-    out[rec, col] = 1.0
-    return out
-
-
-def _normalised(rows: np.ndarray) -> np.ndarray:
-    return rows / rows.sum(axis=1, keepdims=True)
-
-
-def _with_unknown(rows: np.ndarray, unknown: np.ndarray) -> np.ndarray:
-    rows = rows.copy()
-    rows[unknown, 0] = 1.0
-    return rows
-
-
-def _gender_values(items: list, other: str, allowed: tuple) -> list:
-    """The organisers' reduction of gender labels (spec 9)."""
-    joined = "\x1f".join(items)
-    reduced = _GENDER_WORDS.sub(r"\1", joined).split("\x1f") if items else []
-    if len(reduced) != len(items):  # a label held the separator
-        reduced = [_GENDER_WORDS.sub(r"\1", v) for v in items]
-    keep = set(allowed)
-    return [v if v in keep else other for v in reduced]
-
-
-@public
-def read_metadata(path, /, *, edition: int, dimensions=None):
-    """Dimensions and work levels from the organisers' per-page metadata file.
-
-    2022 (``trec_2022_articles_discrete[_assessed].json.gz``): ``sub-geo``,
-    ``src-geo``, ``gender``, ``occ``, ``alpha``, ``age``, ``pop``, ``langs`` and the
-    work level ``qual_cat``. 2021 (``trec_metadata[_eval].json.gz``): ``geography``,
-    ``gender`` (evaluation data only) and ``quality_score_disc``. The derivation is the
-    organisers' (docs/trecfair.md); a page listed again is ignored (first wins).
-
-    Parameters
-    ----------
-    path : path or file object
-    edition : {2022, 2021}
-    dimensions : sequence of str, optional
-        The dimensions to build, in this order (default: all, in the official order;
-        2021 without ``gender`` when no record has the field).
-
-    Returns
-    -------
-    (list of Dimension, WorkLevels)
-
-    Examples
-    --------
-    >>> from fairconv import datasets, trecfair
-    >>> path = datasets.path("trecfair", "trec_2022_articles_discrete.jsonl")
-    >>> dimensions, work = trecfair.read_metadata(path, edition=2022)
-    >>> [d.name for d in dimensions]
-    ['sub-geo', 'src-geo', 'gender', 'occ', 'alpha', 'age', 'pop', 'langs']
-    >>> dimensions[2].categories
-    ('@UNKNOWN', 'female', 'male', 'NB')
-    """
-    edition = check_int_choice(edition, "edition", EDITIONS)
-    recs = _Records(path)
-    official = DIMENSIONS_2022 if edition == 2022 else DIMENSIONS_2021
-    if dimensions is None:
-        names = list(official)
-        if edition == 2021 and not any("gender" in r for r in recs.records):
-            names = ["geography"]
-    else:
-        names = list(dimensions)
-        bad = [d for d in names if d not in official]
-        if bad or len(set(names)) != len(names) or not names:
-            raise fail(
-                "dimensions", f"name distinct dimensions among {', '.join(official)}", repr(names)
-            )
-    builders = _BUILD_2022 if edition == 2022 else _BUILD_2021
-    built = []
-    keep = np.ones(len(recs.pages), dtype=bool)
-    for d in names:
-        cats, rows, listed = builders[d](recs)
-        keep &= listed
-        built.append((d, cats, rows))
-    out = [Dimension(d, cats, recs.pages[keep], rows[keep], recs.name) for d, cats, rows in built]
-    level_key = "qual_cat" if edition == 2022 else "quality_score_disc"
-    levels = recs.values(
-        level_key, (str,), "a work level (Stub, Start, C, B, GA, FA)", nullable=True
-    )
-    code = {w: i for i, w in enumerate(WORK_LEVELS)}
-    code[None] = -1  # type: ignore[index]
-    stray = [i for i, v in enumerate(levels) if v not in code]
-    if stray:
-        raise recs.error(
-            stray[0],
-            f'"{level_key}" must be one of {", ".join(WORK_LEVELS)}, '
-            f"got {json_repr(levels[stray[0]])}",
-        )
-    work = WorkLevels(
-        recs.name, recs.pages, np.fromiter(map(code.__getitem__, levels), np.int64, len(levels))
-    )
-    return out, work
-
-
-def _regions(recs: _Records, key: str):
-    """sub-geo: 1 per listed region, Oceania's subregions summed, unknown if none, normalised."""
-    lists = recs.values(key, (list,), "an array of region names")
-    rec, items = recs.flat(lists, key)
-    raw = sorted(set(items))
-    rows = _one_per(rec, items, raw, len(lists), key, recs)
-    return _fold(raw, rows, np.asarray([len(x) == 0 for x in lists], dtype=bool))
-
-
-def _fold(raw, rows, unknown):
-    names = [("Oceania" if c in _OCEANIA else c) for c in raw if c not in ("@UNKNOWN",)]
-    cats = ["@UNKNOWN"] + sorted(set(names))
-    col = {c: i for i, c in enumerate(cats)}
-    out = np.zeros((rows.shape[0], len(cats)))
-    for j, c in enumerate(raw):  # a loop over categories, not pages
-        target = 0 if c == "@UNKNOWN" else col["Oceania" if c in _OCEANIA else c]
-        out[:, target] += rows[:, j]
-    out = _with_unknown(out, unknown | ~(out.sum(axis=1) > 0))
-    return tuple(cats), _normalised(out), np.ones(rows.shape[0], bool)
-
-
-def _sources(recs: _Records):
-    """src-geo: the shares by region (``UNK`` unknown), Oceania summed, normalised."""
-    key = "source_subcont_regions"
-    objs = recs.values(key, (dict,), "an object of region shares")
-    counts = np.fromiter(map(len, objs), np.int64, len(objs))
-    regions = list(chain.from_iterable(o.keys() for o in objs))
-    shares = list(chain.from_iterable(o.values() for o in objs))
-    if not set(map(type, shares)) <= {int, float}:
-        k = next(i for i, v in enumerate(shares) if type(v) not in (int, float))
-        at = int(np.searchsorted(np.cumsum(counts), k, side="right"))
-        raise recs.error(at, f'"{key}"."{regions[k]}" must be a number, got {json_repr(shares[k])}')
-    vals = np.asarray(shares, dtype=np.float64)
-    bad = ~(np.isfinite(vals) & (vals >= 0))
-    if bad.any():
-        k = int(np.argmax(bad))
-        at = int(np.searchsorted(np.cumsum(counts), k, side="right"))
-        raise recs.error(
-            at, f'"{key}"."{regions[k]}" must be a finite number >= 0, got {shares[k]!r}'
-        )
-    names = ["@UNKNOWN" if r == "UNK" else r for r in regions]
-    raw = sorted(set(names))
-    col = {c: i for i, c in enumerate(raw)}
-    rows = np.zeros((len(objs), len(raw)))
-    rec = np.repeat(np.arange(len(objs)), counts)
-    np.add.at(rows, (rec, np.fromiter(map(col.__getitem__, names), np.int64, len(names))), vals)
-    return _fold(raw, rows, ~(rows.sum(axis=1) > 0))
-
-
-def _gender(recs: _Records, *, edition: int):
-    key = "gender"
-    if edition == 2022:
-        cats, other = ("@UNKNOWN", "female", "male", "NB"), "NB"
-    else:
-        cats, other = ("unknown", "female", "male", "third"), "third"
-    lists = recs.values(key, (list,), "an array of gender labels")
-    rec, items = recs.flat(lists, key)
-    listed = np.ones(len(lists), dtype=bool)
-    if edition == 2021:  # one erroneous value the organisers dropped
-        drop = np.asarray([v == "Taira no Kiyomori" for v in items], dtype=bool)
-        if drop.any():
-            had = np.bincount(rec, minlength=len(lists)) > 0
-            rec = rec[~drop]
-            items = [v for v, d in zip(items, drop.tolist(), strict=True) if not d]
-            listed = ~had | (np.bincount(rec, minlength=len(lists)) > 0)
-    values = _gender_values(items, other, cats)
-    code = {c: i for i, c in enumerate(cats)}
-    col = np.fromiter(map(code.__getitem__, values), np.int64, len(values))
-    rows = np.zeros((len(lists), len(cats)))
-    rows[rec, col] = 1.0  # repeats count once
-    rows[~(rows.sum(axis=1) > 0), 0] = 1.0
-    return cats, rows, listed
-
-
-def _occupations(recs: _Records):
-    key = "occupations"
-    lists = recs.values(key, (list,), "an array of occupations")
-    rec, items = recs.flat(lists, key)
-    raw = sorted(set(items) - {"@UNKNOWN"})
-    cats = ["@UNKNOWN"] + raw
-    rows = _one_per(rec, items, cats, len(lists), key, recs)
-    rows[~(rows.sum(axis=1) > 0), 0] = 1.0
-    return tuple(cats), _normalised(rows), np.ones(len(lists), bool)
-
-
-def _one_hot(recs: _Records, *, key: str):
-    values = recs.values(key, (str,), "a string", nullable=True)
-    cats = sorted(set(values) - {None})
-    code = {c: i for i, c in enumerate(cats)}
-    rows = np.zeros((len(values), max(len(cats), 1)))
-    given = np.asarray([v is not None for v in values], dtype=bool)
-    col = np.fromiter((code[v] for v in values if v is not None), np.int64, int(given.sum()))
-    rows[np.flatnonzero(given), col] = 1.0
-    if not cats:
-        raise FileFormatError(recs.name, None, f'"{key}" is null for every page (no category)')
-    return tuple(cats), rows, np.ones(len(values), bool)
-
-
-def _geography(recs: _Records):
-    key = "geographic_locations"
-    lists = recs.values(key, (list,), "an array of continents")
-    rec, items = recs.flat(lists, key)
-    cats = ["Unknown"] + sorted(set(items) - {"Unknown"})
-    rows = _one_per(rec, items, cats, len(lists), key, recs)
-    rows[~(rows.sum(axis=1) > 0), 0] = 1.0
-    return tuple(cats), rows, np.ones(len(lists), bool)
-
-
-_BUILD_2022: dict = {
-    "sub-geo": lambda r: _regions(r, "page_subcont_regions"),
-    "src-geo": _sources,
-    "gender": lambda r: _gender(r, edition=2022),
-    "occ": _occupations,
-    **{d: partial(_one_hot, key=k) for d, k in _ONE_HOT_2022.items()},
-}
-_BUILD_2021: dict = {"geography": _geography, "gender": lambda r: _gender(r, edition=2021)}
+def read_page_records(path, /) -> PageRecords:
+    """The records of the organisers' per-page metadata file (:class:`PageRecords`)."""
+    return PageRecords(path)
 
 
 # --------------------------------------------------------------------------- targets
@@ -896,8 +895,10 @@ def read_target_table(path, dimensions, /) -> TargetTable:
     Long form: a header ``topic_id``, the dimension names (any order), ``target``; one
     row per topic and cell; cells not listed are 0. Wide form (one dimension): a header
     ``topic_id`` then categories, one row per topic (the unknown column may be left
-    out: 0). Errors: a header naming other dimensions or categories, an unknown
-    category, a cell twice, a negative value, a topic summing to 0.
+    out: 0). A topic whose target is undefined has ``nan`` as its value (on each of
+    its rows; :meth:`fairconv.trecfair.TopicTargets.to_tsv` writes one). Errors: a
+    header naming other dimensions or categories, an unknown category, a cell twice, a
+    negative value, a topic summing to 0, a topic mixing ``nan`` and numbers.
     """
     dims = list(dimensions)
     t = _separated(path, "target")
@@ -923,7 +924,7 @@ def read_target_table(path, dimensions, /) -> TargetTable:
                 f"has {', '.join(names)}",
             )
         topics, tid = topic_codes(_id_column(rows, 0, "topic id"))
-        values = _numbers(rows, [len(header) - 1], "target", "target value")[:, 0]
+        values = _numbers(rows, [len(header) - 1], "target", "target value", nan=True)[:, 0]
         cell = np.zeros(len(rows), dtype=np.int64)
         for j, dname in enumerate(names):
             c = 1 + given.index(dname)
@@ -968,14 +969,14 @@ def read_target_table(path, dimensions, /) -> TargetTable:
                 ),
             )
         topics, tid0 = topic_codes(_id_column(rows, 0, "topic id"))
-        wide = _numbers(rows, range(1, len(header)), "target", "target value")
+        wide = _numbers(rows, range(1, len(header)), "target", "target value", nan=True)
         col = np.asarray([order.index(c) for c in given])
         tid = np.repeat(tid0, len(given))
         cell = np.tile(col, len(rows))
         values = wide.reshape(-1)
         base = np.arange(1, len(rows) + 1) if rows.line_numbers is None else rows.line_numbers
         lines = np.repeat(base, len(given))
-        again = _repeated(tid0)
+        again = repeated_at(tid0)
         if again >= 0:
             raise FileFormatError(
                 t.path, int(base[again]), f"topic {topics[tid0[again]]!r} is listed twice"
@@ -988,7 +989,7 @@ def read_target_table(path, dimensions, /) -> TargetTable:
             f"dimensions' category counts) are more than {_KEY_LIMIT} cells to index",
         )
     keys = tid.astype(np.int64) * n_cells + cell
-    again = _repeated(keys)
+    again = repeated_at(keys)
     if again >= 0:
         raise FileFormatError(
             t.path,
@@ -996,16 +997,35 @@ def read_target_table(path, dimensions, /) -> TargetTable:
             f"the cell of topic {topics[tid[again]]!r} is listed twice (first on line "
             f"{int(lines[_first_index(keys, again)])})",
         )
-    total = np.bincount(tid, weights=values, minlength=len(topics))
-    zero = np.flatnonzero(~(total > 0))
+    nan = np.isnan(values)
+    undefined = np.bincount(tid, weights=nan, minlength=len(topics)) > 0
+    mixed = np.flatnonzero(undefined[tid] & ~nan)
+    if len(mixed):
+        i = int(mixed[0])
+        raise FileFormatError(
+            t.path,
+            int(lines[i]),
+            f"topic {topics[tid[i]]!r} has a target value here and nan (an undefined "
+            f"target) on line {int(lines[np.argmax(nan & (tid == tid[i]))])}: an undefined "
+            "target is nan alone",
+        )
+    total = np.bincount(tid, weights=np.where(nan, 0.0, values), minlength=len(topics))
+    zero = np.flatnonzero(~(total > 0) & ~undefined)
     if len(zero):
         raise FileFormatError(
             t.path, None, f"the targets of topic {topics[int(zero[0])]!r} sum to 0"
         )
-    nz = values != 0
+    nz = (values != 0) & ~nan
     order_ = np.argsort(keys[nz], kind="stable")
     return TargetTable(
-        t.path, topics, names, cats, keys[nz][order_], values[nz][order_], lines[nz][order_]
+        t.path,
+        topics,
+        names,
+        cats,
+        keys[nz][order_],
+        values[nz][order_],
+        lines[nz][order_],
+        undefined,
     )
 
 
@@ -1062,10 +1082,26 @@ BACKGROUND_PRESETS = {
 def read_background(source, /) -> Background:
     """A background distribution: a preset name or a table ``category weight``.
 
-    The table has a header line and rows of a category and a weight (tab- or
-    comma-separated; category names may hold spaces there); weights are divided by
-    their sum. Presets: :data:`BACKGROUND_PRESETS`. Errors: a category twice, a
-    negative weight, all weights 0.
+    The table has a header line (the names of its two columns) and rows of a category
+    and a weight (tab- or comma-separated; category names may hold spaces there);
+    weights are divided by their sum. Presets: :data:`BACKGROUND_PRESETS`. Errors: no
+    header (a first line of a category and a number), a category twice, a negative
+    weight, all weights 0.
+
+    Parameters
+    ----------
+    source : str, path or file object
+        A preset's name (:data:`BACKGROUND_PRESETS`) or a table.
+
+    Returns
+    -------
+    Background
+        Weights summing to 1.
+
+    Raises
+    ------
+    FileFormatError
+        Naming the file and line.
 
     Examples
     --------
@@ -1077,21 +1113,29 @@ def read_background(source, /) -> Background:
     if isinstance(source, str) and source in BACKGROUND_PRESETS:
         names, w = zip(*BACKGROUND_PRESETS[source], strict=True)
         weights = np.asarray(w, dtype=np.float64)
-        return Background(source, tuple(names), weights / weights.sum())
+        return Background(source, tuple(names), _core.sum_to_one(weights[None, :])[0])
     source_name(source, "source")  # a path or an open file, beyond the presets
     t = _separated(source, "background", ncols=2)
+    if len(t.header) == 2 and decimal(t.header[1].encode()) is not None:
+        raise FileFormatError(
+            t.path,
+            t.header_line,
+            f"the first line must be the header, the names of the columns (e.g. "
+            f"'category<TAB>weight'); found {' '.join(t.header)!r}, a category and its "
+            "weight: add the header",
+        )
     if t.rows is None:
         raise FileFormatError(t.path, None, "the background lists no category")
     rows = t.rows
     cats = [_text(c) for c in rows.column(0)]
     weights = _numbers(rows, [1], "background", "weight")[:, 0]
     arr = np.asarray(cats, dtype=object)
-    again = _repeated(np.asarray(cats))
+    again = repeated_at(np.asarray(cats))
     if again >= 0:
         raise FileFormatError(t.path, rows.line(again), f"category {arr[again]!r} is listed twice")
-    if not weights.sum() > 0:
+    if not weights.max(initial=0.0) > 0:
         raise FileFormatError(t.path, None, "the weights sum to 0")
-    return Background(t.path, tuple(cats), weights / weights.sum())
+    return Background(t.path, tuple(cats), _core.sum_to_one(weights[None, :])[0])
 
 
 # --------------------------------------------------------------------------- work levels
@@ -1105,6 +1149,21 @@ def read_work(path, /) -> WorkLevels:
     A comma-separated file whose header names ``page_id`` and ``quality`` (the
     organisers' ``page-quality.csv.gz``) is read by those columns. Errors: another
     level, a page twice.
+
+    Parameters
+    ----------
+    path : path or file object
+        The table (``.gz`` read too).
+
+    Returns
+    -------
+    WorkLevels
+        The level code of each page listed.
+
+    Raises
+    ------
+    FileFormatError
+        Naming the file and line.
 
     Examples
     --------
@@ -1142,7 +1201,7 @@ def read_work(path, /) -> WorkLevels:
             rows.line(i),
             f"a work level must be one of {', '.join(WORK_LEVELS)}; found {_text(raw[i])!r}",
         )
-    again = _repeated(pages)
+    again = repeated_at(pages)
     if again >= 0:
         raise FileFormatError(
             t.path, rows.line(again), f"page {decoded(pages[again])!r} is listed twice"

@@ -1,0 +1,75 @@
+"""The shared checks of fairconv._validation that have no other home in the tests."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+from fairconv._validation import (
+    FairconvWarning,
+    at_first,
+    calling,
+    check_cut,
+    check_distributions,
+    check_shape,
+    deprecated,
+    notice,
+)
+
+# a private function of fairconv that gives a notice: its frames are fairconv's
+_STAND_IN = {"__name__": "fairconv.stand_in", "notice": notice, "deprecated": deprecated}
+_SOURCE = "def _library_function():\n    notice('a notice')\n    deprecated('a deprecation')\n"
+exec(_SOURCE, _STAND_IN)
+_library_function = _STAND_IN["_library_function"]
+
+
+def test_notices_outside_a_public_call_point_at_the_first_line_outside_fairconv():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        line = _line_of_next_call()
+        _library_function()
+    assert [w.category for w in caught] == [FairconvWarning, DeprecationWarning]
+    assert {(w.filename, w.lineno) for w in caught} == {(__file__, line)}
+
+
+def _line_of_next_call():
+    import sys
+
+    return sys._getframe(1).f_lineno + 1
+
+
+@pytest.mark.parametrize("value", [None, "edition"])
+def test_a_cut_may_be_none_or_a_word_the_caller_names(value):
+    assert check_cut(value, "depth", words=("edition",)) == value
+
+
+def test_a_cut_is_an_integer_of_at_least_1():
+    assert check_cut(np.int32(20), "depth") == 20
+    assert type(check_cut(np.int32(20), "depth")) is int
+    for bad in (-1, 2.0, True, "20", "edition"):
+        with calling("f"), pytest.raises(ValueError, match=r"'depth' parameter of f must be None"):
+            check_cut(bad, "depth")
+
+
+def test_a_cut_of_0_is_none_with_a_deprecation_warning():
+    with pytest.warns(DeprecationWarning, match=r"depth=0 for no cut is deprecated.*depth=None"):
+        assert check_cut(0, "depth", words=("edition",)) is None
+
+
+def test_check_shape_exact_and_at_first():
+    arr = np.zeros((2, 3))
+    assert check_shape(arr, (2, 3), "x", "one per page", exact=True) is arr
+    with calling("f"), pytest.raises(ValueError, match=r"have shape \(3,\) \(one per page\)"):
+        check_shape(np.zeros(1), (3,), "x", "one per page", exact=True)  # not broadcast
+    assert check_shape(np.zeros(1), (3,), "x", "one per page").shape == (3,)
+    mask = np.zeros((2, 3), dtype=bool)
+    mask[1, 2] = True
+    assert at_first(mask) == " at index (1, 2)"
+
+
+def test_a_distribution_over_one_group_when_the_caller_allows_it():
+    assert check_distributions([1.0], "b", min_groups=1).tolist() == [1.0]
+    with calling("f"), pytest.raises(ValueError, match="at least 2 groups"):
+        check_distributions([1.0], "b")
+    with calling("f"), pytest.raises(ValueError, match="at least 1 group on"):
+        check_distributions(np.zeros(0), "b", min_groups=1)
