@@ -85,7 +85,7 @@ def _code(notebook: dict) -> list[str]:
 
 
 def _card(name: str, notebook: dict) -> str:
-    """A gallery card: the notebook's title and first paragraph, its last figure."""
+    """A gallery card: the notebook's title and first sentence, its last figure."""
     first = "".join(notebook["cells"][0]["source"]).strip().split("\n\n")
     title = first[0].lstrip("# ").strip()
     summary = ""
@@ -114,8 +114,12 @@ def _card(name: str, notebook: dict) -> str:
 def gallery(app) -> None:
     """Put each example notebook, executed, in generated/gallery/, with the cards."""
     GALLERY.mkdir(parents=True, exist_ok=True)
+    sources = sorted(EXAMPLES.glob("*.ipynb"))
+    for copy in GALLERY.glob("*.ipynb"):  # of a notebook since renamed or removed
+        if copy.name not in {s.name for s in sources}:
+            copy.unlink()
     cards = []
-    for source in sorted(EXAMPLES.glob("*.ipynb")):
+    for source in sources:
         saved = json.loads(source.read_text(encoding="utf-8"))
         target = GALLERY / source.name
         executed = json.loads(target.read_text(encoding="utf-8")) if target.exists() else None
@@ -124,9 +128,9 @@ def gallery(app) -> None:
             executed = saved
         cards.append(_card(source.stem, executed))
     text = "````{grid} 1 2 2 3\n:gutter: 3\n\n" + "\n".join(cards) + "````\n"
-    previous = GALLERY / "cards.txt"
-    if not previous.exists() or previous.read_text(encoding="utf-8") != text:
-        previous.write_text(text, encoding="utf-8")
+    cards_file = GALLERY / "cards.txt"  # rewritten only when it changes (incremental builds)
+    if not cards_file.exists() or cards_file.read_text(encoding="utf-8") != text:
+        cards_file.write_text(text, encoding="utf-8")
 
 
 def notebook_links(app, doctree) -> None:

@@ -702,7 +702,9 @@ def test_the_gallery_has_a_card_and_a_page_per_notebook(monkeypatch, tmp_path):
     """Each examples/*.ipynb: a page (the notebook as saved, executed), a card with its
     title, first sentence and last figure as the thumbnail, linking to the page."""
     conf = _conf(monkeypatch, tmp_path)
+    (tmp_path / "renamed.ipynb").write_text("{}", encoding="utf-8")  # no longer in examples/
     conf.gallery(None)
+    assert sorted(tmp_path.glob("*.ipynb")) == [tmp_path / n.name for n in NOTEBOOKS]
     cards = (tmp_path / "cards.txt").read_text(encoding="utf-8")
     assert cards.startswith("````{grid}") and cards.count("```{grid-item-card}") == len(NOTEBOOKS)
     for notebook in NOTEBOOKS:
