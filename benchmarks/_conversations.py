@@ -5,7 +5,7 @@ import json
 import numpy as np
 
 from fairconv import AttributeSet
-from fairconv.conversation import ConversationBatch
+from fairconv.io import ConversationBatch
 
 SETS = [AttributeSet("A4", [0.25] * 4, "ordinal"), AttributeSet("B3", [1 / 3] * 3, "nominal")]
 

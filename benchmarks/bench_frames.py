@@ -80,7 +80,7 @@ def dicts_of(qrels, runs, memberships):
 def fairconv_in_memory(qrels, runs, memberships):
     """Seconds from in-memory inputs to a ScoreTable, and the table."""
     from fairconv import gfr
-    from fairconv.rankings import load_attribute
+    from fairconv.io import load_attribute
 
     t0 = time.perf_counter()
     attributes = [

@@ -229,8 +229,7 @@ def skewed(folder):
 def stages(folder, n_topics):
     """Seconds per stage, in this process, for one workload."""
     from fairconv import gfr, rankings
-    from fairconv.io import read_qrels, read_run
-    from fairconv.rankings import load_attribute
+    from fairconv.io import load_attribute, read_qrels, read_run
 
     paths, _ = write_workload(folder, n_topics, seed=n_topics)
     t = {}

@@ -18,8 +18,7 @@ from _timing import best_of
 from bench_gfr import write_inputs
 
 from fairconv import AttributeSet, gfr, ragfair
-from fairconv.io import read_answers, read_qrels, read_run
-from fairconv.rankings import load_attribute
+from fairconv.io import load_attribute, read_answers, read_qrels, read_run
 
 
 def main():

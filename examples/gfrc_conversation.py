@@ -11,7 +11,7 @@ python examples/gfrc_conversation.py [r_vs_gf.png]
 import sys
 
 from fairconv import AttributeSet, gfrc, gfrc2
-from fairconv.conversation import Conversation, Nugget, batch_from_conversations, find_span
+from fairconv.io import Conversation, Nugget, batch_from_conversations, find_span
 
 text = (
     "U:Please list researchers who have published at ICLR. "

@@ -1,19 +1,26 @@
 """The conversation model: words, turns, spans, the JSON Lines reader, bad input."""
 
-import pytest
+import io as stdio
+import json
 
-from fairconv import AttributeSet
-from fairconv.conversation import (
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fairconv import AttributeSet, conversation, io
+from fairconv.datasets import path
+from fairconv.io import (
     Conversation,
     Nugget,
     batch_from_conversations,
     batch_from_records,
     find_span,
+    read_attribute_sets,
+    read_conversations,
     turns_of,
     word_at,
+    write_conversations,
 )
-from fairconv.datasets import path
-from fairconv.io import read_attribute_sets, read_conversations, write_conversations
 
 SETS = [AttributeSet("A", [0.5, 0.5], "nominal")]
 TEXT = (
@@ -71,6 +78,45 @@ def test_round_trip_through_json_lines(tmp_path):
     batch = read_conversations(tmp_path / "c.jsonl", SETS)
     assert batch.topics == ("T",) and batch.runs == ("r",)
     assert batch.groups["A"].tolist() == [[0.0, 1.0]]
+
+
+def test_conversations_are_written_whole_and_never_over_a_file(tmp_path):
+    """write_conversations follows the output rule of every writer."""
+    c = Conversation("T", "r", (Nugget(5, 7, 1, "yb", {"A": [0, 1]}),), text=TEXT)
+    out = tmp_path / "c.jsonl"
+    out.write_text("mine\n")
+    with pytest.raises(FileExistsError, match="'out' parameter of io.write_conversations"):
+        write_conversations([c], out)
+    assert out.read_text() == "mine\n"
+    write_conversations([c], out, overwrite=True)
+    assert read_conversations(out, SETS).runs == ("r",)
+    stream = stdio.StringIO()
+    write_conversations([c], stream)
+    assert stream.getvalue() == out.read_text(encoding="utf-8")
+    with pytest.raises(TypeError, match="'conversations' parameter of io.write_conversations"):
+        write_conversations([c.to_json()], tmp_path / "d.jsonl")
+    assert not (tmp_path / "d.jsonl").exists()
+
+
+MOVED = ["Turn", "turns_of", "find_span", "word_at", "Nugget", "Conversation",
+         "ConversationBatch", "batch_from_conversations", "batch_from_records"]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", MOVED)
+def test_the_records_keep_working_from_their_old_home_for_one_release(name):
+    message = rf"fairconv\.conversation\.{name} has moved to fairconv\.io\.{name}"
+    with pytest.warns(DeprecationWarning, match=message):
+        old = getattr(conversation, name)
+    assert old is getattr(io, name)
+    assert name not in conversation.__all__
+    with pytest.raises(AttributeError, match="has no attribute 'Turns'"):
+        conversation.Turns  # noqa: B018
+
+
+def test_an_import_from_the_old_home_warns_at_the_importing_line():
+    with pytest.warns(DeprecationWarning) as caught:
+        from fairconv.conversation import Nugget as Old  # noqa: F401
+    assert caught[0].filename == __file__
 
 
 def test_bundled_cases_read():
@@ -164,3 +210,41 @@ def test_a_golddistr_path_that_cannot_be_opened_names_its_attribute_set(tmp_path
         f.write_text(f'{{"A": {{"target": "{target}", "scale": "ordinal"}}}}')
         with pytest.raises(ValueError, match=rf"a\.json: attribute set 'A': .*\({reason}"):
             read_attribute_sets(f)
+
+
+ENTITY_KEYS = st.sampled_from([None, "a", "b", "c", "d"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    keys=st.lists(st.lists(ENTITY_KEYS, min_size=0, max_size=4), min_size=1, max_size=8),
+    block_bytes=st.integers(1, 400),
+)
+def test_a_file_read_in_blocks_is_the_batch_of_all_its_records(tmp_path_factory, keys, block_bytes):
+    """Blocks of any size give the batch of the whole file: entity keys are coded in
+    order of first appearance over all the blocks, as over all the records."""
+    from fairconv.io import _conversations
+
+    records = []
+    for c, row in enumerate(keys):
+        nuggets = [{"start": 2 * k + 3, "end": 2 * k + 3, "level": 1, "entity": e,
+                    "groups": {"A": [1, 0]}} for k, e in enumerate(row)]  # fmt: skip
+        nuggets = [{k: v for k, v in n.items() if v is not None} for n in nuggets]
+        text = "U:q S:" + " ".join(f"w{i}" for i in range(2 * len(row) + 2))
+        records.append({"topic": f"T{c}", "run": "r", "text": text, "nuggets": nuggets})
+    f = tmp_path_factory.mktemp("blocks") / "c.jsonl"
+    f.write_text("".join(json.dumps(r) + "\n" for r in records))
+    whole = batch_from_records(records, SETS, sources=[f"{f}:{c + 1}" for c in range(len(keys))])
+    old = _conversations._BLOCK_BYTES
+    _conversations._BLOCK_BYTES = block_bytes
+    try:
+        read = read_conversations(f, SETS)
+    finally:
+        _conversations._BLOCK_BYTES = old
+    first_seen: dict = {}
+    expected = [first_seen.setdefault(e, len(first_seen)) for row in keys for e in row if e]
+    assert read.entity[read.entity >= 0].tolist() == expected
+    for name in ("offsets", "start", "end", "level", "turn", "entity", "system_turns", "lengths"):
+        assert getattr(read, name).tolist() == getattr(whole, name).tolist(), name
+    assert read.groups["A"].tolist() == whole.groups["A"].tolist()
+    assert (read.topics, read.runs, read.sources) == (whole.topics, whole.runs, whole.sources)

@@ -12,8 +12,7 @@ import numpy as np
 import pytest
 
 from fairconv import AttributeSet, gfrc
-from fairconv.conversation import batch_from_records
-from fairconv.io import read_conversations
+from fairconv.io import batch_from_records, read_conversations
 
 SETS = [AttributeSet("A", [0.5, 0.5], "nominal")]
 BIG = 2**53

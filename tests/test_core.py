@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 import oracles
 import trecfair_oracle
 from fairconv import _core
-from fairconv.conversation import Conversation, Nugget
+from fairconv.io import Conversation, Nugget
 
 
 @given(st.lists(st.integers(0, 5), min_size=1, max_size=12), st.integers(1, 3))

@@ -40,8 +40,64 @@ def _lines(*records) -> str:
     return "".join((r if isinstance(r, str) else json.dumps(r)) + "\n" for r in records)
 
 
+GOLD = '{"1_1": {"g1": {"text": "x"}}}'
+COVER = {"topic_turn_id": "1_1", "covered": ["g1"], "uncovered": [], "recall": 1.0}
+ASSIGN = {"qid": "q1", "run_id": "r", "nuggets": [{"importance": "vital", "assignment": "support"}]}
+
+
+def _coverage(path):
+    """CONE-RAG: the coverage file at ``path``, with a gold file beside it."""
+    (path.parent / "gold.json").write_text(GOLD)
+    return nuggets.read_cone_rag(path.parent / "gold.json", ntr=[path])
+
+
+def _response(path):
+    """CONE-RAG: the response nuggets file at ``path``, with a gold and a coverage file."""
+    (path.parent / "gold.json").write_text(GOLD)
+    (path.parent / "coverage_r.jsonl").write_text(json.dumps(COVER) + "\n")
+    return nuggets.read_cone_rag(
+        path.parent / "gold.json", path, ntr=[path.parent / "coverage_r.jsonl"]
+    )
+
+
 # (reader, file name, text, line): the error must name this line (None: the whole file)
 CASES = [
+    (_coverage, "coverage_r.jsonl", _lines(COVER, {**COVER, "topic_turn_id": "1 1"}), 2),
+    (_coverage, "coverage_r.jsonl", _lines(COVER, {"topic_turn_id": "1_1"}), 2),
+    (_coverage, "coverage_r.jsonl", _lines(COVER, {**COVER, "topic_turn_id": "all"}), 2),
+    (_coverage, "coverage_r.jsonl", _lines(COVER, COVER), 2),
+    (_response, "resp.json", '{"1 1": {}}', None),
+    (_response, "resp.json", '{"1_1": {"r": {"nuggets": []}}}', None),
+    (nuggets.read_nuggetizer, "n.jsonl", _lines(ASSIGN, {**ASSIGN, "run_id": None}), 2),
+    (nuggets.read_nuggetizer, "n.jsonl", _lines({**ASSIGN, "qid": "q2"}, ASSIGN, ASSIGN), 3),
+    (
+        nuggets.read_nuggetizer,
+        "n.jsonl",
+        _lines(ASSIGN, {k: v for k, v in {**ASSIGN, "qid": "q2"}.items() if k != "run_id"}),
+        2,
+    ),
+    (
+        nuggets.read_nuggetizer,
+        "n.jsonl",
+        _lines({**ASSIGN, "nuggets": [{"importance": "vital"}]}),
+        1,
+    ),
+    (lambda p: read_conversations(p, SETS), "c.jsonl", _lines(CONV, {**CONV, "run": None}), 2),
+    (
+        lambda p: read_conversations(p, SETS),
+        "c.jsonl",
+        _lines(CONV, {k: v for k, v in CONV.items() if k != "run"}),
+        2,
+    ),
+    (
+        read_labels,
+        "l.jsonl",
+        _lines(
+            {"topic": "T", "turn": "T_1", "gold": [], "extracted": []},
+            {"topic": "T", "turn": "T_2", "run": "r", "gold": [], "extracted": []},
+        ),
+        2,
+    ),  # fmt: skip
     (read_qrels, "q.txt", "T1 a L1\nT1 b L-1\n", 2),
     (read_qrels, "q.txt", "T1 a L1\nT1 a L2\n", 2),
     (read_qrels, "q.txt", "T1 a L1\nT1 b\u00a0c L1\n", 2),

@@ -24,12 +24,12 @@ from fairconv.io import (
     as_qrels,
     as_run,
     as_runs,
+    load_attribute,
     read_answers,
     read_gmemb,
     read_qrels,
     read_run,
 )
-from fairconv.rankings import load_attribute
 
 SETTINGS = settings(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
@@ -763,3 +763,79 @@ def test_the_error_of_inputs_converted_on_threads_is_the_first_in_input_order(
         runs = {k: good_runs["r1"] if isinstance(v, str) else v for k, v in runs.items()}
     with pytest.raises((ValueError, TypeError), match=message):
         gfr.evaluate(qrels, runs, [], n_jobs=n_jobs)
+
+
+class RanxLike:
+    """A stand-in for ranx's ``Qrels`` and ``Run`` (ranx, which needs numba, is not
+    installed for the tests): what fairconv reads of them, ``to_dict()`` and ``name``."""
+
+    def __init__(self, data, name=None):
+        self._data, self.name = data, name
+
+    def to_dict(self):
+        return self._data
+
+
+def test_ranx_qrels_and_runs_are_taken_wherever_dicts_are():
+    qrels = {"T1": {"a": 2, "b": 0}, "T2": {"a": 1}}
+    run = {"T1": {"a": 0.5, "b": 0.9}, "T2": {"a": 0.3}}
+    assert as_qrels(RanxLike(qrels)).levels.tolist() == as_qrels(qrels).levels.tolist()
+    got = as_run(RanxLike(run, name="bm25"))
+    assert got.name == "bm25" and got.scores.tolist() == as_run(run).scores.tolist()
+    assert as_run(RanxLike(run)).name == "run"
+    assert as_run(RanxLike(run, name="bm25"), name="mine").name == "mine"
+    assert [r.name for r in as_runs(RanxLike(run, name="a"))] == ["a"]
+    assert [r.name for r in as_runs([RanxLike(run, name="a"), RanxLike(run, name="b")])] == [
+        "a",
+        "b",
+    ]
+    assert [r.name for r in as_runs({"x": RanxLike(run, name="a")})] == ["x"]
+    p = fairweb1_pilot()
+    origin = [a for a in p.attributes if a.attribute.name == "M-ORIGIN"]
+    pilot_run = {"P002": {"tt0088763": 9.0, "tt0111161": 8.5}}
+    table = gfr.evaluate(RanxLike({"P002": {"tt0088763": 2}}), [RanxLike(pilot_run, name="r")],
+                         origin, cutoffs=[10])  # fmt: skip
+    assert table.runs == ("r",)
+    with pytest.raises(ValueError, match="run name"):
+        as_run(RanxLike(run, name="a b"))
+
+
+@pytest.mark.parametrize(
+    "vector", [[1, 0], (1, 0), np.array([1, 0]), np.array([1.0, 0.0]), (np.int64(1), np.int64(0))]
+)
+@pytest.mark.parametrize("level", [2, np.int64(2), np.int32(2), np.uint8(2)])
+def test_answers_take_the_vectors_and_levels_memberships_take(vector, level):
+    """Tuples and arrays of numbers, numpy integer levels: as JSON's lists and ints."""
+    from fairconv import AttributeSet
+    from fairconv.io import as_answers
+
+    sets = [AttributeSet("A", [0.5, 0.5], "nominal")]
+    entities = [{"level": level, "groups": {"A": vector}}]
+    frame = pd.DataFrame({"topic": ["T1"], "run": ["r"], "entities": [entities]})
+    for answers in (frame, [{"topic": "T1", "run": "r", "entities": entities}]):
+        assert as_answers(answers, sets).distributions["A"].tolist() == [[1.0, 0.0]]
+
+
+def test_a_vector_of_another_length_is_named_as_given():
+    from fairconv import AttributeSet
+    from fairconv.io import as_answers
+
+    sets = [AttributeSet("A", [0.5, 0.5], "nominal")]
+    entities = [{"level": 1, "groups": {"A": np.array([0, 0, 1])}}]
+    frame = pd.DataFrame({"topic": ["T1"], "entities": [entities]})
+    with pytest.raises(
+        ValueError, match=r'"groups"."A" must be an array of 2 numbers .*got \[0, 0, 1\]'
+    ):
+        as_answers(frame, sets)
+
+
+@pytest.mark.parametrize("value", [np.float64("nan"), np.float32("nan"), float("nan")])
+def test_values_are_named_as_the_user_wrote_them(value):
+    """``nan``, never ``np.float64(nan)`` (numpy 2's repr of its scalars)."""
+    frame = pd.DataFrame({"query_id": ["T1", "T2"], "doc_id": ["a", "b"],
+                          "score": pd.Series([1.0, value], dtype=object)})  # fmt: skip
+    with pytest.raises(ValueError, match=r"the score must be a finite number, got nan$"):
+        as_run(frame)
+    ids = frame.assign(score=1.0, query_id=pd.Series(["T1", value], dtype=object))
+    with pytest.raises(ValueError, match=r"the query id is missing \(nan\)$"):
+        as_run(ids)

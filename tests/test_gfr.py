@@ -18,8 +18,7 @@ from fairconv import AttributeSet, gfr, rankings
 from fairconv._validation import FairconvWarning
 from fairconv.cli import main
 from fairconv.datasets import PILOT_ATTRIBUTES, fairweb1_pilot, path
-from fairconv.io import read_gmemb, read_qrels, read_run, write_nev
-from fairconv.rankings import load_attribute
+from fairconv.io import AttributeData, load_attribute, read_gmemb, read_qrels, read_run, write_nev
 
 PILOT = path("fairweb1-pilot")
 EXPECTED = sorted((PILOT / "expected").glob("*.GFRnev"))
@@ -68,8 +67,25 @@ def test_nev_output_is_byte_identical(pilot, expected):
     m = [a.attribute.name for a in attributes].index(set_name)
     out = io.StringIO()
     lists = rankings.prepare(qrels, runs, attributes)
-    write_nev(table, qrels, attributes, out, lists=lists, run_index=r, attribute_index=m)
+    write_nev(table, qrels, attributes, out, lengths=lists.lengths, run_index=r, attribute_index=m)
     assert out.getvalue() == expected.read_text()
+
+
+def test_nev_takes_the_list_lengths_as_plain_values_and_writes_by_the_output_rule(pilot, tmp_path):
+    qrels, runs, attributes, table = pilot
+    lists = rankings.prepare(qrels, runs, attributes)
+    out = tmp_path / "all.GFRnev"
+    write_nev(table, qrels, attributes, out, lengths=lists.lengths)
+    stream = io.StringIO()
+    write_nev(table, qrels, attributes, stream, lengths=lists.lengths.tolist())
+    assert out.read_text() == stream.getvalue()
+    with pytest.raises(FileExistsError, match="'out' parameter of io.write_nev"):
+        write_nev(table, qrels, attributes, out, lengths=lists.lengths)
+    write_nev(table, qrels, attributes, out, lengths=lists.lengths, overwrite=True)
+    with pytest.raises(ValueError, match=r"'lengths' parameter of io.write_nev must give a length"):
+        write_nev(table, qrels, attributes, stream, lengths=lists.lengths[:, :1])
+    with pytest.raises(ValueError, match=r"'lengths' parameter of io.write_nev must hold"):
+        write_nev(table, qrels, attributes, stream, lengths=-lists.lengths)
 
 
 def test_cli_nev_out_dir_reproduces_the_expected_files(tmp_path):
@@ -185,7 +201,7 @@ def _random_case(rng, tmp_path, n_topics=6, n_runs=3):
     attrs = []
     for m, a in enumerate(sets):
         (tmp_path / f"g{m}").write_text("\n".join(g_lines[m]) + "\n")
-        attrs.append(rankings.AttributeData(a, read_gmemb(tmp_path / f"g{m}")))
+        attrs.append(AttributeData(a, read_gmemb(tmp_path / f"g{m}")))
     runs, ranked = [], []
     for r in range(n_runs):
         lines, lists = [], {}
@@ -793,7 +809,7 @@ def test_the_join_is_the_same_in_any_number_of_pieces(tmp_path, seed, monkeypatc
         if seed % 2:
             lines = [lines[i] for i in rng.permutation(len(lines))]
         path.write_text("\n".join(lines) + "\n")
-        shuffled.append(rankings.AttributeData(data.attribute, read_gmemb(path)))
+        shuffled.append(AttributeData(data.attribute, read_gmemb(path)))
     tables = []
     for n in (1, 2, 3, 5, 50):
         assert len(rankings._pieces(shuffled[0].memberships, n)) <= n

@@ -15,9 +15,8 @@ import oracles
 from conftest_data import SETS, random_record, system_turn_of
 from fairconv import _core, gfrc, gfrc2
 from fairconv.cli import main
-from fairconv.conversation import batch_from_records
 from fairconv.datasets import path
-from fairconv.io import read_attribute_sets, read_conversations
+from fairconv.io import batch_from_records, read_attribute_sets, read_conversations
 
 REFERENCE = Path(__file__).parent / "reference" / "conversations.csv"
 
@@ -258,7 +257,7 @@ def test_annotating_a_later_repeat_changes_no_score(seed):
 )
 def test_inserting_nonrelevant_words_shifts_r_exactly(names, k, variant):
     """Inserting k words before a nugget changes R exactly as shifting it by k."""
-    from fairconv.conversation import find_span
+    from fairconv.io import find_span
 
     body = " ".join(f"{n}-{i} filler words" for i, n in enumerate(names))
     text = "U:Give me names S:Sure " + body
@@ -553,3 +552,39 @@ def test_turns_html_says_what_it_leaves_out():
     page = many._repr_html_()
     assert page.count("<tr>") == 21 and "10 more rows not shown" in page
     assert len(repr(many)) <= 500 and "rows=30" in repr(many)
+
+
+@pytest.mark.parametrize("family", [gfrc, gfrc2], ids=["gfrc", "gfrc2"])
+def test_a_run_without_a_conversation_for_a_topic_scores_0_there_with_a_notice(
+    family, tmp_path, capsys
+):
+    """The missing-topic notice of every family, attributed to the caller's line; the
+    counts are in the table's notices, and the command line prints it as one line."""
+    import json
+
+    from fairconv import FairconvWarning
+
+    rng = np.random.default_rng(5)
+    recs = [random_record(rng, t, r)[0] for t, r in (("T1", "A"), ("T2", "A"), ("T3", "A"),
+                                                  ("T1", "B"))]  # fmt: skip
+    batch = batch_from_records(recs, SETS[:2], sources=[f"c.jsonl:{i}" for i in range(1, 5)])
+    message = (
+        r"^run 'B' has no conversation for 2 of the 3 topics scored \(T2, T3\): they score 0 there$"
+    )
+    with pytest.warns(FairconvWarning, match=message) as caught:
+        table = family.evaluate(batch)
+    assert len(caught) == 1 and caught[0].filename == __file__
+    assert table.notices == {"topics_scored": 3, "topics_missing": {"A": 0, "B": 2}}
+    assert all(table.value("B", t, m) == 0 for t in ("T2", "T3") for m in table.measures)
+    assert table.present.all()
+    data, sets = tmp_path / "c.jsonl", tmp_path / "sets.json"
+    data.write_text("".join(json.dumps(r) + "\n" for r in recs))
+    sets.write_text(json.dumps({a.name: {"target": a.target.tolist(), "scale": a.scale}
+                                for a in SETS[:2]}))  # fmt: skip
+    name = family.__name__.split(".")[-1]
+    assert main([name, "--attributes", str(sets), "-o", str(tmp_path / "o.tsv"), str(data)]) == 0
+    err = capsys.readouterr().err
+    assert err == (
+        f"fairconv {name}: warning: run 'B' has no conversation for 2 of the 3 topics scored "
+        "(T2, T3): they score 0 there\n"
+    )

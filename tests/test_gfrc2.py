@@ -13,9 +13,8 @@ import oracles
 from conftest_data import SETS, random_record
 from fairconv import gfrc2
 from fairconv.cli import main
-from fairconv.conversation import batch_from_records
 from fairconv.datasets import path
-from fairconv.io import read_attribute_sets, read_conversations
+from fairconv.io import batch_from_records, read_attribute_sets, read_conversations
 
 REFERENCE = Path(__file__).parent / "reference" / "gfrc2_clusters.csv"
 

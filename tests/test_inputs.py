@@ -8,8 +8,15 @@ import pytest
 
 from fairconv import FairconvWarning, gfr, ragfair
 from fairconv.datasets import fairweb1_pilot, path
-from fairconv.io import as_memberships, as_qrels, as_run, as_runs, read_answers, read_run
-from fairconv.rankings import load_attribute
+from fairconv.io import (
+    as_memberships,
+    as_qrels,
+    as_run,
+    as_runs,
+    load_attribute,
+    read_answers,
+    read_run,
+)
 
 P = path("fairweb1-pilot")
 Qrel = namedtuple("Qrel", "query_id doc_id relevance iteration")

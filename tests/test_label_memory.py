@@ -20,8 +20,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import fairconv.io._conversations as conversations
-from fairconv import nuggets
+import fairconv.io._labels as labels_module
+from fairconv import io
 from fairconv.agreement import read_label_file
 from fairconv.io import iter_jsonl, read_labels
 from fairconv.io._text import RESERVED_TOPIC, RESERVED_TOPIC_RULE
@@ -60,9 +60,15 @@ def _one_edit(a: str, b: str) -> bool:
     return any(long[:k] + long[k + 1 :] == short for k in range(len(long)))
 
 
-def oracle_labels(records, sources, missing_run=None):
-    """(runs, topics, turns, counts) by a plain loop over the records, one rule at a time."""
+def oracle_labels(records, sources, missing_run="run"):
+    """(runs, topics, turns, counts) by a plain loop over the records, one rule at a time.
+
+    Every record gives its run or none does (as the first record): then the run is
+    ``missing_run``, the file's name or ``run`` for records given in memory.
+    """
     runs, topics, turns, counts = [], [], [], []
+    first = records[0] if records else None
+    first_given = isinstance(first, dict) and first.get("run") is not None
     for rec, where in zip(records, sources, strict=True):
         if not isinstance(rec, dict):
             raise ValueError(f"{where}: a label record must be a JSON object")
@@ -75,8 +81,15 @@ def oracle_labels(records, sources, missing_run=None):
                 raise ValueError(f'{where}: a label record needs "{key}"')
         topics.append(_oracle_id(rec["topic"], "topic", where))
         turns.append(_oracle_id(rec["turn"], "turn", where))
-        run = rec.get("run", missing_run)
-        runs.append("" if run is None else _oracle_id(run, "run", where))
+        run = rec.get("run")
+        if (run is not None) != first_given:
+            told = "gives a" if run is not None else "has no"
+            other = "none" if run is not None else "one"
+            raise ValueError(
+                f'{where}: the record {told} "run", while {sources[0]} gives {other}: give '
+                'every record its "run", or none'
+            )
+        runs.append(_oracle_id(missing_run if run is None else run, "run", where))
         gold = set(_oracle_ids(rec["gold"], "gold", where))
         extracted = set(_oracle_ids(rec["extracted"], "extracted", where))
         pairs = rec.get("ntn", [])
@@ -122,7 +135,7 @@ def _outcome(call):
         labels = call()
     except ValueError as exc:
         return "error", _head(str(exc))
-    if isinstance(labels, nuggets.MatchLabels):
+    if isinstance(labels, io.MatchLabels):
         counts = np.asarray(labels.counts).tolist()
         return "labels", (list(labels.runs), list(labels.topics), list(labels.turns), counts)
     runs, topics, turns, counts = labels[:4]
@@ -200,10 +213,10 @@ FUZZ = settings(
 def test_records_in_blocks_agree_with_a_plain_loop(monkeypatch, recs, block):
     sources = [f"record {i + 1}" for i in range(len(recs))]
     want = _outcome(lambda: oracle_labels(recs, sources))
-    assert _outcome(lambda: nuggets.labels_from_records(recs)) == want
+    assert _outcome(lambda: io.labels_from_records(recs)) == want
     with monkeypatch.context() as m:
-        m.setattr(nuggets, "_BLOCK", block)
-        assert _outcome(lambda: nuggets.labels_from_records(recs)) == want
+        m.setattr(labels_module, "_BLOCK", block)
+        assert _outcome(lambda: io.labels_from_records(recs)) == want
 
 
 LINES = st.one_of(
@@ -229,7 +242,7 @@ def test_a_file_read_in_blocks_gives_what_reading_it_whole_gives(
     want = _outcome(lambda: oracle_file(f))
     assert _outcome(lambda: read_labels(f)) == want
     with monkeypatch.context() as m:
-        m.setattr(conversations, "_BLOCK_BYTES", data.draw(st.integers(1, 200)))
+        m.setattr(labels_module, "_BLOCK_BYTES", data.draw(st.integers(1, 200)))
         got = _outcome(lambda: read_labels(f))
     assert got == want
     if want[0] == "labels":  # and the places of the records
@@ -259,13 +272,13 @@ GOOD = {"topic": "T1", "turn": "T1_1", "gold": ["g1"], "extracted": ["e1"]}
 def test_errors_keep_their_order_across_blocks(tmp_path, monkeypatch, lines, message, block_bytes):
     f = tmp_path / "l.jsonl"
     f.write_text("\n".join(x if isinstance(x, str) else json.dumps(x) for x in lines) + "\n")
-    monkeypatch.setattr(conversations, "_BLOCK_BYTES", block_bytes)
+    monkeypatch.setattr(labels_module, "_BLOCK_BYTES", block_bytes)
     with pytest.raises(ValueError, match=message):
         read_labels(f)
 
 
 def test_a_file_of_blank_blocks_is_empty(tmp_path, monkeypatch):
-    monkeypatch.setattr(conversations, "_BLOCK_BYTES", 1)
+    monkeypatch.setattr(labels_module, "_BLOCK_BYTES", 1)
     (tmp_path / "l.jsonl").write_text("\n \n\t\n")
     with pytest.raises(ValueError, match=r"l\.jsonl: the file is empty"):
         read_labels(tmp_path / "l.jsonl")

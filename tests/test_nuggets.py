@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fairconv import nuggets
+from fairconv import io, nuggets
 from fairconv.cli import main
 from fairconv.datasets import path
 from fairconv.io import read_labels
@@ -71,7 +71,7 @@ def records(draw):
 
 @given(records(), st.randoms(use_true_random=False))
 def test_agrees_with_loop_in_range_and_order_free(recs, rnd):
-    t = nuggets.evaluate(nuggets.labels_from_records(recs))
+    t = nuggets.evaluate(io.labels_from_records(recs))
     for rec in recs:
         want = _loop(rec)
         for m, w in zip(nuggets.MEASURES, want, strict=False):
@@ -80,7 +80,7 @@ def test_agrees_with_loop_in_range_and_order_free(recs, rnd):
             assert np.isnan(got) or 0 <= got <= 1
     shuffled = list(recs)
     rnd.shuffle(shuffled)
-    t2 = nuggets.evaluate(nuggets.labels_from_records(shuffled))
+    t2 = nuggets.evaluate(io.labels_from_records(shuffled))
     np.testing.assert_allclose(t.mean()[0], t2.mean()[0], atol=1e-15)
 
 
@@ -122,14 +122,14 @@ def test_bad_labels_name_file_line_and_field(tmp_path, change, message):
 def test_missing_fields(missing):
     rec = {k: v for k, v in GOOD.items() if k != missing}
     with pytest.raises(ValueError, match=f'record 1: a label record needs "{missing}"'):
-        nuggets.labels_from_records([rec])
+        io.labels_from_records([rec])
 
 
 def test_records_that_are_not_objects():
     with pytest.raises(
         ValueError, match=r"record 2: a label record must be a JSON object, got \[1\]"
     ):
-        nuggets.labels_from_records([GOOD, [1]])
+        io.labels_from_records([GOOD, [1]])
 
 
 def test_empty_label_file_is_an_error(tmp_path):
@@ -142,29 +142,29 @@ def test_empty_label_file_is_an_error(tmp_path):
     "call, error, message",
     [
         (
-            lambda: nuggets.labels_from_records(GOOD),
+            lambda: io.labels_from_records(GOOD),
             TypeError,
-            "'records' parameter of nuggets.labels_from_records",
+            "'records' parameter of io.labels_from_records",
         ),
         (
-            lambda: nuggets.labels_from_records("abc"),
+            lambda: io.labels_from_records("abc"),
             TypeError,
-            "'records' parameter of nuggets.labels_from_records",
+            "'records' parameter of io.labels_from_records",
         ),
         (
-            lambda: nuggets.labels_from_records([]),
+            lambda: io.labels_from_records([]),
             ValueError,
-            "'records' parameter of nuggets.labels_from_records must hold at least one",
+            "'records' parameter of io.labels_from_records must hold at least one",
         ),
         (
-            lambda: nuggets.labels_from_records([GOOD], sources=["a", "b"]),
+            lambda: io.labels_from_records([GOOD], sources=["a", "b"]),
             ValueError,
-            "'sources' parameter of nuggets.labels_from_records.*Got 2",
+            "'sources' parameter of io.labels_from_records.*Got 2",
         ),
         (
-            lambda: nuggets.labels_from_records([GOOD], sources=[1]),
+            lambda: io.labels_from_records([GOOD], sources=[1]),
             TypeError,
-            "'sources' parameter of nuggets.labels_from_records",
+            "'sources' parameter of io.labels_from_records",
         ),
         (
             lambda: nuggets.evaluate([GOOD]),
@@ -172,22 +172,20 @@ def test_empty_label_file_is_an_error(tmp_path):
             "'labels' parameter of nuggets.evaluate must be a MatchLabels.*Got list",
         ),
         (
-            lambda: nuggets.evaluate(nuggets.labels_from_records([GOOD]), average="mean"),
+            lambda: nuggets.evaluate(io.labels_from_records([GOOD]), average="mean"),
             ValueError,
             "'average' parameter of nuggets.evaluate",
         ),
         (lambda: read_labels(3), TypeError, "'path' parameter of io.read_labels"),
         (
-            lambda: nuggets.MatchLabels(
-                ("r",), ("t",), ("u",), np.array([[2, 1, 0, 0, 0]]), ("s",)
-            ),
+            lambda: io.MatchLabels(("r",), ("t",), ("u",), np.array([[2, 1, 0, 0, 0]]), ("s",)),
             ValueError,
-            "'counts' parameter of nuggets.MatchLabels",
+            "'counts' parameter of io.MatchLabels",
         ),
         (
-            lambda: nuggets.MatchLabels(("r",), ("t",), (), np.zeros((1, 5), int), ("s",)),
+            lambda: io.MatchLabels(("r",), ("t",), (), np.zeros((1, 5), int), ("s",)),
             ValueError,
-            "'turns' parameter of nuggets.MatchLabels",
+            "'turns' parameter of io.MatchLabels",
         ),
     ],
 )
@@ -206,7 +204,7 @@ def test_average_is_case_insensitive_and_micro_differs_from_macro():
 
 def test_turn_ids_that_do_not_start_with_their_topic_are_prefixed():
     recs = [dict(GOOD, topic="T1", turn="T10_1"), dict(GOOD, topic="T10", turn="T10_1")]
-    t = nuggets.evaluate(nuggets.labels_from_records(recs))
+    t = nuggets.evaluate(io.labels_from_records(recs))
     assert t.topics == ("T1/T10_1", "T10_1")
 
 
@@ -235,7 +233,7 @@ def test_distinct_topic_turn_pairs_get_distinct_rows(pairs, names):
     """002 scores each evaluated turn (Eqs. 4-6): two distinct (topic, turn) pairs are
     two turns, never one row reported as a duplicate."""
     recs = [dict(GOOD, topic=p, turn=t) for p, t in pairs]
-    t = nuggets.evaluate(nuggets.labels_from_records(recs))
+    t = nuggets.evaluate(io.labels_from_records(recs))
     assert sorted(t.topics) == sorted(names)
     assert len(t.topics) == len(pairs)
 
@@ -248,13 +246,13 @@ TURNS = st.sampled_from(["2", "T1/2", "T1_1", "_1", "%2F2", "T1%2F2", "/2", "x/2
 @given(st.lists(st.tuples(TOPICS, TURNS), min_size=2, max_size=8, unique=True))
 def test_row_names_are_one_to_one_with_the_pairs(pairs):
     recs = [dict(GOOD, topic=p, turn=t) for p, t in pairs]
-    t = nuggets.evaluate(nuggets.labels_from_records(recs))
+    t = nuggets.evaluate(io.labels_from_records(recs))
     assert len(t.topics) == len(pairs)
 
 
 def test_the_same_pair_twice_in_one_run_is_still_an_error():
-    with pytest.raises(ValueError, match=r"run '' has two entries for topic 'T_1'"):
-        nuggets.evaluate(nuggets.labels_from_records([GOOD, GOOD]))
+    with pytest.raises(ValueError, match=r"run 'run' has two entries for topic 'T_1'"):
+        nuggets.evaluate(io.labels_from_records([GOOD, GOOD]))
 
 
 @pytest.mark.parametrize(
@@ -267,7 +265,7 @@ def test_the_same_pair_twice_in_one_run_is_still_an_error():
 def test_unknown_fields_of_label_records_are_refused(field, message):
     rec = {"topic": "T1", "turn": "T1_1", "gold": [], "extracted": [], field: 1}
     with pytest.raises(ValueError, match=message):
-        nuggets.labels_from_records([rec])
+        io.labels_from_records([rec])
 
 
 def test_ratios_is_the_array_function_of_evaluate():
@@ -286,3 +284,63 @@ def test_evaluate_measures_picks_and_orders_the_columns():
     assert t.value("demo-run", "T1_1", "Recall-NtR") == 0.75
     with pytest.raises(ValueError, match="'Recall_NtN', the old spelling of 'Recall-NtN'"):
         nuggets.evaluate(labels, measures=["Recall_NtN"])
+
+
+@pytest.mark.parametrize("name", ["MatchLabels", "labels_from_records"])
+def test_the_label_records_keep_working_from_their_old_home_for_one_release(name):
+    with pytest.warns(
+        DeprecationWarning, match=rf"fairconv\.nuggets\.{name} has moved to fairconv\.io"
+    ):
+        assert getattr(nuggets, name) is getattr(io, name)
+
+
+def test_the_nugget_readers_are_ios_objects():
+    """One home per reader, documented there: nuggets re-exports the same objects."""
+    assert nuggets.read_nuggetizer is io.read_nuggetizer
+    assert nuggets.read_cone_rag is io.read_cone_rag
+    assert nuggets.NuggetizerAssignments is io.NuggetizerAssignments
+
+
+def test_labels_that_name_no_run_give_a_run_that_reads_back(tmp_path, capsys):
+    """In memory, the run named ``run`` (never ""); in a file, the file's name: either way
+    the TSV written reads back with the same values."""
+    from fairconv.io import read_scores
+
+    recs = [{**GOOD, "topic": f"T{k}", "turn": f"T{k}_1"} for k in range(3)]
+    labels = io.labels_from_records(recs)
+    assert set(labels.runs) == {"run"}
+    out = tmp_path / "scores.tsv"
+    table = nuggets.evaluate(labels)
+    table.to_tsv(out)
+    back = read_scores(out)
+    assert back.runs == ("run",) and back.value("run", "T1_1", "Recall-NtN") == table.value(
+        "run", "T1_1", "Recall-NtN"
+    )
+    f = tmp_path / "my-labels.jsonl"
+    f.write_text("".join(json.dumps(r) + "\n" for r in recs))
+    cli_out = tmp_path / "cli.tsv"
+    assert main(["nuggets", "-o", str(cli_out), str(f)]) == 0
+    assert read_scores(cli_out).runs == ("my-labels.jsonl",)
+
+
+def test_a_run_without_labels_for_a_turn_is_left_out_there_with_a_notice(tmp_path, capsys):
+    from fairconv import FairconvWarning
+
+    recs = [{**GOOD, "run": r, "topic": t, "turn": f"{t}_1"}
+            for r, t in (("a", "T1"), ("a", "T2"), ("b", "T1"))]  # fmt: skip
+    message = (
+        r"^run 'b' has no match labels for 1 of the 2 topics scored \(T2_1\): they are left "
+        r"out of its mean$"
+    )
+    with pytest.warns(FairconvWarning, match=message) as caught:
+        table = nuggets.evaluate(io.labels_from_records(recs))
+    assert len(caught) == 1 and caught[0].filename == __file__
+    assert table.notices == {"topics_scored": 2, "topics_missing": {"a": 0, "b": 1}}
+    assert not table.present[table.topics.index("T2_1"), table.runs.index("b")].any()
+    f = tmp_path / "l.jsonl"
+    f.write_text("".join(json.dumps(r) + "\n" for r in recs))
+    assert main(["nuggets", "-o", str(tmp_path / "o.tsv"), str(f)]) == 0
+    assert capsys.readouterr().err == (
+        "fairconv nuggets: warning: run 'b' has no match labels for 1 of the 2 topics scored "
+        "(T2_1): they are left out of its mean\n"
+    )

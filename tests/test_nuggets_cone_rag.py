@@ -9,6 +9,7 @@
 import json
 import math
 import shutil
+import warnings
 from pathlib import Path
 
 import pytest
@@ -29,6 +30,29 @@ def _files(case):
     return d / "gold.json", d / "response_nuggets.json", (ntn if ntn.exists() else None), ntr
 
 
+def scores(labels, **options):
+    """cone_rag_scores, and its notices: one per run lacking rows another run has (left
+    out of its mean, as CONE-RAG leaves them out), counted in the table's notices."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        table = nuggets.cone_rag_scores(labels, **options)
+    rows: dict = {}
+    for run, turn in zip(labels.runs, labels.turns, strict=True):
+        rows.setdefault(run, set()).add(turn)
+    lacking = {run: [t for t in table.topics if t not in mine] for run, mine in rows.items()}
+    expected = [
+        f"run {run!r} has no NtN or NtR result for {len(turns)} of the {len(table.topics)} "
+        "topics scored"
+        for run, turns in lacking.items()
+        if turns
+    ]
+    assert [str(w.message).split(" (")[0] for w in caught] == expected
+    assert all(str(w.message).endswith("left out of its mean, as CONE-RAG leaves them out")
+               for w in caught)  # fmt: skip
+    assert table.notices["topics_missing"] == {run: len(t) for run, t in lacking.items()}
+    return table
+
+
 def _same(got, want):
     return (want is None and math.isnan(got)) or got == want
 
@@ -37,7 +61,7 @@ def _same(got, want):
 def test_per_turn_values_and_run_means_equal_cone_rags(case):
     gold, resp, ntn, ntr = _files(case)
     view = json.loads((REF / case / "expected.json").read_text())["fairconv_view"]
-    table = nuggets.cone_rag_scores(nuggets.read_cone_rag(gold, resp, ntn=ntn, ntr=ntr))
+    table = scores(nuggets.read_cone_rag(gold, resp, ntn=ntn, ntr=ntr))
     for row in view["per_turn"]:
         for m in table.measures:
             assert _same(table.value(row["run"], row["turn"], m), row[OLD[m]]), (row, m)
@@ -53,18 +77,18 @@ def test_per_turn_values_and_run_means_equal_cone_rags(case):
 
 def test_ntr_alone_and_ntn_alone():
     gold, resp, ntn, ntr = _files("basic")
-    only_ntr = nuggets.cone_rag_scores(nuggets.read_cone_rag(gold, resp, ntr=ntr))
+    only_ntr = scores(nuggets.read_cone_rag(gold, resp, ntr=ntr))
     assert only_ntr.measures == ("Recall-NtR",)
     assert only_ntr.value("runB", "all", "Recall-NtR") == 0.41666666666666663
-    only_ntn = nuggets.cone_rag_scores(nuggets.read_cone_rag(gold, resp, ntn=ntn))
+    only_ntn = scores(nuggets.read_cone_rag(gold, resp, ntn=ntn))
     assert only_ntn.measures == ("Recall-NtN", "Precision-NtN")
-    with pytest.raises(ValueError, match="'ntn' and 'ntr' parameters of nuggets.read_cone_rag"):
+    with pytest.raises(ValueError, match="'ntn' and 'ntr' parameters of io.read_cone_rag"):
         nuggets.read_cone_rag(gold, resp)
 
 
 def test_gold_nuggets_without_text_are_read_as_ntr_reads_them():
     gold, resp, _, ntr = _files("err_gold_without_text")
-    table = nuggets.cone_rag_scores(nuggets.read_cone_rag(gold, resp, ntr=ntr))
+    table = scores(nuggets.read_cone_rag(gold, resp, ntr=ntr))
     assert table.value("runA", "all", "Recall-NtR") == 1.0
 
 
@@ -236,9 +260,7 @@ def test_agrees_with_the_loop(tmp_path_factory, data):
         results["predicted_gold_nuggets"].setdefault(run, {})[turn] = predicted[run, turn]
         results["predictive_response_nuggets"].setdefault(run, {})[turn] = predictive[run, turn]
     (d / "ntn.json").write_text(json.dumps(results))
-    table = nuggets.cone_rag_scores(
-        nuggets.read_cone_rag(d / "gold.json", d / "resp.json", ntn=d / "ntn.json")
-    )
+    table = scores(nuggets.read_cone_rag(d / "gold.json", d / "resp.json", ntn=d / "ntn.json"))
     for run, (recall, precision) in loop_cone_rag(gold, entries, predicted, predictive).items():
         assert table.value(run, "all", "Recall-NtN") == recall
         assert table.value(run, "all", "Precision-NtN") == precision
@@ -277,7 +299,7 @@ def test_coverage_files_alone(case):
     gold, _, _, ntr = _files(case)
     ntr = [p for p in ntr if case != "ntr_existing_output" or p.name == "coverage_runB.jsonl"]
     view = json.loads((REF / case / "expected.json").read_text())["fairconv_view"]
-    table = nuggets.cone_rag_scores(nuggets.read_cone_rag(gold, ntr=ntr))
+    table = scores(nuggets.read_cone_rag(gold, ntr=ntr))
     assert table.measures == ("Recall-NtR",)
     for p in ntr:
         run = p.name[len("coverage_") : -len(".jsonl")]
@@ -290,8 +312,59 @@ def test_coverage_files_alone(case):
 def test_measures_picks_among_those_the_files_give():
     gold, resp, ntn, ntr = _files("basic")
     labels = nuggets.read_cone_rag(gold, resp, ntn=ntn)
-    assert nuggets.cone_rag_scores(labels, measures=["Precision-NtN"]).measures == (
-        "Precision-NtN",
-    )
+    assert scores(labels, measures=["Precision-NtN"]).measures == ("Precision-NtN",)
     with pytest.raises(ValueError, match="must name measures it computes"):
-        nuggets.cone_rag_scores(labels, measures=["Recall-NtR"])  # no coverage file read
+        scores(labels, measures=["Recall-NtR"])  # no coverage file read
+
+
+TURN_IDS = st.one_of(
+    st.sampled_from(["1_1", "all", "1 1", "1\t1", "", " 1_1", "1_1\n", "\u00a01", "ok"]),
+    st.text(max_size=4),
+)
+
+
+@pytest.mark.parametrize("place", ["gold", "response", "coverage"])
+@given(turn=TURN_IDS)
+def test_turn_ids_follow_the_id_rule_wherever_they_are(tmp_path_factory, place, turn):
+    """A turn id is a row of the table: the id rule of every reader holds for the keys of
+    the gold and response files as for coverage lines, and 'all' (the mean rows) is
+    refused with a message that says so."""
+    from fairconv._validation import id_fault, json_repr
+
+    d = tmp_path_factory.mktemp("ids")
+    good = "1_1"
+    ids = {place: turn, **{p: good for p in ("gold", "response", "coverage") if p != place}}
+    bad = id_fault(turn) is not None or turn == "all"
+    gold_turns = {good: {"g1": {"text": "x"}}}
+    if place == "gold" or not bad:  # a valid turn of the other files has its gold nuggets
+        gold_turns[turn] = {"g1": {"text": "x"}}
+    (d / "gold.json").write_text(json.dumps(gold_turns))
+    resp = {ids["response"]: {"runA": {"nuggets": {"matched": ["a"]}}}}
+    (d / "resp.json").write_text(json.dumps(resp))
+    line = {"topic_turn_id": ids["coverage"], "covered": ["g1"], "uncovered": [], "recall": 1.0}
+    (d / "coverage_runA.jsonl").write_text(json.dumps(line) + "\n")
+    try:
+        nuggets.read_cone_rag(d / "gold.json", d / "resp.json", ntr=[d / "coverage_runA.jsonl"])
+    except ValueError as exc:
+        assert bad, exc
+        message = str(exc)
+        if turn == "all":
+            assert "is the name of the mean rows in fairconv's output; rename the turn" in message
+        else:
+            assert '"turn id" must' in message or '"topic_turn_id" must' in message
+            assert json_repr(turn) in message  # as messages write values
+        where = {"gold": "gold.json", "response": "resp.json", "coverage": "coverage_runA.jsonl:1"}
+        assert message.startswith(str(d / where[place])), message
+    else:
+        assert not bad
+
+
+def test_a_turn_with_a_space_is_refused_on_the_command_line(tmp_path, capsys):
+    (tmp_path / "gold.json").write_text(json.dumps({"1 1": {"g1": {"text": "x"}}}))
+    line = {"topic_turn_id": "1_1", "covered": [], "uncovered": [], "recall": 0}
+    (tmp_path / "coverage_r.jsonl").write_text(json.dumps(line) + "\n")
+    argv = ["nuggets", "--input-format", "cone-rag", "--gold", str(tmp_path / "gold.json"),
+            "--ntr", str(tmp_path / "coverage_r.jsonl")]  # fmt: skip
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and '"turn id" must not contain' in err and '"1 1"' in err

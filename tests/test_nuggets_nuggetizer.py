@@ -43,6 +43,32 @@ def _quiet(call, *args, **kwargs):
         return call(*args, **kwargs)
 
 
+def scores(assignments, **options):
+    """nuggetizer_scores, and its notices: one per run lacking topics another run has
+    (left out of its mean, as nuggetizer leaves them out), counted in the notices."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        table = nuggets.nuggetizer_scores(assignments, **options)
+    parts = assignments if isinstance(assignments, list) else [assignments]
+    rows: dict = {}
+    for part in parts:
+        for run, topic in zip(part.runs, part.topics, strict=True):
+            rows.setdefault(run, set()).add(topic)
+    lacking = {run: [t for t in table.topics if t not in mine] for run, mine in rows.items()}
+    expected = [
+        f"run {run!r} has no assignment record for {len(topics)} of the {len(table.topics)} "
+        f"topics scored ({', '.join(topics)}): they are left out of its mean, as nuggetizer "
+        "leaves them out"
+        for run, topics in lacking.items()
+        if topics
+    ]
+    assert [str(w.message) for w in caught if "nuggetizer does not know" not in str(w.message)] == (
+        expected
+    )
+    assert table.notices["topics_missing"] == {run: len(t) for run, t in lacking.items()}
+    return table
+
+
 # --------------------------------------------------------------------------- the oracle
 
 
@@ -105,7 +131,7 @@ FILES = [
 def test_files_read_as_nuggetizer_reads_them(case):
     expected = _expected(case)
     assignments = _quiet(nuggets.read_nuggetizer, CASES / f"{case}.input.jsonl")
-    table = nuggets.nuggetizer_scores(assignments)
+    table = scores(assignments)
     records = _records(case)
     for rec, want in zip(records, expected["calculate_nugget_scores"], strict=True):
         got = [table.value(rec["run_id"], str(rec["qid"]), m) for m in NAMES]
@@ -118,9 +144,8 @@ def test_files_read_as_nuggetizer_reads_them(case):
 
 
 def test_two_run_ids_in_one_file_are_two_runs():
-    table = nuggets.nuggetizer_scores(
-        nuggets.read_nuggetizer(CASES / "several_run_ids.input.jsonl")
-    )
+    table = scores(nuggets.read_nuggetizer(CASES / "several_run_ids.input.jsonl"))
+    assert table.notices["topics_missing"] == {"demo-run": 0, "direct-assign": 1}
     assert table.runs == ("demo-run", "direct-assign")
     assert table.value("demo-run", "all", "vital-score") == 0.75  # (1 + 0.5) / 2
     assert table.value("direct-assign", "all", "vital-score") == 0.0
@@ -352,7 +377,7 @@ def test_bad_counts_name_the_parameter(counts):
 def test_scores_of_a_bad_argument_name_the_function():
     with pytest.raises(TypeError, match="'assignments' parameter of nuggets.nuggetizer_scores"):
         nuggets.nuggetizer_scores([1])
-    with pytest.raises(TypeError, match="'path_or_records' parameter of nuggets.read_nuggetizer"):
+    with pytest.raises(TypeError, match="'path_or_records' parameter of io.read_nuggetizer"):
         nuggets.read_nuggetizer(3)
 
 
@@ -393,3 +418,10 @@ def test_measures_picks_and_orders_the_columns():
     assert table.value("runA", "all", "all-score") == 0.5
     with pytest.raises(ValueError, match="old spelling|Did you mean 'all-score'"):
         nuggets.nuggetizer_scores(assignments, measures=["all_score"])
+
+
+def test_the_unknown_label_notice_points_at_the_callers_line():
+    rec = {"qid": "q1", "run_id": "r", "nuggets": [{"importance": "Vital", "assignment": "x"}]}
+    with pytest.warns(FairconvWarning, match="nuggetizer does not know") as caught:
+        nuggets.read_nuggetizer([rec])
+    assert {w.filename for w in caught} == {__file__}

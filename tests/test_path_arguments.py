@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from fairconv import agreement, io, nuggets, trecfair
+from fairconv import agreement, io, trecfair
 
 READERS = {
     "io.read_qrels": (lambda x: io.read_qrels(x), "path"),
@@ -29,8 +29,8 @@ READERS = {
     "trecfair.read_metadata": (lambda x: trecfair.read_metadata(x, edition=2021), "path"),
     "trecfair.read_background": (lambda x: trecfair.read_background(x), "source"),
     "trecfair.read_work": (lambda x: trecfair.read_work(x), "path"),
-    "nuggets.read_nuggetizer": (lambda x: nuggets.read_nuggetizer(x), "path_or_records"),
-    "nuggets.read_cone_rag": (lambda x: nuggets.read_cone_rag(x), "gold"),
+    "io.read_nuggetizer": (lambda x: io.read_nuggetizer(x), "path_or_records"),
+    "io.read_cone_rag": (lambda x: io.read_cone_rag(x), "gold"),
     "agreement.read_label_file": (lambda x: agreement.read_label_file(x), "path"),
 }
 

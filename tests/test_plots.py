@@ -170,7 +170,7 @@ def test_gfrc2_clusters_panels_and_bad_indices():
 
 
 def _many_conversations(n_topics, n_runs):
-    from fairconv.conversation import batch_from_records
+    from fairconv.io import batch_from_records
 
     records = []
     for t in range(n_topics):

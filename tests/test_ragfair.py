@@ -13,11 +13,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import oracles
-from fairconv import AttributeSet, _core, ragfair
+from fairconv import AttributeSet, _core, io, ragfair
 from fairconv.cli import main
 from fairconv.datasets import path
-from fairconv.io import read_answers, read_golddistr, read_qrels, read_run
-from fairconv.rankings import load_attribute
+from fairconv.io import load_attribute, read_answers, read_golddistr, read_qrels, read_run
 from fairconv.results import ScoreTable
 
 REFERENCE = Path(__file__).parent / "reference" / "rigf_tables.csv"
@@ -570,3 +569,11 @@ def test_overall_values_are_undefined_where_every_covering_set_has_weight_zero(t
     for m in ("GF-Re", "GF-Gen", "RIGF"):
         assert np.isnan(t.value("x", "M2", m)), m
     assert t.value("x", "all", "GF-Re") == t.value("x", "M1", "GF-Re")
+
+
+def test_answers_keep_working_from_their_old_home_for_one_release():
+    with pytest.warns(
+        DeprecationWarning, match=r"fairconv\.ragfair\.Answers has moved to fairconv\.io"
+    ):
+        assert ragfair.Answers is io.Answers
+    assert ragfair.answer_distributions is io._answers.answer_distributions

@@ -12,8 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fairconv import AttributeSet, conversation
-from fairconv.conversation import _text_turns, batch_from_records, turns_of
+from fairconv import AttributeSet
+from fairconv.io import _conversation_records as conversation
+from fairconv.io import batch_from_records, turns_of
+from fairconv.io._conversation_records import _text_turns
 
 
 def reference(text: str):

@@ -12,9 +12,15 @@ import numpy as np
 import pytest
 
 from fairconv import AttributeSet, gfr, gfrc, gfrc2, ragfair
-from fairconv.conversation import batch_from_records, find_span, turns_of, word_at
 from fairconv.datasets import load_case, path
-from fairconv.io import read_attribute_sets, read_conversations
+from fairconv.io import (
+    batch_from_records,
+    find_span,
+    read_attribute_sets,
+    read_conversations,
+    turns_of,
+    word_at,
+)
 
 PILOT = path("fairweb1-pilot")
 CASES = path("cases")
@@ -362,10 +368,10 @@ def test_rule8_a_failed_run_leaves_no_partial_output(tmp_path):
         (lambda: ragfair.attention_distribution([1], [[1, 0]], cutoff=0), ValueError,
          "'cutoff' parameter of ragfair.attention_distribution"),
         (lambda: turns_of(None), TypeError,
-         "'text' parameter of conversation.turns_of must be a string"),
+         "'text' parameter of io.turns_of must be a string"),
         (lambda: find_span("U:a S:b", "b", occurrence=0), ValueError,
-         "'occurrence' parameter of conversation.find_span"),
-        (lambda: word_at("U:a", -1), ValueError, "'offset' parameter of conversation.word_at"),
+         "'occurrence' parameter of io.find_span"),
+        (lambda: word_at("U:a", -1), ValueError, "'offset' parameter of io.word_at"),
         (lambda: gfr.gfr([[1]], np.zeros((1, 1, 2)), [SETS[0]]), TypeError,
          "'memberships' parameter of gfr.gfr"),
         (lambda: gfrc.gfrc("batch.jsonl"), TypeError, "'batch' parameter of gfrc.gfrc"),

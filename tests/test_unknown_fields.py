@@ -11,9 +11,8 @@ import pytest
 
 from fairconv import AttributeSet
 from fairconv._validation import did_you_mean
-from fairconv.conversation import batch_from_records
 from fairconv.datasets import path
-from fairconv.io import read_answers, read_conversations, read_labels
+from fairconv.io import batch_from_records, read_answers, read_conversations, read_labels
 
 SETS = [AttributeSet("A", [0.5, 0.5], "nominal")]
 

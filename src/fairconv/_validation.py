@@ -104,6 +104,28 @@ def caller() -> str:
     return _CALLER.get() or "fairconv"
 
 
+def moved(module: str, home: str, names: Mapping[str, Any]) -> Callable[[str], Any]:
+    """The ``__getattr__`` of a module whose public ``names`` moved to the module ``home``.
+
+    Each name keeps working for one release from ``module``, its old home, with a
+    ``DeprecationWarning`` that names the new one; the objects are those of ``home``
+    (the old module is the higher one: its shim points down).
+    """
+
+    def __getattr__(name: str) -> Any:
+        if name in names:
+            warnings.warn(
+                f"{module}.{name} has moved to {home}.{name}; import it from there "
+                f"({module}.{name} will be removed in the next release)",
+                DeprecationWarning,
+                stacklevel=2,
+            )
+            return names[name]
+        raise AttributeError(f"module {module!r} has no attribute {name!r}")
+
+    return __getattr__
+
+
 class FairconvWarning(UserWarning):
     """The one warning fairconv gives: the input is valid but probably not what was meant.
 

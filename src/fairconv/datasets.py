@@ -19,10 +19,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
-    from .conversation import ConversationBatch
     from .divergences import AttributeSet
-    from .io import Qrels, Run
-    from .rankings import AttributeData
+    from .io import AttributeData, ConversationBatch, Qrels, Run
 
 from ._validation import fail_type, public
 from .results import ScoreTable
@@ -146,7 +144,7 @@ def fairweb1_pilot() -> PilotPack:
 
     The qrels are read with :func:`fairconv.io.read_qrels`, the runs with
     :func:`fairconv.io.read_run` (in file-name order) and each attribute set of
-    :data:`PILOT_ATTRIBUTES` with :func:`fairconv.rankings.load_attribute` from its gmemb
+    :data:`PILOT_ATTRIBUTES` with :func:`fairconv.io.load_attribute` from its gmemb
     file, its golddistr target and its scale.
 
     Returns
@@ -194,8 +192,7 @@ def fairweb1_pilot() -> PilotPack:
     >>> round(t.value("Anserini-bm25", "P002", "GFR@10"), 4)
     0.5998
     """
-    from .io import read_qrels, read_run
-    from .rankings import load_attribute
+    from .io import load_attribute, read_qrels, read_run
 
     pilot = path("fairweb1-pilot")
     qrels = read_qrels(pilot / "fairweb1pilot.qrels")

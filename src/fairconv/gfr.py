@@ -384,7 +384,7 @@ def evaluate(
         The runs (:func:`fairconv.io.read_run`, paths, DataFrames, dicts or
         records: :func:`fairconv.io.as_runs`); their names must be distinct.
     attributes : sequence of AttributeData
-        Attribute sets with their memberships (:func:`fairconv.rankings.load_attribute`).
+        Attribute sets with their memberships (:func:`fairconv.io.load_attribute`).
         Each set covers the topics of its gmemb file: its GF cells exist only there.
     cutoffs : sequence of int, optional
         Depths besides full depth; default (10, 20, 100), or those the ``measures``

@@ -36,7 +36,8 @@ import numpy as np
 from . import _core
 from ._records import Record, record
 from ._validation import public
-from .conversation import PRESETS, ConversationBatch, _raise_first, measure_setup
+from .conversation import PRESETS, measure_setup
+from .io._conversation_records import ConversationBatch, _raise_first
 from .results import MeasureName, ScoreTable, pick
 
 __all__ = ["gfrc", "evaluate", "turns", "Turns", "PRESETS"]
@@ -266,23 +267,27 @@ def gfrc(
     given = dict(
         L=L, lmax=lmax, dedupe=dedupe, variant=variant, gain=gain, method=method, empty=empty
     )
+    return dict(_scores(batch, preset, weights, given))
+
+
+def _scores(batch, preset, weights, given) -> list[tuple[str, np.ndarray]]:
+    """(measure, values per conversation) of :func:`gfrc`, in output order."""
     opts, w, level = _setup(batch, preset, weights, given)
     rel = np.flatnonzero(level > 0)
     n_conv = len(batch)
     conv = batch.conversation_of[rel]
-    out = {
-        "R": _core.relevance(
-            conv,
-            batch.end[rel],
-            level[rel],
-            n_conv,
-            L=opts.L,
-            variant=opts.variant,
-            kind=opts.gain,
-            lmax=opts.lmax,
-        )
-    }
+    r = _core.relevance(
+        conv,
+        batch.end[rel],
+        level[rel],
+        n_conv,
+        L=opts.L,
+        variant=opts.variant,
+        kind=opts.gain,
+        lmax=opts.lmax,
+    )
     per_turn = _turns(batch, level, opts)
+    out = [("R", r)]
     parts = []
     for a in batch.attributes:
         if opts.empty == "uniform":  # every system turn counts, an empty one as uniform
@@ -294,11 +299,11 @@ def gfrc(
             )
         else:
             gf = _core.turn_mean(per_turn.conversation, per_turn.sim[a.name], n_conv)
-        out[str(MeasureName("GF", None, a.name))] = gf
+        out.append((str(MeasureName("GF", None, a.name)), gf))
         parts.append(gf)
     stack = np.stack(parts) if parts else np.zeros((0, n_conv))
-    out["GF"] = _core.gf_of_sets(stack, w)
-    out["GFRC"] = _core.combine(np.vstack([out["R"][None], stack]), w)
+    out.append(("GF", _core.gf_of_sets(stack, w)))
+    out.append(("GFRC", _core.combine(np.vstack([r[None], stack]), w)))
     return out
 
 
@@ -322,7 +327,8 @@ def evaluate(
 
     Options as :func:`gfrc`; ``measures`` keeps only the measures named (``GFRC``,
     ``GF[PRONOUN]``...). A run without a conversation for a topic that another run has
-    scores 0 there.
+    scores 0 there, with a notice naming the run and the topics
+    (:meth:`~fairconv.io.ConversationBatch.table`).
 
     Examples
     --------
@@ -331,16 +337,8 @@ def evaluate(
     >>> round(table.value("COPWA-CS-QD-MN-2", "R112", "GFRC"), 6)
     0.382158
     """
-    scores = gfrc(  # checks batch before batch.table
-        batch,
-        preset=preset,
-        weights=weights,
-        L=L,
-        lmax=lmax,
-        dedupe=dedupe,
-        variant=variant,
-        gain=gain,
-        method=method,
-        empty=empty,
+    given = dict(
+        L=L, lmax=lmax, dedupe=dedupe, variant=variant, gain=gain, method=method, empty=empty
     )
+    scores = _scores(batch, preset, weights, given)  # checks batch before batch.table
     return pick(batch.table(scores), measures)

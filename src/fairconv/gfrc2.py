@@ -36,8 +36,9 @@ import numpy as np
 from . import _core
 from ._records import record
 from ._validation import public
-from .conversation import ConversationBatch, measure_setup
+from .conversation import measure_setup
 from .gfrc import _ConversationRows
+from .io._conversation_records import ConversationBatch
 from .results import MeasureName, ScoreTable, pick
 
 __all__ = ["gfrc2", "evaluate", "clusters", "Clusters", "write_clusters"]
@@ -205,14 +206,18 @@ def gfrc2(
     >>> [round(x, 6) for x in gfrc2(load_case("r112").conversations)["GFRC2"].tolist()]
     [0.002677, 0.002038]
     """
+    return dict(_scores(batch, preset, weights, L, lmax, dedupe))
+
+
+def _scores(batch, preset, weights, L, lmax, dedupe) -> list[tuple[str, np.ndarray]]:
+    """(measure, values per conversation) of :func:`gfrc2`, in output order."""
     c = clusters(batch, preset=preset, weights=weights, L=L, lmax=lmax, dedupe=dedupe)
     n = len(batch)
-    out = {"EGNP": _core.expectation(c.conversation, c.prob, c.gnp, n)}
+    out = [("EGNP", _core.expectation(c.conversation, c.prob, c.gnp, n))]
     for a in batch.attributes:
-        out[str(MeasureName("EGF", None, a.name))] = _core.expectation(
-            c.conversation, c.prob, c.sim[a.name], n
-        )
-    out["GFRC2"] = _core.expectation(c.conversation, c.prob, c.experience, n)
+        egf = _core.expectation(c.conversation, c.prob, c.sim[a.name], n)
+        out.append((str(MeasureName("EGF", None, a.name)), egf))
+    out.append(("GFRC2", _core.expectation(c.conversation, c.prob, c.experience, n)))
     return out
 
 
@@ -230,7 +235,9 @@ def evaluate(
 ) -> ScoreTable:
     """GFRC2 scores per run and topic; options as :func:`gfrc2`.
 
-    ``measures`` keeps only the measures named (``GFRC2``, ``EGF[PRONOUN]``...).
+    ``measures`` keeps only the measures named (``GFRC2``, ``EGF[PRONOUN]``...). A run
+    without a conversation for a topic that another run has scores 0 there, with a
+    notice naming the run and the topics (:meth:`~fairconv.io.ConversationBatch.table`).
 
     Examples
     --------
@@ -239,8 +246,8 @@ def evaluate(
     >>> round(table.value("ORG-CS-D-MN-1", "R112", "GFRC2"), 6)
     0.002038
     """
-    # gfrc2 checks the batch before batch.table reads it
-    scores = gfrc2(batch, preset=preset, weights=weights, L=L, lmax=lmax, dedupe=dedupe)
+    # _scores checks the batch before batch.table reads it
+    scores = _scores(batch, preset, weights, L, lmax, dedupe)
     return pick(batch.table(scores), measures)
 
 

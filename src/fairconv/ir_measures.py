@@ -8,7 +8,7 @@ requires it. Importing this module registers the measure ``GFR`` and the provide
 
     import ir_measures
     from fairconv import ir_measures as fc
-    from fairconv.rankings import load_attribute
+    from fairconv.io import load_attribute
 
     fc.register_spec("fw1", [load_attribute("M-ORIGIN", gmemb, target, "nominal")])
     ir_measures.calc_aggregate([ir_measures.nDCG @ 10, fc.GFR(spec="fw1") @ 10], qrels, run)
@@ -46,8 +46,8 @@ from ._validation import (
     kind_of,
     public,
 )
+from .io import AttributeData
 from .io._scores import from_ir_measures
-from .rankings import AttributeData
 
 __all__ = ["GFR", "register_spec", "specs", "FairconvProvider", "from_ir_measures"]
 
@@ -56,7 +56,7 @@ _SPECS: dict[str, tuple[AttributeData, ...]] = {}
 
 @public
 def register_spec(name: str, attributes: Sequence[AttributeData] | AttributeData, /) -> None:
-    """Register attribute sets (what :func:`fairconv.rankings.load_attribute` returns) as a spec.
+    """Register attribute sets (what :func:`fairconv.io.load_attribute` returns) as a spec.
 
     Parameters
     ----------

@@ -39,34 +39,27 @@ Evaluation Results for the TREC 2024 RAG Track with the AutoNuggetizer Framework
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from itertools import chain, compress, islice, repeat
-from operator import itemgetter, methodcaller
-from typing import Any
+from itertools import chain
 
 import numpy as np
 
 from . import _core
 from ._validation import (
+    Where,
     check_choice,
     fail,
     fail_type,
-    first_bad_id,
-    first_repeat,
-    kind_of,
+    moved,
     public,
 )
-from .io._json import json_repr, json_str
-from .io._nuggetizer import ConeRagLabels, NuggetizerAssignments, _are, refuse_near_misses
-from .io._nuggetizer import read_cone_rag as _read_cone_rag
-from .io._nuggetizer import read_nuggetizer as _read_nuggetizer
-from .results import ScoreTable, pick
+from .io import _labels
+from .io._json import FileRuns
+from .io._nuggetizer import ConeRagLabels, NuggetizerAssignments, read_cone_rag, read_nuggetizer
+from .results import ScoreTable, notice_missing_topics, pick
 
 __all__ = [
     "MEASURES",
     "NUGGETIZER_MEASURES",
-    "MatchLabels",
-    "labels_from_records",
     "ratios",
     "evaluate",
     "NuggetizerAssignments",
@@ -84,328 +77,6 @@ higher-is-better, in [0, 1]."""
 
 NUGGETIZER_MEASURES = ("strict-vital-score", "strict-all-score", "vital-score", "all-score")
 """nuggetizer's four scores (:func:`nuggetizer_scores`), in its column order."""
-
-_LABEL_FIELDS = ("topic", "turn", "run", "gold", "extracted", "ntn", "ntr")
-
-
-@dataclass(frozen=True, eq=False)
-class MatchLabels:
-    """Per evaluated turn: its run, topic and turn ids and the counts behind the measures.
-
-    Built and checked by :func:`labels_from_records` or :func:`fairconv.io.read_labels`.
-
-    Attributes
-    ----------
-    runs, topics, turns : tuple of str, length n
-        The ids of each evaluated turn.
-    counts : ndarray of int, shape (n, 5)
-        Per turn: matched gold nuggets, gold nuggets, matched extracted nuggets,
-        extracted nuggets, gold nuggets the response entails (NtR).
-    sources : tuple of str, length n
-        Where each turn came from (``file:line`` or ``record i``).
-
-    Raises
-    ------
-    ValueError
-        If the lengths disagree or the counts are not (n, 5) non-negative integers
-        with each matched count at most its total.
-
-    Examples
-    --------
-    >>> from fairconv.datasets import path
-    >>> from fairconv.io import read_labels
-    >>> labels = read_labels(path("rag", "ikat-labels.jsonl"))
-    >>> labels.turns, labels.counts[0].tolist()
-    (('T1_1', 'T1_2', 'T2_1'), [2, 4, 3, 3, 3])
-    """
-
-    runs: tuple[str, ...]
-    topics: tuple[str, ...]
-    turns: tuple[str, ...]
-    counts: np.ndarray
-    sources: tuple[str, ...]
-
-    @public
-    def __post_init__(self) -> None:
-        n = len(self.topics)
-        for name in ("runs", "turns", "sources"):
-            if len(getattr(self, name)) != n:
-                raise fail(name, f"hold {n} items, one per turn", f"{len(getattr(self, name))}")
-        c = np.asarray(self.counts)
-        ok = c.shape == (n, 5) and (c.size == 0 or np.issubdtype(c.dtype, np.integer))
-        ok = ok and bool((c >= 0).all() and (c[:, 0] <= c[:, 1]).all())
-        ok = ok and bool((c[:, 2] <= c[:, 3]).all() and (c[:, 4] <= c[:, 1]).all())
-        if not ok:
-            raise fail(
-                "counts",
-                f"be ({n}, 5) non-negative integers, each matched count at most its total",
-                f"shape {c.shape}",
-            )
-
-
-def _id(value: Any, field: str, where: str) -> str:
-    """One identifier: a non-empty JSON string without whitespace or control characters."""
-    checked = json_str(value, field, where)
-    assert checked is not None  # required=True never returns None
-    return checked
-
-
-def _ids(value: Any, field: str, where: str) -> list[str]:
-    """A JSON array of distinct nugget ids."""
-    if type(value) is not list:
-        raise ValueError(
-            f'{where}: "{field}" must be an array of nugget ids, got {json_repr(value)}'
-        )
-    ids = [_id(v, f"{field}[{k}]", where) for k, v in enumerate(value)]
-    repeat = first_repeat(ids)
-    if repeat is not None:
-        raise ValueError(f'{where}: "{field}" lists the nugget id {ids[repeat[1]]!r} twice')
-    return ids
-
-
-class _Absent:
-    """The value of a field a record does not give."""
-
-    __slots__ = ()
-
-
-_ABSENT = _Absent()
-_FIELD_SET = frozenset(_LABEL_FIELDS)
-_BLOCK = 1 << 14
-"""Records checked and counted at a time: the sets built for them stay few."""
-
-
-@public
-def labels_from_records(
-    records: Sequence[dict[str, Any]], /, *, sources: Sequence[str] | None = None
-) -> MatchLabels:
-    """Check match-label records (docs/formats.md) and count them.
-
-    Parameters
-    ----------
-    records : sequence of dict, length n >= 1
-        One record per evaluated turn: ``topic``, ``turn`` and optional ``run`` ids
-        (non-empty strings without whitespace); ``gold`` and ``extracted``, arrays of
-        distinct nugget ids; optional ``ntn``, an array of ``[extracted, gold]`` pairs
-        judged as entailing; optional ``ntr``, an array of distinct gold ids the whole
-        response entails. A missing ``run`` is the empty string; any other field is
-        refused.
-    sources : sequence of str, length n, optional
-        Where each record came from, for error messages (default ``record 1``, ...).
-
-    Returns
-    -------
-    MatchLabels
-        The ids and the five counts per turn.
-
-    Raises
-    ------
-    TypeError
-        If ``records`` is not a sequence or ``sources`` is not a sequence of strings.
-    ValueError
-        If there is no record, ``sources`` has another length, or a record breaks a
-        rule (an unknown field included, with the known field it is one edit away
-        from); the message names the record and the field.
-
-    References
-    ----------
-    Abbasiantaeb et al., Conversational Gold, Eqs. 4-6 (the sets behind the counts).
-
-    Examples
-    --------
-    >>> rec = {"topic": "T1", "turn": "T1_1", "run": "r", "gold": ["g1", "g2"],
-    ...        "extracted": ["e1"], "ntn": [["e1", "g2"]], "ntr": ["g1", "g2"]}
-    >>> labels_from_records([rec]).counts.tolist()
-    [[1, 2, 1, 1, 2]]
-    """
-    if isinstance(records, (str, bytes, dict)) or not isinstance(records, Sequence):
-        raise fail_type("records", "be a sequence of dicts", kind_of(records))
-    if len(records) == 0:
-        raise fail("records", "hold at least one label record", "an empty sequence")
-    if sources is None:
-        where_of = tuple(f"record {i + 1}" for i in range(len(records)))
-    else:
-        if isinstance(sources, (str, bytes)) or not all(isinstance(s, str) for s in sources):
-            raise fail_type("sources", "be a sequence of strings", repr(sources))
-        where_of = tuple(sources)
-        if len(where_of) != len(records):
-            raise fail("sources", f"hold one place per record ({len(records)})", f"{len(where_of)}")
-    columns = _LabelColumns()
-    rest = iter(records)
-    for lo in range(0, len(records), _BLOCK):
-        columns.add(list(islice(rest, _BLOCK)), where_of[lo : lo + _BLOCK])
-    return columns.labels(where_of)
-
-
-class _LabelColumns:
-    """Match labels checked and counted a block of records at a time.
-
-    The records of a block become ids and counts (array work: C-level passes over the
-    block, no Python loop per nugget), so that a reader can drop them before it
-    decodes the next block. ``missing_run`` is the run of a record without ``run``:
-    None for the empty string, or a reader's file name, checked as an id.
-    """
-
-    def __init__(self, missing_run: str | None = None) -> None:
-        self.missing_run = missing_run
-        self.runs: list[str] = []
-        self.topics: list[str] = []
-        self.turns: list[str] = []
-        self.counts: list[np.ndarray] = []
-        self._names: dict[str, str] = {}  # one str object per distinct run or topic
-
-    def add(self, records: list, sources: Sequence[str]) -> None:
-        """Check and count a block of records; the first record breaking a rule names it."""
-        if not records:
-            return
-        columns = _label_columns(records, self.missing_run)
-        if columns is None:  # some record breaks a rule: the first one names it
-            for rec, where in zip(records, sources, strict=True):
-                _refuse_record(rec, where, self.missing_run)
-            raise AssertionError("a rule the records break was not found")  # pragma: no cover
-        runs, topics, turns, counts = columns
-        names = self._names
-        self.runs += map(names.setdefault, runs, runs)
-        self.topics += map(names.setdefault, topics, topics)
-        self.turns += turns
-        self.counts.append(counts)
-
-    def labels(self, sources: Sequence[str]) -> MatchLabels:
-        """The labels of every block added, ``sources`` naming each record."""
-        counts = np.concatenate(self.counts) if self.counts else np.zeros((0, 5), np.int64)
-        return MatchLabels(
-            tuple(self.runs), tuple(self.topics), tuple(self.turns), counts, tuple(sources)
-        )
-
-
-_FIRST, _SECOND = itemgetter(0), itemgetter(1)
-
-
-def _valid_ids(values: list) -> bool:
-    """Whether every value is an id as :func:`_id` takes it (C-level passes)."""
-    return set(map(type, values)) <= {str} and first_bad_id(values) < 0
-
-
-def _lists(records: list, key: str, default) -> list | None:
-    """Each record's ``key`` when every one is an array (``default`` if absent), else None."""
-    values = list(map(methodcaller("get", key, default), records))
-    return values if set(map(type, values)) <= {list} else None
-
-
-def _distinct(lists: list[list]) -> list[set] | None:
-    """The set of each list, or None when some list holds an item twice."""
-    sets = list(map(set, lists))
-    return sets if list(map(len, sets)) == list(map(len, lists)) else None
-
-
-def _label_columns(records: list, missing_run: str | None):
-    """(runs, topics, turns, counts) of label records that keep every rule, else None.
-
-    The rules of :func:`_refuse_record`, checked for all records at once.
-    """
-    if not all(map(isinstance, records, repeat(dict))):
-        return None
-    if not set().union(*map(dict.keys, records)) <= _FIELD_SET:
-        return None
-    topics = list(map(methodcaller("get", "topic", _ABSENT), records))
-    turns = list(map(methodcaller("get", "turn", _ABSENT), records))
-    runs = list(map(methodcaller("get", "run", _ABSENT), records))
-    if not (_valid_ids(topics) and _valid_ids(turns)):
-        return None
-    if not set(map(type, runs)) <= {str, type(None), _Absent}:
-        return None
-    named = list(compress(runs, _are(runs, str)))
-    if missing_run is not None and _ABSENT in runs:
-        named.append(missing_run)
-    if not _valid_ids(named):
-        return None
-    fill = {None: "", _ABSENT: "" if missing_run is None else missing_run}
-    runs = list(map(fill.get, runs, runs))
-    gold = _lists(records, "gold", _ABSENT)
-    extracted = _lists(records, "extracted", _ABSENT)
-    ntr = _lists(records, "ntr", [])
-    ntn = _lists(records, "ntn", [])
-    if gold is None or extracted is None or ntr is None or ntn is None:
-        return None
-    pairs = list(chain.from_iterable(ntn))
-    if not (set(map(type, pairs)) <= {list} and set(map(len, pairs)) <= {2}):
-        return None
-    if not all(
-        _valid_ids(ids)
-        for ids in (
-            list(chain.from_iterable(gold)),
-            list(chain.from_iterable(extracted)),
-            list(map(_FIRST, pairs)),
-            list(map(_SECOND, pairs)),
-            list(chain.from_iterable(ntr)),
-        )
-    ):
-        return None
-    del pairs
-    counts = np.empty((len(records), 5), dtype=np.int64)
-    # one column's sets at a time beside the gold ones, each dropped once counted
-    gold_sets = _distinct(gold)
-    ntr_sets = _distinct(ntr)
-    if gold_sets is None or ntr_sets is None or not all(map(set.issuperset, gold_sets, ntr_sets)):
-        return None
-    counts[:, 4] = list(map(len, ntr_sets))
-    del ntr_sets
-    matched = list(map(set, map(map, repeat(_SECOND), ntn)))
-    if not all(map(set.issuperset, gold_sets, matched)):
-        return None
-    counts[:, 0], counts[:, 1] = list(map(len, matched)), list(map(len, gold_sets))
-    del matched, gold_sets
-    extracted_sets = _distinct(extracted)
-    matched = list(map(set, map(map, repeat(_FIRST), ntn)))
-    if extracted_sets is None or not all(map(set.issuperset, extracted_sets, matched)):
-        return None
-    counts[:, 2], counts[:, 3] = list(map(len, matched)), list(map(len, extracted_sets))
-    return runs, topics, turns, counts
-
-
-def _refuse_record(rec: Any, where: str, missing_run: str | None) -> None:
-    """Raise the error of the first rule a label record breaks, naming the field."""
-    if not isinstance(rec, dict):
-        raise ValueError(f"{where}: a label record must be a JSON object, got {json_repr(rec)}")
-    _refuse_unknown(rec, where)
-    for key in ("topic", "turn", "gold", "extracted"):
-        if key not in rec:
-            raise ValueError(f'{where}: a label record needs "{key}"')
-    _id(rec["topic"], "topic", where)
-    _id(rec["turn"], "turn", where)
-    run = rec.get("run", missing_run)
-    if run is not None:
-        _id(run, "run", where)
-    gold = set(_ids(rec["gold"], "gold", where))
-    extracted = set(_ids(rec["extracted"], "extracted", where))
-    pairs = rec.get("ntn", [])
-    if type(pairs) is not list or not all(type(p) is list and len(p) == 2 for p in pairs):
-        raise ValueError(
-            f'{where}: "ntn" must be an array of [extracted, gold] pairs, got {json_repr(pairs)}'
-        )
-    matched_e = {_id(e, f"ntn[{k}][0]", where) for k, (e, _) in enumerate(pairs)}
-    matched_g = {_id(g, f"ntn[{k}][1]", where) for k, (_, g) in enumerate(pairs)}
-    unknown = (matched_e - extracted) | (matched_g - gold)
-    if unknown:
-        raise ValueError(
-            f'{where}: "ntn" names nuggets that are not in "extracted" or "gold": {sorted(unknown)}'
-        )
-    ntr = set(_ids(rec.get("ntr", []), "ntr", where))
-    if ntr - gold:
-        raise ValueError(
-            f'{where}: "ntr" names nuggets that are not in "gold": {sorted(ntr - gold)}'
-        )
-
-
-def _refuse_unknown(rec: dict, where: str) -> None:
-    """A label record holds only the fields of the format."""
-    refuse_near_misses(rec, _LABEL_FIELDS, where, "a label record")
-    for key in rec:
-        if key not in _LABEL_FIELDS:
-            raise ValueError(
-                f'{where}: unknown field "{key}" in a label record (the fields are '
-                f"{', '.join(_LABEL_FIELDS)})"
-            )
 
 
 def _counts(counts, width: int, pairs: Sequence[tuple[int, int]]) -> np.ndarray:
@@ -429,7 +100,7 @@ def ratios(counts, /) -> dict[str, np.ndarray]:
     counts : array_like of int, shape (..., 5)
         Per turn: matched gold nuggets, gold nuggets, matched extracted nuggets,
         extracted nuggets, gold nuggets the response entails (as
-        :attr:`MatchLabels.counts`).
+        :attr:`fairconv.io.MatchLabels.counts`).
 
     Returns
     -------
@@ -492,11 +163,13 @@ def _esc(name: str) -> str:
     return name.replace("%", "%25").replace("/", "%2F")
 
 
-def _table(runs, topics, measures, values, present=None, overall=None, sources=None):
+def _table(runs, topics, measures, values, *, item, tool, present=None, overall=None, sources=None):
     """A ScoreTable with one cell per item: runs in order of first appearance, topics sorted.
 
     ``present`` (items, M) says which cells exist (all by default); cells no item gives
-    do not exist. Two items of one (run, topic) are an error naming their sources.
+    do not exist: a run without an ``item`` for a topic that another run has is left out
+    there, with the notice of every family (``tool``: whose rule that is). Two items of
+    one (run, topic) are an error naming their sources.
     """
     base = ScoreTable.from_items(runs, topics, measures, values, missing=np.nan, sources=sources)
     r_index = {r: i for i, r in enumerate(base.runs)}
@@ -505,6 +178,10 @@ def _table(runs, topics, measures, values, present=None, overall=None, sources=N
     t = np.fromiter(map(t_index.__getitem__, topics), np.int64, len(topics))
     mask = np.zeros(base.values.shape, dtype=bool)  # (topics, runs, measures)
     mask[t, r] = True if present is None else present
+    given = np.zeros(base.values.shape[:2], dtype=bool)
+    given[t, r] = True
+    action = "they are left out of its mean" + (f", as {tool} leaves them out" if tool else "")
+    missing = notice_missing_topics(base.topics, base.runs, ~given, item=item, action=action)
     return ScoreTable(
         topics=base.topics,
         runs=base.runs,
@@ -512,19 +189,20 @@ def _table(runs, topics, measures, values, present=None, overall=None, sources=N
         values=base.values,
         present=mask,
         overall=overall,
+        notices={"topics_scored": len(base.topics), "topics_missing": missing},
     )
 
 
 @public
 def evaluate(
-    labels: MatchLabels, /, *, average: str = "macro", measures: Sequence[str] | None = None
+    labels: _labels.MatchLabels, /, *, average: str = "macro", measures: Sequence[str] | None = None
 ) -> ScoreTable:
     r"""Recall-NtN, Precision-NtN and Recall-NtR per turn, and per run.
 
     Parameters
     ----------
     labels : MatchLabels
-        From :func:`fairconv.io.read_labels` or :func:`labels_from_records`.
+        From :func:`fairconv.io.read_labels` or :func:`fairconv.io.labels_from_records`.
     average : {'macro', 'micro'}
         The run score: the mean of the defined per-turn ratios (macro), or the ratio
         of the counts pooled over the run's turns (micro).
@@ -545,7 +223,7 @@ def evaluate(
     Raises
     ------
     TypeError
-        If ``labels`` is not a :class:`MatchLabels`.
+        If ``labels`` is not a :class:`~fairconv.io.MatchLabels`.
     ValueError
         If ``average`` is not one of the choices, ``measures`` names another measure,
         or one run has two records for one turn.
@@ -575,7 +253,7 @@ def evaluate(
     >>> round(evaluate(labels, average="micro").value("demo-run", "all", "Recall-NtN"), 4)
     0.2222
     """
-    if not isinstance(labels, MatchLabels):
+    if not isinstance(labels, _labels.MatchLabels):
         raise fail_type(
             "labels",
             "be a MatchLabels (from read_labels or labels_from_records)",
@@ -594,7 +272,16 @@ def evaluate(
         np.add.at(pooled, r, labels.counts)
         per_run = ratios(pooled)
         overall = np.column_stack([per_run[m] for m in MEASURES])
-    table = _table(labels.runs, units, MEASURES, values, overall=overall, sources=labels.sources)
+    table = _table(
+        labels.runs,
+        units,
+        MEASURES,
+        values,
+        item="match labels",
+        tool=None,
+        overall=overall,
+        sources=labels.sources,
+    )
     return pick(table, measures)
 
 
@@ -666,66 +353,6 @@ def nuggetizer(counts, /) -> dict[str, np.ndarray]:
 
 
 @public
-def read_nuggetizer(path_or_records, /, *, name: str | None = None) -> NuggetizerAssignments:
-    """Read nuggetizer's assignment records (``nuggetizer assign`` output) to counts.
-
-    Parameters
-    ----------
-    path_or_records : str, path-like, file object, or sequence of dict
-        A JSON Lines file (``.gz`` read as gzip; blank lines and a byte-order mark at
-        the start skipped), or the records as decoded dicts.
-    name : str, optional
-        The run of the records without ``run_id`` (retrieval-mode files): by default
-        the file's name without its last suffix (``my.run.v2.jsonl`` -> ``my.run.v2``,
-        ``.gz`` dropped first), as nuggetizer names a run. Records given in memory
-        without ``run_id`` need it.
-
-    Returns
-    -------
-    NuggetizerAssignments
-        Per record: run, topic and the six nugget counts.
-
-    Raises
-    ------
-    TypeError
-        If ``path_or_records`` is neither a path nor a sequence.
-    ValueError
-        Naming the file and line (or the record) and the field: invalid JSON; an empty
-        file; a record that is not an object; a missing ``qid`` or ``nuggets``; a
-        ``qid`` that is neither a string id nor an integer, or is ``"all"``; a
-        ``nuggets`` that is not an array; a nugget that is not an object or lacks
-        ``importance`` or ``assignment`` (a file where no nugget has ``assignment`` is
-        named as a ``nuggetizer create`` file); two records of one run for one ``qid``
-        (retrieval-mode files hold one per candidate passage); a field one edit away
-        from a field of the format (``assignement``: Did you mean 'assignment'?).
-
-    Warns
-    -----
-    FairconvWarning
-        Once per input, listing up to five labels nuggetizer does not know (``Vital``,
-        ``supported``, ``null``, ...) with where they are: they are scored as
-        nuggetizer scores them, not vital and worth 0.
-
-    Notes
-    -----
-    Only ``vital`` is vital, and only ``support`` (1) and ``partial_support`` (1/2)
-    earn credit, case-sensitively; ``okay``, ``not_support`` and ``failed`` (the label
-    nuggetizer writes when its model call fails) are known labels worth 0. Fields
-    other than those of the format are ignored, as nuggetizer ignores them, unless
-    they look like a misspelt field.
-
-    Examples
-    --------
-    >>> rec = {"qid": "q1", "run_id": "r", "nuggets": [
-    ...     {"text": "a", "importance": "vital", "assignment": "support"},
-    ...     {"text": "b", "importance": "okay", "assignment": "partial_support"}]}
-    >>> read_nuggetizer([rec]).counts.tolist()
-    [[1, 1, 0, 2, 1, 1]]
-    """
-    return _read_nuggetizer(path_or_records, name=name)
-
-
-@public
 def nuggetizer_scores(assignments, /, *, measures: Sequence[str] | None = None) -> ScoreTable:
     r"""The four scores of nuggetizer per topic and run, and each run's mean.
 
@@ -749,7 +376,8 @@ def nuggetizer_scores(assignments, /, *, measures: Sequence[str] | None = None) 
     TypeError
         If ``assignments`` is not what :func:`read_nuggetizer` returns.
     ValueError
-        If one run has a topic twice across the inputs, or ``measures`` names another
+        If one run has a topic twice across the inputs, two files of one name (in
+        different folders) give one run by their name, or ``measures`` names another
         measure.
 
     Notes
@@ -781,6 +409,13 @@ def nuggetizer_scores(assignments, /, *, measures: Sequence[str] | None = None) 
             "be what read_nuggetizer returns, or a non-empty sequence of them",
             type(assignments).__name__,
         )
+    file_runs = FileRuns(
+        'the records have no "run_id" and take their file\'s name',
+        'Give the records a "run_id", or read each file with a name of its own (name=...).',
+    )
+    for part in parts:
+        for run, file in part.file_runs.items():
+            file_runs.add(run, file, Where(file))
     runs = tuple(chain.from_iterable(p.runs for p in parts))
     topics = tuple(chain.from_iterable(p.topics for p in parts))
     sources = tuple(chain.from_iterable(p.sources for p in parts))
@@ -792,63 +427,20 @@ def nuggetizer_scores(assignments, /, *, measures: Sequence[str] | None = None) 
     overall = np.array(
         [[_core.exact_mean(values[run_of == i, m]) for m in range(4)] for i in range(len(order))]
     )
-    table = _table(runs, topics, NUGGETIZER_MEASURES, values, overall=overall, sources=sources)
+    table = _table(
+        runs,
+        topics,
+        NUGGETIZER_MEASURES,
+        values,
+        item="assignment record",
+        tool="nuggetizer",
+        overall=overall,
+        sources=sources,
+    )
     return pick(table, measures)
 
 
 # --------------------------------------------------------------------------- CONE-RAG
-
-
-@public
-def read_cone_rag(gold, response_nuggets=None, /, *, ntn=None, ntr=()) -> ConeRagLabels:
-    """Read CONE-RAG's (TREC iKAT 2024) files to NtN and NtR counts per (run, turn).
-
-    Parameters
-    ----------
-    gold : str or path-like
-        The gold nuggets, JSON ``{turn: {gold_id: {"text", "relevance"}}}``.
-    response_nuggets : str or path-like, optional
-        The response nuggets, JSON ``{turn: {run: {"nuggets": {"matched": [...],
-        "not-matched": [...]}, "response"}}}``; the extracted nuggets are ``matched``,
-        named ``[1]``, ``[2]``, ... by position. Its (run, turn) pairs are those NtN
-        evaluates. Needed with ``ntn``.
-    ntn : str or path-like, optional
-        NtN's ``nuggets_results.json``: ``{"predicted_gold_nuggets": {run: {turn:
-        [gold_id...]}}, "predictive_response_nuggets": {run: {turn: ["[i]"...]}}}``.
-    ntr : sequence of str or path-like
-        NtR's ``coverage_<run>.jsonl`` files (the run is the name between
-        ``coverage_`` and ``.jsonl``); lines ``{"topic_turn_id", "covered",
-        "uncovered", "recall", "response"}``.
-
-    Returns
-    -------
-    ConeRagLabels
-
-    Raises
-    ------
-    TypeError
-        If a path is not a path, or ``ntr`` not a sequence of them.
-    ValueError
-        If neither ``ntn`` nor ``ntr`` is given, ``ntn`` without ``response_nuggets``,
-        or naming the file, line or key and
-        the field: a response-nuggets turn missing from the gold file; a ``nuggets``
-        or turn that is not an object; NtN results whose (run, turn) pairs differ from
-        the response-nuggets file's, that name a gold id not of the turn, an ``[i]``
-        past the turn's matched nuggets, or an id twice; a coverage line for a turn
-        without gold nuggets, twice for one run and turn, whose ``covered`` and
-        ``uncovered`` do not split the turn's gold ids, or whose ``recall`` is not
-        ``|covered| / (|covered| + |uncovered|)``; a field one edit away from a known one.
-
-    Examples
-    --------
-    >>> from fairconv.datasets import path
-    >>> labels = read_cone_rag(path("rag", "cone-rag", "gold.json"),
-    ...                        path("rag", "cone-rag", "response_nuggets.json"),
-    ...                        ntn=path("rag", "cone-rag", "nuggets_results.json"))
-    >>> labels.turns[:2], labels.counts[0].tolist()
-    (('1_1', '1_1'), [2, 3, 2, 3, 0, 0])
-    """
-    return _read_cone_rag(gold, response_nuggets, ntn=ntn, ntr=ntr)
 
 
 @public
@@ -902,9 +494,16 @@ def cone_rag_scores(
     >>> labels = read_cone_rag(path("rag", "cone-rag", "gold.json"),
     ...                        path("rag", "cone-rag", "response_nuggets.json"),
     ...                        ntn=path("rag", "cone-rag", "nuggets_results.json"))
-    >>> t = cone_rag_scores(labels)
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as notices:
+    ...     warnings.simplefilter("always")
+    ...     t = cone_rag_scores(labels)
     >>> t.value("runA", "1_1", "Recall-NtN"), t.value("runA", "1_3", "Recall-NtN")
     (0.6666666666666666, 0.0)
+    >>> str(notices[0].message)[:59]  # runA is not in turn 2_2 of the response nuggets
+    "run 'runA' has no NtN or NtR result for 1 of the 5 topics s"
+    >>> t.notices["topics_missing"]
+    {'runA': 1, 'runB': 0}
     """
     if not isinstance(labels, ConeRagLabels):
         raise fail_type("labels", "be what read_cone_rag returns", type(labels).__name__)
@@ -936,5 +535,21 @@ def cone_rag_scores(
             elif (labels.ntn & mine).any():
                 cells = values[labels.ntn & mine, k]
                 overall[i, k] = _core.sequential_mean(cells[~np.isnan(cells)])
-    table = _table(labels.runs, labels.turns, tuple(names), values, present, overall)
+    table = _table(
+        labels.runs,
+        labels.turns,
+        tuple(names),
+        values,
+        item="NtN or NtR result",
+        tool="CONE-RAG",
+        present=present,
+        overall=overall,
+    )
     return pick(table, measures)
+
+
+__getattr__ = moved(
+    __name__,
+    "fairconv.io",
+    {"MatchLabels": _labels.MatchLabels, "labels_from_records": _labels.labels_from_records},
+)

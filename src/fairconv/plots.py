@@ -32,7 +32,7 @@ from ._validation import (
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-    from .conversation import ConversationBatch
+    from .io import ConversationBatch
     from .results import ScoreTable
 
 __all__ = ["r_vs_gf", "gfrc2_clusters", "rigf_bars", "run_scatter", "system_means"]

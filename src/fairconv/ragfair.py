@@ -32,7 +32,6 @@ the retrieved list: ``GF-Re@10[ORIGIN]``, ``RIGF@10[ORIGIN]``, ``ADsim@10[ORIGIN
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -48,16 +47,14 @@ from ._validation import (
     check_weights,
     fail,
     file_error,
+    moved,
     public,
-    unknown_field,
 )
-from .conversation import _NUGGET_FIELDS, _RECORD_FIELDS
 from .divergences import AttributeSet, resolve_divergence
 from .gfr import _padded, _stop
-from .io._frames import answer_records
-from .io._json import json_groups, json_ints, json_item_error, json_str
+from .io import _answers
+from .io._answers import answer_distributions
 from .io._tables import Qrels, Run
-from .io._text import RESERVED_TOPIC, RESERVED_TOPIC_RULE
 from .rankings import (
     AttributeData,
     Column,
@@ -77,7 +74,6 @@ __all__ = [
     "adsim",
     "attention_distribution",
     "answer_distributions",
-    "Answers",
 ]
 
 
@@ -463,160 +459,13 @@ def _set_weights(weights, n_sets):
     return check_weights(weights, n_sets, "weights")
 
 
-# --------------------------------------------------------------------------- answers
-@dataclass(frozen=True, eq=False)
-class Answers:
-    """Generated answers: per (run, topic), each attribute set's answer distribution.
-
-    ``distributions[name]`` is (n, G) with NaN rows for answers that name no relevant
-    entity; ``runs``, ``topics`` and ``sources`` have one entry per answer.
-
-    Examples
-    --------
-    >>> from fairconv.datasets import fairweb1_pilot, path
-    >>> from fairconv.io import read_answers
-    >>> sets = [a.attribute for a in fairweb1_pilot().attributes if a.attribute.name == "M-RATINGS"]
-    >>> answers = read_answers(path("rag", "pilot-answers.jsonl"), sets)
-    >>> answers.runs[0], answers.distributions["M-RATINGS"][0].tolist()
-    ('Anserini-bm25', [0.0, 0.0, 0.5, 0.5])
-    """
-
-    runs: tuple
-    topics: tuple
-    distributions: dict
-    sources: tuple
-
-    def __len__(self) -> int:
-        return len(self.topics)
-
-
-@public
-def answer_distributions(
-    entity_lists: Sequence[Sequence[dict]],
-    attribute_sets: Sequence[AttributeSet],
-    /,
-    *,
-    sources: Sequence[str] | None = None,
-) -> dict[str, np.ndarray]:
-    """d_A per answer from its entities' levels and group vectors (page membership).
-
-    Parameters
-    ----------
-    entity_lists : sequence of sequence of dict
-        Per answer, its entities as ``{"level": l, "groups": {name: vector}}``; a
-        missing or null level is 0, and entities of level 0 do not count.
-    attribute_sets : sequence of AttributeSet
-    sources : sequence of str, optional
-        Where each answer comes from (``file:line``), for messages.
-
-    Returns
-    -------
-    dict of str to ndarray (answers, G)
-        The normalised sum of the relevant entities' vectors; NaN rows for answers
-        without a relevant entity.
-
-    Raises
-    ------
-    ValueError
-        Naming the answer and the entity: a level that is not a non-negative JSON
-        integer, or a relevant entity whose vector is not G numbers summing to 1.
-
-    Examples
-    --------
-    >>> from fairconv import AttributeSet
-    >>> from fairconv.ragfair import answer_distributions
-    >>> origin = AttributeSet("ORIGIN", [0.5, 0.5], scale="nominal")
-    >>> entities = [{"level": 2, "groups": {"ORIGIN": [1, 0]}}, {"level": 0}]
-    >>> answer_distributions([entities, []], [origin])["ORIGIN"].tolist()
-    [[1.0, 0.0], [nan, nan]]
-    """
-    sets = check_sequence_of(attribute_sets, AttributeSet, "attribute_sets")
-    lists = list(entity_lists)
-    src = list(sources) if sources is not None else [f"answer {i + 1}" for i in range(len(lists))]
-    counts = np.array([len(e) for e in lists], dtype=np.int64)
-    offsets = np.concatenate(([0], np.cumsum(counts)))
-    owner = np.repeat(np.arange(len(lists)), counts)
-    flat = [e for entities in lists for e in entities]
-    for j, e in enumerate(flat):
-        if not isinstance(e, dict):
-            i = int(owner[j])
-            raise file_error(src[i], f"entity {j - offsets[i] + 1}: must be a JSON object")
-    level = json_ints(
-        [e.get("level") for e in flat], "level", src, offsets, item="entity", default=0
-    )
-    if (level < 0).any():
-        i = int(np.argmax(level < 0))
-        raise json_item_error(src, offsets, i, "entity", f'"level" must be >= 0, got {level[i]}')
-    relevant = np.flatnonzero(level > 0)
-    vectors = json_groups(
-        [flat[j] for j in relevant.tolist()],
-        sets,
-        src,
-        offsets,
-        item="entity",
-        rows=relevant,
-        required=True,
-    )
-    return {
-        a.name: _core.normalised_sums(owner[relevant], vectors[a.name], len(lists)) for a in sets
-    }
-
-
-_ANSWER_FIELDS = _RECORD_FIELDS | {"entities"}
-"""An answer record's fields: its entities, or those of a conversation record."""
-_ENTITY_FIELDS = frozenset({"entity", "level", "groups"})
-"""The fields of an entity of an answer."""
-
-
-def answers_from_records(records, attribute_sets: Sequence[AttributeSet]) -> Answers:
-    """Answers from ``(where, record)`` pairs, each record as a line of an answer file.
-
-    ``where`` names the record in messages (``file:line``, ``answers records:3``); see
-    :func:`fairconv.io.read_answers` for the fields.
-    """
-    entity_lists, runs, topics, sources = [], [], [], []
-    for where, rec in records:
-        if not isinstance(rec, dict):
-            raise file_error(where, "an answer record must be a JSON object")
-        if not rec.keys() <= _ANSWER_FIELDS:
-            raise file_error(where, f"{unknown_field([rec], _ANSWER_FIELDS, 'a record')[1]}")
-        topics.append(json_str(rec.get("topic"), "topic", where))
-        runs.append(json_str(rec.get("run"), "run", where, required=False) or "")
-        key = "entities" if "entities" in rec else "nuggets"
-        entities = rec.get(key)
-        if not isinstance(entities, list) or not all(isinstance(e, dict) for e in entities):
-            raise file_error(
-                where,
-                f'"{key}" must be an array of objects (an answer record needs '
-                '"entities", or "nuggets")',
-            )
-        item = "entity" if key == "entities" else "nugget"
-        extra = unknown_field(
-            entities,
-            _ENTITY_FIELDS if item == "entity" else _NUGGET_FIELDS,
-            "an entity" if item == "entity" else "a nugget",
-        )
-        if extra is not None:
-            raise file_error(where, f"{item} {extra[0] + 1}: {extra[1]}")
-        entity_lists.append(entities)
-        sources.append(where)
-    if RESERVED_TOPIC in topics:
-        raise file_error(sources[topics.index(RESERVED_TOPIC)], f'"topic": {RESERVED_TOPIC_RULE}')
-    return Answers(
-        tuple(runs),
-        tuple(topics),
-        answer_distributions(entity_lists, attribute_sets, sources=sources),
-        tuple(sources),
-    )
-
-
 # --------------------------------------------------------------------------- evaluation
 @public
 def evaluate(
     qrels: Qrels,
     runs: Sequence[Run],
     attributes: Sequence[AttributeData],
-    answers: Answers,
+    answers,
     /,
     *,
     cutoffs: Sequence[int] | None = None,
@@ -634,8 +483,9 @@ def evaluate(
     ----------
     qrels, runs, attributes
         As :func:`fairconv.gfr.evaluate`; each attribute set covers its gmemb topics.
-    answers : Answers
-        One answer per (run, topic); an answer's ``run`` must be a run's tag (or empty,
+    answers : Answers, path, file object, DataFrame or records
+        Any input of :func:`fairconv.io.as_answers`, read with the attribute sets
+        scored. One answer per (run, topic); an answer's ``run`` must be a run's tag (or empty,
         when there is one run). A run topic without an answer counts as an answer that
         names no relevant entity (GF-Gen = 0).
     cutoffs : sequence of int, optional
@@ -693,8 +543,7 @@ class _RAGFamily(RankedFamily):
 
     def check(self, qrels: Qrels, attributes) -> None:
         qrels.check_gains(len(self.prob) - 1)
-        if not isinstance(self.answers, Answers):  # a file, a DataFrame or records
-            self.answers = answers_from_records(answer_records(self.answers), self.sets)
+        self.answers = _answers.as_answers(self.answers, self.sets)
         lacking = [a.name for a in self.sets if a.name not in self.answers.distributions]
         if lacking:
             raise fail(
@@ -751,7 +600,7 @@ class _RAGFamily(RankedFamily):
         return _overall(values, self.sets, self.cut, self.w, covered[:, :, None], wanted)
 
 
-def _answer_runs(answers: Answers, names: Sequence[str]) -> np.ndarray:
+def _answer_runs(answers: _answers.Answers, names: Sequence[str]) -> np.ndarray:
     """Index of the run of every answer (by name; empty: the only run)."""
     index = {n: i for i, n in enumerate(names)}
     out = []
@@ -765,3 +614,6 @@ def _answer_runs(answers: Answers, names: Sequence[str]) -> np.ndarray:
                 where, f"the answer's run {run!r} is none of the runs given ({', '.join(names)})"
             )
     return np.array(out, dtype=np.int64)
+
+
+__getattr__ = moved(__name__, "fairconv.io", {"Answers": _answers.Answers})

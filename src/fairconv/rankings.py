@@ -1,9 +1,9 @@
 """The ranked-list front end: runs joined with qrels and memberships, and one route.
 
 :func:`prepare` reads nothing itself: it joins runs (:class:`~fairconv.io.Run`) with
-qrels and the membership files of the attribute sets (:class:`AttributeData`) into
-:class:`RankedLists`, arrays over (topics, runs, ranks) that the ranked-list families
-score. :func:`load_attribute` reads one attribute set.
+qrels and the membership files of the attribute sets
+(:class:`~fairconv.io.AttributeData`) into :class:`RankedLists`, arrays over (topics,
+runs, ranks) that the ranked-list families score.
 
 Every ranked-list family (:mod:`fairconv.gfr`, :mod:`fairconv.ragfair`, ...) evaluates
 through one route, ``evaluate_lists``: convert the inputs, check each option once, join,
@@ -35,8 +35,9 @@ from ._validation import (
     public,
 )
 from .divergences import AttributeSet
-from .io._frames import RUN_COLUMNS, as_inputs, as_memberships
-from .io._tables import GroupMemberships, Qrels, Run, read_golddistr
+from .io._attributes import AttributeData, load_attribute  # noqa: F401 (their home until 0.2)
+from .io._frames import RUN_COLUMNS, as_inputs
+from .io._tables import Qrels, Run
 from .io._text import FileFormatError
 from .results import (
     MeasureName,
@@ -47,88 +48,7 @@ from .results import (
     unknown_measure,
 )
 
-__all__ = ["AttributeData", "RankedLists", "load_attribute", "prepare", "run_names"]
-
-
-@dataclass(frozen=True, eq=False)
-class AttributeData:
-    """An attribute set with the membership file that covers its topics.
-
-    Examples
-    --------
-    >>> from fairconv.datasets import fairweb1_pilot
-    >>> data = fairweb1_pilot().attributes[3]
-    >>> data.attribute.name, data.attribute.scale, data.memberships.topics
-    ('M-ORIGIN', 'nominal', ('P002',))
-    """
-
-    attribute: AttributeSet
-    memberships: GroupMemberships
-
-    @public
-    def __post_init__(self):
-        if self.memberships.n_groups != self.attribute.n_groups:
-            raise FileFormatError(
-                self.memberships.source,
-                None,
-                f"has {self.memberships.n_groups} groups but the target "
-                f"of {self.attribute.name} has {self.attribute.n_groups}",
-            )
-
-
-@public
-def load_attribute(name: str, gmemb, target, scale: str, /, *, divergence=None) -> AttributeData:
-    """Read one attribute set: a gmemb file and a target (golddistr path or vector).
-
-    The CLI's ``--attribute NAME GMEMB TARGET SCALE``.
-
-    Parameters
-    ----------
-    name : str
-        The set's name, as measure names print it (``GF-JSD@10[<name>]``).
-    gmemb : path, file, DataFrame or dict
-        The memberships covering the set's topics (a gmemb file, or any input of
-        :func:`fairconv.io.as_memberships`).
-    target : path, file or sequence of float
-        A golddistr file, or the target distribution itself.
-    scale : {'nominal', 'ordinal'}
-        Picks the default divergence (JSD or RNOD).
-    divergence : {'JSD', 'NMD', 'RNOD'}, optional
-        Overrides the scale's default.
-
-    Returns
-    -------
-    AttributeData
-
-    Raises
-    ------
-    ValueError
-        Naming the attribute set, and the file and line where there is one: a target
-        that is not a distribution, a gmemb file with another number of groups.
-
-    Examples
-    --------
-    >>> from fairconv.datasets import path
-    >>> from fairconv.rankings import load_attribute
-    >>> P = path("fairweb1-pilot")
-    >>> gmemb, target = P / "fairweb1pilot.M-ORIGIN.gmemb", P / "M-ORIGIN.golddistr"
-    >>> data = load_attribute("M-ORIGIN", gmemb, target, "nominal")
-    >>> data.attribute
-    AttributeSet(name='M-ORIGIN', scale='nominal', divergence='JSD')
-    >>> data.memberships.topics
-    ('P002',)
-    """
-    if isinstance(target, (str, bytes)) or hasattr(target, "__fspath__") or hasattr(target, "read"):
-        source = str(getattr(target, "name", target))
-        vector = read_golddistr(target)
-    else:
-        source, vector = None, target
-    try:
-        attribute = AttributeSet(name, vector, scale, divergence)
-    except (ValueError, TypeError) as exc:
-        where = f"{source}: " if source is not None else ""
-        raise type(exc)(f"{where}attribute set {name!r}: {exc}") from None
-    return AttributeData(attribute, as_memberships(gmemb, n_groups=attribute.n_groups))
+__all__ = ["RankedLists", "prepare", "run_names"]
 
 
 def _topic_map(table, t_index: dict) -> np.ndarray:

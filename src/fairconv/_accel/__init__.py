@@ -9,8 +9,8 @@
 - The optional orjson of the ``fast`` extra, off with ``FAIRCONV_PURE=1``
   (:mod:`._orjson`): :func:`json_decoder` and :func:`repr_text`, each giving what the
   standard route gives.
-- Threads and the cycle collector's pause (:mod:`._threads`): :func:`resolve_n_jobs`,
-  :func:`thread_map`, :func:`thread_imap`, :func:`paused_gc`.
+- Threads (:mod:`._threads`): :func:`resolve_n_jobs`, :func:`thread_map`,
+  :func:`thread_imap`.
 
 Nothing here changes the process for longer than a call: no allocator setting, no
 collector threshold, no thread left running.
@@ -31,7 +31,7 @@ from ._bytes import (
 )
 from ._keys import KeyTable, argsort, first_occurrences, key_hashes, string_hashes
 from ._orjson import json_decoder, repr_text
-from ._threads import available_cores, paused_gc, resolve_n_jobs, thread_imap, thread_map
+from ._threads import available_cores, resolve_n_jobs, thread_imap, thread_map
 
 __all__ = [
     "PAD",
@@ -46,7 +46,6 @@ __all__ = [
     "key_hashes",
     "lines",
     "padded",
-    "paused_gc",
     "read_padded",
     "repr_text",
     "resolve_n_jobs",

@@ -19,10 +19,8 @@ from __future__ import annotations
 
 import contextvars
 import functools
-import gc
 import os
 import re
-import threading
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -160,32 +158,3 @@ def _in_order(pool: ThreadPoolExecutor, func, items, ahead: int) -> Iterator:
             yield pending.popleft().result()
     while pending:
         yield pending.popleft().result()
-
-
-_GC_LOCK = threading.Lock()
-_GC_PAUSES = [0, False]  # pauses in progress; whether the collector was on before the first
-
-
-@contextmanager
-def paused_gc() -> Iterator[None]:
-    """Pause Python's cycle collector for the block, restoring it on leaving, errors included.
-
-    For readers that build millions of objects holding no reference cycles (decoded
-    JSON): each collection would walk every object built so far, and without the pause
-    the collections cost more than the decoding itself. Nested and concurrent pauses
-    restore the collector when the last one ends, to the state it had before the first
-    (a collector that was off stays off). Thresholds and frozen objects are never
-    touched.
-    """
-    with _GC_LOCK:
-        if _GC_PAUSES[0] == 0:
-            _GC_PAUSES[1] = gc.isenabled()
-            gc.disable()
-        _GC_PAUSES[0] += 1
-    try:
-        yield
-    finally:
-        with _GC_LOCK:
-            _GC_PAUSES[0] -= 1
-            if _GC_PAUSES[0] == 0 and _GC_PAUSES[1]:
-                gc.enable()

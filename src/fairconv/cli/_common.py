@@ -166,8 +166,7 @@ def ranked_inputs(args):
     the first bad file in command-line order.
     """
     from .._accel import thread_map
-    from ..io import read_qrels, read_run
-    from ..rankings import load_attribute
+    from ..io import load_attribute, read_qrels, read_run
 
     def judgments():
         qrels = read_qrels(args.qrels)

@@ -110,11 +110,19 @@ def _cmd_gfr(args) -> int:
                     args,
                     name,
                     lambda f, r=r, m=m: write_nev(
-                        table, qrels, attributes, f, lists=lists, run_index=r, attribute_index=m
+                        table,
+                        qrels,
+                        attributes,
+                        f,
+                        lengths=lists.lengths,
+                        run_index=r,
+                        attribute_index=m,
                     ),
                     force=args.force,
                     mkdir=True,
                 )
         return 0
-    write(args, args.output, lambda f: write_nev(table, qrels, attributes, f, lists=lists))
+    write(
+        args, args.output, lambda f: write_nev(table, qrels, attributes, f, lengths=lists.lengths)
+    )
     return 0

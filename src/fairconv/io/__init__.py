@@ -1,26 +1,30 @@
-"""Readers, writers and in-memory inputs: everything that turns what users hold into arrays.
+"""Readers, writers and in-memory inputs: every input type, and what turns users' data into it.
 
 Files (docs/formats.md), each read by one reader whose errors name the file and line:
 
 - text tables: :func:`read_qrels`, :func:`read_run`, :func:`read_gmemb`,
   :func:`read_golddistr` (giving :class:`Qrels`, :class:`Run`,
-  :class:`GroupMemberships` and a target vector), and the per-topic score files of
+  :class:`GroupMemberships` and a target vector), :func:`load_attribute` (an attribute
+  set with its memberships, :class:`AttributeData`), and the per-topic score files of
   fairconv, trec_eval, ir_measures and ranx, :func:`read_scores` and :func:`read_topics`
   (:func:`from_ir_measures` takes ``ir_measures.iter_calc`` results in memory);
 - JSON: :func:`read_json` and :func:`iter_jsonl` (the rules of every JSON input),
-  :func:`read_conversations`, :func:`read_attribute_sets`, :func:`read_answers` and
-  :func:`read_labels`;
+  :func:`read_attribute_sets`; conversations (:func:`read_conversations`, giving a
+  :class:`ConversationBatch` of :class:`Conversation` records; :func:`batch_from_records`
+  and :func:`batch_from_conversations` build one in memory); RAG answers
+  (:func:`read_answers`, :class:`Answers`); match labels (:func:`read_labels`,
+  :func:`labels_from_records`, :class:`MatchLabels`); nuggetizer's assignments
+  (:func:`read_nuggetizer`) and CONE-RAG's files (:func:`read_cone_rag`);
 - writers: :func:`write_conversations` and :func:`write_nev` (the organisers'
-  ``.GFRnev`` layout).
+  ``.GFRnev`` layout), under the output rule of every writer (never over a file
+  unasked, atomic).
 
 In-memory inputs: qrels, runs, memberships and answers from DataFrames, dicts and record
 streams, straight to the readers' arrays (:func:`as_qrels`, :func:`as_run`,
 :func:`as_runs`, :func:`as_memberships`, :func:`as_answers`).
 
-The readers of conversations, answers, labels and score tables and the nev writer are
-imported on first use: the records they build (:mod:`fairconv.conversation`,
-:mod:`fairconv.results`, ...) read through this package's rules themselves, so
-importing them here would close a loop.
+The conversation helpers :func:`turns_of`, :func:`find_span` and :func:`word_at` read
+the words and turns of a conversation's text as the records count them.
 
 Examples
 --------
@@ -32,10 +36,26 @@ Examples
 
 from __future__ import annotations
 
-import importlib
-
+from ._answers import Answers, as_answers, read_answers
+from ._attributes import AttributeData, load_attribute
+from ._conversation_records import (
+    Conversation,
+    ConversationBatch,
+    Nugget,
+    Turn,
+    batch_from_conversations,
+    batch_from_records,
+    find_span,
+    turns_of,
+    word_at,
+)
+from ._conversations import read_attribute_sets, read_conversations, write_conversations
 from ._frames import as_memberships, as_qrels, as_run, as_runs
 from ._json import MAX_JSON_DEPTH, Unreadable, iter_jsonl, read_json
+from ._labels import MatchLabels, labels_from_records, read_labels
+from ._nev import write_nev
+from ._nuggetizer import ConeRagLabels, NuggetizerAssignments, read_cone_rag, read_nuggetizer
+from ._scores import SCORE_FORMATS, from_ir_measures, read_scores, read_topics
 from ._tables import (
     GroupMemberships,
     Qrels,
@@ -47,59 +67,50 @@ from ._tables import (
 )
 from ._text import FileFormatError
 
-_ON_FIRST_USE = {
-    "read_conversations": "_conversations",
-    "write_conversations": "_conversations",
-    "read_attribute_sets": "_conversations",
-    "read_answers": "_conversations",
-    "as_answers": "_conversations",
-    "read_labels": "_conversations",
-    "read_scores": "_scores",
-    "read_topics": "_scores",
-    "from_ir_measures": "_scores",
-    "SCORE_FORMATS": "_scores",
-    "write_nev": "_nev",
-}
-
 __all__ = [
+    "Answers",
+    "AttributeData",
+    "ConeRagLabels",
+    "Conversation",
+    "ConversationBatch",
     "FileFormatError",
     "GroupMemberships",
     "MAX_JSON_DEPTH",
+    "MatchLabels",
+    "Nugget",
+    "NuggetizerAssignments",
     "Qrels",
     "Run",
     "SCORE_FORMATS",
+    "Turn",
     "Unreadable",
     "as_answers",
     "as_memberships",
     "as_qrels",
     "as_run",
     "as_runs",
+    "batch_from_conversations",
+    "batch_from_records",
+    "find_span",
     "from_ir_measures",
     "iter_jsonl",
+    "labels_from_records",
+    "load_attribute",
     "read_answers",
     "read_attribute_sets",
     "read_conversations",
+    "read_cone_rag",
     "read_gmemb",
     "read_golddistr",
     "read_json",
     "read_labels",
+    "read_nuggetizer",
     "read_qrels",
     "read_run",
     "read_scores",
     "read_topics",
+    "turns_of",
+    "word_at",
     "write_conversations",
     "write_nev",
 ]
-
-
-def __getattr__(name: str):
-    module = _ON_FIRST_USE.get(name)
-    if module is None:
-        raise AttributeError(f"module 'fairconv.io' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))

@@ -1,11 +1,9 @@
-"""The JSON readers of conversations, attribute sets, RAG answers and match labels.
+"""The JSON readers of conversations and attribute sets, and the conversations' writer.
 
 Each reads JSON Lines (or one JSON document) by the rules of :mod:`fairconv.io._json`
 and hands the decoded records to the builder that checks them and makes arrays of
-them: :func:`fairconv.conversation.batch_from_records`,
-:func:`fairconv.ragfair.answer_distributions`, :func:`fairconv.nuggets.labels_from_records`
-(match labels a block of lines at a time, so that the decoded records of a file are
-never all held). Every error names the file, the line and the field.
+them (:func:`fairconv.io.batch_from_records`). Every error names the file, the line and
+the field.
 """
 
 from __future__ import annotations
@@ -13,31 +11,26 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Sequence
-from itertools import chain, compress
+from itertools import chain
 from operator import itemgetter, methodcaller
 from pathlib import Path
 
-from .._accel import paused_gc
-from .._validation import Where, fail_type, file_error, kind_of, public, unknown_field
-from ..conversation import Conversation, ConversationBatch, batch_from_records
+from .._files import write_output
+from .._validation import Where, check_sequence_of, fail_type, file_error, kind_of, public
 from ..divergences import AttributeSet
-from ..nuggets import _FIELD_SET as _LABEL_FIELDS
-from ..nuggets import MatchLabels, _LabelColumns
-from ..ragfair import Answers, answers_from_records
-from ._frames import answer_records
-from ._json import iter_jsonl, iter_jsonl_blocks, json_repr, json_str, read_json
-from ._nuggetizer import _are
+from ._conversation_records import Blocks, Conversation, ConversationBatch
+from ._json import (
+    Blockwise,
+    FileRuns,
+    json_repr,
+    json_str,
+    one_way_of_naming_runs,
+    read_json,
+)
 from ._tables import read_golddistr
-from ._text import RESERVED_TOPIC, RESERVED_TOPIC_RULE, FileFormatError, source_name
+from ._text import FileFormatError, source_name
 
-__all__ = [
-    "read_attribute_sets",
-    "read_conversations",
-    "write_conversations",
-    "read_answers",
-    "read_labels",
-    "golddistr_path",
-]
+__all__ = ["read_attribute_sets", "read_conversations", "write_conversations", "golddistr_path"]
 
 
 def golddistr_path(path, target: str) -> Path:
@@ -124,7 +117,9 @@ def read_conversations(paths, attribute_sets: Sequence[AttributeSet], /) -> Conv
     Parameters
     ----------
     paths : path or sequence of paths
-        One file or several; a record without ``run`` takes its file's name.
+        One file or several. Every record of a file gives its ``run``, or none does:
+        then the file's name is the run (two files of one name in different folders
+        are an error).
     attribute_sets : sequence of AttributeSet
         The sets the nuggets give memberships for (:func:`read_attribute_sets`).
 
@@ -136,7 +131,8 @@ def read_conversations(paths, attribute_sets: Sequence[AttributeSet], /) -> Conv
     ------
     ValueError
         Naming the file, the line and the field: invalid JSON or UTF-8, an empty
-        file, and every rule of :func:`fairconv.conversation.batch_from_records`.
+        file, a record without ``run`` among records with one, and every rule of
+        :func:`batch_from_records`.
 
     Examples
     --------
@@ -153,34 +149,55 @@ def read_conversations(paths, attribute_sets: Sequence[AttributeSet], /) -> Conv
         raise fail_type("paths", "be a path, an open file or a sequence of them", kind_of(paths))
     for path in paths:
         source_name(path, "paths")
-    # the records hold no reference cycles: the collector's passes over the objects being
-    # built would cost more than the reading (restored on leaving, errors included)
-    with paused_gc():
-        return _read_conversations(paths, attribute_sets)
+    batch = Blocks(check_sequence_of(attribute_sets, AttributeSet, "attribute_sets"))
+    file_runs = FileRuns(
+        'the records have no "run" and take their file\'s name',
+        'Give the records a "run" field, or the files different names.',
+    )
+    first: dict[str, tuple[bool, str]] = {}  # per file: whether its first record gives a run
 
+    def name_runs(name: str, block: list) -> None:  # the reader's own rule, over every line
+        wheres = [Where(name, line) for line, _ in block]
+        given = _name_runs([r for _, r in block], wheres, first.get(name), file_runs)
+        if given is not None:
+            first[name] = given
 
-def _read_conversations(paths, attribute_sets) -> ConversationBatch:
-    records: list = []
-    sources: list[str] = []
-    named_by: dict[str, str] = {}  # a run named after its file -> that file
+    def build(name: str, block: list) -> None:
+        batch.add([r for _, r in block], [Where(name, line) for line, _ in block])
+
+    blocks = Blockwise(name_runs, build)
     for path in paths:
-        name = source_name(path)
-        run = os.path.basename(name)
-        for line, rec in iter_jsonl(path, count_keys=_record_keys):
-            where = Where(name, line)
-            if isinstance(rec, dict) and "run" not in rec:
-                first = named_by.setdefault(run, name)
-                if first != name:
-                    raise file_error(
-                        where,
-                        f'the record has no "run" and takes its file\'s name '
-                        f"{run!r}, which {first} gives its records too: two runs would "
-                        'merge. Give the records a "run" field, or the files different names.',
-                    )
-                rec = dict(rec, run=run)
-            records.append(rec)
-            sources.append(where)
-    return batch_from_records(records, attribute_sets, sources=sources)
+        blocks.read(path, count_keys=_record_keys, block_bytes=_BLOCK_BYTES)
+    blocks.check()
+    return batch.batch()
+
+
+_BLOCK_BYTES = 1 << 18
+"""Text of conversation records decoded at a time: their objects are dropped once the
+block is arrays, so that few are alive at once and the collector's passes stay short
+(bench_gfrc's command took the least time with blocks of 256 KB: 1 MB and 4 MB blocks
+cost 15% and 40% more, 64 KB blocks 15% more, in the fixed work per block)."""
+
+
+def _name_runs(records: list, wheres: list, first, file_runs: FileRuns):
+    """Give the records without ``run`` their file's name, by the rules of runs.
+
+    Every record of a file gives its run, or none does (``first``: whether the file's
+    first record gives one, and where it is; None before it); two files naming one run
+    are an error. Returns ``first``.
+    """
+    dicts = [(r, w) for r, w in zip(records, wheres, strict=True) if type(r) is dict]
+    given = list(map(methodcaller("__contains__", "run"), map(itemgetter(0), dicts)))
+    if first is None and dicts:
+        first = (given[0], dicts[0][1])
+    if first is None or (first[0] and all(given)):
+        return first
+    for (rec, where), has in zip(dicts, given, strict=True):
+        one_way_of_naming_runs(has, first[0], where, first[1], "run")
+        run = os.path.basename(where.path)
+        file_runs.add(run, where.path, where)
+        rec["run"] = run
+    return first
 
 
 def _record_keys(values: list) -> int:
@@ -196,193 +213,40 @@ def _record_keys(values: list) -> int:
 
 
 @public
-def write_conversations(conversations: Sequence[Conversation], path, /) -> None:
-    """Write conversations as JSON Lines, one record per conversation.
+def write_conversations(
+    conversations: Sequence[Conversation], out, /, *, overwrite: bool = False
+) -> None:
+    """Write conversations as JSON Lines, one record per conversation (docs/formats.md).
 
     Parameters
     ----------
     conversations : sequence of Conversation
-    path : str or os.PathLike
-        The file to write (replaced if it exists).
+    out : path or text file
+        Where to write: an open file is written into; a path is written whole or not
+        at all (the output rule of every writer), never over a file unless
+        ``overwrite``.
+    overwrite : bool
+        Replace a file already at the path ``out``.
+
+    Raises
+    ------
+    TypeError
+        If an item is not a :class:`Conversation`, or ``out`` is neither a path nor an
+        open file.
+    FileExistsError
+        If a file is at the path ``out`` and ``overwrite`` is False.
 
     Examples
     --------
     >>> import tempfile
     >>> from pathlib import Path
-    >>> from fairconv.conversation import Conversation, Nugget
-    >>> from fairconv.io import iter_jsonl, write_conversations
+    >>> from fairconv.io import Conversation, Nugget, iter_jsonl, write_conversations
     >>> c = Conversation("T1", "A", [Nugget(4, 5, level=2)], text="U: hi S: a b c")
     >>> with tempfile.TemporaryDirectory() as folder:
     ...     write_conversations([c], Path(folder) / "c.jsonl")
     ...     iter_jsonl(Path(folder) / "c.jsonl")[0][1]["nuggets"]
     [{'start': 4, 'end': 5, 'level': 2}]
     """
-    with open(path, "w", encoding="utf-8") as f:
-        for c in conversations:
-            f.write(json.dumps(c.to_json(), ensure_ascii=False) + "\n")
-
-
-@public
-def read_answers(path, attribute_sets: Sequence[AttributeSet], /) -> Answers:
-    """Read RAG answers (JSON Lines, docs/formats.md).
-
-    Each record gives ``topic``, ``run`` and ``entities`` (objects with ``level`` and
-    ``groups``); an annotated conversation record is accepted too, its ``nuggets``
-    being the entities.
-
-    Raises
-    ------
-    ValueError
-        Naming file, line and field: invalid JSON or UTF-8, an empty file, fields of
-        the wrong type, memberships of the wrong length or not summing to 1.
-
-    Examples
-    --------
-    >>> from fairconv.datasets import fairweb1_pilot, path
-    >>> from fairconv.io import read_answers
-    >>> movies = [a.attribute for a in fairweb1_pilot().attributes if a.attribute.name[0] == "M"]
-    >>> answers = read_answers(path("rag", "pilot-answers.jsonl"), movies)
-    >>> answers.runs, answers.topics
-    (('Anserini-bm25', 'Anserini-qld', 'Anserini-qljm'), ('P002', 'P002', 'P002'))
-    >>> answers.distributions["M-RATINGS"][0].tolist()
-    [0.0, 0.0, 0.5, 0.5]
-    """
-    return answers_from_records(answer_records(path, "path"), attribute_sets)
-
-
-@public
-def as_answers(answers, attribute_sets: Sequence[AttributeSet], /) -> Answers:
-    """Generated answers from a file, a DataFrame or records.
-
-    Parameters
-    ----------
-    answers : Answers, path, file object, DataFrame or iterable of dict
-        A file or records as the answer files of docs/formats.md (per answer a
-        ``topic``, a ``run``, optional when there is one run, and its ``entities``).
-        A DataFrame has one answer per row: a topic column (``topic``, ``query_id``,
-        ``qid`` or ``q_id``), a run column (``run_id``, ``run``, ``tag``, ``name`` or
-        ``system``; optional) and an ``entities`` (or ``nuggets``) column holding each
-        answer's list of entity dicts.
-    attribute_sets : sequence of AttributeSet
-        The sets whose vectors the entities give.
-
-    Returns
-    -------
-    fairconv.ragfair.Answers
-
-    Raises
-    ------
-    ValueError
-        Naming the record (``file:line``, ``answers DataFrame:2``, ``answers
-        records:2``) and the field.
-    TypeError
-        For an input of another kind.
-
-    Examples
-    --------
-    >>> from fairconv import AttributeSet
-    >>> sets = [AttributeSet("A", [0.5, 0.5], "nominal")]
-    >>> rec = {"topic": "T1", "run": "r", "entities": [{"level": 1, "groups": {"A": [1, 0]}}]}
-    >>> as_answers([rec], sets).distributions["A"].tolist()
-    [[1.0, 0.0]]
-    """
-    if isinstance(answers, Answers):
-        return answers
-    return answers_from_records(answer_records(answers), attribute_sets)
-
-
-@public
-def read_labels(path: str | os.PathLike[str], /) -> MatchLabels:
-    """Read match labels, one evaluated turn per line (JSON Lines, docs/formats.md).
-
-    Parameters
-    ----------
-    path : str or path-like
-        The file; a record without ``run`` takes the file's name.
-
-    Returns
-    -------
-    MatchLabels
-
-    Raises
-    ------
-    TypeError
-        If ``path`` is not a path.
-    ValueError
-        Naming the file, the line and the field: invalid JSON or UTF-8, an empty file,
-        and every rule of :func:`fairconv.nuggets.labels_from_records`.
-
-    Examples
-    --------
-    >>> from fairconv.datasets import path
-    >>> labels = read_labels(path("rag", "ikat-labels.jsonl"))
-    >>> labels.turns
-    ('T1_1', 'T1_2', 'T2_1')
-    """
-    if not isinstance(path, (str, os.PathLike)):
-        raise fail_type("path", "be a path", repr(path))
-    # the records are checked and counted a block at a time and dropped, so that the
-    # decoded records of the whole file are never held at once; they hold no reference
-    # cycles (the collector's passes would cost more than the reading)
-    with paused_gc():
-        return _read_labels(path)
-
-
-_BLOCK_BYTES = 1 << 16
-"""Text of the label records decoded at a time. Their values and sets take about ten times
-as much for a moment, a fixed part that a small file would feel; smaller blocks read no
-faster or slower."""
-
-
-def _read_labels(path) -> MatchLabels:
-    name = os.fspath(path)
-    columns = _LabelColumns(missing_run=os.path.basename(name))
-    sources: list[str] = []
-    # errors in the order of the checks: a record's field or repeat (counting) comes
-    # after the unknown fields and reserved topics of every line, which come after the
-    # JSON of every line (iter_jsonl_blocks raises that); each keeps its first error
-    unread: ValueError | None = None
-    uncounted: Exception | None = None
-    for block in iter_jsonl_blocks(path, count_keys=_label_keys, block_bytes=_BLOCK_BYTES):
-        records = list(map(itemgetter(1), block))
-        if unread is None:
-            unread = _unreadable(records, block, name)
-        if unread is not None or uncounted is not None:
-            continue
-        wheres = [f"{name}:{line}" for line, _ in block]
-        try:
-            columns.add(records, wheres)
-        except (ValueError, TypeError) as exc:
-            uncounted = exc
-            continue
-        sources += wheres
-    if unread is not None:
-        raise unread
-    if uncounted is not None:
-        raise uncounted
-    return columns.labels(sources)
-
-
-def _label_keys(values: list) -> int:
-    """Keys of the label records (``count_keys`` of :func:`iter_jsonl_blocks`).
-
-    A record holds no object: a file with one is decoded by the full rules.
-    """
-    return sum(map(len, compress(values, _are(values, dict))))
-
-
-def _unreadable(records: list, block: list, name: str) -> ValueError | None:
-    """The error of the first record of a block with an unknown field or the reserved topic."""
-    objects = [r for r in records if isinstance(r, dict)]
-    keys = set().union(*map(dict.keys, objects))
-    topics = list(map(methodcaller("get", "topic"), objects))
-    if keys <= _LABEL_FIELDS and RESERVED_TOPIC not in topics:
-        return None
-    for line, rec in block:
-        if isinstance(rec, dict):
-            if not rec.keys() <= _LABEL_FIELDS:
-                extra = unknown_field([rec], _LABEL_FIELDS, "a record")[1]
-                return ValueError(f"{name}:{line}: {extra}")
-            if rec.get("topic") == RESERVED_TOPIC:
-                return ValueError(f'{name}:{line}: "topic": {RESERVED_TOPIC_RULE}')
-    raise AssertionError("an unknown field or reserved topic was not found")  # pragma: no cover
+    records = check_sequence_of(conversations, Conversation, "conversations")
+    text = "".join(json.dumps(c.to_json(), ensure_ascii=False) + "\n" for c in records)
+    write_output(out, lambda f: f.write(text), overwrite=overwrite)

@@ -63,7 +63,6 @@ from .._validation import (
     kind_of,
     public,
 )
-from ._json import iter_jsonl
 from ._tables import (
     GroupMemberships,
     Qrels,
@@ -73,7 +72,7 @@ from ._tables import (
     read_qrels,
     read_run,
 )
-from ._text import FileFormatError, one_sample, sample_codes, source_name, topic_codes
+from ._text import FileFormatError, one_sample, sample_codes, topic_codes
 
 __all__ = ["as_qrels", "as_run", "as_runs", "as_memberships", "RUN_COLUMNS"]
 
@@ -100,6 +99,21 @@ def _is_path(obj) -> bool:
 
 def _is_frame(obj) -> bool:
     return hasattr(obj, "columns") and hasattr(obj, "itertuples")
+
+
+def _is_ranx(obj) -> bool:
+    """A ranx ``Qrels`` or ``Run`` (duck-typed: ranx is no dependency of fairconv).
+
+    It gives its ``{query_id: {doc_id: value}}`` dict by ``to_dict()`` and has a
+    ``name``; a DataFrame or a Series, which have both, is not one.
+    """
+    return (
+        hasattr(obj, "to_dict")
+        and hasattr(obj, "name")
+        and not _is_frame(obj)
+        and not _is_series(obj)
+        and not isinstance(obj, (Qrels, Run))
+    )
 
 
 def _is_series(obj) -> bool:
@@ -165,6 +179,11 @@ def _own_index(frame):
 
 
 # --------------------------------------------------------------------------- one value
+def _shown(value) -> str:
+    """A value as the user wrote it, for messages: ``nan``, never ``np.float64(nan)``."""
+    return reprlib.repr(value.item() if isinstance(value, np.generic) else value)
+
+
 def _token(value, field: str, where: str, *, first: bool = False) -> str:
     """An id as the text of its file format, or a ValueError naming the row.
 
@@ -176,11 +195,11 @@ def _token(value, field: str, where: str, *, first: bool = False) -> str:
     """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (str, int, np.integer)):
         if _is_missing(value):
-            raise file_error(where, f"the {field} is missing ({value!r})")
+            raise file_error(where, f"the {field} is missing ({_shown(value)})")
         raise file_error(
             where,
             f"the {field} must be a string or an integer, got "
-            f"{type(value).__name__} {reprlib.repr(value)}",
+            f"{type(value).__name__} {_shown(value)}",
         )
     text = str(value)
     fault = id_fault(text)
@@ -214,8 +233,8 @@ def _number(value, field: str, where: str, *, integer: bool = False) -> float | 
         value, (int, float, np.integer, np.floating)
     ):
         if _is_missing(value) and value is not None:
-            raise file_error(where, f"the {field} is missing ({value!r})")
-        raise file_error(where, f"the {field} must be a number, got {reprlib.repr(value)}")
+            raise file_error(where, f"the {field} is missing ({_shown(value)})")
+        raise file_error(where, f"the {field} must be a number, got {_shown(value)}")
     if integer and isinstance(value, (int, np.integer)):
         return int(value)
     try:
@@ -223,9 +242,9 @@ def _number(value, field: str, where: str, *, integer: bool = False) -> float | 
     except OverflowError:  # an int beyond the doubles
         x = math.inf
     if integer and not x.is_integer():  # nor are NaN and the infinities
-        raise file_error(where, f"the {field} must be an integer, got {reprlib.repr(value)}")
+        raise file_error(where, f"the {field} must be an integer, got {_shown(value)}")
     if not math.isfinite(x):
-        raise file_error(where, f"the {field} must be a finite number, got {reprlib.repr(value)}")
+        raise file_error(where, f"the {field} must be a finite number, got {_shown(value)}")
     return int(x) if integer else x
 
 
@@ -683,7 +702,7 @@ def as_qrels(qrels, /) -> Qrels:
 
     Parameters
     ----------
-    qrels : Qrels, path, file object, DataFrame, dict or iterable of records
+    qrels : Qrels, path, file object, DataFrame, dict, ranx Qrels or iterable of records
         A DataFrame has a query id column (``query_id``, ``qid`` or ``q_id``), a doc id
         column (``doc_id`` or ``docno``) and a relevance column (``relevance``,
         ``label``, ``rel`` or ``score``); a dict maps query ids to ``{doc_id: level}``;
@@ -711,6 +730,8 @@ def as_qrels(qrels, /) -> Qrels:
     """
     if isinstance(qrels, Qrels):
         return qrels
+    if _is_ranx(qrels):
+        qrels = qrels.to_dict()
     if _is_path(qrels):
         return read_qrels(qrels)
     what = f"qrels {_kind(qrels)}"
@@ -813,13 +834,14 @@ def as_run(run, /, *, name: str | None = None) -> Run:
 
     Parameters
     ----------
-    run : Run, path, file object, DataFrame, dict or iterable of records
+    run : Run, path, file object, DataFrame, dict, ranx Run or iterable of records
         A DataFrame has a query id column (``query_id``, ``qid`` or ``q_id``), a doc id
         column (``doc_id`` or ``docno``) and a ``score`` column; a ``rank`` column is
         ignored; an optional ``sample`` column gives each row's sample id
         (:attr:`Run.samples`; without it every row is in the sample ``Q0``). A dict maps
         query ids to ``{doc_id: score}`` (pytrec_eval's shape); records (named tuples,
-        objects or dicts) have those fields (``sample`` in every record or in none).
+        objects or dicts) have those fields (``sample`` in every record or in none). A ranx
+        ``Run`` is read by its ``to_dict()`` and named by its ``name``.
     name : str, optional
         The run's name; files keep the tag they have, a DataFrame with a run column
         takes its value, other inputs are named ``run``.
@@ -846,6 +868,9 @@ def as_run(run, /, *, name: str | None = None) -> Run:
     """
     if isinstance(run, Run):
         return run
+    if _is_ranx(run):
+        name = run.name if name is None and run.name is not None else name
+        run = run.to_dict()
     tag = None if name is None else _run_name(name, "run")
     if _is_path(run):
         return read_run(run, name=tag)
@@ -917,6 +942,8 @@ def _run_jobs(runs) -> list[partial[list[Run]]]:
     The checks of the collection itself (its kind, the mapping's keys) are made here;
     each job converts one input and gives its runs.
     """
+    if _is_ranx(runs):
+        return [partial(_listed_run, runs)]
     if isinstance(runs, Mapping):
         if _single_run_dict(runs):
             raise ValueError(
@@ -1183,19 +1210,16 @@ def _answer_id(value, field: str, where: str):
 
 
 def answer_records(answers, name: str = "answers") -> Iterable[tuple[str, object]]:
-    """``(where, record)`` of every answer of a file, a DataFrame or records.
+    """``(where, record)`` of every answer of a DataFrame or records (not a file).
 
-    A file or records hold the answer files' records (docs/formats.md): per answer a
-    ``topic``, a ``run`` (optional when there is one run) and its ``entities``. A
-    DataFrame has one answer per row: a topic column (``topic``, ``query_id``, ``qid``
-    or ``q_id``), a run column (``run_id``, ``run``, ``tag``, ``name`` or ``system``;
-    optional) and an ``entities`` (or ``nuggets``) column of lists of entity dicts.
-    ``where`` names the record: ``file:line``, ``answers DataFrame:2``,
-    ``answers records:2``. ``name`` is the parameter that gave ``answers``.
+    Records are the answer files' records (docs/formats.md): per answer a ``topic``, a
+    ``run`` (optional when there is one run) and its ``entities``. A DataFrame has one
+    answer per row: a topic column (``topic``, ``query_id``, ``qid`` or ``q_id``), a
+    run column (``run_id``, ``run``, ``tag``, ``name`` or ``system``; optional) and an
+    ``entities`` (or ``nuggets``) column of lists of entity dicts. ``where`` names the
+    record: ``answers DataFrame:2``, ``answers records:2``. ``name`` is the parameter
+    that gave ``answers``.
     """
-    if _is_path(answers):
-        name = source_name(answers)
-        return ((Where(name, line), rec) for line, rec in iter_jsonl(answers))
     if _is_frame(answers):
         what = "answers DataFrame"
         place = _Place(what, _own_index(answers))
@@ -1209,13 +1233,61 @@ def answer_records(answers, name: str = "answers") -> Iterable[tuple[str, object
             if runs is not None:
                 rec["run"] = _answer_id(runs[i], "run", where)
             is_array = isinstance(entity_list, np.ndarray)
-            rec["entities"] = list(entity_list) if is_array else entity_list
+            rec["entities"] = _plain_entities(list(entity_list) if is_array else entity_list)
             records.append((where, rec))
         return records
     if isinstance(answers, Iterable) and not isinstance(answers, (str, bytes, Mapping)):
-        return ((f"answers records:{i}", rec) for i, rec in enumerate(answers, start=1))
+        return (
+            (f"answers records:{i}", _plain_answer(rec)) for i, rec in enumerate(answers, start=1)
+        )
     raise fail_type(
         name,
         "be Answers, a path, a file object, a DataFrame or an iterable of answer records (dicts)",
         kind_of(answers),
     )
+
+
+def _plain_number(x):
+    """A numpy integer or float as the Python number it holds (a bool stays a bool)."""
+    return x.item() if isinstance(x, (np.integer, np.floating)) else x
+
+
+def _plain_vector(vector):
+    """A membership vector given as a tuple or a 1-d array, as the list JSON would hold.
+
+    As :func:`as_memberships` takes them: a sequence of numbers, numpy's included. A
+    mapping, a set or anything else is left as it is, for the rule to refuse by name.
+    """
+    if isinstance(vector, np.ndarray) and vector.ndim == 1:
+        return vector.tolist()
+    if isinstance(vector, (list, tuple)):
+        return list(map(_plain_number, vector))
+    return vector
+
+
+def _plain_entities(entities):
+    """Entities given in memory as JSON would hold them.
+
+    Numpy integer levels as ints, membership vectors as lists; anything else as it is,
+    for the rules to name.
+    """
+    if not isinstance(entities, list):
+        return entities
+    out = []
+    for e in entities:  # one per entity of an answer
+        if isinstance(e, Mapping):
+            e = dict(e)
+            if isinstance(e.get("level"), np.integer):
+                e["level"] = int(e["level"])
+            if isinstance(e.get("groups"), Mapping):
+                e["groups"] = {k: _plain_vector(v) for k, v in e["groups"].items()}
+        out.append(e)
+    return out
+
+
+def _plain_answer(rec):
+    """An answer record given in memory, its entities (or nuggets) as JSON would hold them."""
+    if not isinstance(rec, Mapping):
+        return rec
+    key = "entities" if "entities" in rec else "nuggets"
+    return {**rec, key: _plain_entities(rec[key])} if key in rec else rec

@@ -47,6 +47,9 @@ __all__ = [
     "json_groups",
     "json_item_error",
     "json_repr",
+    "one_way_of_naming_runs",
+    "FileRuns",
+    "Blockwise",
 ]
 
 MAX_JSON_DEPTH = 16
@@ -298,10 +301,7 @@ def iter_jsonl(
     """
     name = source_name(path)
     data = checked_bytes(path)
-    # decoded JSON holds no reference cycles: the collector's passes over the millions
-    # of objects being built would cost more than the decoding (restored on leaving)
-    with _accel.paused_gc():
-        found = _jsonl(name, data, max_depth, count_keys)
+    found = _jsonl(name, data, max_depth, count_keys)
     if not found:
         raise FileFormatError(name, None, "the file is empty (no JSON records)")
     _refuse_lone_surrogates(name, data, found)
@@ -348,6 +348,42 @@ def iter_jsonl_blocks(
         raise FileFormatError(name, None, "the file is empty (no JSON records)")
     if surrogate is not None:
         raise surrogate
+
+
+class Blockwise:
+    """Checks run over JSON Lines inputs a block of lines at a time, errors in their order.
+
+    Each of ``steps`` takes an input's name and a block of it, a list of (line number,
+    value); together they turn the block into arrays, so that its values are dropped
+    before the next block is decoded and few decoded objects are alive at once. The
+    errors come as if each check ran over every input before the next: the JSON of
+    every line (a block raises it when decoded), then the first error of each step in
+    turn. A step stops once it, or a step before it, has failed: the later steps have
+    nothing to build on.
+    """
+
+    def __init__(self, *steps) -> None:
+        self.steps = steps
+        self.faults: list[Exception | None] = [None] * len(steps)
+
+    def read(self, path, *, count_keys=None, block_bytes: int) -> None:
+        """Run the steps over the blocks of one input (:func:`iter_jsonl_blocks`)."""
+        name = source_name(path)
+        for block in iter_jsonl_blocks(path, count_keys=count_keys, block_bytes=block_bytes):
+            for k, step in enumerate(self.steps):
+                if any(self.faults[: k + 1]):
+                    break
+                try:
+                    step(name, block)
+                except (ValueError, TypeError) as exc:
+                    self.faults[k] = exc
+            del block
+
+    def check(self) -> None:
+        """Raise the first error of the first step that failed, if any."""
+        for fault in self.faults:
+            if fault is not None:
+                raise fault
 
 
 def _jsonl(
@@ -609,3 +645,42 @@ def json_str(value, field: str, where: str, *, required: bool = True) -> str | N
     if value is None and not required:
         return None
     return check_id(value, field, where)
+
+
+# --------------------------------------------------------------------------- runs
+def one_way_of_naming_runs(given: bool, first_given: bool, where, first_where, field: str) -> None:
+    """The rule of every input whose records name their run in ``field``: all or none do.
+
+    A record that gives its run where the input's first record (at ``first_where``)
+    gives none, or none where that record gives one, is an error naming both: a record
+    without a run among records with one would otherwise become a run of its own.
+    """
+    if given == first_given:
+        return
+    if given:
+        told = f'the record gives a "{field}", while {first_where} gives none'
+    else:
+        told = f'the record has no "{field}", while {first_where} gives one'
+    raise file_error(where, f'{told}: give every record its "{field}", or none')
+
+
+class FileRuns:
+    """The runs that inputs take from their file's name, for the rule of one name, one file.
+
+    Two files of one name in different folders (``bm25/assign.jsonl`` and
+    ``splade/assign.jsonl``) would give one run: :meth:`add` refuses the second file.
+    ``told`` says how a file names its run, ``hint`` what to do instead.
+    """
+
+    def __init__(self, told: str, hint: str) -> None:
+        self.told, self.hint = told, hint
+        self.files: dict[str, str] = {}  # run -> the file that names it
+
+    def add(self, run: str, file: str, where) -> None:
+        """Record that ``file`` gives ``run`` its name; a second file is an error at ``where``."""
+        first = self.files.setdefault(run, file)
+        if first != file:
+            raise file_error(
+                where,
+                f"{self.told} {run!r}, as {first} does: two runs would merge. {self.hint}",
+            )

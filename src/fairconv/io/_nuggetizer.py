@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import os
 import re
-import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from itertools import chain, compress, repeat
 from operator import is_, is_not, itemgetter, methodcaller
 from pathlib import PurePath
@@ -26,8 +26,8 @@ from typing import Any
 import numpy as np
 
 from .._validation import (
-    FairconvWarning,
     Where,
+    check_id,
     check_instance,
     did_you_mean,
     fail,
@@ -36,9 +36,19 @@ from .._validation import (
     file_error,
     first_bad_id,
     id_fault,
+    notice,
+    public,
 )
-from ._json import iter_jsonl, json_item_error, json_repr, json_str, read_json
-from ._text import source_name
+from ._json import (
+    FileRuns,
+    iter_jsonl,
+    json_item_error,
+    json_repr,
+    json_str,
+    one_way_of_naming_runs,
+    read_json,
+)
+from ._text import RESERVED_TOPIC, source_name
 
 __all__ = [
     "NuggetizerAssignments",
@@ -82,12 +92,15 @@ class NuggetizerAssignments:
         labelled ``partial_support``.
     sources : tuple of str, length n
         Where each record came from (``file:line`` or ``record i``).
+    file_runs : mapping of str to str
+        The runs that records without ``run_id`` took from their file's name, and the
+        file: two files of one name may not give one run
+        (:func:`fairconv.nuggets.nuggetizer_scores` refuses them).
 
     Examples
     --------
-    >>> from fairconv import nuggets
     >>> from fairconv.datasets import path
-    >>> a = nuggets.read_nuggetizer(path("rag", "nuggetizer-assign.jsonl"))
+    >>> a = read_nuggetizer(path("rag", "nuggetizer-assign.jsonl"))
     >>> a.topics, a.counts[0].tolist()
     (('q1', 'q2', 'q3'), [1, 1, 0, 3, 1, 1])
     """
@@ -96,6 +109,8 @@ class NuggetizerAssignments:
     topics: tuple[str, ...]
     counts: np.ndarray
     sources: tuple[str, ...]
+    file_runs: Mapping[str, str] = dataclass_field(default_factory=dict)
+    """The runs named after their file (records without ``run_id``): run -> the file."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -118,10 +133,9 @@ class ConeRagLabels:
 
     Examples
     --------
-    >>> from fairconv import nuggets
     >>> from fairconv.datasets import path
     >>> cone = path("rag", "cone-rag")
-    >>> labels = nuggets.read_cone_rag(
+    >>> labels = read_cone_rag(
     ...     cone / "gold.json", cone / "response_nuggets.json", ntn=cone / "nuggets_results.json"
     ... )
     >>> labels.runs[:2], labels.turns[:2], labels.counts[0].tolist()
@@ -133,13 +147,6 @@ class ConeRagLabels:
     counts: np.ndarray
     ntn: np.ndarray
     ntr_lines: np.ndarray
-
-
-def _id(value, field: str, where: str) -> str:
-    """A non-empty JSON string id (the id rule of every reader)."""
-    checked = json_str(value, field, where)
-    assert checked is not None  # required: never None
-    return checked
 
 
 def refuse_near_misses(keys, known: Sequence[str], where: str, what: str) -> None:
@@ -169,7 +176,7 @@ def _qid(value, where: str) -> str:
     """The topic: a string id, or an integer written in decimal."""
     if type(value) is int:
         value = str(value)
-    topic = _id(value, "qid", where)
+    topic = check_id(value, "qid", where)
     if topic == "all":
         raise file_error(
             where,
@@ -178,10 +185,63 @@ def _qid(value, where: str) -> str:
     return topic
 
 
+@public
 def read_nuggetizer(path_or_records, /, *, name: str | None = None) -> NuggetizerAssignments:
-    """Read nuggetizer assignment records (a JSON Lines file, or decoded records).
+    """Read nuggetizer's assignment records (``nuggetizer assign`` output) to counts.
 
-    See :func:`fairconv.nuggets.read_nuggetizer` for the rules.
+    Parameters
+    ----------
+    path_or_records : str, path-like, file object, or sequence of dict
+        A JSON Lines file (``.gz`` read as gzip; blank lines and a byte-order mark at
+        the start skipped), or the records as decoded dicts.
+    name : str, optional
+        The run of the records when none gives ``run_id`` (retrieval-mode files): by
+        default the file's name without its last suffix (``my.run.v2.jsonl`` -> ``my.run.v2``,
+        ``.gz`` dropped first), as nuggetizer names a run. Records given in memory
+        without ``run_id`` need it.
+
+    Returns
+    -------
+    NuggetizerAssignments
+        Per record: run, topic and the six nugget counts.
+
+    Raises
+    ------
+    TypeError
+        If ``path_or_records`` is neither a path nor a sequence.
+    ValueError
+        Naming the file and line (or the record) and the field: invalid JSON; an empty
+        file; a record that is not an object; a missing ``qid`` or ``nuggets``; a
+        ``qid`` that is neither a string id nor an integer, or is ``"all"``; a
+        ``nuggets`` that is not an array; a nugget that is not an object or lacks
+        ``importance`` or ``assignment`` (a file where no nugget has ``assignment`` is
+        named as a ``nuggetizer create`` file); two records of one run for one ``qid``
+        (retrieval-mode files hold one per candidate passage); a record without
+        ``run_id`` among records with one (or the other way round); a field one edit
+        away from a field of the format (``assignement``: Did you mean 'assignment'?).
+
+    Warns
+    -----
+    FairconvWarning
+        Once per input, listing up to five labels nuggetizer does not know (``Vital``,
+        ``supported``, ``null``, ...) with where they are: they are scored as
+        nuggetizer scores them, not vital and worth 0.
+
+    Notes
+    -----
+    Only ``vital`` is vital, and only ``support`` (1) and ``partial_support`` (1/2)
+    earn credit, case-sensitively; ``okay``, ``not_support`` and ``failed`` (the label
+    nuggetizer writes when its model call fails) are known labels worth 0. Fields
+    other than those of the format are ignored, as nuggetizer ignores them, unless
+    they look like a misspelt field.
+
+    Examples
+    --------
+    >>> rec = {"qid": "q1", "run_id": "r", "nuggets": [
+    ...     {"text": "a", "importance": "vital", "assignment": "support"},
+    ...     {"text": "b", "importance": "okay", "assignment": "partial_support"}]}
+    >>> read_nuggetizer([rec]).counts.tolist()
+    [[1, 1, 0, 2, 1, 1]]
     """
     if name is not None and (type(name) is not str or id_fault(name) is not None):
         raise fail(
@@ -193,19 +253,20 @@ def read_nuggetizer(path_or_records, /, *, name: str | None = None) -> Nuggetize
         records = [v for _, v in found]
         sources: list[str] = [Where(file, n) for n, _ in found]
         default: str | None = name if name is not None else _stem(path_or_records)
+        named_by = None if name is not None else file
     elif isinstance(path_or_records, Sequence) and not isinstance(path_or_records, bytes):
         records = list(path_or_records)
         sources = [f"record {i + 1}" for i in range(len(records))]
         if not records:
             raise fail("path_or_records", "hold at least one record", "an empty sequence")
-        default = name
+        default, named_by = name, None
     else:
         raise fail_type(
             "path_or_records",
             "be a path or a sequence of records (dicts)",
             type(path_or_records).__name__,
         )
-    return _assignments(records, sources, default)
+    return _assignments(records, sources, default, named_by)
 
 
 def _record_keys(values: list) -> int:
@@ -231,7 +292,8 @@ def _not(values, kind: type):
     return map(is_not, map(type, values), repeat(kind))
 
 
-def _assignments(records: list, sources: list[str], default: str | None):
+def _assignments(records: list, sources: list[str], default: str | None, named_by: str | None):
+    """The assignments of decoded records; ``named_by``: the file whose name is ``default``."""
     n = len(records)
     for i in compress(range(n), _not(records, dict)):
         raise file_error(
@@ -241,15 +303,17 @@ def _assignments(records: list, sources: list[str], default: str | None):
     if misspelt is not None:
         i = next(compress(range(n), map(dict.__contains__, records, repeat(misspelt))))
         refuse_near_misses(records[i], _RECORD_FIELDS, sources[i], "an assignment record")
-    columns = _columns(records, default)
+    first = ("run_id" in records[0], sources[0])  # every record gives one, or none does
+    columns = _columns(records, default, first[0])
     if columns is None:  # some record breaks a rule: the first one names it
         for rec, where in zip(records, sources, strict=True):
-            _record(rec, where, default)
+            _record(rec, where, default, first)
         raise AssertionError("a rule the records break was not found")  # pragma: no cover
     topics, runs, lists = columns
     if len(set(zip(runs, topics, strict=True))) == len(runs):
+        file_runs = {} if first[0] or named_by is None or default is None else {default: named_by}
         return NuggetizerAssignments(
-            tuple(runs), tuple(topics), _nugget_counts(lists, sources), tuple(sources)
+            tuple(runs), tuple(topics), _nugget_counts(lists, sources), tuple(sources), file_runs
         )
     seen: dict[tuple[str, str], int] = {}
     for i, pair in enumerate(zip(runs, topics, strict=True)):  # to name the second
@@ -271,12 +335,19 @@ def _misspelt(objects: list[dict], known: Sequence[str]) -> str | None:
     return next((k for k in sorted(unknown) if did_you_mean(k, known)), None)
 
 
-def _columns(records: list[dict], default: str | None):
-    """The topics, runs and nugget lists of valid records (array work), else None."""
+def _columns(records: list[dict], default: str | None, first_given: bool):
+    """The topics, runs and nugget lists of valid records (array work), else None.
+
+    Every record gives a ``run_id`` if the first one does (``first_given``), else none
+    does.
+    """
     try:
         qids = list(map(itemgetter("qid"), records))
         lists = list(map(itemgetter("nuggets"), records))
     except KeyError:
+        return None
+    given = sum(map(methodcaller("__contains__", "run_id"), records))
+    if given != (len(records) if first_given else 0):
         return None
     runs = list(map(methodcaller("get", "run_id", default), records))
     if not (
@@ -296,16 +367,17 @@ def _valid_ids(ids: list[str]) -> bool:
     return first_bad_id(ids) < 0
 
 
-def _record(rec: dict, where: str, default: str | None) -> None:
+def _record(rec: dict, where: str, default: str | None, first: tuple[bool, str]) -> None:
     """Check one record by the rules :func:`_columns` applies to all, naming the field."""
     for key in ("qid", "nuggets"):
         if key not in rec:
             raise file_error(where, f'an assignment record needs "{key}"')
     _qid(rec["qid"], where)
+    one_way_of_naming_runs("run_id" in rec, first[0], where, first[1], "run_id")
     run = rec.get("run_id", default)
     if run is None:
         raise file_error(where, 'the record has no "run_id"; give the run\'s name (name=...)')
-    _id(run, "run_id", where)
+    check_id(run, "run_id", where)
     if type(rec["nuggets"]) is not list:
         raise file_error(
             where, f'"nuggets" must be an array of nugget objects, got {json_repr(rec["nuggets"])}'
@@ -395,11 +467,9 @@ def _notice_unknown(values: list, unknown: np.ndarray, field: str, sources, offs
         else '"support" earns 1, "partial_support" 1/2, anything else 0'
     )
     more = "" if len(first) < 5 else ", ..."
-    warnings.warn(
+    notice(
         f"{unknown.size} nugget(s) have an {field} nuggetizer does not know: "
-        f"{listed}{more}; scored as nuggetizer scores them ({rule})",
-        FairconvWarning,
-        stacklevel=7,
+        f"{listed}{more}; scored as nuggetizer scores them ({rule})"
     )
 
 
@@ -412,12 +482,25 @@ def _object(value, where: str, what: str) -> dict:
     return value
 
 
+def _turn(turn, where, field: str = "turn id") -> str:
+    """A turn id (a row of the table): an id by the rule of every reader, but not ``all``."""
+    check_id(turn, field, where)
+    if turn == RESERVED_TOPIC:
+        raise file_error(
+            where,
+            f'the {field} "all" is the name of the mean rows in fairconv\'s output; '
+            "rename the turn",
+        )
+    return turn
+
+
 def _gold(path) -> dict[str, list[str]]:
     """Map each turn id to its gold nugget ids, in file order."""
     file = Where(source_name(path))
     data = _object(read_json(path), file, "the gold nuggets file")
     gold = {}
     for turn, nuggets in data.items():  # one per turn
+        _turn(turn, Where(file, None, "a key of the gold nuggets file"))
         where = Where(file, None, f'turn "{turn}"')
         _object(nuggets, where, "the turn's gold nuggets")
         for gid in compress(nuggets, _not(nuggets.values(), dict)):
@@ -433,6 +516,7 @@ def _response_nuggets(path, gold) -> list[tuple[str, str, int]]:
     data = _object(read_json(path), file, "the response nuggets file")
     out = []
     for turn, runs in data.items():  # one per turn
+        _turn(turn, Where(file, None, "a key of the response nuggets file"))
         where = Where(file, None, f'turn "{turn}"')
         _object(runs, where, "the turn's runs")
         if turn not in gold:
@@ -482,6 +566,7 @@ def _ntn(path, gold, entries) -> dict[tuple[str, str], tuple[int, int]]:
         for run, turns in data[field].items():
             _object(turns, Where(file, None, f'"{field}" of run "{run}"'), "the run's turns")
             for turn, ids in turns.items():
+                _turn(turn, Where(file, None, f'"{field}" of run "{run}"'))
                 where = Where(file, None, f'"{field}", run "{run}", turn "{turn}"')
                 if (run, turn) not in matched:
                     raise file_error(
@@ -533,10 +618,15 @@ def _ntr(paths, gold) -> list[tuple[str, str, int, int]]:
     out = []
     seen: dict[tuple[str, str], str] = {}
     fields = ("topic_turn_id", "covered", "uncovered", "recall", "response")
+    file_runs = FileRuns(
+        "the coverage file names its run",
+        "Give the files different run names (coverage_<run>.jsonl).",
+    )
     for path in paths:
         run = _coverage_run(path)
         file = source_name(path)
         json_str(run, "run", Where(file, None, "the run named by the file name"))
+        file_runs.add(run, file, Where(file))
         for line, rec in iter_jsonl(path):
             where = Where(file, line)
             rec = _object(rec, where, "a coverage line")
@@ -544,7 +634,7 @@ def _ntr(paths, gold) -> list[tuple[str, str, int, int]]:
             for key in fields[:4]:
                 if key not in rec:
                     raise file_error(where, f'a coverage line needs "{key}"')
-            turn = _id(rec["topic_turn_id"], "topic_turn_id", where)
+            turn = _turn(rec["topic_turn_id"], where, "topic_turn_id")
             if not gold.get(turn):
                 raise file_error(
                     where,
@@ -578,10 +668,57 @@ def _ntr(paths, gold) -> list[tuple[str, str, int, int]]:
     return out
 
 
+@public
 def read_cone_rag(
     gold, response_nuggets=None, /, *, ntn=None, ntr: Sequence[Any] = ()
 ) -> ConeRagLabels:
-    """Read CONE-RAG's files; see :func:`fairconv.nuggets.read_cone_rag`."""
+    """Read CONE-RAG's (TREC iKAT 2024) files to NtN and NtR counts per (run, turn).
+
+    Parameters
+    ----------
+    gold : str or path-like
+        The gold nuggets, JSON ``{turn: {gold_id: {"text", "relevance"}}}``.
+    response_nuggets : str or path-like, optional
+        The response nuggets, JSON ``{turn: {run: {"nuggets": {"matched": [...],
+        "not-matched": [...]}, "response"}}}``; the extracted nuggets are ``matched``,
+        named ``[1]``, ``[2]``, ... by position. Its (run, turn) pairs are those NtN
+        evaluates. Needed with ``ntn``.
+    ntn : str or path-like, optional
+        NtN's ``nuggets_results.json``: ``{"predicted_gold_nuggets": {run: {turn:
+        [gold_id...]}}, "predictive_response_nuggets": {run: {turn: ["[i]"...]}}}``.
+    ntr : sequence of str or path-like
+        NtR's ``coverage_<run>.jsonl`` files (the run is the name between
+        ``coverage_`` and ``.jsonl``); lines ``{"topic_turn_id", "covered",
+        "uncovered", "recall", "response"}``.
+
+    Returns
+    -------
+    ConeRagLabels
+
+    Raises
+    ------
+    TypeError
+        If a path is not a path, or ``ntr`` not a sequence of them.
+    ValueError
+        If neither ``ntn`` nor ``ntr`` is given, ``ntn`` without ``response_nuggets``,
+        or naming the file, line or key and
+        the field: a response-nuggets turn missing from the gold file; a ``nuggets``
+        or turn that is not an object; NtN results whose (run, turn) pairs differ from
+        the response-nuggets file's, that name a gold id not of the turn, an ``[i]``
+        past the turn's matched nuggets, or an id twice; a coverage line for a turn
+        without gold nuggets, twice for one run and turn, whose ``covered`` and
+        ``uncovered`` do not split the turn's gold ids, or whose ``recall`` is not
+        ``|covered| / (|covered| + |uncovered|)``; a field one edit away from a known one.
+
+    Examples
+    --------
+    >>> from fairconv.datasets import path
+    >>> labels = read_cone_rag(path("rag", "cone-rag", "gold.json"),
+    ...                        path("rag", "cone-rag", "response_nuggets.json"),
+    ...                        ntn=path("rag", "cone-rag", "nuggets_results.json"))
+    >>> labels.turns[:2], labels.counts[0].tolist()
+    (('1_1', '1_1'), [2, 3, 2, 3, 0, 0])
+    """
     check_instance(gold, (str, os.PathLike), "gold", what="a path")
     if response_nuggets is not None:
         check_instance(response_nuggets, (str, os.PathLike), "response_nuggets", what="a path")
