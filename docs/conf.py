@@ -59,6 +59,42 @@ numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
 numpydoc_xref_param_type = False
 
+
+def _reexported_classes() -> set[str]:
+    """``module.Class`` of each class a public module lists again from another public
+    module that is its home (``fairconv.nuggets.ConeRagLabels`` is ``fairconv.io``'s).
+
+    Its page is not indexed (``:no-index:``, _templates/autosummary/class.rst): one
+    class described twice is a duplicate for Sphinx, and references go to its home.
+    """
+    import importlib
+    import pkgutil
+
+    modules = [
+        importlib.import_module(f"fairconv.{m.name}")
+        for m in pkgutil.iter_modules(fairconv.__path__)
+        if not m.name.startswith("_") and m.name not in ("cli", "ir_measures")
+    ]
+    listed = {
+        (module.__name__, name): getattr(module, name)
+        for module in modules
+        for name in getattr(module, "__all__", ())
+        if isinstance(getattr(module, name), type)
+    }
+
+    def home(module: str, cls: type) -> bool:
+        return cls.__module__ == module or cls.__module__.startswith(module + ".")
+
+    return {
+        f"{module}.{name}"
+        for (module, name), cls in listed.items()
+        if not home(module, cls)
+        and any(home(other, cls) for (other, _), c in listed.items() if c is cls)
+    }
+
+
+autosummary_context = {"reexported": _reexported_classes()}
+
 html_theme = "pydata_sphinx_theme"
 html_title = f"fairconv {release}"
 html_static_path = ["_static"]

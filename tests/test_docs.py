@@ -927,3 +927,16 @@ def test_every_quoted_command_line_matches_its_help(page, line):
 )  # fmt: skip
 def test_the_usage_check_finds_each_kind_of_slip(line, fault):
     assert usage_faults(line) == ([] if fault is None else [fault])
+
+
+def test_a_class_listed_again_away_from_its_home_is_not_indexed_twice(monkeypatch, tmp_path):
+    """nuggets lists io's nuggetizer and CONE-RAG records: their reference pages under
+    nuggets are not indexed (Sphinx refuses one class described twice), io's are."""
+    conf = _conf(monkeypatch, tmp_path)
+    reexported = conf.autosummary_context["reexported"]
+    assert {"fairconv.nuggets.ConeRagLabels", "fairconv.nuggets.NuggetizerAssignments"} <= (
+        reexported
+    )
+    assert not {"fairconv.io.ConeRagLabels", "fairconv.results.ScoreTable"} & reexported
+    template = (ROOT / "docs" / "_templates" / "autosummary" / "class.rst").read_text()
+    assert "{%- if fullname in reexported %}\n   :no-index:\n{%- endif %}" in template
