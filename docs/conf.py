@@ -61,11 +61,11 @@ numpydoc_xref_param_type = False
 
 
 def _reexported_classes() -> set[str]:
-    """``module.Class`` of each class a public module lists again from another public
-    module that is its home (``fairconv.nuggets.ConeRagLabels`` is ``fairconv.io``'s).
+    """Name each class that a public module lists again, away from its home module.
 
-    Its page is not indexed (``:no-index:``, _templates/autosummary/class.rst): one
-    class described twice is a duplicate for Sphinx, and references go to its home.
+    ``fairconv.nuggets.ConeRagLabels`` is ``fairconv.io``'s, for instance. Its page is
+    not indexed (``:no-index:``, _templates/autosummary/class.rst): one class described
+    twice is a duplicate for Sphinx, and references go to its home.
     """
     import importlib
     import pkgutil
