@@ -11,7 +11,9 @@ results included), alternating, best of 3; each run's peak memory is its ``ru_ma
 pytrec_eval is timed when it is installed (``pip install pytrec-eval-terrier``), with
 the script a user would write: the files read line by line into its dicts.
 ``fairconv gfr`` runs twice: with numpy alone (``FAIRCONV_PURE=1``) and, when the
-``fast`` extra is installed, with its accelerator (orjson formats the output values).
+``fast`` extra is installed, with its accelerator (which ``fairconv gfr`` no longer
+uses: orjson formatted the output values until the TSV writer became the plain route,
+docs/performance.md; the two lines time the same code).
 Goals: at least 0.9x pytrec_eval's docs/s with numpy alone and 1.8x with an
 accelerator, and peak memory at most 2.5x the input bytes.
 

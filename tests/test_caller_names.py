@@ -75,8 +75,8 @@ def test_worker_threads_name_the_caller(pilot, monkeypatch):
     assert outer.__fairconv_public__.endswith("test_worker_threads_name_the_caller.<locals>.outer")
     seen.clear()
 
-    with calling("gfr.evaluate"), _accel.thread_imap(lambda i: caller(), range(5), n_jobs=3) as it:
-        assert list(it) == ["gfr.evaluate"] * 5
+    with calling("gfr.evaluate"):
+        assert _accel.thread_map(lambda i: caller(), range(5), n_jobs=3) == ["gfr.evaluate"] * 5
 
 
 def test_a_worker_error_names_the_caller():

@@ -121,3 +121,90 @@ def test_a_notice_reaches_a_caller_without_a_source_file(how):
     assert proc.returncode == 0, proc.stderr
     assert "FairconvWarning: GFR is ERR alone on 4 of the 4 topics" in proc.stderr
     assert ":4: " in proc.stderr  # the caller's line
+
+
+# ------------------------------------------------------------------ other tools' scores
+FAIRCONV_TSV = "run\ttopic\tmeasure\tvalue\nA\tq1\tEE-D[g]\t0.5\nA\tq1\tGFR\t0.25\n"
+
+
+def _read(tmp_path, files, **kw):
+    from fairconv.io import read_scores
+
+    paths = []
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+        paths.append(tmp_path / name)
+    return read_scores(paths, **kw)
+
+
+@pytest.mark.parametrize(
+    "name, text",
+    [
+        ("A.trec", "EE-D[g]\tq1\t0.5\nrunid\tall\tA\n"),
+        ("A.irm", "q1\tEE-D[g]\t0.5\nq2\tEE-D[g]\t0.25\nq3\tEE-D[g]\t1\n"),
+        ("A.json", '{"EE-D[g]": {"q1": 0.5}}'),
+    ],
+)
+def test_another_tool_s_measure_is_higher_is_better_unless_said(tmp_path, name, text):
+    """Even under a fairconv name: the tool that wrote the file does not say."""
+    fmt = {"trec": "trec_eval", "irm": "ir_measures", "json": "ranx"}[name.split(".")[1]]
+    table = _read(tmp_path, {name: text}, input_format=fmt)
+    assert dict(table.directions) == {"EE-D[g]": "higher"}
+    table = _read(tmp_path, {name: text}, input_format=fmt, directions={"EE-D[g]": "lower"})
+    assert dict(table.directions) == {"EE-D[g]": "lower"}
+
+
+def test_fairconv_s_tsv_takes_fairconv_s_directions_unless_said(tmp_path):
+    table = _read(tmp_path, {"f.tsv": FAIRCONV_TSV})
+    assert dict(table.directions) == {"EE-D[g]": "lower", "GFR": "higher"}
+    table = _read(tmp_path, {"f.tsv": FAIRCONV_TSV}, directions={"GFR": "undirected"})
+    assert dict(table.directions) == {"EE-D[g]": "lower", "GFR": "undirected"}
+    # a direction given for a measure the files have but measures= leaves out is fine
+    table = _read(
+        tmp_path, {"f.tsv": FAIRCONV_TSV}, measures=["GFR"], directions={"EE-D[g]": "lower"}
+    )
+    assert dict(table.directions) == {"GFR": "higher"}
+
+
+def test_files_that_point_a_measure_two_ways_need_directions(tmp_path):
+    files = {"f.tsv": FAIRCONV_TSV, "B.trec": "EE-D[g]\tq1\t0.7\nGFR\tq1\t0.1\nrunid\tall\tB\n"}
+    with pytest.raises(
+        ValueError,
+        match=r"'directions' parameter of io.read_scores must say which way a measure points "
+        r"when its files disagree. Got 'EE-D\[g\]', lower-is-better in .*f.tsv and "
+        r"higher-is-better in .*B.trec instead; .* give directions=\{'EE-D\[g\]': ...\}",
+    ):
+        _read(tmp_path, files)
+    for d in ("lower", "higher"):
+        table = _read(tmp_path, files, directions={"EE-D[g]": d})
+        assert table.directions["EE-D[g]"] == d and table.runs == ("A", "B")
+    assert dict(_read(tmp_path, files, measures=["GFR"]).directions) == {"GFR": "higher"}
+
+
+@pytest.mark.parametrize(
+    "directions, error, match",
+    [
+        ({"GFR@10": "lower"}, ValueError, r"'directions' .* name measures of the files "
+         r"\(EE-D\[g\], GFR\). Got 'GFR@10'"),
+        ({"GRF": "lower"}, ValueError, r"Got 'GRF' \(Did you mean 'GFR'\?\)"),
+        ({"GFR": "down"}, ValueError, r"one of higher, lower, undirected. Got 'down' for 'GFR'"),
+        (["GFR"], TypeError, r"'directions' parameter of io.read_scores must be a mapping"),
+    ],
+)  # fmt: skip
+def test_bad_directions_of_a_score_file_are_refused(tmp_path, directions, error, match):
+    with pytest.raises(error, match=match):
+        _read(tmp_path, {"f.tsv": FAIRCONV_TSV}, directions=directions)
+
+
+def test_ir_measures_results_are_higher_is_better_unless_said():
+    from collections import namedtuple
+
+    from fairconv.io import from_ir_measures
+
+    Metric = namedtuple("Metric", "query_id measure value")
+    results = {"bm25": [Metric("q1", "nDCG@10", 0.5), Metric("q1", "EE-D[g]", 0.1)]}
+    assert set(from_ir_measures(results).directions.values()) == {"higher"}
+    table = from_ir_measures(results, directions={"EE-D[g]": "lower"})
+    assert dict(table.directions) == {"nDCG@10": "higher", "EE-D[g]": "lower"}
+    with pytest.raises(ValueError, match=r"'directions' parameter of io.from_ir_measures"):
+        from_ir_measures(results, directions={"P@5": "lower"})

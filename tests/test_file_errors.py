@@ -148,6 +148,16 @@ CASES = [
     (read_scores, "s.tsv", HEAD + "r\tT1\tP@5\t0.5\nr\tT1\tP@5\t0.25\n", 3),
     (read_scores, "s.tsv", HEAD + "r\tT1\tP@5\t0.5\nr\tT2\tP@5\tmany\n", 3),
     (read_scores, "s.json", '{"P@5": {"T1": 0.5, "T2": "x"}}', None),
+    # ranx JSON: ids by the id rule, numbers or null, one run per name
+    (read_scores, "s.json", '{"P@5": {"T1": 0.5, "T 2": 0.25}}', None),
+    (read_scores, "s.json", '{"bm25": {"P@5": {"T1": 0.5}}, "": {"P@5": {"T1": 1}}}', None),
+    (read_scores, "s.json", '{"P@5": {"T1": 0.5},\n "P@5": {"T1": 0.25}}', None),
+    (lambda p: read_scores(p, input_format="ranx"), "s.json", "[0.5]", None),
+    # ir_measures per-query rows: query_id measure value
+    (read_scores, "s.irm", "T1 P@5 0.5\nT2 P@5 0.25\nall P@5 0.375\nT3 P@5 high\n", 4),
+    (read_scores, "s.irm", "T1 P@5 0.5\nall P@5 0.5\nT1 P@5 0.25\n", 3),
+    (lambda p: read_scores(p, input_format="ir_measures"), "s.irm", "T1 P@5 0.5\nT2 P@5\n", 2),
+    (lambda p: read_scores(p, input_format="ir_measures"), "s.irm", "T1 P@5 0.5\nT2 P@5 inf\n", 2),
     (read_topics, "t.txt", "T1\nT2\nT1\n", 3),
     (read_topics, "t.txt", "T1\nT2 T3\n", 2),
     (read_topics, "t.txt", "\n", None),

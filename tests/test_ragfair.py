@@ -62,7 +62,7 @@ def test_tables_recomputed_from_printed_gf_values(key):
     table = ScoreTable(
         topics=tuple(r["topic"] for r in topics),
         runs=("run",),
-        measures=("GF-Re", "GF-Gen", "RIGF printed", "RIGF", "ADsim"),
+        measures=("GF-Re", "GF-Gen", "RIGF-printed", "RIGF", "ADsim"),
         values=values,
         present=np.ones(values.shape, dtype=bool),
     )

@@ -1,6 +1,7 @@
 """Per-topic score files: fairconv TSV, trec_eval -q and ir_measures layouts."""
 
 import io
+import warnings
 
 import numpy as np
 import pytest
@@ -8,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fairconv import FairconvWarning, gfr
+from fairconv._validation import id_fault
 from fairconv.datasets import fairweb1_pilot
 from fairconv.io import FileFormatError, read_qrels, read_scores, read_topics
 
@@ -43,10 +45,17 @@ def test_a_run_name_that_would_read_back_as_a_comment_is_refused():
 def test_trec_eval_and_ir_measures_layouts_are_detected(tmp_path):
     (tmp_path / "run.trec").write_text(TREC)
     (tmp_path / "other.irm").write_text(IRM)
-    with pytest.warns(
-        FairconvWarning, match=r"P_5: 2 of 2 topic\(s\), ndcg: 2 of 2 topic\(s\), nDCG@10: 3 of 3"
-    ):
+    with pytest.warns(FairconvWarning) as notices:
         t = read_scores([tmp_path / "run.trec", tmp_path / "other.irm"])
+    assert [str(w.message) for w in notices] == [
+        f"{tmp_path / 'other.irm'}: read as ir_measures rows (query_id measure value), a guess: "
+        "it has no runid row and no 'all' row, and its first column has 3 distinct value(s), "
+        "its second 1, the measures being taken for the fewer; if its columns are the other "
+        "way round, give input_format (--input-format)",
+        "io.read_scores: some runs lack a value on topics that others have (P_5: 2 of 2 "
+        "topic(s), ndcg: 2 of 2 topic(s), nDCG@10: 3 of 3 topic(s); first: topic 'q1' of "
+        "P_5, runs other.irm); analyses of all runs use the topics every run has",
+    ]
     assert t.runs == ("bm25", "other.irm")
     assert t.value("bm25", "q2", "ndcg") == 0.7
     assert t.value("other.irm", "q3", "nDCG@10") == 0.5
@@ -168,8 +177,12 @@ def test_score_files_skip_comment_lines(tmp_path, text, layout):
     f = tmp_path / "c.tsv"
     f.write_text(text)
     for forced in (None, layout):
-        t = read_scores(f, input_format=forced)
+        with warnings.catch_warnings(record=True) as notices:
+            warnings.simplefilter("always")
+            t = read_scores(f, input_format=forced)
         assert t.topics in (("q1", "q2"), ("q1", "q2", "q3")) and t.present.all()
+        guessed = forced is None and "runid" not in text and layout != "fairconv"
+        assert [w.category for w in notices] == [FairconvWarning] * guessed
 
 
 def test_score_file_fields_split_where_every_reader_splits(tmp_path):
@@ -285,8 +298,12 @@ def tsv_by_loop(table, summary=False) -> str:
     return "".join(lines)
 
 
-NAME = st.text(st.characters(blacklist_characters="#"), min_size=1, max_size=12)
-VALUE = st.floats() | st.sampled_from([0.0, -0.0, 1e-4, 1e16, 5e-324, 0.1, float("nan")])
+NAME = st.text(st.characters(blacklist_characters="#"), min_size=1, max_size=12).filter(
+    lambda x: id_fault(x) is None
+)
+VALUE = st.floats(allow_infinity=False) | st.sampled_from(
+    [0.0, -0.0, 1e-4, 1e16, 5e-324, 0.1, float("nan"), 1.7976931348623157e308]
+)
 
 
 @st.composite
@@ -308,7 +325,7 @@ def score_tables(draw):
 @settings(max_examples=300, deadline=None)
 @given(score_tables(), st.booleans())
 def test_the_tsv_is_the_loop_s_text(table, summary):
-    """Any names (NUL, tabs, non-ASCII, lone surrogates in a text stream) and values."""
+    """Any ids (non-ASCII, astral characters, quotes) and any finite values or NaN."""
     out = io.StringIO()
     table.to_tsv(out, summary=summary)
     assert out.getvalue() == tsv_by_loop(table, summary)
@@ -334,18 +351,6 @@ def test_the_tsv_of_a_large_table_is_the_loop_s_text(monkeypatch):
     assert out.getvalue() == tsv_by_loop(table)
 
 
-def test_a_mean_over_inf_and_minus_inf_is_nan_without_a_warning():
-    from fairconv.results import ScoreTable
-
-    values = np.array([[[np.inf]], [[-np.inf]]])
-    table = ScoreTable(
-        topics=("q1", "q2"), runs=("r",), measures=("M",), values=values, present=values != 0
-    )
-    with np.errstate(all="raise"):
-        mean, count = table.mean()
-    assert np.isnan(mean[0, 0]) and count[0, 0] == 2
-
-
 def test_a_mean_of_values_whose_sum_passes_the_largest_double_is_finite():
     from fairconv.results import ScoreTable
 
@@ -360,3 +365,158 @@ def test_a_mean_of_values_whose_sum_passes_the_largest_double_is_finite():
     with np.errstate(all="raise"):
         mean, _ = table.mean()
     assert mean[0, 0] == big
+
+
+# ------------------------------------------------------------------ layout guessing
+FEW_TOPICS = (
+    "q1\tP@5\t0.2\nq1\tnDCG@10\t0.3\nq1\tAP\t0.1\nq2\tP@5\t0.4\nq2\tnDCG@10\t0.5\nq2\tAP\t0.2\n"
+)
+
+
+def test_a_guessed_layout_is_said_and_errors_about_names_point_to_input_format(tmp_path):
+    """ir_measures output with fewer topics than measures was taken for trec_eval, and
+    the error then called the topic ids measures."""
+    f = tmp_path / "bm25.irm"
+    f.write_text(FEW_TOPICS)
+    guess = (
+        r"bm25.irm was read as trec_eval -q rows \(measure topic value\), a guess: it has no "
+        r"runid row and no 'all' row, and its first column has 2 distinct value\(s\), its "
+        r"second 3, the measures being taken for the fewer; if its columns are the other way "
+        r"round, give input_format \(--input-format\)"
+    )
+    with pytest.warns(FairconvWarning, match=r"bm25.irm: read as trec_eval -q rows"):
+        with pytest.raises(ValueError, match=r"'measures' parameter of io.read_scores must name "
+                           r"measures of the files \(q1, q2\). Got 'nDCG@10' instead; .*"
+                           + guess):  # fmt: skip
+            read_scores(f, measures=["nDCG@10"])
+    with pytest.warns(FairconvWarning), pytest.raises(ValueError, match="; .*" + guess):
+        read_scores(f, topics=["q1"])
+    t = read_scores(f, input_format="ir_measures", measures=["nDCG@10"])  # no notice
+    assert t.topics == ("q1", "q2") and t.value("bm25.irm", "q2", "nDCG@10") == 0.5
+
+
+def test_the_command_line_says_what_was_guessed(tmp_path):
+    import subprocess
+    import sys
+
+    (tmp_path / "a.irm").write_text(FEW_TOPICS)
+    (tmp_path / "b.irm").write_text(FEW_TOPICS.replace("\t0.", "\t0.0"))
+    argv = [sys.executable, "-m", "fairconv", "compare", "-m", "nDCG@10", "a.irm", "b.irm"]
+    proc = subprocess.run(argv, capture_output=True, text=True, cwd=tmp_path)
+    assert proc.returncode == 2
+    error = proc.stderr.splitlines()[-1]
+    assert error.startswith(
+        "fairconv compare: error: --measure must name measures of the files (q1,"
+    )
+    assert "a.irm was read as trec_eval -q rows" in error and "(and 1 more file(s))" in error
+    assert "give input_format (--input-format)" in error
+    assert proc.stderr.count("a guess") == 3  # one notice per file, then the error
+    proc = subprocess.run([*argv, "--input-format", "ir_measures"], capture_output=True,
+                          text=True, cwd=tmp_path)  # fmt: skip
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+
+
+# ------------------------------------------------------------------ ids of other tools' files
+@pytest.mark.parametrize(
+    "data, where",
+    [
+        ({"ndcg": {"": 0.5}}, r"field 'r.json'/'ndcg'/'': a query id must be a non-empty string"),
+        ({"ndcg": {"q 1": 0.5}}, r"field 'r.json'/'ndcg'/'q 1': a query id must not contain "
+         r"whitespace"),
+        ({"ndcg": {"q1": 0.5, "q\u00a02": 1}}, r"field .*'q\\xa02': a query id must not contain"),
+        ({"nd cg": {"q1": 0.5}}, r"field 'r.json'/'nd cg': a measure name must not contain"),
+        ({"A B": {"ndcg": {"q1": 0.5}}}, r"field 'A B': a run name must not contain whitespace"),
+        ({"": {"ndcg": {"q1": 0.5}}}, r"field '': a run name must be a non-empty string"),
+        ({"ndcg": {"q1": True}}, r"field 'r.json'/'ndcg': a score must be a number or null; "
+         r"found True"),
+    ],
+)  # fmt: skip
+def test_ranx_ids_follow_the_id_rule(tmp_path, data, where):
+    import json
+
+    f = tmp_path / "r.json"
+    f.write_text(json.dumps(data))
+    with pytest.raises(FileFormatError, match=rf"^{tmp_path / 'r.json'}: {where}"):
+        read_scores(f)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.text(max_size=4), min_size=1, max_size=4, unique=True))
+def test_a_ranx_file_is_read_exactly_when_its_query_ids_are_ids(queries):
+    import json
+    import tempfile
+
+    queries = [q for q in queries if q != "all"] or ["x"]
+    with tempfile.TemporaryDirectory() as folder:
+        f = f"{folder}/r.json"
+        with open(f, "w", encoding="utf-8", errors="surrogatepass") as out:
+            out.write(json.dumps({"ndcg": dict.fromkeys(queries, 0.5)}))
+        if all(id_fault(q) is None for q in queries):
+            assert set(read_scores(f).topics) == set(queries)
+        else:
+            with pytest.raises(FileFormatError, match="a query id must"):
+                read_scores(f)
+
+
+def test_a_run_named_after_a_file_whose_name_is_no_run_name_asks_for_a_name(tmp_path):
+    f = tmp_path / "my run.trec"
+    f.write_text("P_5\tq1\t0.4\nP_5\tall\t0.4\n")
+    with pytest.raises(FileFormatError, match=r"my run.trec: the file names no run, and its name "
+                       r"'my run.trec' is no run name \(a run name must not contain whitespace "
+                       r"or control characters\); name the run \(\{name: path\} in the API, "
+                       r"NAME=FILE on the command line\)"):  # fmt: skip
+        read_scores(f)
+    assert read_scores({"bm25": f}).runs == ("bm25",)
+    g = tmp_path / "two words.json"
+    g.write_text('{"ndcg": {"q1": 0.5}}')
+    with pytest.raises(FileFormatError, match="its name 'two words.json' is no run name"):
+        read_scores(g)
+    assert read_scores({"A": g}).runs == ("A",)
+
+
+def test_ir_measures_results_follow_the_id_and_name_rules():
+    from collections import namedtuple
+
+    from fairconv.io import from_ir_measures
+
+    Metric = namedtuple("Metric", "query_id measure value")
+    with pytest.raises(ValueError, match=r"'metrics' parameter of io.from_ir_measures must hold "
+                       r"query ids that the score readers read back \(each must not contain "
+                       r"whitespace or control characters\). Got 'q 1' in run 'r'"):  # fmt: skip
+        from_ir_measures([Metric("q 1", "P@5", 0.1)], name="r")
+    with pytest.raises(ValueError, match=r"hold measure names .* Got 'P 5' in run 'r'"):
+        from_ir_measures([Metric("q1", "P 5", 0.1)], name="r")
+    with pytest.raises(ValueError, match=r"hold distinct names \(query ids of run 'r'\). Got 1 "
+                       r"and '1', both '1' as names"):  # fmt: skip
+        from_ir_measures([Metric(1, "P@5", 0.1), Metric("1", "P@5", 0.2)], name="r")
+    with pytest.raises(ValueError, match=r"'name' parameter .* Got 'a b' instead"):
+        from_ir_measures([Metric("q1", "P@5", 0.1)], name="a b")
+    with pytest.raises(ValueError, match=r"'metrics' .* map run names to results \(each must be "
+                       r"a non-empty string\). Got ''"):  # fmt: skip
+        from_ir_measures({"": [Metric("q1", "P@5", 0.1)]})
+    with pytest.raises(ValueError, match=r"hold finite numbers as values .* Got -inf at item 1"):
+        from_ir_measures([Metric("q1", "P@5", 0.1), Metric("q2", "P@5", -np.inf)], name="r")
+    t = from_ir_measures({np.int64(7): [Metric(np.int64(3), "P@5", 0.5)]})
+    assert t.runs == ("7",) and t.topics == ("3",)
+
+
+def test_reading_a_fairconv_tsv_holds_a_code_per_row_not_a_string(tmp_path):
+    """compare on a 7 MB TSV peaked at 16x the file; the reader's arrays follow the rows."""
+    import tracemalloc
+
+    rng = np.random.default_rng(0)
+    f = tmp_path / "s.tsv"
+    rows = [f"r{r}\tq{t}\tm{m}\t{rng.random():.4f}\n" for r in range(20) for t in range(2000)
+            for m in range(8)]  # fmt: skip
+    f.write_text("run\ttopic\tmeasure\tvalue\n" + "".join(rows))
+    size = f.stat().st_size
+    tracemalloc.start()
+    try:
+        t = read_scores(f, measures=["m1"])
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert t.values.shape == (2000, 20, 1)
+    # the tokeniser's bounds are allocated at 4x the file (pages it never reaches are
+    # not memory), the bytes 1x; with a string per row the reading took 11.2x
+    assert peak < 8 * size, peak / size

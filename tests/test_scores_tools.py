@@ -184,12 +184,14 @@ def test_html_is_a_compact_table_saying_what_it_leaves_out():
     present[0, 0, 0] = False
     html = table_of(values, present=present)._repr_html_()
     assert html.count("<tr>") == 21  # the header and 20 runs
-    assert html.count("<td>") == 20 * 20
-    assert "not shown: 5 more runs and 2 more measures" in html
-    assert "(n=2)" in html and "(n=3)" in html  # topic counts per cell
+    assert html.count("<td>") == 20 * 12  # 12 measures: about a notebook's width
+    assert "not shown: 5 more runs and 10 more measures (M12, M13," in html
+    assert "3 topics (each mean over the 3, or over the n shown)" in html
+    assert html.count("(n=") == 1 and "<td>825.0000 <small>(n=2)</small></td>" in html  # r0 M0
     one = table_of(values)["M3"]._repr_html_()
     assert one.count("<td>") == 20 and "5 more runs" in one and "more measures" not in one
-    assert "<" not in table_of([[[1.0]]], runs=("<b>",))._repr_html_().split("<th>")[3][:3]
+    assert "&lt;b&gt;" in table_of([[[1.0]]], runs=("<b>",))._repr_html_()
+    assert "<b>" not in table_of([[[1.0]]], runs=("<b>",))._repr_html_()
 
 
 def test_means_read_as_a_dict_with_a_short_repr(pilot_table):
@@ -325,20 +327,25 @@ def test_a_run_named_inside_or_by_the_caller_spans_files(tmp_path, pilot_table):
     run = pilot_table.runs[0]
     rows = [f"ndcg_cut_10\t{t}\t0.{i + 1}" for i, t in enumerate(pilot_table.topics)]
     (tmp_path / "x.trec").write_text("\n".join(rows) + "\n")
-    with pytest.warns(FairconvWarning, match="ndcg_cut_10: 4 of 4 topic"):
+    with pytest.warns(FairconvWarning) as notices:
         t = read_scores([gfr_file, {run: tmp_path / "x.trec"}])
+    assert "x.trec: read as trec_eval -q rows (measure topic value), a guess" in str(
+        notices[0].message
+    )
+    assert "ndcg_cut_10: 4 of 4 topic" in str(notices[1].message) and len(notices) == 2
     assert t.runs == pilot_table.runs
     assert t.value(run, pilot_table.topics[1], "ndcg_cut_10") == 0.2
     assert t.value(run, "P002", "GFR@10") == pilot_table.value(run, "P002", "GFR@10")
     # a name from a file's base name is never merged
     (tmp_path / run).write_text("\n".join(rows) + "\n")
     with pytest.raises(ValueError, match="only by its file name, which is never merged"):
-        read_scores([gfr_file, tmp_path / run])
+        with pytest.warns(FairconvWarning, match="a guess"):
+            read_scores([gfr_file, tmp_path / run])
     # the same (run, topic, measure) twice names both places
     with pytest.raises(ValueError, match=r"y.trec:1: a second value for run .* \(first at "
                        r".*x.trec:1\)"):  # fmt: skip
         (tmp_path / "y.trec").write_text("\n".join(rows) + "\n")
-        read_scores({run: [tmp_path / "x.trec", tmp_path / "y.trec"]})
+        read_scores({run: [tmp_path / "x.trec", tmp_path / "y.trec"]}, input_format="trec_eval")
     with pytest.raises(ValueError, match="given to a file of 3 runs"):
         read_scores({"Z": gfr_file})
 
@@ -517,12 +524,13 @@ def test_each_layout_round_trips_by_the_oracle(tmp_path, cells, layout):
 def test_random_bytes_give_a_table_or_an_error_naming_the_file(tmp_path, data, layout):
     f = tmp_path / "fuzz.txt"
     f.write_bytes(data)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         try:
             read_scores(f, input_format=layout)
         except ValueError as exc:
             assert str(exc).startswith(str(f)) or "fuzz.txt" in str(exc)
+    assert all(w.category is FairconvWarning for w in caught)  # notices, never numpy's
 
 
 MUTATIONS = st.sampled_from(["\t", "\n", " ", "all", "runid", "NaN", "1e999", "#", "x", ""])
@@ -534,12 +542,13 @@ def test_broken_score_files_give_a_table_or_an_error_naming_the_file(tmp_path, a
     base = TREC_A + "ndcg\tq3\t0.25\n"
     f = tmp_path / "broken.trec"
     f.write_text(base[:at] + what + base[at + 1 :], encoding="utf-8")
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         try:
             read_scores(f, input_format=fmt)
         except ValueError as exc:
             assert "broken.trec" in str(exc)
+    assert all(w.category is FairconvWarning for w in caught)  # notices, never numpy's
 
 
 def test_a_fifo_score_file_is_read_once(tmp_path):
@@ -561,3 +570,124 @@ def test_a_fifo_score_file_is_read_once(tmp_path):
     finally:
         writer.join(timeout=10)
     same_cells(cells_of(t), trec_eval_by_loop(TREC_A, "scores.fifo"))
+
+
+# ------------------------------------------------------------------ DataFrames of scores
+def frame_by_loop(frame, name=None):
+    """{(run, topic, measure): value} of a long frame, row by row (formats in read_scores)."""
+    columns = set(frame.columns)
+    run_col = next((c for c in ("run_id", "run", "tag", "name", "system") if c in columns), None)
+    topic_col = next(c for c in ("topic", "query_id", "qid", "q_id") if c in columns)
+    out = {}
+    for _, row in frame.iterrows():
+        topic = str(row[topic_col])
+        if topic == "all":
+            continue
+        run = name if name is not None else str(row[run_col])
+        value = row["value"]
+        out[run, topic, str(row["measure"])] = float("nan") if pd_isna(value) else float(value)
+    return out
+
+
+def pd_isna(value):
+    import pandas as pd
+
+    return bool(pd.isna(value))
+
+
+def test_pyterrier_ir_measures_and_fairconv_frames_by_the_oracle(pilot_table):
+    import pandas as pd
+
+    pyterrier = pd.DataFrame({"name": ["BM25"] * 4 + ["PL2"] * 4,
+                              "qid": ["301", "301", "302", "302"] * 2,
+                              "measure": ["map", "ndcg_cut_10"] * 4,
+                              "value": [0.1, 0.2, 0.3, np.nan, 0.5, 0.6, 0.7, 0.8]})  # fmt: skip
+    t = read_scores(pyterrier)
+    same_cells(cells_of(t), frame_by_loop(pyterrier))
+    assert t.runs == ("BM25", "PL2") and np.isnan(t.value("BM25", "302", "ndcg_cut_10"))
+    results = [Metric(301, "nDCG@10", 0.5), Metric(302, "nDCG@10", 0.25)]
+    irm = pd.DataFrame(results)  # pd.DataFrame(ir_measures.iter_calc(...)): query_id, no run
+    t = read_scores({"bm25": irm})
+    same_cells(cells_of(t), frame_by_loop(irm, "bm25"))
+    back = read_scores(pilot_table.to_frame(all_rows=True))  # the all rows are left out
+    same_cells(cells_of(back), cells_of(pilot_table))
+    assert dict(back.directions) == dict(pilot_table.directions)
+
+
+def test_frames_and_files_in_one_table(tmp_path, pilot_table):
+    import pandas as pd
+
+    gfr_file = tmp_path / "gfr.tsv"
+    pilot_table["GFR@10"].to_tsv(gfr_file)
+    run = pilot_table.runs[0]
+    ndcg = pd.DataFrame({"query_id": list(pilot_table.topics), "measure": "nDCG@10",
+                         "value": np.linspace(0, 1, len(pilot_table.topics))})  # fmt: skip
+    with pytest.warns(FairconvWarning, match="nDCG@10: 4 of 4 topic"):
+        t = read_scores([gfr_file, {run: ndcg}])  # one run over a file and a frame
+    assert t.measures == ("GFR@10", "nDCG@10") and t.runs == pilot_table.runs
+    assert t.value(run, pilot_table.topics[-1], "nDCG@10") == 1.0
+    with pytest.raises(ValueError, match=r"run 'x' \(DataFrame, index 0\): a second value"):
+        read_scores([{"x": ndcg}, {"x": ndcg}])
+
+
+@pytest.mark.parametrize(
+    "columns, index, match",
+    [
+        ({"run": ["a", "a"], "topic": ["q1", "q 2"]}, [7, 9],
+         r"^scores \(DataFrame, index 9\): the topic 'q 2' must be non-empty, without"),
+        ({"run": ["a", ""], "topic": ["q1", "q2"]}, ["x", "y"],
+         r"^scores \(DataFrame, index 'y'\): the run name '' must be non-empty"),
+        ({"run": ["a", None], "topic": ["q1", "q2"]}, None,
+         r"^scores \(DataFrame, index 1\): the run name is missing \(nan\)"),
+        ({"run": ["a", "a"], "topic": ["q1", "q2"], "value": [0.5, np.inf]}, [3, 4],
+         r"^scores \(DataFrame, index 4\): a score must be finite \(NaN where undefined\), "
+         r"got inf$"),
+        ({"run": ["a", "a"], "topic": ["q1", "q2"], "value": [0.5, "high"]}, None,
+         r"^scores \(DataFrame, index 1\): a score must be a number .*got 'high'$"),
+        ({"run": ["a", "a"], "topic": ["q1", "q2"], "measure": ["m", 2.5]}, None,
+         r"^scores \(DataFrame, index 1\): a measure must be named by a string, got 2.5$"),
+        ({"run": ["a", "a"], "topic": ["q1", "q1"]}, [5, 6],
+         r"^scores \(DataFrame, index 6\): a second value for run 'a', topic 'q1' and measure "
+         r"'m' \(first at scores \(DataFrame, index 5\)\)$"),
+        ({"topic": ["q1", "q2"]}, None, r"has no run column .*name its run: \{name: frame\}"),
+        ({"run": ["a", "a"], "topic": [1, "1"], "measure": ["m", "n"]}, [4, 5],
+         r"^scores \(DataFrame, index 5\): the topic '1' and the topic 1 at index 4 are "
+         r"different values of one id '1'; give every topic as a str, or every one as an "
+         r"integer$"),
+        ({"run": ["a", "a"], "qid": ["q1", "q2"], "topic": ["all", "all"]}, None,
+         r"only 'all' rows"),
+    ],
+)  # fmt: skip
+def test_a_frame_s_bad_row_is_named_by_its_index_label(columns, index, match):
+    import pandas as pd
+
+    data = {"measure": ["m", "m"], "value": [0.5, 0.25], **columns}
+    with pytest.raises(ValueError, match=match):
+        read_scores(pd.DataFrame(data, index=index))
+
+
+def test_a_frame_of_python_objects_reads_as_one_of_numbers():
+    """Integer ids as their digits, None and NaN as undefined, whatever the dtype."""
+    import pandas as pd
+
+    frame = pd.DataFrame({"run": ["a", "a", "a"], "topic": [np.int64(1), 2, 3],
+                          "measure": ["m", "m", "m"], "value": [0.5, None, np.nan]},
+                         dtype=object)  # fmt: skip
+    t = read_scores(frame)
+    assert t.topics == ("1", "2", "3") and t.means()["a"]["m"] == 0.5
+    assert np.isnan(t.values[1:, 0, 0]).all() and t.present.all()
+
+
+@settings(max_examples=60, deadline=None)
+@given(cell_sets(), st.sampled_from(["run", "name", None]), st.sampled_from(["topic", "qid"]))
+def test_any_long_frame_reads_as_the_oracle(cells, run_column, topic_column):
+    import pandas as pd
+
+    rows = [(t, m, v) for (t, m), v in cells.items()]
+    data = {topic_column: [r[0] for r in rows], "measure": [r[1] for r in rows],
+            "value": [r[2] for r in rows]}  # fmt: skip
+    if run_column is not None:
+        data[run_column] = "run-x"
+    frame = pd.DataFrame(data)
+    t = read_scores(frame if run_column else {"run-x": frame})
+    same_cells(cells_of(t), frame_by_loop(frame, None if run_column else "run-x"))

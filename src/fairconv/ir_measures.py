@@ -22,6 +22,8 @@ into a :class:`~fairconv.results.ScoreTable`, to join with fairconv's tables::
 
     results = ir_measures.iter_calc([ir_measures.nDCG @ 10], qrels, run)
     both = gfr_table.join(fc.from_ir_measures(results, name="bm25"))
+
+or several runs at once, ``fc.from_ir_measures({"bm25": results, "qld": other})``.
 """
 
 from __future__ import annotations

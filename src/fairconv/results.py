@@ -9,26 +9,33 @@ the ``all`` mean, and a row ``n[<measure>]`` then says how many topics the mean 
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from itertools import chain, repeat
 from types import MappingProxyType
 from typing import Any
 
 import numpy as np
 
-from . import _accel, _core
+from . import _core
 from ._files import write_output
 from ._validation import (
+    _short,
     caller,
+    check_int,
     check_mapping,
     check_names,
+    check_once,
     check_sequence_of,
     did_you_mean,
     fail,
     fail_params,
     fail_type,
+    first_bad_id,
+    first_repeat,
+    id_fault,
+    kind_of,
     notice,
     public,
 )
@@ -350,14 +357,62 @@ def notice_missing_topics(
     return dict(zip(runs, counts.tolist(), strict=True))
 
 
+def notice_partial_topics(
+    present: np.ndarray, topics: Sequence[str], measures: Sequence[str], runs: Sequence[str], /
+) -> dict[str, Any]:
+    """The one notice of a table whose runs have a measure on different topics.
+
+    Given by the tables gathered from several sources (:func:`fairconv.io.read_scores`,
+    :meth:`ScoreTable.concat`): one :class:`~fairconv.FairconvWarning` when some runs
+    have a measure on topics where other runs lack it, counting the topics per measure.
+
+    Parameters
+    ----------
+    present : ndarray of bool, shape (topics, runs, measures)
+        The cells that exist.
+    topics, runs, measures : sequence of str
+        Their names.
+
+    Returns
+    -------
+    dict
+        For :attr:`ScoreTable.notices`: ``{"topics_missing_by_measure": {measure:
+        topics lacking a value for some run}}`` for each such measure; empty when none.
+    """
+    measures = list(measures)
+    some = np.asarray(present.any(axis=1))  # (topics, measures)
+    every = np.asarray(present.all(axis=1))
+    partial = (some & ~every).sum(axis=0)
+    counts = {m: int(n) for m, n in zip(measures, partial.tolist(), strict=True) if n}
+    if counts:
+        i = measures.index(next(iter(counts)))
+        t = int(np.flatnonzero(some[:, i] & ~every[:, i])[0])
+        lacking = [runs[r] for r in np.flatnonzero(~present[t, :, i])[:3]]
+        said = ", ".join(
+            f"{m}: {n} of {int(some[:, measures.index(m)].sum())} topic(s)"
+            for m, n in list(counts.items())[:3]
+        )
+        more = f" and {len(counts) - 3} more measure(s)" if len(counts) > 3 else ""
+        notice(
+            f"{caller()}: some runs lack a value on topics that others have ({said}{more}; "
+            f"first: topic {topics[t]!r} of {measures[i]}, runs {', '.join(lacking)}); "
+            "analyses of all runs use the topics every run has"
+        )
+    return {"topics_missing_by_measure": counts} if counts else {}
+
+
 def _unknown(kind: str, name, valid: Sequence[str]) -> KeyError:
     return KeyError(f"unknown {kind} {name!r}; valid {kind}s: {', '.join(map(repr, valid))}")
 
 
 REPR_LIMIT = 500
 """The most characters ``repr`` of a table (or of its means) prints."""
-HTML_LIMIT = 20
-"""The most runs, and the most measures, the HTML table of a notebook shows."""
+HTML_RUNS = 20
+"""The most runs the HTML table of a notebook shows (rows)."""
+HTML_MEASURES = 12
+"""The most measures the HTML table of a notebook shows (columns: about a notebook's width)."""
+DECIMALS = 4
+"""The decimals of the means a notebook shows (:meth:`ScoreTable.display` sets others)."""
 
 
 def _clip(name: str, room: int = 24) -> str:
@@ -456,37 +511,146 @@ class ScoreMeans(Mapping):
         return text if len(text) <= REPR_LIMIT else text[: REPR_LIMIT - 2] + "…)"
 
     def _repr_html_(self) -> str:
-        return _html(self._table, self._mean, self._count, "Means over topics")
+        return self.display()._repr_html_()
+
+    @public
+    def display(self, *, decimals: int = DECIMALS) -> Shown:
+        """The means as a notebook shows them, with ``decimals`` decimals.
+
+        As :meth:`ScoreTable.display`.
+
+        Parameters
+        ----------
+        decimals : int
+            Decimals of every mean, 0 to 17 (4 by default).
+
+        Returns
+        -------
+        Shown
+            What a notebook shows as the table (its ``_repr_html_``).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> table = ScoreTable.from_items(["bm25"], ["q1"], ["P@5"], np.array([[2 / 3]]))
+        >>> "0.667" in table.means().display(decimals=3)._repr_html_()
+        True
+        """
+        decimals = check_int(decimals, "decimals", minimum=0, maximum=17)
+        return Shown(self._table, self._mean, self._count, "Means over topics", decimals)
 
 
-def _html(table: ScoreTable, mean: np.ndarray, count: np.ndarray, title: str) -> str:
-    """A compact HTML table: means by run x measure, the topic count of each cell."""
-    from html import escape
+class Shown:
+    """A score table's means as a notebook shows them (:meth:`ScoreTable.display`).
 
-    runs, measures = table.runs[:HTML_LIMIT], table.measures[:HTML_LIMIT]
-    head = "".join(f"<th>{escape(m)}</th>" for m in measures)
-    rows = []
-    for r, run in enumerate(runs):
-        cells = "".join(
-            f"<td>{_number(mean[r, i])} <small>(n={int(count[r, i])})</small></td>"
-            for i in range(len(measures))
+    The measures with a cutoff come first (those of all attribute sets before those
+    of one set), full depth last; each mean has fixed decimals; a count of topics is
+    shown only where it differs from the table's (said once, in the caption): in a
+    column's header when every run shown has it, else in the cell; long names are
+    shortened, the whole name in a tooltip. At most :data:`HTML_RUNS` runs and
+    :data:`HTML_MEASURES` measures are shown, the caption saying how many are left out.
+    Display only: the TSV, JSON and other outputs keep the table's order and precision.
+    """
+
+    def __init__(self, table, mean, count, title: str, decimals: int):
+        self._table, self._mean, self._count = table, mean, count
+        self._title, self._decimals = title, decimals
+
+    def __repr__(self) -> str:
+        t = self._table
+        return (
+            f"Shown({self._title}: {_count(len(t.runs), 'run')} x "
+            f"{_count(len(t.measures), 'measure')}, {self._decimals} decimals)"
         )
-        rows.append(f"<tr><th>{escape(run)}</th>{cells}</tr>")
-    left = []
-    if len(table.runs) > HTML_LIMIT:
-        left.append(f"{len(table.runs) - HTML_LIMIT} more runs")
-    if len(table.measures) > HTML_LIMIT:
-        left.append(f"{len(table.measures) - HTML_LIMIT} more measures")
-    note = f"; not shown: {' and '.join(left)}" if left else ""
-    caption = (
-        f"{escape(title)}: {_count(len(table.runs), 'run')}, "
-        f"{_count(len(table.topics), 'topic')}, {_count(len(table.measures), 'measure')} "
-        f"(n: topics with a defined value){escape(note)}"
-    )
-    return (
-        f"<table><caption>{caption}</caption><thead><tr><th>run</th>{head}</tr></thead>"
-        f"<tbody>{''.join(rows)}</tbody></table>"
-    )
+
+    def _repr_html_(self) -> str:
+        from html import escape
+
+        t, decimals = self._table, self._decimals
+        order = shown_order(t.measures)
+        runs, columns = range(min(len(t.runs), HTML_RUNS)), order[:HTML_MEASURES]
+        topics = len(t.topics)
+        heads, counts = [], []
+        for i in columns:
+            column = self._count[: len(runs), i]
+            shared = len(column) > 0 and bool((column == column[0]).all())
+            usual = int(column[0]) if shared else topics  # the column's count, said once
+            counts.append(usual)
+            name = t.measures[i]
+            tip = name + _POINTING[t.directions[name]]
+            note = "" if usual == topics else f"<br><small>n={usual}</small>"
+            heads.append(f'<th title="{escape(tip)}">{escape(_short_measure(name))}{note}</th>')
+        rows = []
+        for r in runs:
+            cells = []
+            for k, i in enumerate(columns):
+                n = int(self._count[r, i])
+                note = "" if n == counts[k] else f" <small>(n={n})</small>"
+                cells.append(f"<td>{_fixed(self._mean[r, i], decimals)}{note}</td>")
+            run = t.runs[r]
+            rows.append(
+                f'<tr><th title="{escape(run)}">{escape(_clip(run))}</th>{"".join(cells)}</tr>'
+            )
+        left = []
+        if len(t.runs) > HTML_RUNS:
+            left.append(f"{len(t.runs) - HTML_RUNS} more runs")
+        if len(t.measures) > HTML_MEASURES:
+            hidden = [t.measures[i] for i in order[HTML_MEASURES:]]
+            left.append(f"{len(hidden)} more measures ({_listed(hidden, 60)})")
+        note = (
+            f"; not shown: {' and '.join(left)} (select with table[...] or select())"
+            if left
+            else ""
+        )
+        caption = (
+            f"{self._title}: {_count(len(t.runs), 'run')}, {_count(topics, 'topic')} "
+            f"(each mean over the {topics}, or over the n shown), "
+            f"{_count(len(t.measures), 'measure')}{note}"
+        )
+        return (
+            f"<table><caption>{escape(caption)}</caption><thead><tr><th>run</th>"
+            f"{''.join(heads)}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+        )
+
+
+_POINTING = {"higher": "", "lower": " (lower is better)", "undirected": " (neither way is better)"}
+"""A measure's direction in its header's tooltip (higher-is-better goes without saying)."""
+
+
+def shown_order(measures: Sequence[str]) -> list[int]:
+    """The positions of ``measures`` in the order a notebook shows them.
+
+    Measures with a cutoff first (those of all attribute sets, then those of one),
+    full depth last, each group in the table's order; a name that is not fairconv's
+    (``ndcg_cut_10``) counts as one with a cutoff, of all sets.
+    """
+
+    def key(i: int):
+        try:
+            name = MeasureName.parse(measures[i])
+        except ValueError:
+            return (0, 0, i)
+        return (name.cutoff is None, name.attribute is not None, i)
+
+    return sorted(range(len(measures)), key=key)
+
+
+def _short_measure(name: str, room: int = 24) -> str:
+    """A measure name for a header: a long attribute-set list cut (``EE-D[geo,gen…]``)."""
+    try:
+        parsed = MeasureName.parse(name)
+    except ValueError:
+        return _clip(name, room)
+    if parsed.attribute is None or len(name) <= room:
+        return _clip(name, room)
+    head = str(MeasureName(parsed.base, parsed.cutoff))
+    keep = max(4, room - len(head) - 2)
+    return f"{head}[{_clip(parsed.attribute, keep)}]"
+
+
+def _fixed(value: float, decimals: int) -> str:
+    """A mean with fixed decimals; ``NaN`` where undefined."""
+    return "NaN" if np.isnan(value) else f"{value:.{decimals}f}"
 
 
 @dataclass(frozen=True, eq=False, kw_only=True)
@@ -541,7 +705,21 @@ class ScoreTable:
     @public
     def __post_init__(self) -> None:
         for name in ("topics", "runs", "measures"):
-            object.__setattr__(self, name, tuple(getattr(self, name)))
+            given = tuple(getattr(self, name))
+            names = as_names(given, name)
+            repeat = None if len(set(names)) == len(names) else first_repeat(names)
+            if repeat is not None:
+                i, j = repeat
+                raise _fault(name, "hold distinct names", _same_name(given[i], given[j]))
+            bad = first_bad_id(names)
+            if bad >= 0:
+                raise _fault(
+                    name,
+                    f"hold names that the score readers read back (each must "
+                    f"{id_fault(names[bad])})",
+                    f"{names[bad]!r} at position {bad}",
+                )
+            object.__setattr__(self, name, tuple(names))
         if "all" in self.topics:
             raise fail_params(
                 "topics",
@@ -559,14 +737,41 @@ class ScoreTable:
                 )
         if self.present.dtype != bool:
             raise fail_type("present", "be a boolean array", f"dtype {self.present.dtype}")
+        if self.values.dtype.kind not in "biuf":
+            raise fail_type("values", "be an array of real numbers", f"dtype {self.values.dtype}")
         if self.overall is not None and np.shape(self.overall) != shape[1:]:
             raise fail(
                 "overall",
                 f"be an array of shape (runs, measures) = {shape[1:]}",
                 f"{np.shape(self.overall)}",
             )
+        self._refuse_infinite()
         object.__setattr__(self, "notices", MappingProxyType(dict(self.notices)))
         object.__setattr__(self, "directions", _directions(self.measures, self.directions))
+
+    def _refuse_infinite(self) -> None:
+        """No value is infinite: a score is a finite number, or NaN where undefined."""
+        rule = "hold finite numbers, or NaN where a value is undefined"
+        infinite = np.isinf(self.values)
+        infinite &= self.present
+        if infinite.any():
+            t, r, m = np.argwhere(infinite)[0]
+            raise _fault(
+                "values",
+                rule,
+                f"{float(self.values[t, r, m])!r} for run {self.runs[r]!r}, topic "
+                f"{self.topics[t]!r} and measure {self.measures[m]!r}",
+            )
+        if self.overall is not None:
+            overall = np.asarray(self.overall, dtype=float)
+            if np.isinf(overall).any():
+                r, m = np.argwhere(np.isinf(overall))[0]
+                raise _fault(
+                    "overall",
+                    rule,
+                    f"{float(overall[r, m])!r} for run {self.runs[r]!r} and measure "
+                    f"{self.measures[m]!r}",
+                )
 
     @classmethod
     @public
@@ -596,6 +801,7 @@ class ScoreTable:
         >>> table.runs, table.topics, table.value("qld", "q2", "P@5")
         (('bm25', 'qld'), ('q1', 'q2'), 0.0)
         """
+        runs, topics = as_names(runs, "runs"), as_names(topics, "topics")
         run_names = tuple(dict.fromkeys(runs))
         topic_names = tuple(sorted(set(topics)))
         r_index = {r: i for i, r in enumerate(run_names)}
@@ -756,6 +962,11 @@ class ScoreTable:
             For an unknown measure; the message lists the valid ones.
         """
         names = [measure] if isinstance(measure, str) else list(measure)
+        repeat = first_repeat(names)
+        if repeat is not None:
+            raise ValueError(
+                f"table[...] names the measure {names[repeat[1]]!r} twice; name each once"
+            )
         cols = [self._index("measure", m) for m in names]
         return self._replace(
             measures=tuple(names),
@@ -770,6 +981,23 @@ class ScoreTable:
     ) -> ScoreTable:
         """The table restricted to some runs and/or topics (in the order given).
 
+        Parameters
+        ----------
+        runs, topics : sequence of str, optional
+            The runs and topics to keep, each once; all when None.
+
+        Returns
+        -------
+        ScoreTable
+
+        Raises
+        ------
+        KeyError
+            An unknown run or topic (the message lists the valid names).
+        ValueError
+            A run or topic named twice (it would count twice in every mean and test),
+            or topics of a table whose ``all`` values are pooled.
+
         Examples
         --------
         >>> import numpy as np
@@ -778,6 +1006,10 @@ class ScoreTable:
         >>> table.select(runs=["b"]).runs
         ('b',)
         """
+        for name, given in (("runs", runs), ("topics", topics)):
+            if given is not None:
+                check_names(given, name, name[:-1] + " names")
+                check_once(given, name, what=name[:-1])
         r = list(range(len(self.runs))) if runs is None else [self._index("run", x) for x in runs]
         t = (
             list(range(len(self.topics)))
@@ -853,8 +1085,49 @@ class ScoreTable:
         return text if len(text) <= REPR_LIMIT else text[: REPR_LIMIT - 2] + "…)"
 
     def _repr_html_(self) -> str:
+        return self.display()._repr_html_()
+
+    @public
+    def display(self, *, decimals: int = DECIMALS) -> Shown:
+        """The table as a notebook shows it: means by run and measure, fixed decimals.
+
+        A notebook shows a table this way with 4 decimals; ``table.display(decimals=3)``
+        shows it with 3. The measures with a cutoff come first (those of all
+        attribute sets before those of one set), full depth last; a count of topics
+        (n) is shown only where it differs from the table's, said once in the caption
+        (in a column's header when its every run has it); long attribute-set lists
+        are shortened, the whole name (and a lower-is-better direction) in a
+        tooltip. At most :data:`HTML_RUNS` runs and :data:`HTML_MEASURES` measures,
+        the caption naming those left out. Display only: :meth:`to_tsv`,
+        :meth:`to_json` and the other outputs keep the table's order and precision.
+
+        Parameters
+        ----------
+        decimals : int
+            Decimals of every mean, 0 to 17 (4 by default).
+
+        Returns
+        -------
+        Shown
+            What a notebook shows as the table (its ``_repr_html_``).
+
+        Raises
+        ------
+        ValueError
+            ``decimals`` that is not an integer from 0 to 17.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> values = np.array([[1 / 3, 0.5], [2 / 3, 0.25]])
+        >>> table = ScoreTable.from_items(["bm25", "bm25"], ["q1", "q2"], ["ERR", "ERR@10"], values)
+        >>> html = table.display(decimals=3)._repr_html_()
+        >>> html.index("ERR@10") < html.index(">ERR<"), "0.500" in html  # cutoff first
+        (True, True)
+        """
+        decimals = check_int(decimals, "decimals", minimum=0, maximum=17)
         mean, count = self.mean()
-        return _html(self, mean, count, "ScoreTable, means over topics")
+        return Shown(self, mean, count, "ScoreTable, means over topics", decimals)
 
     @public
     def join(self, *others: ScoreTable) -> ScoreTable:
@@ -889,6 +1162,10 @@ class ScoreTable:
         FairconvWarning
             When the tables' topics overlap only in part: how many topics each table
             lacks, and the first of them.
+
+        See Also
+        --------
+        concat : tables of other runs.
 
         Examples
         --------
@@ -976,6 +1253,112 @@ class ScoreTable:
             directions={m: t.directions[m] for t in tables for m in t.measures},
         )
 
+    @classmethod
+    @public
+    def concat(cls, *tables: ScoreTable) -> ScoreTable:
+        """Tables of different runs as one table, runs in the order of the tables.
+
+        The way to combine tools' scores of different runs (``join`` adds measures to
+        the same runs). Measures are those of every table, in order of first
+        appearance; topics are the union of the tables' topics (sorted). A run has a
+        measure only where its table has it, so a topic or a measure that some tables
+        lack gives the notice of scores gathered from several sources.
+
+        Parameters
+        ----------
+        *tables : ScoreTable
+            At least one; each run in one table only.
+
+        Returns
+        -------
+        ScoreTable
+            The ``notices`` of every table, and the counts behind the notice.
+
+        Raises
+        ------
+        TypeError
+            Something that is not a ScoreTable.
+        ValueError
+            No table, a run in two tables (both named), or a measure that two tables
+            point different ways (:attr:`directions`).
+
+        Warns
+        -----
+        FairconvWarning
+            When some runs have a measure on topics where other runs lack it.
+
+        See Also
+        --------
+        join : the same runs with other measures.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> topics = ["q1", "q2"]
+        >>> a = ScoreTable.from_items(["bm25"] * 2, topics, ["P@5"], np.array([[0.4], [0.6]]))
+        >>> b = ScoreTable.from_items(["qld"] * 2, topics, ["P@5"], np.array([[0.2], [0.8]]))
+        >>> both = ScoreTable.concat(a, b)
+        >>> both.runs, both.means()["qld"]["P@5"]
+        (('bm25', 'qld'), 0.5)
+        """
+        tables = tuple(check_sequence_of(tables, ScoreTable, "tables", min_len=1))
+        owner: dict[str, int] = {}
+        for i, t in enumerate(tables):
+            for run in t.runs:
+                if run in owner:
+                    raise fail(
+                        "tables",
+                        "hold each run once (join adds measures to the same runs)",
+                        f"run {run!r} in table {owner[run]} and in table {i}",
+                    )
+                owner[run] = i
+        directions: dict[str, tuple[str, int]] = {}
+        for i, t in enumerate(tables):
+            for m, d in t.directions.items():
+                first = directions.setdefault(m, (d, i))
+                if first[0] != d:
+                    raise fail(
+                        "tables",
+                        "give each measure one direction",
+                        f"{m!r}, {first[0]} in table {first[1]} and {d} in table {i}",
+                    )
+        measures = tuple(directions)
+        topics = tuple(sorted(set().union(*(t.topics for t in tables))))
+        t_index = {x: i for i, x in enumerate(topics)}
+        m_index = {x: i for i, x in enumerate(measures)}
+        shape = (len(topics), len(owner), len(measures))
+        values = np.zeros(shape)
+        present = np.zeros(shape, dtype=bool)
+        pooled = any(t.overall is not None for t in tables)
+        overall = np.full(shape[1:], np.nan) if pooled else None
+        notices: dict[str, Any] = {}
+        col = 0
+        for t in tables:
+            at = (
+                np.fromiter(map(t_index.__getitem__, t.topics), np.int64, len(t.topics)),
+                np.arange(col, col + len(t.runs)),
+                np.fromiter(map(m_index.__getitem__, t.measures), np.int64, len(t.measures)),
+            )
+            values[np.ix_(*at)] = t.values
+            present[np.ix_(*at)] = t.present
+            if overall is not None:
+                overall[np.ix_(at[1], at[2])] = t.mean()[0]
+            for key, value in t.notices.items():
+                notices.setdefault(key, value)
+            col += len(t.runs)
+        runs = tuple(owner)
+        notices.update(notice_partial_topics(present, topics, measures, runs))
+        return cls(
+            topics=topics,
+            runs=runs,
+            measures=measures,
+            values=values,
+            present=present,
+            overall=overall,
+            notices=notices,
+            directions={m: d for m, (d, _) in directions.items()},
+        )
+
     @public
     def to_dict(self) -> dict:
         """The scores as ``{run: {topic: {measure: value}}}``, ``"all"`` for the means.
@@ -1024,6 +1407,11 @@ class ScoreTable:
         all_rows : bool
             Add each run's ``all`` values (topic ``"all"``) after its topics, as the TSV
             output does (NaN where the mean is undefined).
+
+        See Also
+        --------
+        fairconv.io.read_scores : reads a long frame back (and the frames of
+            ir_measures and PyTerrier), the ``all`` rows left out.
 
         Examples
         --------
@@ -1119,7 +1507,8 @@ class ScoreTable:
         """Write ``run topic measure value`` rows with a header.
 
         Per-topic rows then ``all`` rows per run; values at full precision (``repr``),
-        NaN as ``NaN``. With ``summary``, the ``all`` rows alone.
+        NaN as ``NaN``. With ``summary``, the ``all`` rows alone. The lines are laid
+        out a block at a time, so that memory follows the block, not the table.
 
         Parameters
         ----------
@@ -1127,20 +1516,23 @@ class ScoreTable:
             Where to write: a path (a new file, written as UTF-8) or an open text file.
         summary : bool
             Only the ``all`` rows.
-        n_jobs : int, optional
-            Threads that lay out the runs' per-topic rows, a few runs at a time: None
-            for ``FAIRCONV_THREADS`` or else every available core, -1 for every core, 1
-            for none. The output is the same.
+        n_jobs : None
+            Deprecated: it has no effect (the rows are written on the calling thread)
+            and goes in the next release.
         overwrite : bool
             Replace a file that is already at ``out``; by default that is an error.
 
         Raises
         ------
         ValueError
-            A run name starting with ``#``: its rows would read back as comment lines;
-            a bad ``n_jobs``.
+            A run name starting with ``#``: its rows would read back as comment lines.
         FileExistsError
             ``out`` names a file that exists and ``overwrite`` is False.
+
+        Warns
+        -----
+        DeprecationWarning
+            When ``n_jobs`` is given.
 
         Examples
         --------
@@ -1153,73 +1545,143 @@ class ScoreTable:
         >>> out.getvalue().splitlines()[1].split()  # bm25, q1, P@5 and 0.5, tab-separated
         ['bm25', 'q1', 'P@5', '0.5']
         """
-        threads = _accel.resolve_n_jobs(n_jobs)
+        if n_jobs is not None:
+            warnings.warn(
+                "ScoreTable.to_tsv(n_jobs=...) has no effect (the rows are written on the "
+                "calling thread) and goes in the next release; leave it out",
+                DeprecationWarning,
+                stacklevel=3,  # the user's line, above the @public wrapper
+            )
         for name in self.runs:
             if name.startswith("#"):
                 raise ValueError(
                     f"the run name {name!r} starts with '#': its TSV rows would read back as "
                     "comment lines; rename the run"
                 )
-        write_output(
-            out, partial(self._write_tsv, summary=summary, threads=threads), overwrite=overwrite
-        )
+        write_output(out, partial(self._write_tsv, summary=summary), overwrite=overwrite)
 
-    def _write_tsv(self, out, *, summary: bool, threads: int) -> None:
+    def _write_tsv(self, out, *, summary: bool) -> None:
+        """The TSV rows of formats.md (Outputs), a run and a block of rows at a time.
+
+        Each field is a str made once with the tab after it (a topic, a measure), or
+        once per line (a value with its line end); a line is four references to them.
+        """
         out.write("run\ttopic\tmeasure\tvalue\n")
         mean, count = self.mean()
-        n_topics = self.present.sum(axis=0)
-        measures = _encoded([f"{x}\t" for x in self.measures])
-        runs = range(len(self.runs))
-        cells = partial(self._cells, measures=measures)
-        with _accel.thread_imap(cells, [] if summary else runs, n_jobs=threads) as texts:
-            for r, text in zip(runs, chain(texts, repeat("")), strict=False):  # "": summary
-                out.write(text)
-                lines = []
-                for i, name in enumerate(self.measures):
-                    if n_topics[r, i] == 0:
-                        continue
-                    value = "NaN" if np.isnan(mean[r, i]) else repr(float(mean[r, i]))
-                    lines.append(f"{self.runs[r]}\tall\t{name}\t{value}\n")
-                    if count[r, i] != n_topics[r, i]:
-                        lines.append(f"{self.runs[r]}\tall\tn[{name}]\t{int(count[r, i])}\n")
-                out.write("".join(lines))
+        n_topics = self.present.sum(axis=0)  # (runs, measures)
+        topics = _objects(map("{}\t".format, self.topics))
+        measures = _objects(map("{}\t".format, self.measures))
+        counts = _objects(map("n[{}]\t".format, self.measures))
+        for r, run in enumerate(self.runs):
+            if not summary:
+                t, m = np.nonzero(self.present[:, r])
+                for lo in range(0, len(t), TSV_BLOCK):
+                    tb, mb = t[lo : lo + TSV_BLOCK], m[lo : lo + TSV_BLOCK]
+                    values = _value_ends(self.values[tb, r, mb])
+                    out.write(_tsv_lines(f"{run}\t", topics[tb], measures[mb], values))
+            # the means, each followed by its count where the mean covers fewer topics
+            m = np.flatnonzero(n_topics[r] > 0)
+            partial_count = count[r, m] != n_topics[r, m]
+            fields = np.stack((measures[m], counts[m]), axis=1).ravel()
+            ends = _objects(map("{}\n".format, count[r, m].tolist()))
+            texts = np.stack((_value_ends(mean[r, m]), ends), axis=1).ravel()
+            keep = np.stack((np.ones(len(m), bool), partial_count), axis=1).ravel()
+            out.write(_tsv_lines(f"{run}\t", "all\t", fields[keep], texts[keep]))
 
-    def _cells(self, r: int, *, measures) -> str:
-        """The per-topic TSV lines of run ``r`` (``measures``: :func:`_encoded` names).
 
-        A line is its (run, topic) prefix, its measure and its value: each prefix is
-        encoded once, the values formatted as one text, and the lines cut from them as
-        array work (:func:`fairconv._accel.lines`).
-        """
-        t, m = np.nonzero(self.present[:, r])
-        values = self.values[t, r, m]
-        prefixes = _encoded([f"{self.runs[r]}\t{x}\t" for x in self.topics])
-        nan = np.isnan(values)
-        text, defined_at, defined_size = _accel.repr_text(values[~nan])
-        parts = [prefixes[0], measures[0], text, b"NaN"]
-        base = np.cumsum([0] + [len(p) for p in parts])
-        at = np.full(len(values), base[3] - base[2])  # NaN: the text after the values
-        size = np.full(len(values), 3)
-        at[~nan], size[~nan] = defined_at, defined_size
-        starts = np.stack((prefixes[1][t], base[1] + measures[1][m], base[2] + at), axis=1)
-        lengths = np.stack((prefixes[2][t], measures[2][m], size), axis=1)
-        return str(_accel.lines(b"".join(parts), starts, lengths).data, "utf-8", "surrogatepass")
+TSV_BLOCK = 1 << 14
+"""The most lines :meth:`ScoreTable.to_tsv` lays out at a time."""
+
+
+def _objects(strings) -> np.ndarray:
+    """Strings as a 1-d object array (a ``U`` array would pad each to the longest)."""
+    items = list(strings)
+    out = np.empty(len(items), dtype=object)
+    out[:] = items
+    return out
+
+
+def _value_ends(values: np.ndarray) -> np.ndarray:
+    """Each value and its line end: ``repr`` (the shortest round trip), NaN as ``NaN``."""
+    texts = _objects(map("{!r}\n".format, values.tolist()))
+    texts[np.isnan(values)] = "NaN\n"
+    return texts
+
+
+def _tsv_lines(run: str, topics, measures: np.ndarray, ends: np.ndarray) -> str:
+    """TSV lines, one per item of ``measures``: run, topic, measure and value fields.
+
+    ``run`` and ``topics`` (one str, or an object array as ``measures``) and
+    ``measures`` carry their tab; ``ends`` are the values with their line end.
+    """
+    cells = np.empty((len(ends), 4), dtype=object)
+    cells[:, 0], cells[:, 1], cells[:, 2], cells[:, 3] = run, topics, measures, ends
+    return "".join(cells.ravel().tolist())
+
+
+def as_names(items: Sequence, param: str, *, fault=None) -> list[str]:
+    """Run, topic or measure names as str: integers (numpy's, from a DataFrame) by str().
+
+    A str (numpy's included) and a :class:`MeasureName` are taken as their text. Two
+    different items that become the same name (``1`` and ``"1"``) are an error naming
+    both; anything else (a float, bytes, None, a bool) is a TypeError. ``fault(rule,
+    got, error)`` builds the error (by default the table's, :func:`_fault`, for
+    ``param``).
+    """
+    if fault is None:
+        fault = partial(_fault, param)
+    items = list(items)
+    kinds = set(map(type, items))
+    if kinds <= {str}:
+        return items
+    for kind in kinds:
+        if issubclass(kind, (bool, np.bool_)) or not issubclass(
+            kind, (str, int, np.integer, MeasureName)
+        ):
+            i = next(i for i, x in enumerate(items) if type(x) is kind)
+            raise fault(
+                "hold names as str (integers are converted with str())",
+                f"{kind_of(items[i])} at position {i}: {_short(repr(items[i]))}",
+                TypeError,
+            )
+    distinct = list(dict.fromkeys(items))
+    names = list(map(str, distinct))
+    if len(set(names)) < len(names):
+        first: dict[str, Any] = {}
+        for item, name in zip(distinct, names, strict=True):
+            if name in first:
+                raise fault("hold distinct names", _same_name(first[name], item), ValueError)
+            first[name] = item
+    return list(map(str, items))
+
+
+def _fault(param: str, rule: str, got: str, error: type[Exception] = ValueError) -> Exception:
+    """A rule a table's field breaks, said to whoever built the table.
+
+    To a user building it (``ScoreTable(...)``, its methods), the template of every
+    parameter (:func:`~fairconv._validation.fail`); inside another call (a family's
+    ``evaluate``), as the table that call builds from the user's inputs.
+    """
+    if caller().startswith("results.ScoreTable"):
+        return fail_type(param, rule, got) if error is TypeError else fail(param, rule, got)
+    return error(f"{caller()}: the {param} of the score table it builds must {rule}; got {got}")
+
+
+def _shown(item) -> str:
+    """A name as the user wrote it: ``'q1'`` for a str, ``1`` for an integer."""
+    return repr(str(item)) if isinstance(item, str) else str(item)
+
+
+def _same_name(a, b) -> str:
+    """Two items given for one name, for a message."""
+    if type(a) is type(b) or (isinstance(a, str) and isinstance(b, str)):
+        return f"{_shown(a)} twice"
+    return f"{_shown(a)} and {_shown(b)}, both {str(a)!r} as names"
 
 
 def _rebuilt(fields: dict[str, Any]) -> ScoreTable:
     """A pickled ScoreTable, built again from its fields."""
     return ScoreTable(**fields)
-
-
-def _encoded(texts: list[str]) -> tuple[bytes, np.ndarray, np.ndarray]:
-    """Texts as one UTF-8 string, with the start and length (in bytes) of each.
-
-    Lone surrogates pass through, as a text stream such as ``io.StringIO`` takes them.
-    """
-    encoded = [x.encode("utf-8", "surrogatepass") for x in texts]
-    lengths = np.fromiter(map(len, encoded), np.int64, len(encoded))
-    starts = np.cumsum(lengths) - lengths
-    return b"".join(encoded), starts, lengths
 
 
 def _plain(value) -> float | None:

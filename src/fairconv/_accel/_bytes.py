@@ -16,8 +16,6 @@ data, so that any token can be read as a fixed-width field without bounds checks
   doubles, so the one division gives the correctly rounded value, the double that
   ``float()`` gives. Tokens outside that form are flagged for the caller's per-token
   rule, the one grammar of the readers' numbers.
-- :func:`lines` lays out text lines from strings cut out of one buffer (the TSV
-  writer's core).
 """
 
 from __future__ import annotations
@@ -259,38 +257,6 @@ def strings(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray
         step = _fixed(buf, starts[lo : lo + _ROWS], ln, -(-int(ln.max()) // 8) * 8)
         out[lo : lo + _ROWS] = step.astype(object)  # drops the zero bytes after each token
     return out
-
-
-def lines(data, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-    """Text lines cut from ``data``, as a ``uint8`` array.
-
-    Line k is its strings ``data[s : s + l]`` for ``(s, l)`` in
-    ``zip(starts[k], lengths[k])``, then LF. A step of lines is laid out by one gather
-    and one assignment: every string is taken as a window as wide as the longest and
-    written at its place in line order, so the bytes a window carries past its string
-    are overwritten by the next string (or the line's LF).
-    """
-    n = len(starts)
-    total = int(lengths.sum()) + n
-    width = max(1, int(lengths.max())) if n else 1
-    buf = np.zeros(len(data) + width, dtype=np.uint8)
-    buf[: len(data)] = np.frombuffer(data, dtype=np.uint8)
-    windows = _windows(buf, width)
-    text = np.empty(total + width, dtype=np.uint8)
-    into = _windows(text, width)
-    done = 0
-    for lo in range(0, n, _ROWS):
-        hi = min(n, lo + _ROWS)
-        at = np.zeros((hi - lo, starts.shape[1] + 1), dtype=np.int64)
-        at[:, 1:] = lengths[lo:hi]
-        at[:, -1] += 1  # the LF
-        at[0, 0] = done
-        flat = at.ravel()
-        np.cumsum(flat, out=flat)  # column j < last: where string j goes; last: line end
-        into[at[:, :-1].ravel()] = windows[starts[lo:hi].ravel()]  # in line order
-        text[at[:, -1] - 1] = 10
-        done = int(at[-1, -1])
-    return text[:total]
 
 
 def _windows(buf, width: int) -> np.ndarray:

@@ -1,4 +1,4 @@
-"""Independent pieces of array work on a few threads, and the cycle collector's pause.
+"""Independent pieces of array work on a few threads.
 
 numpy releases the GIL inside its loops, so reading several files, joining several
 runs or scoring several blocks of topics overlap on the machine's cores. Results come
@@ -10,9 +10,8 @@ on a worker names the public function the user called, as on the caller's thread
 
 How many threads: the caller's ``n_jobs`` (:func:`resolve_n_jobs`). One thread is the
 caller's own: ``n_jobs=1`` starts none. Every pool is shut down before the call that
-made it returns (or, for :func:`thread_imap`, when its block is left), so no thread
-outlives the call. Nothing here changes the process: no allocator setting, no thread
-count of another library.
+made it returns, so no thread outlives the call. Nothing here changes the process: no
+allocator setting, no thread count of another library.
 """
 
 from __future__ import annotations
@@ -21,10 +20,8 @@ import contextvars
 import functools
 import os
 import re
-from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -114,32 +111,6 @@ def thread_map(
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-@contextmanager
-def thread_imap(func: Callable[..., Any], items: Sequence, *, n_jobs=None) -> Iterator[Iterator]:
-    """``func(item)`` for each item, in order, computed on ``n_jobs`` threads.
-
-    A context manager giving the results' iterator::
-
-        with thread_imap(func, items, n_jobs=n_jobs) as results:
-            for result in results:
-                ...
-
-    At most one result more than there are threads waits to be taken, so memory holds
-    a few results, not all. An error is raised when its item's result is reached.
-    Leaving the block shuts the pool down, whether every result was taken or not: the
-    items not yet started are cancelled and the running ones awaited.
-    """
-    workers = min(resolve_n_jobs(n_jobs), len(items))
-    if workers <= 1:
-        yield map(func, items)
-        return
-    pool = ThreadPoolExecutor(max_workers=workers)
-    try:
-        yield _in_order(pool, func, items, workers)
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-
-
 def _in_context(func: Callable[..., Any]) -> Callable[..., Any]:
     """``func``, run in a copy of the caller's context.
 
@@ -147,14 +118,3 @@ def _in_context(func: Callable[..., Any]) -> Callable[..., Any]:
     task: a context is entered by one thread at a time.
     """
     return functools.partial(contextvars.copy_context().run, func)
-
-
-def _in_order(pool: ThreadPoolExecutor, func, items, ahead: int) -> Iterator:
-    """The results of ``func`` over ``items`` from ``pool``, at most ``ahead`` + 1 queued."""
-    pending: deque = deque()
-    for item in items:
-        pending.append(pool.submit(_in_context(func), item))
-        if len(pending) > ahead:
-            yield pending.popleft().result()
-    while pending:
-        yield pending.popleft().result()

@@ -286,7 +286,7 @@ def emit(args, table, *, measures=None) -> None:
     if args.format == "json":
         write(args, args.output, lambda f: table.to_json(f, summary=args.summary))
     else:
-        write(args, args.output, lambda f: table.to_tsv(f, summary=args.summary, n_jobs=args.jobs))
+        write(args, args.output, lambda f: table.to_tsv(f, summary=args.summary))
 
 
 def write(args, output, writer, **options) -> None:

@@ -12,6 +12,9 @@ Four layouts are read (docs/formats.md, Per-topic score files):
 - ranx per-query scores as JSON: ``{measure: {query_id: value}}`` (a ``Run``'s
   ``scores``; the run is the file's name) or ``{run: {measure: {query_id: value}}}``.
 
+Long DataFrames of scores (run, topic, measure, value, under the column names of
+fairconv, ir_measures and PyTerrier) are read beside the files, by the same rules.
+
 The layout is detected, or forced with ``input_format``. A text file is read as array
 work over its bytes (the tokeniser of every reader), with no Python loop per line. The
 means are always recomputed from the topic rows.
@@ -27,28 +30,52 @@ from __future__ import annotations
 import io
 import os
 import stat
-import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import repeat
 from operator import attrgetter
+from typing import Any
 
 import numpy as np
 
 from .. import _accel
 from .._validation import (
-    FairconvWarning,
     Where,
     caller,
     check_choice,
+    check_mapping,
     check_once,
     fail,
     fail_params,
     fail_type,
     file_error,
+    first_bad_id,
     id_fault,
+    json_repr,
+    notice,
     public,
 )
-from ..results import ScoreTable
+from ..results import (
+    DIRECTIONS,
+    ScoreTable,
+    as_names,
+    direction_of,
+    few,
+    notice_partial_topics,
+    unknown_measure,
+)
+from ._frames import (
+    RUN_COLUMNS,
+    _Column,
+    _is_frame,
+    _is_missing,
+    _label,
+    _number_ok,
+    _objects,
+    _Place,
+    _texts,
+    _token,
+)
 from ._text import (
     ALL_DECIMALS,
     FileFormatError,
@@ -82,9 +109,14 @@ class _Part:
     value: np.ndarray
     lines: np.ndarray | None  # file line of each row; None: JSON or items
     item: str = "line"
+    layout: str = "fairconv"  # the tool that wrote it: its measures' directions (_directions)
+    guess: str = ""  # how the layout was guessed from the columns; "" when the file says
+    labels: Any = None  # a DataFrame's index label of each row (item "row")
 
     def where(self, i: int) -> str:
-        """Where row ``i`` is: ``file:line``, or the JSON field / item."""
+        """Where row ``i`` is: ``file:line``, the JSON field, the item or the frame's row."""
+        if self.labels is not None:
+            return _frame_row(self.source, self.labels[i])
         if self.lines is not None:
             return Where(self.source, int(self.lines[i]))
         run, m, t = (
@@ -97,48 +129,78 @@ class _Part:
         return Where(self.source, None, f"field {run!r}/{m!r}/{t!r}")
 
 
-def _codes(strings: np.ndarray) -> tuple[list[str], np.ndarray]:
-    """(names in order of first appearance, code of each row) of a byte-string column."""
-    unique, first, inverse = np.unique(strings, return_index=True, return_inverse=True)
-    order = np.argsort(first, kind="stable")
-    rank = np.empty(len(order), dtype=np.int32)
-    rank[order] = np.arange(len(order), dtype=np.int32)
-    return [decoded(x) for x in unique[order].tolist()], rank[inverse.ravel()]
+_STEP = 1 << 16  # rows per step of the name coding and of the slow number route
 
 
-_STEP = 1 << 16  # tokens per step of the slow number route: bounded working memory
+def _is(rows, col: int, word: bytes) -> np.ndarray:
+    """Which tokens of column ``col`` are ``word``, read in place (no string per row)."""
+    starts = rows.starts[:, col]
+    same = (rows.ends[:, col] - starts) == len(word)
+    for k, byte in enumerate(word):
+        same &= rows.buf[starts + k] == byte
+    return same
+
+
+def _names(rows, col: int, index: np.ndarray) -> tuple[list[str], np.ndarray]:
+    """Column ``col`` on the rows ``index``: its names (first appearance) and row codes.
+
+    A block of rows at a time: the block's tokens as strings, their distinct values
+    found by one sort and looked up in the names found so far, so that memory holds
+    a block of strings and a code per row, never a string per row.
+    """
+    codes = np.empty(len(index), np.int32)
+    known: dict[bytes, int] = {}
+    for lo in range(0, len(index), _STEP):
+        rows_of = index[lo : lo + _STEP]
+        strings = _accel.strings(rows.buf, rows.starts[rows_of, col], rows.ends[rows_of, col])
+        unique, first, inverse = np.unique(strings, return_index=True, return_inverse=True)
+        in_order = np.argsort(first, kind="stable")
+        names = np.empty(len(unique), dtype=object)
+        names[:] = unique[in_order].tolist()
+        code = np.fromiter(map(known.get, names, repeat(-1)), np.int64, len(names))
+        new = np.flatnonzero(code < 0)
+        code[new] = np.arange(len(known), len(known) + len(new))
+        known.update(zip(names[new].tolist(), code[new].tolist(), strict=True))
+        local = np.empty(len(unique), np.int32)
+        local[in_order] = code
+        codes[lo : lo + len(rows_of)] = local[inverse.ravel()]
+    return list(map(bytes.decode, known)), codes
 
 
 def _values(rows, index: np.ndarray, col: int) -> np.ndarray:
     """Column ``col`` of rows ``index`` as numbers: finite decimals, or ``NaN``/``nan``.
 
-    The fast decimal forms in one pass; the other tokens (exponents, more than 15
-    digits, as ``repr`` writes a double) checked against the rule by one regex pass
-    and parsed by ``float`` in one C-level map, a step of tokens at a time; the first
-    bad token, in file order, names its line.
+    A step of rows at a time (bounded working memory): the fast decimal forms in one
+    pass; the other tokens (exponents, more than 15 digits, as ``repr`` writes a
+    double) checked against the rule by one regex pass and parsed by ``float`` in one
+    C-level map; the first bad token, in file order, names its line.
     """
-    starts, ends = rows.starts[index, col], rows.ends[index, col]
-    values, ok = _accel.decimals(rows.buf, starts, ends)
-    bad = np.flatnonzero(~ok)
-    for at in range(0, len(bad), _STEP):
-        step = bad[at : at + _STEP]
-        tokens = _accel.strings(rows.buf, starts[step], ends[step])
+    values = np.empty(len(index))
+    for lo in range(0, len(index), _STEP):
+        at = index[lo : lo + _STEP]
+        starts, ends = rows.starts[at, col], rows.ends[at, col]
+        step, ok = _accel.decimals(rows.buf, starts, ends)
+        values[lo : lo + len(at)] = step
+        bad = np.flatnonzero(~ok)
+        if len(bad) == 0:
+            continue
+        tokens = _accel.strings(rows.buf, starts[bad], ends[bad])
         nan = (tokens == b"NaN") | (tokens == b"nan")
-        values[step[nan]] = np.nan
-        rest, text = step[~nan], tokens[~nan].tolist()
+        values[lo + bad[nan]] = np.nan
+        rest, text = bad[~nan], tokens[~nan].tolist()
         del tokens
         if not text:
             continue
         if ALL_DECIMALS.fullmatch(b"\n".join(text)):
             parsed = np.fromiter(map(float, text), np.float64, len(text))
             if np.isfinite(parsed).all():
-                values[rest] = parsed
+                values[lo + rest] = parsed
                 continue
         for i, token in zip(rest.tolist(), text, strict=True):
             if decimal(token) is None:
                 raise FileFormatError(
                     rows.path,
-                    rows.line(int(index[i])),
+                    rows.line(int(at[i])),
                     f"the value of a score line must be a finite number or NaN; found "
                     f"{decoded(token)!r}",
                 )
@@ -146,10 +208,23 @@ def _values(rows, index: np.ndarray, col: int) -> np.ndarray:
     return values
 
 
-def _detect(rows) -> str:
+_ROWS_OF = {
+    "trec_eval": "trec_eval -q rows (measure topic value)",
+    "ir_measures": "ir_measures rows (query_id measure value)",
+}
+
+
+def _detect(rows) -> tuple[str, str]:
+    """The layout of a text score file, and how it was guessed ("" when the file says).
+
+    A fairconv header, a ``runid`` row or an ``all`` topic (trec_eval) and an ``all``
+    query (ir_measures) say which layout a file is; failing them, the column with fewer
+    distinct values is taken for the measures, a guess that the notice and the errors
+    about measures and topics name.
+    """
     first = [rows.token(0, c) for c in range(rows.width)]
     if [f.lower() for f in first] == _HEADER:
-        return "fairconv"
+        return "fairconv", ""
     if rows.width != 3:
         raise FileFormatError(
             rows.path,
@@ -158,16 +233,24 @@ def _detect(rows) -> str:
             "value', or rows of 3 columns (trec_eval -q: measure topic value; "
             "ir_measures: query_id measure value)",
         )
-    first_col, second_col = rows.strings(0), rows.strings(1)
-    if (first_col == b"runid").any() or (second_col == b"all").any():
-        return "trec_eval"
-    if (first_col == b"all").any():
-        return "ir_measures"  # its summary rows: all measure value
-    n_first, n_second = len(np.unique(first_col)), len(np.unique(second_col))
-    if n_first < n_second:
-        return "trec_eval"  # measure topic value: fewer measures than topics
-    if n_first > n_second:
-        return "ir_measures"  # query_id measure value
+    if _is(rows, 0, b"runid").any() or _is(rows, 1, b"all").any():
+        return "trec_eval", ""
+    if _is(rows, 0, b"all").any():
+        return "ir_measures", ""  # its summary rows: all measure value
+    every = np.arange(len(rows))
+    n_first, n_second = len(_names(rows, 0, every)[0]), len(_names(rows, 1, every)[0])
+    if n_first != n_second:
+        fmt = "trec_eval" if n_first < n_second else "ir_measures"  # fewer measures
+        guess = (
+            f"read as {_ROWS_OF[fmt]}, a guess: it has no runid row and no 'all' row, and "
+            f"its first column has {n_first} distinct value(s), its second {n_second}, "
+            "the measures being taken for the fewer"
+        )
+        notice(
+            f"{rows.path}: {guess}; if its columns are the other way round, give "
+            "input_format (--input-format)"
+        )
+        return fmt, guess
     raise FileFormatError(
         rows.path,
         None,
@@ -202,7 +285,7 @@ def _text_part(path, fmt: str | None, name: str | None) -> _Part:
     """The topic rows of a whitespace score file (fairconv TSV, trec_eval, ir_measures)."""
     rows = split_rows(path, None, "score", min_cols=3)
     source = rows.path
-    fmt = _detect(rows) if fmt is None else fmt
+    fmt, guess = _detect(rows) if fmt is None else (fmt, "")
     if fmt == "fairconv":
         if rows.width != 4 or [rows.token(0, c).lower() for c in range(4)] != _HEADER:
             raise FileFormatError(
@@ -220,13 +303,11 @@ def _text_part(path, fmt: str | None, name: str | None) -> _Part:
     else:
         columns = {"topic": 0, "measure": 1, "value": 2}
         first = 0
-    measure_col = rows.strings(columns["measure"])
-    topic_col = rows.strings(columns["topic"])
-    keep = topic_col != b"all"
+    keep = ~_is(rows, columns["topic"], b"all")
     keep[:first] = False
     run_name, named = None, True
     if fmt == "trec_eval":
-        runid = np.flatnonzero(measure_col == b"runid")
+        runid = np.flatnonzero(_is(rows, columns["measure"], b"runid"))
         if len(runid) > 1:
             raise FileFormatError(
                 source,
@@ -237,9 +318,10 @@ def _text_part(path, fmt: str | None, name: str | None) -> _Part:
         keep[runid] = False
         if len(runid):
             run_name = decoded(rows.token(int(runid[0]), 2))
-    if fmt != "fairconv" and run_name is None:
-        run_name, named = os.path.basename(source), False
+    if fmt != "fairconv" and run_name is None and name is None:
+        run_name, named = _named_after_file(source), False
     index = np.flatnonzero(keep)
+    del keep
     if len(index) == 0:
         raise FileFormatError(
             source,
@@ -248,12 +330,10 @@ def _text_part(path, fmt: str | None, name: str | None) -> _Part:
             "ir_measures per query, or fairconv without --summary)",
         )
     values = _values(rows, index, columns["value"])
-    topics, topic = _codes(topic_col[index])
-    del topic_col
-    measures, measure = _codes(measure_col[index])
-    del measure_col
+    topics, topic = _names(rows, columns["topic"], index)
+    measures, measure = _names(rows, columns["measure"], index)
     if fmt == "fairconv":
-        runs, run = _codes(rows.strings(0)[index])
+        runs, run = _names(rows, columns["run"], index)
         if name is not None:
             if len(runs) != 1:
                 raise FileFormatError(
@@ -266,26 +346,64 @@ def _text_part(path, fmt: str | None, name: str | None) -> _Part:
     else:
         runs, run = [str(name if name is not None else run_name)], np.zeros(len(index), np.int32)
         named = named or name is not None
-    lines = index + 1 if rows.line_numbers is None else rows.line_numbers[index]
+    lines = (index + 1 if rows.line_numbers is None else rows.line_numbers[index]).astype(np.int32)
+    del index
     rows.release()
     return _Part(
-        source, runs, [named] * len(runs), topics, measures, run, topic, measure, values, lines
+        source,
+        runs,
+        [named] * len(runs),
+        topics,
+        measures,
+        run,
+        topic,
+        measure,
+        values,
+        lines,
+        layout=fmt,
+        guess=guess,
     )
 
 
-def _json_number(value, where: str) -> float:
-    if value is None:
-        return np.nan
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise file_error(where, f"a score must be a number or null; found {value!r}")
-    value = float(value)
-    if not np.isfinite(value):
-        raise file_error(where, f"a score must be finite; found {value!r}")
-    return value
+def _json_numbers(values: list, where: Where) -> np.ndarray:
+    """Scores of a ranx file as floats: numbers, ``null`` (undefined) as NaN.
+
+    A list of numbers takes one C-level pass; anything else names the first value that
+    is neither a number nor ``null`` (a string, a bool, a number too large to hold).
+    """
+    kinds = set(map(type, values))
+    if kinds <= {float, int}:
+        return np.fromiter(values, np.float64, len(values))
+    if kinds <= {float, int, type(None)}:
+        cells = np.array(values, dtype=object)
+        cells[cells == None] = np.nan  # noqa: E711 (elementwise)
+        return cells.astype(np.float64)
+    value = next(v for v in values if type(v) not in (float, int, type(None)))
+    shown = repr(value) if isinstance(value, (str, bool)) else json_repr(value)
+    raise file_error(where, f"a score must be a number or null; found {shown}")
+
+
+def _named_after_file(source: str) -> str:
+    """The run of a file that names none: the file's base name, which must be an id."""
+    base = os.path.basename(source)
+    fault = id_fault(base)
+    if fault is not None:
+        raise FileFormatError(
+            source,
+            None,
+            f"the file names no run, and its name {base!r} is no run name (a run name must "
+            f"{fault}); name the run ({{name: path}} in the API, NAME=FILE on the command "
+            "line)",
+        )
+    return base
 
 
 def _ranx_part(path, name: str | None) -> _Part:
-    """The topic rows of a ranx JSON file of per-query scores."""
+    """The topic rows of a ranx JSON file of per-query scores.
+
+    One pass per (run, measure) object: its query ids and scores are taken as lists,
+    checked and coded in C-level passes (no Python loop per query).
+    """
     from ._json import read_json
 
     source = source_name(path)
@@ -310,22 +428,22 @@ def _ranx_part(path, name: str | None) -> _Part:
         by_run = data if name is None else {name: first}
         named = True
     else:
-        by_run = {name if name is not None else os.path.basename(source): data}
+        by_run = {name if name is not None else _named_after_file(source): data}
         named = name is not None
     runs = list(by_run)
-    topics: dict[str, int] = {}
     measures: dict[str, int] = {}
-    run_codes, topic_codes, measure_codes, values = [], [], [], []
+    run_codes, measure_codes, values, keys = [], [], [], []
     for r, (run, per) in enumerate(by_run.items()):
+        if id_fault(run) is not None:
+            raise FileFormatError(source, None, f"field {run!r}: a run name must {id_fault(run)}")
         if not isinstance(per, dict):
             raise FileFormatError(source, None, f"field {run!r}: expected an object")
         for measure, scores in per.items():
+            where = Where(source, None, f"field {run!r}/{measure!r}")
+            if id_fault(measure) is not None:
+                raise file_error(where, f"a measure name must {id_fault(measure)}")
             if not isinstance(scores, dict):
-                raise FileFormatError(
-                    source,
-                    None,
-                    f"field {run!r}/{measure!r}: expected an object {{query_id: value}}",
-                )
+                raise file_error(where, "expected an object {query_id: value}")
             if "all" in scores:
                 raise FileFormatError(
                     source,
@@ -333,33 +451,243 @@ def _ranx_part(path, name: str | None) -> _Part:
                     f"field {run!r}/{measure!r}/'all': the topic id 'all' "
                     "names the mean in every score output; rename the topic",
                 )
+            queries = list(scores)
+            bad = first_bad_id(queries)
+            if bad >= 0:
+                raise FileFormatError(
+                    source,
+                    None,
+                    f"field {run!r}/{measure!r}/{queries[bad]!r}: a query id must "
+                    f"{id_fault(queries[bad])}",
+                )
             m = measures.setdefault(measure, len(measures))
-            where = Where(source, None, f"field {run!r}/{measure!r}")
-            codes = [topics.setdefault(t, len(topics)) for t in scores]
-            topic_codes.append(np.asarray(codes, np.int32))
-            values.append(
-                np.fromiter((_json_number(v, where) for v in scores.values()), float, len(scores))
-            )
+            keys += queries
+            values.append(_json_numbers(list(scores.values()), where))
             run_codes.append(np.full(len(scores), r, np.int32))
             measure_codes.append(np.full(len(scores), m, np.int32))
-    if not values or not sum(map(len, values)):
+    if not keys:
         raise FileFormatError(source, None, "no per-query scores")
+    topics = list(dict.fromkeys(keys))
+    index = dict(zip(topics, range(len(topics)), strict=True))
+    topic = np.fromiter(map(index.__getitem__, keys), np.int32, len(keys))
+    del keys, index
     return _Part(
         source,
         runs,
         [named] * len(runs),
-        list(topics),
+        topics,
         list(measures),
         np.concatenate(run_codes),
-        np.concatenate(topic_codes),
+        topic,
         np.concatenate(measure_codes),
         np.concatenate(values),
         None,
         "field",
+        "ranx",
+    )
+
+
+_FRAME_COLUMNS = {
+    "run": RUN_COLUMNS,
+    "topic": ("topic", "query_id", "qid", "q_id"),
+    "measure": ("measure",),
+    "value": ("value",),
+}
+"""The columns of a long DataFrame of scores, by the names each tool gives them: fairconv
+(``ScoreTable.to_frame``: run, topic), ir_measures (query_id), PyTerrier's
+``Experiment(perquery=True)`` (name, qid)."""
+
+
+def _frame_row(source: str, label) -> str:
+    """A row of a DataFrame as messages name it: by its index label, what ``df.loc`` takes."""
+    return f"{source.removesuffix(' (DataFrame)')} (DataFrame, index {_label(label)!r})"
+
+
+def _frame_field(frame, kind: str, source: str):
+    """The column of ``kind`` (the first of its names present), or None."""
+    taken = [str(c) for c in frame.columns]
+    for name in _FRAME_COLUMNS[kind]:
+        if taken.count(name) > 1:
+            raise ValueError(f"{source} has {taken.count(name)} columns named {name!r}; keep one")
+        if name in taken:
+            return frame.iloc[:, taken.index(name)]
+    if kind == "run":
+        return None
+    raise ValueError(
+        f"{source} needs a {kind} column named one of {', '.join(_FRAME_COLUMNS[kind])}; it "
+        f"has {', '.join(taken)}"
+    )
+
+
+def _frame_names(column, source: str, labels, field: str, rows=None):
+    """A column of ids (str or integers) as (names in order of first appearance, codes).
+
+    ``rows``: the rows kept (all when None). The first row whose id breaks the rule
+    (missing, neither a str nor an integer, the id rule) raises, named by its label.
+    """
+    texts, bad = _texts(_Column(column, _Place(source)))
+    if texts is None:
+        _token(column.iloc[bad], field, _frame_row(source, labels[bad]))
+        raise AssertionError("unreachable")  # pragma: no cover (_token raises there)
+    _refuse_merged_ids(column, texts, source, labels, field)
+    if rows is not None:
+        texts = texts[rows]
+    names = list(dict.fromkeys(texts))
+    wrong = first_bad_id(names)
+    if wrong >= 0:
+        at = int(np.argmax(texts == names[wrong]))
+        row = at if rows is None else int(rows[at])
+        _token(names[wrong], field, _frame_row(source, labels[row]))
+    index = dict(zip(names, range(len(names)), strict=True))
+    return names, np.fromiter(map(index.__getitem__, texts), np.int32, len(texts))
+
+
+def _refuse_merged_ids(column, texts: np.ndarray, source: str, labels, field: str) -> None:
+    """Refuse two different ids of a column that read as one (``1`` and ``"1"``).
+
+    The error names both rows: such ids are never merged into one.
+    """
+    if getattr(column.dtype, "kind", "O") != "O":
+        return
+    cells = _objects(column)
+    if len(set(map(type, cells))) < 2:
+        return
+    distinct = dict.fromkeys(cells)
+    if len(set(map(str, distinct))) == len(distinct):
+        return
+    first: dict[str, int] = {}
+    for i, text in enumerate(texts.tolist()):  # an error's rows: a plain search
+        j = first.setdefault(text, i)
+        if type(cells[j]) is not type(cells[i]) and cells[j] != cells[i]:
+            raise file_error(
+                _frame_row(source, labels[i]),
+                f"the {field} {cells[i]!r} and the {field} {cells[j]!r} at index "
+                f"{_label(labels[j])!r} are different values of one id {text!r}; give "
+                f"every {field} as a str, or every one as an integer",
+            )
+
+
+def _frame_measures(column, source: str, labels) -> tuple[list[str], np.ndarray]:
+    """Measure names: strings, or ir_measures' measures (as ir_measures prints them)."""
+    cells = _objects(column)
+    distinct = list(dict.fromkeys(cells))
+    for value in distinct:
+        if isinstance(value, (bool, np.bool_, float, np.floating)) or _is_missing(value):
+            at = next(i for i, x in enumerate(cells) if x is value or x == value)
+            raise file_error(
+                _frame_row(source, labels[at]),
+                f"a measure must be named by a string, got {value!r}",
+            )
+    text = {value: str(value) for value in distinct}
+    names = list(dict.fromkeys(text.values()))
+    wrong = first_bad_id(names)
+    if wrong >= 0:
+        at = next(i for i, x in enumerate(cells) if text[x] == names[wrong])
+        raise file_error(
+            _frame_row(source, labels[at]),
+            f"the measure {names[wrong]!r} must {id_fault(names[wrong])}",
+        )
+    position = dict(zip(names, range(len(names)), strict=True))
+    index = {value: position[name] for value, name in text.items()}
+    return names, np.fromiter(map(index.__getitem__, cells), np.int32, len(cells))
+
+
+def _frame_values(column, source: str, labels) -> np.ndarray:
+    """Scores as floats: numbers, and NaN (or a missing value) where undefined."""
+    kind = getattr(column.dtype, "kind", "O")
+    if kind in "iuf" and str(column.dtype) != "category":
+        values = column.to_numpy(dtype=np.float64, na_value=np.nan)
+    else:
+        cells = np.array(_objects(column), dtype=object)  # a copy: NaN goes where missing
+        missing = np.asarray(column.isna(), dtype=bool)
+        ok = missing.copy()
+        ok[~missing] = np.fromiter(map(_number_ok, cells[~missing]), bool, int((~missing).sum()))
+        if not ok.all():
+            at = int(np.argmax(~ok))
+            value = cells[at]
+            rule = "finite" if isinstance(value, (float, np.floating)) else "a number"
+            raise file_error(
+                _frame_row(source, labels[at]),
+                f"a score must be {rule} (NaN where undefined), got {_shown(value)}",
+            )
+        cells[missing] = np.nan
+        values = cells.astype(np.float64)
+    infinite = np.isinf(values)
+    if infinite.any():
+        at = int(np.argmax(infinite))
+        raise file_error(
+            _frame_row(source, labels[at]),
+            f"a score must be finite (NaN where undefined), got {_shown(values[at])}",
+        )
+    return values
+
+
+def _shown(value) -> str:
+    """A value as the user wrote it: ``inf``, ``'x'``, never ``np.float64(inf)``."""
+    if isinstance(value, (np.generic,)):
+        value = value.item()
+    return repr(value)
+
+
+def _frame_part(frame, name: str | None) -> _Part:
+    """The topic rows of a long DataFrame of scores (run, topic, measure, value).
+
+    A frame with a run column holds one run per value (named by the caller when it
+    holds one); without one, the caller names its run. Rows of topic ``all`` are means
+    (``to_frame(all_rows=True)``), left out as in the files.
+    """
+    source = "scores (DataFrame)" if name is None else f"run {name!r} (DataFrame)"
+    labels = frame.index
+    run_col = _frame_field(frame, "run", source)
+    topic_col, measure_col, value_col = (
+        _frame_field(frame, k, source) for k in ("topic", "measure", "value")
+    )
+    if len(frame) == 0:
+        raise ValueError(f"{source} has no rows (no scores)")
+    topics_all, topic_all = _frame_names(topic_col, source, labels, "topic")
+    rows = np.flatnonzero(topic_all != topics_all.index("all")) if "all" in topics_all else None
+    if rows is not None and len(rows) == 0:
+        raise ValueError(f"{source} has only 'all' rows (means), no per-topic scores")
+    take = (lambda c: c.iloc[rows]) if rows is not None else (lambda c: c)
+    kept = labels if rows is None else labels[rows]
+    topics, topic = _frame_names(topic_col, source, labels, "topic", rows)
+    measures, measure = _frame_measures(take(measure_col), source, kept)
+    values = _frame_values(take(value_col), source, kept)
+    if run_col is None:
+        if name is None:
+            raise ValueError(
+                f"{source} has no run column ({', '.join(RUN_COLUMNS)}); name its run: "
+                "{name: frame}"
+            )
+        runs, run = [name], np.zeros(len(topic), np.int32)
+    else:
+        runs, run = _frame_names(run_col, source, labels, "run name", rows)
+        if name is not None:
+            if len(runs) != 1:
+                raise ValueError(
+                    f"the name {name!r} is given to a DataFrame of {len(runs)} runs "
+                    f"({few(runs)}); name only frames of one run"
+                )
+            runs = [name]
+    return _Part(
+        source,
+        runs,
+        [True] * len(runs),
+        topics,
+        measures,
+        run,
+        topic,
+        measure,
+        values,
+        None,
+        "row",
+        labels=kept,
     )
 
 
 def _part(path, fmt: str | None, name: str | None) -> _Part:
+    if _is_frame(path):
+        return _frame_part(path, name)
     if fmt is None and _is_stream(path):  # a FIFO is read once: its bytes serve both looks
         with open(path, "rb") as f:
             data = io.BytesIO(f.read())
@@ -374,10 +702,12 @@ def _sources(paths) -> list[tuple[str | None, object]]:
     """(name or None, path) of every file: paths, files, and ``{name: path(s)}`` mappings."""
     if isinstance(paths, (str, bytes, os.PathLike, Mapping)) or hasattr(paths, "read"):
         paths = [paths]
+    if _is_frame(paths):
+        paths = [paths]
     if not isinstance(paths, Sequence):
         raise fail_type(
             "paths",
-            "be a path, a file, a mapping {name: path} or a sequence of them",
+            "be a path, a file, a DataFrame, a mapping {name: path} or a sequence of them",
             type(paths).__name__,
         )
     out: list[tuple[str | None, object]] = []
@@ -390,18 +720,89 @@ def _sources(paths) -> list[tuple[str | None, object]]:
                     )
                 many = isinstance(value, Sequence) and not isinstance(value, (str, bytes))
                 out += [(name, p) for p in (value if many else [value])]
-        elif isinstance(item, (str, os.PathLike)) or hasattr(item, "read"):
+        elif isinstance(item, (str, os.PathLike)) or hasattr(item, "read") or _is_frame(item):
             out.append((None, item))
         else:
             raise fail_type(
-                "paths", "hold paths, files or mappings {name: path}", type(item).__name__
+                "paths",
+                "hold paths, files, DataFrames or mappings {name: path}",
+                type(item).__name__,
             )
     if not out:
         raise fail("paths", "name a file", "none")
     return out
 
 
-def _table(parts: list[_Part], measures, topics) -> ScoreTable:
+def _guesses(parts: list[_Part]) -> str:
+    """For an error about measure or topic names: the files whose layout was guessed."""
+    guessed = [p for p in parts if p.guess]
+    if not guessed:
+        return ""
+    p = guessed[0]
+    more = f" (and {len(guessed) - 1} more file(s))" if len(guessed) > 1 else ""
+    return (
+        f"{p.source} was {p.guess}{more}; if its columns are the other way round, give "
+        "input_format (--input-format)"
+    )
+
+
+def _fault_of(param: str, what: str):
+    """The errors of :func:`~fairconv.results.as_names` for ``what`` in ``param``."""
+
+    def fault(rule: str, got: str, error: type[Exception]) -> Exception:
+        return (fail_type if error is TypeError else fail)(param, f"{rule} ({what})", got)
+
+    return fault
+
+
+def _directions(parts: list[_Part], names: list[str], chosen: list[str], given) -> dict[str, str]:
+    """The direction of each ``chosen`` measure: as ``given``, else by its files' tool.
+
+    ``given`` may name any measure of the files (``names``).
+    A measure of fairconv's TSV takes fairconv's direction (:func:`direction_of`);
+    another tool's measure is higher-is-better. A measure that the two rules point
+    different ways (``EE-D`` in a fairconv TSV and in a trec_eval file) must be given.
+    """
+    if given is not None:
+        given = check_mapping(given, "directions", "measure names", "directions")
+        unknown = [m for m in given if m not in set(names)]
+        if unknown:
+            raise fail(
+                "directions",
+                f"name measures of the files ({few(names, 10)})",
+                unknown_measure(unknown[0], names),
+            )
+        for m, d in given.items():
+            if d not in DIRECTIONS:
+                raise fail(
+                    "directions",
+                    f"give each measure one of {', '.join(DIRECTIONS)}",
+                    f"{d!r} for {m!r}",
+                )
+    else:
+        given = {}
+    out: dict[str, str] = {}
+    source: dict[str, str] = {}
+    wanted = set(chosen)
+    for part in parts:
+        for m in part.measures:
+            if m in given or m not in wanted:
+                continue
+            d = direction_of(m) if part.layout == "fairconv" else "higher"
+            if m in out and out[m] != d:
+                raise fail_params(
+                    "directions",
+                    "say which way a measure points when its files disagree",
+                    f"{m!r}, {out[m]}-is-better in {source[m]} and {d}-is-better in {part.source}",
+                    hint="a measure of fairconv's TSV takes fairconv's direction, another "
+                    f"tool's measure is higher-is-better; give directions={{{m!r}: ...}}",
+                )
+            out.setdefault(m, d)
+            source.setdefault(m, part.source)
+    return {m: given.get(m) or out[m] for m in chosen}
+
+
+def _table(parts: list[_Part], measures, topics, directions=None) -> ScoreTable:
     """The parts joined by run, topic and measure; the same cell twice is an error."""
     run_index: dict[str, int] = {}
     owner: dict[str, tuple[bool, str]] = {}
@@ -425,32 +826,37 @@ def _table(parts: list[_Part], measures, topics) -> ScoreTable:
     t_index = {t: i for i, t in enumerate(all_topics)}
     m_index = {m: i for i, m in enumerate(names)}
     n_r, n_m = len(run_index), len(names)
-    cells = []
-    for p in parts:
-        r = np.array([run_index[x] for x in p.runs], np.int64)[p.run]
-        t = np.array([t_index[x] for x in p.topics], np.int64)[p.topic]
-        m = np.array([m_index[x] for x in p.measures], np.int64)[p.measure]
-        cells.append((t * n_r + r) * n_m + m)
-    cell = np.concatenate(cells)
-    order = np.argsort(cell, kind="stable")
-    same = np.flatnonzero(cell[order][1:] == cell[order][:-1])
-    if len(same):
-        bounds = np.cumsum([0] + [len(c) for c in cells])
 
-        def place(i: int) -> str:
-            k = int(np.searchsorted(bounds, i, side="right") - 1)
-            return parts[k].where(i - int(bounds[k]))
+    def positions(names: list[str], index: dict[str, int]) -> np.ndarray:
+        return np.fromiter(map(index.__getitem__, names), np.int64, len(names))
 
-        a, b = int(order[same[0]]), int(order[same[0] + 1])
-        c = int(cell[a])
-        run = list(run_index)[(c // n_m) % n_r]
-        raise file_error(
-            place(b),
-            f"a second value for run {run!r}, topic {all_topics[c // n_m // n_r]!r} "
-            f"and measure {names[c % n_m]!r} (first at {place(a)})",
-        )
-    del order
-    values_all = np.concatenate([p.value for p in parts])
+    # a part's codes -> positions in the whole, for its topics, runs and measures
+    whole = [
+        (positions(p.topics, t_index), positions(p.runs, run_index), positions(p.measures, m_index))
+        for p in parts
+    ]
+
+    def cells(k: int, lo: int = 0, hi: int | None = None):
+        """(topic, run, measure) of rows ``lo:hi`` of part k, as positions in the whole."""
+        p, (t, r, m) = parts[k], whole[k]
+        return t[p.topic[lo:hi]], r[p.run[lo:hi]], m[p.measure[lo:hi]]
+
+    def steps(p: _Part):
+        return range(0, len(p.value), _STEP)
+
+    # every cell of every file once: a mark per cell of the whole grid, a step at a time
+    seen = np.zeros(len(all_topics) * n_r * n_m, dtype=bool)
+    rows = 0
+    for k, p in enumerate(parts):
+        for lo in steps(p):
+            t, r, m = cells(k, lo, lo + _STEP)
+            seen[(t * n_r + r) * n_m + m] = True
+            rows += len(t)
+    if np.count_nonzero(seen) < rows:
+        del seen
+        every = [cells(k) for k in range(len(parts))]
+        _refuse_repeats(parts, every, all_topics, list(run_index), names)
+    del seen
     if measures is not None:
         if isinstance(measures, (str, bytes)):  # "MN" is one name, not the names M and N
             raise fail_params(
@@ -463,40 +869,45 @@ def _table(parts: list[_Part], measures, topics) -> ScoreTable:
         check_once(measures, "measures")
         unknown = [m for m in measures if m not in m_index]
         if unknown or not list(measures):
-            raise fail(
+            raise fail_params(
                 "measures",
-                f"name measures of the files ({', '.join(names)})",
+                f"name measures of the files ({few(names, 10)})",
                 ", ".join(map(repr, unknown)) or "none",
+                hint=_guesses(parts),
             )
     chosen_m = names if measures is None else list(measures)
+    pointing = _directions(parts, names, chosen_m, directions)
     if topics is not None:
         if isinstance(topics, (str, bytes)) or not isinstance(topics, Sequence):
             raise fail_type("topics", "be a sequence of topic ids", type(topics).__name__)
         check_once(topics, "topics")
         missing = [t for t in topics if t not in t_index]
         if missing:
+            guesses = _guesses(parts)
             raise fail_params(
                 "topics",
                 "name topics of the files",
                 ", ".join(map(repr, missing[:10])),
-                hint="no file has topic(s) by these ids",
+                hint="no file has topic(s) by these ids" + (f"; {guesses}" if guesses else ""),
             )
     chosen_t = all_topics if topics is None else list(topics)
-    # old code -> new position (-1: not kept)
+    # position in the whole -> position in the table (-1: not kept)
     new_t = np.full(len(all_topics), -1, np.int64)
     new_t[[t_index[t] for t in chosen_t]] = np.arange(len(chosen_t))
     new_m = np.full(n_m, -1, np.int64)
     new_m[[m_index[m] for m in chosen_m]] = np.arange(len(chosen_m))
-    t_new, m_new = new_t[cell // n_m // n_r], new_m[cell % n_m]
-    r_new = (cell // n_m) % n_r
-    del cell
-    kept = (t_new >= 0) & (m_new >= 0)
     shape = (len(chosen_t), n_r, len(chosen_m))
     values = np.zeros(shape)
     present = np.zeros(shape, dtype=bool)
-    values[t_new[kept], r_new[kept], m_new[kept]] = values_all[kept]
-    present[t_new[kept], r_new[kept], m_new[kept]] = True
-    notices = _warn_partial(present, chosen_t, chosen_m, list(run_index))
+    for k, p in enumerate(parts):
+        for lo in steps(p):
+            t, r, m = cells(k, lo, lo + _STEP)
+            t, m = new_t[t], new_m[m]
+            kept = (t >= 0) & (m >= 0)
+            t, r, m = t[kept], r[kept], m[kept]
+            values[t, r, m] = p.value[lo : lo + _STEP][kept]
+            present[t, r, m] = True
+    notices = notice_partial_topics(present, chosen_t, chosen_m, list(run_index))
     return ScoreTable(
         topics=tuple(chosen_t),
         runs=tuple(run_index),
@@ -504,35 +915,29 @@ def _table(parts: list[_Part], measures, topics) -> ScoreTable:
         values=values,
         present=present,
         notices=notices,
+        directions=pointing,
     )
 
 
-def _warn_partial(present, topics, measures, runs) -> dict:
-    """One notice when some runs have a measure on topics where other runs lack it.
+def _refuse_repeats(parts: list[_Part], cells: list, topics, runs, measures) -> None:
+    """The error naming the first cell two rows give (both places), in the whole's order."""
+    n_r, n_m = len(runs), len(measures)
+    cell = np.concatenate([(t * n_r + r) * n_m + m for t, r, m in cells])
+    order = np.argsort(cell, kind="stable")
+    same = np.flatnonzero(cell[order][1:] == cell[order][:-1])
+    bounds = np.cumsum([0] + [len(c[0]) for c in cells])
 
-    Returns the counts for :attr:`ScoreTable.notices`: ``{measure: topics lacking a
-    value for some run}`` for each such measure.
-    """
-    some, every = present.any(axis=1), present.all(axis=1)  # (topics, measures)
-    partial = (some & ~every).sum(axis=0)
-    counts = {m: int(n) for m, n in zip(measures, partial.tolist(), strict=True) if n}
-    if counts:
-        i = measures.index(next(iter(counts)))
-        t = int(np.flatnonzero(some[:, i] & ~every[:, i])[0])
-        lacking = [runs[r] for r in np.flatnonzero(~present[t, :, i])[:3]]
-        said = ", ".join(
-            f"{m}: {n} of {int(some[:, measures.index(m)].sum())} topic(s)"
-            for m, n in list(counts.items())[:3]
-        )
-        more = f" and {len(counts) - 3} more measure(s)" if len(counts) > 3 else ""
-        warnings.warn(
-            f"{caller()}: some runs lack a value on topics that others have ({said}{more}; "
-            f"first: topic {topics[t]!r} of {measures[i]}, runs {', '.join(lacking)}); "
-            "analyses of all runs use the topics every run has",
-            FairconvWarning,
-            stacklevel=4,
-        )
-    return {"topics_missing_by_measure": counts} if counts else {}
+    def place(i: int) -> str:
+        k = int(np.searchsorted(bounds, i, side="right") - 1)
+        return parts[k].where(i - int(bounds[k]))
+
+    a, b = int(order[same[0]]), int(order[same[0] + 1])
+    c = int(cell[a])
+    raise file_error(
+        place(b),
+        f"a second value for run {runs[(c // n_m) % n_r]!r}, topic {topics[c // n_m // n_r]!r} "
+        f"and measure {measures[c % n_m]!r} (first at {place(a)})",
+    )
 
 
 @public
@@ -591,30 +996,46 @@ def read_scores(
     measures: Sequence[str] | None = None,
     topics: Sequence[str] | None = None,
     input_format: str | None = None,
+    directions: Mapping[str, str] | None = None,
 ) -> ScoreTable:
     r"""Read per-topic score files of fairconv, trec_eval, ir_measures or ranx.
 
     Parameters
     ----------
-    paths : path, file, mapping or sequence of them
-        The files. A mapping ``{name: path}`` (or ``{name: [paths]}``) names the run of
-        each file, as ``NAME=FILE`` does on the command line; a sequence may mix paths
-        and mappings. A run named inside its files (a ``run`` column, a ``runid`` row,
-        a ranx file's run keys) or by a mapping may be spread over several files with
-        different measures. A run named only by its file's base name is never merged
-        with a run of another file.
+    paths : path, file, DataFrame, mapping or sequence of them
+        The files, or long DataFrames of scores: a run column (``run``, ``run_id``,
+        ``tag``, ``name`` or ``system``; optional), a topic column (``topic``,
+        ``query_id``, ``qid`` or ``q_id``), ``measure`` and ``value``, as
+        ``ScoreTable.to_frame()``, ``pandas.DataFrame(ir_measures.iter_calc(...))``
+        and PyTerrier's ``Experiment(..., perquery=True)`` (name, qid, measure,
+        value) give them; integer ids are taken as their digits, a missing or NaN
+        value is undefined, and rows of topic ``all`` (means) are left out. A mapping
+        ``{name: path}`` (or ``{name: [paths]}``) names the run of each file or
+        frame, as ``NAME=FILE`` does on the command line; a sequence may mix them. A
+        run named inside its files (a ``run`` column, a ``runid`` row, a ranx file's
+        run keys) or by a mapping may be spread over several sources with different
+        measures. A run named only by its file's base name is never merged with a run
+        of another file.
     measures : sequence of str, optional
         Keep only these measures; an unknown name is an error listing the valid ones.
         Names are kept as the files print them (``ndcg_cut_20``, ``P_5``).
     topics : sequence of str, optional
         Keep only these topics (all by default); a topic no file has is an error.
     input_format : {'fairconv', 'trec_eval', 'ir_measures', 'ranx'}, optional
-        The layout of every file; detected per file when not given.
+        The layout of every file (not of DataFrames); detected per file when not given.
+    directions : mapping of str to {'higher', 'lower', 'undirected'}, optional
+        Which way measures point, by name as the files print them (any measure of the
+        files, kept or not), e.g. ``{"ndcg_loss": "lower"}``; the analyses rank runs by
+        it (:attr:`ScoreTable.directions`). A measure not named takes the direction of
+        the tool that wrote its file: fairconv's own for a fairconv TSV and a
+        DataFrame (:func:`~fairconv.results.direction_of`: ``EE-D`` is
+        lower-is-better, another tool's name higher-is-better), higher is better for a
+        trec_eval, ir_measures or ranx file, which do not say.
 
     Returns
     -------
     ScoreTable
-        Runs in order of first appearance, topics sorted; a cell exists where a file
+        Runs in order of first appearance, topics sorted; a cell exists where a source
         gives a value (``NaN`` marks an undefined one).
 
     Raises
@@ -624,12 +1045,23 @@ def read_scores(
         file, a value that is not a finite number (``NaN`` excepted), a row of the
         wrong width, two ``runid`` rows in one trec_eval file, the same run, topic and
         measure twice (both places named), a run named by its file's name in two
-        files, a topic ``all`` in a ranx file.
+        files, a topic ``all`` in a ranx file, a ranx id that breaks the id rule (empty,
+        whitespace), a run named after a file whose base name is no id; ``measures`` or
+        ``topics`` the files lack (naming any file whose layout was guessed);
+        ``directions`` naming a measure the files lack or a direction not in
+        :data:`~fairconv.results.DIRECTIONS`, or missing for a measure that a fairconv
+        TSV and another tool's file point different ways. A DataFrame's row is named
+        by its index label (``scores (DataFrame, index 5)``): an id that is missing or
+        breaks the id rule, a value that is not a number or is infinite, a measure
+        not named by a string, a missing column; a frame without a run column and
+        without a name.
 
     Warns
     -----
     FairconvWarning
-        When some runs have a measure on topics where other runs lack it.
+        When some runs have a measure on topics where other runs lack it, and for each
+        file whose layout is guessed from its columns (no ``runid`` row, no ``all``
+        row): what it was read as, and that ``input_format`` says otherwise.
 
     Examples
     --------
@@ -638,15 +1070,27 @@ def read_scores(
     >>> t = read_scores([io.StringIO("\n".join(rows))], input_format="trec_eval")
     >>> t.runs, t.topics, t.means()["bm25"]["P_5"]
     (('bm25',), ('q1', 'q2'), 0.5)
+    >>> rows = ["q1 judged_loss 0.4", "q2 judged_loss 0.2"]
+    >>> t = read_scores({"bm25": io.StringIO("\n".join(rows))}, input_format="ir_measures",
+    ...                 directions={"judged_loss": "lower"})
+    >>> dict(t.directions)
+    {'judged_loss': 'lower'}
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame({"name": ["bm25", "bm25"], "qid": ["q1", "q2"],
+    ...                       "measure": ["map", "map"], "value": [0.25, 0.75]})
+    >>> read_scores(frame).means()["bm25"]["map"]  # PyTerrier's per-query frame
+    0.5
     """
     if input_format is not None:
         input_format = check_choice(input_format, "input_format", SCORE_FORMATS)
     parts = [_part(path, input_format, name) for name, path in _sources(paths)]
-    return _table(parts, measures, topics)
+    return _table(parts, measures, topics, directions)
 
 
 @public
-def from_ir_measures(metrics, /, *, name: str | None = None) -> ScoreTable:
+def from_ir_measures(
+    metrics, /, *, name: str | None = None, directions: Mapping[str, str] | None = None
+) -> ScoreTable:
     """A ScoreTable of ``ir_measures.iter_calc`` results (one run, or ``{run: results}``).
 
     Parameters
@@ -656,6 +1100,10 @@ def from_ir_measures(metrics, /, *, name: str | None = None) -> ScoreTable:
         ``query_id``, ``measure`` and ``value``. A mapping gives several runs by name.
     name : str, optional
         The run's name, for one iterable (required then).
+    directions : mapping of str to {'higher', 'lower', 'undirected'}, optional
+        Which way measures point, by name as ir_measures prints them; a measure not
+        named is higher-is-better (ir_measures does not say), as in
+        :func:`read_scores`.
 
     Returns
     -------
@@ -665,8 +1113,9 @@ def from_ir_measures(metrics, /, *, name: str | None = None) -> ScoreTable:
     Raises
     ------
     ValueError
-        No name for one run, a query id ``all``, a value that is not a number, or the
-        same run, query and measure twice (both items named).
+        No name for one run, a query id ``all``, a value that is not a number, the
+        same run, query and measure twice (both items named), or ``directions`` naming
+        a measure the results lack.
 
     Examples
     --------
@@ -680,16 +1129,26 @@ def from_ir_measures(metrics, /, *, name: str | None = None) -> ScoreTable:
     if isinstance(metrics, Mapping):
         if name is not None:
             raise fail("name", "be None when 'metrics' maps run names to results", repr(name))
-        by_run = dict(metrics)
+        runs = as_names(list(metrics), "metrics", fault=_fault_of("metrics", "run names"))
+        by_run = dict(zip(runs, metrics.values(), strict=True))
     else:
-        if not isinstance(name, str) or not name:
-            raise fail("name", "name the run of the results", repr(name))
+        if not isinstance(name, str) or id_fault(name) is not None:
+            raise fail("name", "name the run of the results (a run name, an id)", repr(name))
         by_run = {name: metrics}
+    for run in by_run:
+        if id_fault(run) is not None:
+            raise fail(
+                "metrics", f"map run names to results (each must {id_fault(run)})", repr(run)
+            )
     parts = []
     for run, results in by_run.items():
         items = list(results)
         try:
-            queries = list(map(str, map(attrgetter("query_id"), items)))
+            queries = as_names(
+                list(map(attrgetter("query_id"), items)),
+                "metrics",
+                fault=_fault_of("metrics", f"query ids of run {run!r}"),
+            )
             names = list(map(str, map(attrgetter("measure"), items)))
             raw = list(map(attrgetter("value"), items))
         except AttributeError:
@@ -707,6 +1166,15 @@ def from_ir_measures(metrics, /, *, name: str | None = None) -> ScoreTable:
             ) from None
         if not items:
             raise fail("metrics", "hold results for every run", f"run {run!r} without any")
+        for what, ids in (("query ids", queries), ("measure names", list(dict.fromkeys(names)))):
+            bad = first_bad_id(ids)
+            if bad >= 0:
+                raise fail(
+                    "metrics",
+                    f"hold {what} that the score readers read back (each must "
+                    f"{id_fault(ids[bad])})",
+                    f"{ids[bad]!r} in run {run!r}",
+                )
         if "all" in queries:
             raise fail_params(
                 "metrics",
@@ -724,6 +1192,14 @@ def from_ir_measures(metrics, /, *, name: str | None = None) -> ScoreTable:
             raise fail(
                 "metrics", "hold numbers as values", f"{raw[i]!r} at item {i} of run {run!r}"
             )
+        values = np.asarray(raw, dtype=float)
+        if np.isinf(values).any():
+            i = int(np.argmax(np.isinf(values)))
+            raise fail(
+                "metrics",
+                "hold finite numbers as values (NaN where undefined)",
+                f"{float(values[i])!r} at item {i} of run {run!r}",
+            )
         topics, topic = np.unique(np.array(queries, dtype=object), return_inverse=True)
         measures = list(dict.fromkeys(names))
         m_index = {m: i for i, m in enumerate(measures)}
@@ -731,16 +1207,17 @@ def from_ir_measures(metrics, /, *, name: str | None = None) -> ScoreTable:
         parts.append(
             _Part(
                 caller(),
-                [str(run)],
+                [run],
                 [True],
                 topics.tolist(),
                 measures,
                 np.zeros(len(items), np.int32),
                 topic.ravel().astype(np.int32),
                 measure,
-                np.asarray(raw, dtype=float),
+                values,
                 None,
                 "item",
+                "ir_measures",
             )
         )
-    return _table(parts, None, None)
+    return _table(parts, None, None, directions)

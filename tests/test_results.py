@@ -1,0 +1,471 @@
+"""ScoreTable's own rules: names, values, selections and writes (fairconv.results).
+
+Each rule a table holds is checked where it is built, so that every output of a table
+(repr, HTML, TSV, JSON, DataFrame) can be written and every file written read back.
+"""
+
+import io
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fairconv import FairconvWarning
+from fairconv._validation import id_fault
+from fairconv.io import read_scores
+from fairconv.results import ScoreTable
+
+
+def table(topics=("q1", "q2"), runs=("A",), measures=("M",), values=None, present=None):
+    shape = (len(topics), len(runs), len(measures))
+    values = np.arange(np.prod(shape), dtype=float).reshape(shape) if values is None else values
+    return ScoreTable(
+        topics=topics,
+        runs=runs,
+        measures=measures,
+        values=np.asarray(values, dtype=float),
+        present=np.ones(shape, bool) if present is None else present,
+    )
+
+
+# ------------------------------------------------------------------ names
+def test_integer_names_from_a_dataframe_are_converted_with_str():
+    t = table(topics=np.array([101, 7]), runs=[np.int64(3)])
+    assert t.topics == ("101", "7") and t.runs == ("3",)
+    assert all(type(x) is str for x in (*t.topics, *t.runs))
+    # every output works: repr, HTML, TSV, JSON, and the TSV reads back
+    assert "runs: 3;" in repr(t) and '<th title="3">3</th>' in t._repr_html_()
+    out = io.StringIO()
+    t.to_tsv(out)
+    assert out.getvalue().splitlines()[1] == "3\t101\tM\t0.0"
+    assert json.loads(json.dumps(t.to_dict()))["3"]["7"] == {"M": 1.0}
+    out.seek(0)
+    assert read_scores(out).value("3", "7", "M") == 1.0
+
+
+def test_numpy_strings_become_str():
+    t = table(topics=np.array(["q1", "q2"]), runs=np.array(["A"]))
+    assert type(t.topics[0]) is str and type(t.runs[0]) is str
+
+
+@pytest.mark.parametrize(
+    "kw, match",
+    [
+        ({"runs": [1, "1"]}, r"'runs' parameter .* distinct names. Got 1 and '1', both '1'"),
+        ({"topics": [np.int64(5), "5"]}, r"'topics' .* Got 5 and '5', both '5'"),
+        ({"topics": ["q1", "q1"]}, r"'topics' parameter of results.ScoreTable must hold distinct "
+         r"names. Got 'q1' twice instead"),
+        ({"measures": ["M", "N", "M"]}, r"'measures' .* Got 'M' twice"),
+    ],
+)  # fmt: skip
+def test_two_inputs_for_one_name_are_an_error_naming_both(kw, match):
+    args = {"topics": ("q1", "q2"), "runs": ("A",), "measures": ("M",), **kw}
+    args["runs"] = list(args["runs"])
+    with pytest.raises(ValueError, match=match):
+        table(**args)
+
+
+def test_from_items_refuses_two_inputs_that_become_one_name():
+    values = np.array([[0.5], [0.25]])
+    with pytest.raises(ValueError, match=r"'runs' .* Got 1 and '1', both '1' as names"):
+        ScoreTable.from_items([1, "1"], ["q1", "q1"], ["M"], values)
+    t = ScoreTable.from_items(np.array([1, 2]), np.array([10, 9]), ["M"], values)
+    assert t.runs == ("1", "2") and t.topics == ("10", "9")
+
+
+@pytest.mark.parametrize("name", [1.0, b"q1", None, True, np.float64(2.0)])
+def test_names_that_are_neither_str_nor_integers_are_refused(name):
+    with pytest.raises(TypeError, match=r"'topics' parameter .* hold names as str .* position 1"):
+        table(topics=["q1", name])
+
+
+@pytest.mark.parametrize(
+    "kw, rule, got",
+    [
+        ({"runs": [""]}, "be a non-empty string", "'' at position 0"),
+        ({"topics": ["q1", "q 2"]}, "not contain whitespace", "'q 2' at position 1"),
+        ({"measures": ["M\t"]}, "not contain whitespace", r"'M\\t'"),
+        ({"runs": ["\ufeffA"]}, "not contain a byte-order mark", r"'\\ufeffA'"),
+    ],
+)
+def test_names_the_readers_would_refuse_are_refused(kw, rule, got):
+    """A run named '' was written to TSV and could not be read back."""
+    with pytest.raises(ValueError, match=rf"must hold names that the score readers read back "
+                       rf"\(each must {rule}.*\). Got {got}"):  # fmt: skip
+        table(**kw)
+
+
+ID = st.text(st.characters(blacklist_characters="#"), min_size=1, max_size=10)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(ID, min_size=1, max_size=4, unique=True), st.sampled_from(["runs", "topics"]))
+def test_a_table_takes_exactly_the_names_that_read_back(names, kind):
+    """Ids are taken and read back from the TSV; any other name is refused when built."""
+    names = [n for n in names if n != "all"] or ["x"]
+    kw = {kind: names}
+    if any(id_fault(n) is not None for n in names):
+        with pytest.raises(ValueError, match="must hold names that the score readers read back"):
+            table(**kw)
+        return
+    t = table(**kw)
+    out = io.StringIO()
+    t.to_tsv(out)
+    out.seek(0)
+    back = read_scores(out)
+    assert set(getattr(back, kind)) == set(names)
+
+
+# ------------------------------------------------------------------ values
+@pytest.mark.parametrize("value", [np.inf, -np.inf])
+def test_an_infinite_value_is_refused_naming_run_topic_and_measure(value):
+    values = np.zeros((2, 2, 2))
+    values[1, 0, 1] = value
+    text = "inf" if value > 0 else "-inf"
+    with pytest.raises(ValueError, match=rf"'values' parameter of results.ScoreTable must hold "
+                       rf"finite numbers, or NaN where a value is undefined. Got {text} for run "
+                       r"'A', topic 'q2' and measure 'N' instead"):  # fmt: skip
+        table(runs=("A", "B"), measures=("M", "N"), values=values)
+
+
+def test_nan_stays_and_a_cell_that_does_not_exist_is_not_looked_at():
+    values = np.array([[[np.nan]], [[np.inf]]])
+    t = table(values=values, present=np.array([[[True]], [[False]]]))
+    assert np.isnan(t.value("A", "q1", "M"))
+    out = io.StringIO()
+    t.to_json(out)  # never stops half-way
+    assert json.loads(out.getvalue()) == {"A": {"q1": {"M": None}, "all": {"M": None}}}
+
+
+def test_infinite_pooled_values_and_values_that_are_not_numbers_are_refused():
+    with pytest.raises(ValueError, match=r"'overall' .* Got inf for run 'A' and measure 'M'"):
+        ScoreTable(topics=("q1",), runs=("A",), measures=("M",), values=np.zeros((1, 1, 1)),
+                   present=np.ones((1, 1, 1), bool), overall=np.array([[np.inf]]))  # fmt: skip
+    with pytest.raises(TypeError, match=r"'values' .* real numbers. Got dtype object"):
+        ScoreTable(topics=("q1",), runs=("A",), measures=("M",), present=np.ones((1, 1, 1), bool),
+                   values=np.array([[["0.5"]]], dtype=object))  # fmt: skip
+
+
+def test_the_command_line_refuses_an_infinite_score_in_one_line(tmp_path):
+    (tmp_path / "s.tsv").write_text("run\ttopic\tmeasure\tvalue\nA\tq1\tM\tinf\nB\tq1\tM\t1\n")
+    proc = subprocess.run([sys.executable, "-m", "fairconv", "compare", "-m", "M", "s.tsv"],
+                          capture_output=True, text=True, cwd=tmp_path)  # fmt: skip
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+    assert "s.tsv:2: the value of a score line must be a finite number or NaN" in proc.stderr
+
+
+# ------------------------------------------------------------------ selections
+@pytest.mark.parametrize(
+    "kw, match",
+    [
+        ({"topics": ["q1", "q1", "q2"]}, r"'topics' parameter of results.ScoreTable.select must "
+         r"list each topic once. Got 'q1' twice"),
+        ({"runs": ["A", "A"]}, r"'runs' parameter of results.ScoreTable.select must list each "
+         r"run once. Got 'A' twice"),
+    ],
+)  # fmt: skip
+def test_select_refuses_a_name_given_twice(kw, match):
+    """The mean moved and compare counted 3 topics."""
+    t = table(runs=("A", "B"))
+    with pytest.raises(ValueError, match=match):
+        t.select(**kw)
+    with pytest.raises(TypeError, match=r"'topics' .* hold topic names as str"):
+        t.select(topics=[1])
+    assert t.select(topics=["q2", "q1"], runs=["B"]).topics == ("q2", "q1")
+
+
+def test_a_measure_taken_twice_is_refused():
+    t = table(measures=("M", "N"))
+    with pytest.raises(ValueError, match=r"names the measure 'M' twice"):
+        t[["M", "N", "M"]]
+
+
+def test_compare_counts_each_topic_once_on_the_command_line(tmp_path):
+    rows = [f"{r}\tq{i}\tM\t{v}" for r, vs in (("A", (1, 2, 3)), ("B", (0, 1, 1)))
+            for i, v in enumerate(vs, 1)]  # fmt: skip
+    (tmp_path / "s.tsv").write_text("run\ttopic\tmeasure\tvalue\n" + "\n".join(rows) + "\n")
+    (tmp_path / "t").write_text("q1\nq1\nq2\n")
+    proc = subprocess.run([sys.executable, "-m", "fairconv", "compare", "-m", "M", "--topics",
+                           "t", "s.tsv"], capture_output=True, text=True, cwd=tmp_path)  # fmt: skip
+    assert proc.returncode == 2 and "t:2: topic 'q1' is listed twice" in proc.stderr
+
+
+# ------------------------------------------------------------------ writes
+FULL_DISK = """
+import resource, signal, sys
+import numpy as np
+from fairconv.results import ScoreTable
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG
+shape = (2000, 3, 4)
+table = ScoreTable(topics=[f"q{{i}}" for i in range(shape[0])], runs=["A", "B", "C"],
+                   measures=["M1", "M2", "M3", "M4"], values=np.full(shape, 0.123456789),
+                   present=np.ones(shape, bool))
+resource.setrlimit(resource.RLIMIT_FSIZE, (100_000, 100_000))
+try:
+    table.{writer}(sys.argv[1], overwrite=True)
+except OSError as exc:
+    print(exc.errno, exc.filename)
+"""
+
+
+@pytest.mark.parametrize("writer", ["to_tsv", "to_json"])
+def test_a_write_that_fails_part_way_keeps_the_old_file_and_leaves_nothing(tmp_path, writer):
+    """A full disk (here: a file-size limit) part-way through a write over a file."""
+    out = tmp_path / "scores.out"
+    out.write_text("the old scores\n")
+    code = textwrap.dedent(FULL_DISK).format(writer=writer)
+    proc = subprocess.run([sys.executable, "-c", code, str(out)], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    errno, filename = proc.stdout.split()
+    assert int(errno) == 27 and filename == str(out)  # EFBIG, named by the user's path
+    assert out.read_text() == "the old scores\n"
+    assert os.listdir(tmp_path) == ["scores.out"]
+
+
+def test_the_command_line_keeps_the_old_output_when_the_disk_fills(tmp_path):
+    from fairconv.datasets import path
+
+    p = path("fairweb1-pilot")
+    out = tmp_path / "gfr.tsv"
+    out.write_text("the old scores\n")
+    code = (
+        "import resource, signal, sys\n"
+        "from fairconv.cli import main\n"
+        "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
+        "resource.setrlimit(resource.RLIMIT_FSIZE, (2000, 2000))\n"
+        "sys.exit(main(sys.argv[1:]))\n"
+    )
+    argv = ["gfr", "--qrels", str(p / "fairweb1pilot.qrels"), "-o", str(out), "--attribute",
+            "M-ORIGIN", str(p / "fairweb1pilot.M-ORIGIN.gmemb"), str(p / "M-ORIGIN.golddistr"),
+            "nominal", *map(str, sorted((p / "runs").iterdir()))]  # fmt: skip
+    proc = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True)
+    errors = [line for line in proc.stderr.splitlines() if ": error: " in line]
+    assert proc.returncode == 2 and errors == [f"fairconv gfr: error: {out}: File too large"]
+    assert out.read_text() == "the old scores\n"
+    assert os.listdir(tmp_path) == ["gfr.tsv"]
+
+
+def test_to_tsv_n_jobs_is_deprecated_and_changes_nothing():
+    t = table(runs=("A", "B"))
+    plain, threaded = io.StringIO(), io.StringIO()
+    t.to_tsv(plain)
+    with pytest.warns(DeprecationWarning, match=r"to_tsv\(n_jobs=...\) has no effect") as w:
+        t.to_tsv(threaded, n_jobs=2)
+    assert w[0].filename == __file__  # the user's line
+    assert threaded.getvalue() == plain.getvalue()
+
+
+def test_writing_a_table_with_one_long_id_takes_memory_as_its_output_does():
+    """One 8,000-character topic id made a 0.67 MB table take 460 MB to write."""
+    import tracemalloc
+
+    class Count:  # a file that keeps nothing: the writer's own memory is measured
+        size = 0
+
+        def write(self, text):
+            self.size += len(text)
+
+    def written(last_topic):
+        t = table(topics=[f"q{i}" for i in range(3999)] + [last_topic], runs=("A", "B"),
+                  measures=("M1", "M2", "M3"))  # fmt: skip
+        out = Count()
+        tracemalloc.start()
+        try:
+            t.to_tsv(out)
+            return out.size, tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+
+    size, peak = written("q" * 8000)
+    short_size, short_peak = written("q")
+    assert size - short_size == 6 * 7999  # its 6 lines
+    assert peak - short_peak < 3 * (size - short_size)  # not the 12,000 lines 8,000 wide
+
+
+def test_a_table_built_inside_another_call_names_that_call():
+    """A family builds the table from the user's inputs: no 'parameter' it lacks."""
+    from fairconv._validation import public
+
+    @public
+    def evaluate():
+        return table(runs=[""])
+
+    with pytest.raises(ValueError, match=r"evaluate: the runs of the score table it builds must "
+                       r"hold names that the score readers read back \(each must be a non-empty "
+                       r"string\); got '' at position 0$"):  # fmt: skip
+        evaluate()
+
+
+# ------------------------------------------------------------------ concat
+def concat_by_loop(*tables):
+    """{(run, topic, measure): value} of tables of different runs, cell by cell."""
+    out = {}
+    for t in tables:
+        for ti, topic in enumerate(t.topics):
+            for ri, run in enumerate(t.runs):
+                for mi, measure in enumerate(t.measures):
+                    if t.present[ti, ri, mi]:
+                        out[run, topic, measure] = float(t.values[ti, ri, mi])
+    return out
+
+
+def cells(t):
+    return concat_by_loop(t)
+
+
+def test_concat_puts_tables_of_different_runs_side_by_side():
+    rng = np.random.default_rng(0)
+    a = table(topics=("q1", "q2", "q3"), runs=("A", "B"), measures=("M", "N"),
+              values=rng.random((3, 2, 2)))  # fmt: skip
+    b = table(
+        topics=("q1", "q2", "q3"), runs=("C",), measures=("N", "M"), values=rng.random((3, 1, 2))
+    )
+    both = ScoreTable.concat(a, b)
+    assert both.runs == ("A", "B", "C") and both.measures == ("M", "N")
+    assert cells(both) == concat_by_loop(a, b)
+    assert both.means()["C"] == b.means()["C"] and dict(both.notices) == {}
+
+
+def test_concat_of_runs_with_other_topics_or_measures_gives_the_notice():
+    """Per-run nDCG tables from different tools: a topic set that differs is said."""
+    a = table(topics=("q1", "q2"), runs=("A",), measures=("M",))
+    b = table(topics=("q2", "q3"), runs=("B",), measures=("M", "N"))
+    with pytest.warns(FairconvWarning, match=r"results.ScoreTable.concat: some runs lack a value "
+                      r"on topics that others have \(M: 2 of 3 topic\(s\), N: 2 of 2"):  # fmt: skip
+        both = ScoreTable.concat(a, b)
+    assert both.topics == ("q1", "q2", "q3")
+    assert both.notices["topics_missing_by_measure"] == {"M": 2, "N": 2}
+    assert cells(both) == concat_by_loop(a, b)
+    assert both.means().to_dict() == {"A": {"M": 0.5}, "B": {"M": 1.0, "N": 2.0}}
+
+
+def test_concat_refuses_a_run_twice_and_a_measure_pointing_two_ways():
+    a = table(runs=("A",))
+    with pytest.raises(ValueError, match=r"'tables' parameter of results.ScoreTable.concat must "
+                       r"hold each run once .* Got run 'A' in table 0 and in table 1"):  # fmt: skip
+        ScoreTable.concat(a, a)
+    lower = ScoreTable(topics=a.topics, runs=("B",), measures=("M",), values=a.values,
+                       present=a.present, directions={"M": "lower"})  # fmt: skip
+    with pytest.raises(ValueError, match=r"one direction. Got 'M', higher in table 0 and lower"):
+        ScoreTable.concat(a, lower)
+    with pytest.raises(TypeError, match=r"'tables' .* ScoreTable objects. Got dict"):
+        ScoreTable.concat(a, {})
+    with pytest.raises(ValueError, match=r"'tables' .* at least 1 item"):
+        ScoreTable.concat()
+    assert dict(ScoreTable.concat(lower).directions) == {"M": "lower"}
+
+
+def test_concat_keeps_pooled_means():
+    a = table(runs=("A",))
+    pooled = ScoreTable(topics=a.topics, runs=("B",), measures=("M",), values=a.values,
+                        present=a.present, overall=np.array([[0.9]]))  # fmt: skip
+    both = ScoreTable.concat(a, pooled)
+    assert both.means().to_dict() == {"A": {"M": 0.5}, "B": {"M": 0.9}}
+
+
+# ------------------------------------------------------------------ the notebook table
+def test_a_notebook_shows_the_measures_with_a_cutoff_first(pilot):
+    """gfr.evaluate(..., cutoffs=[5, 10, 20]): GFR@10 was among '16 more measures'."""
+    from fairconv import gfr
+
+    t = gfr.evaluate(pilot.qrels, pilot.runs, pilot.attributes, cutoffs=[5, 10, 20])
+    html = t._repr_html_()
+    heads = [h.split(">", 1)[1].split("<")[0] for h in html.split("<th title=")[1:13]]
+    assert heads == ["ERR@5", "iRBU@5", "GFR@5", "ERR@10", "iRBU@10", "GFR@10", "ERR@20",
+                     "iRBU@20", "GFR@20", "GF-JSD@5[R-HINDEX]", "GF-NMD@5[R-HINDEX]",
+                     "GF-RNOD@5[R-HINDEX]"]  # fmt: skip
+    assert "not shown: 72 more measures" in html
+    # display only: the outputs keep the table's order
+    out = io.StringIO()
+    t.to_tsv(out, summary=True)
+    rows = [line.split("\t")[2] for line in out.getvalue().splitlines()[1:]]
+    assert [m for m in rows if not m.startswith("n[")][: len(t.measures)] == list(t.measures)
+    assert list(t.to_dict()[t.runs[0]]["all"]) == list(t.measures)
+
+
+@pytest.fixture(scope="module")
+def pilot():
+    from fairconv.datasets import fairweb1_pilot
+
+    return fairweb1_pilot()
+
+
+def test_fixed_decimals_settable_and_counts_only_where_they_differ():
+    values = np.array([[[1 / 3, 0.5]], [[2 / 3, np.nan]], [[1.0, np.nan]]])
+    t = table(topics=("q1", "q2", "q3"), measures=("M", "N@5[G]"), values=values)
+    html = t._repr_html_()
+    assert "<td>0.6667</td>" in html and "<td>0.5000</td>" in html  # 4 decimals
+    assert "3 topics (each mean over the 3, or over the n shown)" in html
+    assert "<br><small>n=1</small>" in html  # N@5[G]: every run over 1 topic, said once
+    assert "(n=" not in html
+    three = t.display(decimals=1)._repr_html_()
+    assert "<td>0.7</td>" in three and "<td>0.5</td>" in three
+    assert "<td>1</td>" in t.display(decimals=0)._repr_html_()
+    assert "0.667" in t.means().display(decimals=3)._repr_html_()
+    for bad in (-1, 18, 2.5, True):
+        with pytest.raises(ValueError, match=r"'decimals' parameter of results.ScoreTable.display "
+                           r"must be an integer in 0..17"):  # fmt: skip
+            t.display(decimals=bad)
+    assert (
+        repr(t.display()) == "Shown(ScoreTable, means over topics: 1 run x 2 measures, 4 decimals)"
+    )
+
+
+def test_a_cell_whose_count_differs_from_its_column_s_says_it():
+    values = np.array([[[0.5], [0.5]], [[0.5], [np.nan]]])  # run B: 1 of 2 topics defined
+    html = table(runs=("A", "B"), values=values)._repr_html_()
+    assert html.count("(n=1)") == 1 and "<td>0.5000 <small>(n=1)</small></td>" in html
+
+
+def test_long_set_lists_are_shortened_with_the_whole_name_in_a_tooltip():
+    name = "EE-D[geography,gender,language,age]"
+    long_run = "a-run-name-much-longer-than-a-column-needs"
+    t = ScoreTable(topics=("q1",), runs=(long_run,), measures=(name,), values=np.ones((1, 1, 1)),
+                   present=np.ones((1, 1, 1), bool))  # fmt: skip
+    html = t._repr_html_()
+    assert f'<th title="{name} (lower is better)">EE-D[geography,gender,…]</th>' in html
+    assert f'<th title="{long_run}">a-run-name-much-longer-…</th>' in html
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 12) | st.sampled_from(["0", "1", "7", "q", "12"]), min_size=1,
+                max_size=6, unique_by=lambda x: (type(x), x)))  # fmt: skip
+def test_names_become_str_and_two_inputs_of_one_name_are_refused(names):
+    """numpy integers from a DataFrame and strings: converted, never merged."""
+    mixed = [np.int64(x) if isinstance(x, int) else x for x in names]
+    texts = [str(x) for x in names]
+    if len(set(texts)) < len(texts):
+        with pytest.raises(ValueError, match=r"must hold distinct names. Got .* and .*, both"):
+            table(topics=mixed)
+    else:
+        assert table(topics=mixed).topics == tuple(texts)
+
+
+def test_the_command_line_asks_a_name_for_a_file_named_as_no_run_is(tmp_path):
+    """A run named '' or 'my run' could be written but not read back."""
+    (tmp_path / "my run.trec").write_text("m\tq1\t0.4\nm\tq2\t0.6\nm\tall\t0.5\n")
+    (tmp_path / "b.trec").write_text("m\tq1\t0.1\nm\tq2\t0.2\nm\tall\t0.15\n")
+    argv = [sys.executable, "-m", "fairconv", "compare", "-m", "m", "--test", "tukey"]
+    proc = subprocess.run([*argv, "my run.trec", "b.trec"], capture_output=True, text=True,
+                          cwd=tmp_path)  # fmt: skip
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+    assert "my run.trec: the file names no run, and its name 'my run.trec' is no run name" in (
+        proc.stderr
+    )
+    proc = subprocess.run([*argv, "mine=my run.trec", "b.trec"], capture_output=True, text=True,
+                          cwd=tmp_path)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_the_command_line_refuses_a_ranx_id_by_the_id_rule(tmp_path):
+    (tmp_path / "a.json").write_text('{"A": {"m": {"q1": 0.5, "q 2": 0.25}}}')
+    proc = subprocess.run([sys.executable, "-m", "fairconv", "compare", "-m", "m", "a.json"],
+                          capture_output=True, text=True, cwd=tmp_path)  # fmt: skip
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+    assert "a.json: field 'A'/'m'/'q 2': a query id must not contain whitespace" in proc.stderr
