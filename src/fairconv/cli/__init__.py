@@ -206,7 +206,12 @@ _PARAMETER = re.compile(
 """The opening of the library's errors, "The 'x' parameter of func ..." or "The 'x' and
 'y' parameters of func ..."."""
 
-_SAME_THING = {"n_jobs": "jobs", "attribute_sets": "attributes", "table": "scores"}
+_SAME_THING = {
+    "n_jobs": "jobs",
+    "attribute_sets": "attributes",
+    "table": "scores",
+    "directions": "lower_is_better",
+}
 """Library parameters whose option has another stem."""
 
 

@@ -125,8 +125,8 @@ def add_lower_is_better(parser) -> None:
     )
 
 
-def lower_is_better(table, args, measures):
-    """The table read, with the measures of ``--lower-is-better`` lower-is-better.
+def lower_is_better(args, measures) -> dict[str, str] | None:
+    """``read_scores``' ``directions=`` for ``--lower-is-better``: those measures lower.
 
     Each one must be among ``measures`` (those the command analyses), named once.
     """
@@ -141,11 +141,7 @@ def lower_is_better(table, args, measures):
             f"--lower-is-better names {unknown[0]!r}, which is not a measure the command "
             f"reads (-m {' -m '.join(measures)})"
         )
-    if not named:
-        return table
-    directions = dict(table.directions)
-    directions.update(dict.fromkeys(named, "lower"))
-    return table._replace(directions=directions)
+    return dict.fromkeys(named, "lower") or None
 
 
 # --------------------------------------------------------------------------- ranked inputs

@@ -222,11 +222,10 @@ def _cmd_agree(args) -> int:
             raise ValueError(
                 f"--between compares two score files; both are {args.scores[0]} ({args.scores[1]})"
             )
+        directions = lower_is_better(args, measures)
         tables = [
-            lower_is_better(
-                read_scores([p], measures=measures, topics=topics, input_format=fmt),
-                args,
-                measures,
+            read_scores(
+                [p], measures=measures, topics=topics, input_format=fmt, directions=directions
             )
             for p in args.scores
         ]
@@ -264,9 +263,13 @@ def _cmd_agree(args) -> int:
         if len(measures) < 2:
             raise ValueError("give at least two measures (-m A -m B), or --between with two files")
         table = read_scores(
-            score_sources(args.scores), measures=measures, topics=topics, input_format=fmt
+            score_sources(args.scores),
+            measures=measures,
+            topics=topics,
+            input_format=fmt,
+            directions=lower_is_better(args, measures),
         )
-        result = agreement.agree(lower_is_better(table, args, measures), measures)
+        result = agreement.agree(table, measures)
         runs = list(result.runs)
         pairs = list(result.pairs)
         shown = [(measures, result.means, list(result.directions))]

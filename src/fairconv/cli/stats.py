@@ -173,13 +173,13 @@ def _read(args, measures):
     from ..io import read_scores, read_topics
 
     topics = None if args.topics is None else read_topics(args.topics)
-    table = read_scores(
+    return read_scores(
         score_sources(args.scores),
         measures=measures,
         topics=topics,
         input_format=args.input_format,
+        directions=lower_is_better(args, measures),
     )
-    return lower_is_better(table, args, measures)
 
 
 def _cmd_compare(args) -> int:
