@@ -127,6 +127,12 @@ def test_the_readme_names_the_commands_that_print_score_rows(tmp_path):
             cwd=tmp_path,
         ),
         "nuggets": _run("nuggets", str(path("rag", "ikat-labels.jsonl")), cwd=tmp_path),
+        "rankfair": _run(
+            "rankfair",
+            *["--memberships", "gender", str(path("rankfair", "gender.gmemb"))],
+            str(path("rankfair", "runs", "run.relevance")),
+            cwd=tmp_path,
+        ),
         "demo": _run("demo", cwd=tmp_path),
         "trecfair": _run(
             "trecfair",
@@ -152,7 +158,7 @@ def test_the_readme_names_the_commands_that_print_score_rows(tmp_path):
             (examples,) = re.findall(r"by its printed name \(e\.g\. ([^)]*)\); repeat", help_text)
             printed = {row.split("\t")[2] for row in out.splitlines()[1:]}
             assert set(examples.split(", ")) <= printed, (command, examples)
-    assert prints_rows == {"gfr", "gfrc", "gfrc2", "ragfair", "nuggets", "trecfair"}
+    assert prints_rows == {"gfr", "gfrc", "gfrc2", "ragfair", "nuggets", "trecfair", "rankfair"}
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     (sentence,) = re.findall(r"^((?:`\w+`(?:, | and ))+`\w+`) print tab-separated", readme, re.M)
     assert set(re.findall(r"`(\w+)`", sentence)) == prints_rows - {"gfrc2 --clusters"}

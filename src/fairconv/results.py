@@ -9,7 +9,6 @@ the ``all`` mean, and a row ``n[<measure>]`` then says how many topics the mean 
 from __future__ import annotations
 
 import re
-import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -28,6 +27,7 @@ from ._validation import (
     check_names,
     check_once,
     check_sequence_of,
+    deprecated,
     did_you_mean,
     fail,
     fail_params,
@@ -1546,11 +1546,9 @@ class ScoreTable:
         ['bm25', 'q1', 'P@5', '0.5']
         """
         if n_jobs is not None:
-            warnings.warn(
+            deprecated(
                 "ScoreTable.to_tsv(n_jobs=...) has no effect (the rows are written on the "
-                "calling thread) and goes in the next release; leave it out",
-                DeprecationWarning,
-                stacklevel=3,  # the user's line, above the @public wrapper
+                "calling thread) and goes in the next release; leave it out"
             )
         for name in self.runs:
             if name.startswith("#"):
