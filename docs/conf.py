@@ -141,9 +141,11 @@ def _card(name: str, notebook: dict) -> str:
             base64.b64decode("".join(png) if isinstance(png, list) else png)
         )
         image = f":img-top: /generated/gallery/{name}.png\n:img-alt: {title}\n"
+    # a tilde fence: a title may hold backticks (`fairconv.rankfair`), which the info
+    # string of a backtick fence cannot
     return (
-        f"```{{grid-item-card}} {title}\n:link: generated/gallery/{name}\n:link-type: doc\n"
-        f"{image}\n{summary}\n```\n"
+        f"~~~{{grid-item-card}} {title}\n:link: generated/gallery/{name}\n:link-type: doc\n"
+        f"{image}\n{summary}\n~~~\n"
     )
 
 

@@ -712,12 +712,12 @@ def test_the_gallery_has_a_card_and_a_page_per_notebook(monkeypatch, tmp_path):
     conf.gallery(None)
     assert sorted(tmp_path.glob("*.ipynb")) == [tmp_path / n.name for n in NOTEBOOKS]
     cards = (tmp_path / "cards.txt").read_text(encoding="utf-8")
-    assert cards.startswith("````{grid}") and cards.count("```{grid-item-card}") == len(NOTEBOOKS)
+    assert cards.startswith("````{grid}") and cards.count("~~~{grid-item-card}") == len(NOTEBOOKS)
     for notebook in NOTEBOOKS:
         saved = json.loads(notebook.read_text(encoding="utf-8"))
         assert json.loads((tmp_path / notebook.name).read_text(encoding="utf-8")) == saved
         title = "".join(saved["cells"][0]["source"]).splitlines()[0].lstrip("# ")
-        card = cards[cards.index(f"```{{grid-item-card}} {title}\n") :].split("\n```\n")[0]
+        card = cards[cards.index(f"~~~{{grid-item-card}} {title}\n") :].split("\n~~~\n")[0]
         assert f":link: generated/gallery/{notebook.stem}\n" in card
         assert f":img-top: /generated/gallery/{notebook.stem}.png\n" in card
         assert (tmp_path / f"{notebook.stem}.png").read_bytes().startswith(b"\x89PNG")
