@@ -794,11 +794,61 @@ def json_repr(value) -> str:
 
 
 # --------------------------------------------------------------------------- file errors
+class IndexLabel(str):
+    """A DataFrame's row as messages name it: by its index label, what ``df.loc`` takes.
+
+    The ``line`` of a row of a frame (:class:`FileFormatError`, :class:`Where`,
+    ``Qrels.line``): ``index 5``, ``index 'b'``, never a position. ``label`` is the
+    label as the user wrote it (a numpy scalar as the Python value it holds).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> str(IndexLabel(np.int64(5))), str(IndexLabel("b"))
+    ('index 5', "index 'b'")
+    >>> place_text("run 'bm25' (DataFrame)", IndexLabel(5))
+    "run 'bm25' (DataFrame, index 5)"
+    """
+
+    label: Any
+
+    def __new__(cls, label) -> IndexLabel:
+        label = label.item() if isinstance(label, np.generic) else label
+        self = super().__new__(cls, f"index {label!r}")
+        self.label = label
+        return self
+
+
+def place_text(path, line=None) -> str:
+    """A place in an input as messages write it.
+
+    ``file:line`` (``file`` alone without a line); a DataFrame's row by its index
+    label, ``qrels (DataFrame, index 5)`` for the input ``qrels (DataFrame)``.
+    """
+    if isinstance(line, IndexLabel):
+        return f"{str(path).removesuffix(' (DataFrame)')} (DataFrame, {line})"
+    return f"{path}:{line}" if line else f"{path}"
+
+
+def at_line(line) -> str:
+    """Where another row is, within a message about a row of the same input.
+
+    ``on line 3`` of a file (or a record), ``at index 5`` of a DataFrame.
+
+    Examples
+    --------
+    >>> at_line(3), at_line(IndexLabel("x"))
+    ('on line 3', "at index 'x'")
+    """
+    return f"at {line}" if isinstance(line, IndexLabel) else f"on line {line}"
+
+
 class FileFormatError(ValueError):
     r"""A file that does not follow its format; the message starts with ``file:line:``.
 
-    ``path`` names the input (a path, a file object's name, ``qrels DataFrame``);
-    ``line`` is its line (or row), or None (or 0) for the input as a whole; ``message``
+    ``path`` names the input (a path, a file object's name, ``qrels (DataFrame)``);
+    ``line`` is its line (a record's number, a DataFrame row's :class:`IndexLabel`), or
+    None (or 0) for the input as a whole; ``message``
     is what is wrong there. Exported as ``fairconv.io.FileFormatError``.
 
     Examples
@@ -817,8 +867,7 @@ class FileFormatError(ValueError):
 
     def __init__(self, path, line, message):
         self.path, self.line, self.message = str(path), line, message
-        where = f"{path}:{line}" if line else f"{path}"
-        super().__init__(f"{where}: {message}")
+        super().__init__(f"{place_text(path, line)}: {message}")
 
     def __reduce__(self):
         # rebuilt from its three parts, so it crosses processes (pickle, multiprocessing)
@@ -837,7 +886,7 @@ class Where(str):
     detail: str
 
     def __new__(cls, path, line=None, detail: str = "") -> Where:
-        text = f"{path}:{line}" if line else f"{path}"
+        text = place_text(path, line)
         self = super().__new__(cls, f"{text}: {detail}" if detail else text)
         self.path, self.line, self.detail = str(path), line, detail
         return self

@@ -40,6 +40,7 @@ import numpy as np
 
 from .. import _accel
 from .._validation import (
+    IndexLabel,
     Where,
     caller,
     check_choice,
@@ -69,7 +70,6 @@ from ._frames import (
     _Column,
     _is_frame,
     _is_missing,
-    _label,
     _number_ok,
     _objects,
     _Place,
@@ -498,9 +498,9 @@ _FRAME_COLUMNS = {
 ``Experiment(perquery=True)`` (name, qid)."""
 
 
-def _frame_row(source: str, label) -> str:
+def _frame_row(source: str, label) -> Where:
     """A row of a DataFrame as messages name it: by its index label, what ``df.loc`` takes."""
-    return f"{source.removesuffix(' (DataFrame)')} (DataFrame, index {_label(label)!r})"
+    return Where(source, IndexLabel(label))
 
 
 def _frame_field(frame, kind: str, source: str):
@@ -525,11 +525,10 @@ def _frame_names(column, source: str, labels, field: str, rows=None):
     ``rows``: the rows kept (all when None). The first row whose id breaks the rule
     (missing, neither a str nor an integer, the id rule) raises, named by its label.
     """
-    texts, bad = _texts(_Column(column, _Place(source)))
+    texts, bad = _texts(_Column(column, _Place(source, labels)), field)
     if texts is None:
         _token(column.iloc[bad], field, _frame_row(source, labels[bad]))
         raise AssertionError("unreachable")  # pragma: no cover (_token raises there)
-    _refuse_merged_ids(column, texts, source, labels, field)
     if rows is not None:
         texts = texts[rows]
     names = list(dict.fromkeys(texts))
@@ -540,31 +539,6 @@ def _frame_names(column, source: str, labels, field: str, rows=None):
         _token(names[wrong], field, _frame_row(source, labels[row]))
     index = dict(zip(names, range(len(names)), strict=True))
     return names, np.fromiter(map(index.__getitem__, texts), np.int32, len(texts))
-
-
-def _refuse_merged_ids(column, texts: np.ndarray, source: str, labels, field: str) -> None:
-    """Refuse two different ids of a column that read as one (``1`` and ``"1"``).
-
-    The error names both rows: such ids are never merged into one.
-    """
-    if getattr(column.dtype, "kind", "O") != "O":
-        return
-    cells = _objects(column)
-    if len(set(map(type, cells))) < 2:
-        return
-    distinct = dict.fromkeys(cells)
-    if len(set(map(str, distinct))) == len(distinct):
-        return
-    first: dict[str, int] = {}
-    for i, text in enumerate(texts.tolist()):  # an error's rows: a plain search
-        j = first.setdefault(text, i)
-        if type(cells[j]) is not type(cells[i]) and cells[j] != cells[i]:
-            raise file_error(
-                _frame_row(source, labels[i]),
-                f"the {field} {cells[i]!r} and the {field} {cells[j]!r} at index "
-                f"{_label(labels[j])!r} are different values of one id {text!r}; give "
-                f"every {field} as a str, or every one as an integer",
-            )
 
 
 def _frame_measures(column, source: str, labels) -> tuple[list[str], np.ndarray]:
