@@ -579,9 +579,7 @@ def test_answers_keep_working_from_their_old_home_for_one_release():
     assert ragfair.answer_distributions is io._answers.answer_distributions
 
 
-def test_a_run_without_an_answer_another_run_has_gets_the_notice_of_every_family(
-    tmp_path, capsys
-):
+def test_a_run_without_an_answer_another_run_has_gets_the_notice_of_every_family(tmp_path, capsys):
     """GF-Gen is 0 where a run has no answer for a topic that another run answers: the
     missing-topic notice of every family says so (it was silent), attributed to the
     caller's line, counted in the table's notices, one stderr line on the command line;
