@@ -347,7 +347,7 @@ def check_choice(value, name: str, choices) -> str:
         for c in choices:
             if value.lower() == c.lower():
                 return c
-    raise fail(name, "be one of " + ", ".join(repr(c) for c in choices), repr(value))
+    raise fail(name, "be one of " + ", ".join(repr(c) for c in choices), shown(value))
 
 
 def check_int(value, name: str, *, minimum: int | None = None, maximum: int | None = None) -> int:
@@ -356,7 +356,7 @@ def check_int(value, name: str, *, minimum: int | None = None, maximum: int | No
     ok = ok and (minimum is None or value >= minimum) and (maximum is None or value <= maximum)
     if not ok:
         rule = "be " + _integer_rule("an integer", minimum, maximum)
-        raise fail(name, rule, _short(repr(value)))
+        raise fail(name, rule, shown(value))
     return int(value)
 
 
@@ -378,7 +378,7 @@ def check_cut(value, name: str, *, words: tuple[str, ...] = ()) -> int | str | N
         return None
     if not (integer and value >= 1):
         spelled = "".join(f", {w!r}" for w in words)
-        raise fail(name, f"be None (no cut){spelled} or an integer >= 1", _short(repr(value)))
+        raise fail(name, f"be None (no cut){spelled} or an integer >= 1", shown(value))
     return int(value)
 
 
@@ -388,13 +388,27 @@ def check_int_choice(value, name: str, choices: tuple[int, ...]) -> int:
     if not (ok and value in choices):
         words = [str(c) for c in choices]
         rule = ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else words[0]
-        raise fail(name, f"be {rule}", _short(repr(value)))
+        raise fail(name, f"be {rule}", shown(value))
     return int(value)
 
 
 def _short(text: str) -> str:
     """``text`` cut to 40 characters for a message (a huge integer has hundreds of digits)."""
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+def shown(value) -> str:
+    """A value as the user wrote it, for messages, cut to 40 characters.
+
+    A numpy scalar as the Python value it holds: ``nan``, ``2.5``, ``-1``, ``'x'``,
+    never numpy 2's ``np.float64(nan)``.
+
+    Examples
+    --------
+    >>> shown(np.float64("nan")), shown(np.int64(-1)), shown(np.str_("x"))
+    ('nan', '-1', "'x'")
+    """
+    return _short(repr(value.item() if isinstance(value, np.generic) else value))
 
 
 def _integer_rule(what: str, low: int | None, high: int | None) -> str:
@@ -442,7 +456,7 @@ def check_real(
             rule = f"be a number {'<=' if closed in ('both', 'high') else '<'} {high:g}"
         else:
             rule = "be a finite number"
-        raise fail(name, rule, _short(repr(value)))
+        raise fail(name, rule, shown(value))
     return v
 
 
@@ -501,7 +515,7 @@ def check_patience(value, name: str) -> int:
     """
     patience = check_int(value, name, minimum=2)
     if patience > _INT_LIMIT:
-        raise fail(name, f"be an integer <= 2^53 = {_INT_LIMIT}", _short(repr(value)))
+        raise fail(name, f"be an integer <= 2^53 = {_INT_LIMIT}", shown(value))
     return patience
 
 
@@ -1004,7 +1018,7 @@ def check_names(items, name: str, what: str = "names") -> list[str]:
             raise fail_type(
                 name,
                 f"hold {what} as str",
-                f"{kind_of(value)} {_short(repr(value))} at position {i}",
+                f"{kind_of(value)} {shown(value)} at position {i}",
             )
     return out
 
@@ -1044,7 +1058,7 @@ def check_bool_array(x, name: str) -> np.ndarray:
 def check_flag(value, name: str) -> bool:
     """True or False (a bool or a numpy bool, not a number); returned as ``bool``."""
     if not isinstance(value, (bool, np.bool_)):
-        raise fail(name, "be True or False", _short(repr(value)))
+        raise fail(name, "be True or False", shown(value))
     return bool(value)
 
 
