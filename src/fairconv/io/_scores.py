@@ -433,13 +433,16 @@ def _ranx_part(path, name: str | None) -> _Part:
     runs = list(by_run)
     measures: dict[str, int] = {}
     run_codes, measure_codes, values, keys = [], [], [], []
+    def field(*keys) -> str:  # the keys as the file holds them: a flat file has no run key
+        return "field " + "/".join(map(repr, keys if nested else keys[1:]))
+
     for r, (run, per) in enumerate(by_run.items()):
         if id_fault(run) is not None:
-            raise FileFormatError(source, None, f"field {run!r}: a run name must {id_fault(run)}")
+            raise FileFormatError(source, None, f"{field(run)}: a run name must {id_fault(run)}")
         if not isinstance(per, dict):
-            raise FileFormatError(source, None, f"field {run!r}: expected an object")
+            raise FileFormatError(source, None, f"{field(run)}: expected an object")
         for measure, scores in per.items():
-            where = Where(source, None, f"field {run!r}/{measure!r}")
+            where = Where(source, None, field(run, measure))
             if id_fault(measure) is not None:
                 raise file_error(where, f"a measure name must {id_fault(measure)}")
             if not isinstance(scores, dict):
@@ -448,7 +451,7 @@ def _ranx_part(path, name: str | None) -> _Part:
                 raise FileFormatError(
                     source,
                     None,
-                    f"field {run!r}/{measure!r}/'all': the topic id 'all' "
+                    f"{field(run, measure, 'all')}: the topic id 'all' "
                     "names the mean in every score output; rename the topic",
                 )
             queries = list(scores)
@@ -457,7 +460,7 @@ def _ranx_part(path, name: str | None) -> _Part:
                 raise FileFormatError(
                     source,
                     None,
-                    f"field {run!r}/{measure!r}/{queries[bad]!r}: a query id must "
+                    f"{field(run, measure, queries[bad])}: a query id must "
                     f"{id_fault(queries[bad])}",
                 )
             m = measures.setdefault(measure, len(measures))
