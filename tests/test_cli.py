@@ -221,8 +221,6 @@ def test_an_output_into_a_folder_that_cannot_be_written_is_one_line(tmp_path, ca
     root writes into any folder."""
     import builtins
 
-    from fairconv.cli import _outputs
-
     folder = tmp_path / "read-only"
     folder.mkdir()
     real_open, real_remove = builtins.open, os.remove
@@ -237,8 +235,8 @@ def test_an_output_into_a_folder_that_cannot_be_written_is_one_line(tmp_path, ca
             raise OSError(30, os.strerror(30), str(path))  # before the lookup, as Linux does
         return real_remove(path, *args, **kwargs)
 
-    monkeypatch.setattr(_outputs, "open", refused, raising=False)
-    monkeypatch.setattr(_outputs.os, "remove", remove)
+    monkeypatch.setattr(builtins, "open", refused)
+    monkeypatch.setattr(os, "remove", remove)
     f = labels_file(tmp_path)
     out = folder / "out.tsv"
     code = main(["labels", str(f), "-o", str(out)])
@@ -276,32 +274,6 @@ def test_notices_from_worker_threads_are_whole_lines(tmp_path, monkeypatch):
     assert len(notices) == 8, lines
     assert all(line.startswith("fairconv gfr: warning: ") for line in lines[:-1]), lines
     assert all(line.count("fairconv gfr:") == 1 for line in lines[:-1]), lines
-
-
-def test_say_prints_whole_lines_from_any_thread(monkeypatch):
-    import io
-    import time
-
-    from fairconv.cli._outputs import say
-
-    class Yielding(io.StringIO):
-        def write(self, text):
-            time.sleep(0.0002)
-            return super().write(text)
-
-    stream = Yielding()
-    monkeypatch.setattr(sys, "stderr", stream)
-    threads = [
-        threading.Thread(target=lambda k=k: [say(f"line {k} {i}\nsplit") for i in range(20)])
-        for k in range(6)
-    ]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    lines = stream.getvalue().split("\n")
-    assert lines[-1] == "" and len(lines) == 6 * 20 + 1
-    assert sorted(lines[:-1]) == sorted(f"line {k} {i} split" for k in range(6) for i in range(20))
 
 
 def test_a_hard_link_of_an_input_is_refused_as_the_output(tmp_path):
