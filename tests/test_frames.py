@@ -969,6 +969,7 @@ INDEXES = {
     "floats": lambda n: pd.Index(np.arange(n) + 0.5),
     "dates": lambda n: pd.date_range("2024-01-01", periods=n),
     "pairs": lambda n: pd.MultiIndex.from_arrays([["a"] * n, range(n)]),
+    "numpy pairs": lambda n: pd.MultiIndex.from_arrays([np.array(["a"] * n), np.arange(n)]),
 }
 
 
@@ -988,7 +989,9 @@ def test_every_frame_reader_names_a_bad_row_by_its_index_label(reader, index, da
         frame.index = labels
     row = 2 * k + 1 if reader == "runs" else k
     label = frame.index[row]
-    label = label.item() if isinstance(label, np.generic) else label
+    label = tuple(x.item() if isinstance(x, np.generic) else x for x in label) if isinstance(
+        label, tuple
+    ) else (label.item() if isinstance(label, np.generic) else label)  # fmt: skip
     with pytest.raises(ValueError) as info:
         read(frame)
     message = str(info.value)

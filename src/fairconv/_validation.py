@@ -397,6 +397,11 @@ def _short(text: str) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+def _plain(value):
+    """A numpy scalar as the Python value it holds; anything else as it is."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
 def shown(value) -> str:
     """A value as the user wrote it, for messages, cut to 40 characters.
 
@@ -408,7 +413,7 @@ def shown(value) -> str:
     >>> shown(np.float64("nan")), shown(np.int64(-1)), shown(np.str_("x"))
     ('nan', '-1', "'x'")
     """
-    return _short(repr(value.item() if isinstance(value, np.generic) else value))
+    return _short(repr(_plain(value)))
 
 
 def _integer_rule(what: str, low: int | None, high: int | None) -> str:
@@ -818,8 +823,8 @@ class IndexLabel(str):
     Examples
     --------
     >>> import numpy as np
-    >>> str(IndexLabel(np.int64(5))), str(IndexLabel("b"))
-    ('index 5', "index 'b'")
+    >>> str(IndexLabel(np.int64(5))), str(IndexLabel("b")), str(IndexLabel(("a", np.int64(3))))
+    ('index 5', "index 'b'", "index ('a', 3)")
     >>> place_text("run 'bm25' (DataFrame)", IndexLabel(5))
     "run 'bm25' (DataFrame, index 5)"
     """
@@ -827,7 +832,7 @@ class IndexLabel(str):
     label: Any
 
     def __new__(cls, label) -> IndexLabel:
-        label = label.item() if isinstance(label, np.generic) else label
+        label = tuple(map(_plain, label)) if isinstance(label, tuple) else _plain(label)
         self = super().__new__(cls, f"index {label!r}")
         self.label = label
         return self

@@ -433,6 +433,7 @@ def _ranx_part(path, name: str | None) -> _Part:
     runs = list(by_run)
     measures: dict[str, int] = {}
     run_codes, measure_codes, values, keys = [], [], [], []
+
     def field(*keys) -> str:  # the keys as the file holds them: a flat file has no run key
         return "field " + "/".join(map(repr, keys if nested else keys[1:]))
 
