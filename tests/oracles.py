@@ -417,7 +417,8 @@ def read_gmemb(path, n_groups=None):
                 f"found {vector} with sum {total:.10g}",
             )
     _once(name, rows, 1, "is listed twice")
-    return GroupMemberships(name, topics, ids, _docs(rows, 1), np.array(matrix, np.float64))
+    matrix = np.array(matrix, np.float64)
+    return GroupMemberships(name, topics, ids, _docs(rows, 1), matrix, _lines(rows))
 
 
 def read_golddistr(path):

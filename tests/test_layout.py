@@ -24,7 +24,8 @@ import fairconv
 
 SRC = pathlib.Path(fairconv.__file__).parent
 SUBCOMMANDS = {f"fairconv.cli.{m}" for m in ("demo", "gfr", "conversations", "ragfair",
-                                            "nuggets", "stats", "agreement")}  # fmt: skip
+                                            "nuggets", "rankfair", "stats",
+                                            "agreement")}  # fmt: skip
 ANALYSES = ("fairconv.stats", "fairconv.agreement")
 FAMILIES = ("fairconv.gfr", "fairconv.gfrc", "fairconv.gfrc2", "fairconv.ragfair",
             "fairconv.nuggets", "fairconv.divergences", "fairconv.rankfair")  # fmt: skip

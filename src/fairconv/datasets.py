@@ -3,6 +3,8 @@
 - :func:`fairweb1_pilot`: the NTCIR-17 FairWeb-1 pilot pack (qrels, three runs, six
   attribute sets), ready for :func:`fairconv.gfr.evaluate`.
 - :func:`load_case`: the papers' worked conversations with their attribute sets.
+- :func:`rankfair_pack`: a synthetic pack for :mod:`fairconv.rankfair` (every candidate
+  doc's memberships, qrels, deterministic and sampled runs).
 - :func:`path`: the path of any bundled file.
 
 Everything is read from the installed package, so the published values can be
@@ -20,7 +22,7 @@ import numpy as np
 
 if TYPE_CHECKING:
     from .divergences import AttributeSet
-    from .io import AttributeData, ConversationBatch, Qrels, Run
+    from .io import AttributeData, ConversationBatch, GroupMemberships, Qrels, Run
 
 from ._validation import fail_type, public
 from .results import ScoreTable
@@ -30,7 +32,9 @@ __all__ = [
     "fairweb1_pilot",
     "load_case",
     "sakai_book",
+    "rankfair_pack",
     "PilotPack",
+    "RankfairPack",
     "Case",
     "BookExample",
     "PILOT_ATTRIBUTES",
@@ -363,3 +367,59 @@ def sakai_book() -> BookExample:
         present=np.ones(values.shape, bool),
     )
     return BookExample(topics, ("X", "Y", "Z"), scores, table)
+
+
+@dataclass(frozen=True, eq=False)
+class RankfairPack:
+    """The synthetic pack of the classic fair-ranking measures, read (``data/rankfair``).
+
+    Attributes
+    ----------
+    qrels : Qrels
+        Levels 0-2 of the eight topics R1-R8.
+    runs : tuple of Run
+        ``balanced``, ``relevance``, ``shuffled`` (one ranking of 20 docs per topic) and
+        ``stochastic`` (10 sampled rankings per topic).
+    memberships : dict of str to GroupMemberships
+        ``gender`` (two groups, group 1 the minority) and ``region`` (three groups),
+        one-hot, listing every candidate doc of each topic.
+    folder : Path
+        The folder of the pack.
+
+    Examples
+    --------
+    >>> pack = rankfair_pack()
+    >>> [r.name for r in pack.runs], len(pack.runs[3].samples)
+    (['balanced', 'relevance', 'shuffled', 'stochastic'], 10)
+    """
+
+    qrels: Qrels
+    runs: tuple[Run, ...]
+    memberships: dict[str, GroupMemberships]
+    folder: Path
+
+
+@public
+def rankfair_pack() -> RankfairPack:
+    """Read the synthetic pack bundled for :mod:`fairconv.rankfair` (its README says how).
+
+    Returns
+    -------
+    RankfairPack
+        Ready for ``rankfair.evaluate(p.qrels, p.runs, p.memberships, protected=1)``.
+
+    Examples
+    --------
+    >>> from fairconv import rankfair
+    >>> p = rankfair_pack()
+    >>> table = rankfair.evaluate(p.qrels, p.runs[:3], p.memberships, protected={"gender": 1},
+    ...                           measures=["rND[gender]"])
+    >>> round(table.value("relevance", "all", "rND[gender]"), 4)
+    0.178
+    """
+    from .io import read_gmemb, read_qrels, read_run
+
+    folder = path("rankfair")
+    runs = tuple(read_run(p) for p in sorted((folder / "runs").iterdir()))
+    memberships = {name: read_gmemb(folder / f"{name}.gmemb") for name in ("gender", "region")}
+    return RankfairPack(read_qrels(folder / "rankfair.qrels"), runs, memberships, folder)

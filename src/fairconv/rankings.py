@@ -5,10 +5,14 @@ qrels and the membership files of the attribute sets
 (:class:`~fairconv.io.AttributeData`) into :class:`RankedLists`, arrays over (topics,
 runs, ranks) that the ranked-list families score.
 
-Every ranked-list family (:mod:`fairconv.gfr`, :mod:`fairconv.ragfair`, ...) evaluates
-through one route, ``evaluate_lists``: convert the inputs, check each option once, join,
-give the notices, score blocks of topics, build the table. A family brings its measures
-(``Column``) and its kernel (a ``RankedFamily``), nothing else.
+Every ranked-list family (:mod:`fairconv.gfr`, :mod:`fairconv.ragfair`,
+:mod:`fairconv.rankfair`) evaluates through one route, ``evaluate_lists``: convert the
+inputs, check each option once, join, give the notices, score blocks of topics, build
+the table. A family brings its measures (``Column``) and its kernel (a
+``RankedFamily``), nothing else. The join either gives each ranked doc the membership of
+its judgment (GF's rule) or, with ``lookup='ranked'`` (rankfair), looks every ranked doc
+up in each set's memberships (the unlisted rule), makes each (topic, sample) of a run a
+ranking of its own and keeps the populations beside the lists (:class:`RankingDetail`).
 """
 
 from __future__ import annotations
@@ -102,27 +106,85 @@ def _by_score(run: Run, keep: np.ndarray, tid: np.ndarray) -> np.ndarray:
     return idx
 
 
+def _rankings_of(run: Run, tid: np.ndarray, keep: np.ndarray, by_sample: bool) -> np.ndarray:
+    """The ranking of every line: its topic id, or with ``by_sample`` its (topic, sample).
+
+    A ranking's code orders a topic's samples by their first line, so that sorting by
+    code sorts by topic, then sample in order of appearance.
+    """
+    if not by_sample or len(run.samples) == 1:
+        return tid
+    pair = tid[keep] * len(run.samples) + run.sample_ids[keep]
+    _, first, inverse = np.unique(pair, return_index=True, return_inverse=True)
+    order = np.lexsort((first, tid[keep][first]))
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    code = np.full(len(tid), -1, dtype=np.int64)
+    code[keep] = rank[inverse.ravel()]
+    return code
+
+
+def _check_contiguous(run: Run, by_sample: bool) -> None:
+    """The lines of one ranking form one block: else an error at the line they resume."""
+    code = run.topic_ids
+    if by_sample and len(run.samples) > 1:
+        code = code * len(run.samples) + run.sample_ids
+    if len(code) < 2:
+        return
+    heads = np.flatnonzero(np.concatenate(([True], code[1:] != code[:-1])))
+    _, first = np.unique(code[heads], return_index=True)
+    if len(first) == len(heads):
+        return
+    again = np.ones(len(heads), dtype=bool)
+    again[first] = False
+    j = int(heads[np.argmax(again)])
+    topic = run.topics[run.topic_ids[j]]
+    what = f"topic {topic!r}"
+    if by_sample and len(run.samples) > 1:
+        what += f", sample {run.samples[run.sample_ids[j]]!r}"
+    earlier = int(np.argmax(code == code[j]))
+    raise FileFormatError(
+        run.source,
+        run.line(j),
+        f"the lines of {what} resume here after other lines (it began on line "
+        f"{run.line(earlier)}): the lines of one ranking must form one block",
+    )
+
+
 def _rank_lines(
     run: Run,
     t_index: dict,
     key_ids: np.ndarray,
-    judged: KeyTable,
+    tables: Sequence[KeyTable],
     order: str | None,
     duplicates: str,
+    by_sample: bool = False,
 ):
     """A run's kept lines in rank order as arrays.
 
-    ``key_ids`` gives the id each topic's keys are hashed with (that of ``judged``).
+    ``key_ids`` gives the id each topic's keys are hashed with (that of the
+    ``tables``, the qrels' first). With ``by_sample``, each (topic, sample) is a ranking
+    of its own (ordered, checked for duplicates and contiguous), a topic's samples in
+    order of their first line; else a topic's lines are one ranking.
 
-    Returns the topic id, the judgment row (-1 when unjudged) and the rank (0-based) of
-    every kept line, and the list length of every topic. The docs stay where they are
-    in the run: lines are passed around as row indices.
+    Returns a :class:`_Ranked`: the topic id, the row in each table (-1 when absent),
+    the place within its topic (0-based, over the topic's samples in order) and the
+    sample (0-based, within its topic) of every kept line, the number of lines and of
+    samples of every topic, and the first line of each line's (topic, doc) among the
+    kept ones. The docs stay where they are in the run: lines are passed around as row
+    indices.
     """
     tid = _global_topic_ids(run, t_index)
     keep = np.flatnonzero(tid >= 0)  # topics absent from qrels and gmemb are ignored
-    if order == "file" or (order is None and run.order == "file"):
-        idx = keep[np.argsort(tid[keep], kind="stable")]
-        rising = (tid[idx[1:]] == tid[idx[:-1]]) & (run.scores[idx[1:]] > run.scores[idx[:-1]])
+    ranking = _rankings_of(run, tid, keep, by_sample)
+    in_line_order = order == "file" or (order is None and run.order == "file")
+    if by_sample and (in_line_order or run.order == "file"):
+        _check_contiguous(run, by_sample)
+    if in_line_order:
+        idx = keep[np.argsort(ranking[keep], kind="stable")]
+        rising = (ranking[idx[1:]] == ranking[idx[:-1]]) & (
+            run.scores[idx[1:]] > run.scores[idx[:-1]]
+        )
         if rising.any() and run.order == "file":  # a file's order; row order was asked for
             j = int(idx[1:][np.argmax(rising)])
             notice(
@@ -132,22 +194,34 @@ def _rank_lines(
                 "order='score' (--order score) to rank by score as trec_eval does"
             )
     else:  # trec_eval: score descending, ties broken by doc id descending
-        idx = _by_score(run, keep, tid)
+        idx = _by_score(run, keep, ranking)
+    group = ranking[idx]
     tid = tid[idx]
     keys = key_ids[tid]
-    hashes = key_hashes(keys, run.doc_hashes[idx])
-    by_hash = argsort(hashes)
-    first = first_occurrences(tid, run.docs, hashes, by_hash, at=idx)
+    doc_hashes = run.doc_hashes[idx]
+    hashes = key_hashes(keys, doc_hashes)
+    several = False
+    if by_sample and len(run.samples) > 1 and len(idx):
+        new = np.concatenate(([True], group[1:] != group[:-1]))
+        several = bool((new[1:] & (tid[1:] == tid[:-1])).any())  # a topic's second sample
+    if not several:
+        group = tid
+    dup_hashes = key_hashes(group, doc_hashes) if several else hashes
+    by_hash = argsort(dup_hashes)
+    first = first_occurrences(group, run.docs, dup_hashes, by_hash, at=idx)
     repeated = first != np.arange(len(idx))
     if repeated.any():
         if duplicates == "error":
             j = int(np.argmax(repeated))
+            ranked_list = f"topic {run.topics[run.topic_ids[idx[j]]]!r}"
+            if several:
+                ranked_list += f", sample {run.samples[run.sample_ids[idx[j]]]!r}"
             raise FileFormatError(
                 run.source,
                 run.line(int(idx[j])),
                 f"doc "
                 f"{run.docs[idx[j]].decode()!r} appears twice in the ranked list of "
-                f"topic {run.topics[run.topic_ids[idx[j]]]!r} (first on line "
+                f"{ranked_list} (first on line "
                 f"{run.line(int(idx[first[j]]))}); "
                 + (
                     "pass duplicates='first' (--keep-first-duplicate) to keep its first occurrence"
@@ -158,12 +232,38 @@ def _rank_lines(
                 ),
             )
         kept = np.flatnonzero(~repeated)
-        idx, hashes, tid, keys = idx[kept], hashes[kept], tid[kept], keys[kept]
-        by_hash = argsort(hashes)
+        idx, hashes, tid, keys, group = idx[kept], hashes[kept], tid[kept], keys[kept], group[kept]
+    by_hash = argsort(hashes)
     counts = np.bincount(tid, minlength=len(t_index))
     starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
-    rank = np.arange(len(idx)) - starts[tid]
-    return tid, judged.find(keys, run.docs, hashes, by_hash, at=idx), rank, counts
+    place = np.arange(len(idx)) - starts[tid]
+    rows = [table.find(keys, run.docs, hashes, by_hash, at=idx) for table in tables]
+    if not several:
+        sample = None
+        n_samples = (counts > 0).astype(np.int64)
+        same_doc = None
+    else:  # rankings in order within a topic: a new code starts a new sample
+        new = np.concatenate(([True], group[1:] != group[:-1]))
+        topic_start = np.concatenate(([True], tid[1:] != tid[:-1]))
+        heads = np.cumsum(new)
+        sample = heads - heads[np.flatnonzero(topic_start)][np.cumsum(topic_start) - 1]
+        n_samples = np.bincount(tid, weights=new, minlength=len(t_index)).astype(np.int64)
+        same_doc = first_occurrences(tid, run.docs, hashes, by_hash, at=idx)
+    return _Ranked(idx, tid, rows, place, sample, counts, n_samples, same_doc)
+
+
+@dataclass
+class _Ranked:
+    """One run's kept lines in rank order (:func:`_rank_lines`)."""
+
+    lines: np.ndarray  # the run's row of each kept line
+    topic: np.ndarray  # its topic id
+    rows: list  # its row in each table (-1: absent)
+    place: np.ndarray  # its place within its topic's lines (over the samples in order)
+    sample: np.ndarray | None  # its sample within its topic (None: one per topic)
+    counts: np.ndarray  # the lines of each topic
+    n_samples: np.ndarray  # the samples of each topic
+    same_doc: np.ndarray | None  # the kept line of its (topic, doc)'s first occurrence
 
 
 @public
@@ -225,7 +325,10 @@ class RankedLists:
         Per attribute set, its (n, G) membership matrix (the gmemb file's, not copied).
     rows : list of ndarray of int32
         Per attribute set, the row of ``tables`` of each entry; -1 (uniform) for
-        nonrelevant, unjudged and unlisted docs.
+        nonrelevant, unjudged and unlisted docs. With ``lookup='ranked'`` (rankfair),
+        the row of every ranked doc the set lists, -1 only where it does not.
+    detail : RankingDetail, optional
+        With ``lookup='ranked'``: the samples, judgments and populations (rankfair).
 
     Examples
     --------
@@ -244,6 +347,7 @@ class RankedLists:
     covered: list
     tables: list
     rows: list
+    detail: RankingDetail | None = None
 
     @property
     def depth(self) -> int:
@@ -357,6 +461,53 @@ class JoinOptions:
     order: str | None = None
     duplicates: str = "error"
     nonrelevant_membership: str = "uniform"
+    lookup: str = "judged"
+    """'judged': a doc's membership is that of its judgment (GF's rule: unjudged and
+    nonrelevant docs count as uniform); 'ranked': every ranked doc is looked up in each
+    set's memberships, and each (topic, sample) of a run is a ranking of its own
+    (rankfair: the set's population, samples, :class:`RankingDetail`)."""
+    unlisted: str = "error"
+    """With 'ranked': a ranked doc that a set in ``listed`` does not list for a topic it
+    covers is an error naming the run's file and line ('error'), or is left out of that
+    set's rankings with a notice per run and set ('drop')."""
+    listed: tuple[int, ...] = ()
+    """With 'ranked': the sets whose ranked docs must be listed (``unlisted``)."""
+
+
+@dataclass(frozen=True, eq=False)
+class RankingDetail:
+    """What a join with ``lookup='ranked'`` adds to :class:`RankedLists` (rankfair).
+
+    Entries of a (topic, run) follow its samples in order of their first line, each
+    sample's docs in rank order.
+
+    Attributes
+    ----------
+    sample : ndarray of int64, shape (entries,), or None
+        Each entry's sample within its (topic, run), 0-based; None when every (topic,
+        run) has one sample.
+    n_samples : ndarray of int64, shape (topics, runs)
+        The samples of each (topic, run) (0 where the run lacks the topic).
+    judgment : ndarray of int64, shape (entries,)
+        Each entry's row in the qrels, -1 where it is unjudged.
+    same_doc : ndarray of int64, shape (entries,), or None
+        The entry of the first occurrence of each entry's doc within its (topic, run)
+        (several samples rank one doc); None when every (topic, run) has one sample.
+    judged_rows : list of ndarray of int64
+        Per set, the row of its memberships of each qrels row (-1: not listed).
+    population_judgments : list of ndarray of int64
+        Per set, the qrels row of each of its membership rows (-1: unjudged).
+    population_topics : list of ndarray of int64
+        Per set, the topic (index into ``topics``) of each of its membership rows.
+    """
+
+    sample: np.ndarray | None
+    n_samples: np.ndarray
+    judgment: np.ndarray
+    same_doc: np.ndarray | None
+    judged_rows: list
+    population_judgments: list
+    population_topics: list
 
 
 def join_options(order, duplicates, nonrelevant_membership) -> JoinOptions:
@@ -440,6 +591,7 @@ def _join(
     """:func:`prepare` on inputs and options checked already."""
     order, duplicates = options.order, options.duplicates
     listed_rule = options.nonrelevant_membership
+    ranked = options.lookup == "ranked"
     names = _distinct_names(runs)
     topics = sorted(set(qrels.topics).union(*(a.memberships.topics for a in attributes)))
     t_index = {t: i for i, t in enumerate(topics)}
@@ -459,64 +611,93 @@ def _join(
         gm = data.memberships
         hit = judged.find_aligned(set_keys[m][gm.topic_ids[lo:hi]], gm.docs[lo:hi])
         non_uniform = False
-        if listed_rule == "uniform":  # max |v - 1/G| from the largest and the smallest entry
+        if listed_rule == "uniform" and not ranked:  # max |v - 1/G| from the extremes
             vectors = gm.matrix[lo:hi][nonrelevant_judged[hit]]
             if vectors.size:
                 u = 1.0 / data.attribute.n_groups
                 non_uniform = vectors.max() - u > 1e-9 or u - vectors.min() > 1e-9
         return hit, non_uniform
 
+    def set_table(m):
+        """The keys of set m's memberships, hashed as the runs' keys (rankfair)."""
+        gm = attributes[m].memberships
+        return KeyTable(set_keys[m][gm.topic_ids], gm.docs, gm.doc_hashes)
+
     # the sets (in a few pieces each) and the runs in one pool, largest first: the
     # cores stay busy to the end
     pieces = [
         (m, lo, hi) for m, a in enumerate(attributes) for lo, hi in _pieces(a.memberships, threads)
     ]
+    tables: list = [judged]
+    if ranked:
+        tables += thread_map(set_table, range(len(attributes)), n_jobs=threads)
     jobs: list = [partial(set_rows, m, lo, hi) for m, lo, hi in pieces]
-    jobs += [partial(_rank_lines, r, t_index, key_ids, judged, order, duplicates) for r in runs]
+    jobs += [
+        partial(_rank_lines, r, t_index, key_ids, tables, order, duplicates, ranked) for r in runs
+    ]
     sizes = [hi - lo for _, lo, hi in pieces] + [len(run.docs) for run in runs]
     done = thread_map(lambda job: job(), jobs, cost=sizes, n_jobs=threads)
-    ranked = done[len(pieces) :]
-    del done[len(pieces) :]  # ranked holds the runs' arrays alone: place() drops them
+    lines: list = done[len(pieces) :]
+    del done[len(pieces) :]  # lines holds the runs' arrays alone: place() drops them
+    covered = [np.array(sorted(t_index[t] for t in a.memberships.topics)) for a in attributes]
+    covered = [c.astype(np.int64) for c in covered]
+    if ranked:
+        _check_listed(runs, lines, attributes, covered, topics, options)
 
     def judged_rows(m):
         """The gmemb row of every judgment, and whether a nonrelevant doc is non-uniform.
 
         The row is -1 (uniform) where a doc is unlisted or counts as uniform; the last
-        entry stands for unjudged docs.
+        entry stands for unjudged docs. Also the gmemb row of each judgment as listed.
         """
         found = [done[i] for i, piece in enumerate(pieces) if piece[0] == m]
         hit = np.concatenate([h for h, _ in found])
         row_of_judged = np.full(len(qrels.docs) + 1, -1, dtype=np.int32)
         listed = np.flatnonzero(hit >= 0)
         row_of_judged[hit[listed]] = listed
+        as_listed = row_of_judged[:-1].astype(np.int64)
         if listed_rule == "uniform":
             row_of_judged[nonrelevant_judged] = -1
-        return row_of_judged, any(u for _, u in found)
+        return row_of_judged, any(u for _, u in found), hit, as_listed
 
     per_set = thread_map(judged_rows, range(len(attributes)), n_jobs=threads)
     n_t, n_r = len(topics), len(runs)
     lengths = np.zeros((n_t, n_r), dtype=np.int64)
-    for r, (_, _, _, counts) in enumerate(ranked):
-        lengths[:, r] = counts
+    n_samples = np.zeros((n_t, n_r), dtype=np.int64)
+    for r, run_lines in enumerate(lines):
+        lengths[:, r] = run_lines.counts
+        n_samples[:, r] = run_lines.n_samples
     offsets = np.concatenate(([0], np.cumsum(lengths.ravel())[:-1])).reshape(n_t, n_r)
     n_entries = int(lengths.sum())
     judged_level = np.append(qrels.levels, 0).astype(LEVEL_DTYPE)  # row -1 (unjudged): level 0
     level = np.zeros(n_entries, dtype=LEVEL_DTYPE)
     row_arrays = [np.full(n_entries, -1, dtype=np.int32) for _ in attributes]
+    several = ranked and any(r.sample is not None for r in lines)
+    judgment = np.full(n_entries if ranked else 0, -1, dtype=np.int64)
+    sample = np.zeros(n_entries, dtype=np.int64) if several else None
+    same_doc = np.arange(n_entries, dtype=np.int64) if several else None
 
     def place(r):
         """Run r's entries into the flat arrays (each run's places are its own)."""
-        tid, rows, rank, _ = ranked[r]
-        ranked[r] = None  # each run's arrays are dropped once its entries are placed
-        pos = offsets[tid, r] + rank
+        got = lines[r]
+        lines[r] = None  # each run's arrays are dropped once its entries are placed
+        pos = offsets[got.topic, r] + got.place
+        rows = got.rows[0]
         level[pos] = judged_level[rows]
-        for row_of, (row_of_judged, _) in zip(row_arrays, per_set, strict=True):
+        if ranked:
+            judgment[pos] = rows
+            for row_of, found in zip(row_arrays, got.rows[1:], strict=True):
+                row_of[pos] = found
+            if several and got.sample is not None:
+                sample[pos] = got.sample
+                same_doc[pos] = pos[got.same_doc]
+            return
+        for row_of, (row_of_judged, *_) in zip(row_arrays, per_set, strict=True):
             row_of[pos] = row_of_judged[rows]
 
     thread_map(place, range(n_r), n_jobs=threads)
-    covered = []
-    for data, (_, non_uniform) in zip(attributes, per_set, strict=True):
-        if non_uniform:
+    for data, (_, non_uniform, *_) in zip(attributes, per_set, strict=True):
+        if non_uniform and not ranked:
             notice(
                 f"{data.memberships.source}: lists a non-uniform vector for a "
                 "judged-nonrelevant doc; GF counts such docs as uniform (the papers' rule), "
@@ -524,9 +705,53 @@ def _join(
                 "nonrelevant_membership='listed' (--nonrelevant-membership listed) "
                 "to reproduce it"
             )
-        covered.append(np.array(sorted(t_index[t] for t in data.memberships.topics), np.int64))
-    tables = [data.memberships.matrix for data in attributes]
-    return RankedLists(tuple(topics), names, lengths, offsets, level, covered, tables, row_arrays)
+    tables_m = [data.memberships.matrix for data in attributes]
+    detail = None
+    if ranked:
+        detail = RankingDetail(
+            sample,
+            n_samples,
+            judgment,
+            same_doc,
+            [as_listed for *_, as_listed in per_set],
+            [hit for _, _, hit, _ in per_set],
+            [_global_topic_ids(a.memberships, t_index) for a in attributes],
+        )
+    return RankedLists(
+        tuple(topics), names, lengths, offsets, level, covered, tables_m, row_arrays, detail
+    )
+
+
+def _check_listed(runs, lines, attributes, covered, topics, options: JoinOptions) -> None:
+    """Ranked docs that a set does not list for a topic it covers: an error, or a notice.
+
+    With ``unlisted='drop'`` their rows stay -1 (left out of that set's rankings).
+    """
+    for m in options.listed:
+        covers = np.zeros(len(topics), dtype=bool)
+        covers[covered[m]] = True
+        name = attributes[m].attribute.name
+        for run, got in zip(runs, lines, strict=True):
+            unlisted = (got.rows[1 + m] < 0) & covers[got.topic]
+            if not unlisted.any():
+                continue
+            if options.unlisted == "error":
+                j = int(got.lines[unlisted].min())
+                raise FileFormatError(
+                    run.source,
+                    run.line(j),
+                    f"doc {run.docs[j].decode()!r} of topic {run.topics[run.topic_ids[j]]!r} "
+                    f"is not listed by the memberships of attribute set {name!r} "
+                    f"({attributes[m].memberships.source}), which must list every candidate "
+                    "doc of the topic; pass unlisted='drop' (--unlisted drop) to leave such "
+                    "docs out of its rankings",
+                )
+            n = int(unlisted.sum())
+            notice(
+                f"run {run.name!r} ranks {n} doc{'s' * (n != 1)} that attribute set {name!r} "
+                f"does not list for {'their topics' if n != 1 else 'its topic'}: left out "
+                "of its rankings (unlisted='drop'; later docs move up)"
+            )
 
 
 # --------------------------------------------------------------------------- the route
@@ -535,13 +760,17 @@ class Column:
     """One measure a ranked-list family can give.
 
     ``sets`` says where it exists: on every topic (empty), or on the topics that one of
-    these attribute sets covers. ``needs`` lists the measures it is computed from
+    these attribute sets covers (and with ``judged``, of those only the qrels' topics).
+    ``needs`` lists the measures it is computed from
     (GFR from ERR and each set's GF), computed whenever it is asked for.
     """
 
     name: MeasureName
     sets: tuple[int, ...] = ()
     needs: tuple[MeasureName, ...] = ()
+    judged: bool = False
+    """It exists only on the topics of the qrels (a measure of relevance, in a family
+    whose topics are also those of the memberships alone)."""
 
 
 class RankedFamily:
@@ -559,6 +788,9 @@ class RankedFamily:
     """What a run can lack for a topic, for the missing-topic notice."""
     action = "they score 0 there"
     """What the family does where a run lacks a topic, for the same notice."""
+    scores_missing = True
+    """A run lacking a topic scores there (0, as the organisers' tools), or has no cell
+    there (False: its rows are left out)."""
 
     def columns(self, sets: Sequence[AttributeSet]) -> list[Column]:
         """Every measure the family gives for these attribute sets, in output order."""
@@ -567,7 +799,9 @@ class RankedFamily:
     def check(self, qrels: Qrels, attributes: Sequence[AttributeData]) -> None:
         """Check the inputs against the options (e.g. the qrels' levels and the gains)."""
 
-    def join(self, qrels, runs, attributes, options: JoinOptions, threads: int) -> RankedLists:
+    def join(
+        self, qrels, runs, attributes, options: JoinOptions, threads: int, wanted: frozenset
+    ) -> RankedLists:
         """Join the runs with the qrels and memberships (:func:`prepare`'s join)."""
         return _join(qrels, runs, attributes, options, threads)
 
@@ -589,6 +823,10 @@ class RankedFamily:
     def finish(self, values: dict, covered: np.ndarray, wanted: frozenset) -> list:
         """``[(measure, values (T, R)), ...]`` computed from the others (GFR)."""
         return []
+
+    def cells(self, lists: RankedLists, column: Column, cells: np.ndarray) -> np.ndarray:
+        """(T, R): where a measure has a value, from the route's (T, R) rule."""
+        return cells
 
     def notices(self, lists: RankedLists, wanted: frozenset) -> dict:
         """The family's own notices (given) and their counts (returned)."""
@@ -686,8 +924,8 @@ def evaluate_lists(
 
     Parameters
     ----------
-    qrels : Qrels, path, DataFrame, dict or records
-        Any input of :func:`fairconv.io.as_qrels`.
+    qrels : Qrels, path, DataFrame, dict, records or None
+        Any input of :func:`fairconv.io.as_qrels` (None: no judgments).
     runs : run(s) or mapping of name to run
         Any input of :func:`fairconv.io.as_runs`; their names must be distinct.
     attributes : sequence of AttributeData
@@ -709,11 +947,16 @@ def evaluate_lists(
     -------
     ScoreTable
         Topics: those of the qrels and of the membership files, sorted. A run without a
-        list for a topic scores 0 there (with the notice), as the organisers' tool.
+        list for a topic scores 0 there (with the notice), as the organisers' tool; in a
+        family whose missing topics have no cell (``scores_missing`` False: rankfair)
+        it has no cell there. A measure of relevance (``Column.judged``) exists on the
+        qrels' topics only. ``qrels`` may be None for a family whose measures do not
+        use relevance.
     """
     threads = resolve_n_jobs(n_jobs)
     join = JoinOptions() if join is None else join
-    qrels, runs = as_inputs(qrels, runs, n_jobs=threads)
+    judged = qrels is not None
+    qrels, runs = as_inputs(qrels if judged else no_qrels(), runs, n_jobs=threads)
     runs = check_sequence_of(runs, Run, "runs", min_len=1)
     attributes = check_sequence_of(attributes, AttributeData, "attributes")
     check_unique_names([a.attribute.name for a in attributes], "attributes")
@@ -721,20 +964,33 @@ def evaluate_lists(
     asked, wanted = _wanted(family.columns(sets), measures)
     family.check(qrels, attributes)
     if lists is None:
-        lists = family.join(qrels, runs, attributes, join, threads)
-    check_shared_topics(qrels, runs)
+        lists = family.join(qrels, runs, attributes, join, threads, wanted)
+    if judged:
+        check_shared_topics(qrels, runs)
     n_t, n_r = len(lists.topics), len(lists.runs)
     covered = np.zeros((len(attributes), n_t), dtype=bool)
     for m, cov in enumerate(lists.covered):
         covered[m, cov] = True
+    judged_topics = set(qrels.topics)
+    in_qrels = np.fromiter((t in judged_topics for t in lists.topics), bool, n_t)
+
+    def topics_of(column: Column) -> np.ndarray:
+        """(T,): the topics where a measure exists, whatever the runs hold."""
+        on = np.ones(n_t, dtype=bool) if not column.sets else covered[list(column.sets)].any(0)
+        return np.asarray(on & in_qrels if column.judged else on)
+
+    scored = np.zeros(n_t, dtype=bool)
+    for c in asked:
+        scored |= topics_of(c)
+    missing = family.missing(lists) & scored[:, None]
     notices = {
-        "topics_scored": n_t,
+        "topics_scored": int(scored.sum()),
         "topics_missing": notice_missing_topics(
-            lists.topics,
+            [t for t, on in zip(lists.topics, scored, strict=True) if on],
             lists.runs,
-            lists.lengths == 0,
+            missing[scored],
             item=family.item,
-            action="they score 0 there",
+            action=family.action,
         ),
     }
     notices.update(family.notices(lists, wanted))
@@ -748,8 +1004,11 @@ def evaluate_lists(
             values.setdefault(name, np.zeros((n_t, n_r)))[rows] = v
     values.update(family.finish(values, covered, wanted))
 
-    def where(column: Column):
-        return None if not column.sets else covered[list(column.sets)].any(axis=0)
+    def where(column: Column) -> np.ndarray:
+        cells = np.broadcast_to(topics_of(column)[:, None], (n_t, n_r))
+        if not family.scores_missing:
+            cells = cells & ~missing
+        return family.cells(lists, column, cells)
 
     return ScoreTable.from_columns(
         lists.topics,
@@ -757,3 +1016,9 @@ def evaluate_lists(
         [(c.name, values[c.name], where(c)) for c in asked],
         notices=notices,
     )
+
+
+def no_qrels() -> Qrels:
+    """The qrels of an evaluation without judgments: no topic, no doc."""
+    empty = np.zeros(0, dtype=np.int64)
+    return Qrels("no qrels", (), empty, np.zeros(0, dtype="S8"), empty)

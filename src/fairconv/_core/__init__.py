@@ -69,6 +69,7 @@ from ._rankfair import (
     STATISTICS,
     YANG,
     expected_exposure,
+    expected_exposures,
     fair_prefix,
     group_statistic,
     inequity_of_attention,
@@ -175,4 +176,5 @@ __all__ = [
     "fair_prefix",
     "inequity_of_attention",
     "expected_exposure",
+    "expected_exposures",
 ]

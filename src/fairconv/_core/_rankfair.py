@@ -104,7 +104,8 @@ def group_statistic(
     else:
         w = rbp_weights(depth, decay)
     weight = np.broadcast_to(w, inside.shape)
-    utility = _group_sums(u, m) if population_utility is None else population_utility
+    if statistic in ("EXPU", "EXPRU", "ERBR"):
+        utility = _group_sums(u, m) if population_utility is None else population_utility
     if statistic in ("EXP", "ATT"):
         return quotient(_group_sums(weight, m), sizes)
     if statistic == "EXPU":
@@ -293,6 +294,7 @@ def yang(
     step: int,
     discount: str,
     normalize: bool,
+    population_ids: np.ndarray | None = None,
 ) -> np.ndarray:
     r"""rND, rKL or rRD of (..., K) rankings, normalised by the exact Z (section 4.2).
 
@@ -301,29 +303,41 @@ def yang(
 
     L_desc and L_asc are the population sorted by protected mass, descending and
     ascending, cut at the ranking's length n (:func:`yang_raw`). Z is computed once per
-    distinct (population as a multiset, n): rows sharing one share its computation.
-    P is the sum of the population's sorted protected masses, for the ranking and its
-    Z alike. NaN where raw is, and where Z is 0.
+    distinct (population, n): rows sharing one share its computation. The populations
+    are one per ranking (``population_mass`` (..., N_max), ``population_lengths``
+    (...)), told apart by their sorted masses; or, with ``population_ids`` (...), the
+    rows of ``population_mass`` (P, N_max) and ``population_lengths`` (P,) that each
+    ranking's id names (the rankings of one topic's runs). P is the sum of the
+    population's sorted protected masses, for the ranking and its Z alike. NaN where
+    raw is, and where Z is 0.
     """
-    lead, width = population_mass.shape[:-1], population_mass.shape[-1]
+    lead, depth = mass.shape[:-1], mass.shape[-1]
+    width = population_mass.shape[-1]
     rows = int(np.prod(lead, dtype=np.int64))
-    size = population_lengths.reshape(rows)
     n = lengths.reshape(rows)
+    pops = population_mass.reshape(-1, width)
+    size = population_lengths.reshape(-1)
     real = np.arange(width) < size[:, None]
-    ascending = np.sort(np.where(real, population_mass.reshape(rows, width), np.inf), axis=-1)
+    ascending = np.sort(np.where(real, pops, np.inf), axis=-1)
     ascending[~real] = 0.0
+    if population_ids is None:  # rows of equal populations (as multisets) share one
+        keys = np.concatenate([size[:, None], ascending], axis=1, dtype=np.float64)
+        _, first_pop, pid = np.unique(keys, axis=0, return_index=True, return_inverse=True)
+        ascending, size, real = ascending[first_pop], size[first_pop], real[first_pop]
+        pid = pid.reshape(-1)
+    else:
+        pid = population_ids.reshape(rows)
     protected = ascending.sum(axis=-1)
-    depth = mass.shape[-1]
-    raw = yang_raw(mass.reshape(rows, depth), n, protected, size, measure, step, discount)
+    raw = yang_raw(mass.reshape(rows, depth), n, protected[pid], size[pid], measure, step, discount)
     if not normalize:
         return raw.reshape(lead)
-    keys = np.concatenate([size[:, None], n[:, None], ascending], axis=1, dtype=np.float64)
-    _, first, inverse = np.unique(keys, axis=0, return_index=True, return_inverse=True)
-    asc, u_size, u_n = ascending[first], size[first], n[first]
-    u_real = real[first]
+    key = pid.astype(np.int64) * (depth + 1) + n
+    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    u_pop, u_n = pid[first], n[first]
+    asc, u_size, u_real = ascending[u_pop], size[u_pop], real[u_pop]
     descending = np.where(u_real, -np.sort(np.where(u_real, -asc, np.inf), axis=-1), 0.0)
     cut = np.arange(width) < u_n[:, None]
-    args = (u_n, protected[first], u_size, measure, step, discount)
+    args = (u_n, protected[u_pop], u_size, measure, step, discount)
     z = np.maximum(
         yang_raw(np.where(cut, descending, 0.0), *args),
         yang_raw(np.where(cut, asc, 0.0), *args),
@@ -338,16 +352,26 @@ def fair_prefix(protected: np.ndarray, p: np.ndarray, inside: np.ndarray) -> np.
         FAIR = \frac{1}{n} \sum_{k=1}^{n} F(x_k; k, p)
 
     F the binomial CDF and x_k the protected docs in the top k. NaN for an empty
-    ranking.
+    ranking. F is evaluated once per distinct (p, k, x_k) of the real positions: the
+    rankings of a topic's runs, and topics of one share, repeat most of them.
     """
     from scipy.special import bdtr  # scipy loads on first use (importing fairconv is quick)
 
     depth = protected.shape[-1]
-    x = np.cumsum(np.where(inside, protected, 0), axis=-1)
-    trials = np.arange(1, depth + 1, dtype=np.int64)
-    cdf = bdtr(x.astype(np.float64), trials, np.asarray(p, np.float64)[..., None])
+    x = np.cumsum(np.where(inside, protected, 0), axis=-1).astype(np.int64)
+    rate = np.broadcast_to(np.asarray(p, np.float64), x.shape[:-1])
+    rates, rate_id = np.unique(rate, return_inverse=True)
+    trials = np.broadcast_to(np.arange(depth, dtype=np.int64), x.shape)  # k - 1
+    key = (rate_id.reshape(x.shape[:-1])[..., None] * depth + trials) * (depth + 1) + x
+    distinct, where = np.unique(key[inside], return_inverse=True)
+    x_u = distinct % (depth + 1)
+    k_u = distinct // (depth + 1) % depth + 1
+    cdf = np.zeros(x.shape)
+    cdf[inside] = bdtr(x_u.astype(np.float64), k_u, rates[distinct // (depth + 1) // depth])[
+        where.reshape(-1)
+    ]
     n = inside.sum(axis=-1)
-    return quotient(np.where(inside, cdf, 0.0).sum(axis=-1), n)
+    return quotient(cdf.sum(axis=-1), n)
 
 
 # --------------------------------------------------------------------------- section 5
@@ -458,6 +482,27 @@ def expected_exposure(
     with ``complete``); levels are min(l, 1) with ``binarize``. NaN for a topic without
     a target doc or without a sample.
     """
+    args = (model, patience, stop, complete, binarize)
+    return expected_exposures(doc_index, levels, inside, n_samples, [memberships], *args)[0]
+
+
+def expected_exposures(
+    doc_index: np.ndarray,
+    levels: np.ndarray,
+    inside: np.ndarray,
+    n_samples: np.ndarray,
+    memberships: list,
+    model: str,
+    patience: float,
+    stop: float,
+    complete: bool,
+    binarize: bool,
+) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """:func:`expected_exposure` per doc or per group of several attribute sets at once.
+
+    ``memberships`` lists None (per doc) or (..., D, G) arrays; the run and target
+    exposures are computed once for all of them. Returns one triple per entry.
+    """
     lead, width = levels.shape[:-1], levels.shape[-1]
     rows = int(np.prod(lead, dtype=np.int64))
     lev = levels.reshape(rows, width)
@@ -475,9 +520,12 @@ def expected_exposure(
         stop,
     )
     star = target_exposure(lev, in_target, model, patience, stop)
-    if memberships is not None:
-        memberships = memberships.reshape((rows, width, memberships.shape[-1]))
-    out = expected_exposure_metrics(eps, star, in_target, memberships)
     undefined = ~in_target.any(axis=-1) | (n_samples.reshape(rows) == 0)
-    loss, disparity, relevance = (np.where(undefined, np.nan, v).reshape(lead) for v in out)
-    return loss, disparity, relevance
+    out = []
+    for m in memberships:
+        if m is not None:
+            m = m.reshape((rows, width, m.shape[-1]))
+        values = expected_exposure_metrics(eps, star, in_target, m)
+        loss, disparity, relevance = (np.where(undefined, np.nan, v).reshape(lead) for v in values)
+        out.append((loss, disparity, relevance))
+    return out

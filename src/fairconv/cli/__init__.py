@@ -4,7 +4,7 @@ Bad input ends with a one-line message on stderr (naming the file and line where
 there is one) and exit status 2; no traceback.
 
 Each subcommand group lives in a module of its own (:mod:`.demo`, :mod:`.gfr`,
-:mod:`.conversations`, :mod:`.ragfair`, :mod:`.nuggets`, :mod:`.stats`,
+:mod:`.conversations`, :mod:`.ragfair`, :mod:`.nuggets`, :mod:`.rankfair`, :mod:`.stats`,
 :mod:`.agreement`) that imports the library and :mod:`._common`, never this module or
 another subcommand's. The state of one run (its outputs' no-overwrite guard) travels
 on its ``args``.
@@ -17,7 +17,7 @@ import re
 import sys
 
 from .. import __version__
-from . import agreement, conversations, demo, gfr, nuggets, ragfair, stats, trecfair
+from . import agreement, conversations, demo, gfr, nuggets, ragfair, rankfair, stats, trecfair
 from ._common import Parser
 from ._outputs import Outputs, say
 
@@ -33,7 +33,17 @@ def build_parser() -> Parser:
     )
     parser.add_argument("--version", action="version", version=f"fairconv {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    for commands in (demo, gfr, conversations, ragfair, nuggets, trecfair, stats, agreement):
+    for commands in (
+        demo,
+        gfr,
+        conversations,
+        ragfair,
+        nuggets,
+        trecfair,
+        rankfair,
+        stats,
+        agreement,
+    ):
         commands.add_commands(sub)
     return parser
 
@@ -158,7 +168,8 @@ def _inputs(args) -> list[str]:
             names += value
     for entry in getattr(args, "attribute", None) or []:
         names += [entry[1], entry[2]]
-    for key in ("dimension", "background"):  # trecfair: NAME FILE pairs (a preset is no file)
+    # trecfair's and rankfair's NAME FILE pairs (a preset or a list of numbers is no file)
+    for key in ("dimension", "background", "memberships", "target"):
         names += [entry[1] for entry in getattr(args, key, None) or []]
     if isinstance(getattr(args, "attributes", None), str):
         names += _golddistr_files(args.attributes)

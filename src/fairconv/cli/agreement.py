@@ -227,11 +227,9 @@ def _cmd_agree(args) -> int:
             raise ValueError(
                 f"--between compares two score files; both are {args.scores[0]} ({args.scores[1]})"
             )
-        directions = lower_is_better(args, measures)
+        lower = lower_is_better(args, measures)
         tables = [
-            read_scores(
-                [p], measures=measures, topics=topics, input_format=fmt, directions=directions
-            )
+            read_scores([p], measures=measures, topics=topics, input_format=fmt, directions=lower)
             for p in args.scores
         ]
         runs = [r for r in tables[0].runs if r in set(tables[1].runs)]

@@ -1187,7 +1187,7 @@ def as_memberships(memberships, /, *, n_groups: int | None = None) -> GroupMembe
             f"{SUM_TOLERANCE:g}); found {matrix[i].tolist()} with sum {matrix[i].sum():.10g}",
         )
     _check_unique(cast(Any, place), ids, docs, names, "is listed twice")
-    return GroupMemberships(place.name, names, ids, docs, matrix)
+    return GroupMemberships(place.name, names, ids, docs, matrix, place.lines(), place.index)
 
 
 class _Block(_Column):

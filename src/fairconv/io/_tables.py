@@ -237,6 +237,20 @@ class GroupMemberships(_Keyed):
     """
 
     matrix: np.ndarray = field(repr=False)
+    lines: np.ndarray | None = field(default=None, repr=False)  # None: line i + 1
+    index: object = field(default=None, repr=False)  # a DataFrame's own index labels
+
+    @public
+    def line(self, i: int, /) -> int | str:
+        r"""The file line (a DataFrame's row, with its index label) of row i.
+
+        Examples
+        --------
+        >>> import io
+        >>> read_gmemb(io.StringIO("# two groups\nT1 d1 1 0\n")).line(0)
+        2
+        """
+        return _line(self.lines, self.index, i)
 
     @property
     def n_groups(self) -> int:
@@ -287,7 +301,7 @@ def read_gmemb(path, /, *, n_groups: int | None = None) -> GroupMemberships:
             f"{SUM_TOLERANCE:g}); found {found}",
         )
     _check_unique(rows, ids, docs, names, "is listed twice")
-    return GroupMemberships(rows.path, names, ids, docs, matrix)
+    return GroupMemberships(rows.path, names, ids, docs, matrix, rows.line_numbers)
 
 
 @public

@@ -7,6 +7,10 @@ expected exposure with the gERR and RBP browsing models, per doc and per group.
 docs/rankfair.md (the specification) gives every equation, where the references
 disagree and the rule chosen.
 
+:func:`evaluate` scores runs against qrels and the membership inputs of attribute sets
+(the ranked-list route of every family) and returns a
+:class:`~fairconv.results.ScoreTable`; :func:`measure_names` lists the names it gives.
+
 The array level: batch axes lead; a ranking is padded to K positions and ``lengths``
 gives its length, positions beyond it being ignored whatever they hold. Undefined
 values are NaN (never inf). :func:`group_values` and :func:`meta` give the exposure
@@ -27,8 +31,11 @@ from ._arrays import (
     ndkl,
     yang,
 )
+from ._evaluate import evaluate, measure_names
 
 __all__ = [
+    "evaluate",
+    "measure_names",
     "group_values",
     "meta",
     "arp",
