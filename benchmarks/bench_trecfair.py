@@ -38,6 +38,7 @@ from scipy.special import rel_entr
 
 from fairconv import trecfair as tf
 from fairconv._validation import FairconvWarning
+from fairconv.io import Qrels, Run
 
 NAMES = ("sub-geo", "src-geo", "gender", "occ", "alpha", "age", "pop", "langs")
 SIZES = (21, 21, 4, 30, 4, 5, 5, 5)
@@ -95,11 +96,13 @@ def backgrounds(dims):
 
 def task1_inputs(T=50, K=500):
     rel = [rng.choice(N_PAGES, size=int(rng.integers(50, 300)), replace=False) for _ in range(T)]
-    qrels = tf.FairQrels(
+    n_rel = sum(len(r) for r in rel)
+    qrels = Qrels(
         "synthetic",
         tuple(str(t) for t in range(T)),
         np.repeat(np.arange(T), [len(r) for r in rel]),
         PAGES[np.concatenate(rel)],
+        np.ones(n_rel, np.int64),
     )
     rankings = []
     for r in rel:
@@ -112,9 +115,9 @@ def task1_inputs(T=50, K=500):
     bad = np.flatnonzero(pages == b"unlisted")
     pages = pages.astype("S16")
     pages[bad] = np.char.add(b"x", bad.astype("S"))
-    run = tf.FairRun(
-        "run", "synthetic", 1, qrels.topics, np.repeat(np.arange(T), K), pages, None,
-        np.arange(1, T * K + 1),
+    run = Run(
+        "synthetic", qrels.topics, np.repeat(np.arange(T), K), pages, "run",
+        np.full(T * K, np.nan), np.arange(1, T * K + 1),
     )  # fmt: skip
     return qrels, run, rel, rankings
 
@@ -134,11 +137,13 @@ def bench_task1():
 
 def task2_inputs(T=50, S=100, K=20, which=(0, 2)):
     rel = [rng.choice(N_PAGES, size=int(rng.integers(20, 100)), replace=False) for _ in range(T)]
-    qrels = tf.FairQrels(
+    n_rel = sum(len(r) for r in rel)
+    qrels = Qrels(
         "synthetic",
         tuple(str(t) for t in range(T)),
         np.repeat(np.arange(T), [len(r) for r in rel]),
         PAGES[np.concatenate(rel)],
+        np.ones(n_rel, np.int64),
     )
     seqs = np.zeros((T, S, K), np.int64)
     for t, r in enumerate(rel):
@@ -149,9 +154,10 @@ def task2_inputs(T=50, S=100, K=20, which=(0, 2)):
             )
             seqs[t, s] = rng.permutation(np.concatenate((take, rest)))
     n_lines = T * S * K
-    run = tf.FairRun(
-        "run", "synthetic", 2, qrels.topics, np.repeat(np.arange(T), S * K),
-        PAGES[seqs.reshape(-1)], np.tile(np.repeat(np.arange(S), K), T), np.arange(1, n_lines + 1),
+    run = Run(
+        "synthetic", qrels.topics, np.repeat(np.arange(T), S * K), PAGES[seqs.reshape(-1)],
+        "run", np.full(n_lines, np.nan), np.arange(1, n_lines + 1),
+        samples=tuple(map(str, range(S))), sample_ids=np.tile(np.repeat(np.arange(S), K), T),
     )  # fmt: skip
     n_cells = math.prod(SIZES[j] for j in which)
     tau = rng.dirichlet(np.ones(n_cells), T) * (rng.random((T, n_cells)) < 0.5)
@@ -261,7 +267,7 @@ def task1_loop_topic(t, dims, qrels, run, bg, rel, rankings):
     del theta
     tau = out.reshape(-1)
     ranking = rankings[t]
-    pages = run.pages[t * 500 : (t + 1) * 500]
+    pages = run.docs[t * 500 : (t + 1) * 500]
     listed = np.char.startswith(pages, b"x") == 0
     d = tf.discount(500)
     E = dense(ranking[listed], d[listed])
@@ -294,12 +300,12 @@ def write_memory_files(folder):
             )
     with open(os.path.join(folder, "qrels.jsonl"), "w") as f:
         for t, topic in enumerate(qrels.topics):
-            pages = qrels.pages[qrels.topic_ids == t]
+            pages = qrels.docs[qrels.topic_ids == t]
             f.write(f'{{"id": {topic}, "rel_docs": [{", ".join(p.decode() for p in pages)}]}}\n')
     targets.to_tsv(os.path.join(folder, "targets.tsv"))
     lines = [
-        f"{run.topics[t]}\t{s}\t{p.decode()}\n"
-        for t, s, p in zip(run.topic_ids.tolist(), run.seq.tolist(), run.pages, strict=True)
+        f"{run.topics[t]}\t{run.samples[s]}\t{p.decode()}\n"
+        for t, s, p in zip(run.topic_ids.tolist(), run.sample_ids.tolist(), run.docs, strict=True)
     ]
     extra = PAGES[rng.choice(N_PAGES, size=1000, replace=False)]
     long = lines[:2000] + [f"{run.topics[0]}\t100\t{p.decode()}\n" for p in extra]
@@ -376,12 +382,12 @@ def main():
 
 def _rankings_of(qrels, run):
     rel = [
-        np.asarray(qrels.pages[qrels.topic_ids == t]).astype(np.int64)
+        np.asarray(qrels.docs[qrels.topic_ids == t]).astype(np.int64)
         for t in range(len(qrels.topics))
     ]
     rankings = []
     for t in range(len(qrels.topics)):
-        pages = run.pages[run.topic_ids == t]
+        pages = run.docs[run.topic_ids == t]
         listed = np.char.startswith(pages, b"x") == 0
         ids = np.zeros(len(pages), np.int64)
         ids[listed] = pages[listed].astype(np.int64)

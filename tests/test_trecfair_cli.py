@@ -367,6 +367,24 @@ def test_a_trec_run_out_of_rank_order_is_said_on_the_command_line(capsys, tmp_pa
     ) in err
 
 
+def test_order_score_ranks_a_trec_run_as_trec_eval_and_needs_scores(capsys, tmp_path):
+    """--order score: the TREC run ranked by score, no notice; the track's own run lines
+    have no score: one line on stderr, exit 2."""
+    run_file = tmp_path / "trec.run"
+    run_file.write_text("101 Q0 2001 1 2.0 tag\n101 Q0 9999 2 1.0 tag\n101 Q0 1009 3 3.0 tag\n")
+    args = ["trecfair", "--task", "1", "--qrels", QRELS, "--metadata", META22,
+            "--dimensions", "gender", "--measure", "nDCG"]  # fmt: skip
+    code, by_file, err = run(capsys, *args, run_file)
+    assert code == 0 and "scores higher" in err
+    code, by_score, err = run(capsys, *args, "--order", "score", run_file)
+    assert code == 0 and "scores higher" not in err
+    nDCG = {row[1]: float(row[3]) for row in _rows(by_file)}
+    assert float(_rows(by_score)[0][3]) > nDCG["101"]  # the relevant page 1009 first
+    code, out, err = run(capsys, *args, "--order", "score", T1[0])
+    assert code == 2 and out == "" and len(err.splitlines()) == 1
+    assert "run 't1-relfirst' has no scores" in err and "--order file" in err
+
+
 @pytest.mark.parametrize(
     ("files", "message"),
     [

@@ -18,9 +18,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import trecfair_oracle as oracle
+from fairconv import io as fio
 from fairconv import trecfair as tf
 from fairconv._validation import FairconvWarning
-from fairconv.io import FileFormatError
+from fairconv.io import FileFormatError, Qrels, Run
 
 WORK = ["Stub", "Start", "C", "B", "GA", "FA"]
 
@@ -178,6 +179,158 @@ def test_evaluate_from_files_agrees_with_the_oracle(tmp_path, task, edition, exp
                     assert got == pytest.approx(value, rel=1e-12, abs=1e-15), (k, i, name)
                 checked += 1
     assert checked > 30
+
+
+def _frames(qrels_path, run_path, task):
+    """The qrels and run of a written case as DataFrames, rows in the file's order.
+
+    The run's scores fall within each ranking (so score order is file order), Task 2's
+    ``seq_no`` in a ``sample`` column; a topic without a relevant page is a row of
+    level 0 (a frame lists only topics that have rows).
+    """
+    import pandas as pd
+
+    q = tf.read_qrels(qrels_path)
+    counts = np.bincount(q.topic_ids, minlength=len(q.topics))
+    bare = [t for t, c in zip(q.topics, counts.tolist(), strict=True) if c == 0]
+    qrels = pd.DataFrame(
+        {
+            "query_id": [q.topics[t] for t in q.topic_ids.tolist()] + bare,
+            "doc_id": q.docs.astype(str).tolist() + ["no-such-page"] * len(bare),
+            "relevance": q.levels.tolist() + [0] * len(bare),
+        },
+        index=[f"q{i}" for i in range(len(q.docs) + len(bare))],
+    )
+    r = tf.read_run(run_path, task=task)
+    columns = {
+        "query_id": [r.topics[t] for t in r.topic_ids.tolist()],
+        "doc_id": r.docs.astype(str).tolist(),
+        "score": -np.arange(len(r), dtype=float),
+    }
+    if task == 2:
+        columns["sample"] = [r.samples[s] for s in r.sample_ids.tolist()]
+    return qrels, pd.DataFrame(columns), r
+
+
+def _same_table(got, want):
+    assert got.topics == want.topics and got.measures == want.measures
+    assert np.array_equal(got.present, want.present)
+    assert np.array_equal(got.values, want.values, equal_nan=True)
+    assert dict(got.notices) == dict(want.notices)
+
+
+@pytest.mark.parametrize("explicit", [True, False])
+@pytest.mark.parametrize("edition", [2022, 2021])
+@pytest.mark.parametrize("task", [1, 2])
+def test_runs_and_qrels_in_memory_give_the_numbers_of_the_files(tmp_path, task, edition, explicit):
+    """Issue 32: a TREC Fair run is a Run, its qrels Qrels; DataFrames, dicts, records
+    and io objects give the same table as the track's files (values, cells, notices)."""
+    rng = np.random.default_rng(7000 + 100 * task + edition + explicit)
+    compared = 0
+    for k in range(8):
+        case = _visible_levels(
+            oracle.random_case(rng, task=task, edition=edition, explicit=explicit)
+        )
+        if not any(t.get("ranking") or any(t.get("rankings", [])) for t in case["topics"]):
+            continue
+        d = tmp_path / str(k)
+        d.mkdir()
+        qrels, run, dims, kw = _write_case(case, d, rng=rng if k % 2 else None)
+        want = _quiet_evaluate(qrels, [run], dims, **kw)
+        q_frame, r_frame, r = _frames(qrels, run, task)
+        name = "run.tsv"
+        _same_table(_quiet_evaluate(q_frame, {name: r_frame}, dims, **kw), want)
+        # rows in file order whatever their scores say: order='file'
+        flat = r_frame.assign(score=0.0)
+        _same_table(_quiet_evaluate(q_frame, {name: flat}, dims, order="file", **kw), want)
+        # records, and io's own objects made from them
+        records = r_frame.to_dict("records")
+        _same_table(_quiet_evaluate(q_frame.to_dict("records"), {name: records}, dims, **kw), want)
+        objects = fio.as_qrels(q_frame), fio.as_run(r_frame, name=name)
+        _same_table(_quiet_evaluate(*objects, dims, **kw), want)
+        if not explicit:  # the targets built from a frame are those of the topic file
+            opts = {"task": task, "edition": edition}
+            opts.update((k, kw[k]) for k in ("backgrounds", "work") if k in kw)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", FairconvWarning)
+                topics = list(want.topics)
+                built = tf.build_targets(q_frame, dims, topics=topics, **opts)
+                filed = tf.build_targets(qrels, dims, topics=topics, **opts)
+            assert built.topics == filed.topics
+            assert np.array_equal(built.toarray(), filed.toarray(), equal_nan=True)
+        # the run read by the track's reader is a Run; the topic file's qrels a Qrels
+        assert isinstance(r, Run) and r.order == "file" and np.isnan(r.scores).all()
+        assert isinstance(tf.read_qrels(qrels), Qrels)
+        if task == 1:  # dicts: {topic: {page: level}}, {topic: {page: score}}
+            q_dict: dict = {}
+            for row in q_frame.itertuples():
+                q_dict.setdefault(row.query_id, {})[row.doc_id] = row.relevance
+            r_dict: dict = {}
+            for row in r_frame.itertuples():
+                r_dict.setdefault(row.query_id, {})[row.doc_id] = row.score
+            _same_table(_quiet_evaluate(q_dict, {name: r_dict}, dims, **kw), want)
+        compared += 1
+    assert compared >= 4
+
+
+def test_a_task2_frame_names_its_rankings_by_integer_seq_numbers(tmp_path):
+    """A Task 2 run's rankings are its samples, named by their seq_no: a sample that is
+    not an integer, or one integer spelled twice, is an error naming the row."""
+    import pandas as pd
+
+    dims, q, kw = _memory_case(tmp_path)
+    frame = pd.DataFrame(
+        {"query_id": ["1", "1"], "doc_id": ["1", "2"], "score": [2.0, 1.0], "sample": ["a", "a"]},
+        index=[10, 11],
+    )
+    with pytest.raises(FileFormatError, match=r"index 10.*seq_no, an integer.*found 'a'"):
+        _quiet_evaluate(q, {"r": frame}, dims, task=2, **kw)
+    frame["sample"] = ["1", "01"]
+    with pytest.raises(FileFormatError, match=r"index 11.*the seq_no '01' is the seq_no '1'"):
+        _quiet_evaluate(q, {"r": frame}, dims, task=2, **kw)
+    frame["sample"] = ["1", "2"]  # two rankings of one page each
+    table = _quiet_evaluate(q, {"r": frame}, dims, task=2, **kw)
+    assert table.topics == ("1",) and table.runs == ("r",)
+
+
+def test_a_task1_frame_with_two_samples_of_a_topic_is_refused(tmp_path):
+    import pandas as pd
+
+    dims, q, _ = _memory_case(tmp_path)
+    frame = pd.DataFrame(
+        {"query_id": ["1", "1"], "doc_id": ["1", "2"], "score": [2.0, 1.0], "sample": ["1", "2"]},
+        index=["x", "y"],
+    )
+    with pytest.raises(FileFormatError, match=r"index 'y'.*Task 1 scores one ranking per topic"):
+        _quiet_evaluate(q, {"r": frame}, dims, task=1)
+
+
+def test_a_run_without_scores_is_ranked_in_file_order_only(tmp_path):
+    dims, q, _ = _memory_case(tmp_path)
+    run = tmp_path / "t1"
+    run.write_text("id\tpage_id\n1\t1\n1\t2\n")
+    with pytest.raises(ValueError, match=r"run 't1' has no scores .* pass order='file'"):
+        _quiet_evaluate(q, run, dims, task=1, order="score")
+    assert _quiet_evaluate(q, run, dims, task=1, order="file").runs == ("t1",)
+
+
+def _memory_case(tmp_path):
+    """One dimension over pages 1-3, qrels of topic 1 (page 1 relevant) as a frame."""
+    import pandas as pd
+
+    align = tmp_path / "a.tsv"
+    align.write_text("page_id\t@UNKNOWN\tx\n1\t0\t1\n2\t1\t0\n3\t0\t1\n")
+    work = tmp_path / "work.tsv"
+    work.write_text("page_id\tlevel\n1\tStub\n2\tFA\n3\tC\n")
+    q = pd.DataFrame({"query_id": ["1"], "doc_id": ["1"], "relevance": [1]})
+    return [tf.read_alignment("d", align)], q, {"work": work}
+
+
+def test_the_old_names_of_run_and_qrels_warn_and_are_io_s(tmp_path):
+    with pytest.warns(DeprecationWarning, match=r"trecfair.FairRun has moved to fairconv.io.Run"):
+        assert tf.FairRun is Run
+    with pytest.warns(DeprecationWarning, match=r"FairQrels has moved to fairconv.io.Qrels"):
+        assert tf.FairQrels is Qrels
 
 
 def _renamed(case):
@@ -599,38 +752,42 @@ def test_trec_forms_of_runs_and_qrels(tmp_path):
     run = tmp_path / "trec.run"
     run.write_text("T1 Q0 d2 1 9 mytag\nT1 Q0 d1 2 8 mytag\n")
     q = tf.read_qrels(qrels)
-    assert q.pages.tolist() == [b"d1"]
+    assert isinstance(q, Qrels) and q.docs.tolist() == [b"d1", b"d2", b"d3"]
+    assert q.levels.tolist() == [2, 0, 0]  # as io.read_qrels reads it: level > 0 relevant
     r = tf.read_run(run, task=1)
-    assert r.name == "mytag"
+    assert isinstance(r, Run) and r.name == "mytag" and r.scores.tolist() == [9.0, 8.0]
     table = _quiet_evaluate(q, r, dims, task=1)
     assert table.value("mytag", "T1", "nDCG") == pytest.approx(1.0)  # rank 2 weighs 1 too
+    # the same files read by io's readers are the same inputs
+    same = _quiet_evaluate(fio.read_qrels(qrels), fio.read_run(run), dims, task=1)
+    assert same.values.tolist() == table.values.tolist()
 
 
 def test_a_trec_run_out_of_rank_order_gets_the_notice_of_the_ranked_list_files(tmp_path):
-    """Decision of issue 33: file order, with the notice when a score rises, worded as
-    gfr's notice on the same file (its hint aside: trecfair has no score order)."""
+    """Decision of issue 33: file order, with the notice when a score rises, as gfr's:
+    the same notice, given when the run is ranked (not when it is read), and
+    order='score' ranks it as trec_eval does."""
     from fairconv import gfr
-    from fairconv import io as fio
 
     run = tmp_path / "trec.run"
     run.write_text("T1 Q0 d1 1 1.0 tag\nT1 Q0 d2 2 2.0 tag\nT2 Q0 d3 1 9 tag\n")
-    with pytest.warns(FairconvWarning, match=r"line 2 of topic 'T1' scores higher") as fair:
-        tf.read_run(run, task=1)
-    assert {w.filename for w in fair} == {__file__}
+    tf.read_run(run, task=1)  # no notice: the order is the evaluation's
     qrels = tmp_path / "q"
     qrels.write_text("T1 0 d1 1\n")
     with warnings.catch_warnings(record=True) as ranked:
         warnings.simplefilter("always")
         gfr.evaluate(fio.read_qrels(qrels), [fio.read_run(run)], [])
     (theirs,) = [str(w.message) for w in ranked if "scores higher" in str(w.message)]
-    cut = "(the organisers' rule)"
-    assert str(fair[0].message).split(cut)[0] == theirs.split(cut)[0]
     align = tmp_path / "a.tsv"
     align.write_text("page_id\t@UNKNOWN\tx\nd1\t0\t1\nd2\t0\t1\nd3\t1\t0\n")
     dims = [tf.read_alignment("d", align)]
-    with pytest.warns(FairconvWarning, match=r"trec.run: line 2 of topic 'T1' scores higher"):
+    with pytest.warns(FairconvWarning, match=r"trec.run: line 2 of topic 'T1' scores higher") as w:
         table = tf.evaluate(qrels, run, dims, task=1, topics=["T1"])
+    assert [str(x.message) for x in w] == [theirs] and {x.filename for x in w} == {__file__}
     assert table.value("tag", "T1", "nDCG") == pytest.approx(1.0)  # d1 first: file order
+    by_score = tf.evaluate(qrels, run, dims, task=1, topics=["T1"], order="score")  # no notice
+    assert by_score.value("tag", "T1", "nDCG") == pytest.approx(1.0)  # d1 second weighs 1
+    assert by_score.value("tag", "T1", "AWRF[d]") == table.value("tag", "T1", "AWRF[d]")
 
 
 # --------------------------------------------------------------------------- bad input
@@ -1069,14 +1226,15 @@ def test_evaluate_errors_name_what_and_where(tmp_path, texts, kw, match):
     [
         (
             {"qrels": "FRAME"},
-            TypeError,
-            r"The 'qrels' parameter of trecfair.evaluate must be a FairQrels \(read_qrels\), a "
-            r"path or an open file\. Got a DataFrame \(TREC Fair inputs are read from files",
+            ValueError,
+            r"the qrels DataFrame needs a topic column named one of query_id, qid, q_id; it "
+            r"has id, rel_docs",
         ),
         ({"qrels": 5}, TypeError, r"'qrels' parameter .* Got an int instead"),
         ({"task": 2, "work": 5}, TypeError, r"'work' parameter .* be WorkLevels .* Got an int"),
         ({"targets": 5}, TypeError, r"'targets' parameter .* be TopicTargets .* Got an int"),
-        ({"runs": [5]}, TypeError, r"'runs' parameter .* hold runs: FairRun .* Got an int"),
+        ({"runs": [5]}, TypeError, r"'runs' parameter of trecfair.evaluate must .* Got an int"),
+        ({"runs": 5}, TypeError, r"'runs' parameter of trecfair.evaluate must .* Got an int"),
         (
             {"backgrounds": {"d": 5}},
             TypeError,
@@ -1209,3 +1367,21 @@ def test_the_metadata_reader_takes_the_edition_as_the_integer_2021_or_2022(tmp_p
     )
     with pytest.raises(ValueError, match=message):
         tf.read_metadata(path, edition=edition)
+
+
+def test_2021_task2_with_targets_scores_topics_the_qrels_lack(tmp_path):
+    """2021 Task 2 with explicit targets uses no relevance: a run whose topics the qrels
+    lack is scored (the route's shared-topic rule is the family's own check here)."""
+    align = tmp_path / "a.tsv"
+    align.write_text("page_id\tUnknown\tx\n1\t0\t1\n2\t1\t0\n")
+    run = tmp_path / "run"
+    run.write_text("id\tseq_no\tpage_id\n5\t1\t1\n5\t1\t2\n")
+    qrels = tmp_path / "q.jsonl"
+    qrels.write_text('{"id": 9, "rel_docs": [1]}\n')
+    targets = tmp_path / "t.tsv"
+    targets.write_text("topic_id\td\ttarget\n5\tx\t1\n")
+    dims = [tf.read_alignment("d", align)]
+    table = _quiet_evaluate(qrels, run, dims, task=2, edition=2021, targets=targets)
+    assert table.topics == ("5",) and table.value("run", "5", "EE-D[d]") == pytest.approx(2.0)
+    with pytest.raises(ValueError, match=r"topic '5' of run 'run' has no relevant page"):
+        _quiet_evaluate(qrels, run, dims, task=2, edition=2022, targets=targets)

@@ -109,13 +109,17 @@ def moved(module: str, home: str, names: Mapping[str, Any]) -> Callable[[str], A
 
     Each name keeps working for one release from ``module``, its old home, with a
     ``DeprecationWarning`` that names the new one; the objects are those of ``home``
-    (the old module is the higher one: its shim points down).
+    (the old module is the higher one: its shim points down). A class or function
+    renamed on its way is named by its new name, its ``__name__`` (``FairRun`` ->
+    ``Run``).
     """
 
     def __getattr__(name: str) -> Any:
         if name in names:
+            obj = names[name]
+            new = getattr(obj, "__name__", name) if callable(obj) else name
             warnings.warn(
-                f"{module}.{name} has moved to {home}.{name}; import it from there "
+                f"{module}.{name} has moved to {home}.{new}; import it from there "
                 f"({module}.{name} will be removed in the next release)",
                 DeprecationWarning,
                 stacklevel=2,

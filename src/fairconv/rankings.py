@@ -106,6 +106,21 @@ def _by_score(run: Run, keep: np.ndarray, tid: np.ndarray) -> np.ndarray:
     return idx
 
 
+def notice_rising(run: Run, j: int) -> None:
+    """The notice of a run ranked in its file's order whose score rises at line ``j``.
+
+    The ranked-list families rank a file's lines in file order (the organisers' rule),
+    whatever their scores say; a score that rises within a ranking suggests the file
+    meant trec_eval's order.
+    """
+    notice(
+        f"{run.source}: line {run.line(j)} of topic "
+        f"{run.topics[run.topic_ids[j]]!r} scores higher than the line before it, "
+        "but lines are ranked in file order (the organisers' rule); pass "
+        "order='score' (--order score) to rank by score as trec_eval does"
+    )
+
+
 def _rankings_of(run: Run, tid: np.ndarray, keep: np.ndarray, by_sample: bool) -> np.ndarray:
     """The ranking of every line: its topic id, or with ``by_sample`` its (topic, sample).
 
@@ -186,13 +201,7 @@ def _rank_lines(
             run.scores[idx[1:]] > run.scores[idx[:-1]]
         )
         if rising.any() and run.order == "file":  # a file's order; row order was asked for
-            j = int(idx[1:][np.argmax(rising)])
-            notice(
-                f"{run.source}: line {run.line(j)} of topic "
-                f"{run.topics[run.topic_ids[j]]!r} scores higher than the line before it, "
-                "but lines are ranked in file order (the organisers' rule); pass "
-                "order='score' (--order score) to rank by score as trec_eval does"
-            )
+            notice_rising(run, int(idx[1:][np.argmax(rising)]))
     else:  # trec_eval: score descending, ties broken by doc id descending
         idx = _by_score(run, keep, ranking)
     group = ranking[idx]
@@ -791,6 +800,9 @@ class RankedFamily:
     scores_missing = True
     """A run lacking a topic scores there (0, as the organisers' tools), or has no cell
     there (False: its rows are left out)."""
+    shared_topics = True
+    """A run sharing no topic with the qrels is an error (:func:`check_shared_topics`);
+    False where the family's join checks the topics it needs judged itself."""
 
     def columns(self, sets: Sequence[AttributeSet]) -> list[Column]:
         """Every measure the family gives for these attribute sets, in output order."""
@@ -965,7 +977,7 @@ def evaluate_lists(
     family.check(qrels, attributes)
     if lists is None:
         lists = family.join(qrels, runs, attributes, join, threads, wanted)
-    if judged:
+    if judged and family.shared_topics:
         check_shared_topics(qrels, runs)
     n_t, n_r = len(lists.topics), len(lists.runs)
     covered = np.zeros((len(attributes), n_t), dtype=bool)

@@ -70,6 +70,14 @@ def add_commands(sub) -> None:
         help="Task 2: keep the rankings with seq_no <= S, 'none' for all, or 'edition' "
         "(default): the edition's own cut (2021 keeps 25, 2022 all)",
     )
+    p.add_argument(
+        "--order",
+        default="file",
+        choices=["file", "score"],
+        help="rank order of each ranking: the file's line order (default, as the official "
+        "evaluation) or trec_eval's score order (TREC run lines only: the track's own "
+        "'topic page' lines have no score)",
+    )
     p.add_argument("--topics", help="score only the topics of this file (one id per line)")
     p.add_argument(
         "--write-targets", metavar="FILE", help="write the targets used (long form) to FILE"
@@ -96,7 +104,7 @@ def _cut_option(text: str):
 
 def _cmd_trecfair(args) -> int:
     from .. import trecfair as tf
-    from ..trecfair._evaluate import prepare, score, targets_for
+    from ..trecfair._evaluate import TrecFairFamily, evaluate_with
 
     _check_options(args)
     dims, work, backgrounds, topics = _inputs(args)
@@ -117,23 +125,27 @@ def _cmd_trecfair(args) -> int:
             )
         args.outputs.write(args.write_targets, used.to_tsv)
         return 0
-    # evaluate's own steps, with the targets they use written in between: an output
-    # option never changes what is computed
-    plan = prepare(
-        qrels,
-        runs,
+    # evaluate's own route, with the targets it uses written once they are known (before
+    # any run is scored): an output option never changes what is computed
+    family = TrecFairFamily(
         dims,
         task=args.task,
         edition=args.edition,
+        targets=args.targets,
+        backgrounds=backgrounds,
+        work=work,
         target_len=args.target_len,
         depth=args.depth,
         sequences=args.sequences,
         topics=topics,
+        on_targets=(
+            (lambda used: args.outputs.write(args.write_targets, used.to_tsv))
+            if args.write_targets
+            else None
+        ),
     )
-    used = targets_for(plan, targets=args.targets, backgrounds=backgrounds, work=work)
-    if args.write_targets:
-        args.outputs.write(args.write_targets, used.to_tsv)
-    emit(args, score(plan, used, explicit=args.targets is not None), measures=args.measure)
+    table = evaluate_with(qrels, runs, family, order=args.order, n_jobs=args.jobs)
+    emit(args, table, measures=args.measure)
     return 0
 
 

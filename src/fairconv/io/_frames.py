@@ -759,12 +759,17 @@ def as_qrels(qrels, /) -> Qrels:
     >>> q.topics, q.levels.tolist()
     (('T1',), [2, 0])
     """
+    return _as_qrels(qrels, read_qrels)
+
+
+def _as_qrels(qrels, read: Callable[..., Qrels]) -> Qrels:
+    """:func:`as_qrels`, files read by ``read``."""
     if isinstance(qrels, Qrels):
         return qrels
     if _is_ranx(qrels):
         qrels = qrels.to_dict()
     if _is_path(qrels):
-        return read_qrels(qrels)
+        return read(qrels)
     what = f"qrels {_kind(qrels)}"
     (t, d, v), place = _columns(qrels, ("topic", "doc", "relevance"), what, "qrels")
     if not len(t):
@@ -904,6 +909,11 @@ def as_run(run, /, *, name: str | None = None) -> Run:
     >>> r.name, [d.decode() for d in r.docs], r.scores.tolist()
     ('bm25', ['a', 'b'], [0.5, 0.9])
     """
+    return _as_run(run, name, read_run, "run")
+
+
+def _as_run(run, name: str | None, read: Callable[..., Run], param: str) -> Run:
+    """:func:`as_run`, files read by ``read``; ``param`` gave the run (for its errors)."""
     if isinstance(run, Run):
         return run
     if _is_ranx(run):
@@ -911,7 +921,7 @@ def as_run(run, /, *, name: str | None = None) -> Run:
         run = run.to_dict()
     tag = None if name is None else _run_name(name, "run")
     if _is_path(run):
-        return read_run(run, name=tag)
+        return read(run, name=tag)
     if _is_frame(run):
         runs = _frame_runs(run, tag)
         if len(runs) > 1:
@@ -923,7 +933,7 @@ def as_run(run, /, *, name: str | None = None) -> Run:
         return runs[0]
     tag = "run" if tag is None else tag
     where = f"run {tag!r} ({_kind(run)})"
-    cols, place = _columns(run, ("topic", "doc", "score"), where, "run", optional=("sample",))
+    cols, place = _columns(run, ("topic", "doc", "score"), where, param, optional=("sample",))
     return _one_run(cols, place, tag)
 
 
@@ -971,17 +981,18 @@ def as_runs(runs, /) -> list[Run]:
     >>> [r.name for r in as_runs(frame)]
     ['a', 'b']
     """
-    return list(chain.from_iterable(job() for job in _run_jobs(runs)))
+    return list(chain.from_iterable(job() for job in _run_jobs(runs, read_run)))
 
 
-def _run_jobs(runs) -> list[partial[list[Run]]]:
+def _run_jobs(runs, read: Callable[..., Run]) -> list[partial[list[Run]]]:
     """The conversions :func:`as_runs` makes, one per run (or DataFrame of runs).
 
     The checks of the collection itself (its kind, the mapping's keys) are made here;
-    each job converts one input and gives its runs.
+    each job converts one input and gives its runs, files read by ``read``.
     """
+    listed = partial(_listed_run, read=read)
     if _is_ranx(runs):
-        return [partial(_listed_run, runs)]
+        return [partial(listed, runs)]
     if isinstance(runs, Mapping):
         if _single_run_dict(runs):
             raise ValueError(
@@ -998,11 +1009,11 @@ def _run_jobs(runs) -> list[partial[list[Run]]]:
                     f"one run {text!r}; give each run its own name"
                 )
             seen[text] = key
-        return [partial(_listed_run, r, n) for n, r in runs.items()]
+        return [partial(listed, r, n) for n, r in runs.items()]
     if _is_frame(runs):
         return [partial(_frame_runs, runs, None)]
     if _is_path(runs) or isinstance(runs, Run):
-        return [partial(_listed_run, runs)]
+        return [partial(listed, runs)]
     if not isinstance(runs, Iterable):
         raise fail_type(
             "runs",
@@ -1010,34 +1021,47 @@ def _run_jobs(runs) -> list[partial[list[Run]]]:
             "{name: run} dict",
             kind_of(runs),
         )
-    return [
-        partial(_frame_runs, r, None) if _is_frame(r) else partial(_listed_run, r) for r in runs
-    ]
+    return [partial(_frame_runs, r, None) if _is_frame(r) else partial(listed, r) for r in runs]
 
 
-def _listed_run(run, key=None) -> list[Run]:
-    """``[as_run(run)]``, named by its mapping ``key`` when it has one."""
-    return [as_run(run, name=None if key is None else _run_name(key, "run"))]
+def _listed_run(run, key=None, *, read: Callable[..., Run]) -> list[Run]:
+    """``[as_run(run)]``, named by its mapping ``key`` when it has one.
+
+    An input of another kind is named as one of the ``runs``.
+    """
+    return [_as_run(run, None if key is None else _run_name(key, "run"), read, "runs")]
 
 
-def as_inputs(qrels, runs, /, *, n_jobs: int | None = None) -> tuple[Qrels, list[Run]]:
+def as_inputs(
+    qrels,
+    runs,
+    /,
+    *,
+    n_jobs: int | None = None,
+    read_qrels: Callable[..., Qrels] = read_qrels,
+    read_run: Callable[..., Run] = read_run,
+) -> tuple[Qrels, list[Run]]:
     """``as_qrels(qrels), as_runs(runs)``, the inputs converted on ``n_jobs`` threads.
 
     Most of a conversion is array work that releases the interpreter's lock, so the
     qrels and the runs convert side by side. The error raised is the one the calls in
     order would raise: the qrels' first, then the runs' in their order.
+
+    Files are read by ``read_qrels`` and ``read_run`` (``read_run(path, name=...)``):
+    those of this module by default, a family's own where its files have their own
+    format (TREC Fair's readers, which give the same :class:`Qrels` and :class:`Run`).
     """
     fault = None
     try:
-        jobs = _run_jobs(runs)
+        jobs = _run_jobs(runs, read_run)
     except (TypeError, ValueError) as error:
         fault = error
     if fault is not None:
-        as_qrels(qrels)  # the qrels' error comes first
+        _as_qrels(qrels, read_qrels)  # the qrels' error comes first
         raise fault
     if isinstance(qrels, Qrels) and all(isinstance(job.args[0], Run) for job in jobs):
         n_jobs = 1  # read already (the command line's files): nothing to convert
-    done = _accel.thread_map(call, [partial(as_qrels, qrels), *jobs], n_jobs=n_jobs)
+    done = _accel.thread_map(call, [partial(_as_qrels, qrels, read_qrels), *jobs], n_jobs=n_jobs)
     return done[0], list(chain.from_iterable(done[1:]))
 
 

@@ -42,10 +42,10 @@ from .._validation import (
     file_error,
     first_bad_id,
     id_fault,
-    notice,
     public,
 )
 from ._json import iter_jsonl, json_repr
+from ._tables import Qrels, Run
 from ._tables import read_qrels as _read_trec_qrels
 from ._text import (
     INTEGER,
@@ -57,6 +57,7 @@ from ._text import (
     decoded,
     floats,
     integers,
+    one_sample,
     source_name,
     split_rows,
     topic_codes,
@@ -72,8 +73,6 @@ EDITIONS = (2021, 2022)
 
 __all__ = [
     "Dimension",
-    "FairRun",
-    "FairQrels",
     "WorkLevels",
     "TargetTable",
     "Background",
@@ -151,79 +150,6 @@ class Dimension:
     def has_unknown(self) -> bool:
         """Whether category 0 is an unknown category."""
         return is_unknown(self.categories[0])
-
-
-@dataclass(frozen=True, eq=False)
-class FairRun:
-    """A TREC Fair run: its lines in file order.
-
-    ``topics[topic_ids[i]]``, ``pages[i]`` and (Task 2) ``seq[i]`` of line ``lines[i]``.
-
-    Parameters
-    ----------
-    name : str
-        The run's name.
-    source : str
-        Where it came from (for messages).
-    task : {1, 2}
-    topics : tuple of str
-        Its topics.
-    topic_ids : ndarray of int, shape (n,)
-        The topic of each line (an index into ``topics``).
-    pages : ndarray of bytes, shape (n,)
-        The page of each line.
-    seq : ndarray of int, shape (n,), or None
-        The ``seq_no`` of each line (Task 2).
-    lines : ndarray of int, shape (n,)
-        The file line of each line.
-
-    Examples
-    --------
-    >>> from fairconv import trecfair
-    >>> from fairconv.datasets import path
-    >>> run = trecfair.read_run(path("trecfair", "t2-shuffled"), task=2)
-    >>> run.name, run.task, run.topics, run.seq[:3].tolist()
-    ('t2-shuffled', 2, ('101', '102', '103'), [1, 1, 1])
-    """
-
-    name: str
-    source: str
-    task: int
-    topics: tuple
-    topic_ids: np.ndarray = field(repr=False)
-    pages: np.ndarray = field(repr=False)
-    seq: np.ndarray | None = field(repr=False)
-    lines: np.ndarray = field(repr=False)
-
-
-@dataclass(frozen=True, eq=False)
-class FairQrels:
-    """Relevant pages (binary relevance): ``pages[i]`` of topic ``topics[topic_ids[i]]``.
-
-    Parameters
-    ----------
-    source : str
-        Where they came from (for messages).
-    topics : tuple of str
-        Every topic of the file, a topic without a relevant page included.
-    topic_ids : ndarray of int, shape (n,)
-        The topic of each relevant page (an index into ``topics``).
-    pages : ndarray of bytes, shape (n,)
-        The relevant pages.
-
-    Examples
-    --------
-    >>> from fairconv import trecfair
-    >>> from fairconv.datasets import path
-    >>> qrels = trecfair.read_qrels(path("trecfair", "trec_fair_eval_reldocs.jsonl"))
-    >>> qrels.topics, len(qrels.pages)
-    (('101', '102', '103'), 45)
-    """
-
-    source: str
-    topics: tuple
-    topic_ids: np.ndarray = field(repr=False)
-    pages: np.ndarray = field(repr=False)
 
 
 @dataclass(frozen=True, eq=False)
@@ -452,16 +378,15 @@ def _first_index(keys: np.ndarray, i: int) -> int:
 
 
 @public
-def read_run(path, /, *, task: int, name: str | None = None) -> FairRun:
-    """Read a TREC Fair run of Task 1 or Task 2, lines in file order.
+def read_run(path, /, *, task: int, name: str | None = None) -> Run:
+    """Read a TREC Fair run of Task 1 or Task 2 as a :class:`~fairconv.io.Run`.
 
     Task 1: ``topic page`` (the organisers' files: tab-separated with a first line
-    ``id page_id``), or TREC run lines ``topic Q0 page rank score tag`` (ranked in file
-    order, as the ranked-list families' run files: the rank must be an integer and the
-    score a number, and a :class:`~fairconv.FairconvWarning` says when a score rises
-    within a topic). Task 2: ``topic seq_no page`` (header ``id seq_no page_id``),
-    ``seq_no`` an integer. A first line whose first field is ``id`` is a header; the
-    header again on a later line (two runs joined into one file) is an error.
+    ``id page_id``), or TREC run lines ``topic Q0 page rank score tag`` (the rank must
+    be an integer and the score a number). Task 2: ``topic seq_no page`` (header ``id
+    seq_no page_id``), ``seq_no`` an integer. A first line whose first field is ``id``
+    is a header; the header again on a later line (two runs joined into one file) is an
+    error.
 
     The run's name is ``name``, else the TREC tag, else the file's name without a
     trailing ``.gz``. A topic's lines (Task 2: a ranking's lines) must be contiguous
@@ -478,20 +403,33 @@ def read_run(path, /, *, task: int, name: str | None = None) -> FairRun:
 
     Returns
     -------
-    FairRun
-        Its lines in file order.
+    Run
+        Its lines in file order (``order`` is ``'file'``, the organisers' rule), each
+        line's page in ``docs`` and its file line in ``lines``. Task 2: each line's
+        sample id is its ``seq_no`` (:attr:`~fairconv.io.Run.samples` holds them as
+        decimal text, in order of first appearance: a ranking is a topic and a
+        sample); Task 1: every line is in one sample, ``Q0``. ``scores``: the TREC
+        score column, or NaN on every line where the file has none (``topic page``,
+        ``topic seq_no page``): such a run is ranked in file order only.
 
     Raises
     ------
     FileFormatError
         Naming the file and line (docs/trecfair.md, section 9, Runs).
 
+    See Also
+    --------
+    fairconv.io.read_run : the TREC run files of the other ranked-list families.
+
     Examples
     --------
     >>> from fairconv import datasets, trecfair
     >>> run = trecfair.read_run(datasets.path("trecfair", "t1-relfirst"), task=1)
-    >>> run.name, run.topics
-    ('t1-relfirst', ('101', '102', '103'))
+    >>> run.name, run.topics, run.order
+    ('t1-relfirst', ('101', '102', '103'), 'file')
+    >>> run = trecfair.read_run(datasets.path("trecfair", "t2-shuffled"), task=2)
+    >>> run.samples[:3], run.sample_ids[:3].tolist()
+    (('1', '2', '3'), [0, 0, 0])
     """
     task = check_int_choice(task, "task", TASKS)
     if name is not None:
@@ -527,13 +465,15 @@ def read_run(path, /, *, task: int, name: str | None = None) -> FairRun:
                 f"a header line ({' '.join(w.decode() for w in words)!r}) after the first "
                 "line: two runs joined into one file? give each run its own file",
             )
-    if width == 6:  # a TREC run: ranked in file order, the notice when a score rises
+    if width == 6:  # a TREC run: its scores say when they rise (the evaluation's notice)
         integers(rows, 3, RANK, "a rank (4th column) must be an integer >= 0")
-        _rising_scores(rows, lines, floats(rows, [4], "run", "score (5th column)")[:, 0])
+        scores = floats(rows, [4], "run", "score (5th column)")[:, 0]
     page_col = {2: 1, 3: 2, 6: 2}[width]
-    seq = (
-        integers(rows, 1, INTEGER, "a seq_no (2nd field) must be an integer") if task == 2 else None
-    )
+    if task == 2:
+        seq = integers(rows, 1, INTEGER, "a seq_no (2nd field) must be an integer")
+        samples, sample_ids = _seq_samples(seq)
+    else:
+        samples, sample_ids = one_sample(b"Q0", len(rows))
     if name is None:
         if width == 6:
             name = decoded(rows.token(0, 5))
@@ -545,58 +485,109 @@ def read_run(path, /, *, task: int, name: str | None = None) -> FairRun:
             rows.path, None, f"the run name {name!r} must be non-empty, without whitespace"
         )
     topics, ids = topic_codes(rows.strings(0))
-    pages = rows.strings(page_col)
-    path_name = rows.path
-    _contiguous(path_name, lines, ids, "topic", lambda i: topics[ids[i]])
-    if seq is not None:
-        change = np.ones(len(ids), dtype=bool)
-        change[1:] = (ids[1:] != ids[:-1]) | (seq[1:] != seq[:-1])
-        rank = np.cumsum(change) - 1  # one code per block; a ranking in two blocks has two
-        heads = np.flatnonzero(change)
-        _, hcode = np.unique(np.stack([ids[heads], seq[heads]]), axis=1, return_inverse=True)
-        _contiguous(
-            path_name,
-            lines,
-            hcode.reshape(-1)[rank],
-            "ranking",
-            lambda i: f"{topics[ids[i]]} seq_no {int(seq[i])}",
-        )
-    else:
-        rank = ids
-    first = first_occurrences(rank, pages)
-    twice = np.flatnonzero(first != np.arange(len(pages)))
-    if len(twice):
-        i = int(twice[0])
-        raise FileFormatError(
-            path_name,
-            int(lines[i]),
-            f"page {decoded(pages[i])!r} appears twice in one ranking (first on line "
-            f"{int(lines[first[i]])})",
-        )
-    return FairRun(name, path_name, task, topics, ids, pages, seq, lines)
+    run = Run(
+        rows.path,
+        topics,
+        ids,
+        rows.strings(page_col),
+        name,
+        scores if width == 6 else np.broadcast_to(_NO_SCORE, (len(rows),)),
+        lines,
+        samples=samples,
+        sample_ids=sample_ids,
+    )
+    check_rankings(run, task=task, in_order=True)
+    return run
 
 
 _HEADERS = {2: (b"id", b"page_id"), 3: (b"id", b"seq_no", b"page_id")}
 """The organisers' run headers, by the number of fields."""
+_NO_SCORE = np.float64(np.nan)
+"""The score of a line of a run file without scores (``topic page``): NaN, no score."""
 
 
-def _rising_scores(rows: Rows, lines: np.ndarray, scores: np.ndarray) -> None:
-    """The notice of a TREC run whose score rises within a topic: it is ranked by lines.
+def _seq_samples(seq: np.ndarray):
+    """The sample codes of Task 2 lines: each ``seq_no`` as its decimal text.
 
-    The same rule and wording as the ranked-list families' runs read from files.
+    As :func:`fairconv.io._text.sample_codes`: names in order of first appearance,
+    the code of each line (one view of 0 when every line has one ``seq_no``).
     """
-    topic = rows.strings(0)
-    rising = (topic[1:] == topic[:-1]) & (scores[1:] > scores[:-1])
-    if rising.any():
-        i = int(np.argmax(rising)) + 1
-        notice(
-            f"{rows.path}: line {int(lines[i])} of topic {decoded(topic[i])!r} scores higher "
-            "than the line before it, but lines are ranked in file order (the organisers' "
-            "rule); sort the run by score to rank by score as trec_eval does"
+    unique, first, inverse = np.unique(seq, return_index=True, return_inverse=True)
+    if len(unique) == 1:
+        return one_sample(str(int(unique[0])).encode(), len(seq))
+    order = np.argsort(first, kind="stable")
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    return tuple(map(str, unique[order].tolist())), rank[inverse.ravel()]
+
+
+def seq_numbers(run: Run) -> np.ndarray:
+    """The ``seq_no`` of every line of a Task 2 run: its sample id, an integer.
+
+    A run read by :func:`read_run` has them; a run from elsewhere (a DataFrame's
+    ``sample`` column, column 2 of a TREC run line) must give integers, one per
+    ranking: a sample id that is not an integer (``Q0``), or two that are one integer
+    (``1`` and ``01``), is an error naming the first line holding it.
+    """
+    values = np.empty(len(run.samples), dtype=np.int64)
+    for k, sample in enumerate(run.samples):  # one per ranking of a topic, not per line
+        text = sample.encode("utf-8")
+        if INTEGER.match(text) is None:
+            raise FileFormatError(
+                run.source,
+                run.line(int(np.argmax(run.sample_ids == k))),
+                f"a Task 2 ranking is named by its seq_no, an integer (the sample id: a "
+                f"'sample' column, or column 2 of a TREC run line); found {sample!r}",
+            )
+        values[k] = int(text)
+    again = repeated_at(values)
+    if again >= 0:
+        first = int(np.argmax(values == values[again]))
+        raise FileFormatError(
+            run.source,
+            run.line(int(np.argmax(run.sample_ids == again))),
+            f"the seq_no {run.samples[again]!r} is the seq_no {run.samples[first]!r} of line "
+            f"{run.line(int(np.argmax(run.sample_ids == first)))}: give each ranking one "
+            "spelling of its seq_no",
+        )
+    return values[run.sample_ids]
+
+
+def check_rankings(run: Run, *, task: int, in_order: bool) -> None:
+    """The rankings of a TREC Fair run: contiguous in file order, each page once.
+
+    A ranking is a topic's lines (Task 1) or a topic's lines of one ``seq_no`` (its
+    sample, Task 2). ``in_order``: the run is ranked in the order of its lines, where
+    a topic's (and a ranking's) lines must form one block (the official rank counters
+    restart where they resume); a run ranked by score has no such rule. Errors name
+    the run's file and line (a DataFrame's row).
+    """
+    ids = run.topic_ids
+    if in_order:
+        _contiguous(run, ids, "topic", lambda i: run.topics[ids[i]])
+    code = ids
+    if task == 2 and len(run.samples) > 1:
+        code = ids * len(run.samples) + run.sample_ids
+        if in_order:
+            _contiguous(
+                run,
+                code,
+                "ranking",
+                lambda i: f"{run.topics[ids[i]]} seq_no {run.samples[run.sample_ids[i]]}",
+            )
+    first = first_occurrences(code, run.docs)
+    twice = np.flatnonzero(first != np.arange(len(code)))
+    if len(twice):
+        i = int(twice[0])
+        raise FileFormatError(
+            run.source,
+            run.line(i),
+            f"page {decoded(run.docs[i])!r} appears twice in one ranking (first on line "
+            f"{run.line(int(first[i]))})",
         )
 
 
-def _contiguous(path, lines, codes, what, label) -> None:
+def _contiguous(run: Run, codes, what, label) -> None:
     """Each code's lines must form one block; else name the line where it comes back."""
     n = len(codes)
     change = np.ones(n, dtype=bool)
@@ -606,8 +597,8 @@ def _contiguous(path, lines, codes, what, label) -> None:
     if again >= 0:
         i = int(heads[again])
         raise FileFormatError(
-            path,
-            int(lines[i]),
+            run.source,
+            run.line(i),
             f"the lines of {what} {label(i)} are not contiguous (they resume here): "
             f"give each {what}'s lines together",
         )
@@ -615,14 +606,15 @@ def _contiguous(path, lines, codes, what, label) -> None:
 
 # --------------------------------------------------------------------------- qrels
 @public
-def read_qrels(path, /) -> FairQrels:
+def read_qrels(path, /) -> Qrels:
     """Read the relevant pages: the organisers' topic file or TREC qrels.
 
     JSON Lines (the first non-blank character is ``{``): one object per topic with
     ``id`` (integer or string) and ``rel_docs`` (array of page ids, integers or
     strings); other fields are ignored and a page repeated in ``rel_docs`` counts once.
-    Otherwise TREC qrels ``topic iter page level`` (level > 0 relevant). A topic twice,
-    a missing or mistyped field and a pair judged twice are errors.
+    Otherwise TREC qrels ``topic iter page level`` (level > 0 relevant), read by
+    :func:`fairconv.io.read_qrels`. A topic twice, a missing or mistyped field and a
+    pair judged twice are errors.
 
     Parameters
     ----------
@@ -631,26 +623,31 @@ def read_qrels(path, /) -> FairQrels:
 
     Returns
     -------
-    FairQrels
-        Every topic of the file (one without a relevant page included) and its
-        relevant pages.
+    Qrels
+        Every topic of the file (one without a relevant page included). From a topic
+        file, each relevant page at level 1 (relevance is binary), its line that of its
+        topic; from TREC qrels, every judgment as :func:`fairconv.io.read_qrels` reads
+        it (a page is relevant when its level is above 0).
 
     Raises
     ------
     FileFormatError
         Naming the file and line (or JSON field).
 
+    See Also
+    --------
+    fairconv.io.read_qrels : the qrels of the other ranked-list families.
+
     Examples
     --------
     >>> from fairconv import datasets, trecfair
-    >>> trecfair.read_qrels(datasets.path("trecfair", "trec_fair_eval_reldocs.jsonl")).topics
-    ('101', '102', '103')
+    >>> qrels = trecfair.read_qrels(datasets.path("trecfair", "trec_fair_eval_reldocs.jsonl"))
+    >>> qrels.topics, len(qrels.docs), qrels.levels[:3].tolist(), qrels.line(0)
+    (('101', '102', '103'), 45, [1, 1, 1], 1)
     """
     data = checked_bytes(path)
     if data.lstrip()[:1] != b"{":
-        q = _read_trec_qrels(path)
-        rel = q.levels > 0
-        return FairQrels(q.source, q.topics, q.topic_ids[rel], q.docs[rel])
+        return _read_trec_qrels(path)
     name = source_name(path)
     records = iter_jsonl(path)
     topics: list[str] = []
@@ -671,12 +668,14 @@ def read_qrels(path, /) -> FairQrels:
             )
         parts.append(_json_ids(docs, "rel_docs", where))
         topics.append(tid)
-    ids = np.repeat(np.arange(len(topics)), [len(p) for p in parts])
+    counts = [len(p) for p in parts]
+    ids = np.repeat(np.arange(len(topics)), counts)
+    lines = np.repeat(np.fromiter(seen.values(), np.int64, len(seen)), counts)
     pages = np.concatenate(parts) if parts else np.zeros(0, "S1")
     if len(pages):
         keep = first_occurrences(ids, pages) == np.arange(len(pages))
-        ids, pages = ids[keep], pages[keep]
-    return FairQrels(name, tuple(topics), ids, pages)
+        ids, pages, lines = ids[keep], pages[keep], lines[keep]
+    return Qrels(name, tuple(topics), ids, pages, np.ones(len(pages), np.int64), lines)
 
 
 def _json_id(value, field_name: str, where: str) -> str:

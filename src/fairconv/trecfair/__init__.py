@@ -34,18 +34,21 @@ Per-edition behaviour that surprises (the official code's, reproduced here):
 The two entry points of every family: :func:`task1` and :func:`task2` on padded arrays
 (category 0 of a dimension is its unknown category wherever one is needed: the
 dimensions with a background, and every dimension in edition 2021), and
-:func:`evaluate` on the track's files (the readers come from :mod:`fairconv.io`).
+:func:`evaluate` on runs and qrels: the track's files (read by :func:`read_run` and
+:func:`read_qrels`, which give the :class:`~fairconv.io.Run` and
+:class:`~fairconv.io.Qrels` of every ranked-list family), or DataFrames, dicts and records
+as :func:`fairconv.io.as_runs` and :func:`fairconv.io.as_qrels` take them.
 Targets are read (:func:`read_targets`) or built (:func:`build_targets`,
 :func:`targets_from_alignments`).
 """
 
+from .._validation import moved
+from ..io import Qrels, Run
 from ..io._trecfair import (
     BACKGROUND_PRESETS,
     WORK_LEVELS,
     Background,
     Dimension,
-    FairQrels,
-    FairRun,
     WorkLevels,
     read_alignment,
     read_background,
@@ -77,8 +80,6 @@ __all__ = [
     "read_background",
     "read_work",
     "Dimension",
-    "FairRun",
-    "FairQrels",
     "WorkLevels",
     "Background",
     "TopicTargets",
@@ -94,3 +95,5 @@ __all__ = [
     "Z_20",
     "Z_50",
 ]
+
+__getattr__ = moved(__name__, "fairconv.io", {"FairRun": Run, "FairQrels": Qrels})

@@ -1,22 +1,34 @@
-"""``evaluate``: TREC Fair runs scored per topic, in three steps.
+"""``evaluate``: TREC Fair runs scored per topic on the ranked-list route.
 
-1. :func:`prepare`: the inputs checked and converted once, and each run cut as the
-   edition's evaluation cut it (the lines it keeps);
-2. :func:`targets_for`: the targets of the topics scored, read or built;
-3. :func:`score`: each run scored, its pages flat (no padding), into one table.
+:func:`evaluate` converts the inputs once (:func:`fairconv.io.as_inputs`: the track's
+files read by its own readers, DataFrames, dicts and records as every ranked-list
+family takes them) and scores them on :func:`fairconv.rankings.evaluate_lists` with
+:class:`TrecFairFamily`, which brings:
 
-The command line runs the same steps (and writes the targets of step 2 when asked).
+1. its join (:meth:`TrecFairFamily.join`): each run's rankings (a topic; in Task 2 a
+   topic and a ``seq_no``) in rank order and cut as the edition's evaluation cut them;
+   the targets of the topics scored, read or built; the kept lines of every run
+   looked up in the qrels and the alignment tables, flat in (topic, run, rank) order;
+2. where a run lacks a topic another run has, the route's notice: it is left out
+   there (no cell), as the official evaluation leaves it out;
+3. its kernel: blocks of topics, every run at once, scored flat
+   (:meth:`TrecFairFamily.score`), and the runs' notices, in run order
+   (:meth:`TrecFairFamily.finish`).
+
+The command line runs the same route, and writes the targets of step 1 when asked.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
 from .. import _core
-from .._accel import KeyTable
+from .._accel import KeyTable, thread_map
 from .._validation import (
+    LEVEL_DTYPE,
+    FileFormatError,
     check_cut,
     check_int_choice,
     fail,
@@ -24,37 +36,31 @@ from .._validation import (
     notice,
     public,
 )
+from ..io import Qrels, Run
 from ..io import _trecfair as _io
-from ..results import ScoreTable, notice_missing_topics
-from . import _inputs
-from ._measures import (
-    MEASURES,
-    check_target_len,
-    measure_names,
-    score_task1,
-    score_task2,
+from ..io._frames import as_inputs
+from ..rankings import (
+    Column,
+    JoinOptions,
+    RankedFamily,
+    RankedLists,
+    _by_score,
+    evaluate_lists,
+    join_options,
+    notice_rising,
+    run_names,
 )
+from ..results import ScoreTable
+from . import _inputs
+from ._measures import MEASURES, check_target_len, names_of, score_task1, score_task2
 from ._targets import TopicTargets, as_targets, build
 
 _EDITION_DEPTH = {(1, 2021): 20, (2, 2021): 6}
 """The edition's cut of the lines kept per topic (Task 1) or ranking (Task 2)."""
 _EDITION_SEQUENCES = {(2, 2021): 25}
 """The edition's cut of the rankings kept (those with seq_no <= it)."""
-
-
-@dataclass
-class Plan:
-    """The checked inputs of an evaluation, and the lines each run keeps."""
-
-    task: int
-    edition: int
-    dims: list
-    universe: _inputs.Universe
-    qrels: _io.FairQrels
-    runs: list
-    kept: list  # per run: (indices of the lines kept, position of every line in its list)
-    topics: list  # the topics scored: those of the kept lines, sorted
-    N: int
+BLOCK_LINES = 1 << 20
+"""Kept lines scored at once (a block of topics, every run): bounds memory."""
 
 
 @public
@@ -73,7 +79,9 @@ def evaluate(
     depth: int | str | None = "edition",
     sequences: int | str | None = "edition",
     topics=None,
-):
+    order: str | None = None,
+    n_jobs: int | None = None,
+) -> ScoreTable:
     r"""Score TREC Fair runs per topic, as the track's official evaluation does.
 
     Task 1: ``nDCG``, ``AWRF[SET]`` and ``nDCG*AWRF[SET]`` (:func:`task1`); Task 2:
@@ -83,14 +91,23 @@ def evaluate(
 
     Parameters
     ----------
-    qrels : FairQrels or path
-        Relevant pages (:func:`read_qrels`: the organisers' topic JSON Lines or TREC qrels).
-    runs : FairRun, path, or sequence of them
-        Runs of the task (:func:`read_run`); lines in file order are the rankings.
+    qrels : Qrels, path, DataFrame, dict or records
+        Relevant pages: the track's files (:func:`read_qrels`: the organisers' topic
+        JSON Lines or TREC qrels), or any input of :func:`fairconv.io.as_qrels`; a page
+        is relevant when its level is above 0.
+    runs : run(s) or mapping of name to run
+        Runs of the task: files (:func:`read_run`, lines in file order are the
+        rankings) or any input of :func:`fairconv.io.as_runs` (a :class:`~fairconv.io.Run`,
+        a DataFrame with ``query_id``, ``doc_id``, ``score`` and, in Task 2, a
+        ``sample`` column holding each line's ``seq_no``, dicts, records); their names
+        must be distinct.
     dimensions : sequence of Dimension
         The alignment tables, intersected in this order (:func:`read_alignment`,
         :func:`read_metadata`). They must list the same pages.
     task : {1, 2}
+        Task 1 scores one ranking per topic (a run with several samples of a topic is
+        refused); Task 2 a sequence of rankings per topic, each a topic and a
+        ``seq_no``, the run's sample ids (integers).
     edition : {2022, 2021}
         Picks the defaults of ``target_len``, ``depth``, ``sequences`` and the edition's
         rules (spec section 7).
@@ -114,6 +131,16 @@ def evaluate(
     topics : sequence of str, optional
         Score only these topics (each once, each a topic of some run: an id no run has
         is an error, never a topic silently left out).
+    order : {None, 'file', 'score'}
+        Rank order of each ranking: its lines in file (row) order, as the organisers'
+        evaluation, or trec_eval's (score descending, ties by doc id descending). None
+        (default): runs read from files in file order, runs from DataFrames, dicts or
+        records by score (as :func:`fairconv.gfr.evaluate`). A file of the track's own
+        forms (``topic page``, ``topic seq_no page``) has no scores: file order only.
+    n_jobs : int, optional
+        Threads that convert the inputs, look the runs' pages up and score blocks of
+        topics: None for ``FAIRCONV_THREADS`` or else every available core, -1 for
+        every core, 1 for none. The scores and the notices are the same.
 
     Returns
     -------
@@ -128,22 +155,27 @@ def evaluate(
     Raises
     ------
     ValueError
-        Naming the run file and topic (or the file and line): a ranking longer than N,
-        a topic without a target or relevant page, an unlisted relevant page in 2022
-        Task 2, tables that disagree on their pages, bad inputs of every reader.
+        Naming the run file and topic (or the file and line; a DataFrame's row): a
+        ranking longer than N, a page twice in one ranking, a topic without a target or
+        relevant page, an unlisted relevant page in 2022 Task 2, tables that disagree
+        on their pages, a Task 2 run whose sample ids are not integers, a Task 1 run
+        with several samples of a topic, bad inputs of every reader.
+    TypeError
+        Naming the parameter, for an input of another kind.
 
     Warns
     -----
     FairconvWarning
         For what the official evaluation does that users may not expect: the 2021 cuts
-        when they drop lines, a run lacking topics that others have, pages no table
-        lists (2022 Task 1), undefined AWRF, multi-hot rows, undefined targets, sums past
-        float64.
+        when they drop lines, a run lacking topics that others have, a file's score
+        rising within a ranking ranked in file order, pages no table lists (2022 Task
+        1), undefined AWRF, multi-hot rows, undefined targets, sums past float64.
 
     See Also
     --------
     build_targets : the targets built here, alone.
     task1, task2 : the measures on arrays.
+    fairconv.rankings.evaluate_lists : the route of every ranked-list family.
 
     Notes
     -----
@@ -169,332 +201,481 @@ def evaluate(
     run 't1-relfirst': 1 of 91 ranked pages are in no alignment table; ...
     >>> table.measures
     ('nDCG', 'AWRF[sub-geo]', 'nDCG*AWRF[sub-geo]')
+
+    A run in memory, its rows in rank order:
+
+    >>> import pandas as pd
+    >>> run = trecfair.read_run(d / "t1-relfirst", task=1)
+    >>> frame = pd.DataFrame({"query_id": [run.topics[t] for t in run.topic_ids],
+    ...                       "doc_id": run.docs.astype(str), "score": 0.0})
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     same = trecfair.evaluate(
+    ...         qrels, {"t1-relfirst": frame}, dims, task=1, order="file",
+    ...         backgrounds={"sub-geo": "trec2022-world-pop"},
+    ...     )
+    >>> same.values.tolist() == table.values.tolist()
+    True
     """
-    plan = prepare(
+    return evaluate_with(
         qrels,
         runs,
-        dimensions,
-        task=task,
-        edition=edition,
-        target_len=target_len,
-        depth=depth,
-        sequences=sequences,
-        topics=topics,
-    )
-    used = targets_for(plan, targets=targets, backgrounds=backgrounds, work=work)
-    return score(plan, used, explicit=targets is not None)
-
-
-# --------------------------------------------------------------------------- 1. prepare
-def prepare(
-    qrels, runs, dimensions, *, task, edition, target_len, depth, sequences, topics
-) -> Plan:
-    """Check and convert the inputs; cut each run as the edition's evaluation did."""
-    task = check_int_choice(task, "task", _io.TASKS)
-    edition = check_int_choice(edition, "edition", _io.EDITIONS)
-    dims = _inputs.dimension_list(dimensions)
-    q = _inputs.as_qrels(qrels)
-    run_list = _inputs.as_runs(runs, task)
-    N = check_target_len(target_len, task, edition)
-    depth = check_cut(depth, "depth", words=("edition",))
-    sequences = check_cut(sequences, "sequences", words=("edition",))
-    if task == 1 and sequences not in ("edition", None):
-        raise fail(
-            "sequences",
-            "be 'edition' or None for Task 1 (it cuts Task 2 rankings)",
-            repr(sequences),
-        )
-    wanted = None
-    if topics is not None:
-        wanted = set(_inputs.topics_of(topics, {t for r in run_list for t in r.topics}, "runs"))
-    universe = _inputs.Universe(dims)
-    if edition == 2021:
-        _inputs.require_unknown(dims)
-    _inputs.multi_hot_notice(dims, universe)
-    kept = _cut(run_list, task, edition, depth, sequences, wanted)
-    found: set = set()
-    for run, (lines, _) in zip(run_list, kept, strict=True):
-        found.update(run.topics[t] for t in np.unique(run.topic_ids[lines]).tolist())
-    return Plan(task, edition, dims, universe, q, run_list, kept, sorted(found), N)
-
-
-def _cut(runs, task, edition, depth, sequences, wanted) -> list:
-    """Per run, the lines kept (indices) and every line's position in its list.
-
-    ``depth`` and ``sequences`` are checked: None (no cut), "edition" (the edition's
-    own cut, with a notice saying how many lines it leaves out) or an integer.
-    """
-    by_edition = depth == "edition", sequences == "edition"
-    if by_edition[0]:
-        depth = _EDITION_DEPTH.get((task, edition))
-    if by_edition[1]:
-        sequences = _EDITION_SEQUENCES.get((task, edition))
-    kept = []
-    cut_lines = dropped = 0
-    for run in runs:
-        keep = np.ones(len(run.pages), dtype=bool)
-        if wanted is not None:
-            keep &= np.asarray([t in wanted for t in run.topics], dtype=bool)[run.topic_ids]
-        if task == 1:
-            pos = _core.positions_in_blocks(run.topic_ids)
-        else:
-            pos = _core.positions_in_blocks(run.topic_ids, run.seq)
-            if sequences is not None:
-                dropped += int((run.seq > sequences).sum())
-                keep &= run.seq <= sequences
-        if depth is not None:
-            cut_lines += int((keep & (pos >= depth)).sum())
-            keep &= pos < depth
-        kept.append((np.flatnonzero(keep), pos))
-    if cut_lines and by_edition[0]:
-        what = (
-            "the first 20 lines of each topic"
-            if task == 1
-            else "the first 6 lines of each ranking (a 'top 5' on a counter from 0)"
-        )
-        notice(
-            f"edition 2021 scores {what}, as its official evaluation did; {cut_lines} "
-            "line(s) were left out (depth=None keeps them)"
-        )
-    if dropped and by_edition[1]:
-        notice(
-            f"edition 2021 scores the rankings with seq_no <= {sequences}, as its "
-            f"official evaluation did; {dropped} line(s) of later rankings were left out "
-            "(sequences=None keeps them)"
-        )
-    return kept
-
-
-# --------------------------------------------------------------------------- 2. targets
-def targets_for(plan: Plan, *, targets, backgrounds, work) -> TopicTargets:
-    """The targets of the topics scored: read (``targets``) or built."""
-    names = tuple(d.name for d in plan.dims)
-    if targets is None:
-        q = plan.qrels
-        counts = np.bincount(q.topic_ids, minlength=len(q.topics))
-        with_pages = {t for t, c in zip(q.topics, counts.tolist(), strict=True) if c > 0}
-        wanted = [t for t in plan.topics if t in with_pages]  # the others: an error in score
-        return build(
-            q,
-            plan.dims,
-            plan.universe,
-            wanted,
-            task=plan.task,
-            edition=plan.edition,
+        TrecFairFamily(
+            dimensions,
+            task=task,
+            edition=edition,
+            targets=targets,
             backgrounds=backgrounds,
-            work=_inputs.as_work(work),
-        )
-    if backgrounds is not None or work is not None:
-        raise fail_params(
-            ("backgrounds", "work", "targets"),
-            "not be given together: 'backgrounds' and 'work' build the targets that "
-            "'targets' gives",
-            "'targets' with " + ("'backgrounds'" if backgrounds is not None else "'work'"),
-        )
-    tt = as_targets(targets, plan.dims)
-    if tt.dimensions != names or tt.categories != tuple(d.categories for d in plan.dims):
-        raise ValueError(
-            f"The targets ({tt.source}) are over the dimensions {list(tt.dimensions)} "
-            f"with other categories or order than the evaluation's {list(names)}."
-        )
-    if plan.edition == 2021 and plan.task == 1 and len(tt.topics):
-        at_u = tt.targets._at(np.arange(len(tt.topics)), np.zeros(len(tt.topics), np.int64))
-        put = (at_u != 0) & tt.targets.defined.reshape(-1)  # an undefined target is NaN
-        if put.any():
-            i = int(np.argmax(put))
-            raise ValueError(
-                f"{tt.source}: the target of topic {tt.topics[i]!r} puts "
-                f"{float(at_u[i]):.10g} on the all-unknown cell; 2021 Task 1 removes that "
-                "cell, so it must be 0 (or absent)"
-            )
-    return tt
-
-
-# --------------------------------------------------------------------------- 3. score
-def score(plan: Plan, tt: TopicTargets, *, explicit: bool) -> ScoreTable:
-    """Each run's kept lines scored per topic, flat, into one table."""
-    measures = measure_names([d.name for d in plan.dims], task=plan.task)
-    col_of = {t: i for i, t in enumerate(plan.topics)}
-    values = np.zeros((len(plan.topics), len(plan.runs), len(measures)))
-    present = np.zeros((len(plan.topics), len(plan.runs)), dtype=bool)
-    for r, (run, (lines, _)) in enumerate(zip(plan.runs, plan.kept, strict=True)):
-        has = [col_of[run.topics[t]] for t in np.unique(run.topic_ids[lines]).tolist()]
-        present[has, r] = True
-    run_names = tuple(run.name for run in plan.runs)
-    notices = {
-        "topics_scored": len(plan.topics),
-        "topics_missing": notice_missing_topics(
-            plan.topics,
-            run_names,
-            ~present,
-            item="ranking",
-            action="they are left out (no row), as the official evaluation leaves them out",
+            work=work,
+            target_len=target_len,
+            depth=depth,
+            sequences=sequences,
+            topics=topics,
         ),
-    }
-    for r, (run, (lines, pos)) in enumerate(zip(plan.runs, plan.kept, strict=True)):
-        if len(lines) == 0:
-            continue
-        topics, out = _score_run(plan, tt, run, lines, pos, measures, explicit=explicit)
-        cols = np.asarray([col_of[t] for t in topics], dtype=np.int64)
-        for m, key in enumerate(MEASURES[plan.task]):
-            values[cols, r, m] = out[key]
-    return ScoreTable.from_columns(
-        plan.topics,
-        run_names,
-        [(name, values[:, :, m], present) for m, name in enumerate(measures)],
-        notices=notices,
+        order=order,
+        n_jobs=n_jobs,
     )
 
 
-class _Lines:
-    """A run's kept lines, joined with the targets, the qrels and the alignment tables.
+def evaluate_with(qrels, runs, family: TrecFairFamily, *, order, n_jobs) -> ScoreTable:
+    """:func:`evaluate` with its family built (the command line's, writing targets)."""
+    join = join_options(order, "error", "uniform")
+    qrels, runs = as_inputs(
+        qrels,
+        runs,
+        n_jobs=n_jobs,
+        read_qrels=_io.read_qrels,
+        read_run=partial(_io.read_run, task=family.task),
+    )
+    return evaluate_lists(qrels, runs, [], family, join=join, n_jobs=n_jobs)
 
-    A topic's lines come together, in file order.
+
+def _in_order(run: Run, order: str | None) -> bool:
+    """Whether ``run`` is ranked in its lines' order; a run without scores must be."""
+    in_order = order == "file" or (order is None and run.order == "file")
+    if not in_order and len(run) and np.isnan(run.scores).any():
+        raise ValueError(
+            f"{run.source}: run {run.name!r} has no scores (the track's 'topic page' "
+            "lines): it is ranked in file order only; pass order='file' (--order file)"
+        )
+    return in_order
+
+
+def _cut_of(value, name: str, edition_cut: int | None):
+    """(the cut, whether it is the edition's): ``value`` checked, "edition" resolved."""
+    value = check_cut(value, name, words=("edition",))
+    return (edition_cut, True) if value == "edition" else (value, False)
+
+
+class TrecFairFamily(RankedFamily):
+    """TREC Fair on the ranked-list route: its join, measures, kernel and notices.
+
+    Built with the options of :func:`evaluate`, each checked once here; the route
+    gives it the converted qrels and runs (:class:`~fairconv.io.Qrels`,
+    :class:`~fairconv.io.Run`) and no attribute sets (the dimensions are its own).
+    ``on_targets``, when given, is called with the targets the evaluation uses once
+    they are read or built, before any run is scored.
     """
 
-    def __init__(self, plan: Plan, tt: TopicTargets, run, lines, pos, *, explicit: bool):
-        q = plan.qrels
-        tid = run.topic_ids[lines]
-        codes = np.unique(tid)
-        self.topics = [run.topics[t] for t in codes.tolist()]
-        self.target, n_rel = _topic_rows(plan, tt, run, self.topics, explicit=explicit)
-        self.n_relevant = np.maximum(n_rel, 1)
-        slot = np.full(len(run.topics), -1, dtype=np.int64)
-        slot[codes] = np.arange(len(codes))
-        order = np.argsort(slot[tid], kind="stable")
-        self.lines = lines[order]
-        self.group = slot[tid[order]]
-        self.rank = pos[self.lines]
+    item = "ranking"
+    action = "they are left out (no row), as the official evaluation leaves them out"
+    scores_missing = False
+    shared_topics = False  # the join names a topic without relevant pages, where needed
+
+    def __init__(
+        self,
+        dimensions,
+        *,
+        task,
+        edition,
+        targets,
+        backgrounds,
+        work,
+        target_len,
+        depth,
+        sequences,
+        topics,
+        on_targets=None,
+    ):
+        self.task = check_int_choice(task, "task", _io.TASKS)
+        self.edition = check_int_choice(edition, "edition", _io.EDITIONS)
+        self.dims = _inputs.dimension_list(dimensions)
+        self.N = check_target_len(target_len, self.task, self.edition)
+        key = (self.task, self.edition)
+        self.depth, self.edition_depth = _cut_of(depth, "depth", _EDITION_DEPTH.get(key))
+        if self.task == 1 and sequences not in ("edition", None):
+            check_cut(sequences, "sequences", words=("edition",))  # a bad value named first
+            raise fail(
+                "sequences",
+                "be 'edition' or None for Task 1 (it cuts Task 2 rankings)",
+                repr(sequences),
+            )
+        self.sequences, self.edition_sequences = _cut_of(
+            sequences, "sequences", _EDITION_SEQUENCES.get(key)
+        )
+        if targets is not None and (backgrounds is not None or work is not None):
+            raise fail_params(
+                ("backgrounds", "work", "targets"),
+                "not be given together: 'backgrounds' and 'work' build the targets that "
+                "'targets' gives",
+                "'targets' with " + ("'backgrounds'" if backgrounds is not None else "'work'"),
+            )
+        self.topics, self.targets, self.backgrounds, self.work = topics, targets, backgrounds, work
+        self.on_targets = on_targets
+        self.names = names_of([d.name for d in self.dims], self.task)
+
+    def columns(self, sets) -> list[Column]:
+        return [Column(name) for name in self.names]
+
+    # ----------------------------------------------------------------------- the join
+    def join(
+        self, qrels, runs, attributes, options: JoinOptions, threads: int, wanted: frozenset
+    ) -> RankedLists:
+        """The kept lines of every run, flat in (topic, run, rank) order, with targets.
+
+        The entries of ``lists`` are the lines the edition's evaluation scores, their
+        level 1 where the page is relevant; beside them the family keeps each entry's
+        position in its ranking (``rank``) and alignment row (``row``, -1: in no
+        table), each (topic, run)'s number of rankings and each topic's target.
+        """
+        names = run_names(runs)
+        for run in runs:
+            _in_order(run, options.order)  # a run that cannot be ranked so: before notices
+        seqs = [self._seq_of(run) for run in runs]
+        chosen = None
+        if self.topics is not None:
+            have = {t for run in runs for t in run.topics}
+            chosen = set(_inputs.topics_of(self.topics, have, "runs"))
+        self.universe = universe = _inputs.Universe(self.dims)
+        if self.edition == 2021:
+            _inputs.require_unknown(self.dims)
+        _inputs.multi_hot_notice(self.dims, universe)
+        ranked = self._cut(runs, seqs, chosen, options.order)
+        found: set = set()
+        for run, (lines, _, _) in zip(runs, ranked, strict=True):
+            found.update(run.topics[t] for t in np.unique(run.topic_ids[lines]).tolist())
+        topics = sorted(found)
+        q = _inputs.relevant(qrels)
+        self.tt = tt = self._targets(q, topics)
+        if self.on_targets is not None:
+            self.on_targets(tt)
+
+        t_index = {t: i for i, t in enumerate(topics)}
         q_index = {t: i for i, t in enumerate(q.topics)}
-        q_of = np.asarray([q_index.get(t, -1) for t in run.topics], dtype=np.int64)
-        self.pages = run.pages[self.lines]
-        self.relevant = _pairs(q_of[run.topic_ids[self.lines]], self.pages, q)
-        self.row, self.known = plan.universe.lookup(self.pages)
+        tt_index = {t: i for i, t in enumerate(tt.topics)}
+        n_rel = np.bincount(q.topic_ids, minlength=len(q.topics))
+        self.target = np.asarray([tt_index.get(t, -1) for t in topics], dtype=np.int64)
+        self.n_relevant = np.asarray(
+            [n_rel[q_index[t]] if t in q_index else 0 for t in topics], dtype=np.int64
+        )
+        judged = KeyTable(q.topic_ids, q.docs) if len(q.docs) else None
 
+        def look_up(r: int):
+            """Run r's kept lines: their topic, relevance and alignment row."""
+            run, (lines, _, _) = runs[r], ranked[r]
+            table_topic = np.asarray([t_index.get(t, -1) for t in run.topics], np.int64)
+            in_qrels = np.asarray([q_index.get(t, len(q.topics)) for t in run.topics], np.int64)
+            pages = run.docs[lines]
+            rel = np.zeros(len(lines), dtype=bool)
+            if judged is not None and len(lines):
+                rel = judged.find(in_qrels[run.topic_ids[lines]], pages) >= 0
+            row, known = universe.lookup(pages)
+            return table_topic[run.topic_ids[lines]], rel, np.where(known, row, -1)
 
-def _topic_rows(plan: Plan, tt: TopicTargets, run, topics, *, explicit: bool):
-    """Each topic's target (an index into ``tt``) and its count of relevant pages.
+        looked = thread_map(look_up, range(len(runs)), n_jobs=threads)
+        explicit = self.targets is not None
+        n_t, n_r = len(topics), len(runs)
+        lengths = np.zeros((n_t, n_r), dtype=np.int64)
+        for r, (tix, _, _) in enumerate(looked):
+            lengths[:, r] = np.bincount(tix, minlength=n_t)
+        for r, (run, (lines, _, _), (tix, rel, row)) in enumerate(
+            zip(runs, ranked, looked, strict=True)
+        ):
+            self._check_run(run, lines, tix, rel, row, lengths[:, r], topics, q, explicit)
+        offsets = (np.cumsum(lengths.ravel()) - lengths.ravel()).reshape(n_t, n_r)
+        n = int(lengths.sum())
+        level = np.zeros(n, dtype=LEVEL_DTYPE)
+        self.rank = np.zeros(n, dtype=np.int64)
+        self.row = np.full(n, -1, dtype=np.int64)
+        self.n_rankings = np.zeros((n_t, n_r), dtype=np.int64)
+        self.unlisted = np.zeros(n_r, dtype=np.int64)
+        self.run_topics = []  # per run, its topics (indices) in its own order
+        for r, ((_, pos, code), (tix, rel, row)) in enumerate(zip(ranked, looked, strict=True)):
+            at = offsets[tix, r] + _core.positions_in_blocks(tix)
+            level[at] = rel
+            self.rank[at] = pos
+            self.row[at] = row
+            heads = _core.block_starts(code)
+            self.n_rankings[:, r] = np.bincount(tix[heads], minlength=n_t)
+            self.unlisted[r] = int((row < 0).sum())
+            self.run_topics.append(tix[_core.block_starts(tix)])
+        self.runs, self.topic_names, self.lengths = runs, topics, lengths
+        return RankedLists(tuple(topics), names, lengths, offsets, level, [], [], [])
 
-    A topic without a target, or without a relevant page where one is needed, is an
-    error naming the run file and the topic.
-    """
-    q = plan.qrels
-    t_index = {t: i for i, t in enumerate(tt.topics)}
-    q_index = {t: i for i, t in enumerate(q.topics)}
-    n_rel_q = np.bincount(q.topic_ids, minlength=len(q.topics))
-    need_rel = not (plan.edition == 2021 and plan.task == 2 and explicit)
-    target = np.empty(len(topics), dtype=np.int64)
-    n_rel = np.zeros(len(topics), dtype=np.int64)
-    for k, t in enumerate(topics):  # per topic, not per line
-        if t not in t_index:
-            how = (
-                f"the targets ({tt.source})"
-                if explicit
-                else f"the qrels ({q.source}), so its target cannot be built"
+    def _seq_of(self, run: Run) -> np.ndarray | None:
+        """Task 2: each line's ``seq_no``; Task 1: None, after checking one sample a topic."""
+        if self.task == 2:
+            return _io.seq_numbers(run)
+        k = len(run.samples)
+        if k > 1:
+            pairs = np.unique(run.topic_ids * k + run.sample_ids)
+            twice = np.flatnonzero(pairs[1:] // k == pairs[:-1] // k)
+            if len(twice):
+                t = int(pairs[twice[0]] // k)
+                lines = np.flatnonzero(run.topic_ids == t)
+                first = run.sample_ids[lines[0]]
+                j = int(lines[np.argmax(run.sample_ids[lines] != first)])
+                raise FileFormatError(
+                    run.source,
+                    run.line(j),
+                    f"Task 1 scores one ranking per topic; topic {run.topics[t]!r} of run "
+                    f"{run.name!r} has lines of sample {run.samples[run.sample_ids[j]]!r} "
+                    f"here and of sample {run.samples[first]!r} on line "
+                    f"{run.line(int(lines[0]))} (Task 2 scores several rankings of a topic)",
+                )
+        return None
+
+    def _cut(self, runs, seqs, wanted, order) -> list:
+        """Per run, its kept lines in rank order, their positions and rankings.
+
+        Each ranking (a topic; in Task 2 a topic and a ``seq_no``) in file order or by
+        score (``order``), then the edition's cut (``depth``, ``sequences``), with a
+        notice saying how many lines the edition's own cut leaves out.
+        """
+        kept = []
+        cut_lines = dropped = 0
+        for run, seq in zip(runs, seqs, strict=True):
+            in_order = _in_order(run, order)
+            _io.check_rankings(run, task=self.task, in_order=in_order)
+            code = run.topic_ids
+            if self.task == 2 and len(run.samples) > 1:
+                code = run.topic_ids * len(run.samples) + run.sample_ids
+            keep = np.ones(len(run), dtype=bool)
+            if wanted is not None:
+                keep &= np.asarray([t in wanted for t in run.topics], dtype=bool)[run.topic_ids]
+            if seq is not None and self.sequences is not None:
+                dropped += int((seq > self.sequences).sum())
+                keep &= seq <= self.sequences
+            lines = np.flatnonzero(keep)
+            if in_order:  # a ranking's lines are together: a topic's, in file order
+                lines = lines[np.argsort(run.topic_ids[lines], kind="stable")]
+                rising = (code[lines[1:]] == code[lines[:-1]]) & (
+                    run.scores[lines[1:]] > run.scores[lines[:-1]]
+                )
+                if rising.any() and run.order == "file":  # a file's order, not rows asked
+                    notice_rising(run, int(lines[1:][np.argmax(rising)]))
+            else:
+                lines = _by_score(run, lines, code)
+            pos = _core.positions_in_blocks(code[lines])
+            if self.depth is not None:
+                within = pos < self.depth
+                cut_lines += int((~within).sum())
+                lines, pos = lines[within], pos[within]
+            kept.append((lines, pos, code[lines]))
+        if cut_lines and self.edition_depth:
+            what = (
+                "the first 20 lines of each topic"
+                if self.task == 1
+                else "the first 6 lines of each ranking (a 'top 5' on a counter from 0)"
             )
+            notice(
+                f"edition 2021 scores {what}, as its official evaluation did; {cut_lines} "
+                "line(s) were left out (depth=None keeps them)"
+            )
+        if dropped and self.edition_sequences:
+            notice(
+                f"edition 2021 scores the rankings with seq_no <= {self.sequences}, as its "
+                f"official evaluation did; {dropped} line(s) of later rankings were left out "
+                "(sequences=None keeps them)"
+            )
+        return kept
+
+    def _targets(self, q: Qrels, topics: list) -> TopicTargets:
+        """The targets of the topics scored: read (``targets``) or built."""
+        names = tuple(d.name for d in self.dims)
+        if self.targets is None:
+            counts = np.bincount(q.topic_ids, minlength=len(q.topics))
+            with_pages = {t for t, c in zip(q.topics, counts.tolist(), strict=True) if c > 0}
+            wanted = [t for t in topics if t in with_pages]  # the others: an error later
+            return build(
+                q,
+                self.dims,
+                self.universe,
+                wanted,
+                task=self.task,
+                edition=self.edition,
+                backgrounds=self.backgrounds,
+                work=_inputs.as_work(self.work),
+            )
+        tt = as_targets(self.targets, self.dims)
+        if tt.dimensions != names or tt.categories != tuple(d.categories for d in self.dims):
             raise ValueError(
-                f"{run.source}: topic {t!r} of run {run.name!r} has no target in {how}; "
-                "leave it out with topics="
+                f"The targets ({tt.source}) are over the dimensions {list(tt.dimensions)} "
+                f"with other categories or order than the evaluation's {list(names)}."
             )
-        target[k] = t_index[t]
-        n_rel[k] = n_rel_q[q_index[t]] if t in q_index else 0
-        if need_rel and n_rel[k] == 0:
+        if self.edition == 2021 and self.task == 1 and len(tt.topics):
+            at_u = tt.targets._at(np.arange(len(tt.topics)), np.zeros(len(tt.topics), np.int64))
+            put = (at_u != 0) & tt.targets.defined.reshape(-1)  # an undefined target is NaN
+            if put.any():
+                i = int(np.argmax(put))
+                raise ValueError(
+                    f"{tt.source}: the target of topic {tt.topics[i]!r} puts "
+                    f"{float(at_u[i]):.10g} on the all-unknown cell; 2021 Task 1 removes "
+                    "that cell, so it must be 0 (or absent)"
+                )
+        return tt
+
+    def _check_run(self, run, lines, tix, rel, row, counts, topics, q, explicit) -> None:
+        """Check what one run's kept lines need; errors name its file and topic, or line.
+
+        A target and relevant pages for each of its topics, rankings of at most N
+        pages (Task 1), relevant pages in the tables (2022 Task 2).
+        """
+        own = tix[_core.block_starts(tix)]  # its topics, in its own order
+        no_target = self.target[own] < 0
+        need_rel = not (self.edition == 2021 and self.task == 2 and explicit)
+        bad = no_target | (need_rel & (self.n_relevant[own] == 0))
+        if bad.any():
+            k = int(np.argmax(bad))
+            t = topics[own[k]]
+            if no_target[k]:
+                how = (
+                    f"the targets ({self.tt.source})"
+                    if explicit
+                    else f"the qrels ({q.source}), so its target cannot be built"
+                )
+                raise ValueError(
+                    f"{run.source}: topic {t!r} of run {run.name!r} has no target in {how}; "
+                    "leave it out with topics="
+                )
             raise ValueError(
                 f"{run.source}: topic {t!r} of run {run.name!r} has no relevant page in the "
                 f"qrels ({q.source}); leave it out with topics="
             )
-    return target, n_rel
+        if self.task == 1:
+            over = counts[own] > self.N
+            if over.any():
+                t = int(own[np.argmax(over)])
+                raise ValueError(
+                    f"{run.source}: topic {topics[t]!r} of run {run.name!r} ranks "
+                    f"{int(counts[t])} pages, more than the target length {self.N} "
+                    "(target_len)"
+                )
+        elif self.edition == 2022:
+            stray = np.flatnonzero(rel & (row < 0))
+            if len(stray):
+                j = int(lines[stray[0]])
+                raise FileFormatError(
+                    run.source,
+                    run.line(j),
+                    f"relevant page {run.docs[j].decode('utf-8')!r} is in no alignment "
+                    "table; 2022 Task 2 looks up every retrieved relevant page",
+                )
 
+    # ----------------------------------------------------------------------- the kernel
+    def attach(self, lists: RankedLists) -> None:
+        """Where each measure overflows float64, filled by the blocks scored."""
+        self.overflow = np.zeros((len(MEASURES[self.task]),) + lists.lengths.shape, bool)
 
-def _score_run(plan: Plan, tt: TopicTargets, run, lines, pos, measures, *, explicit: bool):
-    """One run's topics and measures (each (topics,)), with the run's notices."""
-    x = _Lines(plan, tt, run, lines, pos, explicit=explicit)
-    if plan.task == 1:
-        out, overflows = _task1_run(plan, tt, run, x, measures)
-    else:
-        out, overflows = _task2_run(plan, tt, run, x, measures)
-    for measure, over in overflows:
-        if over.any():
-            shown = ", ".join(repr(x.topics[k]) for k in np.flatnonzero(over)[:10].tolist())
-            notice(
-                f"run {run.name!r}: {measure} is NaN on topic(s) {shown}: its sums overflow "
-                "float64 (alignment or target values too large)"
+    def jobs(self, lists: RankedLists, wanted: frozenset) -> list:
+        """Blocks of consecutive topics of at most :data:`BLOCK_LINES` kept lines."""
+        per_topic = lists.lengths.sum(axis=1)
+        out, start, total = [], 0, 0
+        for t, n in enumerate(per_topic.tolist()):  # per topic, not per line
+            if total and total + n > BLOCK_LINES:
+                out.append((start, t))
+                start, total = t, 0
+            total += n
+        if start < len(per_topic):
+            out.append((start, len(per_topic)))
+        return out
+
+    def score(self, lists: RankedLists, job, wanted: frozenset):
+        """One block of topics, every run: each (topic, run) a group of the kernel."""
+        t0, t1 = job
+        n_r = len(lists.runs)
+        lengths = lists.lengths[t0:t1].ravel()
+        lo = int(lists.offsets[t0, 0])
+        hi = lo + int(lengths.sum())
+        group = np.repeat(np.arange(len(lengths)), lengths)
+        rank, row = self.rank[lo:hi], self.row[lo:hi]
+        rel, known = lists.level[lo:hi] > 0, row >= 0
+        tindex = np.repeat(self.target[t0:t1], n_r)
+        sizes = self.universe.sizes
+        if self.task == 1:
+            out, overflow = score_task1(
+                len(lengths),
+                group[rel],
+                rank[rel],
+                group[known],
+                rank[known],
+                self.universe.take(row[known]),
+                sizes,
+                np.repeat(np.maximum(self.n_relevant[t0:t1], 1), n_r),
+                self.tt.targets,
+                tindex,
+                edition=self.edition,
+                N=self.N,
             )
-    return x.topics, out
-
-
-def _task1_run(plan: Plan, tt: TopicTargets, run, x: _Lines, measures):
-    """Task 1 of one run's lines: nDCG, AWRF, their product; the run's notices."""
-    T = len(x.topics)
-    n = np.bincount(x.group, minlength=T)
-    over = np.flatnonzero(n > plan.N)
-    if len(over):
-        k = int(over[0])
-        raise ValueError(
-            f"{run.source}: topic {x.topics[k]!r} of run {run.name!r} ranks {int(n[k])} "
-            f"pages, more than the target length {plan.N} (target_len)"
-        )
-    known, rel = x.known, x.relevant
-    out, overflow = score_task1(
-        T,
-        x.group[rel],
-        x.rank[rel],
-        x.group[known],
-        x.rank[known],
-        plan.universe.take(x.row[known]),
-        plan.universe.sizes,
-        x.n_relevant,
-        tt.targets,
-        x.target,
-        edition=plan.edition,
-        N=plan.N,
-    )
-    if plan.edition == 2022 and not known.all():
-        notice(
-            f"run {run.name!r}: {int((~known).sum())} of {len(known)} ranked pages are in "
-            "no alignment table; edition 2022 gives them no exposure (their attention is "
-            "lost)"
-        )
-    nan = [x.topics[k] for k in np.flatnonzero(np.isnan(out["AWRF"]) & ~overflow).tolist()]
-    if nan:
-        notice(
-            f"run {run.name!r}: AWRF is undefined (NaN) on topic(s) "
-            f"{', '.join(map(repr, nan[:10]))}{' ...' if len(nan) > 10 else ''}: no ranked "
-            "page with alignment, or an undefined target"
-        )
-    return out, [(measures[1], overflow)]  # AWRF, and with it the product
-
-
-def _task2_run(plan: Plan, tt: TopicTargets, run, x: _Lines, measures):
-    """Task 2 of one run's lines: EE-L, EE-D, EE-R."""
-    if plan.edition == 2022:
-        stray = np.flatnonzero(x.relevant & ~x.known)
-        if len(stray):
-            i = int(stray[0])
-            raise ValueError(
-                f"{run.source}:{int(run.lines[x.lines[i]])}: relevant page "
-                f"{x.pages[i].decode('utf-8')!r} is in no alignment table; 2022 Task 2 "
-                "looks up every retrieved relevant page"
+            over = (overflow, overflow, overflow)  # AWRF, and with it the product
+        else:
+            counts = rel if self.edition == 2022 else known
+            out, over = score_task2(
+                len(lengths),
+                group[counts],
+                rank[counts],
+                self.n_rankings[t0:t1].ravel(),
+                self.universe.take(row[counts]),
+                sizes,
+                self.tt.targets,
+                tindex,
+                N=self.N,
             )
-    counts = x.relevant if plan.edition == 2022 else x.known
-    heads = _core.block_starts(x.group, run.seq[x.lines])  # a ranking's lines are together
-    out, over = score_task2(
-        len(x.topics),
-        x.group[counts],
-        x.rank[counts],
-        np.bincount(x.group[heads], minlength=len(x.topics)),
-        plan.universe.take(x.row[counts]),
-        plan.universe.sizes,
-        tt.targets,
-        x.target,
-        N=plan.N,
-    )
-    return out, list(zip(measures, over, strict=True))
+        shape = (t1 - t0, n_r)
+        for m, mask in enumerate(over):
+            self.overflow[m, t0:t1] = mask.reshape(shape)
+        keys = MEASURES[self.task]
+        return np.arange(t0, t1), [
+            (name, out[key].reshape(shape)) for name, key in zip(self.names, keys, strict=True)
+        ]
 
+    def finish(self, values: dict, covered: np.ndarray, wanted: frozenset) -> list:
+        """Each run's notices, in run order; the measures of an evaluation of no topic."""
+        for r, run in enumerate(self.runs):
+            self._notices(r, run, values)
+        n_r = len(self.runs)
+        return [(name, np.zeros((0, n_r))) for name in self.names if name not in values]
 
-def _pairs(topic_ids: np.ndarray, pages: np.ndarray, q: _io.FairQrels):
-    """Whether each (topic index of the qrels, page) is relevant; -1: a topic it lacks."""
-    if len(q.pages) == 0 or len(pages) == 0:
-        return np.zeros(len(pages), bool)
-    table = KeyTable(q.topic_ids, q.pages)
-    return table.find(np.where(topic_ids < 0, len(q.topics), topic_ids), pages) >= 0
+    def _notices(self, r: int, run, values: dict) -> None:
+        """Run r's notices: pages in no table (2022 Task 1), undefined AWRF, overflows."""
+        own = self.run_topics[r]
+        if not len(own):
+            return
+        topics = self.topic_names
+        over = self.overflow[:, own, r]
+        if self.task == 1:
+            n = int(self.lengths[:, r].sum())
+            if self.edition == 2022 and self.unlisted[r]:
+                notice(
+                    f"run {run.name!r}: {int(self.unlisted[r])} of {n} ranked pages are in "
+                    "no alignment table; edition 2022 gives them no exposure (their "
+                    "attention is lost)"
+                )
+            awrf = values[self.names[1]][own, r]
+            nan = [topics[t] for t in own[np.isnan(awrf) & ~over[1]].tolist()]
+            if nan:
+                notice(
+                    f"run {run.name!r}: AWRF is undefined (NaN) on topic(s) "
+                    f"{', '.join(map(repr, nan[:10]))}{' ...' if len(nan) > 10 else ''}: "
+                    "no ranked page with alignment, or an undefined target"
+                )
+            flagged = [(self.names[1], over[1])]
+        else:
+            flagged = list(zip(self.names, over, strict=True))
+        for name, mask in flagged:
+            if mask.any():
+                shown = ", ".join(repr(topics[t]) for t in own[mask][:10].tolist())
+                notice(
+                    f"run {run.name!r}: {name} is NaN on topic(s) {shown}: its sums overflow "
+                    "float64 (alignment or target values too large)"
+                )

@@ -1,6 +1,7 @@
 """The inputs of a TREC Fair evaluation as given, turned into checked objects once.
 
-Qrels, runs, work levels and backgrounds as objects or files; the dimensions and the
+Qrels (files read by the track's reader, or any input of :func:`fairconv.io.as_qrels`),
+work levels and backgrounds as objects or files; the dimensions and the
 pages every alignment table lists (:class:`Universe`, looked up by id). Every check
 names the parameter the user wrote.
 """
@@ -8,8 +9,6 @@ names the parameter the user wrote.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
-from functools import partial
 
 import numpy as np
 
@@ -27,7 +26,9 @@ from .._validation import (
     kind_of,
     notice,
 )
+from ..io import Qrels
 from ..io import _trecfair as _io
+from ..io import as_qrels as io_as_qrels
 from ..results import few
 
 
@@ -211,14 +212,40 @@ def given(value, param: str, cls: type, reader, what: str, *, key: str = ""):
     if not (hasattr(value, "read") or isinstance(value, (str, bytes, os.PathLike))):
         got = kind_of(value) + (f" for {key!r}" if key else "")
         if hasattr(value, "columns"):  # a DataFrame
-            got += " (TREC Fair inputs are read from files: write the frame to one)"
+            got += f" ('{param}' is read from a file: write the frame to one)"
         raise fail_type(param, f"{what}, a path or an open file", got)
     return reader(value)
 
 
-def as_qrels(qrels) -> _io.FairQrels:
-    """Qrels as given: a FairQrels, or a file to read."""
-    return given(qrels, "qrels", _io.FairQrels, _io.read_qrels, "be a FairQrels (read_qrels)")
+def as_qrels(qrels) -> Qrels:
+    """Qrels as given: a file, or any input of :func:`fairconv.io.as_qrels`.
+
+    A file is the track's topic file or TREC qrels; other inputs are a Qrels, a
+    DataFrame, a dict or records.
+    """
+    if isinstance(qrels, (str, bytes, os.PathLike)) or hasattr(qrels, "read"):
+        return _io.read_qrels(qrels)
+    return io_as_qrels(qrels)
+
+
+def relevant(qrels: Qrels) -> Qrels:
+    """The relevant judgments (level above 0) of qrels, every topic kept.
+
+    TREC Fair's relevance is binary: a page is relevant or not judged relevant.
+    """
+    rel = qrels.levels > 0
+    if rel.all():
+        return qrels
+    lines = np.flatnonzero(rel) + 1 if qrels.lines is None else qrels.lines[rel]
+    return Qrels(
+        qrels.source,
+        qrels.topics,
+        qrels.topic_ids[rel],
+        qrels.docs[rel],
+        qrels.levels[rel],
+        lines,
+        index=qrels.index,
+    )
 
 
 def as_work(work):
@@ -226,30 +253,3 @@ def as_work(work):
     if work is None:
         return None
     return given(work, "work", _io.WorkLevels, _io.read_work, "be WorkLevels (read_work)")
-
-
-def as_runs(runs, task) -> list:
-    """Runs as given: a run (FairRun or file) or a non-empty sequence; distinct names."""
-    if (
-        isinstance(runs, (str, bytes, _io.FairRun))
-        or hasattr(runs, "read")
-        or hasattr(runs, "__fspath__")
-    ):
-        runs = [runs]
-    if not isinstance(runs, Sequence) or len(runs) == 0:
-        raise fail_type(
-            "runs", "be a run (path or FairRun) or a non-empty sequence of them", kind_of(runs)
-        )
-    read = partial(_io.read_run, task=task)
-    out = [given(r, "runs", _io.FairRun, read, "hold runs: FairRun (read_run)") for r in runs]
-    for r in out:
-        if r.task != task:
-            raise ValueError(f"{r.source}: a Task {r.task} run given to a Task {task} evaluation")
-    names = [r.name for r in out]
-    if len(set(names)) != len(names):
-        twice = next(n for i, n in enumerate(names) if n in names[:i])
-        first, second = (r.source for r in out if r.name == twice)
-        raise ValueError(
-            f"two runs are named {twice!r} ({first} and {second}); give runs distinct names"
-        )
-    return out

@@ -151,12 +151,17 @@ def measure_names(dimensions: Sequence[str], /, *, task: int) -> tuple[str, ...]
     ('nDCG', 'AWRF[geography,gender]', 'nDCG*AWRF[geography,gender]')
     """
     task = check_int_choice(task, "task", _io.TASKS)
+    return tuple(map(str, names_of(dimensions, task)))
+
+
+def names_of(dimensions: Sequence[str], task: int) -> tuple[MeasureName, ...]:
+    """:func:`measure_names` as :class:`~fairconv.results.MeasureName` (task checked)."""
     group = ",".join(dimensions)
     if task == 1:
         bases: tuple[str, ...] = ("nDCG", "AWRF", MeasureName.join("nDCG", "AWRF", product=True))
     else:
         bases = tuple(MeasureName.join("EE", x) for x in "LDR")
-    return tuple(str(MeasureName(b, None, None if b == "nDCG" else group)) for b in bases)
+    return tuple(MeasureName(b, None, None if b == "nDCG" else group) for b in bases)
 
 
 def check_target_len(value, task: int, edition: int) -> int:

@@ -676,8 +676,9 @@ def build_targets(
 
     Parameters
     ----------
-    qrels : FairQrels or path
-        The relevant pages (:func:`read_qrels`).
+    qrels : Qrels, path, DataFrame, dict or records
+        The relevant pages (level above 0): the track's files (:func:`read_qrels`) or
+        any input of :func:`fairconv.io.as_qrels`.
     dimensions : sequence of Dimension
         The alignment tables (:func:`read_alignment`, :func:`read_metadata`).
     task : {1, 2}
@@ -719,7 +720,7 @@ def build_targets(
     task = check_int_choice(task, "task", _io.TASKS)
     edition = check_int_choice(edition, "edition", _io.EDITIONS)
     dims = _inputs.dimension_list(dimensions)
-    q = _inputs.as_qrels(qrels)
+    q = _inputs.relevant(_inputs.as_qrels(qrels))
     universe = _inputs.Universe(dims)
     work = _inputs.as_work(work)
     counts = np.bincount(q.topic_ids, minlength=len(q.topics))
@@ -732,7 +733,10 @@ def build_targets(
 
 
 def build(q, dims, universe, wanted, *, task, edition, backgrounds, work) -> TopicTargets:
-    """The targets of the topics ``wanted`` (each with a relevant page), with the notices."""
+    """The targets of the topics ``wanted`` (each with a relevant page), with the notices.
+
+    ``q`` holds the relevant pages alone (:func:`fairconv.trecfair._inputs.relevant`).
+    """
     if edition == 2021:
         _inputs.require_unknown(dims)
     bgs = {j: b for j, b in enumerate(_inputs.backgrounds_for(backgrounds, dims)) if b is not None}
@@ -748,7 +752,7 @@ def build(q, dims, universe, wanted, *, task, edition, backgrounds, work) -> Top
     t_of = slot[q.topic_ids[take]]
     order = np.argsort(t_of, kind="stable")
     take, t_of = take[order], t_of[order]
-    pages = q.pages[take]
+    pages = q.docs[take]
     pos, known = universe.lookup(pages)
     if edition == 2022 and not known.all():
         i = int(np.argmin(known))
