@@ -104,6 +104,33 @@ def caller() -> str:
     return _CALLER.get() or "fairconv"
 
 
+_PLACEHOLDER = re.compile(r"^([ \t]*)\{([A-Za-z_][A-Za-z0-9_]*)\}[ \t]*$", re.MULTILINE)
+
+
+def fill_doc(**parts: str) -> Callable[[F], F]:
+    """Decorator that writes shared docstring text into a docstring, once, at import.
+
+    A line of the docstring that is ``{name}`` alone becomes ``parts[name]``, each of
+    its lines indented as the placeholder was, so that the text of options several
+    functions share (the conversation measures' ``L``, ``lmax``, ...) is written in
+    one place and every docstring reads as plain numpydoc (``help()``, Sphinx,
+    numpydoc's validation). Apply it below :func:`public`. A placeholder without its
+    part is an error at import.
+    """
+
+    def fill(obj: F) -> F:
+        def line(match: re.Match) -> str:
+            indent, name = match.groups()
+            if name not in parts:
+                raise KeyError(f"{obj.__qualname__}'s docstring has no text for {{{name}}}")
+            return "\n".join(indent + t if t else t for t in parts[name].split("\n"))
+
+        obj.__doc__ = _PLACEHOLDER.sub(line, obj.__doc__ or "")
+        return obj
+
+    return fill
+
+
 def moved(module: str, home: str, names: Mapping[str, Any]) -> Callable[[str], Any]:
     """The ``__getattr__`` of a module whose public ``names`` moved to the module ``home``.
 
@@ -797,9 +824,17 @@ def json_repr(value) -> str:
 class FileFormatError(ValueError):
     r"""A file that does not follow its format; the message starts with ``file:line:``.
 
-    ``path`` names the input (a path, a file object's name, ``qrels DataFrame``);
-    ``line`` is its line (or row), or None (or 0) for the input as a whole; ``message``
-    is what is wrong there. Exported as ``fairconv.io.FileFormatError``.
+    Exported as ``fairconv.io.FileFormatError``.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The input: a path, a file object's name, ``qrels DataFrame``.
+    line : int or str or None
+        Its line (or row, with its index label), or None (or 0) for the input as a
+        whole.
+    message : str
+        What is wrong there.
 
     Examples
     --------

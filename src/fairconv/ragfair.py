@@ -47,11 +47,12 @@ from ._validation import (
     check_weights,
     fail,
     file_error,
+    fill_doc,
     moved,
     public,
 )
 from .divergences import AttributeSet, resolve_divergence
-from .gfr import _padded, _stop
+from .gfr import RANKED_DOCS, _padded, _stop
 from .io import _answers
 from .io._answers import answer_distributions
 from .io._tables import Qrels, Run
@@ -160,6 +161,7 @@ def gf_gen(answer_distribution, target, /, *, divergence: str) -> np.ndarray:
     answer_distribution : array_like, shape (..., G)
         d_A; an all-NaN row marks an answer naming no relevant entity (GF-Gen = 0).
     target : array_like, shape (G,) or broadcastable
+        The target distribution over the G groups.
     divergence : {'JSD', 'NMD', 'RNOD'}
         Case-insensitive.
 
@@ -397,6 +399,7 @@ def ragfair(
         d_A of each answer per attribute set; all-NaN rows for answers naming no
         relevant entity (:func:`answer_distributions`).
     attribute_sets : sequence of AttributeSet
+        Targets and default divergences, in the order of ``answer_distributions``.
     lengths : array_like of int, shape (...), optional
         List lengths; default K. Positions at or beyond them are neither checked nor
         used.
@@ -461,6 +464,7 @@ def _set_weights(weights, n_sets):
 
 # --------------------------------------------------------------------------- evaluation
 @public
+@fill_doc(**RANKED_DOCS)
 def evaluate(
     qrels: Qrels,
     runs: Sequence[Run],
@@ -481,8 +485,7 @@ def evaluate(
 
     Parameters
     ----------
-    qrels, runs, attributes
-        As :func:`fairconv.gfr.evaluate`; each attribute set covers its gmemb topics.
+    {inputs}
     answers : Answers, path, file object, DataFrame or records
         Any input of :func:`fairconv.io.as_answers`, read with the attribute sets
         scored. One answer per (run, topic); an answer's ``run`` must be a run's tag (or empty,
@@ -499,8 +502,10 @@ def evaluate(
         topic they are renormalised over the sets that cover it (default equal). Where
         every set covering a topic has weight 0, the overall values are undefined
         there (NaN).
-    gains, order, duplicates, nonrelevant_membership, n_jobs
-        As :func:`fairconv.gfr.evaluate`.
+    gains : sequence of float
+        Gains of levels 1..lmax for the ERR decay of GF-Re (default 1, 3).
+    {join}
+    {n_jobs}
 
     Returns
     -------
