@@ -46,8 +46,15 @@ __all__ = ["Answers", "answer_distributions", "answers_from_records", "read_answ
 class Answers:
     """Generated answers: per (run, topic), each attribute set's answer distribution.
 
-    ``distributions[name]`` is (n, G) with NaN rows for answers that name no relevant
-    entity; ``runs``, ``topics`` and ``sources`` have one entry per answer.
+    Parameters
+    ----------
+    runs, topics : tuple of str, length n
+        The run and the topic of each answer.
+    distributions : dict of str to ndarray of float, shape (n, G)
+        Each attribute set's answer distribution per answer, by the set's name; NaN
+        rows for answers that name no relevant entity.
+    sources : tuple of str, length n
+        Where each answer came from (``file:line``).
 
     Examples
     --------
@@ -84,6 +91,7 @@ def answer_distributions(
         Per answer, its entities as ``{"level": l, "groups": {name: vector}}``; a
         missing or null level is 0, and entities of level 0 do not count.
     attribute_sets : sequence of AttributeSet
+        The sets whose vectors the entities give, by name.
     sources : sequence of str, optional
         Where each answer comes from (``file:line``), for messages.
 

@@ -82,6 +82,13 @@ _TEXT_STEP = 1 << 25  # bytes of text analysed at once
 class Turn:
     """A turn: role ``"U"`` or ``"S"`` and its 1-based inclusive word span.
 
+    Parameters
+    ----------
+    role : {'U', 'S'}
+        User or system.
+    start, end : int
+        The turn's first and last word, 1-based, inclusive.
+
     Examples
     --------
     >>> turns_of("U:Who is it S:Yoshua Bengio")
@@ -305,6 +312,20 @@ class Nugget:
     nonrelevant nugget (level 0). ``turn`` is the 1-based system turn, needed only when
     the conversation has neither text nor turns.
 
+    Parameters
+    ----------
+    start, end : int
+        The nugget's first and last word in the conversation, 1-based, inclusive.
+    level : int, default 0
+        Its relevance level (0: nonrelevant).
+    entity : str, optional
+        The entity it mentions; a later relevant mention of the same entity in the
+        conversation earns nothing when duplicates are removed.
+    groups : mapping of str to sequence of float, optional
+        The membership vector of each attribute set, by the set's name.
+    turn : int, optional
+        The 1-based system turn that holds it.
+
     Examples
     --------
     >>> n = Nugget(4, 5, level=2, entity="yb", groups={"PRONOUN": [1, 0, 0]})
@@ -326,6 +347,19 @@ class Conversation:
 
     Give ``text`` (turns and length follow from it), or ``turns`` and ``length``, or
     neither (then every nugget needs its system ``turn``).
+
+    Parameters
+    ----------
+    topic, run : str
+        The topic and the run.
+    nuggets : sequence of Nugget, optional
+        Its nuggets, in any order.
+    text : str, optional
+        The conversation's text, turns marked by ``U:`` and ``S:`` (:func:`turns_of`).
+    turns : sequence of Turn, optional
+        The turns, when there is no text.
+    length : int, optional
+        The number of words, with ``turns``.
 
     Examples
     --------
@@ -357,6 +391,12 @@ class Conversation:
     def to_json(self) -> dict:
         """The JSON Lines record of docs/formats.md.
 
+        Returns
+        -------
+        dict
+            ``topic``, ``run``, then ``text`` (or ``turns`` and ``length``) and ``nuggets``,
+            each nugget's fields that are set.
+
         Examples
         --------
         >>> c = Conversation("T1", "my-run", (Nugget(4, 5, 2),), text="U:Who is it S:Yoshua Bengio")
@@ -387,6 +427,16 @@ class Conversation:
     @public
     def from_json(cls, record: dict, /) -> Conversation:
         """A conversation from its JSON record (no checks: see :func:`batch_from_records`).
+
+        Parameters
+        ----------
+        record : dict
+            A record of a conversations file (docs/formats.md).
+
+        Returns
+        -------
+        Conversation
+            The record's conversation, unchecked.
 
         Examples
         --------
@@ -426,10 +476,10 @@ class ConversationBatch:
     :func:`fairconv.io.read_conversations`);
     the measures read its arrays and never change them.
 
-    Attributes
+    Parameters
     ----------
-    topics, runs, sources : tuple of str
-        Per conversation; ``sources[c]`` names where it came from (``file:line``).
+    topics, runs : tuple of str
+        The topic and the run of each conversation.
     offsets : ndarray of int, shape (conversations + 1,)
         Nuggets of conversation c are ``offsets[c]:offsets[c+1]``.
     start, end, level, turn, entity : ndarray of int, shape (nuggets,)
@@ -439,7 +489,10 @@ class ConversationBatch:
         Membership vectors per attribute set; NaN rows where a nugget gives none.
     system_turns, lengths : ndarray of int, shape (conversations,)
         Number of system turns and of words (-1 when the record does not say).
+    sources : tuple of str
+        Per conversation, where it came from (``file:line``).
     attributes : tuple of AttributeSet
+        The attribute sets of ``groups``, in order.
 
     Examples
     --------
@@ -539,6 +592,23 @@ class ConversationBatch:
         same conversation earns nothing (Sakai, EVIA 2023, Section 5): its words count
         as nonrelevant. Levels above ``lmax`` are an error.
 
+        Parameters
+        ----------
+        lmax : int
+            The highest level allowed.
+        dedupe : bool, default True
+            Zero the later relevant mentions of an entity; False returns a copy of ``level``.
+
+        Returns
+        -------
+        ndarray of int, shape (nuggets,)
+            Each nugget's level, with the later mentions of a credited entity at 0.
+
+        Raises
+        ------
+        ValueError
+            For a level above ``lmax``, naming the conversation and the nugget.
+
         Examples
         --------
         >>> a = AttributeSet("A", [0.5, 0.5], "nominal")
@@ -559,6 +629,16 @@ class ConversationBatch:
     @public
     def check_relevant_groups(self, relevant: np.ndarray, /) -> None:
         """Every relevant nugget must give a membership vector for every attribute set.
+
+        Parameters
+        ----------
+        relevant : ndarray of bool, shape (nuggets,)
+            Which nuggets are relevant.
+
+        Raises
+        ------
+        ValueError
+            For the first relevant nugget without a vector, naming its conversation.
 
         Examples
         --------
@@ -590,12 +670,14 @@ def batch_from_conversations(
     Parameters
     ----------
     conversations : sequence of Conversation
+        The conversations, in any order.
     attribute_sets : sequence of AttributeSet
         The sets whose memberships the nuggets give under ``groups``.
 
     Returns
     -------
     ConversationBatch
+        The conversations' nuggets as arrays, sorted by position.
 
     Raises
     ------

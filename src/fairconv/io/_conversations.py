@@ -45,6 +45,16 @@ def read_attribute_sets(path, /) -> list[AttributeSet]:
     The file is an object mapping each set's name to ``{"target": [...] | "golddistr
     path", "scale": "nominal" | "ordinal", "divergence": optional}``.
 
+    Parameters
+    ----------
+    path : str, os.PathLike or file
+        The JSON file; a golddistr path in it is relative to the file's folder.
+
+    Returns
+    -------
+    list of AttributeSet
+        The sets in the order of the file.
+
     Raises
     ------
     ValueError
@@ -221,6 +231,7 @@ def write_conversations(
     Parameters
     ----------
     conversations : sequence of Conversation
+        The conversations to write, one record each, in order.
     out : path or text file
         Where to write: an open file is written into; a path is written whole or not
         at all (the output rule of every writer), never over a file unless

@@ -45,7 +45,7 @@ class MatchLabels:
 
     Built and checked by :func:`labels_from_records` or :func:`fairconv.io.read_labels`.
 
-    Attributes
+    Parameters
     ----------
     runs, topics, turns : tuple of str, length n
         The ids of each evaluated turn.

@@ -73,6 +73,7 @@ def anova2(scores, /, *, alpha: float = 0.05, runs=None) -> Anova2Result:
     Parameters
     ----------
     scores : array_like, shape (topics, runs)
+        One score per topic (row) and run (column), finite.
     alpha : float
         For the per-run 100(1 - alpha)% intervals (conditional on these topics).
     runs : sequence of str, optional
@@ -161,6 +162,7 @@ def tukey_hsd(scores, /, *, alpha: float = 0.05, runs=None) -> TukeyHSDResult:
     Parameters
     ----------
     scores : array_like, shape (topics, runs)
+        One score per topic (row) and run (column), finite.
     alpha : float
         For the simultaneous 100(1 - alpha)% confidence intervals.
     runs : sequence of str, optional
@@ -455,6 +457,7 @@ def randomised_tukey_hsd(
     Parameters
     ----------
     scores : array_like, shape (topics, runs)
+        One score per topic (row) and run (column), finite.
     n_resamples : int
         B trials; all (m!)^n row permutations are enumerated instead when there are
         no more than B (an exact p).
