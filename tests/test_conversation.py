@@ -248,3 +248,23 @@ def test_a_file_read_in_blocks_is_the_batch_of_all_its_records(tmp_path_factory,
         assert getattr(read, name).tolist() == getattr(whole, name).tolist(), name
     assert read.groups["A"].tolist() == whole.groups["A"].tolist()
     assert (read.topics, read.runs, read.sources) == (whole.topics, whole.runs, whole.sources)
+
+
+def test_every_conversation_measure_documents_its_options_with_the_one_text():
+    """The options' text is written once (conversation.OPTIONS) and is what every
+    signature that takes an option says of it, as plain numpydoc."""
+    import inspect
+
+    from fairconv import gfrc, gfrc2
+    from fairconv.conversation import OPTIONS, ConversationOptions, option_docs
+
+    functions = [gfrc.gfrc, gfrc.evaluate, gfrc.turns, gfrc2.gfrc2, gfrc2.evaluate, gfrc2.clusters]
+    for f in functions:
+        doc = inspect.getdoc(f)
+        assert "{" + "options}" not in doc and "{" + "preset}" not in doc
+        for name in inspect.signature(f).parameters:
+            if name in OPTIONS:
+                assert option_docs(name) in doc, (f.__qualname__, name)
+    fields = inspect.getdoc(ConversationOptions)
+    assert option_docs(*OPTIONS, optional=False) in fields
+    assert set(OPTIONS) == set(ConversationOptions.__dataclass_fields__)

@@ -13,6 +13,7 @@ from fairconv._validation import (
     check_distributions,
     check_shape,
     deprecated,
+    fill_doc,
     notice,
 )
 
@@ -73,3 +74,33 @@ def test_a_distribution_over_one_group_when_the_caller_allows_it():
         check_distributions([1.0], "b")
     with calling("f"), pytest.raises(ValueError, match="at least 1 group on"):
         check_distributions(np.zeros(0), "b", min_groups=1)
+
+
+def test_fill_doc_writes_each_part_at_its_placeholder_indented():
+    @fill_doc(opts="a : int\n    The a.\n\nb : str")
+    def f():
+        """Summary.
+
+        Parameters
+        ----------
+        {opts}
+        c : {'x', 'y'}
+            Braces elsewhere stay: {not a placeholder}.
+        """
+
+    assert f.__doc__ == (
+        "Summary.\n\n        Parameters\n        ----------\n        a : int\n"
+        "            The a.\n\n        b : str\n        c : {'x', 'y'}\n"
+        "            Braces elsewhere stay: {not a placeholder}.\n        "
+    )
+
+
+def test_fill_doc_refuses_a_placeholder_without_its_part():
+    def f():
+        """Summary.
+
+        {missing}
+        """
+
+    with pytest.raises(KeyError, match=r"f's docstring has no text for \{missing\}"):
+        fill_doc(other="x")(f)
