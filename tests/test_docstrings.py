@@ -28,6 +28,7 @@ CHECKED = {
     "PR10": "a colon without a space before it (``x: int`` for ``x : int``)",
     "RT01": "a callable that returns something has no Returns",
     "RT02": "Returns gives the name of a single value, not its type",
+    "RT03": "a Returns entry has no description",
 }
 """The codes a docstring fails on, with what each means."""
 

@@ -601,6 +601,7 @@ def run_scatter(
     Returns
     -------
     matplotlib.figure.Figure
+        The figure: one labelled point per run.
 
     Raises
     ------

@@ -1079,6 +1079,7 @@ class ScoreTable:
         Returns
         -------
         ScoreTable
+            The same measures on the runs and topics kept, in the order given.
 
         Raises
         ------

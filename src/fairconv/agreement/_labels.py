@@ -674,6 +674,7 @@ def read_label_file(path, /) -> LabelMatrix:
     Returns
     -------
     LabelMatrix
+        One row per item, one column per rater, in order of first appearance.
 
     Raises
     ------

@@ -261,6 +261,7 @@ def read_answers(path, attribute_sets: Sequence[AttributeSet], /) -> Answers:
     Returns
     -------
     Answers
+        One entry per answer, in file order, with its distribution per attribute set.
 
     Raises
     ------
@@ -306,6 +307,7 @@ def as_answers(answers, attribute_sets: Sequence[AttributeSet], /) -> Answers:
     Returns
     -------
     Answers
+        One entry per answer, with its distribution per attribute set.
 
     Raises
     ------

@@ -81,6 +81,7 @@ def load_attribute(name: str, gmemb, target, scale: str, /, *, divergence=None) 
     Returns
     -------
     AttributeData
+        The attribute set with its memberships, checked against each other.
 
     Raises
     ------

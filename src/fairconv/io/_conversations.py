@@ -136,6 +136,7 @@ def read_conversations(paths, attribute_sets: Sequence[AttributeSet], /) -> Conv
     Returns
     -------
     ConversationBatch
+        The conversations' nuggets as arrays, checked, with the attribute sets.
 
     Raises
     ------

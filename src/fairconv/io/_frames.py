@@ -915,6 +915,7 @@ def as_runs(runs, /) -> list[Run]:
     Returns
     -------
     list of Run
+        One per run, in the order given.
 
     Raises
     ------
@@ -1067,6 +1068,7 @@ def as_memberships(memberships, /, *, n_groups: int | None = None) -> GroupMembe
     Returns
     -------
     GroupMemberships
+        One row per membership vector, in the input's order.
 
     Raises
     ------

@@ -376,6 +376,7 @@ def read_labels(path: str | os.PathLike[str], /) -> MatchLabels:
     Returns
     -------
     MatchLabels
+        One row per evaluated turn: its run, topic and turn ids and counts.
 
     Raises
     ------

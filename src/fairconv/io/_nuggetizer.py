@@ -694,6 +694,7 @@ def read_cone_rag(
     Returns
     -------
     ConeRagLabels
+        One row per evaluated (run, turn): the NtN and NtR counts.
 
     Raises
     ------
