@@ -29,6 +29,7 @@ CHECKED = {
     "RT01": "a callable that returns something has no Returns",
     "RT02": "Returns gives the name of a single value, not its type",
     "RT03": "a Returns entry has no description",
+    "GL07": "the sections are not in numpydoc's order",
 }
 """The codes a docstring fails on, with what each means."""
 

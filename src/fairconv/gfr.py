@@ -283,6 +283,11 @@ def gfr(
     TypeError
         For non-numeric arrays or attribute sets that are not :class:`AttributeSet`.
 
+    See Also
+    --------
+    evaluate : the same measures of runs read from files or frames, as a table.
+    measure_names : the keys of the dict, in output order.
+
     Notes
     -----
     .. math::
@@ -454,6 +459,11 @@ def evaluate(
     ValueError
         For a qrels level beyond the gain table, two attribute sets or runs with one
         name, bad options, or a doc listed twice (with ``duplicates='error'``).
+
+    See Also
+    --------
+    gfr : the same measures of padded arrays, as a dict.
+    fairconv.ragfair.evaluate : GF of generated answers against the same runs.
 
     Examples
     --------

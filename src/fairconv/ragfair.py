@@ -108,6 +108,11 @@ def rigf(gf_gen, gf_re, /) -> np.ndarray:
         do not broadcast, or a nonzero GF_Re so close to 0 (below about 1e-306 in
         magnitude) that the percentage exceeds the float range.
 
+    See Also
+    --------
+    gf_gen : GF of a generated answer.
+    ragfair : every measure of padded lists and answers.
+
     References
     ----------
     Z. Tao and T. Sakai, BREV-RAG 2025, Eq. 7.
@@ -171,6 +176,11 @@ def gf_gen(answer_distribution, target, /, *, divergence: str) -> np.ndarray:
         In [0, 1] (RNOD against a target with zero entries can go below 0); higher is
         fairer.
 
+    See Also
+    --------
+    adsim : an answer against its ranked list.
+    rigf : GF-Gen relative to GF-Re.
+
     Examples
     --------
     >>> round(float(gf_gen([0, 0, 1, 0], [0.25] * 4, divergence="RNOD")), 4)
@@ -200,6 +210,10 @@ def adsim(list_distribution, answer_distribution, /, *, divergence: str) -> np.n
     ndarray, shape (...)
         Higher means the answer keeps the list's exposure of groups; NaN where either
         distribution is missing.
+
+    See Also
+    --------
+    gf_gen : an answer against the target.
 
     References
     ----------
@@ -418,6 +432,13 @@ def ragfair(
         ADsim is NaN where the list has no relevant doc or the answer no relevant
         entity.
 
+    See Also
+    --------
+    evaluate : the same measures of runs and answers read from files, as a table.
+    gf_gen : GF of the answers alone.
+    adsim : the answers against the lists.
+    rigf : RIGF from GF-Gen and GF-Re.
+
     References
     ----------
     Z. Tao and T. Sakai, "Measuring Group Fairness Differences in RAG Pipelines: A
@@ -512,6 +533,11 @@ def evaluate(
     ScoreTable
         Measures as :func:`measure_names`. Undefined values are NaN and left out of
         the ``all`` means, whose coverage ``to_tsv`` reports as ``n[<measure>]``.
+
+    See Also
+    --------
+    ragfair : the same measures of padded arrays, as a dict.
+    fairconv.gfr.evaluate : GFR of the same runs.
 
     Examples
     --------

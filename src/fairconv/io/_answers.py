@@ -270,6 +270,10 @@ def read_answers(path, attribute_sets: Sequence[AttributeSet], /) -> Answers:
         the wrong type, a record without ``run`` among records with one, memberships
         of the wrong length or not summing to 1.
 
+    See Also
+    --------
+    as_answers : answers from a DataFrame or records.
+
     Examples
     --------
     >>> from fairconv.datasets import fairweb1_pilot, path
@@ -316,6 +320,10 @@ def as_answers(answers, attribute_sets: Sequence[AttributeSet], /) -> Answers:
         records:2``) and the field.
     TypeError
         For an input of another kind.
+
+    See Also
+    --------
+    read_answers : reads an answer file.
 
     Examples
     --------

@@ -686,6 +686,10 @@ def batch_from_conversations(
     ValueError
         For the errors of :func:`batch_from_records`, naming the conversation.
 
+    See Also
+    --------
+    batch_from_records : a batch from JSON records.
+
     Examples
     --------
     >>> from fairconv.datasets import load_case
@@ -799,6 +803,11 @@ def batch_from_records(
         conversation, in a user turn, across turns or overlapping, memberships of the
         wrong length or not summing to 1, turns that are not contiguous, a length
         that disagrees with the text or the turns.
+
+    See Also
+    --------
+    batch_from_conversations : a batch from Conversation records.
+    read_conversations : a batch from a file.
 
     Examples
     --------

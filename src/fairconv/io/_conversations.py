@@ -145,6 +145,11 @@ def read_conversations(paths, attribute_sets: Sequence[AttributeSet], /) -> Conv
         file, a record without ``run`` among records with one, and every rule of
         :func:`batch_from_records`.
 
+    See Also
+    --------
+    write_conversations : writes conversations as JSON Lines.
+    batch_from_records : a batch from records in memory.
+
     Examples
     --------
     >>> from fairconv.datasets import path
@@ -247,6 +252,10 @@ def write_conversations(
         open file.
     FileExistsError
         If a file is at the path ``out`` and ``overwrite`` is False.
+
+    See Also
+    --------
+    read_conversations : reads them back.
 
     Examples
     --------

@@ -722,6 +722,10 @@ def as_qrels(qrels, /) -> Qrels:
     TypeError
         For an input of another kind.
 
+    See Also
+    --------
+    read_qrels : reads a qrels file.
+
     Examples
     --------
     >>> q = as_qrels({"T1": {"a": 2, "b": 0}})
@@ -860,6 +864,11 @@ def as_run(run, /, *, name: str | None = None) -> Run:
     TypeError
         For an input of another kind.
 
+    See Also
+    --------
+    read_run : reads a run file.
+    as_runs : several runs at once.
+
     Examples
     --------
     >>> r = as_run({"T1": {"a": 0.5, "b": 0.9}}, name="bm25")
@@ -925,6 +934,11 @@ def as_runs(runs, /) -> list[Run]:
         For a single run in pytrec_eval's shape given where runs are expected (it
         would read its query ids as run names), or two mapping keys naming one run
         (``1`` and ``'1'``).
+
+    See Also
+    --------
+    as_run : one run.
+    read_run : reads a run file.
 
     Examples
     --------
@@ -1078,6 +1092,10 @@ def as_memberships(memberships, /, *, n_groups: int | None = None) -> GroupMembe
         length, a (topic, doc) listed twice.
     TypeError
         Naming the row: a vector given as a mapping or a set.
+
+    See Also
+    --------
+    read_gmemb : reads a gmemb file.
 
     Examples
     --------

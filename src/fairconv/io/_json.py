@@ -316,6 +316,10 @@ def iter_jsonl(
         For invalid text or JSON, a repeated key, too deep a nesting or no record,
         naming the file and line.
 
+    See Also
+    --------
+    read_json : one JSON value from a file.
+
     Examples
     --------
     >>> from fairconv.datasets import path
@@ -491,6 +495,10 @@ def read_json(path, /, *, max_depth: int = MAX_JSON_DEPTH):
     FileFormatError
         For an empty file, bytes that are not UTF-8, text that is not one JSON value,
         a duplicate key, a lone surrogate or nesting deeper than ``max_depth``.
+
+    See Also
+    --------
+    iter_jsonl : a JSON Lines input, line by line.
 
     Examples
     --------

@@ -153,6 +153,10 @@ def labels_from_records(
         from; a record without ``run`` among records with one); the message names the
         record and the field.
 
+    See Also
+    --------
+    read_labels : reads a labels file.
+
     References
     ----------
     Abbasiantaeb et al., Conversational Gold, Eqs. 4-6 (the sets behind the counts).
@@ -385,6 +389,10 @@ def read_labels(path: str | os.PathLike[str], /) -> MatchLabels:
     ValueError
         Naming the file, the line and the field: invalid JSON or UTF-8, an empty file,
         and every rule of :func:`fairconv.io.labels_from_records`.
+
+    See Also
+    --------
+    labels_from_records : the same labels from records.
 
     Examples
     --------

@@ -226,6 +226,10 @@ def read_qrels(path, /) -> Qrels:
     FileFormatError
         For a malformed line or a (topic, doc) judged twice, naming the line.
 
+    See Also
+    --------
+    as_qrels : qrels from a DataFrame, a dict or records.
+
     Examples
     --------
     >>> from fairconv.datasets import path
@@ -355,6 +359,11 @@ def read_gmemb(path, /, *, n_groups: int | None = None) -> GroupMemberships:
     FileFormatError
         For a malformed line, a vector not summing to 1 or a (topic, doc) given twice,
         naming the line.
+
+    See Also
+    --------
+    as_memberships : memberships from a DataFrame, a dict or records.
+    load_attribute : a gmemb file with its target.
 
     Examples
     --------
@@ -554,6 +563,11 @@ def read_run(path, /, *, name: str | None = None) -> Run:
     ------
     FileFormatError
         For a malformed line, naming it.
+
+    See Also
+    --------
+    as_run : a run from a DataFrame, a dict or records.
+    as_runs : several runs at once.
 
     Examples
     --------

@@ -93,6 +93,10 @@ def anova2(scores, /, *, alpha: float = 0.05, runs=None) -> Anova2Result:
         variance (F undefined), or sums of squares or CIs beyond the float range
         (scores above about 1e154).
 
+    See Also
+    --------
+    tukey_hsd : the pairs of runs, from the same residual variance.
+
     Notes
     -----
     .. math::
@@ -179,6 +183,11 @@ def tukey_hsd(scores, /, *, alpha: float = 0.05, runs=None) -> TukeyHSDResult:
     ------
     ValueError
         As :func:`anova2`.
+
+    See Also
+    --------
+    randomised_tukey_hsd : the same pairs by randomisation.
+    anova2 : the two-way ANOVA.
 
     Notes
     -----
@@ -479,6 +488,10 @@ def randomised_tukey_hsd(
     ValueError
         For the input errors of :func:`anova2` (a zero residual variance included: the
         effect sizes would be undefined).
+
+    See Also
+    --------
+    tukey_hsd : the same pairs from the studentized range.
 
     Notes
     -----
