@@ -104,3 +104,17 @@ def test_fill_doc_refuses_a_placeholder_without_its_part():
 
     with pytest.raises(KeyError, match=r"f's docstring has no text for \{missing\}"):
         fill_doc(other="x")(f)
+
+
+def test_renamed_keywords_keep_working_with_a_deprecation_naming_the_new_one():
+    from fairconv._validation import renamed
+
+    @renamed(old="new")
+    def f(*, new=0):
+        return new
+
+    with pytest.warns(DeprecationWarning, match=r"the 'old' parameter of .*f is now 'new'"):
+        assert f(old=3) == 3
+    assert f(new=4) == 4
+    with pytest.raises(TypeError, match=r"got both 'old' and 'new', its new name"):
+        f(old=1, new=2)

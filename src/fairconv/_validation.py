@@ -23,7 +23,7 @@ import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from types import FrameType
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import numpy as np
 
@@ -180,6 +180,59 @@ def deprecated(message: str) -> None:
     message says what to write instead.
     """
     _warn_at_user(message, DeprecationWarning)
+
+
+def renamed(**old_to_new: str) -> Callable[[F], F]:
+    """Decorator for keyword parameters (and a record's fields) that have a new name.
+
+    ``@renamed(groups="memberships")`` on a function: a call with ``groups=`` gives a
+    ``DeprecationWarning`` (:func:`deprecated`) that names the new keyword, and passes
+    the value as ``memberships``; both at once are a TypeError. On a dataclass, its
+    constructor takes the old keywords so, and each old attribute name reads the new
+    field with the same warning. The old names work for one release.
+    """
+
+    def wrap(obj: F) -> F:
+        owner = public_name(obj)
+        if isinstance(obj, type):
+            init = _renamed_call(obj.__init__, owner, old_to_new)  # type: ignore[misc]
+            obj.__init__ = init  # type: ignore[misc]
+            for old, new in old_to_new.items():
+                setattr(obj, old, _renamed_attribute(owner, old, new))
+            return obj
+        return cast(F, _renamed_call(obj, owner, old_to_new))
+
+    return wrap
+
+
+def _renamed_call(func: Callable[..., Any], owner: str, old_to_new: Mapping[str, str]):
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        for old, new in old_to_new.items():
+            if old in kwargs:
+                if new in kwargs:
+                    raise TypeError(
+                        f"{owner} got both {old!r} and {new!r}, its new name: give {new!r} only"
+                    )
+                deprecated(
+                    f"the {old!r} parameter of {owner} is now {new!r}: write {new}= "
+                    f"({old}= will be removed in the next release)"
+                )
+                kwargs[new] = kwargs.pop(old)
+        return func(*args, **kwargs)
+
+    return wrapper
+
+
+def _renamed_attribute(owner: str, old: str, new: str) -> property:
+    def get(self):
+        deprecated(
+            f"{owner}.{old} is now {owner}.{new} ({owner}.{old} will be removed in the "
+            "next release)"
+        )
+        return getattr(self, new)
+
+    return property(get, doc=f"Deprecated: the old name of :attr:`{new}`.")
 
 
 def _warn_at_user(message: str, category: type[Warning]) -> None:

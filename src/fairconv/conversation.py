@@ -209,7 +209,7 @@ def measure_setup(batch, preset, weights, given: dict):
             kind_of(batch),
         )
     opts = ConversationOptions.resolve(preset, **given)
-    n = len(batch.attributes)
+    n = len(batch.attribute_sets)
     if n == 0:
         raise fail("batch", "carry at least one attribute set", "none")
     if weights is None:

@@ -221,8 +221,8 @@ def _turns(batch, level, opts) -> Turns:
     group_conv = conv[starts]
     conv_first = _core.group_starts(conv)
     achieved, sim = {}, {}
-    for a in batch.attributes:
-        memb = batch.groups[a.name][rel]
+    for a in batch.attribute_sets:
+        memb = batch.memberships[a.name][rel]
         if opts.method == "independent":
             d = _core.segment_means(memb, starts)
         else:
@@ -323,7 +323,7 @@ def _scores(batch, preset, weights, given) -> list[tuple[str, np.ndarray]]:
     per_turn = _turns(batch, level, opts)
     out = [("R", r)]
     parts = []
-    for a in batch.attributes:
+    for a in batch.attribute_sets:
         if opts.empty == "uniform":  # every system turn counts, an empty one as uniform
             uniform = float(
                 _core.distr_sim(np.full(a.n_groups, 1.0 / a.n_groups), a.target, a.divergence)

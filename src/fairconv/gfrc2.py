@@ -170,12 +170,12 @@ def clusters(
     wc = batch.end[rel].astype(np.float64)
     gwc_rel, wc_nonrel, gnp = _core.gnp(words, wc, level[rel], firsts)
     achieved, sim = {}, {}
-    for a in batch.attributes:
-        d = _core.running_segment_means(batch.groups[a.name][rel], firsts)
+    for a in batch.attribute_sets:
+        d = _core.running_segment_means(batch.memberships[a.name][rel], firsts)
         achieved[a.name] = d
         sim[a.name] = _core.distr_sim(d, a.target, a.divergence)
     experience = _core.combine(
-        np.vstack([gnp[None], *(sim[a.name][None] for a in batch.attributes)]), w
+        np.vstack([gnp[None], *(sim[a.name][None] for a in batch.attribute_sets)]), w
     )
     prob = _core.cluster_probability(wc, L)
     return Clusters(
@@ -255,7 +255,7 @@ def _scores(batch, preset, weights, L, lmax, dedupe) -> list[tuple[str, np.ndarr
     c = clusters(batch, preset=preset, weights=weights, L=L, lmax=lmax, dedupe=dedupe)
     n = len(batch)
     out = [("EGNP", _core.expectation(c.conversation, c.prob, c.gnp, n))]
-    for a in batch.attributes:
+    for a in batch.attribute_sets:
         egf = _core.expectation(c.conversation, c.prob, c.sim[a.name], n)
         out.append((str(MeasureName("EGF", None, a.name)), egf))
     out.append(("GFRC2", _core.expectation(c.conversation, c.prob, c.experience, n)))
@@ -347,7 +347,7 @@ def write_clusters(batch: ConversationBatch, c: Clusters, out, /) -> None:
     >>> out.getvalue().splitlines()[1].split("\t")[:6]
     ['COPWA-CS-QD-MN-2', 'R112', '33', '4.0', '31.0', '0.11428571428571428']
     """
-    names = [a.name for a in batch.attributes]
+    names = [a.name for a in batch.attribute_sets]
     header = ["run", "topic", "wc", "GWCrel", "WCnonrel", "GNP"]
     for n in names:
         header += [str(MeasureName("D", None, n)), str(MeasureName("DistrSim", None, n))]

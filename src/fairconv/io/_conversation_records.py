@@ -36,6 +36,7 @@ from .._validation import (
     id_fault,
     kind_of,
     public,
+    renamed,
     unknown_field,
 )
 from ..divergences import AttributeSet
@@ -304,13 +305,15 @@ def _check_text(value, name: str) -> None:
 
 
 # --------------------------------------------------------------------------- records
+@renamed(groups="memberships")
 @dataclass(frozen=True)
 class Nugget:
     """A span of words in a system turn.
 
-    ``groups`` maps attribute-set names to membership vectors; it may be empty for a
-    nonrelevant nugget (level 0). ``turn`` is the 1-based system turn, needed only when
-    the conversation has neither text nor turns.
+    ``memberships`` maps attribute-set names to membership vectors (the ``groups`` of
+    a JSON record); it may be empty for a nonrelevant nugget (level 0). ``turn`` is
+    the 1-based system turn, needed only when the conversation has neither text nor
+    turns.
 
     Parameters
     ----------
@@ -321,14 +324,15 @@ class Nugget:
     entity : str, optional
         The entity it mentions; a later relevant mention of the same entity in the
         conversation earns nothing when duplicates are removed.
-    groups : mapping of str to sequence of float, optional
-        The membership vector of each attribute set, by the set's name.
+    memberships : mapping of str to sequence of float, optional
+        The membership vector of each attribute set, by the set's name (a record's
+        ``groups``; the keyword ``groups=`` is deprecated).
     turn : int, optional
         The 1-based system turn that holds it.
 
     Examples
     --------
-    >>> n = Nugget(4, 5, level=2, entity="yb", groups={"PRONOUN": [1, 0, 0]})
+    >>> n = Nugget(4, 5, level=2, entity="yb", memberships={"PRONOUN": [1, 0, 0]})
     >>> n.start, n.end, n.level, n.turn
     (4, 5, 2, None)
     """
@@ -337,7 +341,7 @@ class Nugget:
     end: int
     level: int = 0
     entity: str | None = None
-    groups: Mapping[str, Sequence[float]] = field(default_factory=dict)
+    memberships: Mapping[str, Sequence[float]] = field(default_factory=dict)
     turn: int | None = None
 
 
@@ -416,8 +420,8 @@ class Conversation:
             rec: dict[str, object] = {"start": n.start, "end": n.end, "level": n.level}
             if n.entity is not None:
                 rec["entity"] = n.entity
-            if n.groups:
-                rec["groups"] = {k: [float(x) for x in v] for k, v in n.groups.items()}
+            if n.memberships:
+                rec["groups"] = {k: [float(x) for x in v] for k, v in n.memberships.items()}
             if n.turn is not None:
                 rec["turn"] = n.turn
             nuggets.append(rec)
@@ -454,7 +458,7 @@ class Conversation:
                     end=n["end"],
                     level=n.get("level", 0) or 0,
                     entity=n.get("entity"),
-                    groups=n.get("groups") or {},
+                    memberships=n.get("groups") or {},
                     turn=n.get("turn"),
                 )
                 for n in record.get("nuggets", ())
@@ -468,6 +472,7 @@ class Conversation:
 
 
 # --------------------------------------------------------------------------- batch
+@renamed(groups="memberships", attributes="attribute_sets")
 @dataclass(frozen=True, eq=False)
 class ConversationBatch:
     """Many conversations as flat nugget arrays with offsets, sorted by position.
@@ -485,14 +490,14 @@ class ConversationBatch:
     start, end, level, turn, entity : ndarray of int, shape (nuggets,)
         1-based inclusive word span, level, 1-based system turn and entity key (-1:
         none) of each nugget.
-    groups : dict of str to ndarray (nuggets, G)
+    memberships : dict of str to ndarray (nuggets, G)
         Membership vectors per attribute set; NaN rows where a nugget gives none.
     system_turns, lengths : ndarray of int, shape (conversations,)
         Number of system turns and of words (-1 when the record does not say).
     sources : tuple of str
         Per conversation, where it came from (``file:line``).
-    attributes : tuple of AttributeSet
-        The attribute sets of ``groups``, in order.
+    attribute_sets : tuple of AttributeSet
+        The attribute sets of ``memberships``, in order.
 
     Examples
     --------
@@ -510,11 +515,11 @@ class ConversationBatch:
     level: np.ndarray
     turn: np.ndarray
     entity: np.ndarray
-    groups: dict
+    memberships: dict
     system_turns: np.ndarray
     lengths: np.ndarray
     sources: tuple
-    attributes: tuple = ()
+    attribute_sets: tuple = ()
 
     def __len__(self) -> int:
         return len(self.topics)
@@ -651,13 +656,13 @@ class ConversationBatch:
         ...
         ValueError: conversation 1 ...: nugget 1 (words 4-5): it is relevant but gives no A ...
         """
-        for a in self.attributes:
-            missing = relevant & np.isnan(self.groups[a.name][:, 0])
+        for a in self.attribute_sets:
+            missing = relevant & np.isnan(self.memberships[a.name][:, 0])
             _raise_first(
                 missing,
                 self,
                 f"it is relevant but gives no {a.name} membership "
-                f"(attribute sets: {', '.join(x.name for x in self.attributes)})",
+                f"(attribute sets: {', '.join(x.name for x in self.attribute_sets)})",
             )
 
 
@@ -672,7 +677,7 @@ def batch_from_conversations(
     conversations : sequence of Conversation
         The conversations, in any order.
     attribute_sets : sequence of AttributeSet
-        The sets whose memberships the nuggets give under ``groups``.
+        The sets whose memberships the nuggets give under ``memberships``.
 
     Returns
     -------
@@ -877,11 +882,13 @@ class Blocks:
             offsets=np.concatenate(
                 [p.offsets[:-1] + s for p, s in zip(parts, shift, strict=False)] + [shift[-1:]]
             ),
-            groups={a.name: np.concatenate([p.groups[a.name] for p in parts]) for a in self.sets},
+            memberships={
+                a.name: np.concatenate([p.memberships[a.name] for p in parts]) for a in self.sets
+            },
             system_turns=np.concatenate([p.system_turns for p in parts]),
             lengths=np.concatenate([p.lengths for p in parts]),
             sources=tuple(chain.from_iterable(p.sources for p in parts)),
-            attributes=self.sets,
+            attribute_sets=self.sets,
             **nuggets,
         )
 
@@ -1038,7 +1045,7 @@ def _sorted(batch: ConversationBatch) -> ConversationBatch:
         level=batch.level[order],
         turn=batch.turn[order],
         entity=batch.entity[order],
-        groups={k: v[order] for k, v in batch.groups.items()},
+        memberships={k: v[order] for k, v in batch.memberships.items()},
     )
 
 
