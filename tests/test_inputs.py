@@ -216,7 +216,9 @@ def test_every_value_is_checked_explicitly_naming_its_row(kind, value):
 
 def test_nan_relevance_in_a_dataframe_names_its_row():
     frame = pd.DataFrame({"query_id": ["T", "T"], "doc_id": ["a", "b"], "relevance": [1, np.nan]})
-    with pytest.raises(ValueError, match=r"qrels DataFrame:2: the relevance must be an integer"):
+    with pytest.raises(
+        ValueError, match=r"qrels \(DataFrame, index 1\): the relevance must be an integer"
+    ):
         as_qrels(frame)
 
 

@@ -294,3 +294,40 @@ def test_the_command_line_names_options_for_several_parameters(tmp_path, capsys)
         "tukey, which already controls the familywise error. Got 'holm' instead; use a "
         "pairwise test, or no correction.\n"
     )
+
+
+def _numpy_scalar_calls():
+    from fairconv import divergences, gfr, io
+    from fairconv.datasets import fairweb1_pilot
+
+    p = fairweb1_pilot()
+    table = ScoreTable.from_columns(["q"], ["r"], [("m", np.array([[0.5]]), None)])
+    return {
+        "cutoffs": lambda x: gfr.evaluate(p.qrels, p.runs, p.attributes, cutoffs=[x]),
+        "phi": lambda x: gfr.evaluate(p.qrels, p.runs, p.attributes, phi=x),
+        "alpha": lambda x: stats.compare(table, "m", alpha=x),
+        "select": lambda x: table.select(topics=[x]),
+        "value": lambda x: table.value(x, "q", "m"),
+        "divergence": lambda x: divergences.jsd(np.array([0.5, x]), np.array([0.5, 0.5])),
+        "run score": lambda x: io.as_run({"q": {"a": x}}),
+        "qrels level": lambda x: io.as_qrels({"q": {"a": x}}),
+        "table value": lambda x: ScoreTable.from_columns(
+            ["q"], ["r"], [("m", np.array([[x]]), None)]
+        ),
+    }
+
+
+NUMPY_SCALARS = [np.float64("nan"), np.float32(2.5), np.float64(-np.inf), np.int64(-1),
+                 np.int32(1000), np.str_("x"), np.bool_(True), np.float16(1.5)]  # fmt: skip
+
+
+@pytest.mark.parametrize("value", NUMPY_SCALARS, ids=repr)
+def test_values_are_written_as_the_user_wrote_them_never_numpys_repr(value):
+    """numpy 2's repr of its scalars (np.float64(nan)) never reaches a message: a value
+    reads nan, 2.5, -1, 'x', as the user wrote it."""
+    for name, call in _numpy_scalar_calls().items():
+        try:
+            call(value)
+        except (ValueError, TypeError, KeyError) as exc:
+            message = str(exc)
+            assert "np." not in message and "float64(" not in message, (name, message)

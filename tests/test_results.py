@@ -469,3 +469,21 @@ def test_the_command_line_refuses_a_ranx_id_by_the_id_rule(tmp_path):
                           capture_output=True, text=True, cwd=tmp_path)  # fmt: skip
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1
     assert "a.json: field 'A'/'m'/'q 2': a query id must not contain whitespace" in proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("values", "error", "match"),
+    [
+        (np.array([["x"]]), TypeError, r"values as numbers\. Got str32 for 'm' instead"),
+        ([["x"]], TypeError, r"values as numbers\. Got str32 for 'm' instead"),
+        (np.array([[object()]]), TypeError, r"values as numbers\. Got objects for 'm' instead"),
+        (np.ones((2, 2)), ValueError, r"shape \(1, 1\) .*Got shape \(2, 2\) for 'm' instead"),
+        ([[0.5, 0.25]], ValueError, r"Got shape \(1, 2\) for 'm' instead"),
+    ],
+)
+def test_from_columns_names_values_that_are_no_table_of_numbers(values, error, match):
+    """Strings, objects or a shape that does not broadcast: an error naming the measure,
+    never numpy's 'could not convert string to float: np.str_(...)'."""
+    with pytest.raises(error, match=r"^The 'columns' parameter of results\.ScoreTable\.from_.*"
+                       + match):  # fmt: skip
+        ScoreTable.from_columns(["q"], ["r"], [("m", values, None)])

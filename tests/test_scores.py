@@ -420,14 +420,14 @@ def test_the_command_line_says_what_was_guessed(tmp_path):
 @pytest.mark.parametrize(
     "data, where",
     [
-        ({"ndcg": {"": 0.5}}, r"field 'r.json'/'ndcg'/'': a query id must be a non-empty string"),
-        ({"ndcg": {"q 1": 0.5}}, r"field 'r.json'/'ndcg'/'q 1': a query id must not contain "
+        ({"ndcg": {"": 0.5}}, r"field 'ndcg'/'': a query id must be a non-empty string"),
+        ({"ndcg": {"q 1": 0.5}}, r"field 'ndcg'/'q 1': a query id must not contain "
          r"whitespace"),
         ({"ndcg": {"q1": 0.5, "q\u00a02": 1}}, r"field .*'q\\xa02': a query id must not contain"),
-        ({"nd cg": {"q1": 0.5}}, r"field 'r.json'/'nd cg': a measure name must not contain"),
+        ({"nd cg": {"q1": 0.5}}, r"field 'nd cg': a measure name must not contain"),
         ({"A B": {"ndcg": {"q1": 0.5}}}, r"field 'A B': a run name must not contain whitespace"),
         ({"": {"ndcg": {"q1": 0.5}}}, r"field '': a run name must be a non-empty string"),
-        ({"ndcg": {"q1": True}}, r"field 'r.json'/'ndcg': a score must be a number or null; "
+        ({"ndcg": {"q1": True}}, r"field 'ndcg': a score must be a number or null; "
          r"found True"),
     ],
 )  # fmt: skip

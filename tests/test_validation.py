@@ -118,3 +118,33 @@ def test_renamed_keywords_keep_working_with_a_deprecation_naming_the_new_one():
     assert f(new=4) == 4
     with pytest.raises(TypeError, match=r"got both 'old' and 'new', its new name"):
         f(old=1, new=2)
+
+
+def test_notices_given_on_worker_threads_point_at_the_callers_line(tmp_path):
+    """A notice given on a thread of the pool (a run read and joined there) names the
+    user's line, never concurrent/futures/thread.py or the library."""
+    import threading
+
+    from fairconv import gfr
+    from fairconv.datasets import fairweb1_pilot
+
+    p = fairweb1_pilot()
+    runs = []
+    for k in range(4):  # scores that rise in file order: a notice per run, from its thread
+        f = tmp_path / f"run{k}"
+        f.write_text("".join(f"P001 Q0 d{i} {i + 1} {i} r{k}\n" for i in range(5)))
+        runs.append(f)
+    seen = []
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        main = threading.current_thread() is threading.main_thread()
+        seen.append((str(message), main, filename, lineno))
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("always")
+        warnings.showwarning = show
+        line = _line_of_next_call()
+        gfr.evaluate(p.qrels, runs, p.attributes, n_jobs=4)
+    rising = [s for s in seen if "scores higher than the line before it" in s[0]]
+    assert len(rising) == 4 and not any(main for _, main, _, _ in rising)  # on the pool
+    assert {(f, n) for _, _, f, n in seen} == {(__file__, line)}
