@@ -63,7 +63,7 @@ def write_jsonl(batch, path, turns=4, words=1000):
     of a ``U:`` word, an ``S:`` word and words drawn from a 5,000-word vocabulary."""
     span = words // turns
     rng = np.random.default_rng(1)
-    groups = batch.groups
+    groups = batch.memberships
     with open(path, "w") as f:
         for c in range(len(batch)):
             lo, hi = batch.offsets[c], batch.offsets[c + 1]
@@ -111,7 +111,7 @@ def run(doc, command, scorers):
     args = parser.parse_args()
     batch = synthetic_batch(args.conversations, np.random.default_rng(0))
     n = len(batch)
-    base = best_of(lambda: [g.sum(axis=-1) for g in batch.groups.values()], 3)
+    base = best_of(lambda: [g.sum(axis=-1) for g in batch.memberships.values()], 3)
     print(f"{n:,} conversations, {batch.n_nuggets:,} nuggets, attribute sets with G = 4 and 3")
     print(f"one numpy pass over the nugget arrays: {base * 1e3:8.1f} ms")
     for label, score in scorers.items():

@@ -31,7 +31,7 @@ def nugget(phrase, occurrence, entity, he_she, h_group):
         end,
         level=2,
         entity=entity,
-        groups={
+        memberships={
             "PRONOUN": [1, 0, 0] if he_she == "he" else [0, 1, 0],
             "HINDEX": [1 if g == h_group else 0 for g in range(4)],
         },

@@ -62,7 +62,7 @@ def test_batch_from_records_with_text_and_system_turns():
     c = Conversation(
         "T",
         "r",
-        (Nugget(12, 13, 2, groups={"A": [1, 0]}), Nugget(5, 7, 1, "yb", {"A": [0, 1]})),
+        (Nugget(12, 13, 2, memberships={"A": [1, 0]}), Nugget(5, 7, 1, "yb", {"A": [0, 1]})),
         text=TEXT,
     )
     batch = batch_from_conversations([c], SETS)
@@ -77,7 +77,7 @@ def test_round_trip_through_json_lines(tmp_path):
     write_conversations([c], tmp_path / "c.jsonl")
     batch = read_conversations(tmp_path / "c.jsonl", SETS)
     assert batch.topics == ("T",) and batch.runs == ("r",)
-    assert batch.groups["A"].tolist() == [[0.0, 1.0]]
+    assert batch.memberships["A"].tolist() == [[0.0, 1.0]]
 
 
 def test_conversations_are_written_whole_and_never_over_a_file(tmp_path):
@@ -246,5 +246,46 @@ def test_a_file_read_in_blocks_is_the_batch_of_all_its_records(tmp_path_factory,
     assert read.entity[read.entity >= 0].tolist() == expected
     for name in ("offsets", "start", "end", "level", "turn", "entity", "system_turns", "lengths"):
         assert getattr(read, name).tolist() == getattr(whole, name).tolist(), name
-    assert read.groups["A"].tolist() == whole.groups["A"].tolist()
+    assert read.memberships["A"].tolist() == whole.memberships["A"].tolist()
     assert (read.topics, read.runs, read.sources) == (whole.topics, whole.runs, whole.sources)
+
+
+def test_every_conversation_measure_documents_its_options_with_the_one_text():
+    """The options' text is written once (conversation.OPTIONS) and is what every
+    signature that takes an option says of it, as plain numpydoc."""
+    import inspect
+
+    from fairconv import gfrc, gfrc2
+    from fairconv.conversation import OPTIONS, ConversationOptions, option_docs
+
+    functions = [gfrc.gfrc, gfrc.evaluate, gfrc.turns, gfrc2.gfrc2, gfrc2.evaluate, gfrc2.clusters]
+    for f in functions:
+        doc = inspect.getdoc(f)
+        assert "{" + "options}" not in doc and "{" + "preset}" not in doc
+        for name in inspect.signature(f).parameters:
+            if name in OPTIONS:
+                assert option_docs(name) in doc, (f.__qualname__, name)
+    fields = inspect.getdoc(ConversationOptions)
+    assert option_docs(*OPTIONS, optional=False) in fields
+    assert set(OPTIONS) == set(ConversationOptions.__dataclass_fields__)
+
+
+def test_the_old_names_of_the_memberships_and_attribute_sets_work_for_one_release():
+    """Nugget's and ConversationBatch's ``groups`` are ``memberships``, the batch's
+    ``attributes`` its ``attribute_sets``: the old keywords and attributes give a
+    DeprecationWarning naming the new name, attributed to the caller's line."""
+    a = AttributeSet("A", [0.5, 0.5], "nominal")
+    with pytest.warns(DeprecationWarning, match="'groups' parameter of io.Nugget is now") as w:
+        old = io.Nugget(4, 5, 2, groups={"A": [1, 0]})
+    assert w[0].filename == __file__
+    assert old == io.Nugget(4, 5, 2, memberships={"A": [1, 0]})
+    with pytest.warns(DeprecationWarning, match=r"io.Nugget.groups is now io.Nugget.memberships"):
+        assert old.groups == {"A": [1, 0]}
+    c = io.Conversation("T1", "r", (old,), text="U:Who is it S:Yoshua Bengio")
+    batch = io.batch_from_conversations([c], [a])
+    with pytest.warns(DeprecationWarning, match=r"ConversationBatch.groups is now"):
+        assert batch.groups is batch.memberships
+    with pytest.warns(DeprecationWarning, match=r"ConversationBatch.attributes is now"):
+        assert batch.attributes == (a,)
+    with pytest.raises(TypeError, match="got both 'groups' and 'memberships'"):
+        io.Nugget(4, 5, 2, groups={}, memberships={})

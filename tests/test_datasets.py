@@ -96,7 +96,7 @@ def test_cases_equal_reading_their_files(name, runs, sets):
     for field in ("offsets", "start", "end", "level", "turn", "entity"):
         np.testing.assert_array_equal(getattr(case.conversations, field), getattr(want, field))
     for a in sets:
-        np.testing.assert_array_equal(case.conversations.groups[a], want.groups[a])
+        np.testing.assert_array_equal(case.conversations.memberships[a], want.memberships[a])
     assert case.conversations_path.parent == path("cases")
 
 

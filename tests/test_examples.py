@@ -211,7 +211,7 @@ def check_gfrc_conversation(out, script, tmp_path, monkeypatch):
     assert spans == [(13, 15), (16, 18), (20, 22), (26, 28), (29, 31)]
     nuggets = [
         {"start": n.start, "end": n.end, "level": n.level, "entity": n.entity,
-         "groups": {k: list(v) for k, v in n.groups.items()}, "turn": 1 if n.start < 25 else 2}
+         "groups": {k: list(v) for k, v in n.memberships.items()}, "turn": 1 if n.start < 25 else 2}
         for n in g["conversation"].nuggets
     ]  # fmt: skip
     sets = [("PRONOUN", [1 / 3] * 3, "JSD"), ("HINDEX", [0.25] * 4, "RNOD")]

@@ -82,6 +82,10 @@ def test_the_test_extra_brings_what_the_suite_uses():
     extras = _pyproject()["project"]["optional-dependencies"]
     assert set(extras["pandas"]) <= set(extras["test"])
     assert set(extras["plot"]) <= set(extras["test"])
+    # numpydoc, at the docs' floor: its validation of the docstrings
+    # (tests/test_docstrings.py) runs in the main run, not only where the site is built
+    numpydoc = [d for d in extras["docs"] if d.startswith("numpydoc")]
+    assert numpydoc and set(numpydoc) <= set(extras["test"])
     (test_command,) = [c for c in _readme_commands() if "pytest" in c]
     assert "pip install -e '.[test]' &&" in test_command
 

@@ -13,6 +13,7 @@ from fairconv._validation import (
     check_distributions,
     check_shape,
     deprecated,
+    fill_doc,
     notice,
 )
 
@@ -73,6 +74,50 @@ def test_a_distribution_over_one_group_when_the_caller_allows_it():
         check_distributions([1.0], "b")
     with calling("f"), pytest.raises(ValueError, match="at least 1 group on"):
         check_distributions(np.zeros(0), "b", min_groups=1)
+
+
+def test_fill_doc_writes_each_part_at_its_placeholder_indented():
+    @fill_doc(opts="a : int\n    The a.\n\nb : str")
+    def f():
+        """Summary.
+
+        Parameters
+        ----------
+        {opts}
+        c : {'x', 'y'}
+            Braces elsewhere stay: {not a placeholder}.
+        """
+
+    assert f.__doc__ == (
+        "Summary.\n\n        Parameters\n        ----------\n        a : int\n"
+        "            The a.\n\n        b : str\n        c : {'x', 'y'}\n"
+        "            Braces elsewhere stay: {not a placeholder}.\n        "
+    )
+
+
+def test_fill_doc_refuses_a_placeholder_without_its_part():
+    def f():
+        """Summary.
+
+        {missing}
+        """
+
+    with pytest.raises(KeyError, match=r"f's docstring has no text for \{missing\}"):
+        fill_doc(other="x")(f)
+
+
+def test_renamed_keywords_keep_working_with_a_deprecation_naming_the_new_one():
+    from fairconv._validation import renamed
+
+    @renamed(old="new")
+    def f(*, new=0):
+        return new
+
+    with pytest.warns(DeprecationWarning, match=r"the 'old' parameter of .*f is now 'new'"):
+        assert f(old=3) == 3
+    assert f(new=4) == 4
+    with pytest.raises(TypeError, match=r"got both 'old' and 'new', its new name"):
+        f(old=1, new=2)
 
 
 def test_notices_given_on_worker_threads_point_at_the_callers_line(tmp_path):

@@ -117,6 +117,11 @@ class Record:
     def to_dict(self) -> dict:
         """The fields as plain Python values (NaN as None, arrays as nested lists).
 
+        Returns
+        -------
+        dict
+            ``{field: value}`` in field order, values as JSON can hold them.
+
         Examples
         --------
         >>> from fairconv import stats
@@ -141,6 +146,12 @@ class Record:
 
         Runs appear by name. The frame holds plain values: NaN where a value is
         undefined.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row of the scalar fields, or the record's own table (one row per pair of
+            runs, per item, per measure...).
 
         Examples
         --------

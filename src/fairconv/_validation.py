@@ -23,7 +23,7 @@ import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from types import FrameType
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import numpy as np
 
@@ -104,6 +104,33 @@ def caller() -> str:
     return _CALLER.get() or "fairconv"
 
 
+_PLACEHOLDER = re.compile(r"^([ \t]*)\{([A-Za-z_][A-Za-z0-9_]*)\}[ \t]*$", re.MULTILINE)
+
+
+def fill_doc(**parts: str) -> Callable[[F], F]:
+    """Decorator that writes shared docstring text into a docstring, once, at import.
+
+    A line of the docstring that is ``{name}`` alone becomes ``parts[name]``, each of
+    its lines indented as the placeholder was, so that the text of options several
+    functions share (the conversation measures' ``L``, ``lmax``, ...) is written in
+    one place and every docstring reads as plain numpydoc (``help()``, Sphinx,
+    numpydoc's validation). Apply it below :func:`public`. A placeholder without its
+    part is an error at import.
+    """
+
+    def fill(obj: F) -> F:
+        def line(match: re.Match) -> str:
+            indent, name = match.groups()
+            if name not in parts:
+                raise KeyError(f"{obj.__qualname__}'s docstring has no text for {{{name}}}")
+            return "\n".join(indent + t if t else t for t in parts[name].split("\n"))
+
+        obj.__doc__ = _PLACEHOLDER.sub(line, obj.__doc__ or "")
+        return obj
+
+    return fill
+
+
 def moved(module: str, home: str, names: Mapping[str, Any]) -> Callable[[str], Any]:
     """The ``__getattr__`` of a module whose public ``names`` moved to the module ``home``.
 
@@ -157,6 +184,59 @@ def deprecated(message: str) -> None:
     message says what to write instead.
     """
     _warn_at_user(message, DeprecationWarning)
+
+
+def renamed(**old_to_new: str) -> Callable[[F], F]:
+    """Decorator for keyword parameters (and a record's fields) that have a new name.
+
+    ``@renamed(groups="memberships")`` on a function: a call with ``groups=`` gives a
+    ``DeprecationWarning`` (:func:`deprecated`) that names the new keyword, and passes
+    the value as ``memberships``; both at once are a TypeError. On a dataclass, its
+    constructor takes the old keywords so, and each old attribute name reads the new
+    field with the same warning. The old names work for one release.
+    """
+
+    def wrap(obj: F) -> F:
+        owner = public_name(obj)
+        if isinstance(obj, type):
+            init = _renamed_call(obj.__init__, owner, old_to_new)  # type: ignore[misc]
+            obj.__init__ = init  # type: ignore[misc]
+            for old, new in old_to_new.items():
+                setattr(obj, old, _renamed_attribute(owner, old, new))
+            return obj
+        return cast(F, _renamed_call(obj, owner, old_to_new))
+
+    return wrap
+
+
+def _renamed_call(func: Callable[..., Any], owner: str, old_to_new: Mapping[str, str]):
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        for old, new in old_to_new.items():
+            if old in kwargs:
+                if new in kwargs:
+                    raise TypeError(
+                        f"{owner} got both {old!r} and {new!r}, its new name: give {new!r} only"
+                    )
+                deprecated(
+                    f"the {old!r} parameter of {owner} is now {new!r}: write {new}= "
+                    f"({old}= will be removed in the next release)"
+                )
+                kwargs[new] = kwargs.pop(old)
+        return func(*args, **kwargs)
+
+    return wrapper
+
+
+def _renamed_attribute(owner: str, old: str, new: str) -> property:
+    def get(self):
+        deprecated(
+            f"{owner}.{old} is now {owner}.{new} ({owner}.{old} will be removed in the "
+            "next release)"
+        )
+        return getattr(self, new)
+
+    return property(get, doc=f"Deprecated: the old name of :attr:`{new}`.")
 
 
 def _warn_at_user(message: str, category: type[Warning]) -> None:
@@ -871,10 +951,17 @@ def at_line(line) -> str:
 class FileFormatError(ValueError):
     r"""A file that does not follow its format; the message starts with ``file:line:``.
 
-    ``path`` names the input (a path, a file object's name, ``qrels (DataFrame)``);
-    ``line`` is its line (a record's number, a DataFrame row's :class:`IndexLabel`), or
-    None (or 0) for the input as a whole; ``message``
-    is what is wrong there. Exported as ``fairconv.io.FileFormatError``.
+    Exported as ``fairconv.io.FileFormatError``.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The input: a path, a file object's name, ``qrels (DataFrame)``.
+    line : int or IndexLabel or None
+        Its line (a record's number, a DataFrame row's :class:`IndexLabel`), or None
+        (or 0) for the input as a whole.
+    message : str
+        What is wrong there.
 
     Examples
     --------

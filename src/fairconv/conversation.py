@@ -22,6 +22,7 @@ from ._validation import (
     check_weights,
     fail,
     fail_type,
+    fill_doc,
     kind_of,
     moved,
     public,
@@ -41,28 +42,91 @@ PRESETS: dict[str, dict] = {
 }
 """Named settings of the conversation measures; :class:`ConversationOptions` reads them."""
 
+OPTIONS: dict[str, tuple[str, str]] = {
+    "L": (
+        "int",
+        "Patience in words, an integer in 2..2^53: GFRC's position weight of a nugget\n"
+        "ending at word wc is ``max(0, 1 - wc/L)`` (eq7, eq9) or ``max(0, 1 - (wc-1)/L)``\n"
+        "(eq6); GFRC2's users stop at each relevant nugget end wc <= L with\n"
+        "probability 1/L.",
+    ),
+    "lmax": (
+        "int",
+        "Highest relevance level, in 1..100; a nugget above it is an error. GFRC's\n"
+        "gain of level l is ``(2^l - 1)/2^lmax`` (exp) or ``l/lmax`` (linear).",
+    ),
+    "dedupe": (
+        "bool",
+        "A later relevant mention of an entity already credited in the conversation\n"
+        "earns nothing: its words count as nonrelevant (Sakai, EVIA 2023, Section 5).",
+    ),
+    "variant": (
+        "{'eq6', 'eq7', 'eq9'}",
+        "GFRC's position weight and normaliser of R: the GFRC2 paper's Eq. 6 (what it\n"
+        "intends), Eq. 7 (what FairWeb-2 computed) or Eq. 9. GFRC2 does not use it.",
+    ),
+    "gain": (
+        "{'exp', 'linear'}",
+        "GFRC's nugget gain, ``(2^l - 1)/2^lmax`` or ``l/lmax``. GFRC2 weighs the\n"
+        "words of a nugget by its level l.",
+    ),
+    "method": (
+        "{'independent', 'cumulative'}",
+        "GFRC's achieved distribution of a system turn: the mean membership of its own\n"
+        "relevant nuggets, or of every relevant nugget up to it.",
+    ),
+    "empty": (
+        "{'ignore', 'uniform'}",
+        "GFRC: system turns without a relevant nugget are left out of GF, or count with\n"
+        "a uniform achieved distribution (this needs the turn structure: text, or turns\n"
+        "and length).",
+    ),
+}
+"""The options of the conversation measures: ``{name: (type, description)}``.
+
+The one text of each option: :func:`option_docs` writes it into the docstring of
+every function that takes it, and of :class:`ConversationOptions`."""
+
+PRESET_DOC = """preset : {'fairweb2', 'gfrc2-paper', 'evia2023'}, optional
+    Named settings (:data:`~fairconv.conversation.PRESETS`), default ``'fairweb2'``:
+    L = 1000, lmax = 2, eq7, exp, independent (FairWeb-2 CS). The options below that are
+    None take the preset's value; those given override it."""
+"""The ``preset`` parameter of the conversation measures, in numpydoc."""
+
+BATCH_DOC = """batch : ConversationBatch
+    The conversations with their nuggets and attribute sets
+    (:func:`~fairconv.io.read_conversations`)."""
+"""The ``batch`` parameter of the conversation measures, in numpydoc."""
+
+
+def option_docs(*names: str, optional: bool = True) -> str:
+    """The numpydoc Parameters entries of the options ``names``, in that order.
+
+    ``optional`` marks each as optional (a keyword of a measure, None for the preset's
+    value), as the fields of :class:`ConversationOptions` are not. For
+    :func:`fairconv._validation.fill_doc`.
+    """
+    entries = []
+    for name in names:
+        kind, text = OPTIONS[name]
+        if optional:
+            kind += ", optional"
+        entries.append(f"{name} : {kind}\n" + "\n".join("    " + t for t in text.split("\n")))
+    return "\n".join(entries)
+
 
 @dataclass(frozen=True)
+@fill_doc(fields=option_docs(*OPTIONS, optional=False))
 class ConversationOptions:
     """Settings shared by GFRC and GFRC2; :meth:`resolve` fills them from a preset.
 
-    Attributes
+    The measures (:func:`fairconv.gfrc.gfrc`, :func:`fairconv.gfrc2.gfrc2`, their
+    ``evaluate``, :func:`fairconv.gfrc.turns`, :func:`fairconv.gfrc2.clusters`) take
+    these fields as keyword options, with ``preset``.
+
+    Parameters
     ----------
-    L : int
-        Patience in words (>= 2): GFRC's position weights and GFRC2's user clusters.
-    lmax : int
-        Highest relevance level (1..100); a nugget above it is an error.
-    dedupe : bool
-        A later relevant mention of an already credited entity earns nothing.
-    variant : {'eq6', 'eq7', 'eq9'}
-        GFRC's R (position weight and normaliser); GFRC2 does not use it.
-    gain : {'exp', 'linear'}
-        GFRC's nugget gain (2^l - 1)/2^lmax or l/lmax; GFRC2 weighs words by l.
-    method : {'independent', 'cumulative'}
-        GFRC's achieved distribution per turn, or of all turns so far.
-    empty : {'ignore', 'uniform'}
-        GFRC: system turns without a relevant nugget are left out of GF, or count
-        with a uniform achieved distribution.
+    {fields}
 
     Examples
     --------
@@ -85,6 +149,26 @@ class ConversationOptions:
         """Options of ``preset`` (default ``'fairweb2'``) with the given fields overriding.
 
         ``None`` values are ignored, so callers can pass every keyword through.
+
+        Parameters
+        ----------
+        preset : {'fairweb2', 'gfrc2-paper', 'evia2023'}, optional
+            A name of :data:`PRESETS`; None for ``'fairweb2'``.
+        **given
+            Fields of :class:`ConversationOptions` (``L``, ``lmax``, ...); None values
+            keep the preset's.
+
+        Returns
+        -------
+        ConversationOptions
+            The options, each checked.
+
+        Raises
+        ------
+        TypeError
+            For a keyword that is not a field.
+        ValueError
+            For an unknown preset or a value out of its range.
 
         Examples
         --------
@@ -125,7 +209,7 @@ def measure_setup(batch, preset, weights, given: dict):
             kind_of(batch),
         )
     opts = ConversationOptions.resolve(preset, **given)
-    n = len(batch.attributes)
+    n = len(batch.attribute_sets)
     if n == 0:
         raise fail("batch", "carry at least one attribute set", "none")
     if weights is None:

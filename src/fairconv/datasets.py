@@ -112,7 +112,7 @@ def path(*parts: str) -> Path:
 class PilotPack:
     """The FairWeb-1 pilot pack read into fairconv's objects.
 
-    Attributes
+    Parameters
     ----------
     qrels : Qrels
         Graded judgments (L0-L2) of the four pilot topics P001-P004.
@@ -214,7 +214,7 @@ def fairweb1_pilot() -> PilotPack:
 class Case:
     """A worked conversation case of the papers: attribute sets and conversations.
 
-    Attributes
+    Parameters
     ----------
     name : str
         ``"r112"`` or ``"m002"``.
@@ -308,7 +308,7 @@ def load_case(name: str, /) -> Case:
 class BookExample:
     """Sakai's book example: per-topic nDCG@5 of three systems over 20 topics.
 
-    Attributes
+    Parameters
     ----------
     topics : tuple of str
         Q1..Q20.
@@ -339,6 +339,11 @@ def sakai_book() -> BookExample:
     T. Sakai, *Information access evaluation methodology* (in Japanese), Corona, 2015;
     the files are those of the elinor project's test data (MIT licence, kept in
     ``fairconv/data/stats/``).
+
+    Returns
+    -------
+    BookExample
+        The topics, the systems and their nDCG@5 scores, as an array and a table.
 
     Examples
     --------
@@ -373,7 +378,7 @@ def sakai_book() -> BookExample:
 class RankfairPack:
     """The synthetic pack of the classic fair-ranking measures, read (``data/rankfair``).
 
-    Attributes
+    Parameters
     ----------
     qrels : Qrels
         Levels 0-2 of the eight topics R1-R8.

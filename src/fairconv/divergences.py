@@ -75,6 +75,12 @@ def jsd(p: ArrayLike, q: ArrayLike, /) -> NDArray[np.float64]:
         If an input is not an array of probability vectors (the message names the
         first offending vector), or ``p`` and ``q`` differ in G or do not broadcast.
 
+    See Also
+    --------
+    nmd : for ordinal groups.
+    rnod : for ordinal groups.
+    distr_sim : 1 minus a divergence.
+
     Notes
     -----
     .. math:: JSD(p, q) = \tfrac12 KL(p \| m) + \tfrac12 KL(q \| m),\quad m = (p+q)/2
@@ -121,6 +127,12 @@ def nmd(p: ArrayLike, q: ArrayLike, /) -> NDArray[np.float64]:
     ValueError
         If an input is not an array of probability vectors, or ``p`` and ``q``
         differ in G or do not broadcast.
+
+    See Also
+    --------
+    rnod : the root of its ordinal variant.
+    jsd : for nominal groups.
+    distr_sim : 1 minus a divergence.
 
     Notes
     -----
@@ -171,6 +183,12 @@ def rnod(p: ArrayLike, q: ArrayLike, /) -> NDArray[np.float64]:
     ValueError
         If an input is not an array of probability vectors, or ``p`` and ``q``
         differ in G or do not broadcast.
+
+    See Also
+    --------
+    nmd : for ordinal groups.
+    jsd : for nominal groups.
+    distr_sim : 1 minus a divergence.
 
     Notes
     -----
@@ -269,6 +287,12 @@ def distr_sim(
     ValueError
         If a name is not one of the choices, an input is not an array of probability
         vectors, or ``p`` and ``q`` differ in G or do not broadcast.
+
+    See Also
+    --------
+    jsd : the divergence of nominal groups.
+    nmd : of ordinal groups.
+    rnod : of ordinal groups.
 
     Notes
     -----

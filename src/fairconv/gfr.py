@@ -41,6 +41,7 @@ from ._validation import (
     check_weights,
     fail,
     fail_type,
+    fill_doc,
     notice,
     public,
 )
@@ -187,8 +188,48 @@ def _combine_gfr(values: dict, cut, utility, sets: Sequence[AttributeSet], w, co
     return out
 
 
+RANKED_DOCS = {
+    "inputs": """qrels : Qrels, path, DataFrame, dict or records
+    Relevance judgments (:func:`fairconv.io.read_qrels`, or any input of
+    :func:`fairconv.io.as_qrels`).
+runs : sequence of runs, or a mapping from run name to run
+    The runs (:func:`fairconv.io.read_run`, paths, DataFrames, dicts or
+    records: :func:`fairconv.io.as_runs`); their names must be distinct.
+attributes : sequence of AttributeData
+    Attribute sets with their memberships (:func:`fairconv.io.load_attribute`).
+    Each set covers the topics of its gmemb file: its GF cells exist only there.""",
+    "join": """order : {None, 'file', 'score'}
+    Rank order: the order of a topic's lines in the run file or rows in the
+    DataFrame (as the organisers' tool), or trec_eval's (score descending, ties by
+    doc id descending). None (default): runs read from files in file order, runs
+    from DataFrames, dicts or records by score (as ir_measures and pytrec_eval
+    rank them; a ``rank`` column is ignored).
+duplicates : {'error', 'first'}
+    A doc twice in one ranked list is an error naming file and line, or only its
+    first occurrence is kept.
+nonrelevant_membership : {'uniform', 'listed'}
+    How a judged-nonrelevant doc counts in GF: uniform (the papers' rule) or with
+    the vector its gmemb file lists (the organisers' tool); see
+    :func:`fairconv.rankings.prepare`.""",
+    "n_jobs": """n_jobs : int, optional
+    Threads that convert in-memory inputs, join the runs and score blocks of
+    topics: None for ``FAIRCONV_THREADS`` or else every available core, -1 for
+    every core, 1 for none (no thread started). The scores are the same.""",
+    "gains": """gains : sequence of float
+    Gain of levels 1..lmax (default 1, 3: FairWeb's L1 = 1, L2 = 3).""",
+    "phi": """phi : float
+    iRBU persistence, in (0, 1).""",
+    "utility": """utility : {'ERR', 'iRBU'}
+    The utility in GFR.""",
+}
+"""numpydoc Parameters entries that the ranked-list families share (:func:`evaluate` and
+:func:`fairconv.ragfair.evaluate`): written once, filled in by
+:func:`fairconv._validation.fill_doc`."""
+
+
 # --------------------------------------------------------------------------- arrays
 @public
+@fill_doc(**RANKED_DOCS)
 def gfr(
     levels,
     memberships,
@@ -221,12 +262,9 @@ def gfr(
         Length of each list; default K.
     cutoffs : sequence of int
         Depths K at which to report, besides full depth.
-    gains : sequence of float
-        Gain of levels 1..lmax (default 1, 3: FairWeb's L1 = 1, L2 = 3).
-    phi : float
-        iRBU persistence, in (0, 1).
-    utility : {'ERR', 'iRBU'}
-        The utility in GFR.
+    {gains}
+    {phi}
+    {utility}
     weights : sequence of float, optional
         M + 1 weights: w_0 for the utility, then one per attribute set; finite,
         non-negative, summing to 1. Default equal.
@@ -244,6 +282,11 @@ def gfr(
         membership not summing to 1, bad cutoffs, gains, phi or weights.
     TypeError
         For non-numeric arrays or attribute sets that are not :class:`AttributeSet`.
+
+    See Also
+    --------
+    evaluate : the same measures of runs read from files or frames, as a table.
+    measure_names : the keys of the dict, in output order.
 
     Notes
     -----
@@ -355,6 +398,7 @@ def _padded(levels, memberships, sets: Sequence[AttributeSet], lengths, lmax: in
 
 # --------------------------------------------------------------------------- files
 @public
+@fill_doc(**RANKED_DOCS)
 def evaluate(
     qrels: Qrels,
     runs: Sequence[Run],
@@ -377,15 +421,7 @@ def evaluate(
 
     Parameters
     ----------
-    qrels : Qrels, path, DataFrame, dict or records
-        Relevance judgments (:func:`fairconv.io.read_qrels`, or any input of
-        :func:`fairconv.io.as_qrels`).
-    runs : sequence of runs, or a mapping from run name to run
-        The runs (:func:`fairconv.io.read_run`, paths, DataFrames, dicts or
-        records: :func:`fairconv.io.as_runs`); their names must be distinct.
-    attributes : sequence of AttributeData
-        Attribute sets with their memberships (:func:`fairconv.io.load_attribute`).
-        Each set covers the topics of its gmemb file: its GF cells exist only there.
+    {inputs}
     cutoffs : sequence of int, optional
         Depths besides full depth; default (10, 20, 100), or those the ``measures``
         ask for.
@@ -393,7 +429,9 @@ def evaluate(
         Only these measures, by the names the output prints (``GFR@10``,
         ``GF-RNOD@20[M-RATINGS]``); their depths are the cutoffs. An unknown name is
         an error listing the valid ones.
-    gains, phi, utility : as :func:`gfr`
+    {gains}
+    {phi}
+    {utility}
     weights : sequence of float, optional
         M + 1 weights, w_0 for the utility and w_m per attribute set, summing to 1. On
         each topic GFR combines the utility with the sets that cover the topic, their
@@ -402,26 +440,11 @@ def evaluate(
         and every set covering a topic have weight 0 (``w_0 = 0`` and the weighted
         sets do not cover it), GFR is undefined there: NaN, left out of the ``all``
         means and counted by ``n[GFR]`` in ``to_tsv``.
-    order : {None, 'file', 'score'}
-        Rank order: the order of a topic's lines in the run file or rows in the
-        DataFrame (as the organisers' tool), or trec_eval's (score descending, ties by
-        doc id descending). None (default): runs read from files in file order, runs
-        from DataFrames, dicts or records by score (as ir_measures and pytrec_eval
-        rank them; a ``rank`` column is ignored).
-    duplicates : {'error', 'first'}
-        A doc twice in one ranked list is an error naming file and line, or only its
-        first occurrence is kept.
-    nonrelevant_membership : {'uniform', 'listed'}
-        How a judged-nonrelevant doc counts in GF: uniform (the papers' rule) or with
-        the vector its gmemb file lists (the organisers' tool); see
-        :func:`fairconv.rankings.prepare`.
+    {join}
     lists : RankedLists, optional
         The output of :func:`fairconv.rankings.prepare` for these inputs, when the
         caller has it already (e.g. for the list lengths of the nev layout).
-    n_jobs : int, optional
-        Threads that convert in-memory inputs, join the runs and score blocks of
-        topics: None for ``FAIRCONV_THREADS`` or else every available core, -1 for
-        every core, 1 for none (no thread started). The scores are the same.
+    {n_jobs}
 
     Returns
     -------
@@ -436,6 +459,11 @@ def evaluate(
     ValueError
         For a qrels level beyond the gain table, two attribute sets or runs with one
         name, bad options, or a doc listed twice (with ``duplicates='error'``).
+
+    See Also
+    --------
+    gfr : the same measures of padded arrays, as a dict.
+    fairconv.ragfair.evaluate : GF of generated answers against the same runs.
 
     Examples
     --------

@@ -35,12 +35,19 @@ import numpy as np
 
 from . import _core
 from ._records import Record, record
-from ._validation import public
-from .conversation import PRESETS, measure_setup
+from ._validation import fill_doc, public
+from .conversation import BATCH_DOC, PRESET_DOC, PRESETS, measure_setup, option_docs
 from .io._conversation_records import ConversationBatch, _raise_first
 from .results import MeasureName, ScoreTable, pick
 
 __all__ = ["gfrc", "evaluate", "turns", "Turns", "PRESETS"]
+
+
+_OPTIONS = option_docs("L", "lmax", "dedupe", "variant", "gain", "method", "empty")
+_WEIGHTS = """weights : sequence of float, optional
+    M + 1 weights, w_0 for R then one per attribute set; finite, non-negative,
+    summing to 1. Default equal. GF weighs the GF^m by w_1..w_M renormalised to
+    sum to 1; with w_0 = 1 (GFRC = R) GF is the plain mean of the GF^m."""
 
 
 def _setup(batch, preset, weights, given):
@@ -99,14 +106,23 @@ class _ConversationRows(Record):
 class Turns(_ConversationRows):
     """Per-turn GF cells: one row per (conversation, system turn with a relevant nugget).
 
-    ``achieved[name]`` (rows, G) is the turn's achieved distribution and ``sim[name]``
-    its DistrSim, as in Table 4 (b)-(c) of the GFRC2 paper and Table 2 of EVIA 2023.
-    ``conversation[i]`` indexes ``runs`` and ``topics`` (one name per conversation of
-    the batch; empty when not known).
-
-    ``repr`` gives counts; in a notebook the record shows a table of at most 20 rows
+    As in Table 4 (b)-(c) of the GFRC2 paper and Table 2 of EVIA 2023. ``repr`` gives
+    counts; in a notebook the record shows a table of at most 20 rows
     (run, topic, turn, D and DistrSim per attribute set), as ``to_frame()`` gives it
     whole; ``to_dict()`` gives plain Python values.
+
+    Parameters
+    ----------
+    conversation : ndarray of int, shape (rows,)
+        The conversation of each row, an index into ``runs`` and ``topics``.
+    turn : ndarray of int, shape (rows,)
+        The system turn, 1-based.
+    achieved : dict of str to ndarray of float, shape (rows, G)
+        The turn's achieved distribution D, per attribute set.
+    sim : dict of str to ndarray of float, shape (rows,)
+        Its DistrSim against the set's target, per attribute set.
+    runs, topics : tuple of str, optional
+        The run and topic of each conversation of the batch (empty when not known).
 
     Examples
     --------
@@ -132,6 +148,7 @@ class Turns(_ConversationRows):
 
 
 @public
+@fill_doc(batch=BATCH_DOC, preset=PRESET_DOC, options=_OPTIONS)
 def turns(
     batch: ConversationBatch,
     /,
@@ -147,7 +164,25 @@ def turns(
 ) -> Turns:
     """The per-turn achieved distributions and DistrSim values behind GF^m.
 
-    Options as :func:`gfrc` (weights do not matter here).
+    Parameters
+    ----------
+    {batch}
+    {preset}
+    {options}
+
+    Returns
+    -------
+    Turns
+        One row per (conversation, system turn with a relevant nugget).
+
+    Raises
+    ------
+    ValueError
+        As :func:`gfrc`.
+
+    See Also
+    --------
+    gfrc : the measures these turns make.
 
     Examples
     --------
@@ -186,8 +221,8 @@ def _turns(batch, level, opts) -> Turns:
     group_conv = conv[starts]
     conv_first = _core.group_starts(conv)
     achieved, sim = {}, {}
-    for a in batch.attributes:
-        memb = batch.groups[a.name][rel]
+    for a in batch.attribute_sets:
+        memb = batch.memberships[a.name][rel]
         if opts.method == "independent":
             d = _core.segment_means(memb, starts)
         else:
@@ -198,6 +233,7 @@ def _turns(batch, level, opts) -> Turns:
 
 
 @public
+@fill_doc(batch=BATCH_DOC, preset=PRESET_DOC, weights=_WEIGHTS, options=_OPTIONS)
 def gfrc(
     batch: ConversationBatch,
     /,
@@ -216,17 +252,10 @@ def gfrc(
 
     Parameters
     ----------
-    batch : ConversationBatch
-        Conversations with their attribute sets (:func:`read_conversations`).
-    preset : {'fairweb2', 'gfrc2-paper', 'evia2023'}, optional
-        Named settings (default 'fairweb2'); the keyword options below override it.
-    weights : sequence of float, optional
-        M + 1 weights, w_0 for R then one per attribute set; finite, non-negative,
-        summing to 1. Default equal. GF weighs the GF^m by w_1..w_M renormalised to
-        sum to 1; with w_0 = 1 (GFRC = R) GF is the plain mean of the GF^m.
-    L, lmax, dedupe, variant, gain, method, empty
-        As :class:`~fairconv.conversation.ConversationOptions`; None keeps the
-        preset's value.
+    {batch}
+    {preset}
+    {weights}
+    {options}
 
     Returns
     -------
@@ -240,6 +269,11 @@ def gfrc(
     ValueError
         For bad options or weights, a nugget above ``lmax``, a relevant nugget without
         a membership, or ``empty='uniform'`` without the turn structure.
+
+    See Also
+    --------
+    evaluate : the same measures as a table by run and topic.
+    turns : the per-turn values behind GF^m.
 
     Notes
     -----
@@ -289,7 +323,7 @@ def _scores(batch, preset, weights, given) -> list[tuple[str, np.ndarray]]:
     per_turn = _turns(batch, level, opts)
     out = [("R", r)]
     parts = []
-    for a in batch.attributes:
+    for a in batch.attribute_sets:
         if opts.empty == "uniform":  # every system turn counts, an empty one as uniform
             uniform = float(
                 _core.distr_sim(np.full(a.n_groups, 1.0 / a.n_groups), a.target, a.divergence)
@@ -308,6 +342,7 @@ def _scores(batch, preset, weights, given) -> list[tuple[str, np.ndarray]]:
 
 
 @public
+@fill_doc(batch=BATCH_DOC, preset=PRESET_DOC, weights=_WEIGHTS, options=_OPTIONS)
 def evaluate(
     batch: ConversationBatch,
     /,
@@ -325,10 +360,32 @@ def evaluate(
 ) -> ScoreTable:
     """GFRC scores per run and topic (one conversation per run and topic).
 
-    Options as :func:`gfrc`; ``measures`` keeps only the measures named (``GFRC``,
-    ``GF[PRONOUN]``...). A run without a conversation for a topic that another run has
-    scores 0 there, with a notice naming the run and the topics
-    (:meth:`~fairconv.io.ConversationBatch.table`).
+    Parameters
+    ----------
+    {batch}
+    measures : sequence of str, optional
+        Only these measures, by the names the output prints (``GFRC``,
+        ``GF[PRONOUN]``...); default all.
+    {preset}
+    {weights}
+    {options}
+
+    Returns
+    -------
+    ScoreTable
+        The measures of :func:`gfrc` by run and topic. A run without a conversation
+        for a topic that another run has scores 0 there, with a notice naming the run
+        and the topics (:meth:`~fairconv.io.ConversationBatch.table`).
+
+    Raises
+    ------
+    ValueError
+        As :func:`gfrc`; for an unknown measure, or two conversations of one run for
+        one topic.
+
+    See Also
+    --------
+    gfrc : the same measures per conversation, as arrays.
 
     Examples
     --------

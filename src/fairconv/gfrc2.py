@@ -35,28 +35,53 @@ import numpy as np
 
 from . import _core
 from ._records import record
-from ._validation import public
-from .conversation import measure_setup
+from ._validation import fill_doc, public
+from .conversation import BATCH_DOC, PRESET_DOC, measure_setup, option_docs
 from .gfrc import _ConversationRows
 from .io._conversation_records import ConversationBatch
 from .results import MeasureName, ScoreTable, pick
 
 __all__ = ["gfrc2", "evaluate", "clusters", "Clusters", "write_clusters"]
 
+_OPTIONS = option_docs("L", "lmax", "dedupe")
+_WEIGHTS = """weights : sequence of float, optional
+    M + 1 weights, w_0 for GNP then one per attribute set; finite, non-negative,
+    summing to 1. Default 1/(M+1) each."""
+_DOCS = dict(batch=BATCH_DOC, preset=PRESET_DOC, weights=_WEIGHTS, options=_OPTIONS)
+
 
 @record(eq=False)
 class Clusters(_ConversationRows):
     """The per-cluster table: one row per relevant nugget end (user cluster).
 
-    ``conversation[i]`` is the conversation index of row i, which indexes ``runs`` and
-    ``topics`` (one name per conversation of the batch; empty when not known);
-    ``achieved[name]`` (rows, G) and ``sim[name]`` (rows,) are per attribute set;
-    ``prob`` is 1/L within L, else 0.
-
     ``repr`` gives counts; in a notebook the record shows a table of at most 20 rows
     (run, topic, wc, gwc_rel, wc_nonrel, gnp, D and DistrSim per attribute set,
     experience, prob), as ``to_frame()`` gives it whole; ``to_dict()`` gives plain
     Python values.
+
+    Parameters
+    ----------
+    conversation : ndarray of int, shape (rows,)
+        The conversation of each row, an index into ``runs`` and ``topics``.
+    wc : ndarray of int, shape (rows,)
+        The cluster: the word where its users stop (a relevant nugget's end).
+    gwc_rel : ndarray of float, shape (rows,)
+        GWCrel(wc), the level-weighted words of relevant nuggets up to wc.
+    wc_nonrel : ndarray of float, shape (rows,)
+        WCnonrel(wc), the other words up to wc.
+    gnp : ndarray of float, shape (rows,)
+        GNP(wc), in [0, 1].
+    achieved : dict of str to ndarray of float, shape (rows, G)
+        D^m(wc), the mean membership of the relevant nuggets up to wc, per attribute
+        set.
+    sim : dict of str to ndarray of float, shape (rows,)
+        Its DistrSim against the set's target, per attribute set.
+    experience : ndarray of float, shape (rows,)
+        Experience(wc).
+    prob : ndarray of float, shape (rows,)
+        Prob(wc): 1/L when wc <= L, else 0.
+    runs, topics : tuple of str, optional
+        The run and topic of each conversation of the batch (empty when not known).
 
     Examples
     --------
@@ -88,6 +113,7 @@ class Clusters(_ConversationRows):
 
 
 @public
+@fill_doc(**_DOCS)
 def clusters(
     batch: ConversationBatch,
     /,
@@ -102,23 +128,26 @@ def clusters(
 
     Parameters
     ----------
-    batch : ConversationBatch
-    preset : {'fairweb2', 'gfrc2-paper', 'evia2023'}, optional
-        Sets L and lmax (default 'fairweb2': L = 1000, lmax = 2).
-    weights : sequence of float, optional
-        w_0 (GNP) and w_1..w_M (attribute sets); default 1/(M+1) each; sum to 1.
-    L : int, optional
-        Patience in words, an integer in 2..2^53.
-    lmax : int, optional
-        Highest relevance level (levels above it are an error).
-    dedupe : bool, optional
-        Later mentions of an already credited entity count as nonrelevant words
-        (default True).
+    {batch}
+    {preset}
+    {weights}
+    {options}
 
     Returns
     -------
     Clusters
         One row per relevant nugget end.
+
+    Raises
+    ------
+    ValueError
+        For bad options or weights, a nugget above ``lmax`` or a relevant nugget
+        without a membership.
+
+    See Also
+    --------
+    gfrc2 : the expectations over these clusters.
+    write_clusters : the table as TSV.
 
     Examples
     --------
@@ -141,12 +170,12 @@ def clusters(
     wc = batch.end[rel].astype(np.float64)
     gwc_rel, wc_nonrel, gnp = _core.gnp(words, wc, level[rel], firsts)
     achieved, sim = {}, {}
-    for a in batch.attributes:
-        d = _core.running_segment_means(batch.groups[a.name][rel], firsts)
+    for a in batch.attribute_sets:
+        d = _core.running_segment_means(batch.memberships[a.name][rel], firsts)
         achieved[a.name] = d
         sim[a.name] = _core.distr_sim(d, a.target, a.divergence)
     experience = _core.combine(
-        np.vstack([gnp[None], *(sim[a.name][None] for a in batch.attributes)]), w
+        np.vstack([gnp[None], *(sim[a.name][None] for a in batch.attribute_sets)]), w
     )
     prob = _core.cluster_probability(wc, L)
     return Clusters(
@@ -165,6 +194,7 @@ def clusters(
 
 
 @public
+@fill_doc(**_DOCS)
 def gfrc2(
     batch: ConversationBatch,
     /,
@@ -179,9 +209,10 @@ def gfrc2(
 
     Parameters
     ----------
-    batch : ConversationBatch
-    preset, weights, L, lmax, dedupe
-        As :func:`clusters`.
+    {batch}
+    {preset}
+    {weights}
+    {options}
 
     Returns
     -------
@@ -189,6 +220,16 @@ def gfrc2(
         ``EGNP``, ``EGF[<set>]``, ``GFRC2``; higher is better. Each is a sum of at most
         L terms of size 1/L, so it lies in [0, 1] (EGF with RNOD against a target with
         zero entries can be negative). A conversation without relevant nuggets scores 0.
+
+    Raises
+    ------
+    ValueError
+        As :func:`clusters`.
+
+    See Also
+    --------
+    evaluate : the same measures as a table by run and topic.
+    clusters : the per-cluster values behind them.
 
     Notes
     -----
@@ -214,7 +255,7 @@ def _scores(batch, preset, weights, L, lmax, dedupe) -> list[tuple[str, np.ndarr
     c = clusters(batch, preset=preset, weights=weights, L=L, lmax=lmax, dedupe=dedupe)
     n = len(batch)
     out = [("EGNP", _core.expectation(c.conversation, c.prob, c.gnp, n))]
-    for a in batch.attributes:
+    for a in batch.attribute_sets:
         egf = _core.expectation(c.conversation, c.prob, c.sim[a.name], n)
         out.append((str(MeasureName("EGF", None, a.name)), egf))
     out.append(("GFRC2", _core.expectation(c.conversation, c.prob, c.experience, n)))
@@ -222,6 +263,7 @@ def _scores(batch, preset, weights, L, lmax, dedupe) -> list[tuple[str, np.ndarr
 
 
 @public
+@fill_doc(**_DOCS)
 def evaluate(
     batch: ConversationBatch,
     /,
@@ -233,11 +275,34 @@ def evaluate(
     lmax: int | None = None,
     dedupe: bool | None = None,
 ) -> ScoreTable:
-    """GFRC2 scores per run and topic; options as :func:`gfrc2`.
+    """GFRC2 scores per run and topic (one conversation per run and topic).
 
-    ``measures`` keeps only the measures named (``GFRC2``, ``EGF[PRONOUN]``...). A run
-    without a conversation for a topic that another run has scores 0 there, with a
-    notice naming the run and the topics (:meth:`~fairconv.io.ConversationBatch.table`).
+    Parameters
+    ----------
+    {batch}
+    measures : sequence of str, optional
+        Only these measures, by the names the output prints (``GFRC2``,
+        ``EGF[PRONOUN]``...); default all.
+    {preset}
+    {weights}
+    {options}
+
+    Returns
+    -------
+    ScoreTable
+        The measures of :func:`gfrc2` by run and topic. A run without a conversation
+        for a topic that another run has scores 0 there, with a notice naming the run
+        and the topics (:meth:`~fairconv.io.ConversationBatch.table`).
+
+    Raises
+    ------
+    ValueError
+        As :func:`clusters`; for an unknown measure, or two conversations of one run
+        for one topic.
+
+    See Also
+    --------
+    gfrc2 : the same measures per conversation, as arrays.
 
     Examples
     --------
@@ -258,6 +323,19 @@ def write_clusters(batch: ConversationBatch, c: Clusters, out, /) -> None:
     Columns: run, topic, wc, GWCrel, WCnonrel, GNP, then D and DistrSim per attribute
     set, Experience and Prob (full precision).
 
+    Parameters
+    ----------
+    batch : ConversationBatch
+        The conversations the clusters were computed from (their runs and topics).
+    c : Clusters
+        The clusters (:func:`clusters`).
+    out : text file
+        An open text stream, written into.
+
+    See Also
+    --------
+    clusters : the table it writes.
+
     Examples
     --------
     >>> import io
@@ -269,7 +347,7 @@ def write_clusters(batch: ConversationBatch, c: Clusters, out, /) -> None:
     >>> out.getvalue().splitlines()[1].split("\t")[:6]
     ['COPWA-CS-QD-MN-2', 'R112', '33', '4.0', '31.0', '0.11428571428571428']
     """
-    names = [a.name for a in batch.attributes]
+    names = [a.name for a in batch.attribute_sets]
     header = ["run", "topic", "wc", "GWCrel", "WCnonrel", "GNP"]
     for n in names:
         header += [str(MeasureName("D", None, n)), str(MeasureName("DistrSim", None, n))]

@@ -87,7 +87,13 @@ def register_spec(name: str, attributes: Sequence[AttributeData] | AttributeData
 
 @public
 def specs() -> tuple[str, ...]:
-    """The names of the registered specs."""
+    """The names of the registered specs.
+
+    Returns
+    -------
+    tuple of str
+        The names given to :func:`register_spec`, in order of registration.
+    """
     return tuple(_SPECS)
 
 
@@ -160,7 +166,18 @@ class FairconvProvider(_providers.Provider):
 
     @public
     def supports(self, measure, /) -> bool:
-        """Whether this provider computes ``measure`` (any GFR)."""
+        """Whether this provider computes ``measure`` (any GFR).
+
+        Parameters
+        ----------
+        measure : ir_measures measure
+            A measure object (``GFR(spec="fairweb")@10``).
+
+        Returns
+        -------
+        bool
+            True for a GFR measure.
+        """
         return isinstance(measure, _GFR)
 
     def _evaluator(self, measures, qrels):

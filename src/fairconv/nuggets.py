@@ -114,6 +114,10 @@ def ratios(counts, /) -> dict[str, np.ndarray]:
         If ``counts`` is not non-negative integers of shape (..., 5) with each matched
         count at most its total.
 
+    See Also
+    --------
+    evaluate : the same ratios of labelled turns, as a table.
+
     Notes
     -----
     .. math::
@@ -228,6 +232,11 @@ def evaluate(
         If ``average`` is not one of the choices, ``measures`` names another measure,
         or one run has two records for one turn.
 
+    See Also
+    --------
+    ratios : the same ratios of count arrays, as a dict.
+    fairconv.io.read_labels : reads the labels.
+
     Notes
     -----
     Per turn (:func:`ratios`):
@@ -313,6 +322,10 @@ def nuggetizer(counts, /) -> dict[str, np.ndarray]:
         count at most its set, and the support plus partial-support counts at most
         the set.
 
+    See Also
+    --------
+    nuggetizer_scores : the same measures of nuggetizer assignments, as a table.
+
     Notes
     -----
     With s(n) = 1 for ``support``, 1/2 for ``partial_support``, 0 otherwise:
@@ -379,6 +392,11 @@ def nuggetizer_scores(assignments, /, *, measures: Sequence[str] | None = None) 
         If one run has a topic twice across the inputs, two files of one name (in
         different folders) give one run by their name, or ``measures`` names another
         measure.
+
+    See Also
+    --------
+    nuggetizer : the same measures of count arrays, as a dict.
+    fairconv.io.read_nuggetizer : reads the assignments.
 
     Notes
     -----
@@ -469,6 +487,10 @@ def cone_rag_scores(
         If ``labels`` is not a :class:`ConeRagLabels`.
     ValueError
         If ``measures`` names a measure the files do not give.
+
+    See Also
+    --------
+    fairconv.io.read_cone_rag : reads CONE-RAG's outcomes.
 
     Notes
     -----

@@ -336,7 +336,7 @@ def gfrc2_clusters(
         rows = clusters.conversation == c
         wc = clusters.wc[rows]
         ax.plot(wc, clusters.gnp[rows], marker="o", label="GNP")
-        for i, a in enumerate(batch.attributes):
+        for i, a in enumerate(batch.attribute_sets):
             ax.plot(
                 wc,
                 clusters.sim[a.name][rows],
@@ -601,6 +601,7 @@ def run_scatter(
     Returns
     -------
     matplotlib.figure.Figure
+        The figure: one labelled point per run.
 
     Raises
     ------

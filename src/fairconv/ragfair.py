@@ -47,11 +47,12 @@ from ._validation import (
     check_weights,
     fail,
     file_error,
+    fill_doc,
     moved,
     public,
 )
 from .divergences import AttributeSet, resolve_divergence
-from .gfr import _padded, _stop
+from .gfr import RANKED_DOCS, _padded, _stop
 from .io import _answers
 from .io._answers import answer_distributions
 from .io._tables import Qrels, Run
@@ -107,6 +108,11 @@ def rigf(gf_gen, gf_re, /) -> np.ndarray:
         do not broadcast, or a nonzero GF_Re so close to 0 (below about 1e-306 in
         magnitude) that the percentage exceeds the float range.
 
+    See Also
+    --------
+    gf_gen : GF of a generated answer.
+    ragfair : every measure of padded lists and answers.
+
     References
     ----------
     Z. Tao and T. Sakai, BREV-RAG 2025, Eq. 7.
@@ -160,6 +166,7 @@ def gf_gen(answer_distribution, target, /, *, divergence: str) -> np.ndarray:
     answer_distribution : array_like, shape (..., G)
         d_A; an all-NaN row marks an answer naming no relevant entity (GF-Gen = 0).
     target : array_like, shape (G,) or broadcastable
+        The target distribution over the G groups.
     divergence : {'JSD', 'NMD', 'RNOD'}
         Case-insensitive.
 
@@ -168,6 +175,11 @@ def gf_gen(answer_distribution, target, /, *, divergence: str) -> np.ndarray:
     ndarray, shape (...)
         In [0, 1] (RNOD against a target with zero entries can go below 0); higher is
         fairer.
+
+    See Also
+    --------
+    adsim : an answer against its ranked list.
+    rigf : GF-Gen relative to GF-Re.
 
     Examples
     --------
@@ -198,6 +210,10 @@ def adsim(list_distribution, answer_distribution, /, *, divergence: str) -> np.n
     ndarray, shape (...)
         Higher means the answer keeps the list's exposure of groups; NaN where either
         distribution is missing.
+
+    See Also
+    --------
+    gf_gen : an answer against the target.
 
     References
     ----------
@@ -397,6 +413,7 @@ def ragfair(
         d_A of each answer per attribute set; all-NaN rows for answers naming no
         relevant entity (:func:`answer_distributions`).
     attribute_sets : sequence of AttributeSet
+        Targets and default divergences, in the order of ``answer_distributions``.
     lengths : array_like of int, shape (...), optional
         List lengths; default K. Positions at or beyond them are neither checked nor
         used.
@@ -414,6 +431,13 @@ def ragfair(
         Keys as :func:`measure_names`. RIGF is in percent and NaN where GF-Re = 0;
         ADsim is NaN where the list has no relevant doc or the answer no relevant
         entity.
+
+    See Also
+    --------
+    evaluate : the same measures of runs and answers read from files, as a table.
+    gf_gen : GF of the answers alone.
+    adsim : the answers against the lists.
+    rigf : RIGF from GF-Gen and GF-Re.
 
     References
     ----------
@@ -461,6 +485,7 @@ def _set_weights(weights, n_sets):
 
 # --------------------------------------------------------------------------- evaluation
 @public
+@fill_doc(**RANKED_DOCS)
 def evaluate(
     qrels: Qrels,
     runs: Sequence[Run],
@@ -481,8 +506,7 @@ def evaluate(
 
     Parameters
     ----------
-    qrels, runs, attributes
-        As :func:`fairconv.gfr.evaluate`; each attribute set covers its gmemb topics.
+    {inputs}
     answers : Answers, path, file object, DataFrame or records
         Any input of :func:`fairconv.io.as_answers`, read with the attribute sets
         scored. One answer per (run, topic); an answer's ``run`` must be a run's tag (or empty,
@@ -500,14 +524,21 @@ def evaluate(
         topic they are renormalised over the sets that cover it (default equal). Where
         every set covering a topic has weight 0, the overall values are undefined
         there (NaN).
-    gains, order, duplicates, nonrelevant_membership, n_jobs
-        As :func:`fairconv.gfr.evaluate`.
+    gains : sequence of float
+        Gains of levels 1..lmax for the ERR decay of GF-Re (default 1, 3).
+    {join}
+    {n_jobs}
 
     Returns
     -------
     ScoreTable
         Measures as :func:`measure_names`. Undefined values are NaN and left out of
         the ``all`` means, whose coverage ``to_tsv`` reports as ``n[<measure>]``.
+
+    See Also
+    --------
+    ragfair : the same measures of padded arrays, as a dict.
+    fairconv.gfr.evaluate : GFR of the same runs.
 
     Examples
     --------

@@ -124,6 +124,23 @@ class MeasureName:
         With ``product``, the words are factors: ``join("nDCG", "AWRF", product=True)``
         is ``'nDCG*AWRF'``.
 
+        Parameters
+        ----------
+        *words : str
+            The words: letters and digits each.
+        product : bool, default False
+            Join by ``*`` (factors of a product) instead of ``-``.
+
+        Returns
+        -------
+        str
+            The BASE of a measure name.
+
+        Raises
+        ------
+        ValueError
+            For a word that is not letters and digits.
+
         Examples
         --------
         >>> MeasureName.join("GF", "JSD"), MeasureName.join("nDCG", "AWRF", product=True)
@@ -140,6 +157,16 @@ class MeasureName:
     @public
     def parse(cls, name: str, /) -> MeasureName:
         """Read a measure name; ValueError if it is not of the form above.
+
+        Parameters
+        ----------
+        name : str
+            A measure name, ``BASE[@cutoff][[attribute set]]``.
+
+        Returns
+        -------
+        MeasureName
+            Its base, cutoff (None for full depth) and attribute set (None for none).
 
         Examples
         --------
@@ -191,6 +218,16 @@ def unknown_measure(name, valid: Sequence[str]) -> str:
 @public
 def cutoffs_of(measures: Sequence[str], /) -> tuple[int, ...]:
     """The depths that measure names ask for (``GFR@10`` -> 10), sorted.
+
+    Parameters
+    ----------
+    measures : sequence of str
+        Measure names.
+
+    Returns
+    -------
+    tuple of int
+        The distinct cutoffs, in increasing order; empty when no name has one.
 
     Raises
     ------
@@ -298,6 +335,18 @@ def _directions(measures: tuple, given) -> MappingProxyType:
 @public
 def pick(table: ScoreTable, measures: Sequence[str] | None, /) -> ScoreTable:
     """The table of the measures asked for (all when None), in the order asked.
+
+    Parameters
+    ----------
+    table : ScoreTable
+        The table to take the measures from.
+    measures : sequence of str or None
+        Names among ``table.measures``; None for all.
+
+    Returns
+    -------
+    ScoreTable
+        ``table`` itself when ``measures`` is None, else a table of those measures.
 
     Raises
     ------
@@ -491,6 +540,11 @@ class ScoreMeans(Mapping):
     plain dict. An undefined mean is ``None``; a run lists only the measures that
     exist on some topic of it.
 
+    Parameters
+    ----------
+    table : ScoreTable
+        The table whose means (:meth:`ScoreTable.mean`) it holds.
+
     Examples
     --------
     >>> import numpy as np
@@ -523,6 +577,11 @@ class ScoreMeans(Mapping):
     @public
     def to_dict(self) -> dict[str, dict[str, float | None]]:
         """The means as a plain dict ``{run: {measure: value}}`` (a copy).
+
+        Returns
+        -------
+        dict of str to dict of str to float or None
+            ``{run: {measure: mean}}``.
 
         Examples
         --------
@@ -701,9 +760,10 @@ class ScoreTable:
     Built by keyword (``ScoreTable(topics=..., runs=..., measures=..., values=...,
     present=...)``); the arrays' shapes are checked against the names.
 
-    Attributes
+    Parameters
     ----------
     topics, runs, measures : tuple of str
+        The names along the three axes of ``values``, each distinct.
     values : ndarray, shape (len(topics), len(runs), len(measures))
         Higher is better for every fairconv score; NaN where undefined. Topics lead and
         runs follow, as in every array of fairconv.
@@ -833,6 +893,25 @@ class ScoreTable:
         a topic that another run has scores ``missing`` there (0, as a run that returns
         nothing). Two items for the same (run, topic) are an error.
 
+        Parameters
+        ----------
+        runs, topics : sequence of str, length N
+            The run and the topic of each item.
+        measures : sequence of str, length M
+            The measure names.
+        values : ndarray of float, shape (N, M)
+            Each item's scores.
+        missing : float, default 0.0
+            The score of a (run, topic) cell that has no item while another run has the topic.
+        sources : sequence of str, optional
+            Where each item came from (a file and line), for the message naming a repeated
+            (run, topic).
+
+        Returns
+        -------
+        ScoreTable
+            Topics sorted, runs in order of first appearance.
+
         Examples
         --------
         >>> import numpy as np
@@ -888,6 +967,7 @@ class ScoreTable:
         Parameters
         ----------
         topics, runs : sequence of str
+            The names of the table's first two axes, each distinct.
         columns : iterable of (str or MeasureName, array_like, array_like or None)
             Per measure, its name, its values (topics, runs) (or anything that
             broadcasts to it) and the cells where it exists: None (everywhere), a bool
@@ -972,6 +1052,16 @@ class ScoreTable:
     def value(self, run: str, topic: str, measure: str, /) -> float:
         """One score; ``topic="all"`` gives the mean over topics.
 
+        Parameters
+        ----------
+        run, topic, measure : str
+            The cell's names; ``topic="all"`` for the mean over topics.
+
+        Returns
+        -------
+        float
+            The score (NaN where undefined).
+
         Raises
         ------
         KeyError
@@ -1030,6 +1120,7 @@ class ScoreTable:
         Returns
         -------
         ScoreTable
+            The same measures on the runs and topics kept, in the order given.
 
         Raises
         ------
@@ -1094,6 +1185,13 @@ class ScoreTable:
 
         The ``overall`` values take the mean's place when the table has them. Both
         arrays have shape (runs, measures); the mean is NaN where count is 0.
+
+        Returns
+        -------
+        mean : ndarray of float, shape (runs, measures)
+            The means (or the ``overall`` values).
+        count : ndarray of int, shape (runs, measures)
+            The topics where the cell exists and is defined.
 
         Examples
         --------
@@ -1406,6 +1504,11 @@ class ScoreTable:
 
         An undefined value is ``None`` (``null`` in JSON).
 
+        Returns
+        -------
+        dict
+            ``{run: {topic: {measure: value}}}``: floats, or None where undefined.
+
         Examples
         --------
         >>> import numpy as np
@@ -1448,6 +1551,11 @@ class ScoreTable:
         all_rows : bool
             Add each run's ``all`` values (topic ``"all"``) after its topics, as the TSV
             output does (NaN where the mean is undefined).
+
+        Returns
+        -------
+        pandas.DataFrame
+            Long (run, topic, measure, value) or wide (run, topic, one column per measure).
 
         See Also
         --------

@@ -543,7 +543,7 @@ def majority_vote(
 class LabelMatrix:
     """Labels read from a file: one row per item, one column per rater.
 
-    Attributes
+    Parameters
     ----------
     items, raters : tuple of str
         In order of first appearance in the file.
@@ -571,6 +571,11 @@ class LabelMatrix:
     @public
     def to_dict(self) -> dict:
         """``{item: {rater: label}}`` for the labels given.
+
+        Returns
+        -------
+        dict of str to dict of str to label
+            ``{item: {rater: label}}``; an item's dict leaves out the raters without a label.
 
         Examples
         --------
@@ -669,6 +674,7 @@ def read_label_file(path, /) -> LabelMatrix:
     Returns
     -------
     LabelMatrix
+        One row per item, one column per rater, in order of first appearance.
 
     Raises
     ------

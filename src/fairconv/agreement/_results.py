@@ -14,7 +14,7 @@ from .._validation import public
 class CorrelationResult(Record):
     """A correlation between two score vectors.
 
-    Attributes
+    Parameters
     ----------
     statistic : float
         The coefficient, in [-1, 1]; 1 when the two rank the systems alike.
@@ -44,7 +44,7 @@ class CorrelationResult(Record):
 class CorrelationMatrix(Record):
     """One coefficient for every pair of measures.
 
-    Attributes
+    Parameters
     ----------
     statistic : ndarray, shape (M, M)
         ``statistic[a, b]`` is the coefficient of measure a with measure b (for the
@@ -78,6 +78,11 @@ class CorrelationMatrix(Record):
     def to_frame(self):
         """The matrix as a pandas DataFrame indexed by measure (needs pandas).
 
+        Returns
+        -------
+        pandas.DataFrame
+            Shape (M, M): rows and columns named by measure.
+
         Examples
         --------
         >>> from fairconv import agreement
@@ -94,7 +99,7 @@ class CorrelationMatrix(Record):
 class RBOResult(Record):
     """Rank-biased overlap of two rankings.
 
-    Attributes
+    Parameters
     ----------
     statistic : float
         RBO_ext, the extrapolated value, in [0, 1]; 1 for identical rankings.
@@ -131,7 +136,7 @@ class RBOResult(Record):
 class AgreementResult(Record):
     """Agreement between raters on a set of items.
 
-    Attributes
+    Parameters
     ----------
     statistic : float
         The coefficient: accuracy in [0, 1]; kappa and alpha at most 1 (1 for
@@ -168,7 +173,7 @@ class AgreementResult(Record):
 class MajorityVote(Record):
     """The label most raters gave each item.
 
-    Attributes
+    Parameters
     ----------
     labels : ndarray, shape (items,)
         The majority label: float with NaN (numeric labels) or object with None
@@ -204,6 +209,12 @@ class MajorityVote(Record):
     @public
     def to_dict(self) -> dict:
         """Lists of labels (None where there is none), votes, ratings and ties.
+
+        Returns
+        -------
+        dict
+            ``labels`` (a list, None where there is none), ``votes``, ``n_ratings``, ``tied``
+            (lists) and ``ties``.
 
         Examples
         --------
@@ -245,12 +256,13 @@ def _is_missing(v) -> bool:
 class RankingAgreement(Record):
     """How alike several measures rank the same runs: one row per pair of measures.
 
-    Attributes
+    Parameters
     ----------
     measures, directions : tuple of str
         The measures and their directions (``'higher'`` or ``'lower'``): each ranks
         the runs best first by its direction.
     runs : tuple of str
+        The runs ranked, in the order of the columns of ``means``.
     means : ndarray, shape (measures, runs)
         Each run's mean of each measure, over the topics where every run has it.
     n_topics : tuple of int

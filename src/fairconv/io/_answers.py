@@ -46,8 +46,15 @@ __all__ = ["Answers", "answer_distributions", "answers_from_records", "read_answ
 class Answers:
     """Generated answers: per (run, topic), each attribute set's answer distribution.
 
-    ``distributions[name]`` is (n, G) with NaN rows for answers that name no relevant
-    entity; ``runs``, ``topics`` and ``sources`` have one entry per answer.
+    Parameters
+    ----------
+    runs, topics : tuple of str, length n
+        The run and the topic of each answer.
+    distributions : dict of str to ndarray of float, shape (n, G)
+        Each attribute set's answer distribution per answer, by the set's name; NaN
+        rows for answers that name no relevant entity.
+    sources : tuple of str, length n
+        Where each answer came from (``file:line``).
 
     Examples
     --------
@@ -84,6 +91,7 @@ def answer_distributions(
         Per answer, its entities as ``{"level": l, "groups": {name: vector}}``; a
         missing or null level is 0, and entities of level 0 do not count.
     attribute_sets : sequence of AttributeSet
+        The sets whose vectors the entities give, by name.
     sources : sequence of str, optional
         Where each answer comes from (``file:line``), for messages.
 
@@ -253,6 +261,7 @@ def read_answers(path, attribute_sets: Sequence[AttributeSet], /) -> Answers:
     Returns
     -------
     Answers
+        One entry per answer, in file order, with its distribution per attribute set.
 
     Raises
     ------
@@ -260,6 +269,10 @@ def read_answers(path, attribute_sets: Sequence[AttributeSet], /) -> Answers:
         Naming file, line and field: invalid JSON or UTF-8, an empty file, fields of
         the wrong type, a record without ``run`` among records with one, memberships
         of the wrong length or not summing to 1.
+
+    See Also
+    --------
+    as_answers : answers from a DataFrame or records.
 
     Examples
     --------
@@ -298,6 +311,7 @@ def as_answers(answers, attribute_sets: Sequence[AttributeSet], /) -> Answers:
     Returns
     -------
     Answers
+        One entry per answer, with its distribution per attribute set.
 
     Raises
     ------
@@ -306,6 +320,10 @@ def as_answers(answers, attribute_sets: Sequence[AttributeSet], /) -> Answers:
         records:2``) and the field.
     TypeError
         For an input of another kind.
+
+    See Also
+    --------
+    read_answers : reads an answer file.
 
     Examples
     --------

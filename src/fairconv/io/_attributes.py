@@ -23,6 +23,19 @@ __all__ = ["AttributeData", "load_attribute"]
 class AttributeData:
     """An attribute set with the membership file that covers its topics.
 
+    Parameters
+    ----------
+    attribute : AttributeSet
+        The set: its name, target, scale and divergence.
+    memberships : GroupMemberships
+        The membership vectors of the judged docs of the topics it covers (G of the
+        target each).
+
+    Raises
+    ------
+    FileFormatError
+        When the vectors' G is not the target's.
+
     Examples
     --------
     >>> from fairconv.datasets import fairweb1_pilot
@@ -68,6 +81,7 @@ def load_attribute(name: str, gmemb, target, scale: str, /, *, divergence=None) 
     Returns
     -------
     AttributeData
+        The attribute set with its memberships, checked against each other.
 
     Raises
     ------

@@ -36,6 +36,7 @@ from .._validation import (
     id_fault,
     kind_of,
     public,
+    renamed,
     unknown_field,
 )
 from ..divergences import AttributeSet
@@ -81,6 +82,13 @@ _TEXT_STEP = 1 << 25  # bytes of text analysed at once
 @dataclass(frozen=True)
 class Turn:
     """A turn: role ``"U"`` or ``"S"`` and its 1-based inclusive word span.
+
+    Parameters
+    ----------
+    role : {'U', 'S'}
+        User or system.
+    start, end : int
+        The turn's first and last word, 1-based, inclusive.
 
     Examples
     --------
@@ -297,17 +305,34 @@ def _check_text(value, name: str) -> None:
 
 
 # --------------------------------------------------------------------------- records
+@renamed(groups="memberships")
 @dataclass(frozen=True)
 class Nugget:
     """A span of words in a system turn.
 
-    ``groups`` maps attribute-set names to membership vectors; it may be empty for a
-    nonrelevant nugget (level 0). ``turn`` is the 1-based system turn, needed only when
-    the conversation has neither text nor turns.
+    ``memberships`` maps attribute-set names to membership vectors (the ``groups`` of
+    a JSON record); it may be empty for a nonrelevant nugget (level 0). ``turn`` is
+    the 1-based system turn, needed only when the conversation has neither text nor
+    turns.
+
+    Parameters
+    ----------
+    start, end : int
+        The nugget's first and last word in the conversation, 1-based, inclusive.
+    level : int, default 0
+        Its relevance level (0: nonrelevant).
+    entity : str, optional
+        The entity it mentions; a later relevant mention of the same entity in the
+        conversation earns nothing when duplicates are removed.
+    memberships : mapping of str to sequence of float, optional
+        The membership vector of each attribute set, by the set's name (a record's
+        ``groups``; the keyword ``groups=`` is deprecated).
+    turn : int, optional
+        The 1-based system turn that holds it.
 
     Examples
     --------
-    >>> n = Nugget(4, 5, level=2, entity="yb", groups={"PRONOUN": [1, 0, 0]})
+    >>> n = Nugget(4, 5, level=2, entity="yb", memberships={"PRONOUN": [1, 0, 0]})
     >>> n.start, n.end, n.level, n.turn
     (4, 5, 2, None)
     """
@@ -316,7 +341,7 @@ class Nugget:
     end: int
     level: int = 0
     entity: str | None = None
-    groups: Mapping[str, Sequence[float]] = field(default_factory=dict)
+    memberships: Mapping[str, Sequence[float]] = field(default_factory=dict)
     turn: int | None = None
 
 
@@ -326,6 +351,19 @@ class Conversation:
 
     Give ``text`` (turns and length follow from it), or ``turns`` and ``length``, or
     neither (then every nugget needs its system ``turn``).
+
+    Parameters
+    ----------
+    topic, run : str
+        The topic and the run.
+    nuggets : sequence of Nugget, optional
+        Its nuggets, in any order.
+    text : str, optional
+        The conversation's text, turns marked by ``U:`` and ``S:`` (:func:`turns_of`).
+    turns : sequence of Turn, optional
+        The turns, when there is no text.
+    length : int, optional
+        The number of words, with ``turns``.
 
     Examples
     --------
@@ -357,6 +395,12 @@ class Conversation:
     def to_json(self) -> dict:
         """The JSON Lines record of docs/formats.md.
 
+        Returns
+        -------
+        dict
+            ``topic``, ``run``, then ``text`` (or ``turns`` and ``length``) and ``nuggets``,
+            each nugget's fields that are set.
+
         Examples
         --------
         >>> c = Conversation("T1", "my-run", (Nugget(4, 5, 2),), text="U:Who is it S:Yoshua Bengio")
@@ -376,8 +420,8 @@ class Conversation:
             rec: dict[str, object] = {"start": n.start, "end": n.end, "level": n.level}
             if n.entity is not None:
                 rec["entity"] = n.entity
-            if n.groups:
-                rec["groups"] = {k: [float(x) for x in v] for k, v in n.groups.items()}
+            if n.memberships:
+                rec["groups"] = {k: [float(x) for x in v] for k, v in n.memberships.items()}
             if n.turn is not None:
                 rec["turn"] = n.turn
             nuggets.append(rec)
@@ -387,6 +431,16 @@ class Conversation:
     @public
     def from_json(cls, record: dict, /) -> Conversation:
         """A conversation from its JSON record (no checks: see :func:`batch_from_records`).
+
+        Parameters
+        ----------
+        record : dict
+            A record of a conversations file (docs/formats.md).
+
+        Returns
+        -------
+        Conversation
+            The record's conversation, unchecked.
 
         Examples
         --------
@@ -404,7 +458,7 @@ class Conversation:
                     end=n["end"],
                     level=n.get("level", 0) or 0,
                     entity=n.get("entity"),
-                    groups=n.get("groups") or {},
+                    memberships=n.get("groups") or {},
                     turn=n.get("turn"),
                 )
                 for n in record.get("nuggets", ())
@@ -418,6 +472,7 @@ class Conversation:
 
 
 # --------------------------------------------------------------------------- batch
+@renamed(groups="memberships", attributes="attribute_sets")
 @dataclass(frozen=True, eq=False)
 class ConversationBatch:
     """Many conversations as flat nugget arrays with offsets, sorted by position.
@@ -426,20 +481,23 @@ class ConversationBatch:
     :func:`fairconv.io.read_conversations`);
     the measures read its arrays and never change them.
 
-    Attributes
+    Parameters
     ----------
-    topics, runs, sources : tuple of str
-        Per conversation; ``sources[c]`` names where it came from (``file:line``).
+    topics, runs : tuple of str
+        The topic and the run of each conversation.
     offsets : ndarray of int, shape (conversations + 1,)
         Nuggets of conversation c are ``offsets[c]:offsets[c+1]``.
     start, end, level, turn, entity : ndarray of int, shape (nuggets,)
         1-based inclusive word span, level, 1-based system turn and entity key (-1:
         none) of each nugget.
-    groups : dict of str to ndarray (nuggets, G)
+    memberships : dict of str to ndarray (nuggets, G)
         Membership vectors per attribute set; NaN rows where a nugget gives none.
     system_turns, lengths : ndarray of int, shape (conversations,)
         Number of system turns and of words (-1 when the record does not say).
-    attributes : tuple of AttributeSet
+    sources : tuple of str
+        Per conversation, where it came from (``file:line``).
+    attribute_sets : tuple of AttributeSet
+        The attribute sets of ``memberships``, in order.
 
     Examples
     --------
@@ -457,11 +515,11 @@ class ConversationBatch:
     level: np.ndarray
     turn: np.ndarray
     entity: np.ndarray
-    groups: dict
+    memberships: dict
     system_turns: np.ndarray
     lengths: np.ndarray
     sources: tuple
-    attributes: tuple = ()
+    attribute_sets: tuple = ()
 
     def __len__(self) -> int:
         return len(self.topics)
@@ -539,6 +597,23 @@ class ConversationBatch:
         same conversation earns nothing (Sakai, EVIA 2023, Section 5): its words count
         as nonrelevant. Levels above ``lmax`` are an error.
 
+        Parameters
+        ----------
+        lmax : int
+            The highest level allowed.
+        dedupe : bool, default True
+            Zero the later relevant mentions of an entity; False returns a copy of ``level``.
+
+        Returns
+        -------
+        ndarray of int, shape (nuggets,)
+            Each nugget's level, with the later mentions of a credited entity at 0.
+
+        Raises
+        ------
+        ValueError
+            For a level above ``lmax``, naming the conversation and the nugget.
+
         Examples
         --------
         >>> a = AttributeSet("A", [0.5, 0.5], "nominal")
@@ -560,6 +635,16 @@ class ConversationBatch:
     def check_relevant_groups(self, relevant: np.ndarray, /) -> None:
         """Every relevant nugget must give a membership vector for every attribute set.
 
+        Parameters
+        ----------
+        relevant : ndarray of bool, shape (nuggets,)
+            Which nuggets are relevant.
+
+        Raises
+        ------
+        ValueError
+            For the first relevant nugget without a vector, naming its conversation.
+
         Examples
         --------
         >>> import numpy as np
@@ -571,13 +656,13 @@ class ConversationBatch:
         ...
         ValueError: conversation 1 ...: nugget 1 (words 4-5): it is relevant but gives no A ...
         """
-        for a in self.attributes:
-            missing = relevant & np.isnan(self.groups[a.name][:, 0])
+        for a in self.attribute_sets:
+            missing = relevant & np.isnan(self.memberships[a.name][:, 0])
             _raise_first(
                 missing,
                 self,
                 f"it is relevant but gives no {a.name} membership "
-                f"(attribute sets: {', '.join(x.name for x in self.attributes)})",
+                f"(attribute sets: {', '.join(x.name for x in self.attribute_sets)})",
             )
 
 
@@ -590,12 +675,14 @@ def batch_from_conversations(
     Parameters
     ----------
     conversations : sequence of Conversation
+        The conversations, in any order.
     attribute_sets : sequence of AttributeSet
-        The sets whose memberships the nuggets give under ``groups``.
+        The sets whose memberships the nuggets give under ``memberships``.
 
     Returns
     -------
     ConversationBatch
+        The conversations' nuggets as arrays, sorted by position.
 
     Raises
     ------
@@ -603,6 +690,10 @@ def batch_from_conversations(
         If an item is not a Conversation.
     ValueError
         For the errors of :func:`batch_from_records`, naming the conversation.
+
+    See Also
+    --------
+    batch_from_records : a batch from JSON records.
 
     Examples
     --------
@@ -718,6 +809,11 @@ def batch_from_records(
         wrong length or not summing to 1, turns that are not contiguous, a length
         that disagrees with the text or the turns.
 
+    See Also
+    --------
+    batch_from_conversations : a batch from Conversation records.
+    read_conversations : a batch from a file.
+
     Examples
     --------
     >>> from fairconv.datasets import load_case
@@ -786,11 +882,13 @@ class Blocks:
             offsets=np.concatenate(
                 [p.offsets[:-1] + s for p, s in zip(parts, shift, strict=False)] + [shift[-1:]]
             ),
-            groups={a.name: np.concatenate([p.groups[a.name] for p in parts]) for a in self.sets},
+            memberships={
+                a.name: np.concatenate([p.memberships[a.name] for p in parts]) for a in self.sets
+            },
             system_turns=np.concatenate([p.system_turns for p in parts]),
             lengths=np.concatenate([p.lengths for p in parts]),
             sources=tuple(chain.from_iterable(p.sources for p in parts)),
-            attributes=self.sets,
+            attribute_sets=self.sets,
             **nuggets,
         )
 
@@ -947,7 +1045,7 @@ def _sorted(batch: ConversationBatch) -> ConversationBatch:
         level=batch.level[order],
         turn=batch.turn[order],
         entity=batch.entity[order],
-        groups={k: v[order] for k, v in batch.groups.items()},
+        memberships={k: v[order] for k, v in batch.memberships.items()},
     )
 
 

@@ -45,6 +45,16 @@ def read_attribute_sets(path, /) -> list[AttributeSet]:
     The file is an object mapping each set's name to ``{"target": [...] | "golddistr
     path", "scale": "nominal" | "ordinal", "divergence": optional}``.
 
+    Parameters
+    ----------
+    path : str, os.PathLike or file
+        The JSON file; a golddistr path in it is relative to the file's folder.
+
+    Returns
+    -------
+    list of AttributeSet
+        The sets in the order of the file.
+
     Raises
     ------
     ValueError
@@ -126,6 +136,7 @@ def read_conversations(paths, attribute_sets: Sequence[AttributeSet], /) -> Conv
     Returns
     -------
     ConversationBatch
+        The conversations' nuggets as arrays, checked, with the attribute sets.
 
     Raises
     ------
@@ -133,6 +144,11 @@ def read_conversations(paths, attribute_sets: Sequence[AttributeSet], /) -> Conv
         Naming the file, the line and the field: invalid JSON or UTF-8, an empty
         file, a record without ``run`` among records with one, and every rule of
         :func:`batch_from_records`.
+
+    See Also
+    --------
+    write_conversations : writes conversations as JSON Lines.
+    batch_from_records : a batch from records in memory.
 
     Examples
     --------
@@ -221,6 +237,7 @@ def write_conversations(
     Parameters
     ----------
     conversations : sequence of Conversation
+        The conversations to write, one record each, in order.
     out : path or text file
         Where to write: an open file is written into; a path is written whole or not
         at all (the output rule of every writer), never over a file unless
@@ -235,6 +252,10 @@ def write_conversations(
         open file.
     FileExistsError
         If a file is at the path ``out`` and ``overwrite`` is False.
+
+    See Also
+    --------
+    read_conversations : reads them back.
 
     Examples
     --------

@@ -753,6 +753,10 @@ def as_qrels(qrels, /) -> Qrels:
     TypeError
         For an input of another kind.
 
+    See Also
+    --------
+    read_qrels : reads a qrels file.
+
     Examples
     --------
     >>> q = as_qrels({"T1": {"a": 2, "b": 0}})
@@ -903,6 +907,11 @@ def as_run(run, /, *, name: str | None = None) -> Run:
     TypeError
         For an input of another kind.
 
+    See Also
+    --------
+    read_run : reads a run file.
+    as_runs : several runs at once.
+
     Examples
     --------
     >>> r = as_run({"T1": {"a": 0.5, "b": 0.9}}, name="bm25")
@@ -963,6 +972,7 @@ def as_runs(runs, /) -> list[Run]:
     Returns
     -------
     list of Run
+        One per run, in the order given.
 
     Raises
     ------
@@ -972,6 +982,11 @@ def as_runs(runs, /) -> list[Run]:
         For a single run in pytrec_eval's shape given where runs are expected (it
         would read its query ids as run names), or two mapping keys naming one run
         (``1`` and ``'1'``).
+
+    See Also
+    --------
+    as_run : one run.
+    read_run : reads a run file.
 
     Examples
     --------
@@ -1129,6 +1144,7 @@ def as_memberships(memberships, /, *, n_groups: int | None = None) -> GroupMembe
     Returns
     -------
     GroupMemberships
+        One row per membership vector, in the input's order.
 
     Raises
     ------
@@ -1138,6 +1154,10 @@ def as_memberships(memberships, /, *, n_groups: int | None = None) -> GroupMembe
         length, a (topic, doc) listed twice.
     TypeError
         Naming the row: a vector given as a mapping or a set.
+
+    See Also
+    --------
+    read_gmemb : reads a gmemb file.
 
     Examples
     --------

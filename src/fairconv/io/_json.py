@@ -83,6 +83,11 @@ class Unreadable:
     It stands in the decoded value where the number was, so that the check of the field
     it is in refuses it and names that field.
 
+    Parameters
+    ----------
+    text : str
+        The number as the JSON text has it.
+
     Examples
     --------
     >>> from fairconv.io import read_json
@@ -285,12 +290,35 @@ def iter_jsonl(
     of their field refuses by name. An input with no record is an error. Every error
     names the file and line.
 
-    ``count_keys``, optional, counts the keys of objects among the decoded values (each
-    object at most once). When its count equals the number of keys in the text, no
-    object can hold a key twice, so the values are decoded without the check per
-    object, by ``orjson`` when the ``fast`` extra is installed. Otherwise, and whenever
-    the fast route meets anything it does not take, the values are decoded again by
-    the full rules, which give the same values and the same errors.
+    Parameters
+    ----------
+    path : str, os.PathLike or file
+        A JSON Lines input.
+    max_depth : int, default 16
+        The deepest nesting of arrays and objects accepted.
+    count_keys : callable, optional
+        Given the list of decoded values, counts the keys of the objects among them
+        (each object at most once). When its count equals the number of keys in the
+        text, no object can hold a key twice, so the values are decoded without the
+        check per object, by ``orjson`` when the ``fast`` extra is installed.
+        Otherwise, and whenever the fast route meets anything it does not take, the
+        values are decoded again by the full rules, which give the same values and the
+        same errors.
+
+    Returns
+    -------
+    list of (int, object)
+        The line number (from 1) and the decoded value of every non-blank line.
+
+    Raises
+    ------
+    FileFormatError
+        For invalid text or JSON, a repeated key, too deep a nesting or no record,
+        naming the file and line.
+
+    See Also
+    --------
+    read_json : one JSON value from a file.
 
     Examples
     --------
@@ -467,6 +495,10 @@ def read_json(path, /, *, max_depth: int = MAX_JSON_DEPTH):
     FileFormatError
         For an empty file, bytes that are not UTF-8, text that is not one JSON value,
         a duplicate key, a lone surrogate or nesting deeper than ``max_depth``.
+
+    See Also
+    --------
+    iter_jsonl : a JSON Lines input, line by line.
 
     Examples
     --------

@@ -45,7 +45,7 @@ class MatchLabels:
 
     Built and checked by :func:`labels_from_records` or :func:`fairconv.io.read_labels`.
 
-    Attributes
+    Parameters
     ----------
     runs, topics, turns : tuple of str, length n
         The ids of each evaluated turn.
@@ -152,6 +152,10 @@ def labels_from_records(
         rule (an unknown field included, with the known field it is one edit away
         from; a record without ``run`` among records with one); the message names the
         record and the field.
+
+    See Also
+    --------
+    read_labels : reads a labels file.
 
     References
     ----------
@@ -376,6 +380,7 @@ def read_labels(path: str | os.PathLike[str], /) -> MatchLabels:
     Returns
     -------
     MatchLabels
+        One row per evaluated turn: its run, topic and turn ids and counts.
 
     Raises
     ------
@@ -384,6 +389,10 @@ def read_labels(path: str | os.PathLike[str], /) -> MatchLabels:
     ValueError
         Naming the file, the line and the field: invalid JSON or UTF-8, an empty file,
         and every rule of :func:`fairconv.io.labels_from_records`.
+
+    See Also
+    --------
+    labels_from_records : the same labels from records.
 
     Examples
     --------

@@ -81,7 +81,7 @@ _ASSIGNMENT = {"support": 0, "partial_support": 1, "not_support": 2, "failed": 3
 class NuggetizerAssignments:
     """nuggetizer assignment records as counts, one row per record.
 
-    Attributes
+    Parameters
     ----------
     runs, topics : tuple of str, length n
         The run (``run_id``, else the name given or the file's) and the topic (``qid``,
@@ -117,7 +117,7 @@ class NuggetizerAssignments:
 class ConeRagLabels:
     """CONE-RAG's NtN and NtR outcomes, one row per evaluated (run, turn).
 
-    Attributes
+    Parameters
     ----------
     runs, turns : tuple of str, length n
         The rows: the (run, turn) pairs of the response-nuggets file (NtN) in its
@@ -694,6 +694,7 @@ def read_cone_rag(
     Returns
     -------
     ConeRagLabels
+        One row per evaluated (run, turn): the NtN and NtR counts.
 
     Raises
     ------

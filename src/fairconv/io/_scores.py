@@ -1022,6 +1022,10 @@ def read_scores(
         file whose layout is guessed from its columns (no ``runid`` row, no ``all``
         row): what it was read as, and that ``input_format`` says otherwise.
 
+    See Also
+    --------
+    from_ir_measures : scores that ir_measures computed.
+
     Examples
     --------
     >>> import io
@@ -1075,6 +1079,10 @@ def from_ir_measures(
         No name for one run, a query id ``all``, a value that is not a number, the
         same run, query and measure twice (both items named), or ``directions`` naming
         a measure the results lack.
+
+    See Also
+    --------
+    read_scores : scores from a file or a frame.
 
     Examples
     --------

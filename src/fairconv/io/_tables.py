@@ -97,6 +97,23 @@ class _Keyed:
 class Qrels(_Keyed):
     r"""Relevance judgments: a level per judged (topic, doc); unjudged docs are level 0.
 
+    Parameters
+    ----------
+    source : str
+        Where the rows came from: a file's name, ``<stream>`` or ``(DataFrame)``.
+    topics : tuple of str
+        The topic names, in order of first appearance.
+    topic_ids : ndarray of int, shape (N,)
+        Each row's topic: ``topics[topic_ids[i]]``.
+    docs : ndarray of bytes, shape (N,)
+        Each row's doc id (fixed-width bytes, or object for ragged ids).
+    levels : ndarray of int, shape (N,)
+        Each judgment's relevance level (0: nonrelevant).
+    lines : ndarray of int, shape (N,), optional
+        Each row's file line; None when row i is line i + 1.
+    index : array_like, optional
+        A DataFrame's own index labels, which messages name (None for a file).
+
     Examples
     --------
     >>> import io
@@ -113,6 +130,16 @@ class Qrels(_Keyed):
     def line(self, i: int, /) -> int | str:
         r"""The file line of judgment i (of a DataFrame's row, its index label).
 
+        Parameters
+        ----------
+        i : int
+            The row, from 0.
+
+        Returns
+        -------
+        int or str
+            The line number, from 1; for a DataFrame, ``'<row> (index <label>)'``.
+
         Examples
         --------
         >>> import io
@@ -124,6 +151,16 @@ class Qrels(_Keyed):
     @public
     def check_gains(self, n_levels: int, /) -> None:
         r"""Every level must have a gain: a higher one is an error naming its line.
+
+        Parameters
+        ----------
+        n_levels : int
+            The levels the gain table covers: 1 to ``n_levels``.
+
+        Raises
+        ------
+        FileFormatError
+            For the first judgment above ``n_levels``, naming its line.
 
         Examples
         --------
@@ -177,6 +214,25 @@ def read_qrels(path, /) -> Qrels:
     Negative TREC levels (junk pages) count as nonrelevant, as in trec_eval. A
     (topic, doc) judged twice is an error.
 
+    Parameters
+    ----------
+    path : str, os.PathLike or text file
+        The qrels file.
+
+    Returns
+    -------
+    Qrels
+        One row per judgment, in file order.
+
+    Raises
+    ------
+    FileFormatError
+        For a malformed line or a (topic, doc) judged twice, naming the line.
+
+    See Also
+    --------
+    as_qrels : qrels from a DataFrame, a dict or records.
+
     Examples
     --------
     >>> from fairconv.datasets import path
@@ -228,6 +284,23 @@ class GroupMemberships(_Keyed):
 
     Its topics are the topics the attribute set covers.
 
+    Parameters
+    ----------
+    source : str
+        Where the rows came from: a file's name, ``<stream>`` or ``(DataFrame)``.
+    topics : tuple of str
+        The topic names, in order of first appearance.
+    topic_ids : ndarray of int, shape (N,)
+        Each row's topic: ``topics[topic_ids[i]]``.
+    docs : ndarray of bytes, shape (N,)
+        Each row's doc id (fixed-width bytes, or object for ragged ids).
+    matrix : ndarray of float, shape (N, G)
+        Each judged doc's membership vector over the G groups.
+    lines : ndarray of int, shape (N,), optional
+        Each row's file line; None when row i is line i + 1.
+    index : array_like, optional
+        A DataFrame's own index labels, which messages name (None for a file).
+
     Examples
     --------
     >>> import io
@@ -243,6 +316,16 @@ class GroupMemberships(_Keyed):
     @public
     def line(self, i: int, /) -> int | str:
         r"""The file line (a DataFrame's row, with its index label) of row i.
+
+        Parameters
+        ----------
+        i : int
+            The row, from 0.
+
+        Returns
+        -------
+        int or str
+            The line number, from 1; for a DataFrame, ``'<row> (index <label>)'``.
 
         Examples
         --------
@@ -264,8 +347,26 @@ def read_gmemb(path, /, *, n_groups: int | None = None) -> GroupMemberships:
 
     Parameters
     ----------
+    path : str, os.PathLike or text file
+        The gmemb file.
     n_groups : int, optional
         Expected G (e.g. the target's length); a row with another count is an error.
+
+    Returns
+    -------
+    GroupMemberships
+        One row per line, in file order.
+
+    Raises
+    ------
+    FileFormatError
+        For a malformed line, a vector not summing to 1 or a (topic, doc) given twice,
+        naming the line.
+
+    See Also
+    --------
+    as_memberships : memberships from a DataFrame, a dict or records.
+    load_attribute : a gmemb file with its target.
 
     Examples
     --------
@@ -364,6 +465,32 @@ class Run(_Keyed):
     (expected exposure, TREC Fair Task 2). ``sample_ids`` is read-only: where every line
     has one sample, it is a view of a single 0.
 
+    Parameters
+    ----------
+    source : str
+        Where the rows came from: a file's name, ``<stream>`` or ``(DataFrame)``.
+    topics : tuple of str
+        The topic names, in order of first appearance.
+    topic_ids : ndarray of int, shape (N,)
+        Each row's topic: ``topics[topic_ids[i]]``.
+    docs : ndarray of bytes, shape (N,)
+        Each row's doc id (fixed-width bytes, or object for ragged ids).
+    name : str
+        The run's name.
+    scores : ndarray of float, shape (N,)
+        Each line's score.
+    lines : ndarray of int, shape (N,), optional
+        Each row's file line; None when row i is line i + 1.
+    index : array_like, optional
+        A DataFrame's own index labels, which messages name (None for a file).
+    order : {'file', 'score'}, default 'file'
+        How the run is ranked unless the evaluation says otherwise.
+    samples : tuple of str, default ('Q0',)
+        The sample names, in order of first appearance.
+    sample_ids : ndarray of int, shape (N,), optional
+        Each line's sample: ``samples[sample_ids[i]]``; None for every line in the
+        first sample.
+
     Examples
     --------
     >>> import io
@@ -395,6 +522,16 @@ class Run(_Keyed):
     def line(self, i: int, /) -> int | str:
         r"""The file line of record i (of a DataFrame's row, its index label).
 
+        Parameters
+        ----------
+        i : int
+            The row, from 0.
+
+        Returns
+        -------
+        int or str
+            The line number, from 1; for a DataFrame, ``'<row> (index <label>)'``.
+
         Examples
         --------
         >>> import io
@@ -412,6 +549,28 @@ def read_run(path, /, *, name: str | None = None) -> Run:
     column) of the first line. Column 2 is each line's sample id
     (:attr:`Run.samples`, :attr:`Run.sample_ids`). Rank order is decided when the run
     is evaluated (file order by default, or trec_eval's score order).
+
+    Parameters
+    ----------
+    path : str, os.PathLike or text file
+        The run file.
+    name : str, optional
+        The run's name; None for the tag of the first line.
+
+    Returns
+    -------
+    Run
+        Its lines in file order.
+
+    Raises
+    ------
+    FileFormatError
+        For a malformed line, naming it.
+
+    See Also
+    --------
+    as_run : a run from a DataFrame, a dict or records.
+    as_runs : several runs at once.
 
     Examples
     --------

@@ -73,6 +73,7 @@ def anova2(scores, /, *, alpha: float = 0.05, runs=None) -> Anova2Result:
     Parameters
     ----------
     scores : array_like, shape (topics, runs)
+        One score per topic (row) and run (column), finite.
     alpha : float
         For the per-run 100(1 - alpha)% intervals (conditional on these topics).
     runs : sequence of str, optional
@@ -91,6 +92,10 @@ def anova2(scores, /, *, alpha: float = 0.05, runs=None) -> Anova2Result:
         For fewer than 2 topics or systems, non-finite scores, a zero residual
         variance (F undefined), or sums of squares or CIs beyond the float range
         (scores above about 1e154).
+
+    See Also
+    --------
+    tukey_hsd : the pairs of runs, from the same residual variance.
 
     Notes
     -----
@@ -161,6 +166,7 @@ def tukey_hsd(scores, /, *, alpha: float = 0.05, runs=None) -> TukeyHSDResult:
     Parameters
     ----------
     scores : array_like, shape (topics, runs)
+        One score per topic (row) and run (column), finite.
     alpha : float
         For the simultaneous 100(1 - alpha)% confidence intervals.
     runs : sequence of str, optional
@@ -177,6 +183,11 @@ def tukey_hsd(scores, /, *, alpha: float = 0.05, runs=None) -> TukeyHSDResult:
     ------
     ValueError
         As :func:`anova2`.
+
+    See Also
+    --------
+    randomised_tukey_hsd : the same pairs by randomisation.
+    anova2 : the two-way ANOVA.
 
     Notes
     -----
@@ -455,6 +466,7 @@ def randomised_tukey_hsd(
     Parameters
     ----------
     scores : array_like, shape (topics, runs)
+        One score per topic (row) and run (column), finite.
     n_resamples : int
         B trials; all (m!)^n row permutations are enumerated instead when there are
         no more than B (an exact p).
@@ -476,6 +488,10 @@ def randomised_tukey_hsd(
     ValueError
         For the input errors of :func:`anova2` (a zero residual variance included: the
         effect sizes would be undefined).
+
+    See Also
+    --------
+    tukey_hsd : the same pairs from the studentized range.
 
     Notes
     -----

@@ -288,6 +288,7 @@ def scores_of(
     Parameters
     ----------
     table : ScoreTable
+        The scores.
     measure : str
         The measure's name, as the table prints it.
     nan_policy : {'raise', 'omit'}

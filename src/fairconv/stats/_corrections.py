@@ -25,16 +25,16 @@ def adjust_pvalues(p, /, *, correction: str) -> np.ndarray:
     ndarray
         Adjusted p-values in [0, 1], the shape of ``p``.
 
+    Raises
+    ------
+    ValueError
+        For an unknown correction or values outside [0, 1].
+
     Notes
     -----
     The definitions of ``statsmodels.stats.multitest.multipletests``: Bonferroni
     ``min(1, m p)``; Holm's step-down ``max_{j<=i} min(1, (m - j + 1) p_(j))``;
     Benjamini-Hochberg's step-up ``min_{j>=i} min(1, m p_(j) / j)``.
-
-    Raises
-    ------
-    ValueError
-        For an unknown correction or values outside [0, 1].
 
     References
     ----------

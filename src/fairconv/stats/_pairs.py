@@ -49,6 +49,11 @@ def paired_t_test(x, y, /, *, alpha: float = 0.05) -> PairedTTestResult:
         For fewer than 2 topics, different lengths, non-finite scores, differences
         that are all equal (t is undefined), or a CI beyond the float range.
 
+    See Also
+    --------
+    randomisation_test : the sign-flip randomisation test.
+    bootstrap_test : the paired bootstrap test.
+
     Notes
     -----
     .. math::
@@ -183,6 +188,11 @@ def randomisation_test(
         For fewer than 2 topics, different lengths, non-finite scores, a bad
         ``n_resamples``, or differences that are all 0 (no test to make).
 
+    See Also
+    --------
+    paired_t_test : the paired t-test.
+    bootstrap_test : the paired bootstrap test.
+
     Notes
     -----
     A trial flips the sign of each d_i with probability 1/2;
@@ -277,6 +287,11 @@ def bootstrap_test(
     ValueError
         For the input errors of :func:`paired_t_test`, including differences that are
         all equal (t undefined), and fewer than 4 topics.
+
+    See Also
+    --------
+    paired_t_test : the paired t-test.
+    randomisation_test : the sign-flip randomisation test.
 
     Notes
     -----

@@ -100,6 +100,42 @@ class Report(Record):
     tables add: ``'cells'`` (effect sizes and intervals in the cells), ``'table'`` (a
     second table of every pair tested) or ``'none'``.
 
+    Parameters
+    ----------
+    measures : tuple of str, length M
+        The measures, in the order of the columns.
+    directions : tuple of {'higher', 'lower', 'undirected'}, length M
+        Each measure's direction.
+    runs : tuple of str, length R
+        The runs, in the order of the rows.
+    letters : tuple of str, length R
+        Each run's letter (all pairs) or each baseline's (against baselines).
+    baseline : tuple of str or None
+        The baseline runs, or None when every pair is compared.
+    test : str
+        The test of every comparison.
+    n_resamples : int
+        B of the randomised tests (0 for the others).
+    seed : int or None
+        The int seed (None for a Generator).
+    alpha : float
+        The significance level.
+    correction : str
+        The multiple-comparison correction, per measure.
+    details : {'cells', 'table', 'none'}
+        What the tables add to the means and marks.
+    n_topics, n_dropped : tuple of int, length M
+        Topics each measure was compared on, and topics left out for undefined values.
+    means : ndarray of float, shape (R, M)
+        The mean of each run on each measure.
+    marks : tuple of tuple of str, shape (R, M)
+        The marks of each cell.
+    best : ndarray of bool, shape (R, M)
+        Whether the cell holds its measure's best mean.
+    comparisons : tuple of Comparison or None, length M
+        Each measure's :class:`~fairconv.stats.Comparison`, or None where it was not
+        tested.
+
     Examples
     --------
     >>> from fairconv import stats

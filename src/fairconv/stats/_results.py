@@ -86,6 +86,25 @@ class PairedTTestResult(_Shown):
     ``effect_size`` is d_z = mean(d) / s_d; ``ci_low`` and ``ci_high`` bound the
     100(1 - alpha)% CI of the mean difference.
 
+    Parameters
+    ----------
+    statistic : float
+        The t statistic, mean(d) / (s_d / sqrt(n)).
+    df : int
+        Its degrees of freedom, n - 1.
+    pvalue : float
+        Two-sided p-value, in [0, 1].
+    mean_difference : float
+        mean(x - y).
+    ci_low, ci_high : float
+        The bounds of the 100(1 - alpha)% CI of the mean difference.
+    effect_size : float
+        d_z = mean(d) / s_d.
+    alpha : float
+        The significance level of the interval.
+    n_topics : int
+        n, the topics (pairs) compared.
+
     Examples
     --------
     >>> from fairconv import stats
@@ -114,6 +133,19 @@ class RandomisationTestResult(_Shown):
     ``pvalue`` is count / 2^n when ``exact`` (every sign vector enumerated), else the
     Monte Carlo (count + 1) / (B + 1).
 
+    Parameters
+    ----------
+    statistic : float
+        The observed mean difference, mean(x - y).
+    pvalue : float
+        Two-sided p-value, in (0, 1].
+    exact : bool
+        Whether every sign vector was enumerated.
+    n_resamples : int
+        B, the trials (2^n when ``exact``).
+    n_topics : int
+        n, the topics (pairs) compared.
+
     Examples
     --------
     >>> from fairconv import stats
@@ -136,6 +168,17 @@ class BootstrapTestResult(_Shown):
     """Paired bootstrap test (Sakai, SIGIR 2006): t of the differences and its ASL.
 
     ``pvalue`` is the Monte Carlo (count + 1) / (B + 1).
+
+    Parameters
+    ----------
+    statistic : float
+        The observed t of the differences.
+    pvalue : float
+        The achieved significance level (ASL), in (0, 1].
+    n_resamples : int
+        B, the bootstrap samples.
+    n_topics : int
+        n, the topics (pairs) compared.
 
     Examples
     --------
@@ -164,6 +207,27 @@ class Anova2Result(_Shown):
     ``ci_low``/``ci_high`` bound each run's mean by ``mean +- t(1 - alpha/2; phi_E)
     sqrt(V_E / n)``: an interval conditional on these topics (the topic effect is
     removed), not one for a population of topics.
+
+    Parameters
+    ----------
+    ss_systems, ss_topics, ss_residual : float
+        Sums of squares of the run effect, the topic effect and the residual.
+    df_systems, df_topics, df_residual : int
+        Their degrees of freedom: m - 1, n - 1 and (m - 1)(n - 1).
+    ms_systems, ms_topics, ms_residual : float
+        Mean squares (V_E is ``ms_residual``).
+    f_systems, f_topics : float
+        F statistics of the run and topic effects.
+    p_systems, p_topics : float
+        Their p-values, in [0, 1].
+    means : ndarray of float, shape (m,)
+        The mean of each run over the topics.
+    ci_low, ci_high : ndarray of float, shape (m,)
+        The bounds of each run's interval.
+    alpha : float
+        The significance level of the intervals.
+    runs : tuple of str
+        The run names, in the order of ``means`` (empty when none were given).
 
     Examples
     --------
@@ -228,6 +292,23 @@ class TukeyHSDResult(_PairMatrices):
     ``effect_size`` is ES_E = difference / sqrt(V_E); ``ci_low``/``ci_high`` the
     simultaneous 100(1 - alpha)% CIs of the differences.
 
+    Parameters
+    ----------
+    difference : ndarray of float, shape (m, m)
+        ``difference[j, k]`` is mean(run j) - mean(run k).
+    statistic : ndarray of float, shape (m, m)
+        The studentized range statistic of each pair.
+    pvalue : ndarray of float, shape (m, m)
+        The p-values, in [0, 1], from the studentized range distribution.
+    effect_size : ndarray of float, shape (m, m)
+        ES_E = difference / sqrt(V_E).
+    ci_low, ci_high : ndarray of float, shape (m, m)
+        The bounds of the simultaneous CIs of the differences.
+    alpha : float
+        The family-wise significance level of the intervals.
+    runs : tuple of str
+        The run names, in the order of the rows (empty when none were given).
+
     Examples
     --------
     >>> from fairconv import stats
@@ -255,6 +336,21 @@ class RandomisedTukeyHSDResult(_PairMatrices):
     (count + 1) / (B + 1). A pair's p depends on the other runs too (through the range
     of all the means in each trial).
 
+    Parameters
+    ----------
+    difference : ndarray of float, shape (m, m)
+        ``difference[j, k]`` is mean(run j) - mean(run k).
+    pvalue : ndarray of float, shape (m, m)
+        The p-values, in (0, 1].
+    effect_size : ndarray of float, shape (m, m)
+        ES_E = difference / sqrt(V_E).
+    exact : bool
+        Whether every permutation was enumerated.
+    n_resamples : int
+        B, the trials ((m!)^n when ``exact``).
+    runs : tuple of str
+        The run names, in the order of the rows (empty when none were given).
+
     Examples
     --------
     >>> from fairconv import stats
@@ -280,6 +376,25 @@ class PairwiseTestsResult(_PairMatrices):
     ``effect_size`` is d_z = mean(d) / s_d; ``ci_low``/``ci_high`` the paired-t CI of
     each difference (NaN for the randomised tests); ``exact`` and ``n_resamples``
     describe the trials of the randomised tests (one set of trials for every pair).
+
+    Parameters
+    ----------
+    test : str
+        The test made on each pair (``'paired-t'``, ``'randomisation'``, ``'bootstrap'``).
+    difference : ndarray of float, shape (m, m)
+        ``difference[j, k]`` is mean(run j) - mean(run k).
+    pvalue : ndarray of float, shape (m, m)
+        Uncorrected p-values, in [0, 1].
+    effect_size : ndarray of float, shape (m, m)
+        d_z = mean(d) / s_d.
+    ci_low, ci_high : ndarray of float, shape (m, m)
+        The bounds of the paired-t CI of each difference (NaN for the randomised tests).
+    exact : bool
+        Whether the randomised trials enumerated every case.
+    n_resamples : int
+        B of the randomised tests (0 for the t-test).
+    runs : tuple of str
+        The run names, in the order of the rows (empty when none were given).
 
     Examples
     --------
@@ -311,6 +426,29 @@ class DiscriminativePowerResult(_Shown):
     """The ASL curve of a measure: the sorted p-values of all run pairs.
 
     ``pairs`` hold (j, k) indices into ``runs``, in increasing order of ASL.
+
+    Parameters
+    ----------
+    test : str
+        The test that gave the p-values.
+    asl : ndarray of float, shape (m (m - 1) / 2,)
+        The achieved significance level of every pair, in increasing order.
+    pairs : tuple of (int, int)
+        The (j, k) indices into ``runs`` of each entry of ``asl``.
+    alpha : float
+        The significance level.
+    power : float
+        The discriminative power: the fraction of pairs with ASL < alpha, in [0, 1].
+    runs : tuple of str
+        The run names (empty when none were given).
+    n_topics : int
+        The topics the tests used.
+    n_resamples : int
+        B of the randomised tests (0 for the others).
+    exact : bool
+        Whether the randomised trials enumerated every case.
+    seed : int or None
+        The int seed of the trials (None for a Generator).
 
     Examples
     --------
@@ -346,6 +484,12 @@ class DiscriminativePowerResult(_Shown):
     def to_dict(self) -> dict:
         """The fields, with ``pairs`` as ``{"a", "b", "asl"}`` by run name.
 
+        Returns
+        -------
+        dict
+            The fields as JSON values, with ``pairs`` as a list of ``{"a", "b", "asl"}``
+            dicts in increasing order of ASL.
+
         Examples
         --------
         >>> from fairconv import stats
@@ -369,6 +513,17 @@ class Pairs(Sequence):
     Each dict has ``a``, ``b``, ``difference``, ``ci_low``, ``ci_high``, ``pvalue``,
     ``effect_size`` and ``significant``. The columns are kept as arrays, so that the
     pairs of 600 runs (179,700 of them) cost arrays, not dicts.
+
+    Parameters
+    ----------
+    names : sequence of str
+        The run names, indexed by ``a`` and ``b``.
+    a, b : array_like of int, shape (P,)
+        The indices into ``names`` of each pair's two runs.
+    columns : dict of str to ndarray of float, shape (P,)
+        The numbers of each pair, by name; ``pvalue`` among them.
+    alpha : float
+        The significance level that decides ``significant``.
 
     Examples
     --------
@@ -409,6 +564,11 @@ class Pairs(Sequence):
     @public
     def columns(self) -> dict[str, np.ndarray]:
         """The pairs as columns: ``a``, ``b`` (names), the numbers and ``significant``.
+
+        Returns
+        -------
+        dict of str to ndarray, shape (P,)
+            ``a`` and ``b`` (object arrays of names), the numbers, and ``significant`` (bool).
 
         Examples
         --------
@@ -465,6 +625,42 @@ class Comparison(_Shown):
     two-way ANOVA in that order, or None where the residual variance V_E is 0 (or, for
     the pairwise tests, where its sums of squares exceed the float range).
 
+    Parameters
+    ----------
+    measure : str
+        The measure compared.
+    direction : {'higher', 'lower', 'undirected'}
+        The measure's direction.
+    test : str
+        The test (``'tukey'``, ``'randomised-tukey'``, ``'paired-t'``, ...).
+    n_topics : int
+        The topics compared.
+    n_dropped : int
+        Topics left out for undefined values.
+    alpha : float
+        The significance level.
+    correction : str
+        The multiple-comparison correction applied to the p-values.
+    baseline : tuple of str or None
+        The baseline runs, or None when every pair is compared.
+    n_resamples : int
+        B of the randomised tests (the permutations when ``exact``; 0 for the others).
+    exact : bool
+        Whether the randomised trials enumerated every case.
+    seed : int or None
+        The int seed (None for a Generator).
+    effect_size_name : str
+        The effect size reported (ES_E or d_z).
+    runs : tuple of dict
+        The runs best first, each with ``name``, ``mean``, ``ci_low`` and ``ci_high``.
+    pairs : Pairs
+        The pairs, with their difference, interval, p-value, effect size and
+        ``significant``.
+    result : TukeyHSDResult or RandomisedTukeyHSDResult or PairwiseTestsResult
+        The test's record, its (m, m) matrices in the order of ``runs``.
+    anova : Anova2Result or None
+        The two-way ANOVA in the order of ``runs``, or None (see above).
+
     Examples
     --------
     >>> from fairconv import stats
@@ -501,6 +697,12 @@ class Comparison(_Shown):
     @public
     def to_dict(self) -> dict:
         """The comparison as ``fairconv compare --format json`` prints it.
+
+        Returns
+        -------
+        dict
+            The fields as JSON values, with ``p_value`` (how the p-values were computed),
+            ``runs`` and ``pairs`` as lists of dicts; without ``result`` and ``anova``.
 
         Examples
         --------
