@@ -279,6 +279,16 @@ class _Ranked:
 def run_names(runs: Sequence[Run], /) -> tuple[str, ...]:
     """The name of every run: its tag (the sixth column of a TREC run).
 
+    Parameters
+    ----------
+    runs : sequence of Run
+        The runs, at least one.
+
+    Returns
+    -------
+    tuple of str
+        Their names, in the order of ``runs``.
+
     Raises
     ------
     ValueError
@@ -321,9 +331,10 @@ class RankedLists:
     padded blocks of topics of bounded size (:meth:`blocks`, :meth:`padded_levels`,
     :meth:`padded_memberships`).
 
-    Attributes
+    Parameters
     ----------
     topics, runs : tuple of str
+        The names along the first two axes of ``lengths`` and ``offsets``.
     lengths, offsets : ndarray of int, shape (topics, runs)
         Length of each list and the position of its first entry.
     level : ndarray of int8 (``LEVEL_DTYPE``), shape (entries,)
@@ -367,6 +378,11 @@ class RankedLists:
     def syslen(self) -> dict:
         """{(run index, topic): length of that ranked list} for :func:`write_nev`.
 
+        Returns
+        -------
+        dict of (int, str) to int
+            The length of every non-empty ranked list, by (run index, topic).
+
         Examples
         --------
         >>> from fairconv.datasets import fairweb1_pilot
@@ -387,6 +403,18 @@ class RankedLists:
         depth close to its own lists; a block holds at most :data:`BLOCK_ELEMENTS`
         elements of ``width`` (e.g. the groups of a set) per padded position, or one
         topic when a single topic needs more.
+
+        Parameters
+        ----------
+        topics : ndarray of int
+            Indices into ``topics``.
+        width : int, default 1
+            Elements per padded position (e.g. the groups of a set).
+
+        Returns
+        -------
+        list of ndarray of int
+            The blocks of topic indices, in order of their longest list.
 
         Examples
         --------
@@ -426,6 +454,16 @@ class RankedLists:
     def padded_levels(self, topics: np.ndarray, /) -> np.ndarray:
         """(len(topics), runs, K) levels, K the longest of these lists; 0 beyond an end.
 
+        Parameters
+        ----------
+        topics : ndarray of int
+            Indices into ``topics``.
+
+        Returns
+        -------
+        ndarray of int64, shape (len(topics), runs, K)
+            The levels, 0 beyond each list's end.
+
         Examples
         --------
         >>> import numpy as np
@@ -442,6 +480,19 @@ class RankedLists:
     @public
     def padded_memberships(self, m: int, topics: np.ndarray, /) -> np.ndarray:
         """(len(topics), runs, K, G) membership vectors of set m; uniform beyond an end.
+
+        Parameters
+        ----------
+        m : int
+            The attribute set, an index into ``tables``.
+        topics : ndarray of int
+            Indices into ``topics``.
+
+        Returns
+        -------
+        ndarray of float, shape (len(topics), runs, K, G)
+            The membership vectors, uniform beyond each list's end and where ``rows``
+            is -1.
 
         Examples
         --------
@@ -545,9 +596,12 @@ def prepare(
     Parameters
     ----------
     qrels : Qrels
+        The relevance judgments (:func:`~fairconv.io.read_qrels`).
     runs : sequence of Run
         Their names (tags) must be distinct.
     attributes : sequence of AttributeData
+        The attribute sets, each with its memberships and target
+        (:func:`~fairconv.io.load_attribute`).
     order : {None, 'file', 'score'}
         Rank order: a topic's lines in file order (the organisers' tool), or by score
         descending with ties by doc id descending (trec_eval). None (default): each run

@@ -53,6 +53,7 @@ def read_metadata(path, /, *, edition: int, dimensions=None):
     Parameters
     ----------
     path : path or file object
+        The metadata file of the track (JSON Lines).
     edition : {2022, 2021}
     dimensions : sequence of str, optional
         The dimensions to build, in this order (default: all, in the official order;

@@ -472,7 +472,9 @@ class TopicTargets:
     Parameters
     ----------
     topics : tuple of str
+        The topic ids, one per batch entry of ``targets``.
     dimensions : tuple of str
+        The dimension names (the track's word for attribute sets).
     categories : tuple of tuple of str
         The categories of each dimension, cells row-major (the first dimension slowest).
     targets : Targets
