@@ -27,6 +27,7 @@ import numpy as np
 from ._accel import KeyTable, argsort, first_occurrences, key_hashes, resolve_n_jobs, thread_map
 from ._validation import (
     LEVEL_DTYPE,
+    at_line,
     check_choice,
     check_cutoffs,
     check_instance,
@@ -230,8 +231,7 @@ def _rank_lines(
                 run.line(int(idx[j])),
                 f"doc "
                 f"{run.docs[idx[j]].decode()!r} appears twice in the ranked list of "
-                f"{ranked_list} (first on line "
-                f"{run.line(int(idx[first[j]]))}); "
+                f"{ranked_list} (first {at_line(run.line(int(idx[first[j]])))}); "
                 + (
                     "pass duplicates='first' (--keep-first-duplicate) to keep its first occurrence"
                     if run.order == "file"

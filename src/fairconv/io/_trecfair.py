@@ -36,6 +36,7 @@ from .._accel import first_occurrences
 from .._validation import (
     _INT_LIMIT,
     Where,
+    at_line,
     check_instance,
     check_int_choice,
     fail,
@@ -582,8 +583,8 @@ def check_rankings(run: Run, *, task: int, in_order: bool) -> None:
         raise FileFormatError(
             run.source,
             run.line(i),
-            f"page {decoded(run.docs[i])!r} appears twice in one ranking (first on line "
-            f"{run.line(int(first[i]))})",
+            f"page {decoded(run.docs[i])!r} appears twice in one ranking "
+            f"(first {at_line(run.line(int(first[i])))})",
         )
 
 
