@@ -1,7 +1,6 @@
 """TREC Fair measures: the loop oracle, properties, batching and bad input (trecfair.md)."""
 
 import math
-import re
 import warnings
 
 import numpy as np
@@ -472,7 +471,7 @@ def test_task2_edge_values():
     [
         ({"task": 3}, "be 1 or 2"),
         ({"task": 1.0}, r"be 1 or 2. Got 1.0"),  # an integer, as the official code's argument
-        ({"task": np.bool_(True)}, rf"be 1 or 2\. Got {re.escape(repr(np.bool_(True)))} "),
+        ({"task": np.bool_(True)}, r"be 1 or 2\. Got True "),
         ({"lengths": [0]}, "needs a relevant page"),
         ({"known": [[False]]}, r"every relevant page \(2022\)"),
         ({"task": 2}, "given for Task 2"),

@@ -1139,17 +1139,17 @@ EVALUATE_ERRORS = [
     (
         {"qrels": '{"id": 1, "rel_docs": [1]}\n{"id": 2, "rel_docs": []}\n'},
         {},
-        r"run: topic '2' of run 'run' has no target .*qrels",
+        r"run: topic '2' of run 'run' has no target .*qrels.*with topics= \(--topics\)$",
     ),
     (
         {"qrels": '{"id": 1, "rel_docs": [1]}\n{"id": 2, "rel_docs": []}\n'},
         {"targets": "T"},
-        r"run: topic '2' of run 'run' has no relevant page",
+        r"run: topic '2' of run 'run' has no relevant page.*with topics= \(--topics\)$",
     ),
     (
         {"targets": "topic_id\td\ttarget\n1\tx\t1\n"},
         {"targets": "T"},
-        r"run: topic '2' of run 'run' has no target in the targets",
+        r"run: topic '2' of run 'run' has no target in the targets.*\(--topics\)$",
     ),
     (
         {},

@@ -472,9 +472,7 @@ def check_int_choice(value, name: str, choices: tuple[int, ...]) -> int:
     if not (ok and value in choices):
         words = [str(c) for c in choices]
         rule = ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else words[0]
-        # repr, not shown(): tests/test_trecfair.py::test_targets_bad_input still expects
-        # numpy's np.True_ here; its owners change both together
-        raise fail(name, f"be {rule}", _short(repr(value)))
+        raise fail(name, f"be {rule}", _short(shown(value)))
     return int(value)
 
 

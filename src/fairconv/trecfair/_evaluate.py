@@ -546,11 +546,11 @@ class TrecFairFamily(RankedFamily):
                 )
                 raise ValueError(
                     f"{run.source}: topic {t!r} of run {run.name!r} has no target in {how}; "
-                    "leave it out with topics="
+                    "leave it out with topics= (--topics)"
                 )
             raise ValueError(
                 f"{run.source}: topic {t!r} of run {run.name!r} has no relevant page in the "
-                f"qrels ({q.source}); leave it out with topics="
+                f"qrels ({q.source}); leave it out with topics= (--topics)"
             )
         if self.task == 1:
             over = counts[own] > self.N
