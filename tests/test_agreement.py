@@ -1,8 +1,12 @@
 """fairconv.agreement: reference values, plain-loop oracles, scipy, properties, bad input."""
 
+from __future__ import annotations
+
 import csv
 import itertools
 import math
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -12,7 +16,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from fairconv import agreement as ag
-from fairconv.agreement import _correlation
+from fairconv.agreement import _correlation, read_label_file
 
 REF = Path(__file__).parent / "reference"
 
@@ -904,3 +908,24 @@ def test_agree_needs_a_topic_every_run_has():
         TypeError, match="'table' parameter of agreement.agree must be a ScoreTable"
     ):
         ag.agree(v, ["A", "B"])
+
+
+@pytest.mark.parametrize("others", [("1", "0"), ("yes", "no")])
+@pytest.mark.parametrize("token", ["NaN", "nan", "-inf", "Infinity"])
+def test_nan_labels_are_errors_naming_file_and_line(tmp_path, others, token):
+    f = tmp_path / "labels.txt"
+    f.write_text(f"i1 a {others[0]}\ni1 b {others[1]}\n# note\ni2 a {token}\ni2 b {others[0]}\n")
+    message = f"{f}:4: the label {token!r} is not a finite number"
+    with pytest.raises(ValueError, match="^" + message.replace("+", r"\+")):
+        read_label_file(f)
+    proc = subprocess.run(
+        [sys.executable, "-m", "fairconv", "labels", str(f)], capture_output=True, text=True
+    )
+    assert proc.returncode == 2 and proc.stdout == "", proc.stderr
+    assert proc.stderr.count("\n") == 1 and message in proc.stderr, proc.stderr
+
+
+def test_nan_labels_words_that_contain_nan_are_labels(tmp_path):
+    f = tmp_path / "labels.txt"
+    f.write_text("i1 a nana\ni1 b nan-ish\ni2 a info\ni2 b nana\n")
+    assert read_label_file(f).labels.tolist() == [["nana", "nan-ish"], ["info", "nana"]]

@@ -1,7 +1,11 @@
 """The command line: demo output, version, and one-line errors without tracebacks."""
 
+from __future__ import annotations
+
+import gzip
 import json
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -266,3 +270,273 @@ def test_agree_between_one_file_twice_is_refused(tmp_path):
     for other in (scores, tmp_path / "." / "s.tsv", tmp_path / "t.tsv"):
         code, out, err = run("agree", "--between", "-m", "A", str(scores), str(other))
         one_line_error(code, err, "--between compares two score files; both are")
+
+
+QRELS = str(PILOT / "fairweb1pilot.qrels")
+
+
+GMEMB = str(PILOT / "fairweb1pilot.M-ORIGIN.gmemb")
+
+
+GOLD = str(PILOT / "M-ORIGIN.golddistr")
+
+
+RUN = str(PILOT / "runs" / "run.bm25-depThre6")
+
+
+SETS = str(path("cases", "r112-attributes.json"))
+
+
+CONVERSATIONS = str(path("cases", "r112-fairweb2.jsonl"))
+
+
+ANSWERS = str(path("rag", "pilot-answers.jsonl"))
+
+
+LABELS_JSONL = str(path("rag", "ikat-labels.jsonl"))
+
+
+ATTRIBUTE = ["--attribute", "M-ORIGIN", GMEMB, GOLD, "nominal"]
+
+
+# (invocation, what the message must name)
+BAD = [
+    (["gfr", "--qrels", QRELS, "--attribute", "M-ORIGIN", GMEMB, GOLD, RUN], "SCALE"),
+    (["gfr", "--qrels", QRELS, "--weights", "0.5,0.4", RUN], "--weights"),
+    (["gfr", "--qrels", QRELS, *ATTRIBUTE, "--weights", "0.2,0.2", RUN], "--weights"),
+    (["gfr", "--qrels", QRELS, "--cutoffs", "5", "-m", "GFR@10", RUN], "--cutoffs"),
+    (["gfr", "--qrels", QRELS, "--cutoffs", "0", RUN], "--cutoffs"),
+    (["gfr", "--qrels", QRELS, "--phi", "1.5", RUN], "--phi"),
+    (["gfr", "--qrels", QRELS, "--gains", "1:-3", RUN], "--gains"),
+    (["gfr", "--qrels", QRELS, "-m", "GRF@10", RUN], "GRF@10"),
+    (["gfr", "--qrels", QRELS, "-m", "GFR@", RUN], "GFR@"),
+    (["gfr", "--qrels", QRELS, "-j", "0", RUN], "-j"),
+    (["gfr", "--qrels", RUN, RUN], RUN),
+    (["gfr", "--qrels", QRELS, QRELS], QRELS),
+    (["gfr", "--qrels", "/nonexistent/qrels", RUN], "/nonexistent/qrels"),
+    (["ragfair", "--qrels", QRELS, *ATTRIBUTE, "--answers", ANSWERS, "--weights", "2", RUN], ""),
+    (["ragfair", "--qrels", QRELS, "--answers", ANSWERS, RUN], "--attribute"),
+    (
+        ["ragfair", "--qrels", QRELS, *ATTRIBUTE, "--answers", ANSWERS, "--cutoffs", "x", RUN],
+        "--cutoffs",
+    ),
+    (["gfrc", "--attributes", SETS, "--L", "1", CONVERSATIONS], "--L"),
+    (["gfrc", "--attributes", SETS, "--lmax", "0", CONVERSATIONS], "--lmax"),
+    (["gfrc", "--attributes", SETS, "--weights", "1,0", CONVERSATIONS], "--weights"),
+    (["gfrc", "--attributes", SETS, "-m", "GFRC2", CONVERSATIONS], "GFRC2"),
+    (["gfrc2", "--attributes", SETS, "--L", "1", CONVERSATIONS], "--L"),
+    (["gfrc2", "--attributes", SETS, "--weights", "0.5,0.6,0", CONVERSATIONS], "--weights"),
+    (["gfrc2", "--attributes", CONVERSATIONS, CONVERSATIONS], CONVERSATIONS),
+    (["nuggets", "-m", "Recall", LABELS_JSONL], "Recall"),
+    (["nuggets", QRELS], QRELS),
+    (["labels", GMEMB], GMEMB),
+]
+
+
+def _says_python(message: str) -> list[str]:
+    """Python-isms that a command-line user would not recognise."""
+    found = re.findall(r"'[a-z]+_[a-z_]+'|\bparameters? of\b|\b[a-z]+\(\)", message)
+    found += re.findall(r"\b(?:n_jobs|attribute_sets|nan_policy|n_resamples|func)\b", message)
+    return found
+
+
+def _doubled_words(message: str) -> list[str]:
+    return re.findall(r"\b([A-Za-z]+)\s+\1\b", message, flags=re.IGNORECASE)
+
+
+@pytest.mark.parametrize(
+    ("argv", "names"), BAD, ids=[f"{i}-{a[0]}" for i, (a, _) in enumerate(BAD)]
+)
+def test_cli_messages_in_the_command_terms(capsys, argv, names):
+    try:
+        code = main(argv)
+    except SystemExit as exc:  # the parser's own errors
+        code = exc.code
+    out, err = capsys.readouterr()
+    lines = [x for x in err.splitlines() if ": warning: " not in x]
+    assert code == 2 and out == "", err
+    assert len(lines) == 1 and "Traceback" not in err, err
+    message = lines[0]
+    assert message.startswith(f"fairconv {argv[0]}: error: "), message
+    assert names in message, message
+    assert not _says_python(message), message
+    assert not _doubled_words(message), message
+
+
+def test_cli_messages_checks_can_fail():
+    assert _says_python("The 'n_jobs' parameter of gfr.evaluate must be >= 1.")
+    assert _doubled_words("the qrels DataFrame DataFrame needs a column")
+    assert _says_python("The 'test' and 'correction' parameters of stats.compare must differ.")
+
+
+FIFO_QRELS = PILOT / "fairweb1pilot.qrels"
+
+
+FIFO_GMEMB = PILOT / "fairweb1pilot.M-ORIGIN.gmemb"
+
+
+FIFO_GOLD = PILOT / "M-ORIGIN.golddistr"
+
+
+RUNS = [PILOT / "runs" / "run.bm25-depThre6", PILOT / "runs" / "run.qld-depThre6"]
+
+
+FIFO_ANSWERS = path("rag", "pilot-answers.jsonl")
+
+
+FIFO_SETS = path("cases", "r112-attributes.json")
+
+
+FIFO_CONVERSATIONS = path("cases", "r112-fairweb2.jsonl")
+
+
+FIFO_LABELS = path("rag", "ikat-labels.jsonl")
+
+
+def _run(args, cwd):
+    return subprocess.run(
+        [sys.executable, "-m", "fairconv", *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=120,
+    )
+
+
+def _through_fifo(tmp_path, args, position):
+    """Run ``args`` with the file at ``position`` given as a FIFO instead."""
+    fifo = tmp_path / f"pipe{position}"
+    os.mkfifo(fifo)
+    writer = subprocess.Popen(["sh", "-c", 'cat "$1" > "$2"', "sh", str(args[position]), fifo])
+    try:
+        return _run([*args[:position], fifo, *args[position + 1 :]], tmp_path)
+    finally:
+        writer.kill()
+        writer.wait()
+
+
+def _scores(tmp_path):
+    f = tmp_path / "scores.tsv"
+    proc = _run(["gfr", "--qrels", FIFO_QRELS, "-o", f, *RUNS], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    return f
+
+
+def _label_file(tmp_path):
+    f = tmp_path / "labels.txt"
+    f.write_text("i1 a 1\ni1 b 0\ni2 a 1\ni2 b 1\ni3 a 0\ni3 b 0\n")
+    return f
+
+
+RANKED = ["--qrels", FIFO_QRELS, "--attribute", "M-ORIGIN", FIFO_GMEMB, FIFO_GOLD, "nominal"]
+
+
+FIFO_CASES = {
+    "gfr": (["gfr", *RANKED, *RUNS], [2, 5, 6, 8, 9]),
+    "ragfair": (["ragfair", *RANKED, "--answers", FIFO_ANSWERS, RUNS[0]], [2, 5, 9, 10]),
+    "gfrc": (["gfrc", "--attributes", FIFO_SETS, FIFO_CONVERSATIONS], [2, 3]),
+    "gfrc2": (["gfrc2", "--attributes", FIFO_SETS, FIFO_CONVERSATIONS], [2, 3]),
+    "nuggets": (["nuggets", FIFO_LABELS], [1]),
+}
+
+
+@pytest.mark.parametrize(
+    ("command", "position"),
+    [(c, p) for c, (_, positions) in sorted(FIFO_CASES.items()) for p in positions],
+)
+def test_fifo_inputs(tmp_path, command, position):
+    args = list(FIFO_CASES[command][0])
+    if command == "ragfair":  # the answers of the one run given
+        answers = tmp_path / "answers.jsonl"
+        lines = FIFO_ANSWERS.read_text().splitlines(keepends=True)
+        answers.write_text("".join(x for x in lines if '"Anserini-bm25"' in x))
+        args[args.index(FIFO_ANSWERS)] = answers
+    want = _run(args, tmp_path)
+    assert want.returncode == 0, want.stderr
+    got = _through_fifo(tmp_path, args, position)
+    assert (got.returncode, got.stdout) == (want.returncode, want.stdout), got.stderr
+
+
+@pytest.mark.parametrize("command", ["labels", "compare", "discpower", "agree"])
+def test_fifo_inputs_of_the_analyses(tmp_path, command):
+    if command == "labels":
+        args = ["labels", _label_file(tmp_path)]
+    else:
+        args = [command, "-m", "ERR", _scores(tmp_path)]
+        args[3:3] = ["-m", "iRBU"] if command == "agree" else ["--B", "200"]
+    want = _run(args, tmp_path)
+    assert want.returncode == 0, want.stderr
+    got = _through_fifo(tmp_path, args, len(args) - 1)
+    assert (got.returncode, got.stdout) == (0, want.stdout), got.stderr
+
+
+PRESCAN_CONVERSATIONS = path("cases", "r112-fairweb2.jsonl")
+
+
+PRESCAN_SETS = json.loads(path("cases", "r112-attributes.json").read_text())
+
+
+def _prescan_run(tmp_path, *args):
+    proc = subprocess.run(
+        [sys.executable, "-m", "fairconv", *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def _sets_with_golddistr(tmp_path):
+    """The bundled sets, the first one's target given as a golddistr file."""
+    sets = json.loads(json.dumps(PRESCAN_SETS))
+    name = next(iter(sets))
+    target = sets[name]["target"]
+    (tmp_path / "first.golddistr").write_text("".join(f"{x!r}\n" for x in target))
+    sets[name]["target"] = "first.golddistr"
+    return sets
+
+
+@pytest.mark.parametrize("compress", [False, True])
+def test_attributes_prescan_protects_golddistr_files(tmp_path, compress):
+    sets = json.dumps(_sets_with_golddistr(tmp_path))
+    f = tmp_path / ("sets.json.gz" if compress else "sets.json")
+    f.write_bytes(gzip.compress(sets.encode()) if compress else sets.encode())
+    before = (tmp_path / "first.golddistr").read_bytes()
+    code, out, err = _prescan_run(
+        tmp_path, "gfrc", "--attributes", f, "-o", "first.golddistr", PRESCAN_CONVERSATIONS
+    )
+    assert code == 2 and err.count("\n") == 1, err
+    assert "the output first.golddistr is the input" in err
+    assert (tmp_path / "first.golddistr").read_bytes() == before
+    code, out, err = _prescan_run(
+        tmp_path, "gfrc", "--attributes", f, "-o", "out.tsv", PRESCAN_CONVERSATIONS
+    )
+    assert code == 0, err  # the same file reads as attribute sets
+
+
+@pytest.mark.parametrize(
+    ("target", "message"),
+    [
+        ("first\x00.golddistr", "cannot be read (embedded null byte)"),
+        ("first\ud800.golddistr", "lone surrogate"),
+    ],
+)
+def test_attributes_prescan_targets_that_are_no_path(tmp_path, target, message):
+    sets = _sets_with_golddistr(tmp_path)
+    sets[next(iter(sets))]["target"] = target
+    f = tmp_path / "sets.json"
+    f.write_text(json.dumps(sets))  # \u escapes: the file is valid JSON
+    code, out, err = _prescan_run(
+        tmp_path, "gfrc", "--attributes", f, "-o", "out.tsv", PRESCAN_CONVERSATIONS
+    )
+    assert code == 2 and err.count("\n") == 1 and "Traceback" not in err, err
+    assert err.startswith(f"fairconv gfrc: error: {f}: ") and message in err, err
+    assert not (tmp_path / "out.tsv").exists()
+
+
+def test_attributes_prescan_deep_nesting(tmp_path):
+    f = tmp_path / "sets.json"
+    f.write_text('{"A": {"target": ' + "[" * 1000 + "]" * 1000 + ', "scale": "nominal"}}')
+    code, out, err = _prescan_run(tmp_path, "gfrc", "--attributes", f, PRESCAN_CONVERSATIONS)
+    assert code == 2 and err.count("\n") == 1 and "Traceback" not in err, err
+    assert err.startswith(f"fairconv gfrc: error: {f}: "), err

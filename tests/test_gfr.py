@@ -1,11 +1,14 @@
 """GFR: the FairWeb-1 pilot values, a loop oracle, properties, edge cases, bad input."""
 
+from __future__ import annotations
+
 import io
 import re
 import subprocess
 import sys
 import types
 import warnings
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -14,7 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import oracles
-from fairconv import AttributeSet, gfr, rankings
+from fairconv import AttributeSet, _core, gfr, rankings
 from fairconv._validation import FairconvWarning
 from fairconv.cli import main
 from fairconv.datasets import PILOT_ATTRIBUTES, fairweb1_pilot, path
@@ -863,3 +866,33 @@ def test_only_the_measures_asked_for_are_computed(monkeypatch):
         table = gfr.evaluate(p.qrels, p.runs, origin, measures=["GFR@10", "ERR"])
     assert set(calls) == {("JSD",)}  # M-ORIGIN is nominal: GFR takes its JSD
     np.testing.assert_array_equal(table.values, full[["GFR@10", "ERR"]].values)
+
+
+@pytest.mark.parametrize("w0", [5e-324, 1e-310, 2.5e-308])
+def test_weights_edge_subnormal_weight_over_one_component(w0):
+    """GFR where only the utility covers a topic is the utility, whatever w_0 > 0."""
+    p = fairweb1_pilot()
+    origin = [a for a in p.attributes if a.attribute.name == "M-ORIGIN"]  # covers P002 only
+    with pytest.warns(FairconvWarning, match="GFR is ERR alone on 3 of the 4 topics"):
+        table = gfr.evaluate(p.qrels, p.runs, origin, weights=[w0, 1.0])
+    for run in table.runs:
+        for topic in ("P001", "P003", "P004"):
+            assert table.value(run, topic, "GFR") == table.value(run, topic, "ERR")
+    args = [
+        sys.executable, "-m", "fairconv", "gfr", "--qrels", PILOT / "fairweb1pilot.qrels",
+        "--attribute", "M-ORIGIN", PILOT / "fairweb1pilot.M-ORIGIN.gmemb",
+        PILOT / "M-ORIGIN.golddistr", "nominal", "--weights", f"{w0!r},1",
+        PILOT / "runs" / "run.bm25-depThre6",
+    ]  # fmt: skip
+    proc = subprocess.run(list(map(str, args)), capture_output=True, text=True, check=True)
+    cell = {tuple(r.split("\t")[1:3]): r.split("\t")[3] for r in proc.stdout.splitlines()[1:]}
+    assert cell[("P001", "GFR")] == cell[("P001", "ERR")]
+
+
+def test_weights_edge_ratios_of_subnormal_weights():
+    """Two covering components with subnormal weights: the plain weighted mean."""
+    v = np.array([[0.2], [0.8]])
+    for w in ([4e-323, 1e-323], [1e-320, 3e-320], [1.0, 5e-324], [0.25, 0.75]):
+        a, b = Fraction(w[0]), Fraction(w[1])  # the weights as stored, exactly
+        want = float((a * Fraction(0.2) + b * Fraction(0.8)) / (a + b))
+        assert _core.combine(v, np.array(w))[0] == pytest.approx(want, rel=1e-15, abs=0)
