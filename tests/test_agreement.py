@@ -7,6 +7,7 @@ import itertools
 import math
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +18,7 @@ from hypothesis import strategies as st
 
 from fairconv import agreement as ag
 from fairconv.agreement import _correlation, read_label_file
+from fairconv.cli import main
 
 REF = Path(__file__).parent / "reference"
 
@@ -929,3 +931,36 @@ def test_nan_labels_words_that_contain_nan_are_labels(tmp_path):
     f = tmp_path / "labels.txt"
     f.write_text("i1 a nana\ni1 b nan-ish\ni2 a info\ni2 b nana\n")
     assert read_label_file(f).labels.tolist() == [["nana", "nan-ish"], ["info", "nana"]]
+
+
+def _run(capsys, *args):
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    return out, err
+
+
+def test_rbo_with_a_subnormal_persistence():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        r = ag.rbo(["a", "b", "c"], ["a", "c", "d"], p=1e-310)
+    assert all(math.isfinite(v) for v in (r.min, r.res, r.ext))
+    assert r.ext == pytest.approx(1.0) and r.min == pytest.approx(1.0)
+
+
+def test_categories_order_numeric_labels_for_every_statistic(tmp_path, capsys):
+    rng = np.random.default_rng(1)
+    labels = rng.integers(1, 5, (30, 2))
+    f = tmp_path / "l.tsv"
+    f.write_text("".join(f"i{i}\tr{r}\t{labels[i, r]}\n" for i in range(30) for r in range(2)))
+    order = [4.0, 1.0, 3.0, 2.0]
+    out, _ = _run(capsys, "labels", "--level", "ordinal", "--weighting", "linear",
+                  "--categories", "4,1,3,2", f)  # fmt: skip
+    got = dict(line.split("\t") for line in out.splitlines()[1:])
+    a, b = labels[:, 0].astype(float), labels[:, 1].astype(float)
+    kappa = ag.cohen_kappa(a, b, weighting="linear", categories=order).statistic
+    alpha = ag.krippendorff_alpha(labels.astype(float), level="ordinal", categories=order)
+    assert float(got["cohen_kappa[linear]"]) == kappa
+    assert float(got["krippendorff_alpha[ordinal]"]) == alpha.statistic
+    by_value = ag.krippendorff_alpha(labels.astype(float), level="ordinal").statistic
+    assert alpha.statistic != by_value  # the order given is the order used

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import math
 import os
 import re
 import shutil
@@ -16,7 +17,7 @@ import pytest
 
 from fairconv import __version__
 from fairconv.cli import main
-from fairconv.datasets import path
+from fairconv.datasets import fairweb1_pilot, path
 
 CASES = path("cases")
 
@@ -540,3 +541,192 @@ def test_attributes_prescan_deep_nesting(tmp_path):
     code, out, err = _prescan_run(tmp_path, "gfrc", "--attributes", f, PRESCAN_CONVERSATIONS)
     assert code == 2 and err.count("\n") == 1 and "Traceback" not in err, err
     assert err.startswith(f"fairconv gfrc: error: {f}: "), err
+
+
+def cli(*args, cwd=None):
+    proc = subprocess.run(
+        [sys.executable, "-m", "fairconv", *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+    )
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def trust_one_line_error(code, err, *needles):
+    assert code == 2, err
+    err = "".join(x for x in err.splitlines(keepends=True) if ": warning: " not in x)
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    for n in needles:
+        assert n in err, err
+
+
+def gfr_args(*runs, extra=()):
+    return (
+        "gfr", "--qrels", PILOT / "fairweb1pilot.qrels",
+        "--attribute", "M-ORIGIN", PILOT / "fairweb1pilot.M-ORIGIN.gmemb",
+        PILOT / "M-ORIGIN.golddistr", "nominal", *extra, *runs,
+    )  # fmt: skip
+
+
+def conversation(nuggets, **fields):
+    rec = {"topic": "T", "run": "r", "text": "U:q S:a b c d e", "nuggets": nuggets}
+    rec.update(fields)
+    return rec
+
+
+def test_rule3_cli_names_file_line_and_field(tmp_path):
+    c = tmp_path / "c.jsonl"
+    c.write_text(
+        json.dumps(conversation([]))
+        + "\n"
+        + json.dumps(conversation([{"start": 3, "end": 3, "level": "2"}], run="other"))
+        + "\n"
+    )
+    code, out, err = cli("gfrc", "--attributes", CASES / "r112-attributes.json", c)
+    trust_one_line_error(code, err, f'{c}:2: nugget 1: "level" must be an integer, got "2"')
+
+
+def test_rule4_entity_keys_are_identifiers_in_the_cli(tmp_path):
+    """The second nugget's key has a space; the first (a valid key) is read as before."""
+    c = tmp_path / "c.jsonl"
+    nuggets = [{"start": 3, "end": 3, "entity": "k1"}, {"start": 5, "end": 5, "entity": "a b"}]
+    c.write_text(json.dumps(conversation(nuggets)) + "\n")
+    code, out, err = cli("gfrc", "--attributes", CASES / "r112-attributes.json", c)
+    trust_one_line_error(code, err, f'{c}:1: nugget 2: "entity" must not contain whitespace')
+    assert out == ""
+
+
+def test_rule4_two_runs_with_one_name_in_the_cli(tmp_path):
+    run = (PILOT / "runs" / "run.bm25-depThre6").read_bytes()
+    for d in ("a", "b"):
+        (tmp_path / d).mkdir()
+        (tmp_path / d / "run").write_bytes(run)
+    code, _, err = cli(*gfr_args(tmp_path / "a" / "run", tmp_path / "b" / "run"))
+    trust_one_line_error(code, err, "two runs are named 'Anserini-bm25'", "a/run", "b/run")
+
+
+def test_rule4_two_attribute_sets_with_one_name_in_the_cli():
+    extra = ("--attribute", "M-ORIGIN", PILOT / "fairweb1pilot.M-ORIGIN.gmemb",
+             PILOT / "M-ORIGIN.golddistr", "nominal")  # fmt: skip
+    code, _, err = cli(*gfr_args(PILOT / "runs" / "run.bm25-depThre6", extra=extra))
+    trust_one_line_error(code, err, "distinct names", "M-ORIGIN")
+
+
+@pytest.mark.parametrize("text", ["10,,20", "10,", "1_0", "-5", "ten"])
+def test_rule5_cli_cutoffs_without_empty_items(text):
+    code, _, err = cli(*gfr_args(PILOT / "runs" / "run.bm25-depThre6", extra=("--cutoffs", text)))
+    trust_one_line_error(code, err, "--cutoffs takes comma-separated positive integers")
+
+
+@pytest.mark.parametrize("text", ["1:inf", "1:nan", "1::3", "1:1_0"])
+def test_rule5_cli_gains_are_finite_numbers(text):
+    code, _, err = cli(*gfr_args(PILOT / "runs" / "run.bm25-depThre6", extra=("--gains", text)))
+    trust_one_line_error(code, err, "--gains takes finite numbers")
+
+
+# --------------------------------------------------------------------------- rule 10
+def test_rule10_a_bad_inline_target_names_its_attribute_set():
+    code, _, err = cli("gfr", "--qrels", PILOT / "fairweb1pilot.qrels", "--attribute",
+                       "M-ORIGIN", PILOT / "fairweb1pilot.M-ORIGIN.gmemb", "0.5,0.6", "nominal",
+                       PILOT / "runs" / "run.bm25-depThre6")  # fmt: skip
+    trust_one_line_error(code, err, "attribute set 'M-ORIGIN'", "sum to 1")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("gfrc", "--bogus"), ("gfrc", "--attributes", "a.json", "--bogus", "c.jsonl"),
+     ("gfr", "--qrels", "q", "--cutoffs")],
+)  # fmt: skip
+def test_rule10_argparse_errors_name_the_subcommand(args):
+    code, _, err = cli(*args)
+    trust_one_line_error(
+        code, err, f"fairconv {args[0]}: error:", f"see 'fairconv {args[0]} --help'"
+    )
+
+
+P = path("fairweb1-pilot")
+
+
+ORIGIN = ("--attribute", "M-ORIGIN", str(P / "fairweb1pilot.M-ORIGIN.gmemb"),
+          str(P / "M-ORIGIN.golddistr"), "nominal")  # fmt: skip
+
+
+RATINGS = ("--attribute", "M-RATINGS", str(P / "fairweb1pilot.M-RATINGS.gmemb"),
+           str(P / "M-RATINGS.golddistr"), "ordinal")  # fmt: skip
+
+
+ALL_RUNS = [str(p) for p in sorted((P / "runs").iterdir())]
+
+
+@pytest.fixture(scope="module")
+def pilot():
+    return fairweb1_pilot()
+
+
+def run_cli(capsys, *args):
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    return out
+
+
+def test_json_output_is_the_table_dict_with_null_for_undefined(capsys):
+    out = run_cli(capsys, "ragfair", "--qrels", str(P / "fairweb1pilot.qrels"), *ORIGIN,
+                  *RATINGS, "--answers", str(path("rag", "pilot-answers.jsonl")),
+                  "--cutoffs", "10", "--format", "json", *ALL_RUNS)  # fmt: skip
+    assert "NaN" not in out
+    data = json.loads(out)
+    assert data["Anserini-qljm"]["P002"]["RIGF@10[M-ORIGIN]"] == -100.0
+    assert data["Anserini-qljm"]["P002"]["ADsim@10[M-ORIGIN]"] is None
+    assert set(data["Anserini-bm25"]) == {"P002", "all"}
+
+
+def test_summary_prints_only_the_all_rows(capsys):
+    out = run_cli(capsys, "gfr", "--qrels", str(P / "fairweb1pilot.qrels"), *ORIGIN,
+                  "-m", "GFR@10", "--summary", *ALL_RUNS)  # fmt: skip
+    rows = [line.split("\t") for line in out.splitlines()[1:]]
+    assert [r[1] for r in rows] == ["all"] * 3 and {r[2] for r in rows} == {"GFR@10"}
+    full = run_cli(capsys, "gfr", "--qrels", str(P / "fairweb1pilot.qrels"), *ORIGIN, *ALL_RUNS)
+    for run, _, measure, value in rows:
+        assert f"{run}\tall\t{measure}\t{value}\n" in full
+    as_json = json.loads(run_cli(capsys, "gfr", "--qrels", str(P / "fairweb1pilot.qrels"),
+                                 *ORIGIN, "-m", "GFR@10", "--summary", "--format", "json",
+                                 *ALL_RUNS))  # fmt: skip
+    assert {run: set(per) for run, per in as_json.items()} == {r[0]: {"all"} for r in rows}
+    assert math.isclose(as_json["Anserini-qld"]["all"]["GFR@10"], float(rows[1][3]))
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("gfrc", "--attributes", str(path("cases", "r112-attributes.json")), "-m", "GFRC",
+         str(path("cases", "r112-fairweb2.jsonl"))),
+        ("gfrc2", "--attributes", str(path("cases", "r112-attributes.json")), "-m", "GFRC2",
+         str(path("cases", "r112-fairweb2.jsonl"))),
+        ("nuggets", "-m", "Recall-NtR", str(path("rag", "ikat-labels.jsonl"))),
+    ],
+)  # fmt: skip
+def test_every_command_takes_measures_by_name(capsys, args):
+    out = run_cli(capsys, *args)
+    measures = {line.split("\t")[2] for line in out.splitlines()[1:]}
+    assert measures == {args[args.index("-m") + 1]}
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("gfr", "--qrels", str(P / "fairweb1pilot.qrels"), *ORIGIN, "-m", "GFR@10",
+          "--cutoffs", "5", ALL_RUNS[0]), "--cutoffs must include the depths the measures ask for"),
+        (("gfr", "--qrels", str(P / "fairweb1pilot.qrels"), *ORIGIN, "--format", "nev",
+          "--summary", ALL_RUNS[0]), "--format nev"),
+        (("gfrc2", "--attributes", str(path("cases", "r112-attributes.json")), "--clusters",
+          "--format", "json", str(path("cases", "r112-fairweb2.jsonl"))), "--clusters"),
+        (("gfrc", "--attributes", str(path("cases", "r112-attributes.json")), "-m", "nDCG",
+          str(path("cases", "r112-fairweb2.jsonl"))), "GFRC"),
+    ],
+)  # fmt: skip
+def test_combinations_that_would_be_ignored_are_refused(capsys, args, message):
+    assert main(list(args)) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1, err

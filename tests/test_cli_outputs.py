@@ -82,3 +82,81 @@ def test_nothing_written_before_checks_a_successful_run_writes_every_file(tmp_pa
     assert (tmp_path / "out.tsv").read_text().startswith("run\ttopic\tmeasure\tvalue\n")
     assert err == "wrote fig.png\n"
     assert sorted(os.listdir(tmp_path)) == ["fig.png", "out.tsv"]
+
+
+def cli(*args, cwd=None):
+    proc = subprocess.run(
+        [sys.executable, "-m", "fairconv", *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+    )
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def one_line_error(code, err, *needles):
+    assert code == 2, err
+    err = "".join(x for x in err.splitlines(keepends=True) if ": warning: " not in x)
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    for n in needles:
+        assert n in err, err
+
+
+def gfr_args(*runs, extra=()):
+    return (
+        "gfr", "--qrels", PILOT / "fairweb1pilot.qrels",
+        "--attribute", "M-ORIGIN", PILOT / "fairweb1pilot.M-ORIGIN.gmemb",
+        PILOT / "M-ORIGIN.golddistr", "nominal", *extra, *runs,
+    )  # fmt: skip
+
+
+# --------------------------------------------------------------------------- rule 8
+def test_rule8_an_output_that_is_an_input_is_refused(tmp_path):
+    run = tmp_path / "run"
+    run.write_bytes((PILOT / "runs" / "run.bm25-depThre6").read_bytes())
+    before = run.read_bytes()
+    code, _, err = cli(*gfr_args(run, extra=("-o", run)))
+    one_line_error(code, err, "is the input")
+    assert run.read_bytes() == before
+
+
+def test_rule8_two_outputs_at_one_path_are_refused(tmp_path):
+    out = tmp_path / "out"
+    code, _, err = cli("gfrc", "--attributes", CASES / "r112-attributes.json", "-o", out,
+                       "--plot", out, CASES / "r112-fairweb2.jsonl")  # fmt: skip
+    one_line_error(code, err, "two outputs")
+    assert not out.exists()
+
+
+def test_rule8_out_dir_keeps_existing_files_unless_forced(tmp_path):
+    run = PILOT / "runs" / "run.bm25-depThre6"
+    target = tmp_path / "run.bm25-depThre6.M-ORIGIN.GFRnev"
+    target.write_text("mine\n")
+    code, _, err = cli(*gfr_args(run, extra=("--format", "nev", "--out-dir", tmp_path)))
+    one_line_error(code, err, "exists", "--force")
+    assert target.read_text() == "mine\n"
+    code, _, err = cli(*gfr_args(run, extra=("--format", "nev", "--out-dir", tmp_path, "--force")))
+    assert code == 0, err
+    assert target.read_text() == (PILOT / "expected" / target.name).read_text()
+
+
+@pytest.mark.parametrize(
+    "extra, message",
+    [
+        (("--out-dir", "x"), "--out-dir writes .GFRnev files: it needs --format nev"),
+        (("--format", "nev", "--out-dir", "x", "-o", "y"), "not both"),
+    ],
+)
+def test_rule8_options_the_combination_would_ignore_are_usage_errors(tmp_path, extra, message):
+    code, _, err = cli(*gfr_args(PILOT / "runs" / "run.bm25-depThre6", extra=extra), cwd=tmp_path)
+    one_line_error(code, err, message)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_rule8_a_failed_run_leaves_no_partial_output(tmp_path):
+    bad = tmp_path / "c.jsonl"
+    bad.write_text('{"topic": "T", "nuggets": [{"start": 1}]}\n')
+    out = tmp_path / "out.tsv"
+    code, _, err = cli("gfrc", "--attributes", CASES / "r112-attributes.json", "-o", out, bad)
+    assert code == 2 and not out.exists()
+    assert [p.name for p in tmp_path.iterdir()] == ["c.jsonl"]

@@ -14,8 +14,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fairconv import AttributeSet, gfrc
+from fairconv.io import (
+    Conversation,
+    Nugget,
+    batch_from_conversations,
+    batch_from_records,
+    find_span,
+    read_conversations,
+    turns_of,
+    word_at,
+)
 from fairconv.io import _conversation_records as conversation
-from fairconv.io import batch_from_records, read_conversations, turns_of
 from fairconv.io._conversation_records import _text_turns
 
 
@@ -182,3 +191,52 @@ def test_a_nugget_in_a_user_turn_past_word_2_40_is_still_named():
     nuggets = [{"start": 2**41 + 5, "end": 2**41 + 6, "level": 1, "groups": {"A": [1, 0]}}]
     with pytest.raises(ValueError, match=r"c\.jsonl:1: nugget 1 .* lies in a user turn"):
         _batch([{**LONG, "nuggets": nuggets}, SHORT])
+
+
+TEXT = (
+    "U:Please list researchers. S:Here: Yoshua Bengio https://x/yb and Geoffrey Hinton "
+    "U:More S:Fei-Fei Li"
+)
+
+
+def test_words_and_turns_follow_the_papers_rules():
+    """measures.md section 3: 'U: Please' is two words, 'S:Yoshua' one (000, footnote 11)."""
+    assert [(t.role, t.start, t.end) for t in turns_of("U: Please list S:Yoshua Bengio")] == [
+        ("U", 1, 3),
+        ("S", 4, 5),
+    ]
+    assert [(t.role, t.start, t.end) for t in turns_of(TEXT)] == [
+        ("U", 1, 3),
+        ("S", 4, 10),
+        ("U", 11, 11),
+        ("S", 12, 13),
+    ]
+
+
+def test_find_span_and_word_at():
+    assert find_span(TEXT, "Yoshua Bengio https://x/yb") == (5, 7)
+    assert find_span(TEXT, "Li") == (13, 13)
+    assert word_at(TEXT, TEXT.index("Hinton")) == 10
+    with pytest.raises(ValueError, match="fewer than 1 times"):
+        find_span(TEXT, "Turing")
+    with pytest.raises(ValueError, match="not inside a word"):
+        word_at(TEXT, TEXT.index(" "))
+
+
+def test_text_must_begin_with_user_turn():
+    with pytest.raises(ValueError, match="must begin with 'U:'"):
+        turns_of("S:Hello U:Hi")
+
+
+def test_batch_from_records_with_text_and_system_turns():
+    c = Conversation(
+        "T",
+        "r",
+        (Nugget(12, 13, 2, groups={"A": [1, 0]}), Nugget(5, 7, 1, "yb", {"A": [0, 1]})),
+        text=TEXT,
+    )
+    batch = batch_from_conversations([c], SETS)
+    assert batch.start.tolist() == [5, 12]  # sorted by position
+    assert batch.turn.tolist() == [1, 2]  # system turns, 1-based
+    assert batch.system_turns.tolist() == [2]
+    assert batch.lengths.tolist() == [13]

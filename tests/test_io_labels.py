@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import tracemalloc
@@ -23,7 +24,11 @@ from hypothesis import strategies as st
 import fairconv.io._labels as labels_module
 from fairconv import io
 from fairconv.agreement import read_label_file
-from fairconv.io import iter_jsonl, read_labels
+from fairconv.datasets import path
+from fairconv.io import (
+    iter_jsonl,
+    read_labels,
+)
 from fairconv.io._text import RESERVED_TOPIC, RESERVED_TOPIC_RULE
 
 FIELDS = ("topic", "turn", "run", "gold", "extracted", "ntn", "ntr")
@@ -352,3 +357,52 @@ def test_reading_a_label_file_loads_no_statistics(tmp_path):
         [sys.executable, "-c", code, str(f)], capture_output=True, text=True, check=True
     )
     assert out.stdout.strip() == "[]"
+
+
+RULE = "the topic id 'all' is reserved for the mean over topics in score files"
+
+
+def _cli(*args):
+    proc = subprocess.run(
+        [sys.executable, "-m", "fairconv", *map(str, args)], capture_output=True, text=True
+    )
+    assert proc.returncode == 2 and proc.stdout == "", proc.stderr
+    assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr, proc.stderr
+    return proc.stderr
+
+
+def test_reserved_topic_in_match_labels(tmp_path):
+    rec = json.loads(path("rag", "ikat-labels.jsonl").read_text().splitlines()[0])
+    f = tmp_path / "l.jsonl"
+    f.write_text(json.dumps(rec) + "\n" + json.dumps(dict(rec, topic="all", turn="x")) + "\n")
+    message = f'{f}:2: "topic": {RULE}'
+    with pytest.raises(ValueError, match=f"^{message}"):
+        read_labels(f)
+    assert message in _cli("nuggets", f)
+
+
+# --------------------------------------------------------------------------- records
+def _unknown_cli(*args):
+    proc = subprocess.run(
+        [sys.executable, "-m", "fairconv", *map(str, args)], capture_output=True, text=True
+    )
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def _one_line(code, err, *needles):
+    assert code == 2, err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    for n in needles:
+        assert n in err, err
+
+
+def test_unknown_fields_in_label_records(tmp_path):
+    rec = json.loads(path("rag", "ikat-labels.jsonl").read_text().splitlines()[0])
+    rec["extarcted"] = rec.pop("extracted")
+    f = tmp_path / "l.jsonl"
+    f.write_text(json.dumps(rec) + "\n")
+    message = "l.jsonl:1: unknown field \"extarcted\" in a record. Did you mean 'extracted'?"
+    with pytest.raises(ValueError, match="^" + re.escape(f"{tmp_path}/{message}")):
+        read_labels(f)
+    code, _, err = _unknown_cli("nuggets", f)
+    _one_line(code, err, message)

@@ -2,6 +2,8 @@
 of tests/oracles.py (one line, one token at a time): on generated files both accept and
 refuse the same inputs, with the same message, and give bit-identical values."""
 
+from __future__ import annotations
+
 import gzip
 import io
 import subprocess
@@ -17,7 +19,14 @@ import oracles
 from fairconv import _validation as v
 from fairconv._accel import _bytes, _keys
 from fairconv.datasets import path
-from fairconv.io import FileFormatError, _tables, _text, read_qrels, read_run
+from fairconv.io import (
+    FileFormatError,
+    _tables,
+    _text,
+    read_gmemb,
+    read_qrels,
+    read_run,
+)
 from fairconv.rankings import prepare
 
 # --------------------------------------------------------------------------- tokens
@@ -719,3 +728,75 @@ def test_the_documented_limit_is_the_limit():
     )
     numbers = {int(n) for found in stated for n in found if n}
     assert numbers == {v.LMAX_LIMIT}, numbers
+
+
+@pytest.mark.parametrize("row", ["1e308 1e308", "1.7e308 1.7e308 -1.7e308", "0.5 1e308"])
+def test_overflow_warnings_gmemb_entries_checked_before_summing(tmp_path, row):
+    f = tmp_path / "x.gmemb"
+    f.write_text(f"P002 d0 0.5 0.5 {'0 ' * (row.count(' ') - 1)}\nP002 d1 {row}\n")
+    message = f"{f}:2: group probabilities must be finite, in [0, 1] and sum to 1"
+    with pytest.raises(ValueError, match="^" + message.replace("[", r"\[").replace("]", r"\]")):
+        read_gmemb(f)
+    golddistr = tmp_path / "t.golddistr"
+    n = row.count(" ") + 1
+    golddistr.write_text("\n".join([f"{1 / n!r}"] * n) + "\n")
+    proc = subprocess.run(
+        [
+            sys.executable, "-W", "error", "-m", "fairconv", "gfr",
+            "--qrels", str(PILOT / "fairweb1pilot.qrels"),
+            "--attribute", "X", str(f), str(golddistr), "nominal",
+            str(PILOT / "runs" / "run.bm25-depThre6"),
+        ],
+        capture_output=True,
+        text=True,
+    )  # fmt: skip
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    assert proc.stderr.count("\n") == 1 and message in proc.stderr, proc.stderr
+
+
+RULE = "the topic id 'all' is reserved for the mean over topics in score files"
+
+
+def _cli(*args):
+    proc = subprocess.run(
+        [sys.executable, "-m", "fairconv", *map(str, args)], capture_output=True, text=True
+    )
+    assert proc.returncode == 2 and proc.stdout == "", proc.stderr
+    assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr, proc.stderr
+    return proc.stderr
+
+
+def _gfr(qrels, gmemb, run):
+    return (
+        "gfr", "--qrels", qrels, "--attribute", "X", gmemb, PILOT / "M-ORIGIN.golddistr",
+        "nominal", run,
+    )  # fmt: skip
+
+
+def _pilot_with_all(tmp_path, name, src, line):
+    lines = src.read_text().splitlines()
+    lines[line - 1] = "all " + lines[line - 1].split(maxsplit=1)[1]
+    f = tmp_path / name
+    f.write_text("\n".join(lines) + "\n")
+    return f
+
+
+@pytest.mark.parametrize(
+    ("kind", "reader", "src"),
+    [
+        ("qrels", read_qrels, PILOT / "fairweb1pilot.qrels"),
+        ("gmemb", read_gmemb, PILOT / "fairweb1pilot.M-ORIGIN.gmemb"),
+        ("run", read_run, PILOT / "runs" / "run.bm25-depThre6"),
+    ],
+)
+def test_reserved_topic_in_text_inputs(tmp_path, kind, reader, src):
+    f = _pilot_with_all(tmp_path, kind, src, 3)
+    with pytest.raises(ValueError, match=f"^{f}:3: {RULE}"):
+        reader(f)
+    files = {
+        "qrels": PILOT / "fairweb1pilot.qrels",
+        "gmemb": PILOT / "fairweb1pilot.M-ORIGIN.gmemb",
+        "run": PILOT / "runs" / "run.bm25-depThre6",
+    }
+    files[kind] = f
+    assert f"{f}:3: {RULE}" in _cli(*_gfr(files["qrels"], files["gmemb"], files["run"]))

@@ -29,7 +29,9 @@ from fairconv._validation import (
     check_instance,
     check_shape,
     deprecated,
+    did_you_mean,
     fail_params,
+    first_bad_distribution,
     notice,
     public,
     public_name,
@@ -540,3 +542,35 @@ def test_check_id(value, message):
         v.check_id(value, "topic", v.Where("f.json", 3).then("nugget 2"))
     assert (err.value.path, err.value.line) == ("f.json", 3)
     assert v.check_id("T-1\u00e9", "topic", "f.json") == "T-1\u00e9"
+
+
+def test_overflow_warnings_distribution_rows_in_memory():
+    rows = np.array([[0.5, 0.5], [1e308, 1e308], [0.25, 0.75]])
+    assert first_bad_distribution(rows) == 1
+
+
+@pytest.mark.parametrize(
+    ("word", "expected"),
+    [
+        ("levle", " Did you mean 'level'?"),  # adjacent swap
+        ("runn", " Did you mean 'run'?"),  # insertion
+        ("lvel", " Did you mean 'level'?"),  # deletion
+        ("lavel", " Did you mean 'level'?"),  # substitution
+        ("nuggets", ""),  # exact names are not misspellings
+        ("leelv", ""),  # three letters moved is more than one edit
+        ("xyz", ""),
+        ("", ""),
+    ],
+)
+def test_did_you_mean_one_edit_away(word, expected):
+    assert did_you_mean(word, ["level", "run", "nuggets", "text"]) == expected
+
+
+def test_did_you_mean_names_every_close_choice_in_order():
+    assert did_you_mean("ab", ["abc", "xb", "ba"]) == " Did you mean 'abc', 'xb' or 'ba'?"
+
+
+def test_did_you_mean_case_insensitive_for_measure_names():
+    assert did_you_mean("ndcg", ["nDCG", "ERR"]) == ""
+    assert did_you_mean("ndcg", ["nDCG", "ERR"], ignore_case=True) == " Did you mean 'nDCG'?"
+    assert did_you_mean("GRF", ["GFR", "ERR"], ignore_case=True) == " Did you mean 'GFR'?"
