@@ -1,8 +1,12 @@
-"""The accelerators' switch: ``FAIRCONV_PURE`` turns every optional module off.
+"""fairconv._accel: the accelerators' switch, the exact key joins, the threads.
 
-Run by the main suite (standard route) and again by CI with the ``fast`` extra
-installed (tests_extra/test_fast_json.py checks orjson's JSON decoding).
-"""
+- ``FAIRCONV_PURE`` turns every optional module off. Run by the main suite (standard
+  route) and again by CI with the ``fast`` extra installed (tests_extra/test_fast_json.py
+  checks orjson's JSON decoding).
+- Exact (topic, doc) joins by hashing, forced hash collisions included.
+- Work on threads gives the results and the error of a plain loop; ``n_jobs`` (or
+  ``FAIRCONV_THREADS``) says how many threads, 1 starting none; every pool is shut down
+  before the call returns; library calls leave the process as they found it."""
 
 import gc
 import os

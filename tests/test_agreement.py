@@ -964,3 +964,19 @@ def test_categories_order_numeric_labels_for_every_statistic(tmp_path, capsys):
     assert float(got["krippendorff_alpha[ordinal]"]) == alpha.statistic
     by_value = ag.krippendorff_alpha(labels.astype(float), level="ordinal").statistic
     assert alpha.statistic != by_value  # the order given is the order used
+
+
+class _Rows:
+    def line(self, i):
+        return i + 1
+
+
+def test_repeated_labels_are_found_by_pairs_of_codes_of_any_size():
+    from fairconv.agreement._labels import _refuse_repeated
+    from fairconv.io import FileFormatError
+
+    items, raters = range(2**40 + 1), range(2**24)  # codes that wrap when packed
+    ii, rr = np.array([2**40, 0, 7]), np.array([5, 5, 5])
+    assert _refuse_repeated("l.txt", _Rows(), items, raters, ii, rr) is None
+    with pytest.raises(FileFormatError, match=r"l\.txt:3: a second label .* first is on line 1"):
+        _refuse_repeated("l.txt", _Rows(), items, raters, np.array([2**40, 0, 2**40]), rr)

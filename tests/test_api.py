@@ -1,4 +1,5 @@
-"""The public API's shape: one pattern per family, names, tables by name, weights."""
+"""The public API's shape: one pattern per family, names, measures and tables by name,
+weights; every public function checks its arguments."""
 
 import inspect
 import subprocess

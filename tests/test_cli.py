@@ -1,4 +1,11 @@
-"""The command line: demo output, version, and one-line errors without tracebacks."""
+"""fairconv.cli and its shared options (cli/_common): what every command does alike.
+
+Demo output and version; one-line errors without tracebacks that speak in the command
+line's own terms (the option or file at fault, no Python parameter name); argparse errors
+naming the subcommand; identifiers and run names; --cutoffs and --gains; measures by
+name, JSON output and summaries in every command; FIFO inputs in every input position;
+the pre-scan of --attributes that keeps every golddistr file it names from being an
+output."""
 
 from __future__ import annotations
 

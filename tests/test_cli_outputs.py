@@ -1,5 +1,9 @@
-"""Nothing is written before every check has passed: a command that fails, however
-late its failing check, leaves every file the user has as it was, and no other file."""
+"""fairconv.cli._outputs: what the command line writes, and what it never overwrites.
+
+Nothing is written before every check has passed: a command that fails, however late
+its failing check, leaves every file the user has as it was, and no other file. An
+output that is an input, two outputs at one path, an existing file in --out-dir unless
+forced, and options a combination would ignore are usage errors."""
 
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""GFR: the FairWeb-1 pilot values, a loop oracle, properties, edge cases, bad input."""
+"""GFR: the FairWeb-1 pilot values, a loop oracle, properties, edge cases, bad input.
+
+Also the notices of topic coverage (a run that matches no topic is an error; runs
+without lists for some topics, and topics without a fairness component, are notices)
+and weights at the edge of float64."""
 
 from __future__ import annotations
 

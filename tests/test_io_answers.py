@@ -1,5 +1,7 @@
-"""A topic id ``all`` in an input is refused naming file:line: it would collide with
-the mean rows (topic ``all``) of every score output."""
+"""fairconv.io._answers: RAG answer records (read_answers, as_answers).
+
+The reserved topic id ``all`` is refused naming file:line (it would collide with the
+mean rows of every score output); unknown fields are refused with a "did you mean"."""
 
 from __future__ import annotations
 

@@ -1,9 +1,11 @@
-"""Words and turns of many texts at once equal the definition, text by text.
+"""fairconv.io._conversation_records: the conversation records and their words and turns.
 
 measures.md section 3: the words of a conversation are its white-space separated
 tokens (``str.split()``); a word beginning with ``U:`` or ``S:`` opens a turn, and a
-text must open with a user turn.
-"""
+text must open with a user turn. Words and turns of many texts at once equal the
+definition, text by text; spans (find_span, word_at); batch_from_records; word positions
+up to 2**53 in one conversation do not disturb the next one's turns, and a nugget's
+system turn is found by one search over all the conversations of a batch."""
 
 import json
 import sys

@@ -1,4 +1,9 @@
-"""Runs are never merged without a word: two files that would give one run name."""
+"""fairconv.io._conversations: the conversation JSON Lines reader and writer, attribute-set files.
+
+The JSON record rules (strict types, fields, nuggets inside one system turn, duplicate
+keys, depth, a BOM), identifiers that could forge rows, unknown fields, the reserved topic
+id ``all``, runs never merged without a word (two files that would give one run name),
+blocks, and the writer's output rule."""
 
 from __future__ import annotations
 

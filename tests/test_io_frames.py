@@ -1,11 +1,10 @@
-"""In-memory inputs become the arrays the file readers give, by the files' rules.
+"""fairconv.io._frames: in-memory inputs (DataFrames, dicts, records) become the
+arrays the file readers give, by the files' rules, and errors name the row.
 
 A plain-loop oracle written from the definitions (ids as UTF-8 bytes, topics coded in
 order of first appearance, levels clipped at 0, a run ranked by score with ties by doc
-id descending) checks the column route on generated frames of every dtype users hold
-(object, pandas' ``str``, categorical, pyarrow-backed, nullable ``Int64``/``Float64``),
-against the file readers on the same rows written as text, and one test per rule.
-"""
+id descending) checks the column route on generated frames; inputs of every kind give
+the numbers the files give."""
 
 import math
 import warnings

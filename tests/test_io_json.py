@@ -1,10 +1,10 @@
-"""The rules of every JSON Lines input that names runs (fairconv.io._json).
+"""fairconv.io._json: the rules of every JSON and JSON Lines input.
 
 Every record of an input gives its run, or none does: a record without one among
 records with one (or the other way round) is an error naming its line and the first
-record's, whatever the reader; and two files of one name cannot give one run by their
-name. Tested on generated inputs through the API and on the command line.
-"""
+record's, whatever the reader; two files of one name cannot merge. The readers'
+shortcuts (text-read depth, key count, numbers) give what the full rules give, on
+generated texts."""
 
 import importlib.util
 import json

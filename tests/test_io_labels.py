@@ -1,11 +1,10 @@
-"""Label readers hold what they have counted, not every record they decoded.
+"""fairconv.io._labels: match labels (read_labels, labels_from_records).
 
 ``read_labels`` checks and counts a block of lines at a time and drops the decoded
 records; ``labels_from_records`` takes the same column path a block of records at a
-time. Both must give what a plain loop over every record gives: the same labels, and
-the same first error (the order of the checks over the whole file included). The
-agreement label files are read without the statistics' modules.
-"""
+time. Both give what a plain loop over every record gives, holding what they have
+counted, not every record they decoded. Unknown fields and the reserved topic id
+``all`` are refused naming file:line."""
 
 from __future__ import annotations
 

@@ -1,4 +1,10 @@
-"""Per-topic score files: fairconv TSV, trec_eval -q and ir_measures layouts."""
+"""fairconv.io._scores: per-topic score files (fairconv TSV, trec_eval -q,
+ir_measures, ranx) and ir_measures results in memory, beside the other tools.
+
+Each reader is checked against a plain loop written from docs/formats.md (the
+``*_by_loop`` oracles), on hand-made files and on random tables written in each layout;
+random bytes and broken files end in a result or an error naming the file; the tables
+read join, and the command line takes them."""
 
 import io
 import json

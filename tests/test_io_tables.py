@@ -1,6 +1,15 @@
-"""The readers (array work over the bytes of a file) against the line-by-line oracle
-of tests/oracles.py (one line, one token at a time): on generated files both accept and
-refuse the same inputs, with the same message, and give bit-identical values."""
+"""fairconv.io._tables: the text table readers (qrels, runs, gmemb, golddistr), their
+every rule in one place.
+
+- The readers (array work over the bytes of a file) against the line-by-line oracle of
+  tests/oracles.py (one line, one token at a time): on generated files both accept and
+  refuse the same inputs, with the same message, and give bit-identical values.
+- The rules for text files, for the library and the oracle alike: encoding, BOM,
+  control characters, levels, scores and ranks, probabilities, empty files, gz paths and
+  file objects; hostile bytes end in an error naming the file.
+- The level limit (fairconv._validation.LMAX_LIMIT, LEVEL_DTYPE): the readers' patterns,
+  messages and stored levels follow it; gmemb entries are checked before any sum; the
+  reserved topic id ``all`` is refused naming file:line."""
 
 from __future__ import annotations
 

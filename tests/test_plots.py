@@ -1,4 +1,7 @@
-"""Figures: what they draw, and clear errors instead of empty figures or warnings."""
+"""Figures: what they draw, and clear errors instead of empty figures or warnings.
+
+Names reach figures as text: no mathtext from a ``$`` in a run, topic or measure name,
+and names outside the plot font give one clear notice, not matplotlib's warning."""
 
 import json
 import subprocess

@@ -1,4 +1,5 @@
-"""ScoreTable's own rules: names, values, selections and writes (fairconv.results).
+"""ScoreTable's own rules: names, values, selections, writes and directions
+(fairconv.results).
 
 Each rule a table holds is checked where it is built, so that every output of a table
 (repr, HTML, TSV, JSON, DataFrame) can be written and every file written read back.

@@ -1,4 +1,11 @@
-"""The shared checks of fairconv._validation that have no other home in the tests."""
+"""fairconv._validation: the shared checks and the one template of every message.
+
+- "The '<name>' parameter of <caller> must <rule>. Got <what> instead." is formatted by
+  ``fail``, ``fail_type``, ``fail_params`` and the ``check_*`` helpers only; the caller
+  is the public function the user called, taken from the function.
+- The id rule (ID_FORBIDDEN) in its text and byte forms, and the whitespace-table rule
+  derived from it, agree on every code point.
+- did_you_mean; distribution rows checked before any arithmetic."""
 
 from __future__ import annotations
 
