@@ -26,12 +26,14 @@ from hypothesis import strategies as st
 import fairconv.io
 import oracles
 from fairconv import _validation as v
+from fairconv import gfr
 from fairconv._accel import _bytes, _keys
 from fairconv.datasets import path
 from fairconv.io import (
     FileFormatError,
     _tables,
     _text,
+    load_attribute,
     read_gmemb,
     read_qrels,
     read_run,
@@ -809,3 +811,85 @@ def test_reserved_topic_in_text_inputs(tmp_path, kind, reader, src):
     }
     files[kind] = f
     assert f"{f}:3: {RULE}" in _cli(*_gfr(files["qrels"], files["gmemb"], files["run"]))
+
+
+# --------------------------------------------------------------------------- edge cases
+def _files(tmp_path, qrels, gmemb, run):
+    (tmp_path / "q").write_text(qrels)
+    (tmp_path / "g").write_text(gmemb)
+    (tmp_path / "r").write_text(run)
+    return tmp_path / "q", tmp_path / "g", tmp_path / "r"
+
+
+def _gfr_of_files(tmp_path, qrels, gmemb, run, **kw):
+    q, g, r = _files(tmp_path, qrels, gmemb, run)
+    data = load_attribute("A", g, [0.5, 0.5], "nominal")
+    return gfr.evaluate(read_qrels(q), [read_run(r)], [data], **kw)
+
+
+def test_trec_qrels_are_read(tmp_path):
+    t = _gfr_of_files(
+        tmp_path, "T1 0 a 2\nT1 0 b -2\n", "T1 a 1 0\n", "T1 Q0 b 1 1 x\nT1 Q0 a 2 1 x\n"
+    )
+    assert t.value("x", "T1", "ERR") == pytest.approx(0.75 / 2)
+
+
+@pytest.mark.parametrize(
+    "qrels, gmemb, run, message",
+    [
+        (
+            "T1 a L2\n",
+            "T1 a 0.5 0.4\n",
+            "T1 Q0 a 1 1 x\n",
+            r"g:1: group probabilities must .* sum 0\.9",
+        ),
+        (
+            "T1 a L2\n",
+            "T1 a 0.5 0.25 0.25\n",
+            "T1 Q0 a 1 1 x\n",
+            r"g:1: expected 2 group probabilities",
+        ),
+        ("T1 a L2\n", "T1 a 1 0\nT1 b 1\n", "T1 Q0 a 1 1 x\n", r"g:2: expected 4 columns"),
+        ("T1 a L2\n", "T1 a 1 x\n", "T1 Q0 a 1 1 x\n", r"g:1: the group probability .* 'x'"),
+        (
+            "T1 a L2\n",
+            "T1 a 1 0\nT1 a 1 0\n",
+            "T1 Q0 a 1 1 x\n",
+            r"g:2: doc 'a' of topic 'T1' is listed twice",
+        ),
+        (
+            "T1 a L2\nT1 a L1\n",
+            "T1 a 1 0\n",
+            "T1 Q0 a 1 1 x\n",
+            r"q:2: doc 'a' of topic 'T1' is judged twice",
+        ),
+        (
+            "T1 a 2\n",
+            "T1 a 1 0\n",
+            "T1 Q0 a 1 1 x\n",
+            r"q:1: an NTCIR qrels level must look like L0",
+        ),
+        (
+            "T1 a L3\n",
+            "T1 a 1 0\n",
+            "T1 Q0 a 1 1 x\n",
+            r"q:1: level L3 but the gain table covers levels 1\.\.2",
+        ),
+        ("T1 a L2\n", "T1 a 1 0\n", "T1 Q0 a 1 1 x\nT1 Q0 b 2\n", r"r:2: expected 6 columns"),
+        ("T1 a L2\n", "T1 a 1 0\n", "T1 Q0 a 1 high x\n", r"r:1: the score .* 'high'"),
+        (
+            "# judged\nT1 a L2\n\nT1 b L\n",
+            "T1 a 1 0\n",
+            "T1 Q0 a 1 1 x\n",
+            r"q:4: an NTCIR qrels level",
+        ),
+    ],
+)
+def test_bad_files_name_file_and_line(tmp_path, qrels, gmemb, run, message):
+    with pytest.raises(ValueError, match=message):
+        _gfr_of_files(tmp_path, qrels, gmemb, run)
+
+
+def test_comments_and_blank_lines_are_ignored(tmp_path):
+    t = _gfr_of_files(tmp_path, "# qrels\nT1 a L2\n\n", "T1 a 1 0\n", "\nT1 Q0 a 1 1 x\n# end\n")
+    assert t.value("x", "T1", "ERR") == 0.75
