@@ -3,8 +3,9 @@ ir_measures, ranx) and ir_measures results in memory, beside the other tools.
 
 Each reader is checked against a plain loop written from docs/formats.md (the
 ``*_by_loop`` oracles), on hand-made files and on random tables written in each layout;
-random bytes and broken files end in a result or an error naming the file; the tables
-read join, and the command line takes them."""
+random bytes and broken files end in a result or an error naming the file; frames and
+files make one table, and the command line takes them. (ScoreTable's own rules, its
+writes and joins, are in test_results.py.)"""
 
 import io
 import json
@@ -22,7 +23,7 @@ from fairconv import FairconvWarning, gfr
 from fairconv._validation import id_fault
 from fairconv.datasets import fairweb1_pilot
 from fairconv.io import FileFormatError, from_ir_measures, read_qrels, read_scores, read_topics
-from fairconv.results import REPR_LIMIT, ScoreMeans, ScoreTable
+from fairconv.results import ScoreTable
 
 TREC = "P_5\tq1\t0.4\nP_5\tq2\t0.6\nndcg\tq1\t0.5\nndcg\tq2\t0.7\nP_5\tall\t0.5\nrunid\tall\tbm25\n"
 IRM = "q1\tnDCG@10\t0.25\nq2\tnDCG@10\t0.75\nq3\tnDCG@10\t0.5\n"
@@ -286,96 +287,9 @@ def test_a_fairconv_tsv_with_several_runs_adds_to_other_files(tmp_path):
     assert t.runs == ("A", "B") and t.present[:, :, 0].tolist() == [[True, True], [False, True]]
 
 
-# ------------------------------------------------------------------ the TSV writer
-def tsv_by_loop(table, summary=False) -> str:
-    """fairconv's TSV written line by line, straight from formats.md."""
-
-    def text(x):
-        return "NaN" if np.isnan(x) else repr(float(x))
-
-    lines = ["run\ttopic\tmeasure\tvalue\n"]
-    mean, count = table.mean()
-    for r, run in enumerate(table.runs):
-        for t, topic in enumerate(table.topics):
-            for m, measure in enumerate(table.measures):
-                if table.present[t, r, m] and not summary:
-                    lines.append(f"{run}\t{topic}\t{measure}\t{text(table.values[t, r, m])}\n")
-        for m, measure in enumerate(table.measures):
-            n = int(table.present[:, r, m].sum())
-            if n:
-                lines.append(f"{run}\tall\t{measure}\t{text(mean[r, m])}\n")
-                if count[r, m] != n:
-                    lines.append(f"{run}\tall\tn[{measure}]\t{int(count[r, m])}\n")
-    return "".join(lines)
-
-
 NAME = st.text(st.characters(blacklist_characters="#"), min_size=1, max_size=12).filter(
     lambda x: id_fault(x) is None
 )
-VALUE = st.floats(allow_infinity=False) | st.sampled_from(
-    [0.0, -0.0, 1e-4, 1e16, 5e-324, 0.1, float("nan"), 1.7976931348623157e308]
-)
-
-
-@st.composite
-def score_tables(draw):
-    from fairconv.results import ScoreTable
-
-    runs = draw(st.lists(NAME, min_size=1, max_size=4, unique=True))
-    topics = draw(st.lists(NAME.filter(lambda x: x != "all"), min_size=1, max_size=6, unique=True))
-    measures = draw(st.lists(NAME, min_size=1, max_size=4, unique=True))
-    shape = (len(topics), len(runs), len(measures))
-    size = int(np.prod(shape))
-    values = np.array(draw(st.lists(VALUE, min_size=size, max_size=size))).reshape(shape)
-    present = np.array(draw(st.lists(st.booleans(), min_size=size, max_size=size)))
-    return ScoreTable(
-        topics=topics, runs=runs, measures=measures, values=values, present=present.reshape(shape)
-    )
-
-
-@settings(max_examples=300, deadline=None)
-@given(score_tables(), st.booleans())
-def test_the_tsv_is_the_loop_s_text(table, summary):
-    """Any ids (non-ASCII, astral characters, quotes) and any finite values or NaN."""
-    out = io.StringIO()
-    table.to_tsv(out, summary=summary)
-    assert out.getvalue() == tsv_by_loop(table, summary)
-
-
-def test_the_tsv_of_a_large_table_is_the_loop_s_text(monkeypatch):
-    """Lines laid out over several steps and runs on several threads."""
-    from fairconv._accel import _bytes
-    from fairconv.results import ScoreTable
-
-    monkeypatch.setattr(_bytes, "_ROWS", 1000)
-    rng = np.random.default_rng(3)
-    shape = (700, 5, 9)
-    values = rng.random(shape) * 10.0 ** rng.integers(-6, 18, shape)
-    values[rng.random(shape) < 0.05] = np.nan
-    runs = tuple(f"run{r}" * (r + 1) for r in range(shape[1]))
-    topics = tuple(f"q{t}" + "é" * (t % 3) for t in range(shape[0]))
-    measures = tuple(f"M{m}@{10 * m}" for m in range(shape[2]))
-    present = rng.random(shape) < 0.9
-    table = ScoreTable(topics=topics, runs=runs, measures=measures, values=values, present=present)
-    out = io.StringIO()
-    table.to_tsv(out)
-    assert out.getvalue() == tsv_by_loop(table)
-
-
-def test_a_mean_of_values_whose_sum_passes_the_largest_double_is_finite():
-    from fairconv.results import ScoreTable
-
-    big = np.finfo(float).max / 2 * 1.5
-    table = ScoreTable(
-        topics=("q1", "q2"),
-        runs=("r",),
-        measures=("M",),
-        values=np.full((2, 1, 1), big),
-        present=np.ones((2, 1, 1), bool),
-    )
-    with np.errstate(all="raise"):
-        mean, _ = table.mean()
-    assert mean[0, 0] == big
 
 
 # ------------------------------------------------------------------ layout guessing
@@ -704,159 +618,6 @@ def pd_isna(value):
     return bool(pd.isna(value))
 
 
-# ------------------------------------------------------------------ axis order (issue 23)
-def test_values_and_present_are_topics_runs_measures(pilot_table):
-    t = pilot_table
-    assert t.values.shape == (len(t.topics), len(t.runs), len(t.measures))
-    assert t.present.shape == t.values.shape
-    r, m = 1, t.measures.index("GFR@10")
-    assert t.values[t.topics.index("P002"), r, m] == t.value(t.runs[r], "P002", "GFR@10")
-
-
-def test_a_table_is_built_by_keyword_and_its_shapes_are_checked():
-    v = np.zeros((2, 3, 1))
-    with pytest.raises(TypeError):
-        ScoreTable(("a", "b", "c"), ("q1", "q2"), ("M",), v, v == 0)  # positional: no
-    with pytest.raises(ValueError, match=r"'values' .* shape \(topics, runs, measures\) = "
-                       r"\(3, 2, 1\). Got \(2, 3, 1\)"):  # fmt: skip
-        ScoreTable(topics=("q1", "q2", "q3"), runs=("a", "b"), measures=("M",), values=v,
-                   present=v == 0)  # fmt: skip
-    with pytest.raises(TypeError, match="'present' .* boolean"):
-        ScoreTable(topics=("q1", "q2"), runs="abc", measures=("M",), values=v, present=v)
-
-
-def test_the_outputs_of_a_table_keep_their_bytes_under_the_new_axis_order(pilot_table):
-    """TSV by the oracle loop; JSON by a loop over (run, topic) in that order."""
-    out = io.StringIO()
-    pilot_table.to_tsv(out)
-    lines = out.getvalue().splitlines()
-    assert lines[1].split("\t")[:2] == [pilot_table.runs[0], pilot_table.topics[0]]
-    mean, _ = pilot_table.mean()
-    want = {}
-    for r, run in enumerate(pilot_table.runs):
-        per = {}
-        for t, topic in enumerate(pilot_table.topics):
-            cells = {
-                m: float(pilot_table.values[t, r, i])
-                for i, m in enumerate(pilot_table.measures)
-                if pilot_table.present[t, r, i]
-            }
-            if cells:
-                per[topic] = cells
-        per["all"] = {m: float(mean[r, i]) for i, m in enumerate(pilot_table.measures)}
-        want[run] = per
-    assert pilot_table.to_dict() == want
-
-
-# ------------------------------------------------------------------ notebooks
-def test_repr_is_short_and_says_the_shape():
-    big = table_of(
-        np.random.default_rng(0).random((400, 60, 45)),
-        runs=tuple(f"a-very-long-run-name-number-{i}" for i in range(60)),
-        measures=tuple(f"GF-JSD@{i}[M-ORIGIN-AND-MORE]" for i in range(45)),
-    )
-    text = repr(big)
-    assert len(text) <= REPR_LIMIT
-    assert text.startswith("ScoreTable(400 topics x 60 runs x 45 measures; runs: ")
-    assert "(+" in text  # the names left out are counted
-    one = big["GF-JSD@3[M-ORIGIN-AND-MORE]"]
-    assert len(repr(one)) <= REPR_LIMIT and "x 1 measure;" in repr(one)
-    small = table_of([[[0.5, 0.25]]])
-    assert repr(small) == (
-        "ScoreTable(1 topic x 1 run x 2 measures; runs: r0; measures: M0, M1; "
-        "means: r0 M0=0.5, r0 M1=0.25)"
-    )
-
-
-def test_html_is_a_compact_table_saying_what_it_leaves_out():
-    values = np.arange(3 * 25 * 22, dtype=float).reshape(3, 25, 22)
-    present = np.ones(values.shape, bool)
-    present[0, 0, 0] = False
-    html = table_of(values, present=present)._repr_html_()
-    assert html.count("<tr>") == 21  # the header and 20 runs
-    assert html.count("<td>") == 20 * 12  # 12 measures: about a notebook's width
-    assert "not shown: 5 more runs and 10 more measures (M12, M13," in html
-    assert "3 topics (each mean over the 3, or over the n shown)" in html
-    assert html.count("(n=") == 1 and "<td>825.0000 <small>(n=2)</small></td>" in html  # r0 M0
-    one = table_of(values)["M3"]._repr_html_()
-    assert one.count("<td>") == 20 and "5 more runs" in one and "more measures" not in one
-    assert "&lt;b&gt;" in table_of([[[1.0]]], runs=("<b>",))._repr_html_()
-    assert "<b>" not in table_of([[[1.0]]], runs=("<b>",))._repr_html_()
-
-
-def test_means_read_as_a_dict_with_a_short_repr(pilot_table):
-    means = pilot_table.means()
-    assert isinstance(means, ScoreMeans) and len(repr(means)) <= REPR_LIMIT
-    plain = means.to_dict()
-    assert type(plain) is dict and means == plain
-    mean, _ = pilot_table.mean()
-    r, m = 2, pilot_table.measures.index("GFR@10")
-    assert means[pilot_table.runs[r]]["GFR@10"] == mean[r, m]
-    assert "<table>" in means._repr_html_()
-    assert len(repr(pilot_table.to_dict())) > 10 * REPR_LIMIT  # what a notebook showed
-
-
-def test_to_frame_with_all_rows():
-    import pandas as pd
-
-    t = table_of([[[1.0]], [[np.nan]], [[3.0]]])
-    frame = t.to_frame(all_rows=True)
-    assert frame["topic"].tolist() == ["q0", "q1", "q2", "all"]
-    assert frame["value"].iloc[-1] == 2.0
-    assert len(t.to_frame()) == 3
-    wide = t.to_frame(wide=True, all_rows=True)
-    assert wide.loc[("r0", "all"), "M0"] == 2.0
-    assert isinstance(wide, pd.DataFrame)
-
-
-def test_to_tsv_and_to_json_take_a_path_or_a_file(tmp_path):
-    t = table_of([[[0.5]], [[0.25]]])
-    stream = io.StringIO()
-    t.to_tsv(stream)
-    t.to_tsv(tmp_path / "out.tsv")
-    t.to_tsv(str(tmp_path / "out2.tsv"))
-    assert (tmp_path / "out.tsv").read_text(encoding="utf-8") == stream.getvalue()
-    assert (tmp_path / "out2.tsv").read_bytes() == stream.getvalue().encode()
-    t.to_json(tmp_path / "out.json")
-    assert json.loads((tmp_path / "out.json").read_text())["r0"]["all"] == {"M0": 0.375}
-    exists = r"must name a file that does not exist yet. Got a file that exists \(.*out.tsv\) "
-    with pytest.raises(FileExistsError, match=exists + "instead; pass overwrite=True"):
-        t.to_tsv(tmp_path / "out.tsv", summary=True)
-    assert (tmp_path / "out.tsv").read_text() == stream.getvalue()  # left as it was
-    t.to_tsv(tmp_path / "out.tsv", summary=True, overwrite=True)
-    assert (tmp_path / "out.tsv").read_text().count("\n") == 2
-    with pytest.raises(TypeError, match="'out' parameter of results.ScoreTable.to_json"):
-        t.to_json(3)
-
-
-def test_a_failed_write_leaves_no_file(tmp_path):
-    t = table_of([[[0.5]]], runs=("#r",))
-    with pytest.raises(ValueError, match="starts with '#'"):
-        t.to_tsv(tmp_path / "x.tsv")
-    assert not (tmp_path / "x.tsv").exists()
-
-
-def test_notices_are_a_documented_field_empty_by_default(tmp_path):
-    t = table_of([[[0.5]]])
-    assert dict(t.notices) == {}
-    with pytest.raises(TypeError):
-        t.notices["x"] = 1  # read only
-    t2 = ScoreTable(topics=t.topics, runs=t.runs, measures=t.measures, values=t.values,
-                    present=t.present, notices={"topics_missing": {"r0": 2}})  # fmt: skip
-    assert t2.notices["topics_missing"] == {"r0": 2} and t2["M0"].notices == t2.notices
-    import copy
-    import pickle
-
-    back = pickle.loads(pickle.dumps(t2))
-    assert back.notices == t2.notices and cells_of(back) == cells_of(t2)
-    assert copy.deepcopy(t2).runs == t2.runs
-    (tmp_path / "a").write_text("runid all A\nm q1 1\nm q2 1\n")
-    (tmp_path / "b").write_text("runid all B\nm q1 1\n")
-    with pytest.warns(FairconvWarning, match=r"m: 1 of 2 topic"):
-        read = read_scores([tmp_path / "a", tmp_path / "b"])
-    assert read.notices == {"topics_missing_by_measure": {"m": 1}}
-
-
 def test_trec_eval_file_by_the_oracle(tmp_path):
     f = tmp_path / "a.trec"
     f.write_text(TREC_A)
@@ -956,41 +717,6 @@ def test_ir_measures_adapter_by_the_oracle():
         ValueError, match="must hold numbers as values. Got True at item 0 of run 'r'"
     ):
         from_ir_measures([Metric("q", "P@5", True)], name="r")
-
-
-# ------------------------------------------------------------------ join
-def test_join_combines_measures_of_the_same_runs(pilot_table):
-    g = pilot_table["GFR@10"]
-    other = ScoreTable(
-        topics=g.topics,
-        runs=tuple(reversed(g.runs)),
-        measures=("ndcg_cut_10",),
-        values=g.values[:, ::-1] / 2,
-        present=g.present[:, ::-1],
-    )
-    both = g.join(other)
-    assert both.measures == ("GFR@10", "ndcg_cut_10") and both.runs == g.runs
-    np.testing.assert_array_equal(both.values[:, :, 1], g.values[:, :, 0] / 2)
-    with pytest.raises(ValueError, match=r"must give each measure once. Got 'GFR@10'"):
-        g.join(g)
-    with pytest.raises(ValueError, match=r"runs of the first table. Got table 0 instead; it "
-                       r"lacks"):  # fmt: skip
-        g.join(other.select(runs=other.runs[:2]))
-    with pytest.raises(TypeError, match="must hold ScoreTable objects. Got dict at position 0"):
-        g.join({})
-
-
-def test_join_with_partial_topics_gives_a_notice():
-    a = table_of([[[1.0]], [[2.0]]], topics=("q1", "q2"))
-    b = table_of([[[3.0]], [[4.0]]], topics=("q2", "q3"), measures=("N",))
-    with pytest.warns(FairconvWarning, match=r"share 1 of 3 topics; self lacks 1 \(q3\); "
-                      r"table 0 lacks 1 \(q1\)"):  # fmt: skip
-        j = a.join(b)
-    assert j.topics == ("q1", "q2", "q3")
-    assert j.present[:, 0].tolist() == [[True, False], [True, True], [False, True]]
-    assert j.means().to_dict() == {"r0": {"M0": 1.5, "N": 3.5}}
-    with pytest.raises(ValueError, match="without a common topic"):
-        a.join(table_of([[[1.0]]], topics=("z",), measures=("N",)))
 
 
 def test_does_gfr_rank_systems_like_ndcg_in_one_command(tmp_path, gfr_and_trec_eval):
