@@ -2,12 +2,16 @@
 
     python tests/notebooks.py            # every examples/*.ipynb
     python tests/notebooks.py --write    # and save the outputs into the files
+    python tests/notebooks.py --out docs/generated/gallery   # and keep executed copies
 
 A notebook fails when a cell raises, or when a text output (a printed stream, the
 plain-text form of a result, a traceback) contains ``array(`` or is longer than 2,000
 characters: what a reader sees in a notebook must be short and readable. The outputs
 saved in the files are checked too, so the notebooks on the repository's web pages are
-the executed ones. Needs the ``docs`` extra (nbclient, nbformat, ipykernel).
+the executed ones. With ``--out DIR`` the executed copies are written to DIR (the
+notebooks themselves unchanged): CI writes them where the documentation site's
+gallery takes them from, so the site shows the outputs of this run and the notebooks
+are executed once. Needs the ``docs`` extra (nbclient, nbformat, ipykernel).
 
 The checks are plain functions of the notebook's JSON (:func:`problems`), which the
 test suite runs without a kernel.
@@ -96,6 +100,12 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--write", action="store_true", help="save the fresh outputs into the notebooks"
     )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        metavar="DIR",
+        help="write the executed notebooks to DIR (e.g. docs/generated/gallery)",
+    )
     args = parser.parse_args(argv)
     import nbformat
     from nbclient.exceptions import CellExecutionError
@@ -117,10 +127,13 @@ def main(argv=None) -> int:
         if args.write and not fresh:
             nbformat.write(notebook, path)
             saved = []
+        if args.out is not None and not fresh:
+            args.out.mkdir(parents=True, exist_ok=True)
+            nbformat.write(notebook, args.out / path.name)
         for line in [f"{path}: {p}" for p in fresh] + [f"{path} (as saved): {p}" for p in saved]:
             print(line, file=sys.stderr)
         failed += bool(fresh or saved)
-        cells = sum(c.cell_type == "code" for c in notebook.cells)
+        cells = sum(c["cell_type"] == "code" for c in notebook["cells"])
         print(f"{path.name}: {cells} code cells executed, {'FAILED' if fresh or saved else 'ok'}")
     print(f"notebooks: {len(paths)} executed, {failed} with problems")
     return 1 if failed else 0

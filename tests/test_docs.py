@@ -264,6 +264,64 @@ def test_shell_examples_run_from_the_installed_package(page, block, tmp_path):
     assert proc.stdout.strip() or list(tmp_path.iterdir())
 
 
+def _console_sessions():
+    """Per page, the commands of its ```console blocks and the output each shows.
+
+    A ``$ `` line is a command (a line ending in ``\\`` continues on the next); the lines
+    after it, to the next command or the end of the block, are what it prints on
+    stdout. ```sh blocks (installing, cloning) are shown and not run.
+    """
+    for page in PAGES:
+        session = []
+        text = page.read_text(encoding="utf-8")
+        for block in re.findall(r"^```console\n(.*?)^```", text, re.M | re.S):
+            continued = False
+            for line in block.splitlines():
+                if continued:
+                    session[-1][0] += "\n" + line
+                elif line.startswith("$ "):
+                    session.append([line[2:], []])
+                else:
+                    session[-1][1].append(line)
+                continued = line.endswith("\\")
+        if session:
+            yield page.name, [(command, "\n".join(out)) for command, out in session]
+
+
+def test_the_newcomer_pages_have_console_sessions():
+    assert {"quickstart.md"} <= {name for name, _ in _console_sessions()}
+
+
+@pytest.mark.parametrize("page, session", list(_console_sessions()), ids=lambda x: str(x)[:20])
+def test_console_sessions_print_what_the_pages_show(page, session, tmp_path):
+    """The commands of a page run one after the other in one shell, in an empty folder
+    with the installed package, and each prints what the page shows (doctest's rules:
+    ``...`` stands for any text, runs of whitespace are one space)."""
+    import doctest
+
+    marker = "@@ next command @@"
+    script = "".join(f"echo '{marker}'\n{command}\n" for command, _ in session)
+    assert not REPO_PATH.search(script), script
+    bin_dir = Path(sys.executable).parent
+    env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "MPLBACKEND": "Agg", "FAIRCONV_THREADS": "1"}
+    env["HOME"] = str(tmp_path)
+    proc = subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", script],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+    )
+    assert proc.returncode == 0, proc.stderr
+    printed = proc.stdout.split(marker + "\n")[1:]
+    assert len(printed) == len(session)
+    checker = doctest.OutputChecker()
+    flags = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+    for (command, want), got in zip(session, printed, strict=True):
+        want = want.strip() + "\n" if want.strip() else ""
+        assert checker.check_output(want, got, flags), f"{page}: $ {command}\n{got}"
+
+
 # --------------------------------------------------------------------------- notebooks
 def test_there_are_example_notebooks_of_the_pilot_and_the_conversations():
     names = {p.name for p in NOTEBOOKS}
@@ -453,29 +511,66 @@ def test_api_md_lists_every_public_name_with_its_signature():
 
 
 # --------------------------------------------------------------------------- the site
+def _toctree_entries(page: Path) -> list[str]:
+    text = page.read_text(encoding="utf-8")
+    entries = []
+    for block in re.findall(r"^```\{toctree\}\n(.*?)^```", text, flags=re.M | re.S):
+        entries += [line for line in block.splitlines() if line and not line.startswith(":")]
+    return entries
+
+
 def test_every_page_is_in_the_site_and_the_readme():
+    """Each page is in one toctree (the landing page's, under a caption, or the guides'),
+    so the sidebar shows it once; the README links every page but the reference."""
     pages = {p.stem for p in (ROOT / "docs").glob("*.md")} - {"index"}
-    index = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
-    (toctree,) = re.findall(r"^```\{toctree\}\n(.*?)^```", index, flags=re.M | re.S)
-    entries = [line for line in toctree.splitlines() if line and not line.startswith(":")]
+    entries = [e for page in (ROOT / "docs").glob("*.md") for e in _toctree_entries(page)]
+    entries = [e for e in entries if not e.startswith("generated/")]  # the gallery's
     assert sorted(entries) == sorted(pages)
+    index = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+    captions = re.findall(r"^```\{toctree\}\n(?::hidden:\n)?:caption: (.+)$", index, re.M)
+    assert captions[0] == "Getting started" and len(captions) >= 4
+    assert _toctree_entries(ROOT / "docs" / "guides.md") == [
+        "guide-fairweb", "guide-trecfair", "guide-rag", "guide-conversations",
+    ]  # fmt: skip
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    linked = set(re.findall(r"\]\(docs/(\w+)\.md\)", readme)) - {"index"}
+    linked = set(re.findall(r"\]\(docs/([\w-]+)\.md\)", readme)) - {"index"}
     assert linked == pages - {"reference"}
 
 
+def test_the_landing_page_says_where_to_start():
+    """What fairconv is and who it is for, then links to the quick start, the guides,
+    the gallery and the reference, before any other section."""
+    index = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+    start = index.split("\n## Where to start\n", 1)[1].split("\n## ", 1)[0]
+    for page in ("quickstart", "guides", "gallery", "reference", *(
+        f"guide-{task}" for task in ("fairweb", "trecfair", "rag", "conversations")
+    )):  # fmt: skip
+        assert f"]({page}.md)" in start, page
+    intro = index.split("\n## ", 1)[0]
+    assert "researchers" in intro and "organisers" in intro
+
+
 def test_the_site_builds_offline_from_the_docstrings():
-    """conf.py: myst for the pages, autosummary and numpydoc for the reference; no
-    intersphinx (no network); the generated pages and the build are ignored by git."""
+    """conf.py: myst-nb for the pages and notebooks, autosummary and numpydoc for the
+    reference, a theme with a sidebar and search; no intersphinx (no network); the
+    generated pages and the build are ignored by git. CI executes the notebooks once,
+    into the gallery, before it builds the site with warnings as errors."""
     conf = (ROOT / "docs" / "conf.py").read_text(encoding="utf-8")
-    for extension in ("myst_parser", "numpydoc", "sphinx.ext.autosummary"):
+    for extension in ("myst_nb", "numpydoc", "sphinx.ext.autosummary", "sphinx_design"):
         assert f'"{extension}"' in conf
+    assert 'html_theme = "pydata_sphinx_theme"' in conf
+    assert 'nb_execution_mode = "off"' in conf
     assert "sphinx.ext.intersphinx" not in conf
     ignored = (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()
     assert {"docs/_build/", "docs/generated/"} <= set(ignored)
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    assert "sphinx-build -W --keep-going -q -b html docs docs/_build/html" in ci
-    assert ".venv/bin/python tests/notebooks.py" in ci
+    notebooks = ci.index(".venv/bin/python tests/notebooks.py --out docs/generated/gallery\n")
+    build = ci.index("sphinx-build -W --keep-going -q -b html docs docs/_build/html\n")
+    assert ci.index("rm -rf docs/_build docs/generated\n") < notebooks < build
+    assert ci.count("tests/notebooks.py") == 1  # executed once
+    extra = re.search(r"^docs = \[(.*?)^\]", (ROOT / "pyproject.toml").read_text(), re.M | re.S)
+    for package in ("myst-nb", "pydata-sphinx-theme", "sphinx-design", "nbclient"):
+        assert f'"{package}>=' in extra.group(1), package
 
 
 # --------------------------------------------------------------------------- docstrings
@@ -595,3 +690,259 @@ def test_links_between_pages_resolve():
             assert linked.exists(), f"{page.name}: no page {target}"
             if anchor:
                 assert anchor in anchors(linked), f"{page.name}: no section {target}#{anchor}"
+
+
+# --------------------------------------------------------------------------- the gallery
+def _conf(monkeypatch, gallery: Path):
+    """docs/conf.py as a module, its gallery folder moved to ``gallery``."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("docs_conf", ROOT / "docs" / "conf.py")
+    conf = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(conf)
+    monkeypatch.setattr(conf, "GALLERY", gallery)
+    return conf
+
+
+def test_the_gallery_has_a_card_and_a_page_per_notebook(monkeypatch, tmp_path):
+    """Each examples/*.ipynb: a page (the notebook as saved, executed), a card with its
+    title, first sentence and last figure as the thumbnail, linking to the page."""
+    conf = _conf(monkeypatch, tmp_path)
+    (tmp_path / "renamed.ipynb").write_text("{}", encoding="utf-8")  # no longer in examples/
+    conf.gallery(None)
+    assert sorted(tmp_path.glob("*.ipynb")) == [tmp_path / n.name for n in NOTEBOOKS]
+    cards = (tmp_path / "cards.txt").read_text(encoding="utf-8")
+    assert cards.startswith("````{grid}") and cards.count("~~~{grid-item-card}") == len(NOTEBOOKS)
+    for notebook in NOTEBOOKS:
+        saved = json.loads(notebook.read_text(encoding="utf-8"))
+        assert json.loads((tmp_path / notebook.name).read_text(encoding="utf-8")) == saved
+        title = "".join(saved["cells"][0]["source"]).splitlines()[0].lstrip("# ")
+        card = cards[cards.index(f"~~~{{grid-item-card}} {title}\n") :].split("\n~~~\n")[0]
+        assert f":link: generated/gallery/{notebook.stem}\n" in card
+        assert f":img-top: /generated/gallery/{notebook.stem}.png\n" in card
+        assert (tmp_path / f"{notebook.stem}.png").read_bytes().startswith(b"\x89PNG")
+        sentence = card.rstrip().splitlines()[-1]
+        assert sentence.endswith(".") and ". " not in sentence[:-1], sentence
+
+
+def test_the_gallery_shows_the_executed_copies_of_the_same_code(monkeypatch, tmp_path):
+    """tests/notebooks.py --out leaves executed copies: shown when they hold the code of
+    examples/, replaced by the saved notebook when the code has changed since."""
+    conf = _conf(monkeypatch, tmp_path)
+    notebook = NOTEBOOKS[0]
+    fresh = json.loads(notebook.read_text(encoding="utf-8"))
+    code = [c for c in fresh["cells"] if c["cell_type"] == "code"]
+    code[0]["outputs"] = [{"output_type": "stream", "name": "stdout", "text": "fresh run\n"}]
+    (tmp_path / notebook.name).write_text(json.dumps(fresh), encoding="utf-8")
+    conf.gallery(None)
+    assert "fresh run" in (tmp_path / notebook.name).read_text(encoding="utf-8")
+    code[0]["source"] = "print('older code')"
+    (tmp_path / notebook.name).write_text(json.dumps(fresh), encoding="utf-8")
+    conf.gallery(None)
+    shown = (tmp_path / notebook.name).read_text(encoding="utf-8")
+    assert json.loads(shown) == json.loads(notebook.read_text(encoding="utf-8"))
+
+
+def test_the_notebook_runner_keeps_executed_copies_where_asked(tmp_path, monkeypatch):
+    """--out DIR: the executed notebook goes to DIR, the one given is left unchanged.
+    (nbformat and the kernel are stood in for: the docs extra is not installed here.)"""
+    import types
+
+    import notebooks
+
+    source = tmp_path / "small.ipynb"
+    cells = [
+        {"cell_type": "markdown", "source": "# Small\n\nA notebook."},
+        {"cell_type": "code", "source": "1 + 1", "outputs": [], "execution_count": None},
+    ]
+    source.write_text(json.dumps({"cells": cells}), encoding="utf-8")
+    before = source.read_bytes()
+
+    def execute(path, *, timeout=600):
+        executed = json.loads(Path(path).read_text(encoding="utf-8"))
+        result = {"output_type": "execute_result", "data": {"text/plain": "2"}}
+        executed["cells"][1].update(execution_count=1, outputs=[result])
+        return executed
+
+    fake = types.SimpleNamespace(
+        read=lambda path, as_version: json.loads(Path(path).read_text(encoding="utf-8")),
+        write=lambda nb, path: Path(path).write_text(json.dumps(nb), encoding="utf-8"),
+    )
+    errors = types.SimpleNamespace(CellExecutionError=RuntimeError)
+    monkeypatch.setitem(sys.modules, "nbformat", fake)
+    monkeypatch.setitem(sys.modules, "nbclient", types.SimpleNamespace(exceptions=errors))
+    monkeypatch.setitem(sys.modules, "nbclient.exceptions", errors)
+    monkeypatch.setattr(notebooks, "execute", execute)
+    out = tmp_path / "gallery"
+    # the notebook was saved without its outputs: that is reported, the fresh run is kept
+    assert notebooks.main([str(source), "--out", str(out)]) == 1
+    assert source.read_bytes() == before
+    copy = json.loads((out / "small.ipynb").read_text(encoding="utf-8"))
+    assert copy["cells"][1]["outputs"][0]["data"] == {"text/plain": "2"}
+
+    # a cell that raises: reported, and no copy
+    def raises(path, *, timeout=600):
+        raise RuntimeError("a cell raised")
+
+    monkeypatch.setattr(notebooks, "execute", raises)
+    (out / "small.ipynb").unlink()
+    assert notebooks.main([str(source), "--out", str(out)]) == 1
+    assert not (out / "small.ipynb").exists()
+
+
+# --------------------------------------------------------------------------- usage lines
+def _usage_tokens(line: str) -> list[str]:
+    """Words (a quoted string is one), brackets, parentheses and ``...``."""
+    pattern = r"'[^']*'|\"[^\"]*\"|\[|\]|\(|\)|\.\.\.(?=[\s\]\)]|$)|[^\s\[\]()]+"
+    return re.findall(pattern, line)
+
+
+def _arity(action: argparse.Action) -> tuple[int, bool]:
+    """(the values an option takes at least, whether it takes more)."""
+    nargs = action.nargs
+    if nargs is None:
+        return (0, False) if isinstance(action, argparse._CountAction) else (1, False)
+    if isinstance(nargs, int):
+        return nargs, False
+    return {"?": (0, False), "+": (1, True), "*": (0, True)}.get(nargs, (0, True))
+
+
+def _repeatable(parser: argparse.ArgumentParser, action: argparse.Action) -> bool:
+    """Whether giving the option twice keeps both values (append, count, or an action of
+    fairconv's own that adds to a list): the action is called twice and looked at."""
+    import copy
+
+    if isinstance(action, argparse._CountAction):
+        return True
+    n = action.nargs if isinstance(action.nargs, int) else None
+    first, second = (["nominal"] * n, ["ordinal"] * n) if n else ("nominal", "ordinal")
+    namespace = argparse.Namespace(**{action.dest: copy.copy(action.default)})
+    action(parser, namespace, first, action.option_strings[-1])
+    action(parser, namespace, second, action.option_strings[-1])
+    kept = getattr(namespace, action.dest)
+    return isinstance(kept, list) and first in kept and second in kept
+
+
+def usage_faults(line: str) -> list[str]:
+    """What a ``fairconv COMMAND ...`` line says that the command's parser (the one its
+    ``--help`` prints) does not do: an option it lacks; an option followed by fewer
+    values than it takes, or by ``...`` (more values) when it takes a fixed number; an
+    option shown as repeated (``--opt ...``, ``[--opt X]...``) that keeps only its last
+    value; ``a|b|c`` that are not exactly its choices; a required option left out or in
+    brackets."""
+    words = line.split()
+    if len(words) < 2 or words[1].startswith("-"):
+        return []
+    parser = _subcommands().get(words[1])
+    if parser is None:
+        return [f"no command {words[1]!r}"]
+    options = {o: a for a in parser._actions for o in a.option_strings}
+    faults, shown, depth = [], {}, 0
+    tokens = _usage_tokens(line)[2:]
+    groups = []  # the options inside each open bracket
+    for i, token in enumerate(tokens):
+        if token == "[":
+            depth += 1
+            groups.append([])
+        elif token == "]":
+            depth -= 1
+            inside = groups.pop()
+            if tokens[i + 1 : i + 2] == ["..."]:  # [--opt X]... : the group repeats
+                faults += [f"{o} is shown repeated but keeps one value" for o in inside
+                           if not _repeatable(parser, options[o])]  # fmt: skip
+            if groups:
+                groups[-1] += inside
+        elif token.startswith("-") and token != "-" and not token.startswith("-$"):
+            option = token.split("=")[0]
+            if option not in options:
+                faults.append(f"no option {option}")
+                continue
+            action = options[option]
+            shown[option] = min(shown.get(option, depth), depth)
+            if groups:
+                groups[-1].append(option)
+            rest = tokens[i + 1 :]
+            if rest[:1] == ["..."]:  # --opt ... : the option again
+                if not _repeatable(parser, action):
+                    faults.append(f"{option} is shown repeated but keeps one value")
+                continue
+            least, more = _arity(action)
+            values = [] if "=" not in token else [token.split("=", 1)[1]]
+            for word in rest:
+                if len(values) >= least or word in ("[", "]", "(", ")", "...", "|"):
+                    break
+                if word.startswith("-") and word != "-":
+                    break
+                values.append(word)
+            if len(values) < least:
+                faults.append(f"{option} takes {least} value(s), shown with {len(values)}")
+            after = rest[len(values) - ("=" in token) :][:1]
+            if after == ["..."] and not more:
+                faults.append(f"{option} takes {least} value(s), shown with more (...)")
+            for value in values:
+                alternatives = value.strip("'\"").split("|")
+                if len(alternatives) > 1 and action.choices is not None:
+                    if set(alternatives) != {str(c) for c in action.choices}:
+                        faults.append(
+                            f"{option} shows {'|'.join(alternatives)}, its choices are "
+                            + "|".join(str(c) for c in action.choices)
+                        )
+    for action in parser._actions:
+        if action.required and action.option_strings:
+            if not any(shown.get(o) == 0 for o in action.option_strings):
+                faults.append(f"the required {action.option_strings[-1]} is not shown as such")
+    return faults
+
+
+def _readme_usage_lines() -> list[str]:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("\n## Command line\n", 1)[1].split("\n## ", 1)[0]
+    return _command_lines(section)
+
+
+def test_the_readme_usage_lines_are_each_commands_help():
+    lines = _readme_usage_lines()
+    assert {line.split()[1] for line in lines} - {"--version"} == set(_subcommands())
+    faults = {line: usage_faults(line) for line in lines}
+    assert not {line: f for line, f in faults.items() if f}
+
+
+@pytest.mark.parametrize("page, line", list(_quoted_commands()), ids=lambda x: str(x)[:60])
+def test_every_quoted_command_line_matches_its_help(page, line):
+    assert usage_faults(line) == [], f"{page}: {line}"
+
+
+@pytest.mark.parametrize(
+    "line, fault",
+    [
+        ("fairconv nuggets --input-format cone-rag --gold G [--ntr A.jsonl ...]",
+         "--ntr takes 1 value(s), shown with more (...)"),
+        ("fairconv gfr --qrels Q [--format tsv|nev] RUN",
+         "--format shows tsv|nev, its choices are tsv|json|nev"),
+        ("fairconv gfr --qrels Q --attribute NAME GMEMB [--phi 0.99] RUN",
+         "--attribute takes 4 value(s), shown with 2"),
+        ("fairconv gfr [--qrels Q] RUN", "the required --qrels is not shown as such"),
+        ("fairconv gfr --qrels Q [--phi P]... RUN",
+         "--phi is shown repeated but keeps one value"),
+        ("fairconv gfr --qrels Q --phi ... RUN", "--phi is shown repeated but keeps one value"),
+        ("fairconv gfr --qrels Q --bogus RUN", "no option --bogus"),
+        ("fairconv gfr --qrels Q --attribute A B C D [--attribute ...] RUN", None),
+        ("fairconv report -m A -m B [--baseline RUN]... S", None),
+        ("fairconv compare -m 'GF-JSD@10[M-ORIGIN]' S", None),
+    ],
+)  # fmt: skip
+def test_the_usage_check_finds_each_kind_of_slip(line, fault):
+    assert usage_faults(line) == ([] if fault is None else [fault])
+
+
+def test_a_class_listed_again_away_from_its_home_is_not_indexed_twice(monkeypatch, tmp_path):
+    """nuggets lists io's nuggetizer and CONE-RAG records: their reference pages under
+    nuggets are not indexed (Sphinx refuses one class described twice), io's are."""
+    conf = _conf(monkeypatch, tmp_path)
+    reexported = conf.autosummary_context["reexported"]
+    assert {"fairconv.nuggets.ConeRagLabels", "fairconv.nuggets.NuggetizerAssignments"} <= (
+        reexported
+    )
+    assert not {"fairconv.io.ConeRagLabels", "fairconv.results.ScoreTable"} & reexported
+    template = (ROOT / "docs" / "_templates" / "autosummary" / "class.rst").read_text()
+    assert "{%- if fullname in reexported %}\n   :no-index:\n{%- endif %}" in template
