@@ -66,7 +66,7 @@ def _check(table_keys, query_keys):
     assert _keys.first_occurrences(q_ids, docs, at=at).tolist() == first.tolist()
 
 
-@pytest.fixture(autouse=True)
+@pytest.fixture
 def tiny_steps():
     """Steps of two rows, so that every loop over steps runs several times."""
     old = _keys._ROWS
@@ -104,11 +104,13 @@ HASHES = st.lists(
 )
 
 
+@pytest.mark.usefixtures("tiny_steps")
 @given(keys, keys)
 def test_find_and_first_occurrences_agree_with_dicts(table_keys, query_keys):
     _check(list(dict.fromkeys(table_keys)), query_keys)
 
 
+@pytest.mark.usefixtures("tiny_steps")
 @given(keys, keys)
 def test_exact_even_when_every_hash_collides(table_keys, query_keys):
     original = _keys.key_hashes
@@ -119,12 +121,14 @@ def test_exact_even_when_every_hash_collides(table_keys, query_keys):
         _keys.key_hashes = original
 
 
+@pytest.mark.usefixtures("tiny_steps")
 def test_empty_inputs():
     table = _keys.KeyTable(np.zeros(0, np.int64), [])
     assert table.find(np.array([1]), [b"x"]).tolist() == [-1]
     assert _keys.first_occurrences(np.zeros(0, np.int64), []).tolist() == []
 
 
+@pytest.mark.usefixtures("tiny_steps")
 def test_docs_of_different_widths_compare_by_their_bytes():
     a = np.array([b"abcdefgh", b"x"], dtype="S8")
     b = np.array([b"abcdefgh", b"x", b"abcdefghi"], dtype="S16")
@@ -132,6 +136,7 @@ def test_docs_of_different_widths_compare_by_their_bytes():
     assert same.tolist() == [True, True, False, False]
 
 
+@pytest.mark.usefixtures("tiny_steps")
 @given(table_and_listing())
 def test_find_aligned_equals_find_on_listings_in_table_order(pair):
     table_keys, listing = pair
@@ -143,6 +148,7 @@ def test_find_aligned_equals_find_on_listings_in_table_order(pair):
     assert rows.tolist() == [table_keys.index(k) if k in table_keys else -1 for k in listing]
 
 
+@pytest.mark.usefixtures("tiny_steps")
 def test_find_aligned_takes_the_same_place_without_hashing(monkeypatch):
     """A listing in the table's order is found at the same places: no hash is computed."""
     t_ids = np.array([0, 0, 0, 1, 1, 2], dtype=np.int64)
@@ -161,12 +167,14 @@ def test_find_aligned_takes_the_same_place_without_hashing(monkeypatch):
         table.find_aligned(t_ids[sub], [docs[i] for i in sub])
 
 
+@pytest.mark.usefixtures("tiny_steps")
 @given(HASHES)
 def test_argsort_is_numpys_stable_argsort(values):
     h = np.array(values, dtype=np.uint64)
     assert _keys.argsort(h).tolist() == np.argsort(h, kind="stable").tolist()
 
 
+@pytest.mark.usefixtures("tiny_steps")
 def test_argsort_of_many_hashes_with_equal_high_bits():
     rng = np.random.default_rng(3)
     h = rng.integers(0, 2**64, size=100_000, dtype=np.uint64)
@@ -178,7 +186,7 @@ def test_argsort_of_many_hashes_with_equal_high_bits():
 SRC = pathlib.Path(fairconv.__file__).parent
 
 
-@pytest.fixture(autouse=True)
+@pytest.fixture
 def no_thread_setting(monkeypatch):
     """The tests below choose their threads; the caller's environment does not."""
     monkeypatch.delenv("FAIRCONV_THREADS", raising=False)
@@ -220,6 +228,7 @@ def _state():
 
 
 # --------------------------------------------------------------------------- plain loop
+@pytest.mark.usefixtures("no_thread_setting")
 def test_results_come_in_input_order_whatever_starts_first():
     items = list(range(12))
     cost = [(7 * i) % 5 for i in items]
@@ -227,6 +236,7 @@ def test_results_come_in_input_order_whatever_starts_first():
     assert got == [x * x for x in items]
 
 
+@pytest.mark.usefixtures("no_thread_setting")
 def test_the_error_is_that_of_the_first_failing_item_in_input_order():
     def fail_odd(x):
         if x % 2:
@@ -240,6 +250,7 @@ def test_the_error_is_that_of_the_first_failing_item_in_input_order():
 
 
 # --------------------------------------------------------------------------- n_jobs
+@pytest.mark.usefixtures("no_thread_setting")
 def test_n_jobs_none_is_the_environment_variable_else_the_available_cores(monkeypatch):
     if hasattr(os, "process_cpu_count"):
         cores = os.process_cpu_count()
@@ -259,6 +270,7 @@ def test_n_jobs_none_is_the_environment_variable_else_the_available_cores(monkey
     assert _accel.resolve_n_jobs(None) == cores
 
 
+@pytest.mark.usefixtures("no_thread_setting")
 def test_the_available_cores_follow_the_process_affinity(monkeypatch):
     monkeypatch.delattr(os, "process_cpu_count", raising=False)
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 3, 5}, raising=False)
@@ -268,6 +280,7 @@ def test_the_available_cores_follow_the_process_affinity(monkeypatch):
     assert _accel.resolve_n_jobs(None) == 64
 
 
+@pytest.mark.usefixtures("no_thread_setting")
 @pytest.mark.parametrize("bad", [0, -2, True, False, 1.0, 2.5, "2", [2], np.bool_(True)])
 def test_a_bad_n_jobs_is_a_value_error_naming_it(bad):
     with calling("f"):
@@ -277,6 +290,7 @@ def test_a_bad_n_jobs_is_a_value_error_naming_it(bad):
             _accel.resolve_n_jobs(bad)
 
 
+@pytest.mark.usefixtures("no_thread_setting")
 @pytest.mark.parametrize("bad", ["0", "-2", "two", "1.5", "+", " "])
 def test_a_bad_fairconv_threads_is_a_value_error_naming_it(monkeypatch, bad):
     monkeypatch.setenv("FAIRCONV_THREADS", bad)
@@ -284,6 +298,7 @@ def test_a_bad_fairconv_threads_is_a_value_error_naming_it(monkeypatch, bad):
         _accel.resolve_n_jobs(None)
 
 
+@pytest.mark.usefixtures("no_thread_setting")
 @pytest.mark.parametrize("call", list(CALLS))
 def test_one_job_starts_no_thread_and_any_count_gives_the_same_result(monkeypatch, pilot, call):
     many = CALLS[call](pilot, 3)
@@ -293,6 +308,7 @@ def test_one_job_starts_no_thread_and_any_count_gives_the_same_result(monkeypatc
     assert _same(CALLS[call](pilot, None), many)
 
 
+@pytest.mark.usefixtures("no_thread_setting")
 @pytest.mark.parametrize("call", list(CALLS))
 def test_every_threaded_function_names_a_bad_n_jobs(pilot, call):
     name = call.split(".")[-1]
@@ -301,6 +317,7 @@ def test_every_threaded_function_names_a_bad_n_jobs(pilot, call):
 
 
 # --------------------------------------------------------------------------- no thread left
+@pytest.mark.usefixtures("no_thread_setting")
 def test_no_thread_outlives_a_map_even_when_an_item_fails():
     before = threading.active_count()
     _accel.thread_map(lambda x: x, list(range(20)), n_jobs=4)
@@ -310,6 +327,7 @@ def test_no_thread_outlives_a_map_even_when_an_item_fails():
     assert threading.active_count() == before
 
 
+@pytest.mark.usefixtures("no_thread_setting")
 def test_library_calls_leave_the_collector_and_the_threads_as_found(pilot):
     gc.set_threshold(1234, 11, 12)
     try:
@@ -328,6 +346,7 @@ def test_library_calls_leave_the_collector_and_the_threads_as_found(pilot):
         gc.set_threshold(700, 10, 10)
 
 
+@pytest.mark.usefixtures("no_thread_setting")
 def test_a_reader_that_fails_restores_the_collector(tmp_path):
     f = tmp_path / "c.jsonl"
     f.write_text('{"topic": "t", "run": "r", "nuggets": [}\n')
@@ -337,6 +356,7 @@ def test_a_reader_that_fails_restores_the_collector(tmp_path):
     assert _state() == before
 
 
+@pytest.mark.usefixtures("no_thread_setting")
 def test_only_the_console_script_tunes_the_allocator():
     """No malloc_trim/mallopt and no collector setting or pause in library code (the
     collector is process-wide: pausing it pauses it for every thread of the host
@@ -349,6 +369,7 @@ def test_only_the_console_script_tunes_the_allocator():
         assert not re.search(r"gc\.(freeze|set_threshold|collect|disable)", text), source
 
 
+@pytest.mark.usefixtures("no_thread_setting")
 def test_the_program_keeps_freed_memory_for_reuse():
     """In a process of its own (the setting is the process's): glibc's heaps then serve
     and keep blocks up to 32 MiB."""
