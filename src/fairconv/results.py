@@ -263,15 +263,20 @@ def direction_of(measure: str, /) -> str:
     return "higher"
 
 
-def _directions(measures: tuple, given) -> MappingProxyType:
-    """Each measure's direction: as given (a mapping), else fairconv's (direction_of)."""
-    given = {} if given is None else check_mapping(given, "directions", "measure names", "str")
-    unknown = [m for m in given if m not in measures]
+def check_directions(given, measures: Sequence[str], listed: str) -> dict[str, str]:
+    """A ``directions=`` mapping, checked; None is ``{}``.
+
+    Each key is one of ``measures`` (``listed`` as a message lists them: "the table (A,
+    B)"), each value one of :data:`DIRECTIONS`. The one rule of a direction given by
+    the user, for tables and the score readers alike.
+    """
+    if given is None:
+        return {}
+    given = check_mapping(given, "directions", "measure names", "directions")
+    unknown = [m for m in given if m not in set(measures)]
     if unknown:
         raise fail(
-            "directions",
-            f"name measures of the table ({_listed(measures, 80)})",
-            unknown_measure(unknown[0], measures),
+            "directions", f"name measures of {listed}", unknown_measure(unknown[0], measures)
         )
     for m, d in given.items():
         if d not in DIRECTIONS:
@@ -280,6 +285,12 @@ def _directions(measures: tuple, given) -> MappingProxyType:
                 f"give each measure one of {', '.join(DIRECTIONS)}",
                 f"{d!r} for {m!r}",
             )
+    return dict(given)
+
+
+def _directions(measures: tuple, given) -> MappingProxyType:
+    """Each measure's direction: as given (a mapping), else fairconv's (direction_of)."""
+    given = check_directions(given, measures, f"the table ({_listed(measures, 80)})")
     return MappingProxyType({m: given.get(m) or direction_of(m) for m in measures})
 
 

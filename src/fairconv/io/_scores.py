@@ -43,7 +43,6 @@ from .._validation import (
     Where,
     caller,
     check_choice,
-    check_mapping,
     check_once,
     fail,
     fail_params,
@@ -56,13 +55,12 @@ from .._validation import (
     public,
 )
 from ..results import (
-    DIRECTIONS,
     ScoreTable,
     as_names,
+    check_directions,
     direction_of,
     few,
     notice_partial_topics,
-    unknown_measure,
 )
 from ._frames import (
     RUN_COLUMNS,
@@ -763,24 +761,7 @@ def _directions(parts: list[_Part], names: list[str], chosen: list[str], given) 
     another tool's measure is higher-is-better. A measure that the two rules point
     different ways (``EE-D`` in a fairconv TSV and in a trec_eval file) must be given.
     """
-    if given is not None:
-        given = check_mapping(given, "directions", "measure names", "directions")
-        unknown = [m for m in given if m not in set(names)]
-        if unknown:
-            raise fail(
-                "directions",
-                f"name measures of the files ({few(names, 10)})",
-                unknown_measure(unknown[0], names),
-            )
-        for m, d in given.items():
-            if d not in DIRECTIONS:
-                raise fail(
-                    "directions",
-                    f"give each measure one of {', '.join(DIRECTIONS)}",
-                    f"{d!r} for {m!r}",
-                )
-    else:
-        given = {}
+    given = check_directions(given, names, f"the files ({few(names, 10)})")
     out: dict[str, str] = {}
     source: dict[str, str] = {}
     wanted = set(chosen)
