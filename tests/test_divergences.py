@@ -347,6 +347,7 @@ def test_many_groups_use_prefix_sums_and_agree_with_loops(g):
 
 
 GOAL = 1e-15
+"""Relative error allowed against the 50-digit value."""
 
 
 def exact_jsd(p, q):
