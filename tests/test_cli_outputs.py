@@ -1,4 +1,4 @@
-"""fairconv.cli._outputs: what the command line writes, and what it never overwrites.
+"""The command line's outputs (cli/_outputs.py): what it writes, and what it never overwrites.
 
 Nothing is written before every check has passed: a command that fails, however late
 its failing check, leaves every file the user has as it was, and no other file. An
