@@ -224,6 +224,70 @@ def test_an_output_that_cannot_be_written_is_named_as_given(tmp_path, target):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["folder", "labels.txt"]
 
 
+@pytest.mark.parametrize("errno", [13, 30])  # EACCES, EROFS
+def test_an_output_into_a_folder_that_cannot_be_written_is_one_line(tmp_path, capsys, monkeypatch,
+                                                                    errno):  # fmt: skip
+    """-o into a read-only folder: the temporary file is never made, and its clean-up
+    (which on a read-only file system fails with EROFS, not ENOENT) hides nothing: one
+    line naming the path given, status 2, no traceback. The file system is simulated:
+    root writes into any folder."""
+    import builtins
+
+    folder = tmp_path / "read-only"
+    folder.mkdir()
+    real_open, real_remove = builtins.open, os.remove
+
+    def refused(path, *args, **kwargs):
+        if str(path).startswith(str(folder)):
+            raise OSError(errno, os.strerror(errno), str(path))
+        return real_open(path, *args, **kwargs)
+
+    def remove(path, *args, **kwargs):
+        if str(path).startswith(str(folder)):
+            raise OSError(30, os.strerror(30), str(path))  # before the lookup, as Linux does
+        return real_remove(path, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", refused)
+    monkeypatch.setattr(os, "remove", remove)
+    f = labels_file(tmp_path)
+    out = folder / "out.tsv"
+    code = main(["labels", str(f), "-o", str(out)])
+    err = capsys.readouterr().err
+    one_line_error(code, err, f"fairconv labels: error: {out}: {os.strerror(errno)}")
+    assert list(folder.iterdir()) == []
+
+
+def test_notices_from_worker_threads_are_whole_lines(tmp_path, monkeypatch):
+    """With -j N, notices come from the worker threads: each is one whole line on
+    stderr, never two glued on one line and then an empty one (print writes a line
+    and its end apart; the stream here lets another thread in between any two writes)."""
+    import io
+    import time
+
+    class Yielding(io.StringIO):
+        def write(self, text):
+            time.sleep(0.0005)
+            return super().write(text)
+
+    pilot = path("fairweb1-pilot")
+    runs = []
+    for k in range(8):  # scores that rise in file order: a notice per run
+        f = tmp_path / f"run{k}"
+        f.write_text("".join(f"P00{t} Q0 d{i} {i + 1} {i} r{k}\n" for t in (1, 2)
+                             for i in range(4)))  # fmt: skip
+        runs.append(str(f))
+    stream = Yielding()
+    monkeypatch.setattr(sys, "stderr", stream)
+    code = main(["gfr", "--qrels", str(pilot / "fairweb1pilot.qrels"), "-j", "4",
+                 "-o", str(tmp_path / "out.tsv"), *runs])  # fmt: skip
+    lines = stream.getvalue().split("\n")
+    assert code == 0 and lines[-1] == ""
+    notices = [line for line in lines[:-1] if "scores higher than the line before it" in line]
+    assert len(notices) == 8, lines
+    assert all(line.startswith("fairconv gfr: warning: ") for line in lines[:-1]), lines
+    assert all(line.count("fairconv gfr:") == 1 for line in lines[:-1]), lines
+
+
 def test_a_hard_link_of_an_input_is_refused_as_the_output(tmp_path):
     f = labels_file(tmp_path)
     os.link(f, tmp_path / "other-name")

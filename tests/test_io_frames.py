@@ -313,29 +313,68 @@ def test_membership_frames_and_dicts_give_the_oracle_and_the_file_reader(
 @pytest.mark.parametrize(
     "column, message",
     [
-        (pd.Series(["T", None], dtype=object), r"DataFrame:2: the query id is missing \(None\)"),
-        (pd.Series(["T", np.nan], dtype=object), r"DataFrame:2: the query id is missing \(nan\)"),
-        (pd.Series(["T", pd.NA], dtype=object), r"DataFrame:2: the query id is missing \(<NA>\)"),
-        (pd.array(["T", None], dtype="string"), r"DataFrame:2: the query id is missing"),
-        (pd.Series(["T", None], dtype="category"), r"DataFrame:2: the query id is missing"),
+        (
+            pd.Series(["T", None], dtype=object),
+            r"\(DataFrame, index 1\): the query id is missing \(None\)",
+        ),
+        (
+            pd.Series(["T", np.nan], dtype=object),
+            r"\(DataFrame, index 1\): the query id is missing \(nan\)",
+        ),
+        (
+            pd.Series(["T", pd.NA], dtype=object),
+            r"\(DataFrame, index 1\): the query id is missing \(<NA>\)",
+        ),
+        (pd.array(["T", None], dtype="string"), r"\(DataFrame, index 1\): the query id is missing"),
+        (
+            pd.Series(["T", None], dtype="category"),
+            r"\(DataFrame, index 1\): the query id is missing",
+        ),
         (
             pd.Series(["T", None], dtype=pd.ArrowDtype(pa.string())),
-            r"DataFrame:2: the query id is missing",
+            r"\(DataFrame, index 1\): the query id is missing",
         ),
-        (pd.array([1, None], dtype="Int64"), r"DataFrame:2: the query id is missing \(<NA>\)"),
-        (["T", 1.0], r"DataFrame:2: the query id must be a string or an integer, got float 1.0"),
-        ([1.0, 2.0], r"DataFrame:1: the query id must be a string or an integer, got float"),
-        ([True, False], r"DataFrame:1: the query id must be a string or an integer, got bool"),
-        (["T", b"T"], r"DataFrame:2: the query id must be a string or an integer, got bytes"),
-        (["T", ""], r"DataFrame:2: the query id '' must be non-empty"),
-        (["T", "a b"], r"DataFrame:2: the query id 'a b' must be non-empty, without whitespace"),
-        (["T", "a\u00a0b"], r"DataFrame:2: the query id 'a\\xa0b' must be non-empty, without"),
-        (["T", "a\x00"], r"DataFrame:2: the query id 'a\\x00' must be non-empty"),
-        (["T", "a\x85"], r"DataFrame:2: the query id 'a\\x85' must be non-empty"),
-        (["T", "\ufeffT"], r"qrels DataFrame:2: .* without a byte-order mark"),
-        (pd.Series(["T", "T\ud800"], dtype=object), r"qrels DataFrame:2: .* or a lone surrogate"),
-        (["T", "#T"], r"DataFrame:2: the query id '#T' must not start with '#'"),
-        (pd.Series(["T", "#T"], dtype="category"), r"DataFrame:2: the query id '#T' must not"),
+        (
+            pd.array([1, None], dtype="Int64"),
+            r"\(DataFrame, index 1\): the query id is missing \(<NA>\)",
+        ),
+        (
+            ["T", 1.0],
+            r"\(DataFrame, index 1\): the query id must be a string or an integer, got float 1.0",
+        ),
+        (
+            [1.0, 2.0],
+            r"\(DataFrame, index 0\): the query id must be a string or an integer, got float",
+        ),
+        (
+            [True, False],
+            r"\(DataFrame, index 0\): the query id must be a string or an integer, got bool",
+        ),
+        (
+            ["T", b"T"],
+            r"\(DataFrame, index 1\): the query id must be a string or an integer, got bytes",
+        ),
+        (["T", ""], r"\(DataFrame, index 1\): the query id '' must be non-empty"),
+        (
+            ["T", "a b"],
+            r"\(DataFrame, index 1\): the query id 'a b' must be non-empty, without whitespace",
+        ),
+        (
+            ["T", "a\u00a0b"],
+            r"\(DataFrame, index 1\): the query id 'a\\xa0b' must be non-empty, without",
+        ),
+        (["T", "a\x00"], r"\(DataFrame, index 1\): the query id 'a\\x00' must be non-empty"),
+        (["T", "a\x85"], r"\(DataFrame, index 1\): the query id 'a\\x85' must be non-empty"),
+        (["T", "\ufeffT"], r"qrels \(DataFrame, index 1\): .* without a byte-order mark"),
+        (
+            pd.Series(["T", "T\ud800"], dtype=object),
+            r"qrels \(DataFrame, index 1\): .* or a lone surrogate",
+        ),
+        (["T", "#T"], r"\(DataFrame, index 1\): the query id '#T' must not start with '#'"),
+        (
+            pd.Series(["T", "#T"], dtype="category"),
+            r"\(DataFrame, index 1\): the query id '#T' must not",
+        ),
     ],
 )
 def test_each_id_rule_names_the_row_whatever_the_dtype(column, message):
@@ -356,19 +395,29 @@ def test_a_doc_id_may_start_with_hash_and_be_any_text_a_file_holds():
     [
         (
             [1, 101],
-            r"DataFrame:2: a TREC qrels level must be an integer \(at most 100\); found '101'",
+            r"\(DataFrame, index 1\): a TREC qrels level must be an integer \(at most 100\); "
+            r"found '101'",
         ),
-        ([1.0, 1.5], r"qrels DataFrame:2: the relevance must be an integer, got"),
-        ([1.0, np.nan], r"qrels DataFrame:2: the relevance must be an integer, got"),
+        ([1.0, 1.5], r"qrels \(DataFrame, index 1\): the relevance must be an integer, got"),
+        ([1.0, np.nan], r"qrels \(DataFrame, index 1\): the relevance must be an integer, got"),
         (
             pd.array([1, None], dtype="Int64"),
-            r"qrels DataFrame:2: the relevance is missing \(<NA>\)",
+            r"qrels \(DataFrame, index 1\): the relevance is missing \(<NA>\)",
         ),
-        (pd.array([1.0, None], dtype="Float64"), r"qrels DataFrame:2: the relevance is missing"),
-        ([True, False], r"qrels DataFrame:1: the relevance must be a number, got"),
-        ([1, "2"], r"qrels DataFrame:2: the relevance must be a number, got '2'"),
-        ([1, 10**30], r"DataFrame:2: a TREC qrels level must be an integer \(at most 100\)"),
-        ([1, -(10**18)], r"DataFrame:2: a TREC qrels level must be an integer \(at most 100\)"),
+        (
+            pd.array([1.0, None], dtype="Float64"),
+            r"qrels \(DataFrame, index 1\): the relevance is missing",
+        ),
+        ([True, False], r"qrels \(DataFrame, index 0\): the relevance must be a number, got"),
+        ([1, "2"], r"qrels \(DataFrame, index 1\): the relevance must be a number, got '2'"),
+        (
+            [1, 10**30],
+            r"\(DataFrame, index 1\): a TREC qrels level must be an integer \(at most 100\)",
+        ),
+        (
+            [1, -(10**18)],
+            r"\(DataFrame, index 1\): a TREC qrels level must be an integer \(at most 100\)",
+        ),
     ],
 )
 def test_each_level_rule_names_the_row(levels, message):
@@ -387,15 +436,18 @@ def test_negative_levels_are_nonrelevant_as_trec_eval_reads_them():
 @pytest.mark.parametrize(
     "scores, message",
     [
-        ([1.0, np.inf], r"run 'r' \(DataFrame\):2: the score must be a finite number, got"),
-        ([1.0, np.nan], r"run 'r' \(DataFrame\):2: the score must be a finite number, got"),
-        (pd.array([1.0, None], dtype="Float64"), r"run 'r' \(DataFrame\):2: the score is missing"),
-        ([1.0, "x"], r"run 'r' \(DataFrame\):2: the score must be a number, got 'x'"),
+        ([1.0, np.inf], r"run 'r' \(DataFrame, index 1\): the score must be a finite number, got"),
+        ([1.0, np.nan], r"run 'r' \(DataFrame, index 1\): the score must be a finite number, got"),
+        (
+            pd.array([1.0, None], dtype="Float64"),
+            r"run 'r' \(DataFrame, index 1\): the score is missing",
+        ),
+        ([1.0, "x"], r"run 'r' \(DataFrame, index 1\): the score must be a number, got 'x'"),
         (
             pd.Series([1.0, 1j], dtype=object),
-            r"run 'r' \(DataFrame\):2: the score must be a number",
+            r"run 'r' \(DataFrame, index 1\): the score must be a number",
         ),
-        ([1j, 1j], r"run 'r' \(DataFrame\):1: the score must be a number"),
+        ([1j, 1j], r"run 'r' \(DataFrame, index 0\): the score must be a number"),
     ],
 )
 def test_each_score_rule_names_the_row(scores, message):
@@ -404,21 +456,23 @@ def test_each_score_rule_names_the_row(scores, message):
         as_run(frame, name="r")
 
 
-def test_an_index_that_is_not_the_default_names_its_label_beside_the_position():
+def test_a_row_is_named_by_its_index_label_never_by_its_position():
     frame = pd.DataFrame(
         {"query_id": ["T", "T"], "doc_id": ["a", "b"], "relevance": [1, 1.5]}, index=["x", "y"]
     )
-    with pytest.raises(ValueError, match=r"qrels DataFrame:2 \(index 'y'\): the relevance"):
+    with pytest.raises(ValueError, match=r"^qrels \(DataFrame, index 'y'\): the relevance"):
         as_qrels(frame)
     shifted = pd.DataFrame(
         {"query_id": ["T", "T"], "doc_id": ["a", "a"], "relevance": [1, 1]}, index=[10, 11]
     )
     with pytest.raises(
-        ValueError, match=r"DataFrame:2 \(index 11\): doc 'a' of topic 'T' is judged"
+        ValueError,
+        match=r"^qrels \(DataFrame, index 11\): doc 'a' of topic 'T' is judged twice "
+        r"\(first at index 10\)$",
     ):
         as_qrels(shifted)
     plain = pd.DataFrame({"query_id": ["T", "T"], "doc_id": ["a", "b"], "relevance": [1, 1.5]})
-    with pytest.raises(ValueError, match=r"qrels DataFrame:2: the relevance"):
+    with pytest.raises(ValueError, match=r"qrels \(DataFrame, index 1\): the relevance"):
         as_qrels(plain)
 
 
@@ -430,7 +484,7 @@ def test_the_first_bad_row_is_named_whichever_column_it_is_in():
             "relevance": [1, 1.5, 1, 1],
         }
     )
-    with pytest.raises(ValueError, match=r"qrels DataFrame:2: the relevance"):
+    with pytest.raises(ValueError, match=r"qrels \(DataFrame, index 1\): the relevance"):
         as_qrels(frame)
 
 
@@ -448,7 +502,7 @@ def test_the_first_bad_row_is_named_whichever_column_it_is_in():
                     {"query_id": ["T"] * 2, "doc_id": ["a"] * 2, "g0": [1.0, 1.0], "g1": [0.0, 0.0]}
                 )
             ),
-            r"memberships DataFrame:2: doc 'a' of topic 'T' is listed twice",
+            r"memberships \(DataFrame, index 1\): doc 'a' of topic 'T' is listed twice",
         ),
         (
             lambda: as_memberships({"T": {"a": [0.5, 0.6]}}),
@@ -472,7 +526,7 @@ def test_the_first_bad_row_is_named_whichever_column_it_is_in():
         ),
         (
             lambda: as_qrels(pd.DataFrame({"query_id": [], "doc_id": [], "relevance": []})),
-            r"qrels DataFrame: has no rows",
+            r"qrels \(DataFrame\): has no rows",
         ),
     ],
 )
@@ -579,7 +633,7 @@ def test_ragfair_takes_answers_as_paths_frames_and_records():
         table = ragfair.evaluate(pilot.qrels, pilot.runs, movies, answers)
         np.testing.assert_array_equal(table.values, reference.values)
     bad = pd.DataFrame(records).assign(topic=[""] + [r["topic"] for r in records[1:]])
-    with pytest.raises(ValueError, match=r"answers DataFrame:1: .*topic"):
+    with pytest.raises(ValueError, match=r"answers \(DataFrame, index 0\): .*topic"):
         ragfair.evaluate(pilot.qrels, pilot.runs, movies, bad)
 
 
@@ -746,12 +800,16 @@ BAD_RUN = pd.DataFrame({"query_id": ["T1"], "doc_id": ["a"], "score": ["high"]})
 @pytest.mark.parametrize(
     "qrels_bad, runs, message",
     [
-        (True, {"r1": "GOOD", "r2": BAD_RUN}, r"qrels DataFrame:2: the query id 'T 2'"),
-        (True, 5, r"qrels DataFrame:2: the query id 'T 2'"),  # the runs' TypeError after
-        (True, {"T": {"a": 1.0}}, r"qrels DataFrame:2: the query id 'T 2'"),
+        (True, {"r1": "GOOD", "r2": BAD_RUN}, r"qrels \(DataFrame, index 1\): the query id 'T 2'"),
+        (True, 5, r"qrels \(DataFrame, index 1\): the query id 'T 2'"),  # the runs' TypeError after
+        (True, {"T": {"a": 1.0}}, r"qrels \(DataFrame, index 1\): the query id 'T 2'"),
         (False, 5, r"'runs' parameter of gfr.evaluate must be a run"),
-        (False, {"r1": BAD_RUN, "r2": BAD_RUN.assign(doc_id="a b")}, r"run 'r1' .*:1: the score"),
-        (False, {"r1": "GOOD", "r2": BAD_RUN}, r"run 'r2' .*:1: the score"),
+        (
+            False,
+            {"r1": BAD_RUN, "r2": BAD_RUN.assign(doc_id="a b")},
+            r"run 'r1' \(DataFrame, index 0\): the score",
+        ),
+        (False, {"r1": "GOOD", "r2": BAD_RUN}, r"run 'r2' \(DataFrame, index 0\): the score"),
     ],
 )
 def test_the_error_of_inputs_converted_on_threads_is_the_first_in_input_order(
@@ -1053,7 +1111,9 @@ def test_every_value_is_checked_explicitly_naming_its_row(kind, value):
 
 def test_nan_relevance_in_a_dataframe_names_its_row():
     frame = pd.DataFrame({"query_id": ["T", "T"], "doc_id": ["a", "b"], "relevance": [1, np.nan]})
-    with pytest.raises(ValueError, match=r"qrels DataFrame:2: the relevance must be an integer"):
+    with pytest.raises(
+        ValueError, match=r"qrels \(DataFrame, index 1\): the relevance must be an integer"
+    ):
         as_qrels(frame)
 
 
@@ -1117,3 +1177,154 @@ def test_runs_that_are_no_run_nor_a_collection_of_runs_say_what_runs_may_be(runs
     rule = r"^The 'runs' parameter of io.as_runs must be a run .*\. Got an? \w+ instead\.$"
     with pytest.raises(TypeError, match=rule):
         as_runs(runs)
+
+
+# --------------------------------------------------------------------------- rows by label
+def _answers_frame(topics, runs):
+    entity = [{"entity": "movie-a", "level": 2, "groups": {"M-RATINGS": [0, 0, 0, 1]}}]
+    return pd.DataFrame({"topic": topics, "run": runs, "entities": [entity] * len(topics)})
+
+
+def _answers_of(frame):
+    from fairconv.io import as_answers
+
+    ratings = [a.attribute for a in fairweb1_pilot().attributes if a.attribute.name == "M-RATINGS"]
+    return as_answers(frame, ratings)
+
+
+def _scores_of(frame):
+    from fairconv.io import read_scores
+
+    return read_scores(frame)
+
+
+# reader: (read, the frame of n rows with a bad value at row k, the input's name)
+FRAME_READERS = {
+    "qrels": (
+        as_qrels,
+        lambda n, k: pd.DataFrame({"query_id": ["T"] * n, "doc_id": [f"d{i}" for i in range(n)],
+                                   "relevance": [1.5 if i == k else 1 for i in range(n)]}),
+        "qrels",
+    ),
+    "run": (
+        lambda f: as_run(f, name="r"),
+        lambda n, k: pd.DataFrame({"query_id": ["T"] * n, "doc_id": [f"d{i}" for i in range(n)],
+                                   "score": [np.inf if i == k else 1.0 for i in range(n)]}),
+        "run 'r'",
+    ),
+    "runs": (
+        as_runs,
+        lambda n, k: pd.DataFrame({"run": ["A", "B"] * n, "query_id": ["T"] * (2 * n),
+                                   "doc_id": [f"d{i // 2}" for i in range(2 * n)],
+                                   "score": [np.nan if i == 2 * k + 1 else 1.0
+                                             for i in range(2 * n)]}),
+        "run 'B'",
+    ),
+    "memberships": (
+        as_memberships,
+        lambda n, k: pd.DataFrame({"query_id": ["T"] * n, "doc_id": [f"d{i}" for i in range(n)],
+                                   "g1": [2.0 if i == k else 1.0 for i in range(n)],
+                                   "g2": [0.0] * n}),
+        "memberships",
+    ),
+    "answers": (
+        _answers_of,
+        lambda n, k: _answers_frame([("a b" if i == k else f"T{i}") for i in range(n)], ["A"] * n),
+        "answers",
+    ),
+    "scores": (
+        _scores_of,
+        lambda n, k: pd.DataFrame({"run": ["A"] * n, "topic": [f"T{i}" for i in range(n)],
+                                   "measure": ["m"] * n,
+                                   "value": [np.inf if i == k else 0.5 for i in range(n)]}),
+        "scores",
+    ),
+}  # fmt: skip
+
+INDEXES = {
+    "default": lambda n: None,
+    "shifted": lambda n: pd.RangeIndex(5, 5 + 3 * n, 3),
+    "integers": lambda n: pd.Index(np.arange(n, dtype=np.int64)[::-1] * 7),
+    "strings": lambda n: pd.Index([f"row {i}" for i in range(n)]),
+    "floats": lambda n: pd.Index(np.arange(n) + 0.5),
+    "dates": lambda n: pd.date_range("2024-01-01", periods=n),
+    "pairs": lambda n: pd.MultiIndex.from_arrays([["a"] * n, range(n)]),
+    "numpy pairs": lambda n: pd.MultiIndex.from_arrays([np.array(["a"] * n), np.arange(n)]),
+}
+
+
+@pytest.mark.parametrize("reader", sorted(FRAME_READERS))
+@pytest.mark.parametrize("index", sorted(INDEXES))
+@settings(max_examples=8, deadline=None)
+@given(data=st.data())
+def test_every_frame_reader_names_a_bad_row_by_its_index_label(reader, index, data):
+    """What ``df.loc`` takes, as the user wrote it (never numpy's repr), and never a
+    1-based position: in every reader of in-memory frames, whatever the index."""
+    read, make, name = FRAME_READERS[reader]
+    n = data.draw(st.integers(1, 6), label="rows")
+    k = data.draw(st.integers(0, n - 1), label="bad row")
+    frame = make(n, k)
+    labels = INDEXES[index](len(frame))
+    if labels is not None:
+        frame.index = labels
+    row = 2 * k + 1 if reader == "runs" else k
+    label = frame.index[row]
+    label = tuple(x.item() if isinstance(x, np.generic) else x for x in label) if isinstance(
+        label, tuple
+    ) else (label.item() if isinstance(label, np.generic) else label)  # fmt: skip
+    with pytest.raises(ValueError) as info:
+        read(frame)
+    message = str(info.value)
+    assert message.startswith(f"{name} (DataFrame, index {label!r}): "), message
+    assert "np." not in message and "DataFrame:" not in message, message
+
+
+@pytest.mark.parametrize("reader", ["qrels topic", "qrels doc", "runs", "run topic", "scores"])
+@settings(max_examples=30, deadline=None)
+@given(ids=st.lists(st.one_of(st.integers(0, 3), st.sampled_from(["0", "1", "2", "3", "x"])),
+                    min_size=1, max_size=8),
+       shifted=st.booleans())  # fmt: skip
+def test_a_column_holding_1_and_str_1_is_an_error_naming_both_rows(reader, ids, shifted):
+    """Two ids that read as one (1 and '1') are never merged: every frame reader names
+    both rows by their labels; other columns of strings and integers read as given."""
+    n = len(ids)
+    docs = [f"d{i}" for i in range(n)]
+    columns, read, field = {
+        "qrels topic": ({"query_id": ids, "doc_id": docs, "relevance": 1}, as_qrels, "query id"),
+        "qrels doc": ({"query_id": "T", "doc_id": ids, "relevance": 1}, as_qrels, "doc id"),
+        "runs": ({"run": ids, "query_id": "T", "doc_id": docs, "score": 1.0}, as_runs, "run name"),
+        "run topic": ({"query_id": ids, "doc_id": docs, "score": 1.0}, as_run, "query id"),
+        "scores": ({"run": "A", "topic": ids, "measure": "m", "value": 0.5}, _scores_of, "topic"),
+    }[reader]
+    frame = pd.DataFrame(columns)
+    if shifted:
+        frame.index = pd.RangeIndex(100, 100 + n)
+    texts = [str(x) for x in ids]
+    clash = min(
+        ((i, j) for i in range(n) for j in range(i)
+         if texts[i] == texts[j] and type(ids[i]) is not type(ids[j])),
+        default=None,
+    )  # fmt: skip
+    if clash is None:
+        if reader == "qrels doc" and len(set(texts)) < n:
+            with pytest.raises(ValueError, match="is judged twice"):
+                read(frame)
+            return
+        if reader == "scores" and len(set(texts)) < n:
+            with pytest.raises(ValueError, match="a second value"):
+                read(frame)
+            return
+        got = read(frame)
+        if reader == "qrels doc":
+            names = [d.decode() for d in got.docs]
+        else:
+            names = [r.name for r in got] if reader == "runs" else got.topics
+        assert sorted(set(names)) == sorted(set(texts))
+        return
+    i, j = clash
+    base = 100 if shifted else 0
+    with pytest.raises(ValueError) as info:
+        read(frame)
+    message = str(info.value)
+    assert f"(DataFrame, index {base + i}): the {field} " in message, message
+    assert f" at index {base + j} are different values of one id {texts[i]!r}" in message

@@ -620,3 +620,50 @@ def test_topic_coverage_in_ragfair(tmp_path):
     answers = read_answers(path("rag", "pilot-answers.jsonl"), [a.attribute for a in movies])
     with pytest.raises(ValueError, match="run 'Anserini-bm25' with topics Q001"):
         ragfair.evaluate(p.qrels, [read_run(f)], movies, answers)
+
+
+def test_a_run_without_an_answer_another_run_has_gets_the_notice_of_every_family(tmp_path, capsys):
+    """GF-Gen is 0 where a run has no answer for a topic that another run answers: the
+    missing-topic notice of every family says so (it was silent), attributed to the
+    caller's line, counted in the table's notices, one stderr line on the command line;
+    GF-Re alone reads no answer and says nothing."""
+    import warnings
+
+    from fairconv import FairconvWarning
+    from fairconv.datasets import fairweb1_pilot
+
+    p = fairweb1_pilot()
+    movies = [a for a in p.attributes if a.attribute.name.startswith("M-")]
+    answers_file = path("rag", "pilot-answers.jsonl")
+    lines = answers_file.read_text().splitlines(keepends=True)
+    assert json.loads(lines[0])["run"] == "Anserini-bm25"
+    answers = io.as_answers([json.loads(x) for x in lines[1:]], [a.attribute for a in movies])
+    message = (
+        r"^run 'Anserini-bm25' has no answer for 1 of the 4 topics scored \(P002\): GF-Gen is 0 "
+        r"there, as for an answer that names no relevant entity$"
+    )
+    with pytest.warns(FairconvWarning, match=message) as caught:
+        table = ragfair.evaluate(p.qrels, p.runs, movies, answers)
+    assert [w.filename for w in caught] == [__file__]
+    assert table.notices["answers_missing"] == {r: int(r == "Anserini-bm25") for r in table.runs}
+    assert table.value("Anserini-bm25", "P002", "GF-Gen[M-ORIGIN]") == 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", FairconvWarning)
+        ragfair.evaluate(p.qrels, p.runs, movies, answers, measures=["GF-Re[M-ORIGIN]"])
+        every = io.as_answers([json.loads(x) for x in lines], [a.attribute for a in movies])
+        assert set(ragfair.evaluate(p.qrels, p.runs, movies, every).notices["answers_missing"]
+                   .values()) == {0}  # fmt: skip
+    f = tmp_path / "answers.jsonl"
+    f.write_text("".join(lines[1:]))
+    pilot = path("fairweb1-pilot")
+    args = ["ragfair", "--qrels", str(pilot / "fairweb1pilot.qrels"), "--answers", str(f),
+            "-o", str(tmp_path / "out.tsv")]  # fmt: skip
+    for name, scale in (("M-RATINGS", "ordinal"), ("M-ORIGIN", "nominal")):
+        args += ["--attribute", name, str(pilot / f"fairweb1pilot.{name}.gmemb"),
+                 str(pilot / f"{name}.golddistr"), scale]  # fmt: skip
+    assert main(args + [str(r) for r in sorted((pilot / "runs").iterdir())]) == 0
+    err = capsys.readouterr().err
+    assert (
+        "fairconv ragfair: warning: run 'Anserini-bm25' has no answer for 1 of the 4 topics "
+        "scored (P002): GF-Gen is 0 there, as for an answer that names no relevant entity\n"
+    ) in err

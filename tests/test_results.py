@@ -991,3 +991,21 @@ def test_join_with_partial_topics_gives_a_notice():
     assert j.means().to_dict() == {"r0": {"M0": 1.5, "N": 3.5}}
     with pytest.raises(ValueError, match="without a common topic"):
         a.join(table_of([[[1.0]]], topics=("z",), measures=("N",)))
+
+
+@pytest.mark.parametrize(
+    ("values", "error", "match"),
+    [
+        (np.array([["x"]]), TypeError, r"values as numbers\. Got str32 for 'm' instead"),
+        ([["x"]], TypeError, r"values as numbers\. Got str32 for 'm' instead"),
+        (np.array([[object()]]), TypeError, r"values as numbers\. Got objects for 'm' instead"),
+        (np.ones((2, 2)), ValueError, r"shape \(1, 1\) .*Got shape \(2, 2\) for 'm' instead"),
+        ([[0.5, 0.25]], ValueError, r"Got shape \(1, 2\) for 'm' instead"),
+    ],
+)
+def test_from_columns_names_values_that_are_no_table_of_numbers(values, error, match):
+    """Strings, objects or a shape that does not broadcast: an error naming the measure,
+    never numpy's 'could not convert string to float: np.str_(...)'."""
+    with pytest.raises(error, match=r"^The 'columns' parameter of results\.ScoreTable\.from_.*"
+                       + match):  # fmt: skip
+        ScoreTable.from_columns(["q"], ["r"], [("m", values, None)])

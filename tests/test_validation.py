@@ -583,3 +583,70 @@ def test_did_you_mean_case_insensitive_for_measure_names():
     assert did_you_mean("ndcg", ["nDCG", "ERR"]) == ""
     assert did_you_mean("ndcg", ["nDCG", "ERR"], ignore_case=True) == " Did you mean 'nDCG'?"
     assert did_you_mean("GRF", ["GFR", "ERR"], ignore_case=True) == " Did you mean 'GFR'?"
+
+
+def test_notices_given_on_worker_threads_point_at_the_callers_line(tmp_path):
+    """A notice given on a thread of the pool (a run read and joined there) names the
+    user's line, never concurrent/futures/thread.py or the library."""
+    import threading
+
+    from fairconv import gfr
+    from fairconv.datasets import fairweb1_pilot
+
+    p = fairweb1_pilot()
+    runs = []
+    for k in range(4):  # scores that rise in file order: a notice per run, from its thread
+        f = tmp_path / f"run{k}"
+        f.write_text("".join(f"P001 Q0 d{i} {i + 1} {i} r{k}\n" for i in range(5)))
+        runs.append(f)
+    seen = []
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        main = threading.current_thread() is threading.main_thread()
+        seen.append((str(message), main, filename, lineno))
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("always")
+        warnings.showwarning = show
+        line = _line_of_next_call()
+        gfr.evaluate(p.qrels, runs, p.attributes, n_jobs=4)
+    rising = [s for s in seen if "scores higher than the line before it" in s[0]]
+    assert len(rising) == 4 and not any(main for _, main, _, _ in rising)  # on the pool
+    assert {(f, n) for _, _, f, n in seen} == {(__file__, line)}
+
+
+def _numpy_scalar_calls():
+    from fairconv import divergences, gfr, io
+    from fairconv.datasets import fairweb1_pilot
+
+    p = fairweb1_pilot()
+    table = ScoreTable.from_columns(["q"], ["r"], [("m", np.array([[0.5]]), None)])
+    return {
+        "cutoffs": lambda x: gfr.evaluate(p.qrels, p.runs, p.attributes, cutoffs=[x]),
+        "phi": lambda x: gfr.evaluate(p.qrels, p.runs, p.attributes, phi=x),
+        "alpha": lambda x: stats.compare(table, "m", alpha=x),
+        "select": lambda x: table.select(topics=[x]),
+        "value": lambda x: table.value(x, "q", "m"),
+        "divergence": lambda x: divergences.jsd(np.array([0.5, x]), np.array([0.5, 0.5])),
+        "run score": lambda x: io.as_run({"q": {"a": x}}),
+        "qrels level": lambda x: io.as_qrels({"q": {"a": x}}),
+        "table value": lambda x: ScoreTable.from_columns(
+            ["q"], ["r"], [("m", np.array([[x]]), None)]
+        ),
+    }
+
+
+NUMPY_SCALARS = [np.float64("nan"), np.float32(2.5), np.float64(-np.inf), np.int64(-1),
+                 np.int32(1000), np.str_("x"), np.bool_(True), np.float16(1.5)]  # fmt: skip
+
+
+@pytest.mark.parametrize("value", NUMPY_SCALARS, ids=repr)
+def test_values_are_written_as_the_user_wrote_them_never_numpys_repr(value):
+    """numpy 2's repr of its scalars (np.float64(nan)) never reaches a message: a value
+    reads nan, 2.5, -1, 'x', as the user wrote it."""
+    for name, call in _numpy_scalar_calls().items():
+        try:
+            call(value)
+        except (ValueError, TypeError, KeyError) as exc:
+            message = str(exc)
+            assert "np." not in message and "float64(" not in message, (name, message)

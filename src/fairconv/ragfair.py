@@ -64,7 +64,7 @@ from .rankings import (
     evaluate_lists,
     join_options,
 )
-from .results import MeasureName, ScoreTable
+from .results import MeasureName, ScoreTable, notice_missing_topics
 
 __all__ = [
     "ragfair",
@@ -487,7 +487,8 @@ def evaluate(
         Any input of :func:`fairconv.io.as_answers`, read with the attribute sets
         scored. One answer per (run, topic); an answer's ``run`` must be a run's tag (or empty,
         when there is one run). A run topic without an answer counts as an answer that
-        names no relevant entity (GF-Gen = 0).
+        names no relevant entity (GF-Gen = 0), with a notice where another run answers
+        the topic (counted in the table's ``notices["answers_missing"]``).
     cutoffs : sequence of int, optional
         Depths of the retrieved list L for GF-Re and d_L, besides full depth (none by
         default, or those the ``measures`` ask for).
@@ -553,7 +554,35 @@ class _RAGFamily(RankedFamily):
                 f"answers without the attribute set {lacking[0]!r}",
             )
 
+    def notices(self, lists: RankedLists, wanted: frozenset) -> dict:
+        """A run without an answer for a topic that another run has one for: GF-Gen 0.
+
+        The notice of every family for what a run lacks
+        (:func:`~fairconv.results.notice_missing_topics`), on the topics an attribute
+        set covers, when a measure of the answers is asked for; the counts are
+        ``answers_missing``.
+        """
+        answered = self._answer_of(lists) >= 0
+        used = np.zeros(len(lists.topics), dtype=bool)
+        for cov in lists.covered:
+            used[cov] = True
+        if not any(not str(name).startswith("GF-Re") for name in wanted):
+            used[:] = False  # GF-Re alone reads no answer
+        missing = (lists.lengths > 0) & ~answered & (answered.any(axis=1) & used)[:, None]
+        return {
+            "answers_missing": notice_missing_topics(
+                lists.topics,
+                lists.runs,
+                missing,
+                item="answer",
+                action="GF-Gen is 0 there, as for an answer that names no relevant entity",
+            )
+        }
+
     def attach(self, lists: RankedLists) -> None:
+        self.answer_of = self._answer_of(lists)
+
+    def _answer_of(self, lists: RankedLists) -> np.ndarray:
         """Each (topic, run)'s answer: its row of the distributions, -1 where none."""
         answers, topics = self.answers, lists.topics
         t_index = {t: i for i, t in enumerate(topics)}
@@ -575,8 +604,9 @@ class _RAGFamily(RankedFamily):
                 f"two answers for run {lists.runs[dup // len(topics)]!r} and topic "
                 f"{topics[dup % len(topics)]!r} ({where[0]} and {where[1]})"
             )
-        self.answer_of = np.full((len(topics), len(lists.runs)), -1, dtype=np.int64)
-        self.answer_of[t_of, r_of] = np.arange(len(t_of))
+        answer_of = np.full((len(topics), len(lists.runs)), -1, dtype=np.int64)
+        answer_of[t_of, r_of] = np.arange(len(t_of))
+        return answer_of
 
     def jobs(self, lists: RankedLists, wanted: frozenset) -> list:
         return [

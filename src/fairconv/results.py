@@ -38,6 +38,7 @@ from ._validation import (
     kind_of,
     notice,
     public,
+    shown,
 )
 
 __all__ = [
@@ -412,8 +413,37 @@ def notice_partial_topics(
     return {"topics_missing_by_measure": counts} if counts else {}
 
 
+def _column_values(v, name: str, shape: tuple[int, int]) -> np.ndarray:
+    """A measure's values for :meth:`ScoreTable.from_columns`: numbers of the table's shape.
+
+    Numbers (not strings or other objects; None is NaN) of shape (topics, runs), or of
+    a shape that broadcasts to it; else an error naming the measure (never numpy's own).
+    """
+    arr = np.asarray(v)
+    if arr.dtype.kind not in "biuf":
+        try:
+            if arr.dtype.kind != "O":
+                raise TypeError
+            arr = arr.astype(np.float64)
+        except (TypeError, ValueError):
+            raise fail_type(
+                "columns",
+                "give each measure's values as numbers",
+                f"{arr.dtype.name if arr.dtype.kind != 'O' else 'objects'} for {name!r}",
+            ) from None
+    try:
+        return np.broadcast_to(arr, shape)
+    except ValueError:
+        raise fail(
+            "columns",
+            f"give each measure's values of shape {shape} (topics, runs), or one that "
+            "broadcasts to it",
+            f"shape {arr.shape} for {name!r}",
+        ) from None
+
+
 def _unknown(kind: str, name, valid: Sequence[str]) -> KeyError:
-    return KeyError(f"unknown {kind} {name!r}; valid {kind}s: {', '.join(map(repr, valid))}")
+    return KeyError(f"unknown {kind} {shown(name)}; valid {kind}s: {', '.join(map(repr, valid))}")
 
 
 REPR_LIMIT = 500
@@ -888,7 +918,7 @@ class ScoreTable:
         names = []
         for i, (name, v, where) in enumerate(columns):
             names.append(str(name))
-            values[:, :, i] = v
+            values[:, :, i] = _column_values(v, str(name), shape[:2])
             if where is None:
                 present[:, :, i] = True
             else:

@@ -19,7 +19,7 @@ import sys
 from .. import __version__
 from . import agreement, conversations, demo, gfr, nuggets, ragfair, rankfair, stats, trecfair
 from ._common import Parser
-from ._outputs import Outputs
+from ._outputs import Outputs, say
 
 __all__ = ["main", "run", "build_parser"]
 
@@ -92,7 +92,7 @@ def main(argv=None) -> int:
             f"{prog}: error: unrecognized arguments: {' '.join(extra)} (see '{prog} --help')\n",
         )
     if not getattr(args, "func", None):
-        print("fairconv: error: give a command (see 'fairconv --help')", file=sys.stderr)
+        say("fairconv: error: give a command (see 'fairconv --help')")
         return 2
     args.options = _options_of(parser, args.command)
     import warnings
@@ -103,7 +103,7 @@ def main(argv=None) -> int:
 
     def show(message, category, filename, lineno, file=None, line=None):
         if issubclass(category, FairconvWarning):
-            print(f"fairconv {args.command}: warning: {message}", file=sys.stderr)
+            say(f"fairconv {args.command}: warning: {message}")
         else:
             default_show(message, category, filename, lineno, file, line)
 
@@ -130,11 +130,11 @@ def _run(args) -> int:
         return 0
     except (ValueError, TypeError, ImportError) as exc:
         message = _in_command_terms(str(exc), getattr(args, "options", {}))
-        print(f"fairconv {args.command}: error: {message}".replace("\n", " "), file=sys.stderr)
+        say(f"fairconv {args.command}: error: {message}")
         return 2
     except OSError as exc:
         where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
-        print(f"fairconv {args.command}: error: {where}{exc.strerror or exc}", file=sys.stderr)
+        say(f"fairconv {args.command}: error: {where}{exc.strerror or exc}")
         return 2
     finally:  # a failed or interrupted run leaves every file as it found it
         if outputs is not None:

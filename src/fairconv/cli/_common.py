@@ -14,7 +14,7 @@ import textwrap
 
 import numpy as np
 
-from ._outputs import UsageError
+from ._outputs import UsageError, say
 
 __all__ = [
     "Parser",
@@ -28,6 +28,7 @@ __all__ = [
     "lower_is_better",
     "ranked_inputs",
     "save_figure",
+    "say",
     "score_sources",
     "write",
 ]

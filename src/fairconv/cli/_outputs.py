@@ -14,7 +14,22 @@ from __future__ import annotations
 import os
 import stat
 import sys
+import threading
 from collections.abc import Callable, Iterable
+
+_STDERR = threading.Lock()
+
+
+def say(line: str) -> None:
+    """Print one line on stderr, whole, whichever thread prints it.
+
+    Notices come from the worker threads of ``-j N`` too: the line and its end are
+    one write under a lock, so that two never share a line (print writes them apart).
+    """
+    text = line.replace("\n", " ") + "\n"
+    with _STDERR:
+        sys.stderr.write(text)
+        sys.stderr.flush()
 
 
 class UsageError(ValueError):
@@ -98,7 +113,7 @@ class Outputs:
             if mode is not None and not stat.S_ISREG(mode):  # a stream: written into
                 self._write_to(path, writer, text)
                 if notice:
-                    print(notice, file=sys.stderr)
+                    say(notice)
                 return
             real = os.path.realpath(path)  # a link's file is replaced, not the link
             directory, name = os.path.split(real)
@@ -119,7 +134,7 @@ class Outputs:
                     self._pending = pending[k:]
                     raise OSError(exc.errno, exc.strerror, real) from None
                 if notice:
-                    print(notice, file=sys.stderr)
+                    say(notice)
         finally:
             self.discard()
 
@@ -128,7 +143,7 @@ class Outputs:
         for tmp, _, _ in self._pending:
             try:
                 os.remove(tmp)
-            except FileNotFoundError:
+            except OSError:  # never made (a folder that cannot be written), or gone
                 pass
         self._pending = []
         for folder in reversed(self._made_dirs):

@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 
-from ._common import add_lower_is_better, lower_is_better, save_figure, score_sources, write
+from ._common import (
+    add_lower_is_better,
+    lower_is_better,
+    save_figure,
+    say,
+    score_sources,
+    write,
+)
 
 
 # --------------------------------------------------------------------------- labels
@@ -95,10 +101,9 @@ def _cmd_labels(args) -> int:
         if (counts == counts[0]).all() and counts[0] >= 2:
             rows.append(("fleiss_kappa", agreement.fleiss_kappa(data.labels).statistic))
         else:
-            print(
+            say(
                 "fairconv labels: fleiss_kappa left out: the items do not all have the same "
-                "number of labels",
-                file=sys.stderr,
+                "number of labels"
             )
     alpha = agreement.krippendorff_alpha(data.labels, level=args.level, categories=categories)
     rows.append((f"krippendorff_alpha[{args.level}]", alpha.statistic))
@@ -231,10 +236,9 @@ def _cmd_agree(args) -> int:
         for t, path in zip(tables, args.scores, strict=True):
             left = [r for r in t.runs if r not in runs]
             if left:
-                print(
+                say(
                     f"fairconv agree: {path}: {len(left)} run(s) not in the other file "
-                    f"left out ({', '.join(left[:5])}{', ...' if len(left) > 5 else ''})",
-                    file=sys.stderr,
+                    f"left out ({', '.join(left[:5])}{', ...' if len(left) > 5 else ''})"
                 )
         if len(runs) < 2:
             raise ValueError("the two score files have fewer than 2 runs in common")

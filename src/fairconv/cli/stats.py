@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import json
-import sys
 
-from ._common import add_lower_is_better, lower_is_better, save_figure, score_sources, write
+from ._common import (
+    add_lower_is_better,
+    lower_is_better,
+    save_figure,
+    say,
+    score_sources,
+    write,
+)
 
 
 def add_commands(sub) -> None:
@@ -210,10 +216,7 @@ def _cmd_compare(args) -> int:
         save_figure(args, system_means(result), args.plot)
     write(args, args.output, lambda f: f.write(_comparison_text(result, args.format)))
     if result.n_dropped:
-        print(
-            f"fairconv compare: {result.n_dropped} topic(s) left out (undefined values)",
-            file=sys.stderr,
-        )
+        say(f"fairconv compare: {result.n_dropped} topic(s) left out (undefined values)")
     return 0
 
 
@@ -277,10 +280,7 @@ def _cmd_discpower(args) -> int:
     for measure in args.measure:
         x, topics, dropped = _scores_of(table, measure, args.nan_policy, None)
         if dropped:
-            print(
-                f"fairconv discpower: {measure}: {dropped} topic(s) left out (undefined values)",
-                file=sys.stderr,
-            )
+            say(f"fairconv discpower: {measure}: {dropped} topic(s) left out (undefined values)")
         results[measure] = _discriminative_power(
             x, tuple(table.runs), topics, args.test, alpha, args.n_resamples, args.seed
         )

@@ -302,7 +302,7 @@ def as_answers(answers, attribute_sets: Sequence[AttributeSet], /) -> Answers:
     Raises
     ------
     ValueError
-        Naming the record (``file:line``, ``answers DataFrame:2``, ``answers
+        Naming the record (``file:line``, ``answers (DataFrame, index 2)``, ``answers
         records:2``) and the field.
     TypeError
         For an input of another kind.

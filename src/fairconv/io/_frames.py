@@ -18,11 +18,14 @@ applied once per column as array work:
   relevance is a whole number of at most 100 (a negative one is nonrelevant);
 - a missing value (``None``, ``NaN``, ``pd.NA``) is refused where the file could not
   hold it;
-- a (topic, doc) key listed twice is an error.
+- a (topic, doc) key listed twice is an error;
+- two different ids of one column that read as one id (``1`` and ``"1"``) are an
+  error naming both rows, never one id.
 
-An error names the row by its position (1-based, as a file's line), and by its index
-label when a DataFrame's index is not the default one: ``qrels DataFrame:3: ...``,
-``run 'bm25' (DataFrame):3 (index 'x'): ...``.
+An error names a DataFrame's row by its index label, what ``df.loc`` takes, never by
+its position: ``qrels (DataFrame, index 5): ...``, ``run 'bm25' (DataFrame, index 'x'):
+...``; a dict's or records' row by its position, 1-based as a file's line:
+``qrels records:3: ...``.
 
 Rank order: a file keeps its order (the organisers' rule); a run from a DataFrame, a
 dict or records is ranked by score, ties by doc id descending (trec_eval's rule, which
@@ -55,7 +58,9 @@ from .._validation import (
     NOT_IN_ID,
     NOT_IN_ID_BYTES,
     SUM_TOLERANCE,
+    IndexLabel,
     Where,
+    at_line,
     fail_type,
     file_error,
     first_bad_distribution,
@@ -133,11 +138,13 @@ def _is_missing(value) -> bool:
 # --------------------------------------------------------------------------- places
 @dataclass(frozen=True)
 class _Place:
-    """How errors name the rows of one input: ``name:position`` (1-based).
+    """How errors name the rows of one input.
 
-    ``index``: a DataFrame's index when it is not the default one, its label then
-    follows the position. ``positions``: the input's row of each row here (for the
-    runs of a frame split by its run column).
+    A DataFrame's row by its index label, what ``df.loc`` takes (``index``: the
+    frame's index): ``run 'bm25' (DataFrame, index 5)``; a dict's or records' row by
+    its position, 1-based as a file's line: ``run 'bm25' (records):3``.
+    ``positions``: the input's row of each row here (for the runs of a frame split by
+    its run column).
     """
 
     name: str
@@ -152,30 +159,15 @@ class _Place:
         """The input's row (0-based) of row i."""
         return int(i if self.positions is None else self.positions[i])
 
-    def line(self, i: int) -> int | str:
+    def line(self, i: int) -> int | IndexLabel:
         pos = self.row(i)
-        if self.index is None:
-            return pos + 1
-        return f"{pos + 1} (index {_label(self.index[pos])!r})"
+        return pos + 1 if self.index is None else IndexLabel(self.index[pos])
 
-    def at(self, i: int) -> str:
+    def at(self, i: int) -> Where:
         return Where(self.name, self.line(i))
 
     def lines(self) -> np.ndarray | None:
         return None if self.positions is None else self.positions + 1
-
-
-def _label(label):
-    """An index label as the user wrote it (a numpy scalar as its Python value)."""
-    return label.item() if isinstance(label, np.generic) else label
-
-
-def _own_index(frame):
-    """A DataFrame's index when it is not the default ``RangeIndex(0, n)``, else None."""
-    idx = frame.index
-    if type(idx).__name__ == "RangeIndex" and idx.start == 0 and idx.step == 1:
-        return None
-    return idx
 
 
 # --------------------------------------------------------------------------- one value
@@ -327,10 +319,12 @@ def _int_texts(ints: np.ndarray) -> np.ndarray:
     return np.array(unique.astype(str).tolist(), dtype=object)[inverse.ravel()]
 
 
-def _texts(col: _Column) -> tuple[np.ndarray | None, int]:
+def _texts(col: _Column, field: str = "id") -> tuple[np.ndarray | None, int]:
     """The ids of a column as an object array of str, and the first bad row (or n).
 
-    A bad row is one whose value is missing or neither a string nor an integer.
+    A bad row is one whose value is missing or neither a string nor an integer. Two
+    different values that read as one id (``1`` and ``"1"``) are an error naming both
+    rows (:func:`_refuse_merged_ids`); ``field`` names the column's ids there.
     """
     values, n = col.values, len(col)
     kind = getattr(getattr(values, "dtype", None), "kind", "O")
@@ -356,7 +350,32 @@ def _texts(col: _Column) -> tuple[np.ndarray | None, int]:
     bad = _first(~ok)
     if bad < n:
         return None, bad
-    return np.array(list(map(str, arr)), dtype=object), n
+    texts = np.array(list(map(str, arr)), dtype=object)
+    _refuse_merged_ids(arr, texts, col.place, field)
+    return texts, n
+
+
+def _refuse_merged_ids(cells: np.ndarray, texts: np.ndarray, place: _Place, field: str) -> None:
+    """Refuse two different ids of a column that read as one (``1`` and ``"1"``).
+
+    ``cells``: the column's values (strings and integers), ``texts`` their ids. Such
+    ids are never merged into one: the error names both rows.
+    """
+    if len(set(map(type, cells))) < 2:
+        return
+    distinct = dict.fromkeys(cells)
+    if len(set(map(str, distinct))) == len(distinct):
+        return
+    first: dict[str, int] = {}
+    for i, text in enumerate(texts.tolist()):  # an error's rows: a plain search
+        j = first.setdefault(text, i)
+        if type(cells[j]) is not type(cells[i]) and cells[j] != cells[i]:
+            raise file_error(
+                place.at(i),
+                f"the {field} {_shown(cells[i])} and the {field} {_shown(cells[j])} "
+                f"{at_line(place.line(j))} are different values of one id {text!r}; give "
+                f"every {field} as a str, or every one as an integer",
+            )
 
 
 def _runs_of(arr: np.ndarray) -> np.ndarray:
@@ -412,15 +431,20 @@ def _id_bytes(texts: np.ndarray, *, first: bool) -> tuple[np.ndarray, int]:
     return _accel.strings(buf, starts, ends), bad
 
 
-def _ids(col: _Column, *, first: bool = False, runs: bool = False) -> tuple[np.ndarray | None, int]:
+def _ids(
+    col: _Column, *, first: bool = False, runs: bool = False, field: str = "id"
+) -> tuple[np.ndarray | None, int]:
     """A column of ids as byte strings, and its first bad row (n when none).
 
     ``runs``: the column holds long runs of one id (a topic column); each run is
-    converted once.
+    converted once. ``field`` names the ids in messages (:func:`_texts`).
     """
     values, n = col.values, len(col)
     dtype = getattr(values, "dtype", None)
     if dtype is not None and str(dtype) == "category":
+        if _kind_of(_objects(values.cat.categories)) not in ("string", "integer"):
+            # categories of strings and integers: the rows' values, checked as any column
+            return _ids(_Column(values.astype(object), col.place), first=first, field=field)
         codes = np.asarray(values.cat.codes, dtype=np.int64)
         missing = codes < 0
         cats = _Column(values.cat.categories, col.place)
@@ -431,7 +455,7 @@ def _ids(col: _Column, *, first: bool = False, runs: bool = False) -> tuple[np.n
         if bad < n or named is None:
             return None, bad
         return named[codes], n
-    texts, bad = _texts(col)
+    texts, bad = _texts(col, field)
     if texts is None:
         return None, bad
     if runs and n:
@@ -638,6 +662,13 @@ def _kind(obj) -> str:
     return "records"
 
 
+def _frame_name(what: str) -> str:
+    """A DataFrame input as its rows' messages name it: ``qrels (DataFrame)``."""
+    return (
+        what if what.endswith("(DataFrame)") else f"{what.removesuffix(' DataFrame')} (DataFrame)"
+    )
+
+
 def _columns(
     obj, kinds: Sequence[str], what: str, param: str, optional: Sequence[str] = ()
 ) -> tuple[list, _Place]:
@@ -650,7 +681,7 @@ def _columns(
     if _is_frame(obj):
         needed = [_needed(obj, k, what) for k in kinds]
         extra = [_frame_column(obj, k, what)[0] for k in optional]
-        return needed + extra, _Place(what, _own_index(obj))
+        return needed + extra, _Place(_frame_name(what), obj.index)
     if isinstance(obj, Mapping):
         return _dict_columns(obj, what) + [None] * len(optional), _Place(what)
     if isinstance(obj, Iterable) and not isinstance(obj, (str, bytes)):
@@ -675,8 +706,8 @@ def _keyed(topic: _Column, doc: _Column, others) -> tuple:
     ``others``: (column, converter, check) of each value column; the converter gives
     (array, first bad row), the check raises the message of a bad value.
     """
-    topics, bad_t = _ids(topic, first=True, runs=True)
-    docs, bad_d = _ids(doc)
+    topics, bad_t = _ids(topic, first=True, runs=True, field="query id")
+    docs, bad_d = _ids(doc, field="doc id")
     arrays, bad = [], min(bad_t, bad_d)
     for col, convert, _ in others:
         array, b = convert(col)
@@ -761,7 +792,14 @@ def _one_run(cols, place: _Place, name: str) -> Run:
     ]
     if cols[3] is not None:  # the sample ids, checked before the scores (a TREC line's order)
         sample = _Column(cols[3], place)
-        checks.insert(0, (sample, partial(_ids, runs=True), lambda v, w: _token(v, "sample id", w)))
+        checks.insert(
+            0,
+            (
+                sample,
+                partial(_ids, runs=True, field="sample id"),
+                lambda v, w: _token(v, "sample id", w),
+            ),
+        )
     names, ids, docs, arrays = _keyed(topic, doc, checks)
     scores = arrays[-1]
     samples, sample_ids = (
@@ -788,13 +826,13 @@ def _frame_runs(frame, name: str | None) -> list[Run]:
     column, label = _frame_column(frame, "run", probe)
     cols = [_needed(frame, k, probe) for k in ("topic", "doc", "score")]
     cols.append(_frame_column(frame, "sample", probe)[0])
-    index = _own_index(frame)
+    index = frame.index
     if column is None:
         tag = "run" if name is None else name
         return [_one_run(cols, _Place(f"run {tag!r} (DataFrame)", index), tag)]
-    place = _Place(f"runs DataFrame (column {label!r})", index)
+    place = _Place("runs (DataFrame)", index)
     col = _Column(column, place)
-    values, bad = _texts(col)
+    values, bad = _texts(col, "run name")
     if values is None:
         _raise_at(bad, [(col, _run_name)])
     heads = _runs_of(values)  # rows of one run come in long stretches
@@ -1089,7 +1127,7 @@ def as_memberships(memberships, /, *, n_groups: int | None = None) -> GroupMembe
         return read_gmemb(memberships, n_groups=n_groups)
     what = f"memberships {_kind(memberships)}"
     if _is_frame(memberships):
-        place = _Place(what, _own_index(memberships))
+        place = _Place(_frame_name(what), memberships.index)
         topic = _Column(_needed(memberships, "topic", what), place)
         doc = _Column(_needed(memberships, "doc", what), place)
         skip = {*_COLUMNS["topic"], *_COLUMNS["doc"]}
@@ -1217,15 +1255,18 @@ def answer_records(answers, name: str = "answers") -> Iterable[tuple[str, object
     answer per row: a topic column (``topic``, ``query_id``, ``qid`` or ``q_id``), a
     run column (``run_id``, ``run``, ``tag``, ``name`` or ``system``; optional) and an
     ``entities`` (or ``nuggets``) column of lists of entity dicts. ``where`` names the
-    record: ``answers DataFrame:2``, ``answers records:2``. ``name`` is the parameter
+    record: ``answers (DataFrame, index 2)``, ``answers records:2``. ``name`` is the parameter
     that gave ``answers``.
     """
     if _is_frame(answers):
         what = "answers DataFrame"
-        place = _Place(what, _own_index(answers))
+        place = _Place(_frame_name(what), answers.index)
         topics = _answer_field(answers, _ANSWER_TOPIC, what)
         runs = _answer_field(answers, RUN_COLUMNS, what, required=False)
         entities = _answer_field(answers, _ANSWER_ENTITIES, what)
+        for ids, field in ((topics, "topic"), (runs, "run")):
+            if ids is not None:  # 1 and "1": two ids, never one (other values: the records' rule)
+                _texts(_Column(ids, place), field)
         records = []
         for i, (topic, entity_list) in enumerate(zip(topics, entities, strict=True)):
             where = place.at(i)

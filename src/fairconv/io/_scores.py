@@ -40,6 +40,7 @@ import numpy as np
 
 from .. import _accel
 from .._validation import (
+    IndexLabel,
     Where,
     caller,
     check_choice,
@@ -67,7 +68,6 @@ from ._frames import (
     _Column,
     _is_frame,
     _is_missing,
-    _label,
     _number_ok,
     _objects,
     _Place,
@@ -431,13 +431,17 @@ def _ranx_part(path, name: str | None) -> _Part:
     runs = list(by_run)
     measures: dict[str, int] = {}
     run_codes, measure_codes, values, keys = [], [], [], []
+
+    def field(*keys) -> str:  # the keys as the file holds them: a flat file has no run key
+        return "field " + "/".join(map(repr, keys if nested else keys[1:]))
+
     for r, (run, per) in enumerate(by_run.items()):
         if id_fault(run) is not None:
-            raise FileFormatError(source, None, f"field {run!r}: a run name must {id_fault(run)}")
+            raise FileFormatError(source, None, f"{field(run)}: a run name must {id_fault(run)}")
         if not isinstance(per, dict):
-            raise FileFormatError(source, None, f"field {run!r}: expected an object")
+            raise FileFormatError(source, None, f"{field(run)}: expected an object")
         for measure, scores in per.items():
-            where = Where(source, None, f"field {run!r}/{measure!r}")
+            where = Where(source, None, field(run, measure))
             if id_fault(measure) is not None:
                 raise file_error(where, f"a measure name must {id_fault(measure)}")
             if not isinstance(scores, dict):
@@ -446,7 +450,7 @@ def _ranx_part(path, name: str | None) -> _Part:
                 raise FileFormatError(
                     source,
                     None,
-                    f"field {run!r}/{measure!r}/'all': the topic id 'all' "
+                    f"{field(run, measure, 'all')}: the topic id 'all' "
                     "names the mean in every score output; rename the topic",
                 )
             queries = list(scores)
@@ -455,7 +459,7 @@ def _ranx_part(path, name: str | None) -> _Part:
                 raise FileFormatError(
                     source,
                     None,
-                    f"field {run!r}/{measure!r}/{queries[bad]!r}: a query id must "
+                    f"{field(run, measure, queries[bad])}: a query id must "
                     f"{id_fault(queries[bad])}",
                 )
             m = measures.setdefault(measure, len(measures))
@@ -496,9 +500,9 @@ _FRAME_COLUMNS = {
 ``Experiment(perquery=True)`` (name, qid)."""
 
 
-def _frame_row(source: str, label) -> str:
+def _frame_row(source: str, label) -> Where:
     """A row of a DataFrame as messages name it: by its index label, what ``df.loc`` takes."""
-    return f"{source.removesuffix(' (DataFrame)')} (DataFrame, index {_label(label)!r})"
+    return Where(source, IndexLabel(label))
 
 
 def _frame_field(frame, kind: str, source: str):
@@ -523,11 +527,10 @@ def _frame_names(column, source: str, labels, field: str, rows=None):
     ``rows``: the rows kept (all when None). The first row whose id breaks the rule
     (missing, neither a str nor an integer, the id rule) raises, named by its label.
     """
-    texts, bad = _texts(_Column(column, _Place(source)))
+    texts, bad = _texts(_Column(column, _Place(source, labels)), field)
     if texts is None:
         _token(column.iloc[bad], field, _frame_row(source, labels[bad]))
         raise AssertionError("unreachable")  # pragma: no cover (_token raises there)
-    _refuse_merged_ids(column, texts, source, labels, field)
     if rows is not None:
         texts = texts[rows]
     names = list(dict.fromkeys(texts))
@@ -538,31 +541,6 @@ def _frame_names(column, source: str, labels, field: str, rows=None):
         _token(names[wrong], field, _frame_row(source, labels[row]))
     index = dict(zip(names, range(len(names)), strict=True))
     return names, np.fromiter(map(index.__getitem__, texts), np.int32, len(texts))
-
-
-def _refuse_merged_ids(column, texts: np.ndarray, source: str, labels, field: str) -> None:
-    """Refuse two different ids of a column that read as one (``1`` and ``"1"``).
-
-    The error names both rows: such ids are never merged into one.
-    """
-    if getattr(column.dtype, "kind", "O") != "O":
-        return
-    cells = _objects(column)
-    if len(set(map(type, cells))) < 2:
-        return
-    distinct = dict.fromkeys(cells)
-    if len(set(map(str, distinct))) == len(distinct):
-        return
-    first: dict[str, int] = {}
-    for i, text in enumerate(texts.tolist()):  # an error's rows: a plain search
-        j = first.setdefault(text, i)
-        if type(cells[j]) is not type(cells[i]) and cells[j] != cells[i]:
-            raise file_error(
-                _frame_row(source, labels[i]),
-                f"the {field} {cells[i]!r} and the {field} {cells[j]!r} at index "
-                f"{_label(labels[j])!r} are different values of one id {text!r}; give "
-                f"every {field} as a str, or every one as an integer",
-            )
 
 
 def _frame_measures(column, source: str, labels) -> tuple[list[str], np.ndarray]:

@@ -16,7 +16,14 @@ from typing import cast
 import numpy as np
 
 from .._accel import KeyTable, first_occurrences, string_hashes
-from .._validation import LMAX_LIMIT, SUM_TOLERANCE, first_bad_distribution, public
+from .._validation import (
+    LMAX_LIMIT,
+    SUM_TOLERANCE,
+    IndexLabel,
+    at_line,
+    first_bad_distribution,
+    public,
+)
 from ._text import (
     NTCIR_LEVEL,
     RANK,
@@ -44,13 +51,10 @@ __all__ = [
 ]
 
 
-def _line(lines, index, i: int) -> int | str:
-    """Line i + 1 or ``lines[i]``; with a DataFrame's ``index``, its label follows."""
+def _line(lines, index, i: int) -> int | IndexLabel:
+    """Line i + 1 or ``lines[i]``; of a DataFrame's row, its ``index`` label."""
     line = i + 1 if lines is None else int(lines[i])
-    if index is None:
-        return line
-    label = index[line - 1]
-    return f"{line} (index {label.item() if isinstance(label, np.generic) else label!r})"
+    return line if index is None else IndexLabel(index[line - 1])
 
 
 def _check_unique(rows: Rows, topic_ids, docs, names, what):
@@ -63,8 +67,7 @@ def _check_unique(rows: Rows, topic_ids, docs, names, what):
             rows.path,
             rows.line(i),
             f"doc {decoded(docs[i])!r} of topic "
-            f"{names[topic_ids[i]]!r} {what} (first on line "
-            f"{rows.line(int(first[i]))})",
+            f"{names[topic_ids[i]]!r} {what} (first {at_line(rows.line(int(first[i])))})",
         )
 
 
@@ -104,11 +107,11 @@ class Qrels(_Keyed):
 
     levels: np.ndarray = field(repr=False)
     lines: np.ndarray | None = field(default=None, repr=False)  # None: line i + 1
-    index: object = field(default=None, repr=False)  # a DataFrame's own index labels
+    index: object = field(default=None, repr=False)  # a DataFrame's index labels
 
     @public
     def line(self, i: int, /) -> int | str:
-        r"""The file line (a DataFrame's row, with its index label) of judgment i.
+        r"""The file line of judgment i (of a DataFrame's row, its index label).
 
         Examples
         --------
@@ -374,7 +377,7 @@ class Run(_Keyed):
     name: str
     scores: np.ndarray = field(repr=False)
     lines: np.ndarray | None = field(repr=False)  # None: line i + 1
-    index: object = field(default=None, repr=False)  # a DataFrame's own index labels
+    index: object = field(default=None, repr=False)  # a DataFrame's index labels
     order: str = "file"
     samples: tuple = ("Q0",)  # names, in order of first appearance
     # the code of each line's sample; None (when built): every line in samples[0]
@@ -390,7 +393,7 @@ class Run(_Keyed):
 
     @public
     def line(self, i: int, /) -> int | str:
-        r"""The file line (a DataFrame's row, with its index label) of record i.
+        r"""The file line of record i (of a DataFrame's row, its index label).
 
         Examples
         --------
