@@ -1,8 +1,13 @@
 """fairconv.agreement: reference values, plain-loop oracles, scipy, properties, bad input."""
 
+from __future__ import annotations
+
 import csv
 import itertools
 import math
+import subprocess
+import sys
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -12,7 +17,8 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from fairconv import agreement as ag
-from fairconv.agreement import _correlation
+from fairconv.agreement import _correlation, read_label_file
+from fairconv.cli import main
 
 REF = Path(__file__).parent / "reference"
 
@@ -904,3 +910,73 @@ def test_agree_needs_a_topic_every_run_has():
         TypeError, match="'table' parameter of agreement.agree must be a ScoreTable"
     ):
         ag.agree(v, ["A", "B"])
+
+
+@pytest.mark.parametrize("others", [("1", "0"), ("yes", "no")])
+@pytest.mark.parametrize("token", ["NaN", "nan", "-inf", "Infinity"])
+def test_nan_labels_are_errors_naming_file_and_line(tmp_path, others, token):
+    f = tmp_path / "labels.txt"
+    f.write_text(f"i1 a {others[0]}\ni1 b {others[1]}\n# note\ni2 a {token}\ni2 b {others[0]}\n")
+    message = f"{f}:4: the label {token!r} is not a finite number"
+    with pytest.raises(ValueError, match="^" + message.replace("+", r"\+")):
+        read_label_file(f)
+    proc = subprocess.run(
+        [sys.executable, "-m", "fairconv", "labels", str(f)], capture_output=True, text=True
+    )
+    assert proc.returncode == 2 and proc.stdout == "", proc.stderr
+    assert proc.stderr.count("\n") == 1 and message in proc.stderr, proc.stderr
+
+
+def test_nan_labels_words_that_contain_nan_are_labels(tmp_path):
+    f = tmp_path / "labels.txt"
+    f.write_text("i1 a nana\ni1 b nan-ish\ni2 a info\ni2 b nana\n")
+    assert read_label_file(f).labels.tolist() == [["nana", "nan-ish"], ["info", "nana"]]
+
+
+def _run(capsys, *args):
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    return out, err
+
+
+def test_rbo_with_a_subnormal_persistence():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        r = ag.rbo(["a", "b", "c"], ["a", "c", "d"], p=1e-310)
+    assert all(math.isfinite(v) for v in (r.min, r.res, r.ext))
+    assert r.ext == pytest.approx(1.0) and r.min == pytest.approx(1.0)
+
+
+def test_categories_order_numeric_labels_for_every_statistic(tmp_path, capsys):
+    rng = np.random.default_rng(1)
+    labels = rng.integers(1, 5, (30, 2))
+    f = tmp_path / "l.tsv"
+    f.write_text("".join(f"i{i}\tr{r}\t{labels[i, r]}\n" for i in range(30) for r in range(2)))
+    order = [4.0, 1.0, 3.0, 2.0]
+    out, _ = _run(capsys, "labels", "--level", "ordinal", "--weighting", "linear",
+                  "--categories", "4,1,3,2", f)  # fmt: skip
+    got = dict(line.split("\t") for line in out.splitlines()[1:])
+    a, b = labels[:, 0].astype(float), labels[:, 1].astype(float)
+    kappa = ag.cohen_kappa(a, b, weighting="linear", categories=order).statistic
+    alpha = ag.krippendorff_alpha(labels.astype(float), level="ordinal", categories=order)
+    assert float(got["cohen_kappa[linear]"]) == kappa
+    assert float(got["krippendorff_alpha[ordinal]"]) == alpha.statistic
+    by_value = ag.krippendorff_alpha(labels.astype(float), level="ordinal").statistic
+    assert alpha.statistic != by_value  # the order given is the order used
+
+
+class _Rows:
+    def line(self, i):
+        return i + 1
+
+
+def test_repeated_labels_are_found_by_pairs_of_codes_of_any_size():
+    from fairconv.agreement._labels import _refuse_repeated
+    from fairconv.io import FileFormatError
+
+    items, raters = range(2**40 + 1), range(2**24)  # codes that wrap when packed
+    ii, rr = np.array([2**40, 0, 7]), np.array([5, 5, 5])
+    assert _refuse_repeated("l.txt", _Rows(), items, raters, ii, rr) is None
+    with pytest.raises(FileFormatError, match=r"l\.txt:3: a second label .* first is on line 1"):
+        _refuse_repeated("l.txt", _Rows(), items, raters, np.array([2**40, 0, 2**40]), rr)

@@ -1,4 +1,5 @@
-"""The public API's shape: one pattern per family, names, tables by name, weights."""
+"""The public API's shape: one pattern per family, names, measures and tables by name,
+weights; every public function checks its arguments."""
 
 import inspect
 import subprocess
@@ -16,7 +17,14 @@ from fairconv import AttributeSet, gfr, gfrc, gfrc2, nuggets, ragfair, rankings
 from fairconv.cli import main
 from fairconv.conversation import ConversationOptions
 from fairconv.datasets import PILOT_ATTRIBUTES, fairweb1_pilot, load_case, path
-from fairconv.io import read_answers, read_labels, read_run
+from fairconv.io import (
+    find_span,
+    read_answers,
+    read_labels,
+    read_run,
+    turns_of,
+    word_at,
+)
 from fairconv.results import MeasureName, ScoreTable
 
 NAME = st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcxyz_-0123456789", min_size=1, max_size=12)
@@ -434,3 +442,89 @@ def test_blocks_cover_every_topic_once_within_their_budget(lengths, budget):
         padded = len(b) * max(1, int(lens[b].max())) * 2
         assert padded <= budget or len(b) == 1
         assert lists.padded_levels(b).shape == (len(b), 1, max(1, int(lens[b].max())))
+
+
+SETS = [AttributeSet("A", [0.5, 0.5], "nominal")]
+
+
+def _re(text):
+    import re
+
+    return re.escape(text)
+
+
+# --------------------------------------------------------------------------- rule 9
+@pytest.mark.parametrize(
+    "call, error, message",
+    [
+        (lambda: ragfair.rigf(["a"], [1.0]), TypeError, "'gf_gen' parameter of ragfair.rigf"),
+        (lambda: ragfair.rigf([1.0, 2.0], [1.0, 2.0, 3.0]), ValueError,
+         "'gf_re' parameter of ragfair.rigf"),
+        (lambda: ragfair.adsim([0.5, 0.5], [1.0, 0.0, 0.0], divergence="jsd"), ValueError,
+         "'answer_distribution' parameter of ragfair.adsim"),
+        (lambda: ragfair.adsim([0.5, 0.5], [1, 0], divergence="KL"), ValueError,
+         "'divergence' parameter of ragfair.adsim"),
+        (lambda: ragfair.gf_gen([0.5, 0.6], [0.5, 0.5], divergence="jsd"), ValueError,
+         "'answer_distribution' parameter of ragfair.gf_gen"),
+        (lambda: ragfair.attention_distribution([1.5], [[1, 0]]), ValueError,
+         "'levels' parameter of ragfair.attention_distribution"),
+        (lambda: ragfair.attention_distribution([1], [[1, 0]], cutoff=0), ValueError,
+         "'cutoff' parameter of ragfair.attention_distribution"),
+        (lambda: turns_of(None), TypeError,
+         "'text' parameter of io.turns_of must be a string"),
+        (lambda: find_span("U:a S:b", "b", occurrence=0), ValueError,
+         "'occurrence' parameter of io.find_span"),
+        (lambda: word_at("U:a", -1), ValueError, "'offset' parameter of io.word_at"),
+        (lambda: gfr.gfr([[1]], np.zeros((1, 1, 2)), [SETS[0]]), TypeError,
+         "'memberships' parameter of gfr.gfr"),
+        (lambda: gfrc.gfrc("batch.jsonl"), TypeError, "'batch' parameter of gfrc.gfrc"),
+    ],
+)  # fmt: skip
+def test_rule9_every_public_function_checks_its_arguments(call, error, message):
+    with pytest.raises(error, match=_re(message)):
+        call()
+
+
+P = path("fairweb1-pilot")
+
+
+ORIGIN = ("--attribute", "M-ORIGIN", str(P / "fairweb1pilot.M-ORIGIN.gmemb"),
+          str(P / "M-ORIGIN.golddistr"), "nominal")  # fmt: skip
+
+
+def test_gfr_measures_by_name_give_their_cutoffs(pilot):
+    names = ["GFR@10", "GF-JSD@5[M-ORIGIN]", "ERR"]
+    picked = gfr.evaluate(pilot.qrels, pilot.runs, pilot.attributes, measures=names)
+    full = gfr.evaluate(pilot.qrels, pilot.runs, pilot.attributes, cutoffs=[5, 10])
+    assert picked.measures == tuple(names)
+    for run in full.runs:
+        for topic in full.topics:
+            for m in names:
+                try:
+                    want = full.value(run, topic, m)
+                except KeyError:  # the set does not cover the topic
+                    with pytest.raises(KeyError):
+                        picked.value(run, topic, m)
+                    continue
+                assert picked.value(run, topic, m) == want
+
+
+def test_unknown_measure_names_list_the_valid_ones(pilot):
+    with pytest.raises(ValueError, match=r"must name measures it computes \(ERR, iRBU, .*GFR@7"):
+        gfr.evaluate(pilot.qrels, pilot.runs, pilot.attributes, measures=["GFR@7", "nDCG@7"])
+    with pytest.raises(ValueError, match="not a measure name"):
+        gfr.evaluate(pilot.qrels, pilot.runs, pilot.attributes, measures=["GFR@"])
+    with pytest.raises(ValueError, match=r"'cutoffs' .* must include the depths the measures ask"):
+        gfr.evaluate(pilot.qrels, pilot.runs, pilot.attributes, measures=["GFR@10"], cutoffs=[5])
+
+
+def test_conversation_and_rag_measures_by_name(pilot):
+    batch = load_case("r112").conversations
+    assert gfrc.evaluate(batch, measures=["GFRC", "R"]).measures == ("GFRC", "R")
+    assert gfrc2.evaluate(batch, measures=["EGF[HINDEX]"]).measures == ("EGF[HINDEX]",)
+    with pytest.raises(ValueError, match="GFRC2"):
+        gfrc2.evaluate(batch, measures=["GFRC"])
+    movies = [a for a in pilot.attributes if a.attribute.name.startswith("M-")]
+    answers = read_answers(path("rag", "pilot-answers.jsonl"), [a.attribute for a in movies])
+    t = ragfair.evaluate(pilot.qrels, pilot.runs, movies, answers, measures=["RIGF@10", "GF-Gen"])
+    assert t.measures == ("RIGF@10", "GF-Gen")

@@ -1,7 +1,19 @@
-"""The command line: demo output, version, and one-line errors without tracebacks."""
+"""fairconv.cli and its shared options (cli/_common): what every command does alike.
 
+Demo output and version; one-line errors without tracebacks that speak in the command
+line's own terms (the option or file at fault, no Python parameter name); argparse errors
+naming the subcommand; identifiers and run names; --cutoffs and --gains; measures by
+name, JSON output and summaries in every command; FIFO inputs in every input position;
+the pre-scan of --attributes that keeps every golddistr file it names from being an
+output."""
+
+from __future__ import annotations
+
+import gzip
 import json
+import math
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -12,7 +24,7 @@ import pytest
 
 from fairconv import __version__
 from fairconv.cli import main
-from fairconv.datasets import path
+from fairconv.datasets import fairweb1_pilot, path
 
 CASES = path("cases")
 
@@ -330,3 +342,462 @@ def test_agree_between_one_file_twice_is_refused(tmp_path):
     for other in (scores, tmp_path / "." / "s.tsv", tmp_path / "t.tsv"):
         code, out, err = run("agree", "--between", "-m", "A", str(scores), str(other))
         one_line_error(code, err, "--between compares two score files; both are")
+
+
+QRELS = str(PILOT / "fairweb1pilot.qrels")
+
+
+GMEMB = str(PILOT / "fairweb1pilot.M-ORIGIN.gmemb")
+
+
+GOLD = str(PILOT / "M-ORIGIN.golddistr")
+
+
+RUN = str(PILOT / "runs" / "run.bm25-depThre6")
+
+
+SETS = str(path("cases", "r112-attributes.json"))
+
+
+CONVERSATIONS = str(path("cases", "r112-fairweb2.jsonl"))
+
+
+ANSWERS = str(path("rag", "pilot-answers.jsonl"))
+
+
+LABELS_JSONL = str(path("rag", "ikat-labels.jsonl"))
+
+
+ATTRIBUTE = ["--attribute", "M-ORIGIN", GMEMB, GOLD, "nominal"]
+
+
+# (invocation, what the message must name)
+BAD = [
+    (["gfr", "--qrels", QRELS, "--attribute", "M-ORIGIN", GMEMB, GOLD, RUN], "SCALE"),
+    (["gfr", "--qrels", QRELS, "--weights", "0.5,0.4", RUN], "--weights"),
+    (["gfr", "--qrels", QRELS, *ATTRIBUTE, "--weights", "0.2,0.2", RUN], "--weights"),
+    (["gfr", "--qrels", QRELS, "--cutoffs", "5", "-m", "GFR@10", RUN], "--cutoffs"),
+    (["gfr", "--qrels", QRELS, "--cutoffs", "0", RUN], "--cutoffs"),
+    (["gfr", "--qrels", QRELS, "--phi", "1.5", RUN], "--phi"),
+    (["gfr", "--qrels", QRELS, "--gains", "1:-3", RUN], "--gains"),
+    (["gfr", "--qrels", QRELS, "-m", "GRF@10", RUN], "GRF@10"),
+    (["gfr", "--qrels", QRELS, "-m", "GFR@", RUN], "GFR@"),
+    (["gfr", "--qrels", QRELS, "-j", "0", RUN], "-j"),
+    (["gfr", "--qrels", RUN, RUN], RUN),
+    (["gfr", "--qrels", QRELS, QRELS], QRELS),
+    (["gfr", "--qrels", "/nonexistent/qrels", RUN], "/nonexistent/qrels"),
+    (["ragfair", "--qrels", QRELS, *ATTRIBUTE, "--answers", ANSWERS, "--weights", "2", RUN], ""),
+    (["ragfair", "--qrels", QRELS, "--answers", ANSWERS, RUN], "--attribute"),
+    (
+        ["ragfair", "--qrels", QRELS, *ATTRIBUTE, "--answers", ANSWERS, "--cutoffs", "x", RUN],
+        "--cutoffs",
+    ),
+    (["gfrc", "--attributes", SETS, "--L", "1", CONVERSATIONS], "--L"),
+    (["gfrc", "--attributes", SETS, "--lmax", "0", CONVERSATIONS], "--lmax"),
+    (["gfrc", "--attributes", SETS, "--weights", "1,0", CONVERSATIONS], "--weights"),
+    (["gfrc", "--attributes", SETS, "-m", "GFRC2", CONVERSATIONS], "GFRC2"),
+    (["gfrc2", "--attributes", SETS, "--L", "1", CONVERSATIONS], "--L"),
+    (["gfrc2", "--attributes", SETS, "--weights", "0.5,0.6,0", CONVERSATIONS], "--weights"),
+    (["gfrc2", "--attributes", CONVERSATIONS, CONVERSATIONS], CONVERSATIONS),
+    (["nuggets", "-m", "Recall", LABELS_JSONL], "Recall"),
+    (["nuggets", QRELS], QRELS),
+    (["labels", GMEMB], GMEMB),
+]
+
+
+def _says_python(message: str) -> list[str]:
+    """Python-isms that a command-line user would not recognise."""
+    found = re.findall(r"'[a-z]+_[a-z_]+'|\bparameters? of\b|\b[a-z]+\(\)", message)
+    found += re.findall(r"\b(?:n_jobs|attribute_sets|nan_policy|n_resamples|func)\b", message)
+    return found
+
+
+def _doubled_words(message: str) -> list[str]:
+    return re.findall(r"\b([A-Za-z]+)\s+\1\b", message, flags=re.IGNORECASE)
+
+
+@pytest.mark.parametrize(
+    ("argv", "names"), BAD, ids=[f"{i}-{a[0]}" for i, (a, _) in enumerate(BAD)]
+)
+def test_cli_messages_in_the_command_terms(capsys, argv, names):
+    try:
+        code = main(argv)
+    except SystemExit as exc:  # the parser's own errors
+        code = exc.code
+    out, err = capsys.readouterr()
+    lines = [x for x in err.splitlines() if ": warning: " not in x]
+    assert code == 2 and out == "", err
+    assert len(lines) == 1 and "Traceback" not in err, err
+    message = lines[0]
+    assert message.startswith(f"fairconv {argv[0]}: error: "), message
+    assert names in message, message
+    assert not _says_python(message), message
+    assert not _doubled_words(message), message
+
+
+def test_cli_messages_checks_can_fail():
+    assert _says_python("The 'n_jobs' parameter of gfr.evaluate must be >= 1.")
+    assert _doubled_words("the qrels DataFrame DataFrame needs a column")
+    assert _says_python("The 'test' and 'correction' parameters of stats.compare must differ.")
+
+
+FIFO_QRELS = PILOT / "fairweb1pilot.qrels"
+
+
+FIFO_GMEMB = PILOT / "fairweb1pilot.M-ORIGIN.gmemb"
+
+
+FIFO_GOLD = PILOT / "M-ORIGIN.golddistr"
+
+
+RUNS = [PILOT / "runs" / "run.bm25-depThre6", PILOT / "runs" / "run.qld-depThre6"]
+
+
+FIFO_ANSWERS = path("rag", "pilot-answers.jsonl")
+
+
+FIFO_SETS = path("cases", "r112-attributes.json")
+
+
+FIFO_CONVERSATIONS = path("cases", "r112-fairweb2.jsonl")
+
+
+FIFO_LABELS = path("rag", "ikat-labels.jsonl")
+
+
+def _run(args, cwd):
+    return subprocess.run(
+        [sys.executable, "-m", "fairconv", *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=120,
+    )
+
+
+def _through_fifo(tmp_path, args, position):
+    """Run ``args`` with the file at ``position`` given as a FIFO instead."""
+    fifo = tmp_path / f"pipe{position}"
+    os.mkfifo(fifo)
+    writer = subprocess.Popen(["sh", "-c", 'cat "$1" > "$2"', "sh", str(args[position]), fifo])
+    try:
+        return _run([*args[:position], fifo, *args[position + 1 :]], tmp_path)
+    finally:
+        writer.kill()
+        writer.wait()
+
+
+def _scores(tmp_path):
+    f = tmp_path / "scores.tsv"
+    proc = _run(["gfr", "--qrels", FIFO_QRELS, "-o", f, *RUNS], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    return f
+
+
+def _label_file(tmp_path):
+    f = tmp_path / "labels.txt"
+    f.write_text("i1 a 1\ni1 b 0\ni2 a 1\ni2 b 1\ni3 a 0\ni3 b 0\n")
+    return f
+
+
+RANKED = ["--qrels", FIFO_QRELS, "--attribute", "M-ORIGIN", FIFO_GMEMB, FIFO_GOLD, "nominal"]
+
+
+FIFO_CASES = {
+    "gfr": (["gfr", *RANKED, *RUNS], [2, 5, 6, 8, 9]),
+    "ragfair": (["ragfair", *RANKED, "--answers", FIFO_ANSWERS, RUNS[0]], [2, 5, 9, 10]),
+    "gfrc": (["gfrc", "--attributes", FIFO_SETS, FIFO_CONVERSATIONS], [2, 3]),
+    "gfrc2": (["gfrc2", "--attributes", FIFO_SETS, FIFO_CONVERSATIONS], [2, 3]),
+    "nuggets": (["nuggets", FIFO_LABELS], [1]),
+}
+
+
+@pytest.mark.parametrize(
+    ("command", "position"),
+    [(c, p) for c, (_, positions) in sorted(FIFO_CASES.items()) for p in positions],
+)
+def test_fifo_inputs(tmp_path, command, position):
+    args = list(FIFO_CASES[command][0])
+    if command == "ragfair":  # the answers of the one run given
+        answers = tmp_path / "answers.jsonl"
+        lines = FIFO_ANSWERS.read_text().splitlines(keepends=True)
+        answers.write_text("".join(x for x in lines if '"Anserini-bm25"' in x))
+        args[args.index(FIFO_ANSWERS)] = answers
+    want = _run(args, tmp_path)
+    assert want.returncode == 0, want.stderr
+    got = _through_fifo(tmp_path, args, position)
+    assert (got.returncode, got.stdout) == (want.returncode, want.stdout), got.stderr
+
+
+@pytest.mark.parametrize("command", ["labels", "compare", "discpower", "agree"])
+def test_fifo_inputs_of_the_analyses(tmp_path, command):
+    if command == "labels":
+        args = ["labels", _label_file(tmp_path)]
+    else:
+        args = [command, "-m", "ERR", _scores(tmp_path)]
+        args[3:3] = ["-m", "iRBU"] if command == "agree" else ["--B", "200"]
+    want = _run(args, tmp_path)
+    assert want.returncode == 0, want.stderr
+    got = _through_fifo(tmp_path, args, len(args) - 1)
+    assert (got.returncode, got.stdout) == (0, want.stdout), got.stderr
+
+
+PRESCAN_CONVERSATIONS = path("cases", "r112-fairweb2.jsonl")
+
+
+PRESCAN_SETS = json.loads(path("cases", "r112-attributes.json").read_text())
+
+
+def _prescan_run(tmp_path, *args):
+    proc = subprocess.run(
+        [sys.executable, "-m", "fairconv", *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def _sets_with_golddistr(tmp_path):
+    """The bundled sets, the first one's target given as a golddistr file."""
+    sets = json.loads(json.dumps(PRESCAN_SETS))
+    name = next(iter(sets))
+    target = sets[name]["target"]
+    (tmp_path / "first.golddistr").write_text("".join(f"{x!r}\n" for x in target))
+    sets[name]["target"] = "first.golddistr"
+    return sets
+
+
+@pytest.mark.parametrize("compress", [False, True])
+def test_attributes_prescan_protects_golddistr_files(tmp_path, compress):
+    sets = json.dumps(_sets_with_golddistr(tmp_path))
+    f = tmp_path / ("sets.json.gz" if compress else "sets.json")
+    f.write_bytes(gzip.compress(sets.encode()) if compress else sets.encode())
+    before = (tmp_path / "first.golddistr").read_bytes()
+    code, out, err = _prescan_run(
+        tmp_path, "gfrc", "--attributes", f, "-o", "first.golddistr", PRESCAN_CONVERSATIONS
+    )
+    assert code == 2 and err.count("\n") == 1, err
+    assert "the output first.golddistr is the input" in err
+    assert (tmp_path / "first.golddistr").read_bytes() == before
+    code, out, err = _prescan_run(
+        tmp_path, "gfrc", "--attributes", f, "-o", "out.tsv", PRESCAN_CONVERSATIONS
+    )
+    assert code == 0, err  # the same file reads as attribute sets
+
+
+@pytest.mark.parametrize(
+    ("target", "message"),
+    [
+        ("first\x00.golddistr", "cannot be read (embedded null byte)"),
+        ("first\ud800.golddistr", "lone surrogate"),
+    ],
+)
+def test_attributes_prescan_targets_that_are_no_path(tmp_path, target, message):
+    sets = _sets_with_golddistr(tmp_path)
+    sets[next(iter(sets))]["target"] = target
+    f = tmp_path / "sets.json"
+    f.write_text(json.dumps(sets))  # \u escapes: the file is valid JSON
+    code, out, err = _prescan_run(
+        tmp_path, "gfrc", "--attributes", f, "-o", "out.tsv", PRESCAN_CONVERSATIONS
+    )
+    assert code == 2 and err.count("\n") == 1 and "Traceback" not in err, err
+    assert err.startswith(f"fairconv gfrc: error: {f}: ") and message in err, err
+    assert not (tmp_path / "out.tsv").exists()
+
+
+def test_attributes_prescan_deep_nesting(tmp_path):
+    f = tmp_path / "sets.json"
+    f.write_text('{"A": {"target": ' + "[" * 1000 + "]" * 1000 + ', "scale": "nominal"}}')
+    code, out, err = _prescan_run(tmp_path, "gfrc", "--attributes", f, PRESCAN_CONVERSATIONS)
+    assert code == 2 and err.count("\n") == 1 and "Traceback" not in err, err
+    assert err.startswith(f"fairconv gfrc: error: {f}: "), err
+
+
+def cli(*args, cwd=None):
+    proc = subprocess.run(
+        [sys.executable, "-m", "fairconv", *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+    )
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def trust_one_line_error(code, err, *needles):
+    assert code == 2, err
+    err = "".join(x for x in err.splitlines(keepends=True) if ": warning: " not in x)
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    for n in needles:
+        assert n in err, err
+
+
+def gfr_args(*runs, extra=()):
+    return (
+        "gfr", "--qrels", PILOT / "fairweb1pilot.qrels",
+        "--attribute", "M-ORIGIN", PILOT / "fairweb1pilot.M-ORIGIN.gmemb",
+        PILOT / "M-ORIGIN.golddistr", "nominal", *extra, *runs,
+    )  # fmt: skip
+
+
+def conversation(nuggets, **fields):
+    rec = {"topic": "T", "run": "r", "text": "U:q S:a b c d e", "nuggets": nuggets}
+    rec.update(fields)
+    return rec
+
+
+def test_rule3_cli_names_file_line_and_field(tmp_path):
+    c = tmp_path / "c.jsonl"
+    c.write_text(
+        json.dumps(conversation([]))
+        + "\n"
+        + json.dumps(conversation([{"start": 3, "end": 3, "level": "2"}], run="other"))
+        + "\n"
+    )
+    code, out, err = cli("gfrc", "--attributes", CASES / "r112-attributes.json", c)
+    trust_one_line_error(code, err, f'{c}:2: nugget 1: "level" must be an integer, got "2"')
+
+
+def test_rule4_entity_keys_are_identifiers_in_the_cli(tmp_path):
+    """The second nugget's key has a space; the first (a valid key) is read as before."""
+    c = tmp_path / "c.jsonl"
+    nuggets = [{"start": 3, "end": 3, "entity": "k1"}, {"start": 5, "end": 5, "entity": "a b"}]
+    c.write_text(json.dumps(conversation(nuggets)) + "\n")
+    code, out, err = cli("gfrc", "--attributes", CASES / "r112-attributes.json", c)
+    trust_one_line_error(code, err, f'{c}:1: nugget 2: "entity" must not contain whitespace')
+    assert out == ""
+
+
+def test_rule4_two_runs_with_one_name_in_the_cli(tmp_path):
+    run = (PILOT / "runs" / "run.bm25-depThre6").read_bytes()
+    for d in ("a", "b"):
+        (tmp_path / d).mkdir()
+        (tmp_path / d / "run").write_bytes(run)
+    code, _, err = cli(*gfr_args(tmp_path / "a" / "run", tmp_path / "b" / "run"))
+    trust_one_line_error(code, err, "two runs are named 'Anserini-bm25'", "a/run", "b/run")
+
+
+def test_rule4_two_attribute_sets_with_one_name_in_the_cli():
+    extra = ("--attribute", "M-ORIGIN", PILOT / "fairweb1pilot.M-ORIGIN.gmemb",
+             PILOT / "M-ORIGIN.golddistr", "nominal")  # fmt: skip
+    code, _, err = cli(*gfr_args(PILOT / "runs" / "run.bm25-depThre6", extra=extra))
+    trust_one_line_error(code, err, "distinct names", "M-ORIGIN")
+
+
+@pytest.mark.parametrize("text", ["10,,20", "10,", "1_0", "-5", "ten"])
+def test_rule5_cli_cutoffs_without_empty_items(text):
+    code, _, err = cli(*gfr_args(PILOT / "runs" / "run.bm25-depThre6", extra=("--cutoffs", text)))
+    trust_one_line_error(code, err, "--cutoffs takes comma-separated positive integers")
+
+
+@pytest.mark.parametrize("text", ["1:inf", "1:nan", "1::3", "1:1_0"])
+def test_rule5_cli_gains_are_finite_numbers(text):
+    code, _, err = cli(*gfr_args(PILOT / "runs" / "run.bm25-depThre6", extra=("--gains", text)))
+    trust_one_line_error(code, err, "--gains takes finite numbers")
+
+
+# --------------------------------------------------------------------------- rule 10
+def test_rule10_a_bad_inline_target_names_its_attribute_set():
+    code, _, err = cli("gfr", "--qrels", PILOT / "fairweb1pilot.qrels", "--attribute",
+                       "M-ORIGIN", PILOT / "fairweb1pilot.M-ORIGIN.gmemb", "0.5,0.6", "nominal",
+                       PILOT / "runs" / "run.bm25-depThre6")  # fmt: skip
+    trust_one_line_error(code, err, "attribute set 'M-ORIGIN'", "sum to 1")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("gfrc", "--bogus"), ("gfrc", "--attributes", "a.json", "--bogus", "c.jsonl"),
+     ("gfr", "--qrels", "q", "--cutoffs")],
+)  # fmt: skip
+def test_rule10_argparse_errors_name_the_subcommand(args):
+    code, _, err = cli(*args)
+    trust_one_line_error(
+        code, err, f"fairconv {args[0]}: error:", f"see 'fairconv {args[0]} --help'"
+    )
+
+
+P = path("fairweb1-pilot")
+
+
+ORIGIN = ("--attribute", "M-ORIGIN", str(P / "fairweb1pilot.M-ORIGIN.gmemb"),
+          str(P / "M-ORIGIN.golddistr"), "nominal")  # fmt: skip
+
+
+RATINGS = ("--attribute", "M-RATINGS", str(P / "fairweb1pilot.M-RATINGS.gmemb"),
+           str(P / "M-RATINGS.golddistr"), "ordinal")  # fmt: skip
+
+
+ALL_RUNS = [str(p) for p in sorted((P / "runs").iterdir())]
+
+
+@pytest.fixture(scope="module")
+def pilot():
+    return fairweb1_pilot()
+
+
+def run_cli(capsys, *args):
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    return out
+
+
+def test_json_output_is_the_table_dict_with_null_for_undefined(capsys):
+    out = run_cli(capsys, "ragfair", "--qrels", str(P / "fairweb1pilot.qrels"), *ORIGIN,
+                  *RATINGS, "--answers", str(path("rag", "pilot-answers.jsonl")),
+                  "--cutoffs", "10", "--format", "json", *ALL_RUNS)  # fmt: skip
+    assert "NaN" not in out
+    data = json.loads(out)
+    assert data["Anserini-qljm"]["P002"]["RIGF@10[M-ORIGIN]"] == -100.0
+    assert data["Anserini-qljm"]["P002"]["ADsim@10[M-ORIGIN]"] is None
+    assert set(data["Anserini-bm25"]) == {"P002", "all"}
+
+
+def test_summary_prints_only_the_all_rows(capsys):
+    out = run_cli(capsys, "gfr", "--qrels", str(P / "fairweb1pilot.qrels"), *ORIGIN,
+                  "-m", "GFR@10", "--summary", *ALL_RUNS)  # fmt: skip
+    rows = [line.split("\t") for line in out.splitlines()[1:]]
+    assert [r[1] for r in rows] == ["all"] * 3 and {r[2] for r in rows} == {"GFR@10"}
+    full = run_cli(capsys, "gfr", "--qrels", str(P / "fairweb1pilot.qrels"), *ORIGIN, *ALL_RUNS)
+    for run, _, measure, value in rows:
+        assert f"{run}\tall\t{measure}\t{value}\n" in full
+    as_json = json.loads(run_cli(capsys, "gfr", "--qrels", str(P / "fairweb1pilot.qrels"),
+                                 *ORIGIN, "-m", "GFR@10", "--summary", "--format", "json",
+                                 *ALL_RUNS))  # fmt: skip
+    assert {run: set(per) for run, per in as_json.items()} == {r[0]: {"all"} for r in rows}
+    assert math.isclose(as_json["Anserini-qld"]["all"]["GFR@10"], float(rows[1][3]))
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("gfrc", "--attributes", str(path("cases", "r112-attributes.json")), "-m", "GFRC",
+         str(path("cases", "r112-fairweb2.jsonl"))),
+        ("gfrc2", "--attributes", str(path("cases", "r112-attributes.json")), "-m", "GFRC2",
+         str(path("cases", "r112-fairweb2.jsonl"))),
+        ("nuggets", "-m", "Recall-NtR", str(path("rag", "ikat-labels.jsonl"))),
+    ],
+)  # fmt: skip
+def test_every_command_takes_measures_by_name(capsys, args):
+    out = run_cli(capsys, *args)
+    measures = {line.split("\t")[2] for line in out.splitlines()[1:]}
+    assert measures == {args[args.index("-m") + 1]}
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("gfr", "--qrels", str(P / "fairweb1pilot.qrels"), *ORIGIN, "-m", "GFR@10",
+          "--cutoffs", "5", ALL_RUNS[0]), "--cutoffs must include the depths the measures ask for"),
+        (("gfr", "--qrels", str(P / "fairweb1pilot.qrels"), *ORIGIN, "--format", "nev",
+          "--summary", ALL_RUNS[0]), "--format nev"),
+        (("gfrc2", "--attributes", str(path("cases", "r112-attributes.json")), "--clusters",
+          "--format", "json", str(path("cases", "r112-fairweb2.jsonl"))), "--clusters"),
+        (("gfrc", "--attributes", str(path("cases", "r112-attributes.json")), "-m", "nDCG",
+          str(path("cases", "r112-fairweb2.jsonl"))), "GFRC"),
+    ],
+)  # fmt: skip
+def test_combinations_that_would_be_ignored_are_refused(capsys, args, message):
+    assert main(list(args)) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1, err

@@ -307,3 +307,67 @@ def test_agree_refuses_an_undirected_measure_in_one_line(tmp_path):
     assert "--lower-is-better names 'x'" in _agree_error(
         "-m", "nDCG@10", "-m", "ARP-LTwo[g]", "--lower-is-better", "x", path
     )
+
+
+def _trust_run(capsys, *args):
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    return out, err
+
+
+def _body(out):
+    return [line.split("\t") for line in out.splitlines() if not line.startswith("#")]
+
+
+def _cli(*args):
+    return subprocess.run(
+        [sys.executable, "-W", "error", "-m", "fairconv", *map(str, args)],
+        capture_output=True,
+        text=True,
+    )
+
+
+def test_undefined_tau_is_nan_with_a_notice(tmp_path, capsys):
+    """Every run with the same mean under a measure: tau-b is undefined, not -1."""
+    rows = ["run\ttopic\tmeasure\tvalue"]
+    for run, (m1, m2) in {
+        "A": ([0.1, 0.2, 0.3], [0.1] * 3),
+        "B": ([0.3, 0.2, 0.1], [0.3] * 3),
+    }.items():
+        rows += [f"{run}\tq{i}\tM1\t{v}" for i, v in enumerate(m1)]
+        rows += [f"{run}\tq{i}\tM2\t{v}" for i, v in enumerate(m2)]
+    f = tmp_path / "two.tsv"
+    f.write_text("\n".join(rows) + "\n")
+    out, err = _trust_run(capsys, "agree", "-m", "M1", "-m", "M2", f)
+    assert _body(out)[1][2:6] == ["NaN", "NaN", "NaN", "NaN"]
+    assert err.count("\n") == 1 and "M1: every run has the same mean" in err
+    data = json.loads(_trust_run(capsys, "agree", "-m", "M1", "-m", "M2", "--format", "json", f)[0])
+    assert data["pairs"][0]["tau_b"] is None and data["pairs"][0]["tau_b_pvalue"] is None
+
+
+def test_agree_prints_topics_tau_ap_variant_and_an_exact_p(tmp_path, capsys):
+    rows = ["run\ttopic\tmeasure\tvalue"]
+    for run, v in {"A": 0.1, "B": 0.5, "C": 0.3}.items():
+        rows += [f"{run}\tq1\tP\t{v}", f"{run}\tq1\tQ\t{v}"]
+    both = tmp_path / "both.tsv"
+    both.write_text("\n".join(rows) + "\n")
+    out, _ = _trust_run(capsys, "agree", "-m", "P", "-m", "Q", both)
+    assert "# tau_ap: tau_ap-b" in out
+    header, row = _body(out)
+    assert header[-2:] == ["n_topics_a", "n_topics_b"] and row[-2:] == ["1", "1"]
+    assert float(row[3]) == pytest.approx(1 / 3, abs=1e-15)  # perfect tau over 3 runs
+    latex, _ = _trust_run(capsys, "agree", "-m", "P", "-m", "Q", "--format", "latex", both)
+    assert "\\caption{" in latex and "over 1 topics" in latex
+
+
+def test_overflow_near_the_float_maximum_in_agree(tmp_path):
+    rows = ["run\ttopic\tmeasure\tvalue"]
+    for run, (a, b) in {"A": (1.7e308, 0.5), "B": (1.6e308, 0.4), "C": (1e308, 0.6)}.items():
+        rows += [f"{run}\tq{i}\tM1\t{a!r}" for i in range(3)]
+        rows += [f"{run}\tq{i}\tM2\t{b!r}" for i in range(3)]
+    f = tmp_path / "big.tsv"
+    f.write_text("\n".join(rows) + "\n")
+    proc = _cli("agree", "-m", "M1", "-m", "M2", f)
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    assert _body(proc.stdout)[1][2] == repr(ag.kendall_tau([3, 2, 1], [2, 1, 3]).statistic)

@@ -562,3 +562,16 @@ def test_work_level_weights_agree_with_a_loop_and_lie_in_0_1(seed, R):
         for w, k in zip(got[group == t], pages, strict=True):
             assert w == pytest.approx(want[k], rel=1e-12)
             assert 0.0 < w <= 1.0
+
+
+def test_entity_dedupe_has_no_limit_on_owner_and_entity_codes():
+    """Later relevant mentions of an entity earn nothing: pairs (owner, entity) compared
+    as pairs, never packed into one integer that codes near 2**62 would wrap."""
+    from fairconv import _core
+
+    # owner * (largest entity + 1) + entity would be 2**32 * 2**32 + 7 = 7 (mod 2**64) for
+    # the third item: the key of the first, of another owner
+    owner = np.array([0, 0, 2**32, 2**32, 2**32])
+    entity = np.array([7, 2**32 - 1, 7, 2**32 - 1, 7])
+    level = np.array([1, 2, 1, 1, 2])
+    assert _core.dedupe_levels(owner, entity, level).tolist() == [1, 2, 1, 1, 0]

@@ -1,4 +1,10 @@
-"""GFR: the FairWeb-1 pilot values, a loop oracle, properties, edge cases, bad input."""
+"""GFR: the FairWeb-1 pilot values, a loop oracle, properties, edge cases, bad input.
+
+Also the notices of topic coverage (a run that matches no topic is an error; runs
+without lists for some topics, and topics without a fairness component, are notices)
+and weights at the edge of float64."""
+
+from __future__ import annotations
 
 import io
 import re
@@ -6,6 +12,7 @@ import subprocess
 import sys
 import types
 import warnings
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -14,7 +21,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import oracles
-from fairconv import AttributeSet, gfr, rankings
+from fairconv import AttributeSet, _core, gfr, ragfair, rankings
 from fairconv._validation import FairconvWarning
 from fairconv.cli import main
 from fairconv.datasets import PILOT_ATTRIBUTES, fairweb1_pilot, path
@@ -486,72 +493,6 @@ def test_list_shorter_than_cutoff_keeps_last_value(tmp_path):
     assert t.value("x", "T1", "ERR@50") == t.value("x", "T1", "ERR@1") == t.value("x", "T1", "ERR")
 
 
-def test_trec_qrels_are_read(tmp_path):
-    t = _eval(tmp_path, "T1 0 a 2\nT1 0 b -2\n", "T1 a 1 0\n", "T1 Q0 b 1 1 x\nT1 Q0 a 2 1 x\n")
-    assert t.value("x", "T1", "ERR") == pytest.approx(0.75 / 2)
-
-
-@pytest.mark.parametrize(
-    "qrels, gmemb, run, message",
-    [
-        (
-            "T1 a L2\n",
-            "T1 a 0.5 0.4\n",
-            "T1 Q0 a 1 1 x\n",
-            r"g:1: group probabilities must .* sum 0\.9",
-        ),
-        (
-            "T1 a L2\n",
-            "T1 a 0.5 0.25 0.25\n",
-            "T1 Q0 a 1 1 x\n",
-            r"g:1: expected 2 group probabilities",
-        ),
-        ("T1 a L2\n", "T1 a 1 0\nT1 b 1\n", "T1 Q0 a 1 1 x\n", r"g:2: expected 4 columns"),
-        ("T1 a L2\n", "T1 a 1 x\n", "T1 Q0 a 1 1 x\n", r"g:1: the group probability .* 'x'"),
-        (
-            "T1 a L2\n",
-            "T1 a 1 0\nT1 a 1 0\n",
-            "T1 Q0 a 1 1 x\n",
-            r"g:2: doc 'a' of topic 'T1' is listed twice",
-        ),
-        (
-            "T1 a L2\nT1 a L1\n",
-            "T1 a 1 0\n",
-            "T1 Q0 a 1 1 x\n",
-            r"q:2: doc 'a' of topic 'T1' is judged twice",
-        ),
-        (
-            "T1 a 2\n",
-            "T1 a 1 0\n",
-            "T1 Q0 a 1 1 x\n",
-            r"q:1: an NTCIR qrels level must look like L0",
-        ),
-        (
-            "T1 a L3\n",
-            "T1 a 1 0\n",
-            "T1 Q0 a 1 1 x\n",
-            r"q:1: level L3 but the gain table covers levels 1\.\.2",
-        ),
-        ("T1 a L2\n", "T1 a 1 0\n", "T1 Q0 a 1 1 x\nT1 Q0 b 2\n", r"r:2: expected 6 columns"),
-        ("T1 a L2\n", "T1 a 1 0\n", "T1 Q0 a 1 high x\n", r"r:1: the score .* 'high'"),
-        (
-            "# judged\nT1 a L2\n\nT1 b L\n",
-            "T1 a 1 0\n",
-            "T1 Q0 a 1 1 x\n",
-            r"q:4: an NTCIR qrels level",
-        ),
-    ],
-)
-def test_bad_files_name_file_and_line(tmp_path, qrels, gmemb, run, message):
-    with pytest.raises(ValueError, match=message):
-        _eval(tmp_path, qrels, gmemb, run)
-
-
-def test_comments_and_blank_lines_are_ignored(tmp_path):
-    t = _eval(tmp_path, "# qrels\nT1 a L2\n\n", "T1 a 1 0\n", "\nT1 Q0 a 1 1 x\n# end\n")
-    assert t.value("x", "T1", "ERR") == 0.75
-
-
 @pytest.mark.parametrize(
     "kw, message",
     [
@@ -863,3 +804,171 @@ def test_only_the_measures_asked_for_are_computed(monkeypatch):
         table = gfr.evaluate(p.qrels, p.runs, origin, measures=["GFR@10", "ERR"])
     assert set(calls) == {("JSD",)}  # M-ORIGIN is nominal: GFR takes its JSD
     np.testing.assert_array_equal(table.values, full[["GFR@10", "ERR"]].values)
+
+
+@pytest.mark.parametrize("w0", [5e-324, 1e-310, 2.5e-308])
+def test_weights_edge_subnormal_weight_over_one_component(w0):
+    """GFR where only the utility covers a topic is the utility, whatever w_0 > 0."""
+    p = fairweb1_pilot()
+    origin = [a for a in p.attributes if a.attribute.name == "M-ORIGIN"]  # covers P002 only
+    with pytest.warns(FairconvWarning, match="GFR is ERR alone on 3 of the 4 topics"):
+        table = gfr.evaluate(p.qrels, p.runs, origin, weights=[w0, 1.0])
+    for run in table.runs:
+        for topic in ("P001", "P003", "P004"):
+            assert table.value(run, topic, "GFR") == table.value(run, topic, "ERR")
+    args = [
+        sys.executable, "-m", "fairconv", "gfr", "--qrels", PILOT / "fairweb1pilot.qrels",
+        "--attribute", "M-ORIGIN", PILOT / "fairweb1pilot.M-ORIGIN.gmemb",
+        PILOT / "M-ORIGIN.golddistr", "nominal", "--weights", f"{w0!r},1",
+        PILOT / "runs" / "run.bm25-depThre6",
+    ]  # fmt: skip
+    proc = subprocess.run(list(map(str, args)), capture_output=True, text=True, check=True)
+    cell = {tuple(r.split("\t")[1:3]): r.split("\t")[3] for r in proc.stdout.splitlines()[1:]}
+    assert cell[("P001", "GFR")] == cell[("P001", "ERR")]
+
+
+def test_weights_edge_ratios_of_subnormal_weights():
+    """Two covering components with subnormal weights: the plain weighted mean."""
+    v = np.array([[0.2], [0.8]])
+    for w in ([4e-323, 1e-323], [1e-320, 3e-320], [1.0, 5e-324], [0.25, 0.75]):
+        a, b = Fraction(w[0]), Fraction(w[1])  # the weights as stored, exactly
+        want = float((a * Fraction(0.2) + b * Fraction(0.8)) / (a + b))
+        assert _core.combine(v, np.array(w))[0] == pytest.approx(want, rel=1e-15, abs=0)
+
+
+def _re(text):
+    import re
+
+    return re.escape(text)
+
+
+def test_rule5_lists_of_depth_zero_and_a_single_topic():
+    a = AttributeSet("A", [0.5, 0.5], "nominal")
+    s = gfr.gfr(np.zeros((1, 0), np.int64), [np.zeros((1, 0, 2))], [a], cutoffs=[5])
+    assert all(v.tolist() == [0.0] for k, v in s.items() if not k.startswith("GF-")), s
+    one = gfr.gfr([[2, 1]], [[[[1, 0], [0, 1]]]], [a], cutoffs=[1])
+    assert one["ERR@1"].shape == (1,) and 0 < float(one["GFR"][0]) <= 1
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        (dict(cutoffs=[10, 0]), "'cutoffs' parameter of gfr.evaluate must be an integer >= 1"),
+        (dict(cutoffs=[True]), "'cutoffs' parameter of gfr.evaluate must be an integer >= 1"),
+        (dict(gains=[1] * 101), "lmax <= 100"),
+        (dict(gains=[1, 1e308]), "finite"),
+        (dict(phi=float("nan")), "'phi' parameter of gfr.evaluate must be a number in (0, 1)"),
+    ],
+)
+def test_rule5_ranked_list_parameters(options, message):
+    from fairconv.datasets import fairweb1_pilot
+
+    p = fairweb1_pilot()
+    with pytest.raises(ValueError, match=_re(message)):
+        gfr.evaluate(p.qrels, p.runs, p.attributes, **options)
+
+
+# --------------------------------------------------------------------------- rule 7
+def test_rule7_huge_values_are_refused_before_arithmetic():
+    a = AttributeSet("A", [0.5, 0.5], "nominal")
+    with pytest.raises(ValueError):
+        gfr.gfr([[1]], [[[[1e308, 1e308]]]], [a])
+    with pytest.raises(ValueError):
+        ragfair.rigf([1e308], [np.inf])
+    # a huge but finite RIGF is a number, not a warning (the suite runs with -W error)
+    assert np.isfinite(ragfair.rigf([1.0], [1e-300])).all()
+
+
+QRELS = PILOT / "fairweb1pilot.qrels"
+
+
+RUN = PILOT / "runs" / "run.bm25-depThre6"
+
+
+ORIGIN = ("--attribute", "M-ORIGIN", PILOT / "fairweb1pilot.M-ORIGIN.gmemb",
+          PILOT / "M-ORIGIN.golddistr", "nominal")  # fmt: skip
+
+
+def _cli(*args):
+    proc = subprocess.run(
+        [sys.executable, "-m", "fairconv", *map(str, args)], capture_output=True, text=True
+    )
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def _run_file(tmp_path, rename=None, keep=None):
+    lines = RUN.read_text().splitlines()
+    if keep is not None:
+        lines = [x for x in lines if x.split()[0] in keep]
+    if rename is not None:
+        lines = [rename(x.split()[0]) + " " + x.split(maxsplit=1)[1] for x in lines]
+    f = tmp_path / "run.txt"
+    f.write_text("\n".join(lines) + "\n")
+    return f
+
+
+def test_topic_coverage_a_run_sharing_no_topic_is_an_error(tmp_path):
+    f = _run_file(tmp_path, rename=lambda t: "Q" + t[1:])  # P001 -> Q001
+    p = fairweb1_pilot()
+    with pytest.raises(ValueError, match="run 'Anserini-bm25' with topics Q001, Q002") as info:
+        gfr.evaluate(p.qrels, [read_run(f)], p.attributes)
+    assert "the qrels' topics P001, P002" in str(info.value)
+    code, out, err = _cli("gfr", "--qrels", QRELS, f)
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    assert "'Anserini-bm25'" in err and "Q001" in err and "P001" in err, err
+    assert "parameter" not in err, err
+
+
+def test_topic_coverage_partial_overlap_is_a_notice(tmp_path):
+    f = _run_file(tmp_path, keep={"P001", "P002"})
+    p = fairweb1_pilot()
+    message = "run 'Anserini-bm25' has no ranked list for 2 of the 4 topics scored (P003, P004)"
+    with pytest.warns(FairconvWarning, match=message.replace("(", r"\(").replace(")", r"\)")):
+        table = gfr.evaluate(p.qrels, [read_run(f)], p.attributes)
+    assert table.value("Anserini-bm25", "P003", "ERR") == 0.0
+    code, out, err = _cli("gfr", "--qrels", QRELS, *ORIGIN, f)
+    assert code == 0 and f"fairconv gfr: warning: {message}" in err, err
+    code, whole, _ = _cli("gfr", "--qrels", QRELS, *ORIGIN, RUN)
+    kept = [x for x in whole.splitlines() if x.split("\t")[1] in ("topic", "P001", "P002")]
+    assert [x for x in out.splitlines() if x.split("\t")[1] != "all"][: len(kept)] == kept
+
+
+def test_topic_coverage_gfr_without_fairness_is_a_notice():
+    p = fairweb1_pilot()
+    origin = [a for a in p.attributes if a.attribute.name == "M-ORIGIN"]
+    message = r"GFR is ERR alone on 3 of the 4 topics: no attribute set covers them \(P001, P003"
+    with pytest.warns(FairconvWarning, match=message):
+        gfr.evaluate(p.qrels, p.runs, origin)
+    with pytest.warns(FairconvWarning, match="GFR is iRBU alone on 4 of the 4 topics: no attr"):
+        gfr.evaluate(p.qrels, p.runs, [], utility="iRBU")
+    code, out, err = _cli("gfr", "--qrels", QRELS, "--utility", "iRBU", RUN)
+    assert code == 0 and err == (
+        "fairconv gfr: warning: GFR is iRBU alone on 4 of the 4 topics: no attribute set is given\n"
+    )
+    assert out.startswith("run\ttopic\tmeasure\tvalue\n")
+    code, out, err = _cli("gfr", "--qrels", QRELS, *ORIGIN, RUN)
+    assert code == 0 and err.count("\n") == 1 and "(P001, P003, P004)" in err, err
+
+
+def test_topic_coverage_every_topic_covered_says_nothing(recwarn):
+    p = fairweb1_pilot()
+    gfr.evaluate(p.qrels, p.runs, p.attributes)
+    gfr.evaluate(p.qrels, p.runs, [], measures=["ERR"])  # no GFR asked for
+    assert not [w for w in recwarn if issubclass(w.category, FairconvWarning)]
+
+
+def test_topic_coverage_counts_on_the_table(tmp_path):
+    f = _run_file(tmp_path, keep={"P001", "P002"})
+    f.write_text(f.read_text().replace(" Anserini-bm25", " part"))
+    p = fairweb1_pilot()
+    origin = [a for a in p.attributes if a.attribute.name == "M-ORIGIN"]
+    with pytest.warns(FairconvWarning):
+        table = gfr.evaluate(p.qrels, [*p.runs, read_run(f)], origin)
+    assert table.notices["topics_scored"] == 4
+    assert table.notices["topics_without_fairness"] == 3
+    assert table.notices["topics_missing"] == {**{r: 0 for r in table.runs[:-1]}, "part": 2}
+    assert gfr.evaluate(p.qrels, p.runs, p.attributes, measures=["ERR"]).notices == {
+        "topics_scored": 4,
+        "topics_missing": dict.fromkeys(table.runs[:-1], 0),
+        "topics_without_fairness": 0,
+    }

@@ -13,10 +13,14 @@ from hypothesis import strategies as st
 
 import oracles
 from conftest_data import SETS, random_record, system_turn_of
-from fairconv import _core, gfrc, gfrc2
+from fairconv import AttributeSet, _core, gfrc, gfrc2
 from fairconv.cli import main
-from fairconv.datasets import path
-from fairconv.io import batch_from_records, read_attribute_sets, read_conversations
+from fairconv.datasets import load_case, path
+from fairconv.io import (
+    batch_from_records,
+    read_attribute_sets,
+    read_conversations,
+)
 
 REFERENCE = Path(__file__).parent / "reference" / "conversations.csv"
 
@@ -588,3 +592,51 @@ def test_a_run_without_a_conversation_for_a_topic_scores_0_there_with_a_notice(
         f"fairconv {name}: warning: run 'B' has no conversation for 2 of the 3 topics scored "
         "(T2, T3): they score 0 there\n"
     )
+
+
+TRUST_SETS = [AttributeSet("A", [0.5, 0.5], "nominal")]
+
+
+def conversation(nuggets, **fields):
+    rec = {"topic": "T", "run": "r", "text": "U:q S:a b c d e", "nuggets": nuggets}
+    rec.update(fields)
+    return rec
+
+
+def _re(text):
+    import re
+
+    return re.escape(text)
+
+
+# --------------------------------------------------------------------------- rule 5
+def test_rule5_no_relevant_nugget_under_cumulative_scores_zero():
+    b = batch_from_records([conversation([{"start": 3, "end": 4}])], TRUST_SETS, sources=["x"])
+    for name, v in gfrc.gfrc(b, method="cumulative", empty="uniform").items():
+        assert v.tolist() == [0.0] or name in ("GF[A]", "GF", "GFRC"), name
+    assert gfrc.gfrc(b, method="cumulative")["GFRC"].tolist() == [0.0]
+
+
+def test_rule5_empty_turns_score():
+    rec = conversation([{"start": 2, "end": 2, "level": 1, "groups": {"A": [1, 0]}}],
+                       text="U:q S:a U:b S: U:c S:d")  # fmt: skip
+    b = batch_from_records([rec], TRUST_SETS, sources=["x"])
+    ignore = gfrc.gfrc(b)["GF[A]"][0]
+    uniform = gfrc.gfrc(b, empty="uniform")["GF[A]"][0]
+    assert uniform > ignore  # the two empty system turns count as uniform (similarity 1)
+
+
+@pytest.mark.parametrize(
+    "func, options, message",
+    [
+        (gfrc.gfrc, dict(L=1), "'L' parameter of gfrc.gfrc must be an integer >= 2"),
+        (gfrc2.gfrc2, dict(L=True), "'L' parameter of gfrc2.gfrc2 must be an integer >= 2"),
+        (gfrc.gfrc, dict(lmax=101), "'lmax' parameter of gfrc.gfrc must be an integer in 1..100"),
+        (gfrc.gfrc, dict(weights=[0.5, 0.5, np.inf]), "finite non-negative"),
+        (gfrc2.gfrc2, dict(weights=[0, 0, 0]), "sum to 1"),
+        (gfrc.gfrc, dict(dedupe="yes"), "'dedupe' parameter of gfrc.gfrc must be True or False"),
+    ],
+)
+def test_rule5_parameters_outside_their_domain(func, options, message):
+    with pytest.raises(ValueError, match=_re(message)):
+        func(load_case("r112").conversations, **options)

@@ -3,9 +3,9 @@
 A TREC Fair target table is indexed by ``topic * n_cells + cell``, where ``n_cells`` is
 the product of the dimensions' category counts: a few dimensions with many categories
 reach 2**63. A table (or alignments) that fits is read with exact keys; one that does
-not is refused up front, never stored with keys that wrapped around. The entity
-dedupe of conversations and the repeated-label check of label files compare pairs of
-codes as pairs, with no packed key at all.
+not is refused up front, never stored with keys that wrapped around. (The entity
+dedupe of conversations, in test_core.py, and the repeated-label check of label files,
+in test_agreement.py, compare pairs of codes as pairs, with no packed key at all.)
 """
 
 import io
@@ -72,32 +72,3 @@ def test_targets_built_past_2_63_keys_name_the_dimensions_not_the_alignments(tmp
     message = r"'dimensions' parameter of trecfair.build_targets .* 1 topics x 6561\d+ cells"
     with pytest.raises(ValueError, match=message):
         trecfair.build_targets(trecfair.read_qrels(qrels), dims, task=1)
-
-
-def test_entity_dedupe_has_no_limit_on_owner_and_entity_codes():
-    """Later relevant mentions of an entity earn nothing: pairs (owner, entity) compared
-    as pairs, never packed into one integer that codes near 2**62 would wrap."""
-    from fairconv import _core
-
-    # owner * (largest entity + 1) + entity would be 2**32 * 2**32 + 7 = 7 (mod 2**64) for
-    # the third item: the key of the first, of another owner
-    owner = np.array([0, 0, 2**32, 2**32, 2**32])
-    entity = np.array([7, 2**32 - 1, 7, 2**32 - 1, 7])
-    level = np.array([1, 2, 1, 1, 2])
-    assert _core.dedupe_levels(owner, entity, level).tolist() == [1, 2, 1, 1, 0]
-
-
-class _Rows:
-    def line(self, i):
-        return i + 1
-
-
-def test_repeated_labels_are_found_by_pairs_of_codes_of_any_size():
-    from fairconv.agreement._labels import _refuse_repeated
-    from fairconv.io import FileFormatError
-
-    items, raters = range(2**40 + 1), range(2**24)  # codes that wrap when packed
-    ii, rr = np.array([2**40, 0, 7]), np.array([5, 5, 5])
-    assert _refuse_repeated("l.txt", _Rows(), items, raters, ii, rr) is None
-    with pytest.raises(FileFormatError, match=r"l\.txt:3: a second label .* first is on line 1"):
-        _refuse_repeated("l.txt", _Rows(), items, raters, np.array([2**40, 0, 2**40]), rr)

@@ -1,5 +1,7 @@
 """RIGF and ADsim: the tables of Tao and Sakai (003), a loop oracle, properties, errors."""
 
+from __future__ import annotations
+
 import csv
 import json
 import re
@@ -15,7 +17,7 @@ from hypothesis import strategies as st
 import oracles
 from fairconv import AttributeSet, _core, io, ragfair
 from fairconv.cli import main
-from fairconv.datasets import path
+from fairconv.datasets import fairweb1_pilot, path
 from fairconv.io import load_attribute, read_answers, read_golddistr, read_qrels, read_run
 from fairconv.results import ScoreTable
 
@@ -577,6 +579,47 @@ def test_answers_keep_working_from_their_old_home_for_one_release():
     ):
         assert ragfair.Answers is io.Answers
     assert ragfair.answer_distributions is io._answers.answer_distributions
+
+
+def test_rule9_lower_case_divergence_names_are_accepted():
+    assert float(ragfair.gf_gen([0, 0, 1, 0], [0.25] * 4, divergence="rnod")) == pytest.approx(
+        float(ragfair.gf_gen([0, 0, 1, 0], [0.25] * 4, divergence="RNOD")), abs=0
+    )
+    assert float(ragfair.adsim([1, 0], [1, 0], divergence="jsd")) == 1.0
+
+
+@pytest.mark.parametrize("gf_re", [1e-320, -5e-324, 1e-310])
+def test_overflow_warnings_rigf_of_a_gf_re_next_to_zero(gf_re):
+    with pytest.raises(
+        ValueError, match=f"'gf_re' parameter of ragfair.rigf .* Got {gf_re!r} instead"
+    ):
+        ragfair.rigf(0.5, gf_re)
+
+
+PILOT = path("fairweb1-pilot")
+
+
+RUN = PILOT / "runs" / "run.bm25-depThre6"
+
+
+def _run_file(tmp_path, rename=None, keep=None):
+    lines = RUN.read_text().splitlines()
+    if keep is not None:
+        lines = [x for x in lines if x.split()[0] in keep]
+    if rename is not None:
+        lines = [rename(x.split()[0]) + " " + x.split(maxsplit=1)[1] for x in lines]
+    f = tmp_path / "run.txt"
+    f.write_text("\n".join(lines) + "\n")
+    return f
+
+
+def test_topic_coverage_in_ragfair(tmp_path):
+    f = _run_file(tmp_path, rename=lambda t: "Q" + t[1:])
+    p = fairweb1_pilot()
+    movies = [a for a in p.attributes if a.attribute.name.startswith("M-")]
+    answers = read_answers(path("rag", "pilot-answers.jsonl"), [a.attribute for a in movies])
+    with pytest.raises(ValueError, match="run 'Anserini-bm25' with topics Q001"):
+        ragfair.evaluate(p.qrels, [read_run(f)], movies, answers)
 
 
 def test_a_run_without_an_answer_another_run_has_gets_the_notice_of_every_family(tmp_path, capsys):

@@ -1,4 +1,5 @@
-"""ScoreTable's own rules: names, values, selections and writes (fairconv.results).
+"""ScoreTable's own rules: names, values, selections, writes and directions
+(fairconv.results).
 
 Each rule a table holds is checked where it is built, so that every output of a table
 (repr, HTML, TSV, JSON, DataFrame) can be written and every file written read back.
@@ -10,16 +11,18 @@ import os
 import subprocess
 import sys
 import textwrap
+import warnings
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fairconv import FairconvWarning
+from fairconv import FairconvWarning, gfr
 from fairconv._validation import id_fault
+from fairconv.datasets import fairweb1_pilot
 from fairconv.io import read_scores
-from fairconv.results import ScoreTable
+from fairconv.results import DIRECTIONS, REPR_LIMIT, ScoreMeans, ScoreTable, direction_of
 
 
 def table(topics=("q1", "q2"), runs=("A",), measures=("M",), values=None, present=None):
@@ -469,6 +472,525 @@ def test_the_command_line_refuses_a_ranx_id_by_the_id_rule(tmp_path):
                           capture_output=True, text=True, cwd=tmp_path)  # fmt: skip
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1
     assert "a.json: field 'A'/'m'/'q 2': a query id must not contain whitespace" in proc.stderr
+
+
+def _table(measures, **kw):
+    shape = (2, 1, len(measures))
+    return ScoreTable(
+        topics=("q1", "q2"),
+        runs=("r",),
+        measures=measures,
+        values=np.ones(shape),
+        present=np.ones(shape, dtype=bool),
+        **kw,
+    )
+
+
+# ------------------------------------------------------------------ other tools' scores
+FAIRCONV_TSV = "run\ttopic\tmeasure\tvalue\nA\tq1\tEE-D[g]\t0.5\nA\tq1\tGFR\t0.25\n"
+
+
+def _read(tmp_path, files, **kw):
+    from fairconv.io import read_scores
+
+    paths = []
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+        paths.append(tmp_path / name)
+    return read_scores(paths, **kw)
+
+
+@pytest.mark.parametrize(
+    "name, direction",
+    [
+        ("GFR@10", "higher"),
+        ("GF-JSD@10[M-ORIGIN]", "higher"),
+        ("EE-L[geo]", "lower"),
+        ("EE-D[geo,gender]", "lower"),
+        ("EE-R[geo]", "higher"),
+        ("EE-L-gERR", "lower"),
+        ("EE-D-RBP@20[gender]", "lower"),
+        ("EE-R-gERR", "higher"),
+        ("NDKL[g]", "lower"),
+        ("rND@10[g]", "lower"),
+        ("rKL[g]", "lower"),
+        ("rRD[g]", "lower"),
+        ("IAA@10", "lower"),
+        ("FAIR[g]", "higher"),
+        ("EXP-MinMaxRatio[g]", "higher"),
+        ("EXPU-MaxMinRatio[g]", "lower"),
+        ("ATT-Variance@10[g]", "lower"),
+        ("ARP-LTwo[g]", "undirected"),
+        ("nDCG*AWRF[geo]", "higher"),
+        ("ndcg_cut_10", "higher"),  # another tool's name
+        ("P_5", "higher"),
+        ("MinMaxRatio", "higher"),  # a meta word alone is no exposure measure
+    ],
+)
+def test_direction_of_fairconv_names(name, direction):
+    assert direction_of(name) == direction
+
+
+def test_a_table_fills_each_direction_and_keeps_those_given():
+    table = _table(("GFR", "EE-D[g]", "my_loss"), directions={"my_loss": "lower"})
+    assert dict(table.directions) == {"GFR": "higher", "EE-D[g]": "lower", "my_loss": "lower"}
+    assert set(table.directions.values()) <= set(DIRECTIONS)
+
+
+def test_directions_follow_the_measures_through_every_operation():
+    table = _table(("GFR", "my_loss"), directions={"my_loss": "lower"})
+    assert dict(table["my_loss"].directions) == {"my_loss": "lower"}
+    assert dict(table.select(topics=["q2"]).directions) == dict(table.directions)
+    other = _table(("cost",), directions={"cost": "lower"})
+    assert table.join(other).directions["cost"] == "lower"
+
+
+@pytest.mark.parametrize(
+    "directions, match",
+    [
+        ({"nDCG": "lower"}, r"'directions' parameter .* name measures of the table"),
+        ({"GFR": "up"}, r"'directions' parameter .* one of higher, lower, undirected.*'up'"),
+        (["GFR"], r"'directions' parameter .* mapping"),
+    ],
+)
+def test_bad_directions_are_refused(directions, match):
+    with pytest.raises((ValueError, TypeError), match=match):
+        _table(("GFR",), directions=directions)
+
+
+def test_from_columns_builds_values_and_cells_once():
+    covered = np.array([True, False])
+    table = ScoreTable.from_columns(
+        ["q1", "q2"],
+        ["a", "b"],
+        [("ERR", np.array([[0.1, 0.2], [0.3, 0.4]]), None), ("GF-JSD[S]", 0.5, covered)],
+    )
+    assert table.measures == ("ERR", "GF-JSD[S]")
+    assert table.values[:, :, 0].tolist() == [[0.1, 0.2], [0.3, 0.4]]
+    assert table.present[:, :, 1].tolist() == [[True, True], [False, False]]
+    assert table.value("b", "q1", "GF-JSD[S]") == 0.5
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_a_notice_points_at_the_line_that_called_fairconv(n_jobs):
+    p = fairweb1_pilot()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        gfr.evaluate(p.qrels, p.runs[:1], [], n_jobs=n_jobs)  # GFR is ERR alone: a notice
+    notices = [w for w in caught if issubclass(w.category, FairconvWarning)]
+    assert notices
+    assert {w.filename for w in notices} == {__file__}
+
+
+@pytest.mark.parametrize("how", ["-c", "stdin"])
+def test_a_notice_reaches_a_caller_without_a_source_file(how):
+    """Code run by ``python -c`` or from stdin has no file: the notice still prints."""
+    import subprocess
+    import sys
+
+    code = (
+        "from fairconv import gfr\n"
+        "from fairconv.datasets import fairweb1_pilot\n"
+        "p = fairweb1_pilot()\n"
+        "gfr.evaluate(p.qrels, p.runs[:1], [])\n"
+    )
+    argv = [sys.executable, "-c", code] if how == "-c" else [sys.executable, "-"]
+    proc = subprocess.run(argv, input=None if how == "-c" else code, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert "FairconvWarning: GFR is ERR alone on 4 of the 4 topics" in proc.stderr
+    assert ":4: " in proc.stderr  # the caller's line
+
+
+@pytest.mark.parametrize(
+    "name, text",
+    [
+        ("A.trec", "EE-D[g]\tq1\t0.5\nrunid\tall\tA\n"),
+        ("A.irm", "q1\tEE-D[g]\t0.5\nq2\tEE-D[g]\t0.25\nq3\tEE-D[g]\t1\n"),
+        ("A.json", '{"EE-D[g]": {"q1": 0.5}}'),
+    ],
+)
+def test_another_tool_s_measure_is_higher_is_better_unless_said(tmp_path, name, text):
+    """Even under a fairconv name: the tool that wrote the file does not say."""
+    fmt = {"trec": "trec_eval", "irm": "ir_measures", "json": "ranx"}[name.split(".")[1]]
+    table = _read(tmp_path, {name: text}, input_format=fmt)
+    assert dict(table.directions) == {"EE-D[g]": "higher"}
+    table = _read(tmp_path, {name: text}, input_format=fmt, directions={"EE-D[g]": "lower"})
+    assert dict(table.directions) == {"EE-D[g]": "lower"}
+
+
+def test_fairconv_s_tsv_takes_fairconv_s_directions_unless_said(tmp_path):
+    table = _read(tmp_path, {"f.tsv": FAIRCONV_TSV})
+    assert dict(table.directions) == {"EE-D[g]": "lower", "GFR": "higher"}
+    table = _read(tmp_path, {"f.tsv": FAIRCONV_TSV}, directions={"GFR": "undirected"})
+    assert dict(table.directions) == {"EE-D[g]": "lower", "GFR": "undirected"}
+    # a direction given for a measure the files have but measures= leaves out is fine
+    table = _read(
+        tmp_path, {"f.tsv": FAIRCONV_TSV}, measures=["GFR"], directions={"EE-D[g]": "lower"}
+    )
+    assert dict(table.directions) == {"GFR": "higher"}
+
+
+def test_files_that_point_a_measure_two_ways_need_directions(tmp_path):
+    files = {"f.tsv": FAIRCONV_TSV, "B.trec": "EE-D[g]\tq1\t0.7\nGFR\tq1\t0.1\nrunid\tall\tB\n"}
+    with pytest.raises(
+        ValueError,
+        match=r"'directions' parameter of io.read_scores must say which way a measure points "
+        r"when its files disagree. Got 'EE-D\[g\]', lower-is-better in .*f.tsv and "
+        r"higher-is-better in .*B.trec instead; .* give directions=\{'EE-D\[g\]': ...\}",
+    ):
+        _read(tmp_path, files)
+    for d in ("lower", "higher"):
+        table = _read(tmp_path, files, directions={"EE-D[g]": d})
+        assert table.directions["EE-D[g]"] == d and table.runs == ("A", "B")
+    assert dict(_read(tmp_path, files, measures=["GFR"]).directions) == {"GFR": "higher"}
+
+
+@pytest.mark.parametrize(
+    "directions, error, match",
+    [
+        ({"GFR@10": "lower"}, ValueError, r"'directions' .* name measures of the files "
+         r"\(EE-D\[g\], GFR\). Got 'GFR@10'"),
+        ({"GRF": "lower"}, ValueError, r"Got 'GRF' \(Did you mean 'GFR'\?\)"),
+        ({"GFR": "down"}, ValueError, r"one of higher, lower, undirected. Got 'down' for 'GFR'"),
+        (["GFR"], TypeError, r"'directions' parameter of io.read_scores must be a mapping"),
+    ],
+)  # fmt: skip
+def test_bad_directions_of_a_score_file_are_refused(tmp_path, directions, error, match):
+    with pytest.raises(error, match=match):
+        _read(tmp_path, {"f.tsv": FAIRCONV_TSV}, directions=directions)
+
+
+def test_ir_measures_results_are_higher_is_better_unless_said():
+    from collections import namedtuple
+
+    from fairconv.io import from_ir_measures
+
+    Metric = namedtuple("Metric", "query_id measure value")
+    results = {"bm25": [Metric("q1", "nDCG@10", 0.5), Metric("q1", "EE-D[g]", 0.1)]}
+    assert set(from_ir_measures(results).directions.values()) == {"higher"}
+    table = from_ir_measures(results, directions={"EE-D[g]": "lower"})
+    assert dict(table.directions) == {"nDCG@10": "higher", "EE-D[g]": "lower"}
+    with pytest.raises(ValueError, match=r"'directions' parameter of io.from_ir_measures"):
+        from_ir_measures(results, directions={"P@5": "lower"})
+
+
+# ------------------------------------------------------------------ the TSV writer
+def tsv_by_loop(table, summary=False) -> str:
+    """fairconv's TSV written line by line, straight from formats.md."""
+
+    def text(x):
+        return "NaN" if np.isnan(x) else repr(float(x))
+
+    lines = ["run\ttopic\tmeasure\tvalue\n"]
+    mean, count = table.mean()
+    for r, run in enumerate(table.runs):
+        for t, topic in enumerate(table.topics):
+            for m, measure in enumerate(table.measures):
+                if table.present[t, r, m] and not summary:
+                    lines.append(f"{run}\t{topic}\t{measure}\t{text(table.values[t, r, m])}\n")
+        for m, measure in enumerate(table.measures):
+            n = int(table.present[:, r, m].sum())
+            if n:
+                lines.append(f"{run}\tall\t{measure}\t{text(mean[r, m])}\n")
+                if count[r, m] != n:
+                    lines.append(f"{run}\tall\tn[{measure}]\t{int(count[r, m])}\n")
+    return "".join(lines)
+
+
+NAME = st.text(st.characters(blacklist_characters="#"), min_size=1, max_size=12).filter(
+    lambda x: id_fault(x) is None
+)
+
+
+VALUE = st.floats(allow_infinity=False) | st.sampled_from(
+    [0.0, -0.0, 1e-4, 1e16, 5e-324, 0.1, float("nan"), 1.7976931348623157e308]
+)
+
+
+@st.composite
+def score_tables(draw):
+    from fairconv.results import ScoreTable
+
+    runs = draw(st.lists(NAME, min_size=1, max_size=4, unique=True))
+    topics = draw(st.lists(NAME.filter(lambda x: x != "all"), min_size=1, max_size=6, unique=True))
+    measures = draw(st.lists(NAME, min_size=1, max_size=4, unique=True))
+    shape = (len(topics), len(runs), len(measures))
+    size = int(np.prod(shape))
+    values = np.array(draw(st.lists(VALUE, min_size=size, max_size=size))).reshape(shape)
+    present = np.array(draw(st.lists(st.booleans(), min_size=size, max_size=size)))
+    return ScoreTable(
+        topics=topics, runs=runs, measures=measures, values=values, present=present.reshape(shape)
+    )
+
+
+def table_of(values, runs=None, topics=None, measures=None, present=None):
+    values = np.asarray(values, dtype=float)
+    t, r, m = values.shape
+    return ScoreTable(
+        topics=topics or tuple(f"q{i}" for i in range(t)),
+        runs=runs or tuple(f"r{i}" for i in range(r)),
+        measures=measures or tuple(f"M{i}" for i in range(m)),
+        values=values,
+        present=np.ones(values.shape, bool) if present is None else np.asarray(present),
+    )
+
+
+@pytest.fixture(scope="module")
+def pilot_table():
+    p = fairweb1_pilot()
+    return gfr.evaluate(p.qrels, p.runs, p.attributes, cutoffs=[10])
+
+
+def cells_of(table):
+    """{(run, topic, measure): value} of the cells a table holds."""
+    return {
+        (run, topic, measure): float(table.values[t, r, m])
+        for t, topic in enumerate(table.topics)
+        for r, run in enumerate(table.runs)
+        for m, measure in enumerate(table.measures)
+        if table.present[t, r, m]
+    }
+
+
+# ------------------------------------------------------------------ command line
+def fairconv(*args, cwd):
+    return subprocess.run(
+        [sys.executable, "-m", "fairconv", *map(str, args)], capture_output=True, text=True,
+        cwd=cwd,
+    )  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(score_tables(), st.booleans())
+def test_the_tsv_is_the_loop_s_text(table, summary):
+    """Any ids (non-ASCII, astral characters, quotes) and any finite values or NaN."""
+    out = io.StringIO()
+    table.to_tsv(out, summary=summary)
+    assert out.getvalue() == tsv_by_loop(table, summary)
+
+
+def test_the_tsv_of_a_large_table_is_the_loop_s_text(monkeypatch):
+    """Lines laid out over several steps and runs on several threads."""
+    from fairconv._accel import _bytes
+    from fairconv.results import ScoreTable
+
+    monkeypatch.setattr(_bytes, "_ROWS", 1000)
+    rng = np.random.default_rng(3)
+    shape = (700, 5, 9)
+    values = rng.random(shape) * 10.0 ** rng.integers(-6, 18, shape)
+    values[rng.random(shape) < 0.05] = np.nan
+    runs = tuple(f"run{r}" * (r + 1) for r in range(shape[1]))
+    topics = tuple(f"q{t}" + "é" * (t % 3) for t in range(shape[0]))
+    measures = tuple(f"M{m}@{10 * m}" for m in range(shape[2]))
+    present = rng.random(shape) < 0.9
+    table = ScoreTable(topics=topics, runs=runs, measures=measures, values=values, present=present)
+    out = io.StringIO()
+    table.to_tsv(out)
+    assert out.getvalue() == tsv_by_loop(table)
+
+
+def test_a_mean_of_values_whose_sum_passes_the_largest_double_is_finite():
+    from fairconv.results import ScoreTable
+
+    big = np.finfo(float).max / 2 * 1.5
+    table = ScoreTable(
+        topics=("q1", "q2"),
+        runs=("r",),
+        measures=("M",),
+        values=np.full((2, 1, 1), big),
+        present=np.ones((2, 1, 1), bool),
+    )
+    with np.errstate(all="raise"):
+        mean, _ = table.mean()
+    assert mean[0, 0] == big
+
+
+# ------------------------------------------------------------------ axis order (issue 23)
+def test_values_and_present_are_topics_runs_measures(pilot_table):
+    t = pilot_table
+    assert t.values.shape == (len(t.topics), len(t.runs), len(t.measures))
+    assert t.present.shape == t.values.shape
+    r, m = 1, t.measures.index("GFR@10")
+    assert t.values[t.topics.index("P002"), r, m] == t.value(t.runs[r], "P002", "GFR@10")
+
+
+def test_a_table_is_built_by_keyword_and_its_shapes_are_checked():
+    v = np.zeros((2, 3, 1))
+    with pytest.raises(TypeError):
+        ScoreTable(("a", "b", "c"), ("q1", "q2"), ("M",), v, v == 0)  # positional: no
+    with pytest.raises(ValueError, match=r"'values' .* shape \(topics, runs, measures\) = "
+                       r"\(3, 2, 1\). Got \(2, 3, 1\)"):  # fmt: skip
+        ScoreTable(topics=("q1", "q2", "q3"), runs=("a", "b"), measures=("M",), values=v,
+                   present=v == 0)  # fmt: skip
+    with pytest.raises(TypeError, match="'present' .* boolean"):
+        ScoreTable(topics=("q1", "q2"), runs="abc", measures=("M",), values=v, present=v)
+
+
+def test_the_outputs_of_a_table_keep_their_bytes_under_the_new_axis_order(pilot_table):
+    """TSV by the oracle loop; JSON by a loop over (run, topic) in that order."""
+    out = io.StringIO()
+    pilot_table.to_tsv(out)
+    lines = out.getvalue().splitlines()
+    assert lines[1].split("\t")[:2] == [pilot_table.runs[0], pilot_table.topics[0]]
+    mean, _ = pilot_table.mean()
+    want = {}
+    for r, run in enumerate(pilot_table.runs):
+        per = {}
+        for t, topic in enumerate(pilot_table.topics):
+            cells = {
+                m: float(pilot_table.values[t, r, i])
+                for i, m in enumerate(pilot_table.measures)
+                if pilot_table.present[t, r, i]
+            }
+            if cells:
+                per[topic] = cells
+        per["all"] = {m: float(mean[r, i]) for i, m in enumerate(pilot_table.measures)}
+        want[run] = per
+    assert pilot_table.to_dict() == want
+
+
+# ------------------------------------------------------------------ notebooks
+def test_repr_is_short_and_says_the_shape():
+    big = table_of(
+        np.random.default_rng(0).random((400, 60, 45)),
+        runs=tuple(f"a-very-long-run-name-number-{i}" for i in range(60)),
+        measures=tuple(f"GF-JSD@{i}[M-ORIGIN-AND-MORE]" for i in range(45)),
+    )
+    text = repr(big)
+    assert len(text) <= REPR_LIMIT
+    assert text.startswith("ScoreTable(400 topics x 60 runs x 45 measures; runs: ")
+    assert "(+" in text  # the names left out are counted
+    one = big["GF-JSD@3[M-ORIGIN-AND-MORE]"]
+    assert len(repr(one)) <= REPR_LIMIT and "x 1 measure;" in repr(one)
+    small = table_of([[[0.5, 0.25]]])
+    assert repr(small) == (
+        "ScoreTable(1 topic x 1 run x 2 measures; runs: r0; measures: M0, M1; "
+        "means: r0 M0=0.5, r0 M1=0.25)"
+    )
+
+
+def test_html_is_a_compact_table_saying_what_it_leaves_out():
+    values = np.arange(3 * 25 * 22, dtype=float).reshape(3, 25, 22)
+    present = np.ones(values.shape, bool)
+    present[0, 0, 0] = False
+    html = table_of(values, present=present)._repr_html_()
+    assert html.count("<tr>") == 21  # the header and 20 runs
+    assert html.count("<td>") == 20 * 12  # 12 measures: about a notebook's width
+    assert "not shown: 5 more runs and 10 more measures (M12, M13," in html
+    assert "3 topics (each mean over the 3, or over the n shown)" in html
+    assert html.count("(n=") == 1 and "<td>825.0000 <small>(n=2)</small></td>" in html  # r0 M0
+    one = table_of(values)["M3"]._repr_html_()
+    assert one.count("<td>") == 20 and "5 more runs" in one and "more measures" not in one
+    assert "&lt;b&gt;" in table_of([[[1.0]]], runs=("<b>",))._repr_html_()
+    assert "<b>" not in table_of([[[1.0]]], runs=("<b>",))._repr_html_()
+
+
+def test_means_read_as_a_dict_with_a_short_repr(pilot_table):
+    means = pilot_table.means()
+    assert isinstance(means, ScoreMeans) and len(repr(means)) <= REPR_LIMIT
+    plain = means.to_dict()
+    assert type(plain) is dict and means == plain
+    mean, _ = pilot_table.mean()
+    r, m = 2, pilot_table.measures.index("GFR@10")
+    assert means[pilot_table.runs[r]]["GFR@10"] == mean[r, m]
+    assert "<table>" in means._repr_html_()
+    assert len(repr(pilot_table.to_dict())) > 10 * REPR_LIMIT  # what a notebook showed
+
+
+def test_to_frame_with_all_rows():
+    import pandas as pd
+
+    t = table_of([[[1.0]], [[np.nan]], [[3.0]]])
+    frame = t.to_frame(all_rows=True)
+    assert frame["topic"].tolist() == ["q0", "q1", "q2", "all"]
+    assert frame["value"].iloc[-1] == 2.0
+    assert len(t.to_frame()) == 3
+    wide = t.to_frame(wide=True, all_rows=True)
+    assert wide.loc[("r0", "all"), "M0"] == 2.0
+    assert isinstance(wide, pd.DataFrame)
+
+
+def test_to_tsv_and_to_json_take_a_path_or_a_file(tmp_path):
+    t = table_of([[[0.5]], [[0.25]]])
+    stream = io.StringIO()
+    t.to_tsv(stream)
+    t.to_tsv(tmp_path / "out.tsv")
+    t.to_tsv(str(tmp_path / "out2.tsv"))
+    assert (tmp_path / "out.tsv").read_text(encoding="utf-8") == stream.getvalue()
+    assert (tmp_path / "out2.tsv").read_bytes() == stream.getvalue().encode()
+    t.to_json(tmp_path / "out.json")
+    assert json.loads((tmp_path / "out.json").read_text())["r0"]["all"] == {"M0": 0.375}
+    exists = r"must name a file that does not exist yet. Got a file that exists \(.*out.tsv\) "
+    with pytest.raises(FileExistsError, match=exists + "instead; pass overwrite=True"):
+        t.to_tsv(tmp_path / "out.tsv", summary=True)
+    assert (tmp_path / "out.tsv").read_text() == stream.getvalue()  # left as it was
+    t.to_tsv(tmp_path / "out.tsv", summary=True, overwrite=True)
+    assert (tmp_path / "out.tsv").read_text().count("\n") == 2
+    with pytest.raises(TypeError, match="'out' parameter of results.ScoreTable.to_json"):
+        t.to_json(3)
+
+
+def test_a_failed_write_leaves_no_file(tmp_path):
+    t = table_of([[[0.5]]], runs=("#r",))
+    with pytest.raises(ValueError, match="starts with '#'"):
+        t.to_tsv(tmp_path / "x.tsv")
+    assert not (tmp_path / "x.tsv").exists()
+
+
+def test_notices_are_a_documented_field_empty_by_default(tmp_path):
+    t = table_of([[[0.5]]])
+    assert dict(t.notices) == {}
+    with pytest.raises(TypeError):
+        t.notices["x"] = 1  # read only
+    t2 = ScoreTable(topics=t.topics, runs=t.runs, measures=t.measures, values=t.values,
+                    present=t.present, notices={"topics_missing": {"r0": 2}})  # fmt: skip
+    assert t2.notices["topics_missing"] == {"r0": 2} and t2["M0"].notices == t2.notices
+    import copy
+    import pickle
+
+    back = pickle.loads(pickle.dumps(t2))
+    assert back.notices == t2.notices and cells_of(back) == cells_of(t2)
+    assert copy.deepcopy(t2).runs == t2.runs
+    (tmp_path / "a").write_text("runid all A\nm q1 1\nm q2 1\n")
+    (tmp_path / "b").write_text("runid all B\nm q1 1\n")
+    with pytest.warns(FairconvWarning, match=r"m: 1 of 2 topic"):
+        read = read_scores([tmp_path / "a", tmp_path / "b"])
+    assert read.notices == {"topics_missing_by_measure": {"m": 1}}
+
+
+# ------------------------------------------------------------------ join
+def test_join_combines_measures_of_the_same_runs(pilot_table):
+    g = pilot_table["GFR@10"]
+    other = ScoreTable(
+        topics=g.topics,
+        runs=tuple(reversed(g.runs)),
+        measures=("ndcg_cut_10",),
+        values=g.values[:, ::-1] / 2,
+        present=g.present[:, ::-1],
+    )
+    both = g.join(other)
+    assert both.measures == ("GFR@10", "ndcg_cut_10") and both.runs == g.runs
+    np.testing.assert_array_equal(both.values[:, :, 1], g.values[:, :, 0] / 2)
+    with pytest.raises(ValueError, match=r"must give each measure once. Got 'GFR@10'"):
+        g.join(g)
+    with pytest.raises(ValueError, match=r"runs of the first table. Got table 0 instead; it "
+                       r"lacks"):  # fmt: skip
+        g.join(other.select(runs=other.runs[:2]))
+    with pytest.raises(TypeError, match="must hold ScoreTable objects. Got dict at position 0"):
+        g.join({})
+
+
+def test_join_with_partial_topics_gives_a_notice():
+    a = table_of([[[1.0]], [[2.0]]], topics=("q1", "q2"))
+    b = table_of([[[3.0]], [[4.0]]], topics=("q2", "q3"), measures=("N",))
+    with pytest.warns(FairconvWarning, match=r"share 1 of 3 topics; self lacks 1 \(q3\); "
+                      r"table 0 lacks 1 \(q1\)"):  # fmt: skip
+        j = a.join(b)
+    assert j.topics == ("q1", "q2", "q3")
+    assert j.present[:, 0].tolist() == [[True, False], [True, True], [False, True]]
+    assert j.means().to_dict() == {"r0": {"M0": 1.5, "N": 3.5}}
+    with pytest.raises(ValueError, match="without a common topic"):
+        a.join(table_of([[[1.0]]], topics=("z",), measures=("N",)))
 
 
 @pytest.mark.parametrize(

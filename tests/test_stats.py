@@ -2,7 +2,10 @@
 
 import csv
 import itertools
+import json
 import math
+import tracemalloc
+import warnings
 from fractions import Fraction
 from pathlib import Path
 
@@ -12,6 +15,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from scipy import stats as sp
 
+from fairconv import agreement as ag
 from fairconv import stats
 from fairconv.datasets import sakai_book
 from fairconv.results import ScoreTable
@@ -1106,3 +1110,98 @@ def test_a_notebook_leaves_out_the_intervals_a_test_does_not_give(test):
     assert {"ci_low", "ci_high"} <= set(c.to_frame().columns)
     record = stats.randomised_tukey_hsd(BOOK.scores, n_resamples=100)
     assert "left out" not in record._repr_html_()  # it has no interval columns at all
+
+
+def test_monte_carlo_p_is_never_0_and_exact_p_stays_count_over_n():
+    x = np.arange(30.0)
+    r = stats.randomisation_test(x + 1, x * 0, n_resamples=999)  # every d > 0: no trial ties
+    assert not r.exact and r.pvalue == 1 / 1000
+    e = stats.randomisation_test([1.0, 2.0, 3.0], [0.0, 0.0, 0.0], n_resamples=8)
+    assert e.exact and e.pvalue == 2 / 8
+    c = stats.compare(np.c_[x + 1, x * 0, x * 0 + 0.5], "P", test="randomisation", n_resamples=99)
+    assert min(p["pvalue"] for p in c.pairs) == 1 / 100
+
+
+def test_tiny_alpha_names_alpha_or_works():
+    for alpha in (1e-20, 1e-300):
+        for test in ("paired-t", "tukey"):
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")
+                try:
+                    c = stats.compare(BOOK.table, "nDCG@5", test=test, alpha=alpha)
+                except ValueError as exc:
+                    assert "'alpha'" in str(exc) and "brentq" not in str(exc)
+                    continue
+            assert all(math.isfinite(p["ci_low"]) and p["ci_low"] < p["difference"]
+                       for p in c.pairs)  # fmt: skip
+    t = stats.paired_t_test(BOOK.scores[:, 0], BOOK.scores[:, 1], alpha=1e-300)
+    assert math.isfinite(t.ci_low) and t.ci_low < t.mean_difference < t.ci_high
+
+
+def test_run_names_of_mixed_types_are_refused():
+    with pytest.raises(
+        TypeError, match=r"'runs' parameter of stats.compare must hold run names as str"
+    ):
+        stats.compare(BOOK.scores[:, :2], "P", runs=[1, "1"])
+    with pytest.raises(ValueError, match="name each run once. Got 'X' at positions 0 and 1"):
+        stats.compare(BOOK.scores[:, :2], "P", runs=["X", "X"])
+    with pytest.raises(TypeError, match="'runs' parameter of stats.discriminative_power"):
+        stats.discriminative_power(BOOK.scores, runs=["X", 2, "Z"])
+
+
+def test_records_have_short_reprs_html_and_frames_by_run_name():
+    x = np.random.default_rng(0).random((6, 30))
+    names = [f"run-{i:02d}" for i in range(30)]
+    records = [
+        stats.compare(x, "P", test="tukey", runs=names),
+        stats.tukey_hsd(x, runs=names),
+        stats.randomised_tukey_hsd(x, n_resamples=50, runs=names),
+        stats.anova2(x, runs=names),
+        stats.discriminative_power(x, test="paired-t", runs=names),
+        stats.paired_t_test(x[:, 0], x[:, 1]),
+        stats.randomisation_test(x[:, 0], x[:, 1]),
+        stats.bootstrap_test(x[:, 0], x[:, 1]),
+        ag.kendall_tau(x[0], x[1]),
+        ag.correlation_matrix(x[:3], method="tau_b", measures=["A", "B", "C"]),
+        ag.rbo(["a", "b"], ["b", "c"]),
+        ag.cohen_kappa([1, 2, 1, 2], [1, 2, 2, 2]),
+        ag.majority_vote([[1, 1], [2, 1], [2, 2]]),
+    ]
+    for r in records:
+        assert len(repr(r)) <= 500 and repr(r).startswith(type(r).__name__)
+        page = r._repr_html_()
+        assert page.startswith("<div>") and page.count("<tr>") <= 2 * 21
+        frame = r.to_frame()
+        assert len(frame) >= 1
+        json.dumps(r.to_dict(), allow_nan=False)
+    comparison = records[0]._repr_html_()
+    assert (
+        records[0].runs[0]["name"] in comparison
+        and "<th>a</th>" in comparison
+        and "more rows" in comparison
+    )
+    assert set(records[1].to_frame()["a"]) <= set(names)
+    assert records[4].to_frame()["a"].iloc[0] in names
+
+
+# --------------------------------------------------------------------------- memory
+def test_memory_of_paired_tests_over_all_pairs_follows_the_pairs_not_topics_x_runs2():
+    """600 runs x 50 topics: 179,700 pairs. Blocks of pairs, not a (50, 179700) array."""
+    x = np.random.default_rng(3).random((50, 600))
+    names = tuple(f"r{i}" for i in range(600))
+    tracemalloc.start()
+    try:
+        _compare._pairwise(x, "paired-t", 0, np.random.default_rng(0), 0.05, names)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    full = 50 * 179_700 * 8  # one (topics, pairs) float64 array: 72 MB
+    assert peak < full, f"peak {peak / 2**20:.0f} MB"
+    small = np.random.default_rng(3).random((50, 120))  # 7,140 pairs: two blocks
+    tracemalloc.start()
+    try:
+        _compare._pairwise(small, "bootstrap", 3, np.random.default_rng(0), 0.05)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 64 * 2**20, f"peak {peak / 2**20:.0f} MB"

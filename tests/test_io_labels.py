@@ -1,16 +1,16 @@
-"""Label readers hold what they have counted, not every record they decoded.
+"""fairconv.io._labels: match labels (read_labels, labels_from_records).
 
 ``read_labels`` checks and counts a block of lines at a time and drops the decoded
 records; ``labels_from_records`` takes the same column path a block of records at a
-time. Both must give what a plain loop over every record gives: the same labels, and
-the same first error (the order of the checks over the whole file included). The
-agreement label files are read without the statistics' modules.
-"""
+time. Both give what a plain loop over every record gives, holding what they have
+counted, not every record they decoded. Unknown fields and the reserved topic id
+``all`` are refused naming file:line."""
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import tracemalloc
@@ -23,7 +23,11 @@ from hypothesis import strategies as st
 import fairconv.io._labels as labels_module
 from fairconv import io
 from fairconv.agreement import read_label_file
-from fairconv.io import iter_jsonl, read_labels
+from fairconv.datasets import path
+from fairconv.io import (
+    iter_jsonl,
+    read_labels,
+)
 from fairconv.io._text import RESERVED_TOPIC, RESERVED_TOPIC_RULE
 
 FIELDS = ("topic", "turn", "run", "gold", "extracted", "ntn", "ntr")
@@ -352,3 +356,52 @@ def test_reading_a_label_file_loads_no_statistics(tmp_path):
         [sys.executable, "-c", code, str(f)], capture_output=True, text=True, check=True
     )
     assert out.stdout.strip() == "[]"
+
+
+RULE = "the topic id 'all' is reserved for the mean over topics in score files"
+
+
+def _cli(*args):
+    proc = subprocess.run(
+        [sys.executable, "-m", "fairconv", *map(str, args)], capture_output=True, text=True
+    )
+    assert proc.returncode == 2 and proc.stdout == "", proc.stderr
+    assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr, proc.stderr
+    return proc.stderr
+
+
+def test_reserved_topic_in_match_labels(tmp_path):
+    rec = json.loads(path("rag", "ikat-labels.jsonl").read_text().splitlines()[0])
+    f = tmp_path / "l.jsonl"
+    f.write_text(json.dumps(rec) + "\n" + json.dumps(dict(rec, topic="all", turn="x")) + "\n")
+    message = f'{f}:2: "topic": {RULE}'
+    with pytest.raises(ValueError, match=f"^{message}"):
+        read_labels(f)
+    assert message in _cli("nuggets", f)
+
+
+# --------------------------------------------------------------------------- records
+def _unknown_cli(*args):
+    proc = subprocess.run(
+        [sys.executable, "-m", "fairconv", *map(str, args)], capture_output=True, text=True
+    )
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def _one_line(code, err, *needles):
+    assert code == 2, err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    for n in needles:
+        assert n in err, err
+
+
+def test_unknown_fields_in_label_records(tmp_path):
+    rec = json.loads(path("rag", "ikat-labels.jsonl").read_text().splitlines()[0])
+    rec["extarcted"] = rec.pop("extracted")
+    f = tmp_path / "l.jsonl"
+    f.write_text(json.dumps(rec) + "\n")
+    message = "l.jsonl:1: unknown field \"extarcted\" in a record. Did you mean 'extracted'?"
+    with pytest.raises(ValueError, match="^" + re.escape(f"{tmp_path}/{message}")):
+        read_labels(f)
+    code, _, err = _unknown_cli("nuggets", f)
+    _one_line(code, err, message)

@@ -1,20 +1,30 @@
-"""Every reader's file errors are one class, FileFormatError, knowing the file and line.
+"""fairconv.io._text: what every text reader shares.
 
-A table of bad files, one or more for each reader: the error is a FileFormatError (a
-ValueError) whose message starts with ``file:line:`` and whose ``path`` and ``line``
-say the same.
-"""
+- Every reader's file errors are one class, FileFormatError, knowing the file and line:
+  a table of bad files, one or more for each reader, whose messages start with
+  ``file:line:`` and whose ``path`` and ``line`` say the same.
+- The decimal grammar is written once (DECIMAL): the fast byte route, the one-pass check
+  of many tokens and every number column accept exactly what it does.
+- A reader given something that is not a path or an open file says so; an int in
+  particular is not read (``open`` would take it for a file descriptor and close it)."""
 
+import io
 import json
+import os
 import pickle
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from fairconv import nuggets, trecfair
+from fairconv import agreement, nuggets, trecfair
+from fairconv import io as fairconv_io
+from fairconv._accel import _bytes
 from fairconv.divergences import AttributeSet
 from fairconv.io import (
     FileFormatError,
+    _text,
     iter_jsonl,
     read_answers,
     read_attribute_sets,
@@ -230,3 +240,106 @@ def test_a_bad_file_is_a_file_format_error_naming_file_and_line(tmp_path, reader
         err.value.line,
         err.value.message,
     )
+
+
+TOKENS = st.text(alphabet="0123456789+-.eE_xin", min_size=1, max_size=12).map(str.encode)
+
+
+def _rule(token: bytes):
+    """The grammar by hand: sign, digits and one point (a digit somewhere), exponent."""
+    body = token[1:] if token[:1] in (b"+", b"-") else token
+    mantissa, _, exponent = body.lower().partition(b"e")
+    if b"e" in body.lower():
+        exponent = exponent[1:] if exponent[:1] in (b"+", b"-") else exponent
+        if not exponent.isdigit():
+            return None
+    if mantissa.count(b".") > 1 or not mantissa.replace(b".", b"").isdigit():
+        return None
+    value = float(token)
+    return value if np.isfinite(value) else None
+
+
+@given(TOKENS)
+def test_the_grammar_is_the_rule_in_words(token):
+    assert _text.decimal(token) == _rule(token)
+
+
+@given(st.lists(TOKENS, min_size=1, max_size=8))
+def test_one_pass_over_many_tokens_is_the_grammar(tokens):
+    joined = b"\n".join(tokens)
+    assert bool(_text.ALL_DECIMALS.fullmatch(joined)) == all(_text.DECIMAL.match(t) for t in tokens)
+
+
+@given(st.lists(TOKENS, min_size=1, max_size=8))
+def test_the_fast_route_takes_only_the_grammar_and_float_values(tokens):
+    buf = _bytes.padded(b"\n".join(tokens))
+    starts, ends = _bytes.bounds(buf)
+    values, ok = _bytes.decimals(buf, starts, ends)
+    for token, value, good in zip(tokens, values.tolist(), ok.tolist(), strict=True):
+        if good:
+            assert _text.DECIMAL.match(token), token
+            assert value == float(token)
+
+
+@given(st.lists(TOKENS, min_size=2, max_size=6))
+def test_a_number_column_accepts_exactly_the_grammar(tokens):
+    stream = io.BytesIO(b"\n".join(tokens) + b"\n")
+    expected = [_rule(t) for t in tokens]
+    if None in expected:
+        bad = expected.index(None) + 1
+        try:
+            read_golddistr(stream)
+        except FileFormatError as err:
+            assert err.line == bad
+        else:
+            raise AssertionError(f"{tokens} read")
+    else:
+        assert read_golddistr(stream).tolist() == expected
+
+
+READERS = {
+    "io.read_qrels": (lambda x: fairconv_io.read_qrels(x), "path"),
+    "io.read_run": (lambda x: fairconv_io.read_run(x), "path"),
+    "io.read_gmemb": (lambda x: fairconv_io.read_gmemb(x), "path"),
+    "io.read_golddistr": (lambda x: fairconv_io.read_golddistr(x), "path"),
+    "io.read_json": (lambda x: fairconv_io.read_json(x), "path"),
+    "io.iter_jsonl": (lambda x: list(fairconv_io.iter_jsonl(x)), "path"),
+    "io.read_attribute_sets": (lambda x: fairconv_io.read_attribute_sets(x), "path"),
+    "io.read_conversations": (lambda x: fairconv_io.read_conversations(x, []), "paths"),
+    "io.read_answers": (lambda x: fairconv_io.read_answers(x, []), "path"),
+    "io.read_labels": (lambda x: fairconv_io.read_labels(x), "path"),
+    "io.read_scores": (lambda x: fairconv_io.read_scores(x), "paths"),
+    "io.read_topics": (lambda x: fairconv_io.read_topics(x), "path"),
+    "trecfair.read_run": (lambda x: trecfair.read_run(x, task=1), "path"),
+    "trecfair.read_qrels": (lambda x: trecfair.read_qrels(x), "path"),
+    "trecfair.read_alignment": (lambda x: trecfair.read_alignment("gender", x), "path"),
+    "trecfair.read_metadata": (lambda x: trecfair.read_metadata(x, edition=2021), "path"),
+    "trecfair.read_background": (lambda x: trecfair.read_background(x), "source"),
+    "trecfair.read_work": (lambda x: trecfair.read_work(x), "path"),
+    "io.read_nuggetizer": (lambda x: fairconv_io.read_nuggetizer(x), "path_or_records"),
+    "io.read_cone_rag": (lambda x: fairconv_io.read_cone_rag(x), "gold"),
+    "agreement.read_label_file": (lambda x: agreement.read_label_file(x), "path"),
+}
+
+
+@pytest.mark.parametrize("reader", sorted(READERS))
+@pytest.mark.parametrize("value", [None, 2.5])
+def test_a_value_that_is_no_path_is_a_type_error_naming_the_parameter(reader, value):
+    read, parameter = READERS[reader]
+    with pytest.raises(TypeError, match=rf"^The '{parameter}' parameter of {reader} must be"):
+        read(value)
+
+
+@pytest.mark.parametrize("reader", sorted(READERS))
+def test_a_file_descriptor_is_refused_and_left_open(reader, tmp_path):
+    read, parameter = READERS[reader]
+    held = tmp_path / "held.txt"
+    held.write_text("q1 0 d1 1\n")
+    fd = os.open(held, os.O_RDONLY)
+    try:
+        with pytest.raises(TypeError, match=rf"^The '{parameter}' parameter of {reader} must be"):
+            read(fd)
+        assert os.fstat(fd).st_size == held.stat().st_size  # still open: nothing closed it
+        assert os.lseek(fd, 0, os.SEEK_CUR) == 0  # and nothing read from it
+    finally:
+        os.close(fd)
