@@ -127,7 +127,7 @@ class Qrels(_Keyed):
     index: object = field(default=None, repr=False)  # a DataFrame's index labels
 
     @public
-    def line(self, i: int, /) -> int | str:
+    def line(self, i: int, /) -> int | IndexLabel:
         r"""The file line of judgment i (of a DataFrame's row, its index label).
 
         Parameters
@@ -137,8 +137,9 @@ class Qrels(_Keyed):
 
         Returns
         -------
-        int or str
-            The line number, from 1; for a DataFrame, ``'<row> (index <label>)'``.
+        int or IndexLabel
+            The line number, from 1; for a DataFrame's row, its index label (a str
+            that reads ``index 5``, as messages write it).
 
         Examples
         --------
@@ -314,7 +315,7 @@ class GroupMemberships(_Keyed):
     index: object = field(default=None, repr=False)  # a DataFrame's own index labels
 
     @public
-    def line(self, i: int, /) -> int | str:
+    def line(self, i: int, /) -> int | IndexLabel:
         r"""The file line (a DataFrame's row, with its index label) of row i.
 
         Parameters
@@ -324,8 +325,9 @@ class GroupMemberships(_Keyed):
 
         Returns
         -------
-        int or str
-            The line number, from 1; for a DataFrame, ``'<row> (index <label>)'``.
+        int or IndexLabel
+            The line number, from 1; for a DataFrame's row, its index label (a str
+            that reads ``index 5``, as messages write it).
 
         Examples
         --------
@@ -519,7 +521,7 @@ class Run(_Keyed):
         return len(self.docs)
 
     @public
-    def line(self, i: int, /) -> int | str:
+    def line(self, i: int, /) -> int | IndexLabel:
         r"""The file line of record i (of a DataFrame's row, its index label).
 
         Parameters
@@ -529,8 +531,9 @@ class Run(_Keyed):
 
         Returns
         -------
-        int or str
-            The line number, from 1; for a DataFrame, ``'<row> (index <label>)'``.
+        int or IndexLabel
+            The line number, from 1; for a DataFrame's row, its index label (a str
+            that reads ``index 5``, as messages write it).
 
         Examples
         --------
