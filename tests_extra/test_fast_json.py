@@ -169,7 +169,7 @@ def test_conversations_read_the_same_both_ways(tmp_path, line):
             b.end.tolist(),
             b.level.tolist(),
             b.turn.tolist(),
-            np.asarray(b.groups["A"]).tolist(),
+            np.asarray(b.memberships["A"]).tolist(),
         )
 
     fast = outcome(read, pure=False)
