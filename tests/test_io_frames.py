@@ -476,6 +476,24 @@ def test_a_row_is_named_by_its_index_label_never_by_its_position():
         as_qrels(plain)
 
 
+def test_a_doc_twice_in_a_frame_run_names_both_rows_by_their_labels():
+    """The join's duplicate rule (rankings) names the first row as the frame labels it."""
+    from fairconv import gfr
+    from fairconv.datasets import fairweb1_pilot
+
+    p = fairweb1_pilot()
+    frame = pd.DataFrame(
+        {"query_id": ["P001"] * 3, "doc_id": ["a", "b", "a"], "score": [3.0, 2.0, 1.0]},
+        index=[10, 11, 12],
+    )
+    with pytest.raises(
+        ValueError,
+        match=r"^run 'r' \(DataFrame, index 12\): doc 'a' appears twice in the ranked list "
+        r"of topic 'P001' \(first at index 10\); ",
+    ):
+        gfr.evaluate(p.qrels, {"r": frame}, p.attributes)
+
+
 def test_the_first_bad_row_is_named_whichever_column_it_is_in():
     frame = pd.DataFrame(
         {
