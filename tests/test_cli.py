@@ -22,6 +22,8 @@ import threading
 
 import pytest
 
+from commandline import cli, gfr_args
+from commandline import one_line_error as trust_one_line_error
 from fairconv import __version__
 from fairconv.cli import main
 from fairconv.datasets import fairweb1_pilot, path
@@ -612,32 +614,6 @@ def test_attributes_prescan_deep_nesting(tmp_path):
     code, out, err = _prescan_run(tmp_path, "gfrc", "--attributes", f, PRESCAN_CONVERSATIONS)
     assert code == 2 and err.count("\n") == 1 and "Traceback" not in err, err
     assert err.startswith(f"fairconv gfrc: error: {f}: "), err
-
-
-def cli(*args, cwd=None):
-    proc = subprocess.run(
-        [sys.executable, "-m", "fairconv", *map(str, args)],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-    )
-    return proc.returncode, proc.stdout, proc.stderr
-
-
-def trust_one_line_error(code, err, *needles):
-    assert code == 2, err
-    err = "".join(x for x in err.splitlines(keepends=True) if ": warning: " not in x)
-    assert err.count("\n") == 1 and "Traceback" not in err, err
-    for n in needles:
-        assert n in err, err
-
-
-def gfr_args(*runs, extra=()):
-    return (
-        "gfr", "--qrels", PILOT / "fairweb1pilot.qrels",
-        "--attribute", "M-ORIGIN", PILOT / "fairweb1pilot.M-ORIGIN.gmemb",
-        PILOT / "M-ORIGIN.golddistr", "nominal", *extra, *runs,
-    )  # fmt: skip
 
 
 def conversation(nuggets, **fields):

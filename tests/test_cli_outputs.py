@@ -13,6 +13,7 @@ import sys
 
 import pytest
 
+from commandline import cli, gfr_args, one_line_error
 from fairconv.datasets import path
 
 PILOT = path("fairweb1-pilot")
@@ -86,32 +87,6 @@ def test_nothing_written_before_checks_a_successful_run_writes_every_file(tmp_pa
     assert (tmp_path / "out.tsv").read_text().startswith("run\ttopic\tmeasure\tvalue\n")
     assert err == "wrote fig.png\n"
     assert sorted(os.listdir(tmp_path)) == ["fig.png", "out.tsv"]
-
-
-def cli(*args, cwd=None):
-    proc = subprocess.run(
-        [sys.executable, "-m", "fairconv", *map(str, args)],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-    )
-    return proc.returncode, proc.stdout, proc.stderr
-
-
-def one_line_error(code, err, *needles):
-    assert code == 2, err
-    err = "".join(x for x in err.splitlines(keepends=True) if ": warning: " not in x)
-    assert err.count("\n") == 1 and "Traceback" not in err, err
-    for n in needles:
-        assert n in err, err
-
-
-def gfr_args(*runs, extra=()):
-    return (
-        "gfr", "--qrels", PILOT / "fairweb1pilot.qrels",
-        "--attribute", "M-ORIGIN", PILOT / "fairweb1pilot.M-ORIGIN.gmemb",
-        PILOT / "M-ORIGIN.golddistr", "nominal", *extra, *runs,
-    )  # fmt: skip
 
 
 # --------------------------------------------------------------------------- rule 8

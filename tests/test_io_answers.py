@@ -12,6 +12,7 @@ import sys
 
 import pytest
 
+from commandline import cli_error
 from fairconv import AttributeSet
 from fairconv.datasets import path
 from fairconv.io import (
@@ -23,15 +24,6 @@ SETS = [AttributeSet("A", [0.5, 0.5], "nominal")]
 RULE = "the topic id 'all' is reserved for the mean over topics in score files"
 
 
-def _cli(*args):
-    proc = subprocess.run(
-        [sys.executable, "-m", "fairconv", *map(str, args)], capture_output=True, text=True
-    )
-    assert proc.returncode == 2 and proc.stdout == "", proc.stderr
-    assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr, proc.stderr
-    return proc.stderr
-
-
 def test_reserved_topic_in_answers(tmp_path):
     f = tmp_path / "a.jsonl"
     rec = {"topic": "all", "run": "r", "entities": []}
@@ -39,7 +31,7 @@ def test_reserved_topic_in_answers(tmp_path):
     message = f'{f}:2: "topic": {RULE}'
     with pytest.raises(ValueError, match=f"^{message}"):
         read_answers(f, SETS)
-    err = _cli(
+    err = cli_error(
         "ragfair", "--qrels", PILOT / "fairweb1pilot.qrels",
         "--attribute", "M-ORIGIN", PILOT / "fairweb1pilot.M-ORIGIN.gmemb",
         PILOT / "M-ORIGIN.golddistr", "nominal", "--answers", f,
@@ -49,7 +41,7 @@ def test_reserved_topic_in_answers(tmp_path):
 
 
 # --------------------------------------------------------------------------- records
-def _unknown_cli(*args):
+def _unknowncli_error(*args):
     proc = subprocess.run(
         [sys.executable, "-m", "fairconv", *map(str, args)], capture_output=True, text=True
     )
@@ -96,7 +88,7 @@ def test_unknown_fields_in_answer_records(tmp_path, record, message):
     with pytest.raises(ValueError, match="^" + re.escape(f"{tmp_path}/{message}")):
         read_answers(f, SETS)
     pilot = path("fairweb1-pilot")
-    code, _, err = _unknown_cli(
+    code, _, err = _unknowncli_error(
         "ragfair", "--qrels", pilot / "fairweb1pilot.qrels",
         "--attribute", "M-ORIGIN", pilot / "fairweb1pilot.M-ORIGIN.gmemb",
         pilot / "M-ORIGIN.golddistr", "nominal", "--answers", f,

@@ -17,6 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from commandline import cli_error
 from fairconv import AttributeSet
 from fairconv.datasets import path
 from fairconv.io import (
@@ -227,15 +228,6 @@ def test_rule3_a_bom_before_json_is_skipped(tmp_path):
 RULE = "the topic id 'all' is reserved for the mean over topics in score files"
 
 
-def _cli(*args):
-    proc = subprocess.run(
-        [sys.executable, "-m", "fairconv", *map(str, args)], capture_output=True, text=True
-    )
-    assert proc.returncode == 2 and proc.stdout == "", proc.stderr
-    assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr, proc.stderr
-    return proc.stderr
-
-
 def test_reserved_topic_in_conversations(tmp_path):
     f = tmp_path / "c.jsonl"
     rec = {"topic": "T1", "run": "r", "text": "U:q S:a", "nuggets": []}
@@ -245,11 +237,11 @@ def test_reserved_topic_in_conversations(tmp_path):
         read_conversations(f, SETS)
     sets = tmp_path / "sets.json"
     sets.write_text(json.dumps({"A": {"target": [0.5, 0.5], "scale": "nominal"}}))
-    assert message in _cli("gfrc", "--attributes", sets, f)
+    assert message in cli_error("gfrc", "--attributes", sets, f)
 
 
 # --------------------------------------------------------------------------- records
-def _unknown_cli(*args):
+def _unknowncli_error(*args):
     proc = subprocess.run(
         [sys.executable, "-m", "fairconv", *map(str, args)], capture_output=True, text=True
     )
@@ -313,7 +305,7 @@ def test_unknown_fields_in_conversation_records(tmp_path, record, message):
     f.write_text(json.dumps(_conversation()) + "\n" + json.dumps(record) + "\n")
     with pytest.raises(ValueError, match="^" + re.escape(f"{tmp_path}/{message}")):
         read_conversations(f, SETS)
-    code, _, err = _unknown_cli("gfrc", "--attributes", _sets_file(tmp_path), f)
+    code, _, err = _unknowncli_error("gfrc", "--attributes", _sets_file(tmp_path), f)
     _one_line(code, err, message)
     # the records an API user builds follow the same rule
     with pytest.raises(ValueError, match=re.escape(message.split(":", 2)[-1].strip())):

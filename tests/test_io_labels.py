@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import fairconv.io._labels as labels_module
+from commandline import cli_error
 from fairconv import io
 from fairconv.agreement import read_label_file
 from fairconv.datasets import path
@@ -361,15 +362,6 @@ def test_reading_a_label_file_loads_no_statistics(tmp_path):
 RULE = "the topic id 'all' is reserved for the mean over topics in score files"
 
 
-def _cli(*args):
-    proc = subprocess.run(
-        [sys.executable, "-m", "fairconv", *map(str, args)], capture_output=True, text=True
-    )
-    assert proc.returncode == 2 and proc.stdout == "", proc.stderr
-    assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr, proc.stderr
-    return proc.stderr
-
-
 def test_reserved_topic_in_match_labels(tmp_path):
     rec = json.loads(path("rag", "ikat-labels.jsonl").read_text().splitlines()[0])
     f = tmp_path / "l.jsonl"
@@ -377,11 +369,11 @@ def test_reserved_topic_in_match_labels(tmp_path):
     message = f'{f}:2: "topic": {RULE}'
     with pytest.raises(ValueError, match=f"^{message}"):
         read_labels(f)
-    assert message in _cli("nuggets", f)
+    assert message in cli_error("nuggets", f)
 
 
 # --------------------------------------------------------------------------- records
-def _unknown_cli(*args):
+def _unknowncli_error(*args):
     proc = subprocess.run(
         [sys.executable, "-m", "fairconv", *map(str, args)], capture_output=True, text=True
     )
@@ -403,5 +395,5 @@ def test_unknown_fields_in_label_records(tmp_path):
     message = "l.jsonl:1: unknown field \"extarcted\" in a record. Did you mean 'extracted'?"
     with pytest.raises(ValueError, match="^" + re.escape(f"{tmp_path}/{message}")):
         read_labels(f)
-    code, _, err = _unknown_cli("nuggets", f)
+    code, _, err = _unknowncli_error("nuggets", f)
     _one_line(code, err, message)

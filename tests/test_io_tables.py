@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 
 import fairconv.io
 import oracles
+from commandline import cli_error
 from fairconv import _validation as v
 from fairconv import gfr
 from fairconv._accel import _bytes, _keys
@@ -557,7 +558,7 @@ def test_rule1_a_bom_after_the_start_is_an_error_naming_file_and_line(
         readers.read_qrels(write(tmp_path, "q", data))
 
 
-def test_rule1_a_bom_after_the_start_in_the_cli(tmp_path):
+def test_rule1_a_bom_after_the_start_in_thecli_error(tmp_path):
     bom = b"\xef\xbb\xbf"
     q = write(tmp_path, "q", bom + GOOD_Q + bom + GOOD_Q.replace(b"T", b"U"))
     code, out, err = cli_gfr(q, write(tmp_path, "g", GOOD_G), write(tmp_path, "r", GOOD_R))
@@ -640,7 +641,7 @@ def test_rule6_a_file_without_records_is_an_error(tmp_path, content, reader, rea
         getattr(readers, reader)(write(tmp_path, "f", content))
 
 
-def test_rule6_an_empty_run_in_the_cli(tmp_path):
+def test_rule6_an_empty_run_in_thecli_error(tmp_path):
     code, _, err = cli_gfr(write(tmp_path, "q", GOOD_Q), write(tmp_path, "g", GOOD_G),
                            write(tmp_path, "r", b""))  # fmt: skip
     assert code == 2 and f"{tmp_path / 'r'}: the file is empty" in err
@@ -768,15 +769,6 @@ def test_overflow_warnings_gmemb_entries_checked_before_summing(tmp_path, row):
 RULE = "the topic id 'all' is reserved for the mean over topics in score files"
 
 
-def _cli(*args):
-    proc = subprocess.run(
-        [sys.executable, "-m", "fairconv", *map(str, args)], capture_output=True, text=True
-    )
-    assert proc.returncode == 2 and proc.stdout == "", proc.stderr
-    assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr, proc.stderr
-    return proc.stderr
-
-
 def _gfr(qrels, gmemb, run):
     return (
         "gfr", "--qrels", qrels, "--attribute", "X", gmemb, PILOT / "M-ORIGIN.golddistr",
@@ -810,7 +802,7 @@ def test_reserved_topic_in_text_inputs(tmp_path, kind, reader, src):
         "run": PILOT / "runs" / "run.bm25-depThre6",
     }
     files[kind] = f
-    assert f"{f}:3: {RULE}" in _cli(*_gfr(files["qrels"], files["gmemb"], files["run"]))
+    assert f"{f}:3: {RULE}" in cli_error(*_gfr(files["qrels"], files["gmemb"], files["run"]))
 
 
 # --------------------------------------------------------------------------- edge cases
